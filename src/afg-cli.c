@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-cli.h"
+#include "afg-error.h"
+#include "afg-loader.h"
+#include "afg-writers.h"
+
+#define PROG "ascend-flamegraph"
+
+typedef struct {
+  gboolean   export;
+  char      *output;
+  char      *format;
+  gboolean   quiet;
+  char     **files;
+} CliOptions;
+
+typedef struct {
+  gboolean tty;
+  gint64   last_print;
+} Progress;
+
+gboolean
+afg_cli_wants_export (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        return FALSE;
+      if (strcmp (argv[i], "--export") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+print_error (const char *message, const char *hint)
+{
+  g_printerr ("%s: %s: %s\n", PROG, _("error"), message);
+  if (hint != NULL)
+    g_printerr ("%s: %s: %s\n", PROG, _("hint"), hint);
+}
+
+static void
+on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
+{
+  Progress *p = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (!p->tty || now - p->last_print < 100000)
+    return;
+  p->last_print = now;
+  if (phase == AFG_LOAD_PHASE_READING)
+    g_printerr (_("\rreading rows: %" G_GUINT64_FORMAT " of ~%" G_GUINT64_FORMAT "   "), rows, total);
+  else if (phase == AFG_LOAD_PHASE_BUILDING)
+    g_printerr (_("\rbuilding the flame graph…                        "));
+}
+
+static void
+print_summary (const AfgProfile *profile, const char *out_path)
+{
+  const AfgStats *s = afg_profile_get_stats (profile);
+
+  g_printerr (_("%s: %s: %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT " used; skipped: %"
+                G_GUINT64_FORMAT " other type, %" G_GUINT64_FORMAT " NULL, %" G_GUINT64_FORMAT
+                " malformed, %" G_GUINT64_FORMAT " non-positive duration, %" G_GUINT64_FORMAT
+                " ProfilerStep; %u threads, %u nodes, %" G_GUINT64_FORMAT " partial overlaps, %"
+                G_GUINT64_FORMAT " cut below depth 1000; %.2f s; wrote %s\n"),
+              PROG, afg_profile_get_source_name (profile), s->rows, s->used, s->skipped_type,
+              s->skipped_null, s->skipped_malformed, s->skipped_nonpositive, s->profiler_steps,
+              afg_profile_get_n_threads (profile),
+              afg_profile_get_n_nodes (profile) - afg_profile_get_n_threads (profile),
+              s->partial_overlaps, s->depth_truncated, afg_profile_get_load_seconds (profile),
+              out_path);
+}
+
+static void
+print_warnings (const AfgProfile *profile)
+{
+  const AfgStats *s = afg_profile_get_stats (profile);
+
+  if (s->skipped_nonpositive > 0)
+    g_printerr (_("%s: warning: %" G_GUINT64_FORMAT " rows with endNs <= startNs were skipped\n"),
+                PROG, s->skipped_nonpositive);
+  if (s->depth_truncated > 0)
+    g_printerr (_("%s: warning: %" G_GUINT64_FORMAT " calls deeper than %d frames were left out;"
+                  " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
+  if (afg_profile_is_empty (profile))
+    g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"
+                  " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
+                  " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
+                  " recorded\n"), PROG);
+}
+
+static int
+run_export (CliOptions *opts)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgProfile) profile = NULL;
+  g_autofree char *out_path = NULL;
+  Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
+  AfgFormat format = AFG_FORMAT_HTML;
+
+  if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
+    {
+      g_printerr (_("%s: unknown format '%s' (use html, json or folded)\n"), PROG, opts->format);
+      return AFG_EXIT_USAGE;
+    }
+  profile = afg_profile_load (opts->files[0], NULL, on_progress, &progress, &error);
+  if (progress.last_print != 0)
+    g_printerr ("\r%60s\r", "");
+  if (profile == NULL)
+    {
+      print_error (error->message, afg_load_error_get_hint (error));
+      return AFG_EXIT_BAD_INPUT;
+    }
+  if (!afg_export_to_dir (profile, format, opts->output ? opts->output : ".", &out_path, &error))
+    {
+      print_error (error->message, _("choose another output directory with -o DIR"));
+      return AFG_EXIT_WRITE_FAILED;
+    }
+  if (!opts->quiet)
+    {
+      print_warnings (profile);
+      print_summary (profile, out_path);
+    }
+  return AFG_EXIT_OK;
+}
+
+int
+afg_cli_main (int argc, char **argv)
+{
+  CliOptions opts = { 0 };
+  GOptionEntry entries[] = {
+    { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s: %s\n", PROG, error->message);
+      status = AFG_EXIT_USAGE;
+    }
+  else if (opts.files == NULL || g_strv_length (opts.files) != 1)
+    {
+      g_printerr (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB\n"), PROG);
+      status = AFG_EXIT_USAGE;
+    }
+  else
+    status = run_export (&opts);
+  g_free (opts.output);
+  g_free (opts.format);
+  g_strfreev (opts.files);
+  return status;
+}

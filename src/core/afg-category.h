@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "afg-profile.h"
+
+G_BEGIN_DECLS
+
+/* Case-insensitive (ASCII) substring rules of the seed, first match wins. */
+AfgCategory afg_category_for_name (const char *name);
+
+G_END_DECLS

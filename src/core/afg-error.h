@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define AFG_LOAD_ERROR (afg_load_error_quark ())
+
+typedef enum {
+  AFG_LOAD_ERROR_NOT_FOUND,
+  AFG_LOAD_ERROR_NOT_REGULAR,
+  AFG_LOAD_ERROR_TOO_LARGE,
+  AFG_LOAD_ERROR_UNREADABLE,
+  AFG_LOAD_ERROR_NOT_SQLITE,
+  AFG_LOAD_ERROR_OPEN_FAILED,
+  AFG_LOAD_ERROR_MISSING_TABLE,
+  AFG_LOAD_ERROR_NOT_A_TABLE,
+  AFG_LOAD_ERROR_MISSING_COLUMN,
+  AFG_LOAD_ERROR_CORRUPT,
+} AfgLoadError;
+
+GQuark      afg_load_error_quark    (void);
+/* A translated one-line hint for the user, or NULL when none helps. */
+const char *afg_load_error_get_hint (const GError *error);
+
+G_END_DECLS

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-event-sort.h"
+
+static inline gboolean
+event_less (const AfgEvent *a, const AfgEvent *b)
+{
+  if (a->start != b->start)
+    return a->start < b->start;
+  if (a->end != b->end)
+    return a->end > b->end;
+  return a->seq < b->seq;
+}
+
+AfgChunk *
+afg_chunk_new (guint32 capacity)
+{
+  AfgChunk *chunk = g_malloc (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
+
+  chunk->next = NULL;
+  chunk->len = 0;
+  chunk->capacity = capacity;
+  return chunk;
+}
+
+void
+afg_chunk_list_free (AfgChunk *head)
+{
+  while (head != NULL)
+    {
+      AfgChunk *next = head->next;
+      g_free (head);
+      head = next;
+    }
+}
+
+static gboolean
+is_sorted (const AfgEvent *ev, guint32 n)
+{
+  for (guint32 i = 1; i < n; i++)
+    if (event_less (&ev[i], &ev[i - 1]))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+merge_runs (const AfgEvent *src, AfgEvent *dst, guint32 lo, guint32 mid, guint32 hi)
+{
+  guint32 i = lo, j = mid, k = lo;
+
+  while (i < mid && j < hi)
+    dst[k++] = event_less (&src[j], &src[i]) ? src[j++] : src[i++];
+  memcpy (dst + k, src + i, (mid - i) * sizeof (AfgEvent));
+  k += mid - i;
+  memcpy (dst + k, src + j, (hi - j) * sizeof (AfgEvent));
+}
+
+static void
+insertion_sort (AfgEvent *ev, guint32 n)
+{
+  for (guint32 i = 1; i < n; i++)
+    {
+      AfgEvent x = ev[i];
+      guint32 j = i;
+
+      while (j > 0 && event_less (&x, &ev[j - 1]))
+        {
+          ev[j] = ev[j - 1];
+          j--;
+        }
+      ev[j] = x;
+    }
+}
+
+/* Bottom-up merge sort: O(n log n) whatever a hostile file holds. */
+void
+afg_chunk_sort (AfgChunk *chunk, AfgEvent *scratch)
+{
+  enum { RUN = 16 };
+  AfgEvent *src = chunk->events, *dst = scratch;
+  guint32 n = chunk->len;
+
+  if (is_sorted (src, n))
+    return;
+  for (guint32 lo = 0; lo < n; lo += RUN)
+    insertion_sort (src + lo, MIN (RUN, n - lo));
+  for (guint32 width = RUN; width < n; width *= 2)
+    {
+      for (guint32 lo = 0; lo < n; lo += 2 * width)
+        merge_runs (src, dst, lo, MIN (lo + width, n), MIN (lo + 2 * width, n));
+      AfgEvent *tmp = src; src = dst; dst = tmp;
+    }
+  if (src != chunk->events)
+    memcpy (chunk->events, src, n * sizeof (AfgEvent));
+}
+
+static inline gboolean
+cursor_less (const AfgMergeCursor *a, const AfgMergeCursor *b)
+{
+  if (a->pos->start != b->pos->start)
+    return a->pos->start < b->pos->start;
+  if (a->pos->end != b->pos->end)
+    return a->pos->end > b->pos->end;
+  return a->order < b->order;
+}
+
+static void
+sift_down (AfgEventMerge *merge, guint i)
+{
+  AfgMergeCursor *h = merge->heap;
+
+  for (;;)
+    {
+      guint l = 2 * i + 1, best = i;
+
+      if (l < merge->n && cursor_less (&h[l], &h[best]))
+        best = l;
+      if (l + 1 < merge->n && cursor_less (&h[l + 1], &h[best]))
+        best = l + 1;
+      if (best == i)
+        return;
+      AfgMergeCursor tmp = h[i]; h[i] = h[best]; h[best] = tmp;
+      i = best;
+    }
+}
+
+void
+afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head)
+{
+  guint n = 0;
+
+  for (AfgChunk *c = head; c != NULL; c = c->next)
+    n++;
+  merge->heap = g_new (AfgMergeCursor, MAX (n, 1));
+  merge->n = 0;
+  n = 0;
+  for (AfgChunk *c = head; c != NULL; c = c->next, n++)
+    if (c->len > 0)
+      merge->heap[merge->n++] = (AfgMergeCursor) { c->events, c->events + c->len, n };
+  for (guint i = merge->n / 2; i-- > 0;)
+    sift_down (merge, i);
+}
+
+const AfgEvent *
+afg_event_merge_next (AfgEventMerge *merge)
+{
+  const AfgEvent *ev;
+
+  if (merge->n == 0)
+    return NULL;
+  ev = merge->heap[0].pos++;
+  if (merge->heap[0].pos == merge->heap[0].end)
+    merge->heap[0] = merge->heap[--merge->n];
+  sift_down (merge, 0);
+  return ev;
+}
+
+void
+afg_event_merge_clear (AfgEventMerge *merge)
+{
+  g_clear_pointer (&merge->heap, g_free);
+  merge->n = 0;
+}

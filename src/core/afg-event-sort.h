@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One PYTORCH_API row that passed the filters. seq is the row's index in
+ * its chunk, so (chunk order, seq) is the row order. */
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 name;
+  guint32 seq;
+} AfgEvent;
+
+#define AFG_CHUNK_MAX_EVENTS (64 * 1024)
+
+/* A thread's events, read in row order, in chunks that double up to
+ * AFG_CHUNK_MAX_EVENTS: no per-row allocation, little slack. */
+typedef struct _AfgChunk AfgChunk;
+struct _AfgChunk {
+  AfgChunk *next;
+  guint32   len;
+  guint32   capacity;
+  AfgEvent  events[];
+};
+
+AfgChunk *afg_chunk_new        (guint32         capacity);
+void      afg_chunk_list_free  (AfgChunk       *head);
+/* Sorts by start ascending, end descending, seq ascending.
+ * @scratch holds at least chunk->len events. */
+void      afg_chunk_sort       (AfgChunk       *chunk,
+                                AfgEvent       *scratch);
+
+/* Streams the events of a list of sorted chunks in global order. */
+typedef struct {
+  const AfgEvent *pos;
+  const AfgEvent *end;
+  guint           order;
+} AfgMergeCursor;
+
+typedef struct {
+  AfgMergeCursor *heap;
+  guint           n;
+} AfgEventMerge;
+
+void            afg_event_merge_init  (AfgEventMerge *merge,
+                                       AfgChunk      *head);
+const AfgEvent *afg_event_merge_next  (AfgEventMerge *merge);
+void            afg_event_merge_clear (AfgEventMerge *merge);
+
+G_END_DECLS

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "afg-json-writer.h"
+#include "afg-profile-private.h"
+#include "afg-writers.h"
+
+void
+afg_json_append_string (GString *out, const char *text)
+{
+  static const char hex[] = "0123456789abcdef";
+
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        case '<': g_string_append (out, "\\u003c"); break;
+        case '>': g_string_append (out, "\\u003e"); break;
+        case '&': g_string_append (out, "\\u0026"); break;
+        default:
+          if (*p < 0x20)
+            {
+              g_string_append (out, "\\u00");
+              g_string_append_c (out, hex[*p >> 4]);
+              g_string_append_c (out, hex[*p & 15]);
+            }
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_stats (GString *out, const AfgStats *s)
+{
+  g_string_append_printf (out,
+      "\"stats\":{\"rows\":%" G_GUINT64_FORMAT ",\"used\":%" G_GUINT64_FORMAT
+      ",\"skipped_type\":%" G_GUINT64_FORMAT ",\"skipped_null\":%" G_GUINT64_FORMAT
+      ",\"skipped_malformed\":%" G_GUINT64_FORMAT ",\"skipped_nonpositive\":%" G_GUINT64_FORMAT
+      ",\"profiler_steps\":%" G_GUINT64_FORMAT ",\"partial_overlaps\":%" G_GUINT64_FORMAT
+      ",\"depth_truncated\":%" G_GUINT64_FORMAT "}",
+      s->rows, s->used, s->skipped_type, s->skipped_null, s->skipped_malformed,
+      s->skipped_nonpositive, s->profiler_steps, s->partial_overlaps, s->depth_truncated);
+}
+
+static void
+append_node_open (GString *out, const AfgProfile *p, guint32 i)
+{
+  const AfgNode *n = &p->nodes[i];
+
+  if (i != p->nodes[n->parent].first_child)
+    g_string_append_c (out, ',');
+  g_string_append (out, "{\"name\":");
+  afg_json_append_string (out, afg_profile_get_node_name (p, i));
+  g_string_append_printf (out, ",\"category\":\"%s\",\"calls\":%" G_GUINT64_FORMAT
+                          ",\"total_ns\":%" G_GINT64_FORMAT ",\"self_ns\":%" G_GINT64_FORMAT
+                          ",\"children\":[",
+                          afg_category_to_string (afg_profile_get_node_category (p, i)),
+                          n->calls, n->total_ns, n->self_ns);
+}
+
+typedef struct {
+  guint32 next;
+  guint32 end;
+} Range;
+
+/* Iterative pre-order walk: stacks may be 1000 frames deep. */
+static void
+append_children (GString *out, const AfgProfile *p, const AfgNode *parent)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
+  Range range = { parent->first_child, parent->first_child + parent->n_children };
+
+  g_string_append (out, "\"children\":[");
+  g_array_append_val (stack, range);
+  while (stack->len > 0)
+    {
+      Range *top = &g_array_index (stack, Range, stack->len - 1);
+      const AfgNode *n;
+
+      if (top->next == top->end)
+        {
+          g_array_set_size (stack, stack->len - 1);
+          g_string_append (out, stack->len > 0 ? "]}" : "]");
+          continue;
+        }
+      n = &p->nodes[top->next];
+      append_node_open (out, p, top->next++);
+      range = (Range) { n->first_child, n->first_child + n->n_children };
+      g_array_append_val (stack, range);
+    }
+}
+
+static void
+append_thread (GString *out, const AfgProfile *p, const AfgThread *t)
+{
+  const AfgNode *root = &p->nodes[t->root];
+
+  g_string_append_printf (out, "{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
+                          t->global_tid, t->pid, t->tid);
+  afg_json_append_string (out, t->label);
+  g_string_append_printf (out, ",\"total_ns\":%" G_GINT64_FORMAT ",", root->total_ns);
+  append_children (out, p, root);
+  g_string_append_c (out, '}');
+}
+
+void
+afg_json_write (const AfgProfile *p, GString *out)
+{
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"source\":{\"file\":");
+  afg_json_append_string (out, p->source_name);
+  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);
+  append_stats (out, &p->stats);
+  g_string_append (out, ",\"threads\":[");
+  for (guint i = 0; i < p->n_threads; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      append_thread (out, p, &p->threads[i]);
+    }
+  g_string_append (out, "]}\n");
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Appends @text as a JSON string; <, > and & are escaped so that the
+ * result can sit inside an HTML <script> element. */
+void afg_json_append_string (GString    *out,
+                             const char *text);
+
+G_END_DECLS

@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-loader"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-error.h"
+#include "afg-event-sort.h"
+#include "afg-loader.h"
+#include "afg-profile-private.h"
+#include "afg-source.h"
+#include "afg-tree-builder.h"
+
+#define FIRST_CHUNK_EVENTS 8
+#define REPORT_EVERY_ROWS 16384
+#define PARALLEL_MIN_ROWS 100000
+#define N_READERS 2
+
+static const gint64 fallback_types[] = { 50001, 50002, 50003 };
+static const char * const accepted_type_names[] = { "op", "queue", "trace", "python_trace" };
+
+typedef struct {
+  AfgSource            source;
+  AfgProfile          *profile;
+  AfgIntMap            types;
+  GCancellable        *cancellable;
+  gint                 abort;
+  guint64              rows_read;
+  guint64              rows_total;
+  AfgLoadProgressFunc  progress;
+  gpointer             progress_data;
+} LoadContext;
+
+typedef struct {
+  gint64    global_tid;
+  AfgChunk *head;
+  AfgChunk *tail;
+} ThreadSlot;
+
+typedef struct {
+  LoadContext *ctx;
+  sqlite3     *db;
+  gboolean     ranged;
+  gint64       lo;
+  gint64       hi;
+  gboolean     reports;
+  AfgStats     stats;
+  AfgIntMap    slot_map;
+  GArray      *slots;
+  gint64       last_tid;
+  guint32      last_slot;
+  AfgEvent    *scratch;
+  guint        unreported;
+  int          rc;
+} Reader;
+
+typedef enum { VALUE_OK, VALUE_NULL, VALUE_BAD } ValueStatus;
+
+/* A whole decimal int64: optional sign, digits, nothing else. */
+static gboolean
+parse_int64 (const unsigned char *s, int len, gint64 *out)
+{
+  gboolean negative = FALSE;
+  guint64 limit, value = 0;
+  int i = 0;
+
+  if (len > 0 && (s[0] == '-' || s[0] == '+'))
+    negative = s[i++] == '-';
+  if (i == len)
+    return FALSE;
+  limit = negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64;
+  for (; i < len; i++)
+    {
+      if (s[i] < '0' || s[i] > '9')
+        return FALSE;
+      if (value > (limit - (s[i] - '0')) / 10)
+        return FALSE;
+      value = value * 10 + (s[i] - '0');
+    }
+  *out = negative ? (gint64) (0 - value) : (gint64) value;
+  return TRUE;
+}
+
+static inline ValueStatus
+column_int64 (sqlite3_stmt *stmt, int col, gint64 *out)
+{
+  switch (sqlite3_column_type (stmt, col))
+    {
+    case SQLITE_INTEGER:
+      *out = sqlite3_column_int64 (stmt, col);
+      return VALUE_OK;
+    case SQLITE_TEXT:
+      {
+        const unsigned char *text = sqlite3_column_text (stmt, col);
+        return parse_int64 (text, sqlite3_column_bytes (stmt, col), out) ? VALUE_OK : VALUE_BAD;
+      }
+    case SQLITE_NULL:
+      return VALUE_NULL;
+    default:
+      return VALUE_BAD;
+    }
+}
+
+static void
+report (LoadContext *ctx, AfgLoadPhase phase, guint64 rows)
+{
+  if (ctx->progress != NULL)
+    ctx->progress (phase, rows, ctx->rows_total, ctx->progress_data);
+}
+
+static int
+progress_handler (void *data)
+{
+  LoadContext *ctx = data;
+
+  return g_atomic_int_get (&ctx->abort) || g_cancellable_is_cancelled (ctx->cancellable);
+}
+
+static ThreadSlot *
+slot_for (Reader *r, gint64 global_tid)
+{
+  guint32 index = r->slots->len;
+
+  if (r->slots->len > 0 && global_tid == r->last_tid)
+    return &g_array_index (r->slots, ThreadSlot, r->last_slot);
+  if (afg_int_map_insert (&r->slot_map, (guint64) global_tid, index) == index)
+    {
+      ThreadSlot slot = { global_tid, NULL, NULL };
+      g_array_append_val (r->slots, slot);
+    }
+  else
+    afg_int_map_lookup (&r->slot_map, (guint64) global_tid, &index);
+  r->last_tid = global_tid;
+  r->last_slot = index;
+  return &g_array_index (r->slots, ThreadSlot, index);
+}
+
+static void
+sort_chunk (Reader *r, AfgChunk *chunk)
+{
+  if (r->scratch == NULL)
+    r->scratch = g_new (AfgEvent, AFG_CHUNK_MAX_EVENTS);
+  afg_chunk_sort (chunk, r->scratch);
+}
+
+static void
+append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 name)
+{
+  ThreadSlot *slot = slot_for (r, global_tid);
+  AfgChunk *tail = slot->tail;
+
+  if (tail == NULL || tail->len == tail->capacity)
+    {
+      AfgChunk *chunk = afg_chunk_new (tail ? MIN (tail->capacity * 2, AFG_CHUNK_MAX_EVENTS)
+                                            : FIRST_CHUNK_EVENTS);
+      if (tail != NULL)
+        {
+          sort_chunk (r, tail);
+          tail->next = chunk;
+        }
+      else
+        slot->head = chunk;
+      slot->tail = tail = chunk;
+    }
+  tail->events[tail->len] = (AfgEvent) { start, end, name, tail->len };
+  tail->len++;
+}
+
+static inline gboolean
+type_accepted (Reader *r, sqlite3_stmt *stmt)
+{
+  gint64 type;
+  guint32 unused;
+
+  return column_int64 (stmt, 4, &type) == VALUE_OK
+         && afg_int_map_lookup (&r->ctx->types, (guint64) type, &unused);
+}
+
+static guint32
+name_index (Reader *r, sqlite3_stmt *stmt)
+{
+  AfgStringTable *strings = &r->ctx->profile->strings;
+  gint64 id;
+
+  if (column_int64 (stmt, 3, &id) != VALUE_OK)
+    return strings->null_name;
+  return afg_string_table_lookup_id (strings, id);
+}
+
+static void
+read_row (Reader *r, sqlite3_stmt *stmt)
+{
+  ValueStatus s[3];
+  gint64 start, end, global_tid, duration;
+  guint32 name;
+
+  r->stats.rows++;
+  if (r->ctx->source.has_type && !type_accepted (r, stmt))
+    {
+      r->stats.skipped_type++;
+      return;
+    }
+  s[0] = column_int64 (stmt, 0, &start);
+  s[1] = column_int64 (stmt, 1, &end);
+  s[2] = column_int64 (stmt, 2, &global_tid);
+  if (s[0] == VALUE_NULL || s[1] == VALUE_NULL || s[2] == VALUE_NULL)
+    {
+      r->stats.skipped_null++;
+      return;
+    }
+  if (s[0] != VALUE_OK || s[1] != VALUE_OK || s[2] != VALUE_OK)
+    {
+      r->stats.skipped_malformed++;
+      return;
+    }
+  name = name_index (r, stmt);
+  if (afg_string_table_is_step (&r->ctx->profile->strings, name))
+    r->stats.profiler_steps++;
+  else if (end <= start)
+    r->stats.skipped_nonpositive++;
+  else if (__builtin_sub_overflow (end, start, &duration))
+    r->stats.skipped_malformed++;
+  else
+    append_event (r, global_tid, start, end, name);
+}
+
+static void
+count_progress (Reader *r)
+{
+  guint64 total;
+
+  if (++r->unreported < REPORT_EVERY_ROWS)
+    return;
+  total = __atomic_add_fetch (&r->ctx->rows_read, r->unreported, __ATOMIC_RELAXED);
+  r->unreported = 0;
+  if (r->reports)
+    report (r->ctx, AFG_LOAD_PHASE_READING, total);
+}
+
+static int
+prepare_scan (Reader *r, sqlite3_stmt **stmt)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT startNs, endNs, globalTid, name, %s FROM PYTORCH_API%s",
+      r->ctx->source.has_type ? "type" : "NULL",
+      r->ranged ? " WHERE rowid BETWEEN ?1 AND ?2" : "");
+  int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
+
+  if (rc == SQLITE_OK && r->ranged)
+    {
+      sqlite3_bind_int64 (*stmt, 1, r->lo);
+      sqlite3_bind_int64 (*stmt, 2, r->hi);
+    }
+  return rc;
+}
+
+static gpointer
+reader_run (gpointer data)
+{
+  Reader *r = data;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  sqlite3_progress_handler (r->db, 4096, progress_handler, r->ctx);
+  rc = prepare_scan (r, &stmt);
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      read_row (r, stmt);
+      count_progress (r);
+      rc = SQLITE_OK;
+    }
+  sqlite3_finalize (stmt);
+  for (guint i = 0; i < r->slots->len; i++)
+    sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
+  g_clear_pointer (&r->scratch, g_free);
+  r->rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+  if (r->rc != SQLITE_OK)
+    g_atomic_int_set (&r->ctx->abort, TRUE);
+  return NULL;
+}
+
+static void
+reader_init (Reader *r, LoadContext *ctx, sqlite3 *db)
+{
+  memset (r, 0, sizeof *r);
+  r->ctx = ctx;
+  r->db = db;
+  r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
+  afg_int_map_init (&r->slot_map, 64);
+}
+
+static void
+reader_clear (Reader *r)
+{
+  for (guint i = 0; r->slots != NULL && i < r->slots->len; i++)
+    afg_chunk_list_free (g_array_index (r->slots, ThreadSlot, i).head);
+  g_clear_pointer (&r->slots, g_array_unref);
+  afg_int_map_clear (&r->slot_map);
+  g_clear_pointer (&r->scratch, g_free);
+}
+
+static gboolean
+query_int64 (sqlite3 *db, const char *sql, gint64 *out)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = FALSE;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW
+      && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    {
+      *out = sqlite3_column_int64 (stmt, 0);
+      ok = TRUE;
+    }
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static int
+load_types (LoadContext *ctx, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  afg_int_map_init (&ctx->types, 8);
+  if (!ctx->source.has_enum_table)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (fallback_types); i++)
+        afg_int_map_insert (&ctx->types, fallback_types[i], 1);
+      return SQLITE_OK;
+    }
+  rc = sqlite3_prepare_v2 (db, "SELECT id, name FROM ENUM_API_TYPE", -1, &stmt, NULL);
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 1);
+
+      rc = SQLITE_OK;
+      if (name == NULL || sqlite3_column_type (stmt, 0) != SQLITE_INTEGER)
+        continue;
+      for (guint i = 0; i < G_N_ELEMENTS (accepted_type_names); i++)
+        if (g_ascii_strcasecmp (name, accepted_type_names[i]) == 0)
+          afg_int_map_insert (&ctx->types, sqlite3_column_int64 (stmt, 0), 1);
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static gboolean
+fail_sqlite (LoadContext *ctx, sqlite3 *db, int rc, GError **error)
+{
+  if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
+    return FALSE;
+  afg_source_set_error (&ctx->source, db, rc, error);
+  return FALSE;
+}
+
+/* Splits the table by rowid between two connections when it is big. */
+static guint
+plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
+{
+  gint64 lo, hi;
+  guint n = 1;
+
+  reader_init (&readers[0], ctx, db);
+  readers[0].reports = TRUE;
+  if (!query_int64 (db, "SELECT min(rowid) FROM PYTORCH_API", &lo)
+      || !query_int64 (db, "SELECT max(rowid) FROM PYTORCH_API", &hi))
+    return 1;
+  ctx->rows_total = (guint64) hi - (guint64) lo + 1;
+  if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
+    {
+      sqlite3 *second = afg_source_connect (&ctx->source, NULL);
+
+      if (second != NULL)
+        {
+          gint64 mid = lo + (gint64) (((guint64) hi - (guint64) lo) / 2);
+
+          reader_init (&readers[1], ctx, second);
+          readers[1].ranged = TRUE;
+          readers[1].lo = mid + 1;
+          readers[1].hi = hi;
+          readers[0].ranged = TRUE;
+          readers[0].lo = lo;
+          readers[0].hi = mid;
+          n = 2;
+        }
+    }
+  return n;
+}
+
+static gboolean
+read_rows (LoadContext *ctx, Reader readers[N_READERS], guint n, GError **error)
+{
+  GThread *helper = NULL;
+
+  if (n > 1)
+    helper = g_thread_new ("afg-reader", reader_run, &readers[1]);
+  reader_run (&readers[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+
+  for (guint i = 0; i < n; i++)
+    if (readers[i].rc != SQLITE_OK)
+      {
+        for (guint j = 0; j < n; j++)
+          if (readers[j].rc != SQLITE_OK && readers[j].rc != SQLITE_INTERRUPT)
+            return fail_sqlite (ctx, readers[j].db, readers[j].rc, error);
+        return fail_sqlite (ctx, readers[i].db, readers[i].rc, error);
+      }
+  return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
+}
+
+static void
+add_stats (AfgStats *into, const AfgStats *from)
+{
+  into->rows += from->rows;
+  into->skipped_type += from->skipped_type;
+  into->skipped_null += from->skipped_null;
+  into->skipped_malformed += from->skipped_malformed;
+  into->skipped_nonpositive += from->skipped_nonpositive;
+  into->profiler_steps += from->profiler_steps;
+}
+
+static int
+compare_slots (gconstpointer a, gconstpointer b)
+{
+  gint64 ta = ((const ThreadSlot *) a)->global_tid, tb = ((const ThreadSlot *) b)->global_tid;
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+/* One slot per thread, its chunks in row order (reader 0 holds the lower rowids). */
+static GArray *
+merge_slots (Reader readers[N_READERS], guint n)
+{
+  GArray *merged = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
+  AfgIntMap index;
+
+  afg_int_map_init (&index, 64);
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint s = 0; s < readers[i].slots->len; s++)
+        {
+          ThreadSlot *slot = &g_array_index (readers[i].slots, ThreadSlot, s);
+          guint32 at = afg_int_map_insert (&index, (guint64) slot->global_tid, merged->len);
+
+          if (at == merged->len)
+            g_array_append_val (merged, *slot);
+          else
+            {
+              ThreadSlot *into = &g_array_index (merged, ThreadSlot, at);
+              into->tail->next = slot->head;
+              into->tail = slot->tail;
+            }
+          slot->head = slot->tail = NULL;
+        }
+    }
+  afg_int_map_clear (&index);
+  g_array_sort (merged, compare_slots);
+  return merged;
+}
+
+static void
+build_tree (LoadContext *ctx, GArray *slots)
+{
+  AfgTreeBuilder *builder = afg_tree_builder_new (ctx->profile);
+
+  report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->profile->stats.rows);
+  for (guint i = 0; i < slots->len; i++)
+    {
+      ThreadSlot *slot = &g_array_index (slots, ThreadSlot, i);
+
+      afg_tree_builder_add_thread (builder, slot->global_tid, slot->head);
+      g_clear_pointer (&slot->head, afg_chunk_list_free);
+    }
+  afg_tree_builder_finish (builder);
+  afg_tree_builder_free (builder);
+}
+
+static gboolean
+load_into (LoadContext *ctx, sqlite3 *db, GError **error)
+{
+  Reader readers[N_READERS] = { 0 };
+  guint n = 0;
+  g_autoptr(GArray) slots = NULL;
+  gboolean ok = FALSE;
+  int rc;
+
+  if ((rc = load_types (ctx, db)) != SQLITE_OK
+      || (rc = afg_string_table_load (&ctx->profile->strings, db)) != SQLITE_OK)
+    {
+      fail_sqlite (ctx, db, rc, error);
+      return FALSE;
+    }
+  n = plan_readers (ctx, db, readers);
+  if (read_rows (ctx, readers, n, error))
+    {
+      for (guint i = 0; i < n; i++)
+        add_stats (&ctx->profile->stats, &readers[i].stats);
+      slots = merge_slots (readers, n);
+      build_tree (ctx, slots);
+      ok = TRUE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        sqlite3_close (readers[i].db);
+      reader_clear (&readers[i]);
+    }
+  return ok;
+}
+
+AfgProfile *
+afg_profile_load (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
+                  gpointer progress_data, GError **error)
+{
+  LoadContext ctx = { .cancellable = cancellable, .progress = progress, .progress_data = progress_data };
+  gint64 started = g_get_monotonic_time ();
+  sqlite3 *db = NULL;
+  AfgProfile *profile = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  report (&ctx, AFG_LOAD_PHASE_OPENING, 0);
+  if (afg_source_open (&ctx.source, path, &db, error))
+    {
+      ctx.profile = afg_profile_new (path, ctx.source.bytes);
+      sqlite3_progress_handler (db, 4096, progress_handler, &ctx);
+      if (load_into (&ctx, db, error))
+        profile = g_steal_pointer (&ctx.profile);
+      g_clear_pointer (&ctx.profile, afg_profile_unref);
+    }
+  sqlite3_close (db);
+  afg_int_map_clear (&ctx.types);
+  afg_source_clear (&ctx.source);
+  if (profile != NULL)
+    profile->load_seconds = (g_get_monotonic_time () - started) / 1e6;
+  return profile;
+}
+
+typedef struct {
+  char                *path;
+  AfgLoadProgressFunc  progress;
+  gpointer             progress_data;
+} LoadTaskData;
+
+static void
+load_task_data_free (gpointer data)
+{
+  LoadTaskData *d = data;
+
+  g_free (d->path);
+  g_free (d);
+}
+
+static void
+load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  LoadTaskData *d = data;
+  GError *error = NULL;
+  AfgProfile *profile = afg_profile_load (d->path, cancellable, d->progress, d->progress_data, &error);
+
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, (GDestroyNotify) afg_profile_unref);
+}
+
+void
+afg_profile_load_async (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
+                        gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadTaskData *d = g_new0 (LoadTaskData, 1);
+
+  g_return_if_fail (path != NULL);
+
+  d->path = g_strdup (path);
+  d->progress = progress;
+  d->progress_data = progress_data;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, afg_profile_load_async);
+  g_task_set_task_data (task, d, load_task_data_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+AfgProfile *
+afg_profile_load_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

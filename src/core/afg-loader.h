@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "afg-profile.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  AFG_LOAD_PHASE_OPENING,
+  AFG_LOAD_PHASE_READING,
+  AFG_LOAD_PHASE_BUILDING,
+} AfgLoadPhase;
+
+/* Called from the loading thread, at most every few thousand rows.
+ * rows_total is an estimate (0 when unknown). */
+typedef void (*AfgLoadProgressFunc) (AfgLoadPhase phase,
+                                     guint64      rows_read,
+                                     guint64      rows_total,
+                                     gpointer     user_data);
+
+AfgProfile *afg_profile_load        (const char           *path,
+                                     GCancellable         *cancellable,
+                                     AfgLoadProgressFunc   progress,
+                                     gpointer              progress_data,
+                                     GError              **error);
+
+/* The progress callback of the async variant runs in the worker thread;
+ * hand it to the main loop yourself (one pending idle at a time). */
+void        afg_profile_load_async  (const char           *path,
+                                     GCancellable         *cancellable,
+                                     AfgLoadProgressFunc   progress,
+                                     gpointer              progress_data,
+                                     GAsyncReadyCallback   callback,
+                                     gpointer              user_data);
+AfgProfile *afg_profile_load_finish (GAsyncResult         *result,
+                                     GError              **error);
+
+G_END_DECLS

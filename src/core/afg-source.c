@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-source"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "afg-error.h"
+#include "afg-source.h"
+
+#define MAX_FILE_BYTES (G_GUINT64_CONSTANT (10) * 1024 * 1024 * 1024)
+#define SQLITE_MAGIC "SQLite format 3"
+
+static const char * const required_columns[] = { "startNs", "endNs", "globalTid", "name" };
+
+static gboolean
+fail (GError **error, AfgLoadError code, const char *path, const char *reason)
+{
+  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", path, reason);
+  return FALSE;
+}
+
+static gboolean
+check_file (AfgSource *source, const char *path, guint8 header[100], GError **error)
+{
+  struct stat st;
+  gssize n = 0;
+  int fd;
+
+  if (g_stat (path, &st) != 0)
+    return fail (error, errno == EACCES ? AFG_LOAD_ERROR_UNREADABLE : AFG_LOAD_ERROR_NOT_FOUND,
+                 path, errno == EACCES ? _("permission denied") : _("no such file"));
+  if (!S_ISREG (st.st_mode))
+    return fail (error, AFG_LOAD_ERROR_NOT_REGULAR, path,
+                 S_ISDIR (st.st_mode) ? _("is a directory, not a database file")
+                                      : _("is not a regular file"));
+  if ((guint64) st.st_size > MAX_FILE_BYTES)
+    return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file is larger than 10 GiB"));
+  source->bytes = st.st_size;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    return fail (error, AFG_LOAD_ERROR_UNREADABLE, path, _("cannot be read: permission denied"));
+  memset (header, 0, 100);
+  while (n < 100)
+    {
+      gssize r = read (fd, header + n, 100 - n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      n += r;
+    }
+  close (fd);
+  if (n < 16 || memcmp (header, SQLITE_MAGIC, 16) != 0)
+    return fail (error, AFG_LOAD_ERROR_NOT_SQLITE, path, _("not an SQLite database"));
+  return TRUE;
+}
+
+static char *
+file_uri (const char *path, const char *query)
+{
+  g_autofree char *abs = g_canonicalize_filename (path, NULL);
+  GString *uri = g_string_new ("file:");
+
+  for (const char *p = abs; *p; p++)
+    {
+      if (g_ascii_isalnum (*p) || strchr ("/._-~", *p) != NULL)
+        g_string_append_c (uri, *p);
+      else
+        g_string_append_printf (uri, "%%%02X", (guint8) *p);
+    }
+  g_string_append (uri, query);
+  return g_string_free (uri, FALSE);
+}
+
+static gboolean
+has_live_wal (const char *path, const guint8 header[100])
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  struct stat st;
+
+  /* Bytes 18-19 are the read/write format versions: 2 means WAL. */
+  return header[18] == 2 && g_stat (wal, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0;
+}
+
+/* immutable=1 never creates -shm/-wal files but ignores a WAL; a WAL left
+ * by a writer holds committed rows, so read a private copy of both. */
+static gboolean
+choose_uri (AfgSource *source, const char *path, const guint8 header[100], GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *copy = NULL;
+
+  if (!has_live_wal (path, header))
+    {
+      source->uri = file_uri (path, "?immutable=1");
+      return TRUE;
+    }
+  source->tmp_dir = g_dir_make_tmp ("ascend-flamegraph-XXXXXX", &local_error);
+  if (source->tmp_dir == NULL)
+    return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+  copy = g_build_filename (source->tmp_dir, "profile.db", NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *from = g_strconcat (path, i ? "-wal" : "", NULL);
+      g_autofree char *to = g_strconcat (copy, i ? "-wal" : "", NULL);
+      g_autoptr(GFile) src = g_file_new_for_path (from);
+      g_autoptr(GFile) dst = g_file_new_for_path (to);
+
+      if (!g_file_copy (src, dst, G_FILE_COPY_NONE, NULL, NULL, NULL, &local_error))
+        return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+    }
+  source->uri = file_uri (copy, "?mode=ro");
+  return TRUE;
+}
+
+static void
+harden (sqlite3 *db)
+{
+  sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_limit (db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_limit (db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
+  sqlite3_exec (db, "PRAGMA query_only=1; PRAGMA cell_size_check=1;"
+                    "PRAGMA cache_size=-8192; PRAGMA temp_store=MEMORY;", NULL, NULL, NULL);
+}
+
+void
+afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **error)
+{
+  AfgLoadError code = AFG_LOAD_ERROR_CORRUPT;
+  const char *reason = db ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+
+  if (rc == SQLITE_NOTADB)
+    code = AFG_LOAD_ERROR_NOT_SQLITE;
+  else if (rc == SQLITE_CANTOPEN || rc == SQLITE_PERM || rc == SQLITE_AUTH)
+    code = AFG_LOAD_ERROR_OPEN_FAILED;
+  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", source->path, reason);
+}
+
+sqlite3 *
+afg_source_connect (const AfgSource *source, GError **error)
+{
+  sqlite3 *db = NULL;
+  int rc;
+
+  rc = sqlite3_open_v2 (source->uri, &db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+                        | SQLITE_OPEN_EXRESCODE, NULL);
+  if (rc != SQLITE_OK)
+    {
+      afg_source_set_error (source, db, rc, error);
+      sqlite3_close (db);
+      return NULL;
+    }
+  harden (db);
+  return db;
+}
+
+/* Returns "table", "view", … for a schema object, or NULL when absent. */
+static char *
+object_type (sqlite3 *db, const char *name, int *rc)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *type = NULL;
+
+  *rc = sqlite3_prepare_v2 (db, "SELECT type FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE"
+                                " AND type IN ('table', 'view') ORDER BY type LIMIT 1",
+                            -1, &stmt, NULL);
+  if (*rc != SQLITE_OK)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
+  *rc = sqlite3_step (stmt);
+  if (*rc == SQLITE_ROW)
+    type = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  *rc = sqlite3_finalize (stmt);
+  return type;
+}
+
+static gboolean
+has_trigger (sqlite3 *db, const char *table)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger'"
+                              " AND tbl_name = ?1 COLLATE NOCASE", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      found = sqlite3_step (stmt) == SQLITE_ROW;
+    }
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+static gboolean
+check_table (AfgSource *source, sqlite3 *db, const char *table, GError **error)
+{
+  g_autofree char *type = NULL;
+  g_autofree char *reason = NULL;
+  int rc;
+
+  type = object_type (db, table, &rc);
+  if (rc != SQLITE_OK)
+    {
+      afg_source_set_error (source, db, rc, error);
+      return FALSE;
+    }
+  if (type == NULL)
+    reason = g_strdup_printf (_("table %s is missing"), table);
+  else if (g_strcmp0 (type, "table") != 0 || has_trigger (db, table))
+    {
+      reason = g_strdup_printf (_("%s is a view or has triggers, not a plain profiler table"), table);
+      return fail (error, AFG_LOAD_ERROR_NOT_A_TABLE, source->path, reason);
+    }
+  else
+    return TRUE;
+  return fail (error, AFG_LOAD_ERROR_MISSING_TABLE, source->path, reason);
+}
+
+static gboolean
+check_columns (AfgSource *source, sqlite3 *db, GError **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, "SELECT name FROM pragma_table_info('PYTORCH_API')", -1, &stmt, NULL);
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      if (name != NULL)
+        g_hash_table_add (seen, g_ascii_strdown (name, -1));
+      rc = SQLITE_OK;
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      afg_source_set_error (source, db, rc, error);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (required_columns); i++)
+    {
+      g_autofree char *lower = g_ascii_strdown (required_columns[i], -1);
+      if (!g_hash_table_contains (seen, lower))
+        {
+          g_autofree char *reason = g_strdup_printf (_("table PYTORCH_API has no column %s"),
+                                                     required_columns[i]);
+          return fail (error, AFG_LOAD_ERROR_MISSING_COLUMN, source->path, reason);
+        }
+    }
+  source->has_type = g_hash_table_contains (seen, "type");
+  return TRUE;
+}
+
+static gboolean
+check_schema (AfgSource *source, sqlite3 *db, GError **error)
+{
+  g_autofree char *enum_type = NULL;
+  int rc;
+
+  if (!check_table (source, db, "PYTORCH_API", error)
+      || !check_table (source, db, "STRING_IDS", error)
+      || !check_columns (source, db, error))
+    return FALSE;
+  enum_type = object_type (db, "ENUM_API_TYPE", &rc);
+  source->has_enum_table = g_strcmp0 (enum_type, "table") == 0;
+  return TRUE;
+}
+
+gboolean
+afg_source_open (AfgSource *source, const char *path, sqlite3 **db, GError **error)
+{
+  guint8 header[100];
+
+  memset (source, 0, sizeof *source);
+  source->path = g_strdup (path);
+  if (!check_file (source, path, header, error) || !choose_uri (source, path, header, error))
+    return FALSE;
+  *db = afg_source_connect (source, error);
+  if (*db == NULL)
+    return FALSE;
+  if (!check_schema (source, *db, error))
+    {
+      g_clear_pointer (db, sqlite3_close);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+remove_tmp_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+      g_unlink (file);
+    }
+  g_rmdir (dir);
+}
+
+void
+afg_source_clear (AfgSource *source)
+{
+  if (source->tmp_dir != NULL)
+    remove_tmp_dir (source->tmp_dir);
+  g_clear_pointer (&source->tmp_dir, g_free);
+  g_clear_pointer (&source->path, g_free);
+  g_clear_pointer (&source->uri, g_free);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+#include <sqlite3.h>
+
+G_BEGIN_DECLS
+
+/* A profiler database opened for reading only: checks the input, decides
+ * how to open it without writing anything beside it, and opens as many
+ * connections as the loader wants. */
+typedef struct {
+  char    *path;
+  char    *uri;
+  char    *tmp_dir;        /* private copy of a database with a live WAL */
+  guint64  bytes;
+  gboolean has_type;
+  gboolean has_enum_table;
+} AfgSource;
+
+gboolean  afg_source_open     (AfgSource   *source,
+                               const char  *path,
+                               sqlite3    **db,
+                               GError     **error);
+sqlite3  *afg_source_connect  (const AfgSource *source,
+                               GError     **error);
+void      afg_source_clear    (AfgSource   *source);
+/* Maps a failed SQLite call to a load error naming the file. */
+void      afg_source_set_error (const AfgSource *source,
+                                sqlite3    *db,
+                                int         rc,
+                                GError    **error);
+
+G_END_DECLS

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-category.h"
+#include "afg-string-table.h"
+
+#define STEP_PREFIX "ProfilerStep#"
+
+void
+afg_string_table_init (AfgStringTable *table)
+{
+  memset (table, 0, sizeof *table);
+  table->strings = g_ptr_array_new ();
+  table->chunk = g_string_chunk_new (64 * 1024);
+  table->by_value = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&table->lock);
+  afg_int_map_init (&table->unknown_ids, 16);
+}
+
+void
+afg_string_table_clear (AfgStringTable *table)
+{
+  g_clear_pointer (&table->strings, g_ptr_array_unref);
+  g_clear_pointer (&table->chunk, g_string_chunk_free);
+  g_clear_pointer (&table->by_value, g_hash_table_unref);
+  g_clear_pointer (&table->is_step, g_free);
+  g_clear_pointer (&table->categories, g_free);
+  afg_int_map_clear (&table->ids);
+  afg_int_map_clear (&table->unknown_ids);
+  g_mutex_clear (&table->lock);
+}
+
+/* Equal texts share one index, so that same-named siblings merge even when
+ * STRING_IDS repeats a value or repairing made two values equal. */
+static guint32
+intern (AfgStringTable *table, const char *text, gsize len)
+{
+  g_autofree char *repaired = NULL;
+  gpointer found;
+
+  if (!g_utf8_validate_len (text, len, NULL))
+    {
+      repaired = g_utf8_make_valid (text, len);
+      text = repaired;
+      len = strlen (repaired);
+    }
+  if (memchr (text, '\0', len) == NULL
+      && g_hash_table_lookup_extended (table->by_value, text, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  text = g_string_chunk_insert_len (table->chunk, text, len);
+  g_ptr_array_add (table->strings, (gpointer) text);
+  g_hash_table_insert (table->by_value, (gpointer) text, GUINT_TO_POINTER (table->strings->len - 1));
+  return table->strings->len - 1;
+}
+
+static void
+add_known (AfgStringTable *table, gint64 id, const char *text, gsize len)
+{
+  guint32 unused;
+
+  if (afg_int_map_lookup (&table->ids, (guint64) id, &unused))
+    return; /* a duplicate id: the first row wins */
+  afg_int_map_insert (&table->ids, (guint64) id, intern (table, text, len));
+}
+
+int
+afg_string_table_load (AfgStringTable *table, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  afg_int_map_init (&table->ids, 1024);
+  rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *text = (const char *) sqlite3_column_text (stmt, 1);
+
+      rc = SQLITE_OK;
+      if (sqlite3_column_type (stmt, 0) != SQLITE_INTEGER || text == NULL)
+        continue; /* no usable mapping: rows naming it show <unknown:ID> */
+      add_known (table, sqlite3_column_int64 (stmt, 0), text, sqlite3_column_bytes (stmt, 1));
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return rc;
+
+  table->n_known = table->strings->len;
+  table->is_step = g_new0 (guint8, MAX (table->n_known, 1));
+  for (guint32 i = 0; i < table->n_known; i++)
+    table->is_step[i] = g_str_has_prefix (afg_string_table_get (table, i), STEP_PREFIX);
+  table->null_name = afg_string_table_add (table, "<unknown:NULL>");
+  return SQLITE_OK;
+}
+
+guint32
+afg_string_table_add (AfgStringTable *table, const char *text)
+{
+  guint32 index;
+
+  g_mutex_lock (&table->lock);
+  index = intern (table, text, strlen (text));
+  g_mutex_unlock (&table->lock);
+  return index;
+}
+
+guint32
+afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
+{
+  guint32 index;
+
+  if (afg_int_map_lookup (&table->ids, (guint64) id, &index))
+    return index;
+
+  g_mutex_lock (&table->lock);
+  if (!afg_int_map_lookup (&table->unknown_ids, (guint64) id, &index))
+    {
+      char text[48];
+
+      g_snprintf (text, sizeof text, "<unknown:%" G_GINT64_FORMAT ">", id);
+      index = intern (table, text, strlen (text));
+      afg_int_map_insert (&table->unknown_ids, (guint64) id, index);
+    }
+  g_mutex_unlock (&table->lock);
+  return index;
+}
+
+#define CATEGORY_UNSET 0xff
+
+/* Lazy: STRING_IDS also holds shapes and dtypes that never name a frame. */
+AfgCategory
+afg_string_table_get_category (AfgStringTable *table, guint32 index)
+{
+  if (table->categories == NULL)
+    {
+      table->categories = g_new (guint8, MAX (table->strings->len, 1));
+      memset (table->categories, CATEGORY_UNSET, MAX (table->strings->len, 1));
+    }
+  if (table->categories[index] == CATEGORY_UNSET)
+    table->categories[index] = afg_category_for_name (afg_string_table_get (table, index));
+  return table->categories[index];
+}

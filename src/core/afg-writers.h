@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-profile.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  AFG_FORMAT_HTML,
+  AFG_FORMAT_JSON,
+  AFG_FORMAT_FOLDED,
+} AfgFormat;
+
+/* Serialisers append to @out; they are deterministic for a profile. */
+void        afg_json_write          (const AfgProfile *profile,
+                                     GString          *out);
+void        afg_folded_write        (const AfgProfile *profile,
+                                     GString          *out);
+gboolean    afg_html_write          (const AfgProfile *profile,
+                                     GString          *out,
+                                     GError          **error);
+
+const char *afg_format_file_name    (AfgFormat         format);
+gboolean    afg_format_from_string  (const char       *text,
+                                     AfgFormat        *format);
+/* Serialises @profile and writes DIR/<file name> atomically (temp file in
+ * DIR + rename). On error nothing is left behind in @dir. */
+gboolean    afg_export_to_dir       (const AfgProfile *profile,
+                                     AfgFormat         format,
+                                     const char       *dir,
+                                     char            **out_path,
+                                     GError          **error);
+gboolean    afg_export_to_file      (const AfgProfile *profile,
+                                     AfgFormat         format,
+                                     const char       *path,
+                                     GError          **error);
+
+G_END_DECLS

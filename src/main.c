@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-cli.h"
+
+#if HAVE_GUI
+#include "afg-application.h"
+#endif
+
+int
+main (int argc, char *argv[])
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Decided before any GTK call: the exporter must run without a display. */
+  if (afg_cli_wants_export (argc, argv))
+    return afg_cli_main (argc, argv);
+#if HAVE_GUI
+  return afg_application_run (argc, argv);
+#else
+  return afg_cli_main (argc, argv);
+#endif
+}
