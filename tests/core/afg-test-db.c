@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "afg-loader.h"
+#include "afg-test-db.h"
+
+#define PYTORCH_API_COLUMNS \
+  "connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER," \
+  " inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER"
+
+char *
+afg_test_make_tmp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("afg-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  /* Tests that run the CLI as nobody must be able to reach inside. */
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+  return dir;
+}
+
+void
+afg_test_db_exec (AfgTestDb *self, const char *sql)
+{
+  char *message = NULL;
+  int rc = sqlite3_exec (self->db, sql, NULL, NULL, &message);
+
+  if (rc != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+}
+
+static void
+create_schema (AfgTestDb *self, AfgTestDbFlags flags)
+{
+  const char *time_type = (flags & AFG_TEST_DB_INTEGER_TIME) ? "INTEGER" : "TEXT";
+  g_autofree char *api = NULL;
+
+  if (flags & AFG_TEST_DB_EMPTY)
+    {
+      afg_test_db_exec (self, "PRAGMA user_version=1");
+      return;
+    }
+  if (!(flags & AFG_TEST_DB_NO_STRING_IDS))
+    afg_test_db_exec (self, "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT)");
+  if (!(flags & AFG_TEST_DB_NO_ENUM))
+    afg_test_db_exec (self, "CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY, name TEXT);"
+                            "INSERT INTO ENUM_API_TYPE VALUES (5000, 'runtime'), (20000, 'acl'),"
+                            " (50001, 'op'), (50002, 'queue'), (50003, 'trace'), (50004, 'mstx')");
+  if (flags & AFG_TEST_DB_NO_PYTORCH_API)
+    return;
+  api = g_strdup_printf ("CREATE TABLE PYTORCH_API (startNs %s, endNs %s, globalTid INTEGER, "
+                         PYTORCH_API_COLUMNS "%s)",
+                         time_type, time_type, (flags & AFG_TEST_DB_NO_TYPE) ? "" : ", type INTEGER");
+  afg_test_db_exec (self, api);
+}
+
+AfgTestDb *
+afg_test_db_new (AfgTestDbFlags flags)
+{
+  AfgTestDb *self = g_new0 (AfgTestDb, 1);
+  int rc;
+
+  self->dir = afg_test_make_tmp_dir ();
+  self->path = g_build_filename (self->dir, "ascend_pytorch_profiler_0.db", NULL);
+  self->name_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->next_id = 1;
+  rc = sqlite3_open_v2 (self->path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  g_assert_cmpint (rc, ==, SQLITE_OK);
+  afg_test_db_exec (self, "PRAGMA synchronous=OFF");
+  if (flags & AFG_TEST_DB_WAL)
+    afg_test_db_exec (self, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0");
+  create_schema (self, flags);
+  if (!(flags & (AFG_TEST_DB_NO_PYTORCH_API | AFG_TEST_DB_EMPTY)))
+    {
+      const char *sql = (flags & AFG_TEST_DB_NO_TYPE)
+        ? "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name) VALUES (?1, ?2, ?3, ?4)"
+        : "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) VALUES (?1, ?2, ?3, ?4, ?5)";
+      rc = sqlite3_prepare_v2 (self->db, sql, -1, &self->insert, NULL);
+      g_assert_cmpint (rc, ==, SQLITE_OK);
+    }
+  return self;
+}
+
+void
+afg_test_db_close (AfgTestDb *self)
+{
+  g_clear_pointer (&self->insert, sqlite3_finalize);
+  g_clear_pointer (&self->db, sqlite3_close);
+}
+
+void
+afg_test_db_free (AfgTestDb *self)
+{
+  afg_test_db_close (self);
+  afg_test_rm_rf (self->dir);
+  g_hash_table_unref (self->name_ids);
+  g_free (self->dir);
+  g_free (self->path);
+  g_free (self);
+}
+
+gint64
+afg_test_db_name (AfgTestDb *self, const char *name)
+{
+  gpointer id;
+  sqlite3_stmt *stmt = NULL;
+
+  if (g_hash_table_lookup_extended (self->name_ids, name, NULL, &id))
+    return GPOINTER_TO_SIZE (id);
+  g_assert_cmpint (sqlite3_prepare_v2 (self->db, "INSERT INTO STRING_IDS VALUES (?1, ?2)", -1,
+                                       &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, self->next_id);
+  sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  g_hash_table_insert (self->name_ids, g_strdup (name), GSIZE_TO_POINTER (self->next_id));
+  return self->next_id++;
+}
+
+void
+afg_test_db_add_typed (AfgTestDb *self, gint64 global_tid, gint64 start, gint64 end,
+                       const char *name, gint64 type)
+{
+  gint64 id = afg_test_db_name (self, name);
+
+  sqlite3_reset (self->insert);
+  sqlite3_bind_int64 (self->insert, 1, start);
+  sqlite3_bind_int64 (self->insert, 2, end);
+  sqlite3_bind_int64 (self->insert, 3, global_tid);
+  sqlite3_bind_int64 (self->insert, 4, id);
+  if (sqlite3_bind_parameter_count (self->insert) == 5)
+    sqlite3_bind_int64 (self->insert, 5, type);
+  g_assert_cmpint (sqlite3_step (self->insert), ==, SQLITE_DONE);
+}
+
+void
+afg_test_db_add (AfgTestDb *self, gint64 global_tid, gint64 start, gint64 end, const char *name)
+{
+  afg_test_db_add_typed (self, global_tid, start, end, name, TYPE_OP);
+}
+
+void
+afg_test_db_add_events (AfgTestDb *self, const AfgTestEvent *events, gsize n_events)
+{
+  for (gsize i = 0; i < n_events; i++)
+    afg_test_db_add (self, events[i].global_tid, events[i].start, events[i].end, events[i].name);
+}
+
+void
+afg_test_db_begin (AfgTestDb *self)
+{
+  afg_test_db_exec (self, "BEGIN");
+}
+
+void
+afg_test_db_commit (AfgTestDb *self)
+{
+  afg_test_db_exec (self, "COMMIT");
+}
+
+AfgProfile *
+afg_test_db_load (AfgTestDb *self)
+{
+  g_autoptr(GError) error = NULL;
+  AfgProfile *profile;
+
+  afg_test_db_close (self);
+  profile = afg_profile_load (self->path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  afg_test_check_invariants (profile);
+  return profile;
+}
+
+static void
+check_thread (const AfgProfile *profile, guint i)
+{
+  const AfgThread *t = afg_profile_get_thread (profile, i);
+  g_autofree char *label = g_strdup_printf ("%u/%u", t->pid, t->tid);
+
+  g_assert_cmpuint (t->root, ==, i);
+  g_assert_cmpuint (t->pid, ==, (guint64) t->global_tid >> 32);
+  g_assert_cmpuint (t->tid, ==, (guint64) t->global_tid & G_MAXUINT32);
+  g_assert_cmpstr (t->label, ==, label);
+  g_assert_cmpstr (afg_profile_get_node_name (profile, t->root), ==, label);
+  if (i > 0)
+    g_assert_cmpint (afg_profile_get_thread (profile, i - 1)->global_tid, <, t->global_tid);
+}
+
+static void
+check_node (const AfgProfile *profile, guint32 i, guint32 *next_child)
+{
+  const AfgNode *n = afg_profile_get_node (profile, i);
+  guint n_threads = afg_profile_get_n_threads (profile);
+  gint64 child_total = 0;
+  guint64 child_calls = 0;
+
+  g_assert_true (g_utf8_validate (afg_profile_get_node_name (profile, i), -1, NULL));
+  if (n->parent == AFG_NODE_NONE)
+    {
+      g_assert_cmpuint (i, <, n_threads);
+      g_assert_cmpuint (n->depth, ==, 0);
+      g_assert_cmpuint (n->thread, ==, i);
+      g_assert_cmpint (n->self_ns, ==, 0);
+    }
+  else
+    {
+      const AfgNode *p = afg_profile_get_node (profile, n->parent);
+      g_assert_cmpuint (i, >=, n_threads);
+      g_assert_cmpuint (n->depth, ==, p->depth + 1);
+      g_assert_cmpuint (n->depth, <=, AFG_MAX_DEPTH);
+      g_assert_cmpuint (n->thread, ==, p->thread);
+      g_assert_cmpuint (i, >=, p->first_child);
+      g_assert_cmpuint (i, <, p->first_child + p->n_children);
+      g_assert_cmpuint (n->calls, >=, 1);
+      g_assert_cmpint (n->total_ns, >, 0);
+    }
+  if (n->n_children == 0)
+    g_assert_cmpuint (n->first_child, ==, AFG_NODE_NONE);
+  else
+    {
+      g_assert_cmpuint (n->first_child, ==, *next_child);
+      *next_child += n->n_children;
+    }
+  for (guint32 c = 0; c < n->n_children; c++)
+    {
+      const AfgNode *child = afg_profile_get_node (profile, n->first_child + c);
+      g_assert_cmpuint (child->parent, ==, i);
+      child_total += child->total_ns;
+      child_calls += child->calls;
+      if (c > 0)
+        g_assert_cmpint (strcmp (afg_profile_get_node_name (profile, n->first_child + c - 1),
+                                 afg_profile_get_node_name (profile, n->first_child + c)), <, 0);
+    }
+  if (n->parent == AFG_NODE_NONE)
+    {
+      g_assert_cmpint (n->total_ns, ==, child_total);
+      g_assert_cmpuint (n->calls, ==, child_calls);
+    }
+  else
+    g_assert_cmpint (n->self_ns, ==, MAX (0, n->total_ns - child_total));
+}
+
+void
+afg_test_check_invariants (const AfgProfile *profile)
+{
+  guint n_threads = afg_profile_get_n_threads (profile);
+  guint n_nodes = afg_profile_get_n_nodes (profile);
+  guint32 next_child = n_threads;
+  gint64 total = 0;
+
+  g_assert_cmpuint (n_nodes, >=, n_threads);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      check_thread (profile, i);
+      total += afg_profile_get_node (profile, i)->total_ns;
+    }
+  for (guint32 i = 0; i < n_nodes; i++)
+    check_node (profile, i, &next_child);
+  g_assert_cmpuint (next_child, ==, n_nodes);
+  g_assert_cmpint (afg_profile_get_total_ns (profile), ==, total);
+  g_assert_true (afg_profile_is_empty (profile) == (n_threads == 0));
+}
+
+GPtrArray *
+afg_test_render_tree (const AfgProfile *profile)
+{
+  guint n = afg_profile_get_n_nodes (profile);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, g_free);
+  GPtrArray *lines = g_ptr_array_new_full (n, g_free);
+
+  /* Breadth-first order puts every parent before its children. */
+  for (guint32 i = 0; i < n; i++)
+    {
+      const AfgNode *node = afg_profile_get_node (profile, i);
+      const char *name = afg_profile_get_node_name (profile, i);
+      char *path = node->parent == AFG_NODE_NONE
+        ? g_strdup (name)
+        : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
+
+      g_ptr_array_add (paths, path);
+      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT
+                                               "\t%" G_GINT64_FORMAT, path, node->calls,
+                                               node->total_ns, node->self_ns));
+    }
+  return lines;
+}
+
+static int
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+add_diff (GString *diff, guint *n_diff, char sign, const char *line)
+{
+  if (++*n_diff <= 30)
+    g_string_append_printf (diff, "\n  %c %s", sign, line);
+}
+
+void
+afg_test_assert_lines (GPtrArray *actual, GPtrArray *expected, const char *what)
+{
+  g_autoptr(GString) diff = g_string_new (NULL);
+  guint a = 0, e = 0, n_diff = 0;
+
+  g_ptr_array_sort (actual, compare_lines);
+  g_ptr_array_sort (expected, compare_lines);
+  while (a < actual->len || e < expected->len)
+    {
+      int cmp = a == actual->len ? 1 : e == expected->len ? -1
+                : strcmp (actual->pdata[a], expected->pdata[e]);
+      if (cmp < 0)
+        add_diff (diff, &n_diff, '+', actual->pdata[a++]);
+      else if (cmp > 0)
+        add_diff (diff, &n_diff, '-', expected->pdata[e++]);
+      else
+        a++, e++;
+    }
+  if (n_diff > 0)
+    {
+      g_autofree char *message = g_strdup_printf (
+          "%s: %u lines differ (- expected, + actual; %u actual, %u expected)%s%s", what, n_diff,
+          actual->len, expected->len, diff->str, n_diff > 30 ? "\n  …" : "");
+      g_test_message ("%s", message);
+      g_assert_cmpstr (message, ==, "");
+    }
+}
+
+void
+afg_test_assert_tree (const AfgProfile *profile, const char * const *expected_lines)
+{
+  g_autoptr(GPtrArray) actual = afg_test_render_tree (profile);
+  g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+
+  for (guint i = 0; expected_lines[i] != NULL; i++)
+    g_ptr_array_add (expected, (gpointer) expected_lines[i]);
+  afg_test_assert_lines (actual, expected, "tree");
+}
+
+guint32
+afg_test_find_node (const AfgProfile *profile, const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, ";", -1);
+  guint32 node = AFG_NODE_NONE;
+
+  for (guint i = 0; i < afg_profile_get_n_threads (profile); i++)
+    if (g_strcmp0 (afg_profile_get_thread (profile, i)->label, parts[0]) == 0)
+      node = afg_profile_get_thread (profile, i)->root;
+  for (guint p = 1; parts[p] != NULL && node != AFG_NODE_NONE; p++)
+    {
+      const AfgNode *n = afg_profile_get_node (profile, node);
+      guint32 found = AFG_NODE_NONE;
+
+      for (guint32 c = n->first_child; c < n->first_child + n->n_children; c++)
+        if (strcmp (afg_profile_get_node_name (profile, c), parts[p]) == 0)
+          found = c;
+      node = found;
+    }
+  return node;
+}
+
+static void
+snapshot_entry (GString *out, const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *digest = NULL;
+  struct stat st;
+
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  /* The sparse 10 GiB file is compared by size and mtime only. */
+  if (S_ISREG (st.st_mode) && st.st_size < 64 * 1024 * 1024)
+    {
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      if (g_file_get_contents (path, &data, &len, NULL))
+        digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+    }
+  g_string_append_printf (out, "%s mode=%o size=%" G_GINT64_FORMAT " mtime=%ld.%09ld %s\n", name,
+                          st.st_mode, (gint64) st.st_size, (long) st.st_mtim.tv_sec,
+                          (long) st.st_mtim.tv_nsec, digest ? digest : "-");
+}
+
+char *
+afg_test_snapshot_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_lines);
+  for (guint i = 0; i < names->len; i++)
+    snapshot_entry (out, dir, names->pdata[i]);
+  return g_string_free (out, FALSE);
+}
+
+void
+afg_test_rm_rf (const char *path)
+{
+  struct stat st;
+
+  if (path == NULL || lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr(GDir) d = NULL;
+      const char *name;
+
+      g_chmod (path, 0700);
+      d = g_dir_open (path, 0, NULL);
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          afg_test_rm_rf (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+gboolean
+afg_test_is_root (void)
+{
+  return geteuid () == 0;
+}
+
+int
+afg_test_run_cli (const char * const *args, gboolean as_nobody, char **out_stdout, char **out_stderr)
+{
+  const char *exe = g_getenv ("AFG_EXE");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  char *out = NULL, *err = NULL;
+  int status = 0;
+
+  g_assert_nonnull (exe);
+  if (as_nobody && afg_test_is_root ())
+    {
+      static const char * const drop[] = { "setpriv", "--reuid=nobody", "--regid=nogroup",
+                                           "--clear-groups", "--" };
+      for (guint i = 0; i < G_N_ELEMENTS (drop); i++)
+        g_ptr_array_add (argv, (gpointer) drop[i]);
+    }
+  g_ptr_array_add (argv, (gpointer) exe);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  env = g_environ_unsetenv (env, "LANGUAGE");
+  g_spawn_sync ("/", (char **) argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("cli stderr: %s", err);
+  g_assert_true (WIFEXITED (status));
+  if (out_stdout != NULL)
+    *out_stdout = out;
+  else
+    g_free (out);
+  if (out_stderr != NULL)
+    *out_stderr = err;
+  else
+    g_free (err);
+  return WEXITSTATUS (status);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+#include <sqlite3.h>
+
+#include "afg-profile.h"
+
+G_BEGIN_DECLS
+
+#define TYPE_OP    50001
+#define TYPE_QUEUE 50002
+#define TYPE_TRACE 50003
+#define TYPE_MSTX  50004
+
+/* pid << 32 | tid */
+#define GTID(pid, tid) ((gint64) (((guint64) (pid) << 32) | (guint32) (tid)))
+
+typedef enum {
+  AFG_TEST_DB_DEFAULT        = 0,
+  AFG_TEST_DB_NO_ENUM        = 1 << 0,  /* no ENUM_API_TYPE table */
+  AFG_TEST_DB_NO_TYPE        = 1 << 1,  /* PYTORCH_API without the type column */
+  AFG_TEST_DB_INTEGER_TIME   = 1 << 2,  /* startNs/endNs declared INTEGER */
+  AFG_TEST_DB_WAL            = 1 << 3,  /* journal_mode=WAL, no autocheckpoint */
+  AFG_TEST_DB_NO_PYTORCH_API = 1 << 4,
+  AFG_TEST_DB_NO_STRING_IDS  = 1 << 5,
+  AFG_TEST_DB_EMPTY          = 1 << 6,  /* an SQLite file with no tables at all */
+} AfgTestDbFlags;
+
+/* A profiler database in its own temporary directory. The writer
+ * connection stays open until afg_test_db_close() (or a load). */
+typedef struct {
+  char       *dir;
+  char       *path;
+  sqlite3    *db;
+  GHashTable *name_ids;   /* name -> id in STRING_IDS */
+  gint64      next_id;
+  sqlite3_stmt *insert;
+} AfgTestDb;
+
+typedef struct {
+  gint64      global_tid;
+  gint64      start;
+  gint64      end;
+  const char *name;
+} AfgTestEvent;
+
+AfgTestDb  *afg_test_db_new          (AfgTestDbFlags     flags);
+void        afg_test_db_free         (AfgTestDb         *self);
+void        afg_test_db_exec         (AfgTestDb         *self,
+                                      const char        *sql);
+/* The STRING_IDS id of @name, adding it on first use. */
+gint64      afg_test_db_name         (AfgTestDb         *self,
+                                      const char        *name);
+void        afg_test_db_add_typed    (AfgTestDb         *self,
+                                      gint64             global_tid,
+                                      gint64             start,
+                                      gint64             end,
+                                      const char        *name,
+                                      gint64             type);
+/* An `op` row (or a row without type when the table has no type column). */
+void        afg_test_db_add          (AfgTestDb         *self,
+                                      gint64             global_tid,
+                                      gint64             start,
+                                      gint64             end,
+                                      const char        *name);
+void        afg_test_db_add_events   (AfgTestDb         *self,
+                                      const AfgTestEvent *events,
+                                      gsize              n_events);
+void        afg_test_db_begin        (AfgTestDb         *self);
+void        afg_test_db_commit       (AfgTestDb         *self);
+void        afg_test_db_close        (AfgTestDb         *self);
+/* Closes the writer, loads, asserts success and the structural invariants. */
+AfgProfile *afg_test_db_load         (AfgTestDb         *self);
+
+/* Checks the node array against the layout documented in afg-profile.h. */
+void        afg_test_check_invariants (const AfgProfile *profile);
+/* Every node as one `.expected` line, sorted in byte order. */
+GPtrArray  *afg_test_render_tree     (const AfgProfile  *profile);
+/* Compares two sorted line lists and fails naming every difference. */
+void        afg_test_assert_lines    (GPtrArray         *actual,
+                                      GPtrArray         *expected,
+                                      const char        *what);
+void        afg_test_assert_tree     (const AfgProfile  *profile,
+                                      const char * const *expected_lines);
+/* Index of the node reached by a ';'-separated path from a thread label. */
+guint32     afg_test_find_node       (const AfgProfile  *profile,
+                                      const char        *path);
+
+/* Names, sizes, mtimes and content digests of every entry in @dir. */
+char       *afg_test_snapshot_dir    (const char        *dir);
+void        afg_test_rm_rf           (const char        *path);
+char       *afg_test_make_tmp_dir    (void);
+
+/* Runs the ascend-flamegraph executable (AFG_EXE) with LC_ALL=C; with
+ * @as_nobody, as the user nobody when we are root. Returns the exit code. */
+int         afg_test_run_cli         (const char * const *args,
+                                      gboolean           as_nobody,
+                                      char             **out_stdout,
+                                      char             **out_stderr);
+gboolean    afg_test_is_root         (void);
+
+G_END_DECLS
