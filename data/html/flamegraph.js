@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: MIT */
+/* The interactive flame graph of an exported profile. It reads the data
+ * block (#afg-data, compact encoding, see afg-html-writer.c) once, lays out
+ * the current view in typed arrays and draws only the frames on screen.
+ *
+ * Automation API, window.flamegraph:
+ *   frames(name) -> [{x, y, width, height}]  the drawn rectangles (CSS px,
+ *                   relative to canvas#flame) of on-screen frames whose name
+ *                   is exactly `name`, in row then x order.
+ *   state()      -> {thread, zoom, search, zoomName, orientation}
+ *                   thread: 'all' or the thread's 'pid/tid' label;
+ *                   zoom: node id of the zoom root, null when not zoomed;
+ *                   search: the search text; orientation: 'flame'|'icicle'.
+ *   firstDrawMs  -> performance.now() when the graph was first drawn.
+ * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle.
+ */
+'use strict';
+(function () {
+  const ROW_H = 18;
+  const LABEL_MIN_PX = 22;
+  const FONT = '12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+  const CATEGORY_HUES = {
+    python: [95, 55], python_framework: [28, 85], cann: [205, 70], unknown: [45, 8],
+  };
+  const $ = (id) => document.getElementById(id);
+
+  /* ---------- data ---------- */
+
+  function loadModel() {
+    const raw = JSON.parse($('afg-data').textContent);
+    const T = raw.threads.length;
+    const F = raw.nodes.length / 4;
+    const ALL = T + F;
+    const N = ALL + 1;
+    const m = {
+      raw, T, F, ALL, N,
+      names: raw.names,
+      nameCat: Uint8Array.from(raw.name_categories),
+      categories: raw.categories,
+      name: new Int32Array(N).fill(-1),
+      calls: new Float64Array(N),
+      total: new Float64Array(N),
+      self: new Float64Array(N),
+      nchild: new Uint32Array(N),
+      first: new Uint32Array(N),
+      parent: new Int32Array(N).fill(-1),
+      thread: new Int32Array(N),
+      depth: new Uint16Array(N),
+    };
+    const nodes = raw.nodes;
+    for (let t = 0; t < T; t++) {
+      m.total[t] = raw.threads[t].total_ns;
+      m.nchild[t] = raw.threads[t].children;
+      m.calls[t] = 1;
+      m.total[ALL] += m.total[t];
+    }
+    for (let k = 0, i = T; k < nodes.length; k += 4, i++) {
+      m.name[i] = nodes[k];
+      m.calls[i] = nodes[k + 1];
+      m.total[i] = nodes[k + 2];
+      m.nchild[i] = nodes[k + 3];
+    }
+    linkChildren(m);
+    return m;
+  }
+
+  /* Breadth-first order: the children of node i follow those of node i-1. */
+  function linkChildren(m) {
+    const childSum = new Float64Array(m.N);
+    let next = m.T;
+    for (let i = 0; i < m.ALL; i++) {
+      m.first[i] = next;
+      for (let c = next, end = next + m.nchild[i]; c < end; c++) {
+        m.parent[c] = i;
+        m.thread[c] = m.thread[i];
+        m.depth[c] = m.depth[i] + 1;
+        childSum[i] += m.total[c];
+      }
+      next += m.nchild[i];
+    }
+    if (next !== m.ALL)
+      throw new Error('child counts do not add up');
+    for (let t = 0; t < m.T; t++) {
+      m.parent[t] = m.ALL;
+      m.thread[t] = t;
+      m.depth[t] = 1;
+    }
+    m.first[m.ALL] = 0;
+    m.nchild[m.ALL] = m.T;
+    m.thread[m.ALL] = -1;
+    for (let i = m.T; i < m.ALL; i++)
+      m.self[i] = Math.max(0, m.total[i] - childSum[i]);
+  }
+
+  /* ---------- formatting ---------- */
+
+  function fmtTime(ns) {
+    const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
+    for (const [scale, unit] of units) {
+      if (Math.abs(ns) >= scale) {
+        const v = ns / scale;
+        return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + ' ' + unit;
+      }
+    }
+    return Math.round(ns) + ' ns';
+  }
+
+  function fmtPct(part, whole) {
+    if (!(whole > 0))
+      return '0%';
+    const p = (100 * part) / whole;
+    return (p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2)) + '%';
+  }
+
+  const fmtInt = (n) => Number(n).toLocaleString('en-US');
+
+  /* ---------- colours ---------- */
+
+  function hashString(s) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++)
+      h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  }
+
+  function makePalette(m) {
+    const cache = new Array(m.names.length);
+    return function colour(node) {
+      const n = m.name[node];
+      if (n < 0)
+        return '#b9b9b2';
+      if (cache[n] === undefined) {
+        const [hue, sat] = CATEGORY_HUES[m.categories[m.nameCat[n]]] || CATEGORY_HUES.unknown;
+        const h = hashString(m.names[n]);
+        const light = 55 + (h % 23);
+        const jitter = ((h >>> 8) % 13) - 6;
+        cache[n] = `hsl(${hue + jitter}, ${sat}%, ${light}%)`;
+      }
+      return cache[n];
+    };
+  }
+
+  /* ---------- the view ---------- */
+
+  function FlameView(m) {
+    this.m = m;
+    this.colour = makePalette(m);
+    this.canvas = $('flame');
+    this.hover = $('flame-hover');
+    this.wrap = $('flame-wrap');
+    this.ctx = this.canvas.getContext('2d', { alpha: false });
+    this.hctx = this.hover.getContext('2d');
+    this.cap = m.N + 1024;
+    this.lnode = new Int32Array(this.cap);
+    this.lx = new Float64Array(this.cap);
+    this.lw = new Float64Array(this.cap);
+    this.rowStart = [0];
+    this.viewRoot = m.ALL;
+    this.zoom = m.ALL;
+    this.icicle = false;
+    this.match = null;
+    this.hoverEntry = -1;
+    this.layoutWidth = -1;
+    this.nameWidth = new Float32Array(m.names.length).fill(-1);
+    this.lower = null;
+  }
+
+  FlameView.prototype.nodeName = function (node) {
+    const m = this.m;
+    if (node === m.ALL)
+      return AFG_T('allThreads');
+    if (node < m.T)
+      return m.raw.threads[node].label;
+    return m.names[m.name[node]];
+  };
+
+  FlameView.prototype.inView = function (node) {
+    return this.viewRoot === this.m.ALL || this.m.thread[node] === this.viewRoot;
+  };
+
+  /* Ancestors of the zoom root as full-width rows, then the zoom root's
+   * subtree breadth-first, so that every row is sorted by x and contiguous.
+   * Frames under a device pixel are left out with their subtrees. */
+  FlameView.prototype.layout = function (cssWidth) {
+    const m = this.m;
+    const minFrac = 1 / Math.max(1, cssWidth * (window.devicePixelRatio || 1));
+    const path = [];
+    for (let n = this.zoom; n !== -1; n = n === this.viewRoot ? -1 : m.parent[n])
+      path.push(n);
+    path.reverse();
+    const { lnode, lx, lw } = this;
+    const rowStart = [];
+    let len = 0;
+    for (const n of path) {
+      rowStart.push(len);
+      lnode[len] = n; lx[len] = 0; lw[len] = 1; len++;
+    }
+    for (let begin = len - 1, end = len; begin < end; begin = end, end = len) {
+      for (let e = begin; e < end; e++) {
+        const n = lnode[e];
+        const scale = m.total[n] > 0 ? lw[e] / m.total[n] : 0;
+        let x = lx[e];
+        for (let c = m.first[n], stop = c + m.nchild[n]; c < stop; c++) {
+          const w = m.total[c] * scale;
+          if (w >= minFrac) {
+            lnode[len] = c; lx[len] = x; lw[len] = w; len++;
+          }
+          x += w;
+        }
+      }
+      if (len > end)
+        rowStart.push(end);
+    }
+    rowStart.push(len);
+    this.rowStart = rowStart;
+    this.len = len;
+    this.zoomRow = path.length - 1;
+    this.layoutWidth = cssWidth;
+  };
+
+  Object.defineProperty(FlameView.prototype, 'nRows', {
+    get() { return this.rowStart.length - 1; },
+  });
+
+  FlameView.prototype.rowY = function (row) {
+    if (!this.icicle)
+      return this.totalH - (row + 1) * ROW_H - this.wrap.scrollTop;
+    return row * ROW_H - this.wrap.scrollTop;
+  };
+
+  FlameView.prototype.rowAt = function (y) {
+    const s = y + this.wrap.scrollTop;
+    const row = this.icicle ? Math.floor(s / ROW_H) : Math.floor((this.totalH - s) / ROW_H);
+    return row >= 0 && row < this.nRows ? row : -1;
+  };
+
+  FlameView.prototype.resize = function () {
+    const contentH = this.nRows * ROW_H;
+    const viewH = Math.max(60, this.wrap.clientHeight);
+    this.totalH = Math.max(contentH, viewH);
+    $('flame-spacer').style.height = this.totalH + 'px';
+    const cssW = Math.max(50, this.wrap.clientWidth);
+    const dpr = window.devicePixelRatio || 1;
+    this.cssW = cssW;
+    this.viewH = viewH;
+    $('flame-stage').style.height = viewH + 'px';
+    for (const c of [this.canvas, this.hover]) {
+      const w = Math.round(cssW * dpr), h = Math.round(viewH * dpr);
+      if (c.width !== w || c.height !== h) {
+        c.width = w;
+        c.height = h;
+      }
+      c.style.width = cssW + 'px';
+      c.style.height = viewH + 'px';
+    }
+    this.dpr = dpr;
+  };
+
+  /* Lays out again when the width changed (culling depends on it), sizes
+   * the canvas, then draws. */
+  FlameView.prototype.render = function (relayout) {
+    if (relayout || this.layoutWidth !== this.wrap.clientWidth)
+      this.layout(this.wrap.clientWidth);
+    this.resize();
+    if (this.layoutWidth !== this.wrap.clientWidth) {
+      this.layout(this.wrap.clientWidth);
+      this.resize();
+    }
+    this.draw();
+  };
+
+  FlameView.prototype.scrollToRoot = function () {
+    this.wrap.scrollTop = this.icicle ? 0 : this.wrap.scrollHeight;
+  };
+
+  FlameView.prototype.visibleRows = function () {
+    const rows = [];
+    for (let r = 0; r < this.nRows; r++) {
+      const y = this.rowY(r);
+      if (y + ROW_H > 0 && y < this.viewH)
+        rows.push(r);
+    }
+    return rows;
+  };
+
+  FlameView.prototype.frameRect = function (e, y) {
+    const x = this.lx[e] * this.cssW;
+    const w = this.lw[e] * this.cssW;
+    if (w * this.dpr < 1)
+      return null;
+    return { x, y, width: w > 3 ? w - 1 : w, height: ROW_H - 1 };
+  };
+
+  FlameView.prototype.draw = function () {
+    const { ctx, m } = this;
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = dark ? '#1e1e1c' : '#fdfdfc';
+    ctx.fillRect(0, 0, this.cssW, this.viewH);
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    const dim = dark ? '#3a3a36' : '#e4e4de';
+    for (const row of this.visibleRows()) {
+      const y = this.rowY(row);
+      for (let e = this.rowStart[row], end = this.rowStart[row + 1]; e < end; e++) {
+        const r = this.frameRect(e, y);
+        if (r === null)
+          continue;
+        const node = this.lnode[e];
+        const dimmed = this.match !== null && !this.isMatch(node);
+        ctx.fillStyle = dimmed ? dim : this.colour(node);
+        ctx.fillRect(r.x, r.y, r.width, r.height);
+        if (this.match !== null && !dimmed) {
+          ctx.strokeStyle = dark ? '#ffffff' : '#000000';
+          ctx.lineWidth = 1;
+          ctx.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(0, r.width - 1), r.height - 1);
+        }
+        if (r.width >= LABEL_MIN_PX)
+          this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
+      }
+    }
+    this.drawHover();
+  };
+
+  FlameView.prototype.textWidth = function (node, text) {
+    const n = this.m.name[node];
+    if (n < 0)
+      return this.ctx.measureText(text).width;
+    if (this.nameWidth[n] < 0)
+      this.nameWidth[n] = this.ctx.measureText(text).width;
+    return this.nameWidth[n];
+  };
+
+  FlameView.prototype.drawLabel = function (node, r, colour) {
+    const room = r.width - 8;
+    let text = this.nodeName(node);
+    const full = this.textWidth(node, text);
+    if (full > room) {
+      const chars = Math.floor((text.length * room) / full) - 1;
+      if (chars < 2)
+        return;
+      text = text.slice(0, chars) + '…';
+    }
+    this.ctx.fillStyle = colour;
+    this.ctx.fillText(text, r.x + 4, r.y + ROW_H / 2);
+  };
+
+  FlameView.prototype.drawHover = function () {
+    const { hctx } = this;
+    hctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    hctx.clearRect(0, 0, this.cssW, this.viewH);
+    if (this.hoverEntry < 0)
+      return;
+    const r = this.frameRect(this.hoverEntry, this.rowY(this.hoverRow));
+    if (r === null)
+      return;
+    hctx.lineWidth = 2;
+    hctx.strokeStyle = '#1a1aff';
+    hctx.strokeRect(r.x + 1, r.y + 1, Math.max(0, r.width - 2), r.height - 2);
+  };
+
+  FlameView.prototype.hitTest = function (x, y) {
+    const row = this.rowAt(y);
+    if (row < 0)
+      return null;
+    const f = x / this.cssW;
+    let lo = this.rowStart[row], hi = this.rowStart[row + 1] - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lx[mid] <= f) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (found < 0 || f >= this.lx[found] + this.lw[found] || this.lw[found] * this.cssW * this.dpr < 1)
+      return null;
+    return { entry: found, row, node: this.lnode[found] };
+  };
+
+  FlameView.prototype.isMatch = function (node) {
+    const n = this.m.name[node];
+    return n >= 0 && this.match[n] === 1;
+  };
+
+  /* Matching frames in the current thread view and the share of its time
+   * they cover; a match inside a match is not counted twice. */
+  FlameView.prototype.setSearch = function (text) {
+    const m = this.m;
+    const q = text.toLowerCase();
+    if (q === '') {
+      this.match = null;
+      return null;
+    }
+    if (this.lower === null)
+      this.lower = m.names.map((s) => s.toLowerCase());
+    const match = new Uint8Array(m.names.length);
+    for (let i = 0; i < match.length; i++)
+      if (this.lower[i].includes(q))
+        match[i] = 1;
+    this.match = match;
+    const covered = new Uint8Array(m.N);
+    let count = 0, time = 0;
+    for (let i = m.T; i < m.ALL; i++) {
+      if (!this.inView(i))
+        continue;
+      const p = m.parent[i];
+      const hit = match[m.name[i]] === 1;
+      if (hit) {
+        count++;
+        if (!covered[p])
+          time += m.total[i];
+      }
+      covered[i] = hit || covered[p];
+    }
+    return { count, time };
+  };
+
+  FlameView.prototype.frames = function (name) {
+    const out = [];
+    for (const row of this.visibleRows()) {
+      const y = this.rowY(row);
+      for (let e = this.rowStart[row], end = this.rowStart[row + 1]; e < end; e++) {
+        if (this.nodeName(this.lnode[e]) !== name)
+          continue;
+        const r = this.frameRect(e, y);
+        if (r !== null)
+          out.push(r);
+      }
+    }
+    return out;
+  };
+
+  /* ---------- the page ---------- */
+
+  function App(m) {
+    this.m = m;
+    this.view = new FlameView(m);
+    this.search = '';
+    this.pending = false;
+  }
+
+  App.prototype.threadKey = function () {
+    const v = this.view;
+    return v.viewRoot === this.m.ALL ? 'all' : this.m.raw.threads[v.viewRoot].label;
+  };
+
+  App.prototype.state = function () {
+    const v = this.view;
+    return {
+      thread: this.threadKey(),
+      zoom: v.zoom === v.viewRoot ? null : v.zoom,
+      zoomName: v.zoom === v.viewRoot ? null : v.nodeName(v.zoom),
+      search: this.search,
+      orientation: v.icicle ? 'icicle' : 'flame',
+    };
+  };
+
+  App.prototype.writeHash = function () {
+    const s = this.state();
+    const p = new URLSearchParams();
+    p.set('thread', s.thread);
+    if (s.zoom !== null)
+      p.set('zoom', String(s.zoom));
+    if (s.search !== '')
+      p.set('search', s.search);
+    if (s.orientation === 'icicle')
+      p.set('view', 'icicle');
+    const hash = '#' + p.toString();
+    if (location.hash !== hash)
+      history.replaceState(null, '', hash);
+  };
+
+  App.prototype.readHash = function () {
+    const p = new URLSearchParams(location.hash.slice(1));
+    const m = this.m;
+    const t = p.get('thread');
+    let root = m.ALL;
+    for (let i = 0; i < m.T; i++)
+      if (m.raw.threads[i].label === t)
+        root = i;
+    const z = Number(p.get('zoom'));
+    const zoomOk = p.has('zoom') && Number.isInteger(z) && z >= m.T && z < m.ALL;
+    this.view.viewRoot = root;
+    this.view.zoom = zoomOk && this.view.inView(z) ? z : root;
+    this.view.icicle = p.get('view') === 'icicle';
+    this.search = p.get('search') || '';
+    $('thread-select').value = this.threadKey();
+    $('search').value = this.search;
+    this.updateOrientationButton();
+  };
+
+  App.prototype.apply = function (opts) {
+    this.hideTooltip();
+    this.view.hoverEntry = -1;
+    this.updateSearch();
+    this.view.render(true);
+    if (opts && opts.scroll)
+      this.view.scrollToRoot();
+    this.view.draw();
+    this.writeHash();
+  };
+
+  App.prototype.updateSearch = function () {
+    const v = this.view;
+    const res = v.setSearch(this.search);
+    const el = $('match-count');
+    if (res === null)
+      el.textContent = '';
+    else if (res.count === 0)
+      el.textContent = AFG_T('noMatches');
+    else
+      el.textContent = AFG_T(res.count === 1 ? 'oneMatch' : 'matches',
+                             { n: fmtInt(res.count), share: fmtPct(res.time, this.m.total[v.viewRoot]) });
+  };
+
+  App.prototype.setThread = function (key) {
+    const m = this.m;
+    let root = m.ALL;
+    for (let i = 0; i < m.T; i++)
+      if (m.raw.threads[i].label === key)
+        root = i;
+    this.view.viewRoot = root;
+    this.view.zoom = root;
+    this.apply({ scroll: true });
+  };
+
+  App.prototype.zoomTo = function (node) {
+    if (node === this.view.zoom)
+      return;
+    this.view.zoom = node;
+    this.apply({ scroll: true });
+  };
+
+  App.prototype.setSearchText = function (text) {
+    this.search = text;
+    if ($('search').value !== text)
+      $('search').value = text;
+    this.updateSearch();
+    this.view.draw();
+    this.writeHash();
+  };
+
+  App.prototype.updateOrientationButton = function () {
+    const b = $('orientation');
+    b.textContent = AFG_T(this.view.icicle ? 'flame' : 'icicle');
+    b.setAttribute('aria-pressed', this.view.icicle ? 'true' : 'false');
+  };
+
+  App.prototype.onEscape = function () {
+    if (this.search !== '')
+      this.setSearchText('');
+    else
+      this.zoomTo(this.view.viewRoot);
+  };
+
+  App.prototype.showTooltip = function (hit, ev) {
+    const m = this.m, v = this.view, n = hit.node;
+    const tip = $('tooltip');
+    const rows = [
+      [AFG_T('category'), n < m.T || n === m.ALL ? '—' : AFG_T('cat_' + m.categories[m.nameCat[m.name[n]]])],
+      [AFG_T('calls'), fmtInt(m.calls[n])],
+      [AFG_T('total'), fmtTime(m.total[n])],
+      [AFG_T('self'), fmtTime(m.self[n])],
+      [AFG_T('ofAll'), fmtPct(m.total[n], m.total[v.viewRoot])],
+      [AFG_T('ofZoom'), fmtPct(m.total[n], m.total[v.zoom])],
+    ];
+    const name = document.createElement('div');
+    name.className = 'name';
+    name.textContent = v.nodeName(n);
+    const table = document.createElement('table');
+    for (const [k, val] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = val;
+    }
+    tip.replaceChildren(name, table);
+    tip.hidden = false;
+    const pad = 14;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = ev.clientX + pad, y = ev.clientY + pad;
+    if (x + w > window.innerWidth)
+      x = Math.max(0, ev.clientX - pad - w);
+    if (y + h > window.innerHeight)
+      y = Math.max(0, ev.clientY - pad - h);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  };
+
+  App.prototype.hideTooltip = function () {
+    $('tooltip').hidden = true;
+  };
+
+  App.prototype.onMove = function (ev) {
+    const v = this.view;
+    const hit = v.hitTest(ev.offsetX, ev.offsetY);
+    const entry = hit ? hit.entry : -1;
+    if (entry !== v.hoverEntry) {
+      v.hoverEntry = entry;
+      v.hoverRow = hit ? hit.row : -1;
+      v.drawHover();
+    }
+    if (hit)
+      this.showTooltip(hit, ev);
+    else
+      this.hideTooltip();
+  };
+
+  App.prototype.onLeave = function () {
+    this.view.hoverEntry = -1;
+    this.view.drawHover();
+    this.hideTooltip();
+  };
+
+  App.prototype.onClick = function (ev) {
+    const hit = this.view.hitTest(ev.offsetX, ev.offsetY);
+    if (hit)
+      this.zoomTo(hit.node);
+  };
+
+  App.prototype.onKey = function (ev) {
+    const t = ev.target;
+    const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement;
+    if (ev.key === 'Escape') {
+      ev.preventDefault();
+      this.onEscape();
+    } else if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'f') {
+      ev.preventDefault();
+      $('search').focus();
+      $('search').select();
+    } else if (ev.key === '/' && !typing) {
+      ev.preventDefault();
+      $('search').focus();
+    }
+  };
+
+  App.prototype.onScroll = function () {
+    if (this.pending)
+      return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.view.hoverEntry = -1;
+      this.hideTooltip();
+      this.view.draw();
+    });
+  };
+
+  App.prototype.bind = function () {
+    const c = $('flame');
+    c.addEventListener('mousemove', (ev) => this.onMove(ev));
+    c.addEventListener('mouseleave', () => this.onLeave());
+    c.addEventListener('click', (ev) => this.onClick(ev));
+    $('flame-wrap').addEventListener('scroll', () => this.onScroll());
+    document.addEventListener('keydown', (ev) => this.onKey(ev));
+    $('search').addEventListener('input', (ev) => this.setSearchText(ev.target.value));
+    $('clear-search').addEventListener('click', () => this.setSearchText(''));
+    $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
+    $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
+    $('orientation').addEventListener('click', () => {
+      this.view.icicle = !this.view.icicle;
+      this.updateOrientationButton();
+      this.apply({ scroll: true });
+    });
+    window.addEventListener('hashchange', () => {
+      this.readHash();
+      this.apply({ scroll: true });
+    });
+    new ResizeObserver(() => this.view.render(false)).observe($('flame-wrap'));
+  };
+
+  /* ---------- static parts ---------- */
+
+  function translateStatic() {
+    document.documentElement.lang = AFG_LANG;
+    for (const el of document.querySelectorAll('[data-i18n]'))
+      el.textContent = AFG_T(el.dataset.i18n);
+    for (const el of document.querySelectorAll('[data-i18n-placeholder]'))
+      el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
+  }
+
+  function fillThreads(m) {
+    const sel = $('thread-select');
+    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(m.total[m.ALL]), 'all');
+    sel.replaceChildren(all);
+    m.raw.threads.forEach((t, i) => {
+      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(m.total[i]) }), t.label));
+    });
+  }
+
+  function fillLegend(m) {
+    const legend = $('legend');
+    const palette = CATEGORY_HUES;
+    for (const cat of m.categories) {
+      const item = document.createElement('span');
+      item.className = 'legend-item';
+      item.dataset.category = cat;
+      const sw = document.createElement('span');
+      sw.className = 'swatch';
+      const [hue, sat] = palette[cat] || palette.unknown;
+      sw.style.background = `hsl(${hue}, ${sat}%, 62%)`;
+      item.append(sw, document.createTextNode(AFG_T('cat_' + cat)));
+      legend.append(item);
+    }
+  }
+
+  function fillSummary(m) {
+    const s = m.raw.stats;
+    const rows = [
+      ['sourceFile', m.raw.source.file + ' (' + fmtInt(m.raw.source.bytes) + ' B)'],
+      ['rows', fmtInt(s.rows)],
+      ['used', fmtInt(s.used)],
+      ['skippedType', fmtInt(s.skipped_type)],
+      ['skippedNull', fmtInt(s.skipped_null)],
+      ['skippedMalformed', fmtInt(s.skipped_malformed)],
+      ['skippedNonpositive', fmtInt(s.skipped_nonpositive)],
+      ['profilerSteps', fmtInt(s.profiler_steps)],
+      ['threads', fmtInt(m.T)],
+      ['frames', fmtInt(m.F)],
+      ['partialOverlaps', fmtInt(s.partial_overlaps)],
+      ['depthTruncated', fmtInt(s.depth_truncated)],
+      ['totalTime', fmtTime(m.total[m.ALL])],
+    ];
+    const dl = $('summary');
+    for (const [key, value] of rows) {
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = AFG_T(key);
+      dd.textContent = value;
+      dd.dataset.stat = key;
+      const pair = document.createElement('div');
+      pair.append(dt, dd);
+      dl.append(pair);
+    }
+    if (m.T === 0 || s.depth_truncated > 0)
+      $('summary-box').open = true;
+  }
+
+  function showEmpty(message, causes) {
+    const box = $('empty');
+    const title = document.createElement('p');
+    title.textContent = message;
+    box.replaceChildren(title);
+    if (causes) {
+      const p = document.createElement('p');
+      p.textContent = AFG_T('emptyCauses');
+      const ul = document.createElement('ul');
+      for (const key of ['emptyCause1', 'emptyCause2', 'emptyCause3']) {
+        const li = document.createElement('li');
+        li.textContent = AFG_T(key);
+        ul.append(li);
+      }
+      box.append(p, ul);
+    }
+    box.hidden = false;
+    $('flame-wrap').hidden = true;
+  }
+
+  function main() {
+    translateStatic();
+    let m;
+    try {
+      m = loadModel();
+    } catch (err) {
+      showEmpty(AFG_T('badData', { error: err.message }), false);
+      return;
+    }
+    fillThreads(m);
+    fillLegend(m);
+    fillSummary(m);
+    const app = new App(m);
+    window.flamegraph = {
+      frames: (name) => app.view.frames(String(name)),
+      state: () => app.state(),
+      firstDrawMs: null,
+    };
+    if (m.T === 0) {
+      showEmpty(AFG_T('emptyTitle'), true);
+      return;
+    }
+    app.readHash();
+    app.bind();
+    app.apply({ scroll: true });
+    window.flamegraph.firstDrawMs = performance.now();
+  }
+
+  main();
+})();
