@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-application.h"
+#include "afg-window.h"
+
+struct _AfgApplication {
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (AfgApplication, afg_application, GTK_TYPE_APPLICATION)
+
+static void
+about_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (data));
+  const char *developers[] = { _("The Ascend Flame Graph authors"), NULL };
+
+  gtk_show_about_dialog (window,
+                         "program-name", _("Ascend Flame Graph"),
+                         "logo-icon-name", "utilities-system-monitor",
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Host CPU flame graphs from Ascend PyTorch profiler databases"),
+                         "license-type", GTK_LICENSE_MIT_X11,
+                         "authors", developers,
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_application_quit (G_APPLICATION (data));
+}
+
+static void
+set_accels (GtkApplication *app)
+{
+  static const struct { const char *action; const char *accel; } accels[] = {
+    { "win.open", "<Control>o" },
+    { "win.export", "<Control>e" },
+    { "win.search", "<Control>f" },
+    { "win.close", "<Control>w" },
+    { "win.show-help-overlay", "<Control>question" },
+    { "app.quit", "<Control>q" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action,
+                                           (const char *[]) { accels[i].accel, NULL });
+}
+
+static void
+load_css (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/ascend_flamegraph/AscendFlameGraph/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+afg_application_startup (GApplication *app)
+{
+  static const GActionEntry entries[] = {
+    { "about", about_action },
+    { "quit", quit_action },
+  };
+
+  G_APPLICATION_CLASS (afg_application_parent_class)->startup (app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+  set_accels (GTK_APPLICATION (app));
+  load_css ();
+}
+
+static void
+afg_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (afg_window_new (GTK_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+afg_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      AfgWindow *window = afg_window_new (GTK_APPLICATION (app));
+
+      afg_window_open (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+afg_application_class_init (AfgApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = afg_application_startup;
+  app_class->activate = afg_application_activate;
+  app_class->open = afg_application_open;
+}
+
+static void
+afg_application_init (AfgApplication *self)
+{
+}
+
+AfgApplication *
+afg_application_new (void)
+{
+  return g_object_new (AFG_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/ascend_flamegraph/AscendFlameGraph",
+                       NULL);
+}
+
+int
+afg_application_run (int argc, char **argv)
+{
+  g_autoptr(AfgApplication) app = NULL;
+
+  g_set_application_name (_("Ascend Flame Graph"));
+  gtk_window_set_default_icon_name ("utilities-system-monitor");
+  app = afg_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-flame-renderer"
+
+#include "config.h"
+
+#include <pango/pangocairo.h>
+
+#include "afg-flame-renderer.h"
+
+#define LABEL_MIN_WIDTH 24
+#define LABEL_PADDING 4
+#define DIM_ALPHA 0.22
+
+struct _AfgFlameRenderer {
+  PangoLayout   *label;
+  AfgProfile    *profile;
+  AfgFlameColor *colors;     /* per node */
+  AfgFlameColor  root_color;
+  int            text_height;
+};
+
+AfgFlameRenderer *
+afg_flame_renderer_new (PangoContext *context)
+{
+  AfgFlameRenderer *self = g_new0 (AfgFlameRenderer, 1);
+
+  self->label = pango_layout_new (context);
+  pango_layout_set_ellipsize (self->label, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (self->label, TRUE);
+  pango_layout_set_text (self->label, "Ag", -1);
+  pango_layout_get_pixel_size (self->label, NULL, &self->text_height);
+  return self;
+}
+
+void
+afg_flame_renderer_free (AfgFlameRenderer *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_object (&self->label);
+  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_free (self->colors);
+  g_free (self);
+}
+
+void
+afg_flame_renderer_set_profile (AfgFlameRenderer *self, AfgProfile *profile)
+{
+  guint n;
+
+  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->colors, g_free);
+  if (profile == NULL)
+    return;
+  self->profile = afg_profile_ref (profile);
+  n = afg_profile_get_n_nodes (profile);
+  self->colors = g_new (AfgFlameColor, n);
+  for (guint i = 0; i < n; i++)
+    afg_flame_color_for_name (afg_profile_get_node_name (profile, i),
+                              afg_profile_get_node_category (profile, i), &self->colors[i]);
+  afg_flame_color_for_name (afg_flame_node_get_name (profile, AFG_FLAME_ROOT_ALL),
+                            AFG_CATEGORY_UNKNOWN, &self->root_color);
+}
+
+int
+afg_flame_content_height (const AfgFlameLayout *layout)
+{
+  return afg_flame_layout_get_n_rows (layout) * AFG_FLAME_ROW_HEIGHT;
+}
+
+double
+afg_flame_row_get_y (const AfgFlameLayout *layout, const AfgFlameDrawState *state, guint row)
+{
+  int content = MAX (afg_flame_content_height (layout), state->height);
+
+  if (state->flame)
+    return content - (double) (row + 1) * AFG_FLAME_ROW_HEIGHT - state->scroll_y;
+  return (double) row * AFG_FLAME_ROW_HEIGHT - state->scroll_y;
+}
+
+gboolean
+afg_flame_row_at_y (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double y,
+                    guint *row)
+{
+  double top = afg_flame_row_get_y (layout, state, 0);
+  double offset = state->flame ? top + AFG_FLAME_ROW_HEIGHT - y : y - top;
+
+  if (offset < 0)
+    return FALSE;
+  *row = (guint) (offset / AFG_FLAME_ROW_HEIGHT);
+  return *row < afg_flame_layout_get_n_rows (layout);
+}
+
+guint32
+afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double x,
+                    double y)
+{
+  guint row;
+
+  if (state->width <= 0 || !afg_flame_row_at_y (layout, state, y, &row))
+    return AFG_FLAME_NO_FRAME;
+  return afg_flame_layout_hit_test (layout, row, x / state->width, 1.0 / state->width);
+}
+
+static const AfgFlameColor *
+frame_color (AfgFlameRenderer *self, guint32 node)
+{
+  return node == AFG_FLAME_ROOT_ALL ? &self->root_color : &self->colors[node];
+}
+
+static gboolean
+frame_dimmed (const AfgFlameDrawState *state, guint32 node)
+{
+  return state->matches != NULL && (node == AFG_FLAME_ROOT_ALL || !state->matches[node]);
+}
+
+static void
+draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgProfile *profile, guint32 node, double x,
+            double y, double width, double alpha)
+{
+  pango_layout_set_width (self->label, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
+  pango_layout_set_text (self->label, afg_flame_node_get_name (profile, node), -1);
+  cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha);
+  cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
+  pango_cairo_show_layout (cr, self->label);
+}
+
+static void
+draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgProfile *profile,
+            const AfgFlameDrawState *state, const AfgFlameFrame *frame, double y)
+{
+  const AfgFlameColor *c = frame_color (self, frame->node);
+  double x = frame->x * state->width;
+  double w = frame->width * state->width;
+  double alpha = frame_dimmed (state, frame->node) ? DIM_ALPHA : 1.0;
+
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, alpha);
+  cairo_rectangle (cr, x, y, MAX (w - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
+  cairo_fill (cr);
+  if (w >= LABEL_MIN_WIDTH)
+    draw_label (self, cr, profile, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
+}
+
+void
+afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
+                                const AfgFlameLayout *layout, const AfgFlameDrawState *state)
+{
+  AfgProfile *profile = afg_flame_layout_get_profile (layout);
+  guint n_frames;
+  const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
+  double min_width = 1.0 / MAX (state->width, 1);
+
+  g_return_if_fail (profile == self->profile);
+
+  for (guint row = 0; row < afg_flame_layout_get_n_rows (layout); row++)
+    {
+      double y = afg_flame_row_get_y (layout, state, row);
+      guint end = afg_flame_layout_get_row_start (layout, row + 1);
+
+      if (y + AFG_FLAME_ROW_HEIGHT <= 0 || y >= state->height)
+        continue;
+      for (guint i = afg_flame_layout_get_row_start (layout, row); i < end; i++)
+        if (frames[i].width >= min_width)
+          draw_frame (self, cr, profile, state, &frames[i], y);
+    }
+}
+
+static void
+outline_frame (cairo_t *cr, const AfgFlameLayout *layout, const AfgFlameDrawState *state,
+               guint32 index, double line_width)
+{
+  guint n_frames;
+  const AfgFlameFrame *frame = &afg_flame_layout_get_frames (layout, &n_frames)[index];
+  double x = frame->x * state->width;
+  double w = MAX (frame->width * state->width - 1, 1);
+  double y = afg_flame_row_get_y (layout, state, frame->row);
+
+  cairo_set_line_width (cr, line_width);
+  cairo_rectangle (cr, x + line_width / 2, y + line_width / 2,
+                   MAX (w - line_width, 0), AFG_FLAME_ROW_HEIGHT - 1 - line_width);
+  cairo_stroke (cr);
+}
+
+/* Drawn over the cached frames, so moving the pointer never redraws them. */
+void
+afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
+                                    const AfgFlameLayout *layout, const AfgFlameDrawState *state)
+{
+  if (state->hover != AFG_FLAME_NO_FRAME)
+    {
+      guint n_frames;
+      const AfgFlameFrame *frame = &afg_flame_layout_get_frames (layout, &n_frames)[state->hover];
+      double y = afg_flame_row_get_y (layout, state, frame->row);
+
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+      cairo_rectangle (cr, frame->x * state->width, y,
+                       MAX (frame->width * state->width - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.8);
+      outline_frame (cr, layout, state, state->hover, 1);
+    }
+  if (state->selected != AFG_FLAME_NO_FRAME)
+    {
+      cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+      outline_frame (cr, layout, state, state->selected, 2);
+    }
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "afg-flame-layout.h"
+
+G_BEGIN_DECLS
+
+#define AFG_TYPE_FLAME_VIEW (afg_flame_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (AfgFlameView, afg_flame_view, AFG, FLAME_VIEW, GtkWidget)
+
+GtkWidget            *afg_flame_view_new               (void);
+void                  afg_flame_view_set_profile       (AfgFlameView          *self,
+                                                        AfgProfile            *profile);
+void                  afg_flame_view_set_view_root     (AfgFlameView          *self,
+                                                        guint32                view_root);
+void                  afg_flame_view_zoom_to           (AfgFlameView          *self,
+                                                        guint32                node);
+void                  afg_flame_view_zoom_out          (AfgFlameView          *self);
+void                  afg_flame_view_reset_zoom        (AfgFlameView          *self);
+gboolean              afg_flame_view_is_zoomed         (AfgFlameView          *self);
+void                  afg_flame_view_set_search        (AfgFlameView          *self,
+                                                        const char            *text);
+gboolean              afg_flame_view_get_search_result (AfgFlameView          *self,
+                                                        AfgFlameSearchResult  *result);
+gboolean              afg_flame_view_get_flame         (AfgFlameView          *self);
+void                  afg_flame_view_set_flame         (AfgFlameView          *self,
+                                                        gboolean               flame);
+const AfgFlameLayout *afg_flame_view_get_layout        (AfgFlameView          *self);
+
+G_END_DECLS

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-window-private.h"
+#include "afg-writers.h"
+
+static void
+export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  AfgProfile *profile = g_object_get_data (G_OBJECT (task), "profile");
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (afg_export_to_file (profile, AFG_FORMAT_HTML, data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+on_exported (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AfgWindow *self = AFG_WINDOW (source);
+  GTask *task = G_TASK (result);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *name = NULL;
+
+  if (!g_task_propagate_boolean (task, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_debug ("export failed: %s", error->message);
+      message = g_strdup_printf (_("Could not export: %s"), error->message);
+      afg_window_show_notice (self, message, FALSE);
+      return;
+    }
+  if (g_task_get_cancellable (task) != self->export_cancellable)
+    return;
+  g_set_object (&self->exported, g_object_get_data (G_OBJECT (task), "file"));
+  name = g_file_get_parse_name (self->exported);
+  g_debug ("exported %s", name);
+  message = g_strdup_printf (_("Exported the flame graph to %s"), name);
+  afg_window_show_notice (self, message, TRUE);
+}
+
+static void
+export_to (AfgWindow *self, GFile *file)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
+  self->export_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->export_cancellable, on_exported, NULL);
+  g_task_set_source_tag (task, export_to);
+  g_task_set_task_data (task, g_file_get_path (file), g_free);
+  g_object_set_data_full (G_OBJECT (task), "profile", afg_profile_ref (self->profile),
+                          (GDestroyNotify) afg_profile_unref);
+  g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, export_in_thread);
+}
+
+static void
+on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_clear_object (&self->chooser);
+  if (file != NULL && self->profile != NULL)
+    export_to (self, file);
+}
+
+void
+afg_window_export (AfgWindow *self)
+{
+  g_assert (AFG_IS_WINDOW (self));
+  g_return_if_fail (self->profile != NULL);
+
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Export as HTML"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), "flamegraph.html");
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}

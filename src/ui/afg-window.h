@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define AFG_TYPE_WINDOW (afg_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (AfgWindow, afg_window, AFG, WINDOW, GtkApplicationWindow)
+
+AfgWindow *afg_window_new  (GtkApplication *application);
+void       afg_window_open (AfgWindow      *self,
+                            GFile          *file);
+
+G_END_DECLS
