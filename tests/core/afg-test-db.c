@@ -97,6 +97,35 @@ afg_test_db_close (AfgTestDb *self)
 }
 
 void
+afg_test_write_file (const char *path, const char *data, gssize len)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, data, len, &error);
+  g_assert_no_error (error);
+}
+
+char *
+afg_test_db_copy_live (AfgTestDb *self, const char *dir)
+{
+  char *copy = g_build_filename (dir, "ascend_pytorch_profiler_0.db", NULL);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *from = g_strconcat (self->path, i ? "-wal" : "", NULL);
+      g_autofree char *to = g_strconcat (copy, i ? "-wal" : "", NULL);
+      g_autofree char *data = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize len = 0;
+
+      g_file_get_contents (from, &data, &len, &error);
+      g_assert_no_error (error);
+      afg_test_write_file (to, data, len);
+    }
+  return copy;
+}
+
+void
 afg_test_db_free (AfgTestDb *self)
 {
   afg_test_db_close (self);

@@ -70,6 +70,10 @@ void        afg_test_db_add_events   (AfgTestDb         *self,
 void        afg_test_db_begin        (AfgTestDb         *self);
 void        afg_test_db_commit       (AfgTestDb         *self);
 void        afg_test_db_close        (AfgTestDb         *self);
+/* Copies the database and its -wal into @dir while the writer is still
+ * open, so that the copy's committed rows may live only in its -wal. */
+char       *afg_test_db_copy_live    (AfgTestDb         *self,
+                                      const char        *dir);
 /* Closes the writer, loads, asserts success and the structural invariants. */
 AfgProfile *afg_test_db_load         (AfgTestDb         *self);
 
@@ -91,6 +95,9 @@ guint32     afg_test_find_node       (const AfgProfile  *profile,
 char       *afg_test_snapshot_dir    (const char        *dir);
 void        afg_test_rm_rf           (const char        *path);
 char       *afg_test_make_tmp_dir    (void);
+void        afg_test_write_file      (const char        *path,
+                                      const char        *data,
+                                      gssize             len);
 
 /* Runs the ascend-flamegraph executable (AFG_EXE) with LC_ALL=C; with
  * @as_nobody, as the user nobody when we are root. Returns the exit code. */
