@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#include "afg-gui-test-tree.h"
+
+AfgTestDb *
+afg_gui_test_tree_new (void)
+{
+  static const AfgTestEvent events[] = {
+    { GTID (1, 2), 0, 1000, "main.py(1): run" },
+    { GTID (1, 2), 100, 400, "aten::add" },
+    { GTID (1, 2), 150, 250, "aten::mul" },
+    { GTID (1, 2), 500, 900, "torch/nn.py(5): forward" },
+    { GTID (1, 2), 600, 800, "aten::mm" },
+    { GTID (1, 3), 0, 500, "acl_op" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  return db;
+}
