@@ -51,7 +51,7 @@ static const gint64 thread_ids[N_THREADS] = {
   (G_GINT64_CONSTANT (3055835) << 32) | 3064050,
   (G_GINT64_CONSTANT (3055835) << 32) | 3064777,
 };
-static const guint template_sizes[N_THREADS] = { 40000, 12000, 3000, 3000 };
+static const guint template_sizes[N_THREADS] = { 42000, 12000, 3000, 3000 };
 
 static const char * const op_stems[] = {
   "aten::add", "aten::mul", "aten::matmul", "aten::linear", "aten::conv2d", "aten::relu",
@@ -131,14 +131,15 @@ replay (Generator *g, GArray *tpl, guint i, gint64 start, gint64 tid)
   return t;
 }
 
+/* @leaf is a row of this step; siblings are 50 ns apart, so a range that
+ * outlives @leaf by 10 ns overlaps it partially and contains nothing else. */
 static void
-add_anomalies (Generator *g, gint64 step_start, gint64 step_end, gint64 tid)
+add_anomalies (Generator *g, Row leaf, gint64 tid)
 {
-  gint64 mid = step_start + (step_end - step_start) / 2;
+  gint64 mid = leaf.start + (leaf.end - leaf.start) / 2;
   Row null_row = { 0, mid + 10, tid, NAME_ID_BASE + 1, TYPE_OP, TRUE };
 
-  /* record_function ranges that outlive the frame they started in */
-  add_row (g, mid, step_end + 5000, tid, NAME_ID_BASE + 5, TYPE_OP);
+  add_row (g, mid, leaf.end + 10, tid, NAME_ID_BASE + 5, TYPE_OP);
   add_row (g, mid + 100, mid + 100, tid, NAME_ID_BASE + 9, TYPE_OP);
   add_row (g, mid + 200, mid + 900, tid, NAME_ID_BASE + 13, TYPE_MSTX);
   g_array_append_val (g->rows, null_row);
@@ -154,13 +155,18 @@ generate_rows (Generator *g, guint64 target_rows)
     {
       gint64 step_start = clock, step_end = clock;
 
+      guint first_row = g->rows->len;
+      Row leaf;
+
       for (guint t = 0; t < N_THREADS; t++)
         {
           gint64 end = replay (g, g->templates[t], 0, step_start + t * 1000, thread_ids[t]);
           step_end = MAX (step_end, end);
+          if (t == 0)
+            leaf = g_array_index (g->rows, Row, first_row + (g->rows->len - first_row) / 2);
         }
-      add_row (g, step_start - 100, step_end + 100, thread_ids[0], g->n_names + step, TYPE_OP);
-      add_anomalies (g, step_start, step_end, thread_ids[0]);
+      add_row (g, step_start - 100, step_end + 100, thread_ids[0], NAME_ID_BASE + g->n_names + step, TYPE_OP);
+      add_anomalies (g, leaf, thread_ids[0]);
       clock = step_end + 1000000;
       step++;
     }

@@ -37,7 +37,7 @@ afg_format_from_string (const char *text, AfgFormat *format)
 static GString *
 serialize (const AfgProfile *profile, AfgFormat format, GError **error)
 {
-  GString *out = g_string_sized_new (64 * 1024);
+  GString *out = g_string_sized_new (4096 + 160 * (gsize) afg_profile_get_n_nodes (profile));
 
   switch (format)
     {

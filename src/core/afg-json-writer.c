@@ -5,6 +5,12 @@
 #include "afg-profile-private.h"
 #include "afg-writers.h"
 
+static inline gboolean
+needs_escape (guchar c)
+{
+  return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
+}
+
 void
 afg_json_append_string (GString *out, const char *text)
 {
@@ -13,6 +19,13 @@ afg_json_append_string (GString *out, const char *text)
   g_string_append_c (out, '"');
   for (const guchar *p = (const guchar *) text; *p; p++)
     {
+      const guchar *run = p;
+
+      while (*p && !needs_escape (*p))
+        p++;
+      g_string_append_len (out, (const char *) run, p - run);
+      if (!*p)
+        break;
       switch (*p)
         {
         case '"': g_string_append (out, "\\\""); break;
@@ -50,6 +63,21 @@ append_stats (GString *out, const AfgStats *s)
       s->skipped_nonpositive, s->profiler_steps, s->partial_overlaps, s->depth_truncated);
 }
 
+void
+afg_json_append_int (GString *out, gint64 value)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 v = value < 0 ? 0 - (guint64) value : (guint64) value;
+
+  do
+    *--p = '0' + v % 10;
+  while ((v /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
 static void
 append_node_open (GString *out, const AfgProfile *p, guint32 i)
 {
@@ -59,11 +87,15 @@ append_node_open (GString *out, const AfgProfile *p, guint32 i)
     g_string_append_c (out, ',');
   g_string_append (out, "{\"name\":");
   afg_json_append_string (out, afg_profile_get_node_name (p, i));
-  g_string_append_printf (out, ",\"category\":\"%s\",\"calls\":%" G_GUINT64_FORMAT
-                          ",\"total_ns\":%" G_GINT64_FORMAT ",\"self_ns\":%" G_GINT64_FORMAT
-                          ",\"children\":[",
-                          afg_category_to_string (afg_profile_get_node_category (p, i)),
-                          n->calls, n->total_ns, n->self_ns);
+  g_string_append (out, ",\"category\":\"");
+  g_string_append (out, afg_category_to_string (afg_profile_get_node_category (p, i)));
+  g_string_append (out, "\",\"calls\":");
+  afg_json_append_int (out, (gint64) MIN (n->calls, (guint64) G_MAXINT64));
+  g_string_append (out, ",\"total_ns\":");
+  afg_json_append_int (out, n->total_ns);
+  g_string_append (out, ",\"self_ns\":");
+  afg_json_append_int (out, n->self_ns);
+  g_string_append (out, ",\"children\":[");
 }
 
 typedef struct {

@@ -9,5 +9,7 @@ G_BEGIN_DECLS
  * result can sit inside an HTML <script> element. */
 void afg_json_append_string (GString    *out,
                              const char *text);
+void afg_json_append_int    (GString    *out,
+                             gint64      value);
 
 G_END_DECLS

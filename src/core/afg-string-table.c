@@ -26,6 +26,8 @@ afg_string_table_clear (AfgStringTable *table)
   g_clear_pointer (&table->chunk, g_string_chunk_free);
   g_clear_pointer (&table->by_value, g_hash_table_unref);
   g_clear_pointer (&table->is_step, g_free);
+  g_clear_pointer (&table->id_runs, g_array_unref);
+  g_clear_pointer (&table->run_strings, g_free);
   g_clear_pointer (&table->categories, g_free);
   afg_int_map_clear (&table->ids);
   afg_int_map_clear (&table->unknown_ids);
@@ -65,6 +67,44 @@ add_known (AfgStringTable *table, gint64 id, const char *text, gsize len)
   afg_int_map_insert (&table->ids, (guint64) id, intern (table, text, len));
 }
 
+#define MAX_ID_RUNS 256
+
+static int
+compare_entries (gconstpointer a, gconstpointer b)
+{
+  gint64 ka = (gint64) ((const AfgIntMapEntry *) a)->key, kb = (gint64) ((const AfgIntMapEntry *) b)->key;
+
+  return ka < kb ? -1 : ka > kb;
+}
+
+static void
+build_id_runs (AfgStringTable *table)
+{
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (AfgIntMapEntry));
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (AfgIdRun));
+
+  for (gsize i = 0; i <= table->ids.mask; i++)
+    if (table->ids.entries[i].used)
+      g_array_append_val (entries, table->ids.entries[i]);
+  g_array_sort (entries, compare_entries);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      gint64 id = (gint64) g_array_index (entries, AfgIntMapEntry, i).key;
+      AfgIdRun *last = runs->len ? &g_array_index (runs, AfgIdRun, runs->len - 1) : NULL;
+
+      if (last != NULL && id == last->first + last->count)
+        last->count++;
+      else if (runs->len == MAX_ID_RUNS)
+        return; /* sparse ids: keep hashing */
+      else
+        g_array_append_val (runs, ((AfgIdRun) { id, 1, i }));
+    }
+  table->run_strings = g_new (guint32, MAX (entries->len, 1));
+  for (guint i = 0; i < entries->len; i++)
+    table->run_strings[i] = g_array_index (entries, AfgIntMapEntry, i).value;
+  table->id_runs = g_steal_pointer (&runs);
+}
+
 int
 afg_string_table_load (AfgStringTable *table, sqlite3 *db)
 {
@@ -91,6 +131,7 @@ afg_string_table_load (AfgStringTable *table, sqlite3 *db)
   for (guint32 i = 0; i < table->n_known; i++)
     table->is_step[i] = g_str_has_prefix (afg_string_table_get (table, i), STEP_PREFIX);
   table->null_name = afg_string_table_add (table, "<unknown:NULL>");
+  build_id_runs (table);
   return SQLITE_OK;
 }
 
@@ -106,12 +147,9 @@ afg_string_table_add (AfgStringTable *table, const char *text)
 }
 
 guint32
-afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
+afg_string_table_lookup_unknown (AfgStringTable *table, gint64 id)
 {
   guint32 index;
-
-  if (afg_int_map_lookup (&table->ids, (guint64) id, &index))
-    return index;
 
   g_mutex_lock (&table->lock);
   if (!afg_int_map_lookup (&table->unknown_ids, (guint64) id, &index))

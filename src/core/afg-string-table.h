@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
+typedef struct {
+  gint64  first;
+  guint32 count;
+  guint32 offset;
+} AfgIdRun;
+
 /* The names of STRING_IDS, repaired to valid UTF-8. Readers map ids to
  * indices concurrently; ids without a string get "<unknown:ID>" entries
  * added under a lock. */
@@ -19,6 +25,8 @@ typedef struct {
   guint8       *is_step;      /* per known string: starts with ProfilerStep# */
   guint32       n_known;
   AfgIntMap     ids;
+  GArray       *id_runs;      /* IdRun, sorted, when STRING_IDS ids are dense */
+  guint32      *run_strings;  /* string index per id, run after run */
   GMutex        lock;
   AfgIntMap     unknown_ids;
   guint32       null_name;
@@ -30,8 +38,37 @@ void     afg_string_table_clear       (AfgStringTable *table);
 /* Reads STRING_IDS; returns an SQLite result code. */
 int      afg_string_table_load        (AfgStringTable *table,
                                        sqlite3        *db);
-guint32  afg_string_table_lookup_id   (AfgStringTable *table,
-                                       gint64          id);
+guint32  afg_string_table_lookup_unknown (AfgStringTable *table,
+                                         gint64          id);
+
+/* torch_npu numbers strings in a few dense runs (0.., 2^28.., 2^29..):
+ * a binary search over the runs and an array beat hashing every row. */
+static inline guint32
+afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
+{
+  guint32 index;
+
+  if (table->id_runs != NULL)
+    {
+      const AfgIdRun *runs = (const AfgIdRun *) table->id_runs->data;
+      guint lo = 0, hi = table->id_runs->len;
+
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+
+          if (id < runs[mid].first)
+            hi = mid;
+          else if ((guint64) (id - runs[mid].first) >= runs[mid].count)
+            lo = mid + 1;
+          else
+            return table->run_strings[runs[mid].offset + (id - runs[mid].first)];
+        }
+    }
+  else if (afg_int_map_lookup (&table->ids, (guint64) id, &index))
+    return index;
+  return afg_string_table_lookup_unknown (table, id);
+}
 guint32  afg_string_table_add         (AfgStringTable *table,
                                        const char     *text);
 /* Not thread-safe; call once every string is in (the table is then frozen). */

@@ -15,6 +15,8 @@ typedef struct {
   guint32 next_sibling;
   guint32 depth;
   guint32 thread;
+  guint32 first_called;  /* the child entered first, last time */
+  guint32 successor;     /* the sibling entered after this one, last time */
   guint64 calls;
   gint64  total_ns;
 } BuildNode;
@@ -22,8 +24,7 @@ typedef struct {
 typedef struct {
   gint64  end;
   guint32 node;
-  guint32 last_name;   /* the last child looked up from this frame */
-  guint32 last_child;
+  guint32 last_child;    /* the child most recently entered from this frame */
 } Frame;
 
 struct _AfgTreeBuilder {
@@ -65,7 +66,8 @@ node_at (AfgTreeBuilder *self, guint32 index)
 static guint32
 append_node (AfgTreeBuilder *self, guint32 parent, guint32 name, guint32 depth, guint32 thread)
 {
-  BuildNode node = { name, parent, AFG_NODE_NONE, AFG_NODE_NONE, depth, thread, 0, 0 };
+  BuildNode node = { name, parent, AFG_NODE_NONE, AFG_NODE_NONE, depth, thread,
+                     AFG_NODE_NONE, AFG_NODE_NONE, 0, 0 };
   guint32 index = self->nodes->len;
 
   if (parent != AFG_NODE_NONE)
@@ -77,20 +79,38 @@ append_node (AfgTreeBuilder *self, guint32 parent, guint32 name, guint32 depth, 
   return index;
 }
 
+/* Training loops replay the same call sequence every step: the child that
+ * followed the previous one last time is nearly always the one wanted, so
+ * the map is only consulted on a new path. */
+static guint32
+predicted_child (AfgTreeBuilder *self, const Frame *frame, guint32 name)
+{
+  guint32 guess;
+
+  if (frame->last_child == AFG_NODE_NONE)
+    guess = node_at (self, frame->node)->first_called;
+  else if (node_at (self, frame->last_child)->name == name)
+    return frame->last_child;
+  else
+    guess = node_at (self, frame->last_child)->successor;
+  return guess != AFG_NODE_NONE && node_at (self, guess)->name == name ? guess : AFG_NODE_NONE;
+}
+
 static guint32
 child_of (AfgTreeBuilder *self, Frame *frame, guint32 name)
 {
   guint64 key = (guint64) frame->node << 32 | name;
-  guint32 child;
+  guint32 child = predicted_child (self, frame, name);
 
-  if (frame->last_child != AFG_NODE_NONE && frame->last_name == name)
-    return frame->last_child;
-  if (!afg_int_map_lookup (&self->children, key, &child))
+  if (child == AFG_NODE_NONE && !afg_int_map_lookup (&self->children, key, &child))
     {
       child = append_node (self, frame->node, name, self->sp + 1, node_at (self, frame->node)->thread);
       afg_int_map_insert (&self->children, key, child);
     }
-  frame->last_name = name;
+  if (frame->last_child == AFG_NODE_NONE)
+    node_at (self, frame->node)->first_called = child;
+  else if (frame->last_child != child)
+    node_at (self, frame->last_child)->successor = child;
   frame->last_child = child;
   return child;
 }
@@ -115,7 +135,7 @@ add_event (AfgTreeBuilder *self, const AfgEvent *ev)
   node->calls++;
   node->total_ns = afg_sat_add (node->total_ns, ev->end - ev->start);
   stats->used++;
-  self->stack[++self->sp] = (Frame) { ev->end, child, 0, AFG_NODE_NONE };
+  self->stack[++self->sp] = (Frame) { ev->end, child, AFG_NODE_NONE };
 }
 
 void
@@ -133,7 +153,7 @@ afg_tree_builder_add_thread (AfgTreeBuilder *self, gint64 global_tid, AfgChunk *
   g_array_append_val (self->threads, thread);
 
   self->sp = 0;
-  self->stack[0] = (Frame) { G_MAXINT64, thread.root, 0, AFG_NODE_NONE };
+  self->stack[0] = (Frame) { G_MAXINT64, thread.root, AFG_NODE_NONE };
   afg_event_merge_init (&merge, chunks);
   while ((ev = afg_event_merge_next (&merge)) != NULL)
     add_event (self, ev);

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Core loader benchmark: prints, for a 1M-row and a 10M-row synthetic DB,
+# the seconds of `--export -f json`, of SQLite's floor (reading and
+# converting exactly the columns we need), their ratio, and peak RSS.
+# Each figure is the best of RUNS runs (machines are shared and noisy).
+# Usage: tools/bench-core.sh BUILD_DIR [ROWS...]   (default: 1000000 10000000)
+set -euo pipefail
+build=${1:?usage: tools/bench-core.sh BUILD_DIR [ROWS...]}
+shift
+sizes=("$@")
+[ $# -eq 0 ] && sizes=(1000000 10000000)
+runs=${RUNS:-5}
+work=${AFG_BENCH_DIR:-/tmp/afg-bench}
+mkdir -p "$work"
+query='select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(name), total(type) from PYTORCH_API'
+
+best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
+  local best_s=999999 best_kb=0 s kb tfile
+  tfile=$(mktemp)
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$tfile" -f '%e %M' "$@" >/dev/null 2>&1
+    read -r s kb < "$tfile"
+    if awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_kb=$kb; fi
+  done
+  rm -f "$tfile"
+  echo "$best_s $best_kb"
+}
+
+printf '%-10s %10s %10s %7s %12s %10s\n' rows export_s floor_s ratio peak_rss_MB nodes
+for rows in "${sizes[@]}"; do
+  db="$work/synthetic-$rows.db"
+  [ -f "$db" ] || "$build/tools/afg-gen-db" "$db" "$rows" >/dev/null
+  out=$(mktemp -d)
+  read -r ex_s ex_kb < <(best "$build/src/ascend-flamegraph" --export -q -f json -o "$out" "$db")
+  read -r fl_s _ < <(best sqlite3 "file:$db?immutable=1" "$query")
+  nodes=$(grep -o '"name":' "$out/flamegraph.json" | wc -l)
+  rm -rf "$out"
+  printf '%-10s %10s %10s %7.2f %12.1f %10s\n' "$rows" "$ex_s" "$fl_s" \
+    "$(awk -v a="$ex_s" -v b="$fl_s" 'BEGIN { print a / b }')" "$(awk -v k="$ex_kb" 'BEGIN { print k / 1024 }')" "$nodes"
+done
