@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* The two real torch_npu databases must give exactly the nodes listed in
+ * the .expected file beside each. Missing samples fail the test. */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "afg-loader.h"
+#include "afg-test-db.h"
+
+static char *
+sample_path (const char *name, const char *suffix)
+{
+  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
+  g_autofree char *file = g_strconcat (name, suffix, NULL);
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, file, NULL);
+}
+
+static GPtrArray *
+read_expected (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (out, g_strdup (lines[i]));
+  return out;
+}
+
+static void
+test_sample (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *db_path = sample_path (name, ".db");
+  g_autofree char *expected_path = sample_path (name, ".expected");
+  g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GPtrArray) expected = NULL;
+  g_autoptr(GPtrArray) actual = NULL;
+  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (expected_path, G_FILE_TEST_IS_REGULAR));
+  expected = read_expected (expected_path);
+  g_assert_cmpuint (expected->len, >, 1000);
+  before = afg_test_snapshot_dir (dir);
+  profile = afg_profile_load (db_path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  afg_test_check_invariants (profile);
+  actual = afg_test_render_tree (profile);
+  afg_test_assert_lines (actual, expected, name);
+  g_assert_cmpuint (afg_profile_get_stats (profile)->partial_overlaps, ==, 16);
+  after = afg_test_snapshot_dir (dir);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* As a non-root user: the sample directory is read-only, and one sample
+ * is in WAL mode. */
+static void
+test_sample_cli_nobody (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *db_path = sample_path (name, ".db");
+  g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *out_dir = afg_test_make_tmp_dir ();
+  g_autofree char *out_file = g_build_filename (out_dir, "flamegraph.folded", NULL);
+  g_autofree char *before = afg_test_snapshot_dir (dir);
+  g_autofree char *after = NULL;
+  const char *args[] = { "--export", "-q", "-f", "folded", "-o", out_dir, db_path, NULL };
+
+  g_assert_cmpint (g_chmod (out_dir, 0777), ==, 0);
+  g_assert_cmpint (afg_test_run_cli (args, TRUE, NULL, NULL), ==, 0);
+  g_assert_true (g_file_test (out_file, G_FILE_TEST_IS_REGULAR));
+  after = afg_test_snapshot_dir (dir);
+  g_assert_cmpstr (after, ==, before);
+  afg_test_rm_rf (out_dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char * const samples[] = {
+    "ascend_pytorch_profiler_level0_rank0",
+    "ascend_pytorch_profiler_level1_rank0",
+  };
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *tree = g_strconcat ("/samples/tree/", samples[i], NULL);
+      g_autofree char *cli = g_strconcat ("/samples/cli-as-nobody/", samples[i], NULL);
+
+      g_test_add_data_func (tree, samples[i], test_sample);
+      g_test_add_data_func (cli, samples[i], test_sample_cli_nobody);
+    }
+  return g_test_run ();
+}
