@@ -9,6 +9,7 @@ packages=(
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libjson-glib-dev libsqlite3-dev sqlite3
   xvfb xauth xdotool imagemagick x11-utils chromium nodejs npm
   desktop-file-utils appstream shared-mime-info xdg-utils locales util-linux time
+  libxml2-utils valgrind clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
