@@ -162,8 +162,8 @@ generate_rows (Generator *g, guint64 target_rows)
         {
           gint64 end = replay (g, g->templates[t], 0, step_start + t * 1000, thread_ids[t]);
           step_end = MAX (step_end, end);
-          if (t == 0)
-            leaf = g_array_index (g->rows, Row, first_row + (g->rows->len - first_row) / 2);
+          if (t == 0)  /* rows come out in post-order: the first is a leaf */
+            leaf = g_array_index (g->rows, Row, first_row);
         }
       add_row (g, step_start - 100, step_end + 100, thread_ids[0], NAME_ID_BASE + g->n_names + step, TYPE_OP);
       add_anomalies (g, leaf, thread_ids[0]);

@@ -10,9 +10,7 @@ event_less (const AfgEvent *a, const AfgEvent *b)
 {
   if (a->start != b->start)
     return a->start < b->start;
-  if (a->end != b->end)
-    return a->end > b->end;
-  return a->seq < b->seq;
+  return a->end > b->end;
 }
 
 AfgChunk *
@@ -75,7 +73,7 @@ insertion_sort (AfgEvent *ev, guint32 n)
     }
 }
 
-/* Bottom-up merge sort: O(n log n) whatever a hostile file holds. */
+/* Bottom-up merge sort: stable, and O(n log n) whatever a hostile file holds. */
 void
 afg_chunk_sort (AfgChunk *chunk, AfgEvent *scratch)
 {

@@ -5,13 +5,13 @@
 
 G_BEGIN_DECLS
 
-/* One PYTORCH_API row that passed the filters. seq is the row's index in
- * its chunk, so (chunk order, seq) is the row order. */
-typedef struct {
+/* One PYTORCH_API row that passed the filters: 20 bytes, packed, so that
+ * 10M rows fit in 200 MB. Ties keep row order: the chunk sort is stable
+ * and the merge breaks ties by chunk order. */
+typedef struct __attribute__ ((packed)) {
   gint64  start;
   gint64  end;
   guint32 name;
-  guint32 seq;
 } AfgEvent;
 
 #define AFG_CHUNK_MAX_EVENTS (64 * 1024)
@@ -28,7 +28,7 @@ struct _AfgChunk {
 
 AfgChunk *afg_chunk_new        (guint32         capacity);
 void      afg_chunk_list_free  (AfgChunk       *head);
-/* Sorts by start ascending, end descending, seq ascending.
+/* Stable sort by start ascending, end descending.
  * @scratch holds at least chunk->len events. */
 void      afg_chunk_sort       (AfgChunk       *chunk,
                                 AfgEvent       *scratch);

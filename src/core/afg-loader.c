@@ -171,7 +171,7 @@ append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 na
         slot->head = chunk;
       slot->tail = tail = chunk;
     }
-  tail->events[tail->len] = (AfgEvent) { start, end, name, tail->len };
+  tail->events[tail->len] = (AfgEvent) { start, end, name };
   tail->len++;
 }
 
