@@ -11,6 +11,8 @@
  *                   thread: 'all' or the thread's 'pid/tid' label;
  *                   zoom: node id of the zoom root, null when not zoomed;
  *                   search: the search text; orientation: 'flame'|'icicle'.
+ *   dump()       -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
+ *                   lines, sorted: the tree the page decoded, for checks.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle.
  */
@@ -51,7 +53,7 @@
     for (let t = 0; t < T; t++) {
       m.total[t] = raw.threads[t].total_ns;
       m.nchild[t] = raw.threads[t].children;
-      m.calls[t] = 1;
+      m.calls[t] = raw.threads[t].calls;
       m.total[ALL] += m.total[t];
     }
     for (let k = 0, i = T; k < nodes.length; k += 4, i++) {
@@ -67,6 +69,11 @@
   /* Breadth-first order: the children of node i follow those of node i-1. */
   function linkChildren(m) {
     const childSum = new Float64Array(m.N);
+    for (let t = 0; t < m.T; t++) {
+      m.parent[t] = m.ALL;
+      m.thread[t] = t;
+      m.depth[t] = 1;
+    }
     let next = m.T;
     for (let i = 0; i < m.ALL; i++) {
       m.first[i] = next;
@@ -80,16 +87,21 @@
     }
     if (next !== m.ALL)
       throw new Error('child counts do not add up');
-    for (let t = 0; t < m.T; t++) {
-      m.parent[t] = m.ALL;
-      m.thread[t] = t;
-      m.depth[t] = 1;
-    }
     m.first[m.ALL] = 0;
     m.nchild[m.ALL] = m.T;
     m.thread[m.ALL] = -1;
     for (let i = m.T; i < m.ALL; i++)
       m.self[i] = Math.max(0, m.total[i] - childSum[i]);
+  }
+
+  function dumpModel(m) {
+    const paths = new Array(m.ALL);
+    const lines = [];
+    for (let i = 0; i < m.ALL; i++) {
+      paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
+      lines.push(`${paths[i]}\t${m.calls[i]}\t${m.total[i]}\t${i < m.T ? 0 : m.self[i]}`);
+    }
+    return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /* ---------- formatting ---------- */
@@ -773,6 +785,7 @@
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
+      dump: () => dumpModel(m),
       firstDrawMs: null,
     };
     if (m.T === 0) {

@@ -114,8 +114,8 @@ append_threads (GString *out, const AfgProfile *p)
       g_string_append_printf (out, "%s{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                               i > 0 ? "," : "", t->global_tid, t->pid, t->tid);
       afg_json_append_string (out, t->label);
-      g_string_append_printf (out, ",\"total_ns\":%" G_GINT64_FORMAT ",\"children\":%u}",
-                              root->total_ns, root->n_children);
+      g_string_append_printf (out, ",\"calls\":%" G_GUINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT
+                              ",\"children\":%u}", root->calls, root->total_ns, root->n_children);
     }
   g_string_append_c (out, ']');
 }

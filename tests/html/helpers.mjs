@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// Shared pieces of the HTML page tests: exporting pages with the built
+// binary, building small profiler DBs with the sqlite3 CLI, and a headless
+// Debian Chromium driven by playwright-core.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+export const CHROMIUM = process.env.AFG_CHROMIUM || '/usr/bin/chromium';
+
+export function loadPlaywright() {
+  const require = createRequire(path.join(repoRoot, 'package.json'));
+  try {
+    return require('playwright-core');
+  } catch (err) {
+    throw new Error(`playwright-core is not installed in ${repoRoot}/node_modules: run "npm ci" ` +
+                    `in ${repoRoot} first (${err.code || err.message})`);
+  }
+}
+
+export function afgBin() {
+  const bin = process.env.AFG_BIN || path.join(repoRoot, 'build-html', 'src', 'ascend-flamegraph');
+  if (!fs.existsSync(bin))
+    throw new Error(`ascend-flamegraph not found at ${bin}: set AFG_BIN or build first`);
+  return bin;
+}
+
+export function samplesDir() {
+  return process.env.AFG_SAMPLES || path.resolve(repoRoot, '..', 'shared', 'samples');
+}
+
+export function tmpDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/* Exports @db as HTML into a fresh directory; returns the page's path. */
+export function exportHtml(db, extraArgs = []) {
+  const dir = tmpDir('afg-html-');
+  execFileSync(afgBin(), ['--export', '-q', '-o', dir, ...extraArgs, db], { stdio: 'pipe' });
+  return path.join(dir, 'flamegraph.html');
+}
+
+const SCHEMA = `
+CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId INTEGER,
+  name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER,
+  inputShapes INTEGER, callchainId INTEGER, type INTEGER);
+INSERT INTO ENUM_API_TYPE VALUES (50001,'op'),(50002,'queue'),(50003,'trace'),(50004,'mstx');
+`;
+
+const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
+
+/* Builds a profiler DB. @names: array of strings, or {sql} for a raw SQL
+ * value expression (e.g. invalid UTF-8); ids start at 1. @events:
+ * [pid, tid, nameId, startNs, endNs]. */
+export function makeDb(names, events) {
+  const file = path.join(tmpDir('afg-db-'), 'ascend_pytorch_profiler_test.db');
+  let sql = SCHEMA + 'BEGIN;\n';
+  names.forEach((n, i) => {
+    const value = typeof n === 'string' ? sqlString(n) : n.sql;
+    sql += `INSERT INTO STRING_IDS VALUES (${i + 1}, ${value});\n`;
+  });
+  for (const [pid, tid, name, start, end] of events) {
+    const gtid = (BigInt(pid) << 32n) | BigInt(tid);
+    sql += `INSERT INTO PYTORCH_API VALUES ('${start}','${end}',${gtid},0,${name},0,0,0,0,0,50001);\n`;
+  }
+  sql += 'COMMIT;\n';
+  execFileSync('sqlite3', [file], { input: sql });
+  return file;
+}
+
+export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync'];
+
+export async function launchBrowser(viewport = { width: 1200, height: 700 }) {
+  const { chromium } = loadPlaywright();
+  const profile = tmpDir('afg-chromium-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/* Opens @file in a new page; collects script errors, console errors,
+ * dialogs and every request that is not the page itself. */
+export async function openPage(context, file, hash = '') {
+  const page = await context.newPage();
+  const url = pathToFileURL(file).href;
+  const log = { errors: [], requests: [], dialogs: [], consoleErrors: [] };
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') log.consoleErrors.push(m.text()); });
+  page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  page.on('request', (r) => { if (r.url() !== url && r.url() !== url + hash) log.requests.push(r.url()); });
+  await page.goto(url + hash);
+  await page.waitForFunction(() => window.flamegraph !== undefined);
+  return { page, log, url };
+}
+
+/* Page coordinates of the centre of the first on-screen frame named @name. */
+export async function frameCentre(page, name, index = 0) {
+  const rects = await page.evaluate((n) => window.flamegraph.frames(n), name);
+  if (rects.length <= index)
+    throw new Error(`no on-screen frame named ${JSON.stringify(name)}`);
+  const box = await page.locator('#flame').boundingBox();
+  const r = rects[index];
+  return { x: box.x + r.x + r.width / 2, y: box.y + r.y + r.height / 2, rect: r, box };
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Hostile names, the empty profile, offline use, determinism and size.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import * as h from './helpers.mjs';
+import * as fx from './fixtures.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await h.launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+function dataBlock(html) {
+  const m = html.match(/<script type="application\/json" id="afg-data">([^]*?)<\/script>/);
+  assert.ok(m, 'data block present');
+  return m[1];
+}
+
+test('names that look like markup are text and run nothing', async () => {
+  const file = h.exportHtml(fx.hostileDb());
+  const html = fs.readFileSync(file, 'utf8');
+  assert.equal(html.match(/<\/script/gi).length, 2, 'only the page\'s own script ends');
+  assert.equal(html.includes('<img'), false);
+  assert.equal(html.includes('<!-- -->'), false);
+  const { page, log } = await h.openPage(browser.context, file);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('img').count(), 0);
+  assert.equal(await page.locator('script').count(), 2);
+  for (const name of [fx.SCRIPT_NAME, fx.IMG_NAME, fx.AMP_NAME, fx.REPAIRED_NAME]) {
+    const c = await h.frameCentre(page, name);
+    await page.mouse.move(c.x, c.y);
+    assert.equal(await page.textContent('#tooltip .name'), name);
+  }
+  await page.fill('#search', '<img');
+  assert.equal(await page.textContent('#match-count'), '1 match · 40.0%');
+  await page.fill('#search', fx.SCRIPT_NAME);
+  assert.equal((await page.evaluate(() => window.flamegraph.state())).search, fx.SCRIPT_NAME);
+  const hash = await page.evaluate(() => location.hash);
+  await page.close();
+  const again = await h.openPage(browser.context, file, hash);
+  assert.equal(await again.page.inputValue('#search'), fx.SCRIPT_NAME);
+  assert.equal(await again.page.evaluate(() => window.__pwned), undefined);
+  for (const l of [log, again.log]) {
+    assert.deepEqual(l.errors, []);
+    assert.deepEqual(l.dialogs, []);
+    assert.deepEqual(l.requests, []);
+  }
+  await again.page.close();
+});
+
+test('an empty profile says so and lists the likely causes', async () => {
+  const file = h.exportHtml(fx.emptyDb());
+  const { page, log } = await h.openPage(browser.context, file);
+  assert.equal(await page.isVisible('#empty'), true);
+  assert.equal(await page.isVisible('#flame'), false);
+  const text = await page.textContent('#empty');
+  assert.match(text, /no usable rows/);
+  assert.match(text, /ProfilerActivity\.CPU/);
+  assert.match(text, /ProfilerStep# markers or mstx/);
+  assert.match(text, /before any step/);
+  assert.equal(await page.$eval('#summary dd[data-stat="profilerSteps"]', (e) => e.textContent), '1');
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.frames('ProfilerStep#1')), []);
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.requests, []);
+  await page.close();
+});
+
+test('the file is offline-only: no URL, a CSP that forbids fetching, no request', async () => {
+  const file = h.exportHtml(fx.knownDb());
+  const html = fs.readFileSync(file, 'utf8');
+  assert.doesNotMatch(html, /\b(https?|ftp|wss?):\/\//i);
+  assert.doesNotMatch(html, /\b(src|href)\s*=/i);
+  const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/);
+  assert.ok(csp, 'CSP meta tag');
+  assert.match(csp[1], /default-src 'none'/);
+  assert.match(csp[1], /img-src data:/);
+  assert.doesNotMatch(csp[1], /connect-src|font-src|https?:/);
+  const { page, log } = await h.openPage(browser.context, file);
+  const blocked = await page.evaluate(async () => {
+    try {
+      await fetch('http://127.0.0.1:9/');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.equal(blocked, true, 'fetch is refused');
+  log.requests = log.requests.filter((u) => u !== 'http://127.0.0.1:9/');
+  await page.mouse.move(300, 650);
+  await page.fill('#search', 'a');
+  assert.deepEqual(log.requests, []);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('the export is byte-for-byte deterministic', () => {
+  const db = fx.hostileDb();
+  const a = fs.readFileSync(h.exportHtml(db));
+  const b = fs.readFileSync(h.exportHtml(db));
+  assert.equal(Buffer.compare(a, b), 0);
+});
+
+test('the data fits in the names plus 40 bytes per node', () => {
+  const file = h.exportHtml(fx.knownDb());
+  const data = JSON.parse(dataBlock(fs.readFileSync(file, 'utf8')));
+  const nameBytes = data.names.reduce((n, s) => n + Buffer.byteLength(s), 0);
+  const nodes = data.threads.length + data.nodes.length / 4;
+  assert.ok(Buffer.byteLength(dataBlock(fs.readFileSync(file, 'utf8'))) <= nameBytes + 40 * nodes + 1024);
+});
