@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# End to end: the real binary in a real X window (run under xvfb-run),
+# driven by xdotool; asserts on the window title, screenshot pixels and
+# the app's debug log. Usage: test-e2e.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
+set -u
+
+EXE=$1
+MAKE_DB=$2
+WORK=$(mktemp -d)
+LOG=$WORK/app.log
+PID=
+DB_DIR=
+N=0
+
+cleanup () {
+  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+  rm -rf "$WORK" "$DB_DIR"
+}
+trap cleanup EXIT
+
+fail () {
+  echo "not ok - $*"
+  echo "# --- app log ---"
+  sed 's/^/# /' "$LOG" 2>/dev/null | tail -30
+  exit 1
+}
+
+ok () {
+  N=$((N + 1))
+  echo "ok $N - $*"
+}
+
+[ -n "${DISPLAY:-}" ] || fail "no X display: run under xvfb-run"
+export XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/config XDG_CACHE_HOME=$WORK/cache
+export G_MESSAGES_DEBUG="afg-window afg-flame-view" LC_ALL=C.UTF-8
+
+start_app () {
+  : > "$LOG"
+  "$EXE" "$@" > "$LOG" 2>&1 &
+  PID=$!
+}
+
+stop_app () {
+  kill "$PID" 2>/dev/null
+  wait "$PID" 2>/dev/null
+  PID=
+}
+
+# wait_log PATTERN: waits up to 10 s for a fixed string in the debug log.
+wait_log () {
+  for _ in $(seq 100); do
+    grep -qF -- "$1" "$LOG" && return 0
+    sleep 0.1
+  done
+  fail "the log never showed '$1'"
+}
+
+find_window () {
+  WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
+  [ -n "$WID" ] || fail "no window named '$1'"
+  eval "$(xdotool getwindowgeometry --shell "$WID")"
+  W=$WIDTH
+}
+
+pixel () {
+  import -window "$WID" "$WORK/shot.png"
+  convert "$WORK/shot.png" -format "%[fx:int(255*p{$1,$2}.r)] %[fx:int(255*p{$1,$2}.g)] %[fx:int(255*p{$1,$2}.b)]" info:
+}
+
+hover () {
+  xdotool mousemove --window "$WID" "$1" "$2"
+  sleep 0.15
+}
+
+# --- the flame graph of a known tree -------------------------------------
+DB=$("$MAKE_DB") || fail "could not build the test DB"
+DB_DIR=$(dirname "$DB")
+NAME=$(basename "$DB")
+start_app "$DB"
+wait_log "state: graph"
+find_window "^$NAME\$"
+[ "$(xdotool getwindowname "$WID")" = "$NAME" ] || fail "window title"
+ok "the window shows $NAME"
+
+# Find the first row (All threads) by moving the real pointer down.
+ROW1=
+for y in $(seq 20 2 160); do
+  xdotool mousemove --window "$WID" $((W / 2)) "$y"
+  sleep 0.03
+  if grep -qF "hover: 1/2" "$LOG"; then ROW1=$y; break; fi
+done
+[ -n "$ROW1" ] || fail "no thread row under the pointer"
+grep -qF "hover: All threads" "$LOG" || fail "the root row was not hovered"
+row_y () { echo $((ROW1 + ($1 - 1) * 20 + 8)); }
+ok "pointer hover reaches the root and thread rows"
+
+hover $((W / 10)) "$(row_y 3)"
+wait_log "hover: aten::add"
+read -r R G B <<< "$(pixel $((W / 10)) "$(row_y 3)")"
+[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ] || fail "aten::add is not orange: $R $G $B"
+ok "hovering aten::add, drawn in the framework colour"
+
+xdotool click 1
+wait_log "zoom: aten::add"
+read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 3)")"
+[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ] || fail "zoomed aten::add does not span the width: $R $G $B"
+ok "a click zooms: aten::add spans the width"
+
+xdotool key ctrl+f
+sleep 0.2
+xdotool type --delay 30 "mul"
+wait_log "search: 1 match · 33.3%"
+read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 3)")"
+[ "$R" -gt 200 ] && [ "$G" -gt 200 ] && [ "$B" -gt 200 ] || fail "non-matches are not dimmed: $R $G $B"
+ok "typing a search finds aten::mul (1 match, 33.3%) and dims the rest"
+
+xdotool key Escape
+wait_log "escape: clear search"
+xdotool key Escape
+wait_log "escape: reset zoom"
+wait_log "zoom: All threads"
+read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 2)")"
+[ "$G" -gt "$R" ] && [ "$G" -gt "$B" ] || fail "after Esc acl_op (green) is not back: $R $G $B"
+ok "Esc clears the search, then resets the zoom"
+stop_app
+
+# --- a bad file shows the CLI's message ------------------------------------
+printf 'this is not a database\n' > "$WORK/bad.db"
+"$EXE" --export -o "$WORK" "$WORK/bad.db" 2> "$WORK/cli.err" && fail "the CLI accepted a bad file"
+MESSAGE=$(sed -n 's/^ascend-flamegraph: error: //p' "$WORK/cli.err" | head -1)
+[ -n "$MESSAGE" ] || fail "the CLI printed no error"
+start_app "$WORK/bad.db"
+wait_log "state: error: $MESSAGE"
+find_window "^bad.db\$"
+ok "a bad file shows the error state with the CLI's message"
+stop_app
+
+# --- Export as HTML writes the CLI's bytes -----------------------------------
+SAMPLE=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
+mkdir -p "$WORK/cli" "$WORK/gui"
+"$EXE" --export -q -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
+start_app "$SAMPLE"
+wait_log "state: graph"
+find_window "^$(basename "$SAMPLE")\$"
+xdotool key ctrl+e
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
+[ -n "$DIALOG" ] || fail "no export dialog"
+sleep 0.5
+xdotool key ctrl+a
+xdotool type --delay 20 "$WORK/gui/flamegraph.html"
+xdotool key Return
+wait_log "exported $WORK/gui/flamegraph.html"
+cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export differs from the CLI"
+ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
+stop_app
+echo "1..$N"
