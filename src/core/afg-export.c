@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
@@ -58,28 +60,72 @@ serialize (const AfgProfile *profile, AfgFormat format, GError **error)
   return out;
 }
 
-/* g_file_set_contents_full writes a temp file beside @path, fsyncs and
- * renames it over: readers see the old file or the new one, never a part. */
+static gboolean
+fail_errno (GError **error, const char *path, const char *what, int saved_errno)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s: %s: %s",
+               path, what, g_strerror (saved_errno));
+  return FALSE;
+}
+
+static gboolean
+write_all (int fd, const char *data, gsize len)
+{
+  while (len > 0)
+    {
+      gssize n = write (fd, data, MIN (len, 1 << 30));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      data += n;
+      len -= n;
+    }
+  return TRUE;
+}
+
+/* Writes a hidden temp file beside @path, fsyncs it and renames it over
+ * @path: readers see the old file or the new one, never a part of one. */
+static gboolean
+write_atomically (const char *path, const char *data, gsize len, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  int fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  int saved;
+
+  if (fd < 0)
+    return fail_errno (error, path, _("cannot create the output file"), errno);
+  if (!write_all (fd, data, len) || fsync (fd) != 0)
+    {
+      saved = errno ? errno : EIO;
+      close (fd);
+      g_unlink (tmp);
+      return fail_errno (error, path, _("cannot write the output file"), saved);
+    }
+  if (close (fd) != 0 || g_rename (tmp, path) != 0)
+    {
+      saved = errno;
+      g_unlink (tmp);
+      return fail_errno (error, path, _("cannot write the output file"), saved);
+    }
+  return TRUE;
+}
+
 gboolean
 afg_export_to_file (const AfgProfile *profile, AfgFormat format, const char *path, GError **error)
 {
-  g_autoptr(GString) out = serialize (profile, format, error);
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GString) out = NULL;
 
-  if (out == NULL)
-    return FALSE;
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, _("%s: is a directory"), path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "%s: %s", path, _("is a directory"));
       return FALSE;
     }
-  if (!g_file_set_contents_full (path, out->str, out->len, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
-                                 &local_error))
-    {
-      g_set_error (error, local_error->domain, local_error->code, "%s", local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  out = serialize (profile, format, error);
+  return out != NULL && write_atomically (path, out->str, out->len, error);
 }
 
 gboolean
@@ -91,9 +137,7 @@ afg_export_to_dir (const AfgProfile *profile, AfgFormat format, const char *dir,
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("%s: cannot create the output directory: %s"), dir, g_strerror (saved));
-      return FALSE;
+      return fail_errno (error, dir, _("cannot create the output directory"), saved);
     }
   if (!afg_export_to_file (profile, format, path, error))
     return FALSE;

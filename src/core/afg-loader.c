@@ -60,27 +60,34 @@ typedef struct {
 
 typedef enum { VALUE_OK, VALUE_NULL, VALUE_BAD } ValueStatus;
 
-/* A whole decimal int64: optional sign, digits, nothing else. */
-static gboolean
+/* A whole decimal int64: optional sign, digits, nothing else. Up to 19
+ * significant digits cannot overflow a guint64, so the range is checked
+ * once at the end rather than per digit. */
+static inline gboolean
 parse_int64 (const unsigned char *s, int len, gint64 *out)
 {
   gboolean negative = FALSE;
-  guint64 limit, value = 0;
+  guint64 value = 0;
   int i = 0;
 
   if (len > 0 && (s[0] == '-' || s[0] == '+'))
     negative = s[i++] == '-';
   if (i == len)
     return FALSE;
-  limit = negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64;
+  while (i < len - 1 && s[i] == '0')
+    i++;
+  if (len - i > 19)
+    return FALSE;
   for (; i < len; i++)
     {
-      if (s[i] < '0' || s[i] > '9')
+      guint digit = s[i] - '0';
+
+      if (digit > 9)
         return FALSE;
-      if (value > (limit - (s[i] - '0')) / 10)
-        return FALSE;
-      value = value * 10 + (s[i] - '0');
+      value = value * 10 + digit;
     }
+  if (value > (guint64) G_MAXINT64 + negative)
+    return FALSE;
   *out = negative ? (gint64) (0 - value) : (gint64) value;
   return TRUE;
 }
@@ -203,7 +210,7 @@ static void
 read_row (Reader *r, sqlite3_stmt *stmt)
 {
   ValueStatus s[3];
-  gint64 start, end, global_tid, duration;
+  gint64 start = 0, end = 0, global_tid = 0, duration;
   guint32 name;
 
   r->stats.rows++;
