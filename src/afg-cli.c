@@ -50,6 +50,15 @@ print_error (const char *message, const char *hint)
     g_printerr ("%s: %s: %s\n", PROG, _("hint"), hint);
 }
 
+static int
+usage_error (const char *message)
+{
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB"), PROG);
+
+  print_error (message, usage);
+  return AFG_EXIT_USAGE;
+}
+
 static void
 on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
 {
@@ -112,7 +121,9 @@ run_export (CliOptions *opts)
 
   if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
     {
-      g_printerr (_("%s: unknown format '%s' (use html, json or folded)\n"), PROG, opts->format);
+      g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
+
+      print_error (message, _("use -f html, -f json or -f folded"));
       return AFG_EXIT_USAGE;
     }
   profile = afg_profile_load (opts->files[0], NULL, on_progress, &progress, &error);
@@ -155,15 +166,9 @@ afg_cli_main (int argc, char **argv)
   g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      g_printerr ("%s: %s\n", PROG, error->message);
-      status = AFG_EXIT_USAGE;
-    }
+    status = usage_error (error->message);
   else if (opts.files == NULL || g_strv_length (opts.files) != 1)
-    {
-      g_printerr (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB\n"), PROG);
-      status = AFG_EXIT_USAGE;
-    }
+    status = usage_error (opts.files == NULL ? _("no database given") : _("give exactly one database"));
   else
     status = run_export (&opts);
   g_free (opts.output);

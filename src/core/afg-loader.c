@@ -490,21 +490,34 @@ merge_slots (Reader readers[N_READERS], guint n)
   return merged;
 }
 
-static void
-build_tree (LoadContext *ctx, GArray *slots)
+static gboolean
+build_tree (LoadContext *ctx, GArray *slots, GError **error)
 {
-  AfgTreeBuilder *builder = afg_tree_builder_new (ctx->profile);
+  AfgTreeBuilder *builder = afg_tree_builder_new (ctx->profile, ctx->cancellable);
+  gboolean ok = TRUE;
 
   report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->profile->stats.rows);
-  for (guint i = 0; i < slots->len; i++)
+  for (guint i = 0; ok && i < slots->len; i++)
     {
       ThreadSlot *slot = &g_array_index (slots, ThreadSlot, i);
 
-      afg_tree_builder_add_thread (builder, slot->global_tid, slot->head);
+      ok = afg_tree_builder_add_thread (builder, slot->global_tid, slot->head);
       g_clear_pointer (&slot->head, afg_chunk_list_free);
     }
-  afg_tree_builder_finish (builder);
+  if (ok)
+    afg_tree_builder_finish (builder);
   afg_tree_builder_free (builder);
+  return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
+}
+
+static void
+free_slots (gpointer data)
+{
+  GArray *slots = data;
+
+  for (guint i = 0; i < slots->len; i++)
+    afg_chunk_list_free (g_array_index (slots, ThreadSlot, i).head);
+  g_array_unref (slots);
 }
 
 static gboolean
@@ -512,7 +525,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
 {
   Reader readers[N_READERS] = { 0 };
   guint n = 0;
-  g_autoptr(GArray) slots = NULL;
+  GArray *slots = NULL;
   gboolean ok = FALSE;
   gint64 t0, t1;
   int rc;
@@ -535,10 +548,10 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       for (guint i = 0; i < n; i++)
         add_stats (&ctx->profile->stats, &readers[i].stats);
       slots = merge_slots (readers, n);
-      build_tree (ctx, slots);
+      ok = build_tree (ctx, slots, error);
+      g_clear_pointer (&slots, free_slots);
       g_debug ("%u readers: read %.3f s, build %.3f s", n, (t1 - t0) / 1e6,
                (g_get_monotonic_time () - t1) / 1e6);
-      ok = TRUE;
     }
   for (guint i = 0; i < n; i++)
     {

@@ -27,8 +27,11 @@ typedef struct {
   guint32 last_child;    /* the child most recently entered from this frame */
 } Frame;
 
+#define CANCEL_CHECK_EVENTS 65536
+
 struct _AfgTreeBuilder {
-  AfgProfile *profile;
+  AfgProfile   *profile;
+  GCancellable *cancellable;
   GArray     *nodes;       /* BuildNode */
   GArray     *threads;     /* AfgThread, root = build node index */
   AfgIntMap   children;    /* parent << 32 | name -> node */
@@ -37,11 +40,12 @@ struct _AfgTreeBuilder {
 };
 
 AfgTreeBuilder *
-afg_tree_builder_new (AfgProfile *profile)
+afg_tree_builder_new (AfgProfile *profile, GCancellable *cancellable)
 {
   AfgTreeBuilder *self = g_new0 (AfgTreeBuilder, 1);
 
   self->profile = profile;
+  self->cancellable = cancellable;
   self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
   self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
   afg_int_map_init (&self->children, 4096);
@@ -138,9 +142,10 @@ add_event (AfgTreeBuilder *self, const AfgEvent *ev)
   self->stack[++self->sp] = (Frame) { ev->end, child, AFG_NODE_NONE };
 }
 
-void
+gboolean
 afg_tree_builder_add_thread (AfgTreeBuilder *self, gint64 global_tid, AfgChunk *chunks)
 {
+  guint n = 0;
   AfgThread thread = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, NULL, 0 };
   g_autofree char *label = g_strdup_printf ("%u/%u", thread.pid, thread.tid);
   AfgEventMerge merge;
@@ -156,8 +161,13 @@ afg_tree_builder_add_thread (AfgTreeBuilder *self, gint64 global_tid, AfgChunk *
   self->stack[0] = (Frame) { G_MAXINT64, thread.root, AFG_NODE_NONE };
   afg_event_merge_init (&merge, chunks);
   while ((ev = afg_event_merge_next (&merge)) != NULL)
-    add_event (self, ev);
+    {
+      add_event (self, ev);
+      if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
+        break;
+    }
   afg_event_merge_clear (&merge);
+  return !g_cancellable_is_cancelled (self->cancellable);
 }
 
 /* Children are created after their parent, so one backward pass sums them. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "afg-event-sort.h"
 #include "afg-profile-private.h"
 
@@ -10,10 +12,12 @@ G_BEGIN_DECLS
  * merging same-named siblings, then lays the result out in @profile. */
 typedef struct _AfgTreeBuilder AfgTreeBuilder;
 
-AfgTreeBuilder *afg_tree_builder_new          (AfgProfile     *profile);
+AfgTreeBuilder *afg_tree_builder_new          (AfgProfile     *profile,
+                                               GCancellable   *cancellable);
 void            afg_tree_builder_free         (AfgTreeBuilder *self);
-/* Threads must be added in ascending global tid. */
-void            afg_tree_builder_add_thread   (AfgTreeBuilder *self,
+/* Threads must be added in ascending global tid. Returns FALSE when
+ * cancelled. */
+gboolean        afg_tree_builder_add_thread   (AfgTreeBuilder *self,
                                                gint64          global_tid,
                                                AfgChunk       *chunks);
 void            afg_tree_builder_finish       (AfgTreeBuilder *self);
