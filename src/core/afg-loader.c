@@ -280,7 +280,6 @@ reader_run (gpointer data)
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  gint64 t0 = g_get_monotonic_time ();
   sqlite3_progress_handler (r->db, 4096, progress_handler, r->ctx);
   rc = prepare_scan (r, &stmt);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -290,7 +289,6 @@ reader_run (gpointer data)
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
-  g_debug ("reader %" G_GINT64_FORMAT ": rows %.3f s", r->lo, (g_get_monotonic_time () - t0) / 1e6);
   for (guint i = 0; i < r->slots->len; i++)
     sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
   g_clear_pointer (&r->scratch, g_free);
@@ -527,7 +525,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   guint n = 0;
   GArray *slots = NULL;
   gboolean ok = FALSE;
-  gint64 t0, t1;
+  gint64 t0, t1, t2;
   int rc;
 
   t0 = g_get_monotonic_time ();
@@ -537,21 +535,18 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       fail_sqlite (ctx, db, rc, error);
       return FALSE;
     }
-  g_debug ("strings %.3f s", (g_get_monotonic_time () - t0) / 1e6);
-  t0 = g_get_monotonic_time ();
   n = plan_readers (ctx, db, readers);
-  g_debug ("plan %.3f s", (g_get_monotonic_time () - t0) / 1e6);
-  t0 = g_get_monotonic_time ();
+  t1 = g_get_monotonic_time ();
   if (read_rows (ctx, readers, n, error))
     {
-      t1 = g_get_monotonic_time ();
+      t2 = g_get_monotonic_time ();
       for (guint i = 0; i < n; i++)
         add_stats (&ctx->profile->stats, &readers[i].stats);
       slots = merge_slots (readers, n);
       ok = build_tree (ctx, slots, error);
       g_clear_pointer (&slots, free_slots);
-      g_debug ("%u readers: read %.3f s, build %.3f s", n, (t1 - t0) / 1e6,
-               (g_get_monotonic_time () - t1) / 1e6);
+      g_debug ("strings %.3f s, %u readers %.3f s, tree %.3f s", (t1 - t0) / 1e6, n,
+               (t2 - t1) / 1e6, (g_get_monotonic_time () - t2) / 1e6);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -591,7 +586,6 @@ afg_profile_load (const char *path, GCancellable *cancellable, AfgLoadProgressFu
   report (&ctx, AFG_LOAD_PHASE_OPENING, 0);
   if (afg_source_open (&ctx.source, path, &db, error))
     {
-      g_debug ("open %.3f s", (g_get_monotonic_time () - started) / 1e6);
       ctx.profile = afg_profile_new (path, ctx.source.bytes);
       sqlite3_progress_handler (db, 4096, progress_handler, &ctx);
       if (load_into (&ctx, db, error))
