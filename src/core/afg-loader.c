@@ -4,6 +4,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -18,6 +21,7 @@
 #define REPORT_EVERY_ROWS 16384
 #define PARALLEL_MIN_ROWS 100000
 #define N_READERS 2
+#define BACKGROUND_NICE 10
 
 static const gint64 fallback_types[] = { 50001, 50002, 50003 };
 static const char * const accepted_type_names[] = { "op", "queue", "trace", "python_trace" };
@@ -628,6 +632,21 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     g_task_return_pointer (task, profile, (GDestroyNotify) afg_profile_unref);
 }
 
+/* The window must keep servicing input while both cores load: the loading
+ * thread, and the reader thread it starts (which inherits its niceness),
+ * run below the UI's priority. A thread of its own, not GTask's pool, so
+ * that no pool thread stays niced afterwards. */
+static gpointer
+background_load_thread (gpointer data)
+{
+  GTask *task = data;
+
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), BACKGROUND_NICE);
+  load_in_thread (task, NULL, g_task_get_task_data (task), g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
+}
+
 void
 afg_profile_load_async (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
                         gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
@@ -643,8 +662,7 @@ afg_profile_load_async (const char *path, GCancellable *cancellable, AfgLoadProg
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, afg_profile_load_async);
   g_task_set_task_data (task, d, load_task_data_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, load_in_thread);
+  g_thread_unref (g_thread_new ("afg-load", background_load_thread, g_steal_pointer (&task)));
 }
 
 AfgProfile *
