@@ -27,7 +27,6 @@ on_tick (gpointer data)
   gint64 now = g_get_monotonic_time ();
 
   t->max_gap = MAX (t->max_gap, now - t->last);
-  if (now - t->last > 30000) g_printerr ("GAP %.1f ms at %.3f\n", (now - t->last) / 1000.0, now / 1e6);
   t->last = now;
   return G_SOURCE_CONTINUE;
 }
