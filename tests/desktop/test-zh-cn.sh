@@ -1,0 +1,76 @@
+#!/bin/sh
+# test-zh-cn.sh: the installed program speaks Simplified Chinese under
+# LANG=zh_CN.UTF-8 — the CLI's error, hint and --help, and the GUI's window
+# title and error page (under Xvfb). Needs the zh_CN.UTF-8 locale; a missing
+# locale or tool is a failure, not a skip.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fail () { echo "FAIL: $*" >&2; exit 1; }
+# expect FILE TEXT WHAT: FILE contains TEXT
+expect () { grep -qF -- "$2" "$1" || fail "$3: no \"$2\" in:
+$(cat "$1")"; }
+
+under_x () {
+  prefix=$1 tmp=$2
+  exe=$prefix/bin/ascend-flamegraph
+
+  G_MESSAGES_DEBUG=all "$exe" >"$tmp/empty.log" 2>&1 &
+  pid=$!
+  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^昇腾火焰图$' | head -n1)
+  kill "$pid" 2>/dev/null
+  [ -n "$wid" ] || fail "no window titled 昇腾火焰图 (the translated app name) within 30 s:
+$(tail -20 "$tmp/empty.log")"
+
+  G_MESSAGES_DEBUG=all "$exe" "$tmp/not-a-db.db" >"$tmp/error.log" 2>&1 &
+  pid=$!
+  i=0
+  until grep -q 'state: error' "$tmp/error.log"; do
+    i=$((i + 1))
+    [ "$i" -le 300 ] || { kill "$pid" 2>/dev/null; fail "no error page for a non-SQLite file:
+$(tail -20 "$tmp/error.log")"; }
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null
+  expect "$tmp/error.log" "不是 SQLite 数据库" "GUI error page"
+  echo "ok: GUI window title 昇腾火焰图; error page: $(grep -o 'state: error.*' "$tmp/error.log")"
+}
+
+if [ "${1:-}" = --under-x ]; then
+  shift
+  under_x "$@"
+  exit $?
+fi
+
+locale -a 2>/dev/null | grep -qix 'zh_CN\.utf-\{0,1\}8' || fail "the zh_CN.UTF-8 locale is not generated; as root:
+  sed -i 's/^# *zh_CN.UTF-8 UTF-8/zh_CN.UTF-8 UTF-8/' /etc/locale.gen && locale-gen"
+for t in xvfb-run:xvfb xauth:xauth xdotool:xdotool; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || fail "${t%%:*} is not installed (apt-get install ${t#*:})"
+done
+
+prefix=$(sh "$here/prefix-install.sh") || fail "could not install into a prefix"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/home" "$tmp/runtime" "$tmp/out"
+chmod 700 "$tmp/runtime"
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/data" XDG_CONFIG_HOME="$tmp/home/config" \
+  XDG_CACHE_HOME="$tmp/home/cache" XDG_RUNTIME_DIR="$tmp/runtime" \
+  XDG_DATA_DIRS="$prefix/share:/usr/share" LANG=zh_CN.UTF-8
+unset LANGUAGE LC_ALL LC_MESSAGES DBUS_SESSION_BUS_ADDRESS
+exe=$prefix/bin/ascend-flamegraph
+printf 'this is not a database\n' >"$tmp/not-a-db.db"
+
+"$exe" --export -o "$tmp/out" "$tmp/not-a-db.db" 2>"$tmp/cli.err"
+[ $? -ne 0 ] || fail "the CLI accepted a file that is not a database"
+expect "$tmp/cli.err" "错误" "CLI error label"
+expect "$tmp/cli.err" "不是 SQLite 数据库" "CLI error message"
+expect "$tmp/cli.err" "提示" "CLI hint label"
+expect "$tmp/cli.err" "需要的是 torch_npu 性能分析工具写出的 SQLite 数据库" "CLI hint"
+
+"$exe" --export "$tmp/missing.db" 2>"$tmp/missing.err"
+expect "$tmp/missing.err" "文件不存在" "CLI message for a missing file"
+
+"$exe" --export --help >"$tmp/help.out" 2>&1
+expect "$tmp/help.out" "不打开窗口，直接写出火焰图" "CLI --help"
+echo "ok: CLI in Chinese: $(head -n1 "$tmp/cli.err")"
+
+xvfb-run -a -s '-screen 0 1280x800x24' sh "$0" --under-x "$prefix" "$tmp"
