@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,9 +71,13 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
     return;
   p->last_print = now;
   if (phase == AFG_LOAD_PHASE_READING)
-    g_printerr (_("\rreading rows: %" G_GUINT64_FORMAT " of ~%" G_GUINT64_FORMAT "   "), rows, total);
+    {
+      g_printerr ("\r");
+      g_printerr (_("reading rows: %" PRIu64 " of ~%" PRIu64), rows, total);
+      g_printerr ("   ");
+    }
   else if (phase == AFG_LOAD_PHASE_BUILDING)
-    g_printerr (_("\rbuilding the flame graph…                        "));
+    g_printerr ("\r%-60s", _("building the flame graph…"));
 }
 
 static void
@@ -79,11 +85,11 @@ print_summary (const AfgProfile *profile, const char *out_path)
 {
   const AfgStats *s = afg_profile_get_stats (profile);
 
-  g_printerr (_("%s: %s: %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT " used; skipped: %"
-                G_GUINT64_FORMAT " other type, %" G_GUINT64_FORMAT " NULL, %" G_GUINT64_FORMAT
-                " malformed, %" G_GUINT64_FORMAT " non-positive duration, %" G_GUINT64_FORMAT
-                " ProfilerStep; %u threads, %u nodes, %" G_GUINT64_FORMAT " partial overlaps, %"
-                G_GUINT64_FORMAT " cut below depth 1000; %.2f s; wrote %s\n"),
+  g_printerr (_("%s: %s: %" PRIu64 " rows, %" PRIu64 " used; skipped: %"
+                PRIu64 " other type, %" PRIu64 " NULL, %" PRIu64
+                " malformed, %" PRIu64 " non-positive duration, %" PRIu64
+                " ProfilerStep; %u threads, %u nodes, %" PRIu64 " partial overlaps, %"
+                PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
               PROG, afg_profile_get_source_name (profile), s->rows, s->used, s->skipped_type,
               s->skipped_null, s->skipped_malformed, s->skipped_nonpositive, s->profiler_steps,
               afg_profile_get_n_threads (profile),
@@ -98,10 +104,10 @@ print_warnings (const AfgProfile *profile)
   const AfgStats *s = afg_profile_get_stats (profile);
 
   if (s->skipped_nonpositive > 0)
-    g_printerr (_("%s: warning: %" G_GUINT64_FORMAT " rows with endNs <= startNs were skipped\n"),
+    g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
                 PROG, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
-    g_printerr (_("%s: warning: %" G_GUINT64_FORMAT " calls deeper than %d frames were left out;"
+    g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
   if (afg_profile_is_empty (profile))
     g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"

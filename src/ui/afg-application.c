@@ -22,7 +22,7 @@ about_action (GSimpleAction *action, GVariant *param, gpointer data)
 
   gtk_show_about_dialog (window,
                          "program-name", _("Ascend Flame Graph"),
-                         "logo-icon-name", "utilities-system-monitor",
+                         "logo-icon-name", APP_ID,
                          "version", PACKAGE_VERSION,
                          "comments", _("Host CPU flame graphs from Ascend PyTorch profiler databases"),
                          "license-type", GTK_LICENSE_MIT_X11,
@@ -130,7 +130,7 @@ afg_application_run (int argc, char **argv)
   g_autoptr(AfgApplication) app = NULL;
 
   g_set_application_name (_("Ascend Flame Graph"));
-  gtk_window_set_default_icon_name ("utilities-system-monitor");
+  gtk_window_set_default_icon_name (APP_ID);
   app = afg_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

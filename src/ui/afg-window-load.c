@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-loader.h"
@@ -74,8 +76,8 @@ show_progress (AfgWindow *self, AfgLoadPhase phase, guint64 rows, guint64 total)
   if (phase == AFG_LOAD_PHASE_READING)
     {
       text = total > 0
-        ? g_strdup_printf (_("Reading rows: %'" G_GUINT64_FORMAT " of about %'" G_GUINT64_FORMAT), rows, total)
-        : g_strdup_printf (_("Reading rows: %'" G_GUINT64_FORMAT), rows);
+        ? g_strdup_printf (_("Reading rows: %'" PRIu64 " of about %'" PRIu64), rows, total)
+        : g_strdup_printf (_("Reading rows: %'" PRIu64), rows);
       gtk_progress_bar_set_fraction (self->loading_bar, total > 0 ? MIN (1.0, (double) rows / total) : 0);
     }
   else if (phase == AFG_LOAD_PHASE_BUILDING)

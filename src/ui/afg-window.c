@@ -3,10 +3,13 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-error.h"
 #include "afg-format.h"
+#include "afg-settings.h"
 #include "afg-window-private.h"
 
 #define N_RECENT 5
@@ -155,7 +158,10 @@ on_open_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
   if (file != NULL)
-    afg_window_open (self, file);
+    {
+      afg_settings_remember_folder (file);
+      afg_window_open (self, file);
+    }
 }
 
 static void
@@ -179,6 +185,7 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
   add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
+  afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
@@ -331,7 +338,7 @@ afg_window_class_init (AfgWindowClass *klass)
   object_class->set_property = afg_window_set_property;
 
   properties[PROP_FLAME] =
-    g_param_spec_boolean ("flame", NULL, NULL, FALSE,
+    g_param_spec_boolean ("flame", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -367,12 +374,14 @@ afg_window_init (AfgWindow *self)
 {
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
+  self->flame = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->flame_view));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   populate_recent (self);
+  afg_settings_bind_window (GTK_WINDOW (self));
   afg_window_update_actions (self);
 }
 
@@ -443,8 +452,8 @@ update_status (AfgWindow *self, AfgProfile *profile)
   const AfgStats *s = afg_profile_get_stats (profile);
   guint threads = afg_profile_get_n_threads (profile);
   g_autofree char *text = g_strdup_printf (
-    _("%s — %'" G_GUINT64_FORMAT " rows used, %'" G_GUINT64_FORMAT " skipped · %u threads · "
-      "%'u frames · %'" G_GUINT64_FORMAT " partial overlaps · loaded in %.2f s"),
+    _("%s — %'" PRIu64 " rows used, %'" PRIu64 " skipped · %u threads · "
+      "%'u frames · %'" PRIu64 " partial overlaps · loaded in %.2f s"),
     afg_profile_get_source_name (profile), s->used, skipped_rows (s), threads,
     afg_profile_get_n_nodes (profile) - threads, s->partial_overlaps,
     afg_profile_get_load_seconds (profile));

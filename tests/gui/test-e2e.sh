@@ -83,16 +83,17 @@ find_window "^$NAME\$"
 [ "$(xdotool getwindowname "$WID")" = "$NAME" ] || fail "window title"
 ok "the window shows $NAME"
 
-# Find the first row (All threads) by moving the real pointer down.
+# The graph is a flame (root at the bottom) by default: find the thread row
+# by moving the real pointer up from the bottom, across the root row.
 ROW1=
-for y in $(seq 20 2 160); do
+for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 200))); do
   xdotool mousemove --window "$WID" $((W / 2)) "$y"
   sleep 0.03
   if grep -qF "hover: 1/2" "$LOG"; then ROW1=$y; break; fi
 done
 [ -n "$ROW1" ] || fail "no thread row under the pointer"
 grep -qF "hover: All threads" "$LOG" || fail "the root row was not hovered"
-row_y () { echo $((ROW1 + ($1 - 1) * 20 + 8)); }
+row_y () { echo $((ROW1 - ($1 - 1) * 20 - 8)); }
 ok "pointer hover reaches the root and thread rows"
 
 hover $((W / 10)) "$(row_y 3)"
