@@ -249,7 +249,7 @@ async function main() {
               `${data.threads.length} threads; names ${MB(nameBytes)}; page budget ` +
               `${MB(nameBytes + 40 * (frames + data.threads.length))}, page ${MB(du(files.html))}`);
   console.log(`times in ms (median / p95 / max); ${runs} loads each\n`);
-  const row = (cols) => console.log(cols.map((c, i) => String(c).padEnd([18, 22, 22, 22, 40][i] || 0)).join(''));
+  const row = (cols) => console.log(cols.map((c, i) => String(c).padEnd([18, 26, 24, 26, 40][i] || 0)).join(''));
   row(['viewer', 'first paint', 'hover redraw', 'search keystroke', 'size']);
   for (const [name, r, size] of results) {
     const s3 = (s) => (s ? `${fmt(s.median)} / ${fmt(s.p95)} / ${fmt(s.max)}` : 'n/a');

@@ -175,6 +175,7 @@
     this.layoutWidth = -1;
     this.nameWidth = new Float32Array(m.names.length).fill(-1);
     this.lower = null;
+    this.darkQuery = matchMedia('(prefers-color-scheme: dark)');
   }
 
   FlameView.prototype.nodeName = function (node) {
@@ -305,7 +306,7 @@
 
   FlameView.prototype.draw = function () {
     const { ctx, m } = this;
-    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    const dark = this.darkQuery.matches;
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = dark ? '#1e1e1c' : '#fdfdfc';
     ctx.fillRect(0, 0, this.cssW, this.viewH);
@@ -322,11 +323,6 @@
         const dimmed = this.match !== null && !this.isMatch(node);
         ctx.fillStyle = dimmed ? dim : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
-        if (this.match !== null && !dimmed) {
-          ctx.strokeStyle = dark ? '#ffffff' : '#000000';
-          ctx.lineWidth = 1;
-          ctx.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(0, r.width - 1), r.height - 1);
-        }
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
       }
