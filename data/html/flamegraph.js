@@ -21,8 +21,11 @@
   const ROW_H = 18;
   const LABEL_MIN_PX = 22;
   const FONT = '12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+  /* The GTK viewer's rule (afg-flame-layout.c), so both agree on every colour:
+   * the category picks hue and saturation, the FNV-1a hash of the name's
+   * UTF-8 bytes picks the lightness. */
   const CATEGORY_HUES = {
-    python: [95, 55], python_framework: [28, 85], cann: [205, 70], unknown: [45, 8],
+    python: [200, 65], python_framework: [30, 65], cann: [130, 65], unknown: [0, 0],
   };
   const $ = (id) => document.getElementById(id);
 
@@ -128,10 +131,13 @@
 
   /* ---------- colours ---------- */
 
+  const utf8 = new TextEncoder();
+
   function hashString(s) {
+    const bytes = utf8.encode(s);
     let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++)
-      h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    for (let i = 0; i < bytes.length; i++)
+      h = Math.imul(h ^ bytes[i], 0x01000193);
     return h >>> 0;
   }
 
@@ -144,9 +150,8 @@
       if (cache[n] === undefined) {
         const [hue, sat] = CATEGORY_HUES[m.categories[m.nameCat[n]]] || CATEGORY_HUES.unknown;
         const h = hashString(m.names[n]);
-        const light = 55 + (h % 23);
-        const jitter = ((h >>> 8) % 13) - 6;
-        cache[n] = `hsl(${hue + jitter}, ${sat}%, ${light}%)`;
+        const light = sat === 0 ? 60 + (h % 15) : 55 + (h % 20);
+        cache[n] = `hsl(${hue}, ${sat}%, ${light}%)`;
       }
       return cache[n];
     };
