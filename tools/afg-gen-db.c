@@ -145,7 +145,8 @@ add_anomalies (Generator *g, Row leaf, gint64 tid)
   g_array_append_val (g->rows, null_row);
 }
 
-static void
+/* Returns the number of steps. */
+static guint
 generate_rows (Generator *g, guint64 target_rows)
 {
   gint64 clock = G_GINT64_CONSTANT (1736407067942010500);
@@ -170,6 +171,7 @@ generate_rows (Generator *g, guint64 target_rows)
       clock = step_end + 1000000;
       step++;
     }
+  return step;
 }
 
 static int
@@ -272,8 +274,7 @@ main (int argc, char *argv[])
   g.rows = g_array_sized_new (FALSE, FALSE, sizeof (Row), rows + 70000);
   for (guint t = 0; t < N_THREADS; t++)
     g.templates[t] = make_template (&g, template_sizes[t]);
-  generate_rows (&g, rows);
-  n_steps = g.rows->len / 50000 + 10;
+  n_steps = generate_rows (&g, rows);
   g_array_sort (g.rows, compare_rows);
 
   remove (argv[1]);
