@@ -140,3 +140,22 @@ afg_hostile_sample_copy (const char *sample, gssize length)
   afg_test_write_file (copy, data, length < 0 ? (gssize) len : MIN (length, (gssize) len));
   return copy;
 }
+
+char *
+afg_hostile_generate_db (const char *dir, const char *rows)
+{
+  const char *gen = g_getenv ("AFG_GEN_DB");
+  char *db = g_build_filename (dir, "ascend_pytorch_profiler_big.db", NULL);
+  g_autofree char *asan = g_strconcat (g_getenv ("ASAN_OPTIONS") ?: "", ":detect_leaks=0", NULL);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "ASAN_OPTIONS", asan, TRUE);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_nonnull (gen);
+  /* The generator is a fixture, not under test: its leaks are not ours. */
+  g_spawn_sync (NULL, (char *[]) { (char *) gen, db, (char *) rows, NULL }, env,
+                G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return db;
+}

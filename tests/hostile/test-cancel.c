@@ -141,17 +141,9 @@ test_cancel_live_wal (void)
 static void
 make_big_db (void)
 {
-  const char *gen = g_getenv ("AFG_GEN_DB");
   g_autofree char *dir = afg_test_make_tmp_dir ();
-  g_autoptr(GError) error = NULL;
-  int status = 0;
 
-  g_assert_nonnull (gen);
-  big_db = g_build_filename (dir, "ascend_pytorch_profiler_big.db", NULL);
-  g_spawn_sync (NULL, (char *[]) { (char *) gen, big_db, (char *) BIG_ROWS, NULL }, NULL,
-                G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  big_db = afg_hostile_generate_db (dir, BIG_ROWS);
 }
 
 int

@@ -18,22 +18,6 @@
 #define RUNS 50
 #define OLD_BYTES "{\"old\":true}\n"
 
-static char *
-generate_db (const char *dir)
-{
-  const char *gen = g_getenv ("AFG_GEN_DB");
-  char *db = g_build_filename (dir, "ascend_pytorch_profiler_big.db", NULL);
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_assert_nonnull (gen);
-  g_spawn_sync (NULL, (char *[]) { (char *) gen, db, (char *) ROWS, NULL }, NULL,
-                G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return db;
-}
-
 static GPid
 start_export (const char *db, const char *out)
 {
@@ -88,7 +72,7 @@ test_sigkill (void)
 
   g_assert_cmpint (g_mkdir (in, 0755), ==, 0);
   g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
-  db = generate_db (in);
+  db = afg_hostile_generate_db (in, ROWS);
   before = afg_test_snapshot_dir (in);
   t0 = g_get_monotonic_time ();
   waitpid (start_export (db, out), &status, 0);
