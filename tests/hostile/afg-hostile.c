@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <glib/gstdio.h>
@@ -158,4 +160,14 @@ afg_hostile_generate_db (const char *dir, const char *rows)
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   return db;
+}
+
+void
+afg_hostile_make_sparse (const char *path, gint64 size)
+{
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, size), ==, 0);
+  close (fd);
 }

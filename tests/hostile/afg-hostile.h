@@ -49,4 +49,8 @@ const char *afg_hostile_sample       (const char           *sample);
 char       *afg_hostile_generate_db  (const char           *dir,
                                       const char           *rows);
 
+/* A file of @size bytes that takes no disk space. */
+void        afg_hostile_make_sparse  (const char           *path,
+                                      gint64                size);
+
 G_END_DECLS
