@@ -147,7 +147,8 @@ char *
 afg_hostile_generate_db (const char *dir, const char *rows)
 {
   const char *gen = g_getenv ("AFG_GEN_DB");
-  char *db = g_build_filename (dir, "ascend_pytorch_profiler_big.db", NULL);
+  g_autofree char *own_dir = dir ? NULL : afg_test_make_tmp_dir ();
+  char *db = g_build_filename (dir ? dir : own_dir, "ascend_pytorch_profiler_big.db", NULL);
   g_autofree char *asan = g_strconcat (g_getenv ("ASAN_OPTIONS") ?: "", ":detect_leaks=0", NULL);
   g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "ASAN_OPTIONS", asan, TRUE);
   g_autoptr(GError) error = NULL;

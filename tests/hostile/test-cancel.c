@@ -168,14 +168,6 @@ test_cancel_wal_copy (void)
   g_free (db);
 }
 
-static void
-make_big_db (void)
-{
-  g_autofree char *dir = afg_test_make_tmp_dir ();
-
-  big_db = afg_hostile_generate_db (dir, BIG_ROWS);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -187,7 +179,7 @@ main (int argc, char **argv)
   g_setenv ("TMPDIR", tmp_root, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_set_nonfatal_assertions ();
-  make_big_db ();
+  big_db = afg_hostile_generate_db (NULL, BIG_ROWS);
   g_test_add_func ("/cancel/before-start", test_cancelled_before);
   g_test_add_func ("/cancel/twenty-times", test_cancel_twenty_times);
   g_test_add_func ("/cancel/live-wal", test_cancel_live_wal);
