@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
+static char *work_dir;
 static char *db_path;
 static char *wal_path;
 
@@ -46,21 +48,30 @@ write_all (const char *path, const guint8 *data, gsize size)
 }
 
 static void
+cleanup (void)
+{
+  g_unlink (wal_path);
+  g_unlink (db_path);
+  g_rmdir (work_dir);
+}
+
+static void
 setup (void)
 {
   g_autoptr(GError) error = NULL;
   char *dir;
 
-  /* A tmpfs keeps a million file writes off the disk. */
-  if (g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) && g_getenv ("AFG_FUZZ_TMPDIR") == NULL)
+  /* A tmpfs keeps millions of file writes off the disk; it is also where
+   * the loader's private WAL copies go (g_get_tmp_dir () is read once). */
+  if (g_getenv ("TMPDIR") == NULL && g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR))
     g_setenv ("TMPDIR", "/dev/shm", TRUE);
   dir = g_dir_make_tmp ("afg-fuzz-XXXXXX", &error);
   if (dir == NULL)
     g_error ("%s", error->message);
-  /* Both the harness and the loader's private WAL copies go here. */
-  g_setenv ("TMPDIR", dir, TRUE);
+  work_dir = dir;
   db_path = g_build_filename (dir, "ascend_pytorch_profiler_0.db", NULL);
   wal_path = g_strconcat (db_path, "-wal", NULL);
+  atexit (cleanup);
 }
 
 int

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <glib/gstdio.h>
@@ -145,7 +147,8 @@ char *
 afg_hostile_generate_db (const char *dir, const char *rows)
 {
   const char *gen = g_getenv ("AFG_GEN_DB");
-  char *db = g_build_filename (dir, "ascend_pytorch_profiler_big.db", NULL);
+  g_autofree char *own_dir = dir ? NULL : afg_test_make_tmp_dir ();
+  char *db = g_build_filename (dir ? dir : own_dir, "ascend_pytorch_profiler_big.db", NULL);
   g_autofree char *asan = g_strconcat (g_getenv ("ASAN_OPTIONS") ?: "", ":detect_leaks=0", NULL);
   g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "ASAN_OPTIONS", asan, TRUE);
   g_autoptr(GError) error = NULL;
@@ -158,4 +161,14 @@ afg_hostile_generate_db (const char *dir, const char *rows)
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   return db;
+}
+
+void
+afg_hostile_make_sparse (const char *path, gint64 size)
+{
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, size), ==, 0);
+  close (fd);
 }

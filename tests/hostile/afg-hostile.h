@@ -45,8 +45,13 @@ gint64      afg_hostile_stat         (JsonNode             *root,
 char       *afg_hostile_sample_copy  (const char           *sample,
                                       gssize                length);
 const char *afg_hostile_sample       (const char           *sample);
-/* DIR/ascend_pytorch_profiler_big.db from tools/afg-gen-db (AFG_GEN_DB). */
+/* DIR/ascend_pytorch_profiler_big.db from tools/afg-gen-db (AFG_GEN_DB);
+ * @dir NULL: a new temporary directory. */
 char       *afg_hostile_generate_db  (const char           *dir,
                                       const char           *rows);
+
+/* A file of @size bytes that takes no disk space. */
+void        afg_hostile_make_sparse  (const char           *path,
+                                      gint64                size);
 
 G_END_DECLS

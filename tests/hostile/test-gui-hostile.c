@@ -149,14 +149,6 @@ test_close_mid_load (void)
   spin (3);
 }
 
-static void
-make_big_db (void)
-{
-  g_autofree char *dir = afg_test_make_tmp_dir ();
-
-  big_db = afg_hostile_generate_db (dir, BIG_ROWS);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -171,7 +163,7 @@ main (int argc, char **argv)
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
   g_test_init (&argc, &argv, NULL);
-  make_big_db ();
+  big_db = afg_hostile_generate_db (NULL, BIG_ROWS);
   app = GTK_APPLICATION (afg_application_new ());
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);

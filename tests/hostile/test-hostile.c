@@ -169,6 +169,44 @@ test_wal_missing_rows (void)
   afg_test_db_free (t);
 }
 
+static gboolean
+mount_small_tmpfs (const char *dir, const char *size)
+{
+  g_autofree char *options = g_strconcat ("size=", size, NULL);
+
+  if (mount ("afg-hostile", dir, "tmpfs", MS_NOSUID | MS_NODEV, options) == 0)
+    return TRUE;
+  g_test_skip_printf ("cannot mount a small tmpfs: %s", g_strerror (errno));
+  return FALSE;
+}
+
+/* A -wal beside a WAL-mode DB is copied with it to a private directory:
+ * the 10 GiB limit must hold for it too, before any copying. The CLI's
+ * TMPDIR is a 16 MiB tmpfs, so that the bug costs no real disk. */
+static void
+test_wal_too_large (void)
+{
+  char *db = afg_hostile_sample_copy (LEVEL1, -1);
+  g_autofree char *wal = g_strconcat (db, "-wal", NULL);
+  g_autofree char *tmp = afg_test_make_tmp_dir ();
+  g_autofree char *old_tmp = g_strdup (g_getenv ("TMPDIR"));
+
+  afg_hostile_make_sparse (wal, (G_GINT64_CONSTANT (10) << 30) + 1);
+  if (mount_small_tmpfs (tmp, "16m"))
+    {
+      g_setenv ("TMPDIR", tmp, TRUE);
+      assert_refused (db, "10 GiB");
+      afg_hostile_assert_empty_dir (tmp);
+      g_assert_cmpint (umount (tmp), ==, 0);
+    }
+  if (old_tmp != NULL)
+    g_setenv ("TMPDIR", old_tmp, TRUE);
+  else
+    g_unsetenv ("TMPDIR");
+  afg_test_rm_rf (tmp);
+  remove_copy (db);
+}
+
 /* ---- schema objects ---- */
 
 static void
@@ -233,6 +271,17 @@ test_virtual_table (gconstpointer data)
 
   afg_test_db_exec (t, sql);
   assert_db_refused (t, "PYTORCH_API");
+}
+
+static void
+test_virtual_string_ids (void)
+{
+  AfgTestDb *t = afg_test_db_new (AFG_TEST_DB_NO_STRING_IDS);
+
+  afg_test_db_exec (t, "CREATE VIRTUAL TABLE STRING_IDS USING fts5(id, value);"
+                       "INSERT INTO STRING_IDS VALUES (1, 'aten::mm')");
+  afg_test_db_add (t, GTID (1, 1), 100, 200, "aten::mm");
+  assert_db_refused (t, "STRING_IDS");
 }
 
 /* Generated columns are computed on every read: a heavy one would be a
@@ -542,14 +591,11 @@ test_disk_full (void)
 {
   g_autofree char *dir = afg_test_make_tmp_dir ();
 
-  if (mount ("afg-full", dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=128k") != 0)
+  if (mount_small_tmpfs (dir, "128k"))
     {
-      g_test_skip_printf ("cannot mount a small tmpfs: %s", g_strerror (errno));
-      afg_test_rm_rf (dir);
-      return;
+      assert_full_keeps_old (dir, NULL, "No space left on device");
+      g_assert_cmpint (umount (dir), ==, 0);
     }
-  assert_full_keeps_old (dir, NULL, "No space left on device");
-  g_assert_cmpint (umount (dir), ==, 0);
   afg_test_rm_rf (dir);
 }
 
@@ -583,6 +629,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/corrupt/random-middle", test_random_middle);
   g_test_add_func ("/hostile/wal/missing-wal-sample", test_wal_missing_sample);
   g_test_add_func ("/hostile/wal/missing-wal-rows", test_wal_missing_rows);
+  g_test_add_func ("/hostile/wal/wal-over-10GiB", test_wal_too_large);
   g_test_add_func ("/hostile/schema/view-endless-cte", test_view_endless);
   g_test_add_func ("/hostile/schema/trigger", test_trigger);
   g_test_add_func ("/hostile/schema/string-ids-view", test_string_ids_view);
@@ -591,6 +638,7 @@ main (int argc, char **argv)
                         "fts5(startNs, endNs, globalTid, name, type)", test_virtual_table);
   g_test_add_data_func ("/hostile/schema/virtual-table/rtree",
                         "rtree(id, startNs, endNs, +globalTid, +name, +type)", test_virtual_table);
+  g_test_add_func ("/hostile/schema/virtual-table/STRING_IDS", test_virtual_string_ids);
   g_test_add_func ("/hostile/schema/generated-column", test_generated_column);
   g_test_add_func ("/hostile/schema/rowid-shadowed", test_rowid_shadowed);
   g_test_add_func ("/hostile/schema/without-rowid", test_without_rowid);
