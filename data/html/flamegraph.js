@@ -31,10 +31,35 @@
 
   /* ---------- data ---------- */
 
+  /* The writer's base-64 varints: five bits a digit, lowest first, bit 5
+   * set on every digit but a number's last. */
+  const VARINT_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+  function decodeVarints(text) {
+    const digit = new Uint8Array(128);
+    for (let i = 0; i < 64; i++)
+      digit[VARINT_DIGITS.charCodeAt(i)] = i;
+    const values = new Float64Array(text.length);
+    let n = 0, v = 0, scale = 1;
+    for (let i = 0; i < text.length; i++) {
+      const d = digit[text.charCodeAt(i) & 127];
+      v += (d & 31) * scale;
+      if (d & 32) {
+        scale *= 32;
+      } else {
+        values[n++] = v;
+        v = 0;
+        scale = 1;
+      }
+    }
+    return values.subarray(0, n);
+  }
+
   function loadModel() {
     const raw = JSON.parse($('afg-data').textContent);
+    const nodes = decodeVarints(raw.nodes);
     const T = raw.threads.length;
-    const F = raw.nodes.length / 4;
+    const F = nodes.length / 4;
     const ALL = T + F;
     const N = ALL + 1;
     const m = {
@@ -52,7 +77,6 @@
       thread: new Int32Array(N),
       depth: new Uint16Array(N),
     };
-    const nodes = raw.nodes;
     for (let t = 0; t < T; t++) {
       m.total[t] = raw.threads[t].total_ns;
       m.nchild[t] = raw.threads[t].children;

@@ -120,22 +120,41 @@ append_threads (GString *out, const AfgProfile *p)
   g_string_append_c (out, ']');
 }
 
+/* Base-64 digits, five bits each, lowest first; a digit with bit 5 set is
+ * followed by more. None of them needs escaping in JSON or HTML, and the
+ * page reads them with one loop: smaller and faster to parse than JSON
+ * numbers (first paint is dominated by the browser reading this block). */
+static const char varint_digits[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static void
+append_varint (GString *out, guint64 value)
+{
+  while (value >= 32)
+    {
+      g_string_append_c (out, varint_digits[32 | (value & 31)]);
+      value >>= 5;
+    }
+  g_string_append_c (out, varint_digits[value]);
+}
+
 /* Four numbers per frame in breadth-first order: name, calls, total_ns,
  * number of children. The page rebuilds first_child from the counts and
  * self_ns as the core defines it, total minus the children's totals. */
 static void
 append_nodes (GString *out, const AfgProfile *p, const guint32 *compact)
 {
-  g_string_append (out, ",\"nodes\":[");
+  g_string_append (out, ",\"nodes\":\"");
   for (guint32 i = p->n_threads; i < p->n_nodes; i++)
     {
       const AfgNode *n = &p->nodes[i];
 
-      g_string_append_printf (out, "%s%u,%" G_GUINT64_FORMAT ",%" G_GINT64_FORMAT ",%u",
-                              i > p->n_threads ? "," : "", compact[n->name], n->calls,
-                              n->total_ns, n->n_children);
+      append_varint (out, compact[n->name]);
+      append_varint (out, n->calls);
+      append_varint (out, (guint64) MAX (n->total_ns, 0));
+      append_varint (out, n->n_children);
     }
-  g_string_append_c (out, ']');
+  g_string_append_c (out, '"');
 }
 
 static void
@@ -146,7 +165,7 @@ append_data (GString *out, const AfgProfile *p)
 
   memset (compact, 0xff, sizeof (guint32) * p->strings.strings->len);
   first_use = collect_names (p, compact);
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-1\","
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-2\","
                         "\"source\":{\"file\":");
   afg_json_append_string (out, p->source_name);
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);

@@ -117,7 +117,7 @@ function decodeCompact(raw) {
     children: [], n: t.children,
   }));
   const queue = [...threads];
-  const nodes = raw.nodes;
+  const nodes = h.decodeVarints(raw.nodes);
   let q = 0;
   for (let k = 0; k < nodes.length; k += 4) {
     while (queue[q].children.length === queue[q].n)

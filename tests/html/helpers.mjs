@@ -118,3 +118,24 @@ export async function frameCentre(page, name, index = 0) {
   const r = rects[index];
   return { x: box.x + r.x + r.width / 2, y: box.y + r.y + r.height / 2, rect: r, box };
 }
+
+/* The page's base-64 varints (see data/html/README.md), decoded. */
+export function decodeVarints(text) {
+  const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const values = [];
+  let v = 0, scale = 1;
+  for (const ch of text) {
+    const d = digits.indexOf(ch);
+    if (d < 0)
+      throw new Error(`not a varint digit: ${ch}`);
+    v += (d & 31) * scale;
+    if (d & 32) {
+      scale *= 32;
+    } else {
+      values.push(v);
+      v = 0;
+      scale = 1;
+    }
+  }
+  return values;
+}
