@@ -461,6 +461,19 @@ out:
   afg_test_db_free (t);
 }
 
+/* Over SQLite's per-value limit that the loader sets (64 MiB): a clean
+ * refusal, not an allocation of whatever size the file claims. */
+static void
+test_name_over_64mib (void)
+{
+  AfgTestDb *t = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+
+  afg_test_db_exec (t, "INSERT INTO STRING_IDS VALUES (999, printf('%.*c', 67108865, 'x'))");
+  afg_test_db_exec (t, "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type)"
+                       " VALUES ('100', '200', 1, 999, 50001)");
+  assert_db_refused (t, "string or blob too big");
+}
+
 static void
 test_100k_threads (void)
 {
@@ -645,6 +658,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/values/garbage-everywhere", test_garbage_everywhere);
   g_test_add_func ("/hostile/values/start-above-2^63", test_start_above_2_63);
   g_test_add_func ("/hostile/values/name-1MiB", test_name_1mib);
+  g_test_add_func ("/hostile/values/name-over-64MiB", test_name_over_64mib);
   g_test_add_func ("/hostile/scale/100k-threads", test_100k_threads);
   g_test_add_func ("/hostile/scale/depth-5000", test_depth_5000);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-zero", "/dev/zero", test_symlink_to_device);
