@@ -580,6 +580,31 @@ test_output_is_file (void)
   afg_test_rm_rf (dir);
 }
 
+/* A DB that happens to be named like the output, exported into its own
+ * directory: the export must not replace the input. */
+static void
+test_output_is_input (void)
+{
+  char *db = afg_hostile_sample_copy (LEVEL0, -1);
+  g_autofree char *dir = g_path_get_dirname (db);
+  g_autofree char *named = g_build_filename (dir, "flamegraph.json", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  const char *args[] = { "--export", "-f", "json", "-o", dir, named, NULL };
+  AfgHostileRun run;
+
+  g_assert_cmpint (g_rename (db, named), ==, 0);
+  before = afg_test_snapshot_dir (dir);
+  afg_hostile_spawn (args, NULL, &run);
+  after = afg_test_snapshot_dir (dir);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_true (WIFEXITED (run.status));
+  g_assert_cmpint (WEXITSTATUS (run.status), !=, EXIT_OK);
+  afg_hostile_run_clear (&run);
+  afg_test_rm_rf (dir);
+  g_free (db);
+}
+
 /* The output directory holds an old export; a failed write keeps it. */
 static void
 assert_full_keeps_old (const char *out_dir, AfgHostileChildSetup setup, const char *reason)
@@ -664,6 +689,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/input/symlink-to-dev-zero", "/dev/zero", test_symlink_to_device);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-urandom", "/dev/urandom", test_symlink_to_device);
   g_test_add_func ("/hostile/output/path-is-a-file", test_output_is_file);
+  g_test_add_func ("/hostile/output/would-overwrite-input", test_output_is_input);
   g_test_add_func ("/hostile/output/disk-full", test_disk_full);
   g_test_add_func ("/hostile/output/file-size-limit", test_file_size_limit);
   return g_test_run ();
