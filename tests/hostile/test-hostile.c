@@ -524,6 +524,62 @@ test_depth_5000 (void)
   afg_test_db_free (t);
 }
 
+/* The DB's file name lands in the exports (source.file, the page title):
+ * a name that is not UTF-8 must not make them invalid UTF-8, which
+ * strict JSON readers refuse. */
+static void
+test_file_name_not_utf8 (void)
+{
+  char *db = afg_hostile_sample_copy (LEVEL0, -1);
+  g_autofree char *dir = g_path_get_dirname (db);
+  g_autofree char *named = g_build_filename (dir, "a\xff\xc3<img src=x onerror=alert(1)>&amp;\"'.db", NULL);
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  const char *formats[] = { "json", "html", "folded" };
+
+  g_assert_cmpint (g_rename (db, named), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      const char *args[] = { "--export", "-q", "-f", formats[i], "-o", out, named, NULL };
+      g_autofree char *file = g_strconcat (out, "/flamegraph.", formats[i], NULL);
+      g_autofree char *data = NULL;
+      AfgHostileRun run;
+
+      afg_hostile_spawn (args, NULL, &run);
+      g_assert_true (WIFEXITED (run.status) && WEXITSTATUS (run.status) == 0);
+      afg_hostile_run_clear (&run);
+      g_assert_true (g_file_get_contents (file, &data, NULL, NULL));
+      if (!g_utf8_validate (data, -1, NULL))
+        g_test_fail_printf ("flamegraph.%s is not valid UTF-8", formats[i]);
+    }
+  afg_test_rm_rf (out);
+  afg_test_rm_rf (dir);
+  g_free (db);
+}
+
+/* A file name can carry terminal escapes: the one-line error must not
+ * pass them to the user's terminal. */
+static void
+test_path_control_chars (void)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *db = g_build_filename (dir, "x\033]0;pwned\007\033[2J\r.db", NULL);
+  const char *args[] = { "--export", "-o", dir, db, NULL };
+  AfgHostileRun run;
+
+  afg_test_write_file (db, "not a database", -1);
+  afg_hostile_spawn (args, NULL, &run);
+  g_assert_true (WIFEXITED (run.status));
+  g_assert_cmpint (WEXITSTATUS (run.status), ==, EXIT_BAD_INPUT);
+  for (const char *p = run.err; *p; p++)
+    if ((guchar) *p < 0x20 && *p != '\n')
+      {
+        g_test_fail_printf ("control character 0x%02x in: %s", (guchar) *p, run.err);
+        break;
+      }
+  afg_hostile_run_clear (&run);
+  afg_test_rm_rf (dir);
+}
+
 /* ---- inputs that are not files ---- */
 
 static void
@@ -686,6 +742,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/values/name-over-64MiB", test_name_over_64mib);
   g_test_add_func ("/hostile/scale/100k-threads", test_100k_threads);
   g_test_add_func ("/hostile/scale/depth-5000", test_depth_5000);
+  g_test_add_func ("/hostile/input/file-name-not-utf8", test_file_name_not_utf8);
+  g_test_add_func ("/hostile/input/control-chars-in-path", test_path_control_chars);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-zero", "/dev/zero", test_symlink_to_device);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-urandom", "/dev/urandom", test_symlink_to_device);
   g_test_add_func ("/hostile/output/path-is-a-file", test_output_is_file);
