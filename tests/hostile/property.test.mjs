@@ -148,8 +148,12 @@ test(`${N_NAMES} hostile names: the page's data is the JSON export, nothing else
   const names = Array.from({ length: N_NAMES }, (_, i) => randomName(r, i));
   const db = makeDb(names, r);
   const before = fs.readFileSync(db);
-  const json = JSON.parse(fs.readFileSync(exportAs(db, 'json'), 'utf8'));
+  // Strict decoding: invalid UTF-8 in an export would be silently repaired
+  // by a lenient read.
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const json = JSON.parse(strict.decode(fs.readFileSync(exportAs(db, 'json'))));
   const html = exportAs(db, 'html');
+  strict.decode(fs.readFileSync(html));
   assert.deepEqual(fs.readFileSync(db), before, 'the DB is untouched');
   assert.equal(json.stats.used, N_NAMES);
 
