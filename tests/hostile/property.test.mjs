@@ -181,3 +181,27 @@ test(`${N_NAMES} hostile names: the page's data is the JSON export, nothing else
   assert.deepEqual(log.requests, []);
   await page.close();
 });
+
+/* Hostile timestamps: totals above 2^53 (where doubles stop being exact)
+ * and saturated at 2^63 - 1. The page must show what the JSON says and
+ * draw without a script error. */
+test('nanosecond values above 2^53 decode to the JSON export', async () => {
+  const dir = h.tmpDir('afg-property-');
+  const db = path.join(dir, 'ascend_pytorch_profiler_huge.db');
+  const rows = [
+    ['0', '9007199254740993', 1, 1], ['1', '9007199254740992', 1, 2],
+    ['-9223372036854775807', '-1', 2, 1], ['0', '9223372036854775807', 2, 1],
+    ['1', '4611686018427387907', 2, 2], ['2', '4611686018427387906', 2, 3],
+    ['100', '200', 3, 3],
+  ];
+  execFileSync('sqlite3', [db], { input: `CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, name INTEGER, type INTEGER);
+INSERT INTO STRING_IDS VALUES (1, 'outer'), (2, 'inner'), (3, 'leaf');
+${rows.map(([s, e, t, n]) => `INSERT INTO PYTORCH_API VALUES ('${s}', '${e}', ${t}, ${n}, 50001);`).join('\n')}
+` });
+  const json = JSON.parse(fs.readFileSync(exportAs(db, 'json'), 'utf8'));
+  const { page, log } = await h.openPage(browser.context, exportAs(db, 'html'));
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.dump()), jsonDump(json));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
