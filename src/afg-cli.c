@@ -13,6 +13,7 @@
 
 #include "afg-cli.h"
 #include "afg-error.h"
+#include "afg-format.h"
 #include "afg-loader.h"
 #include "afg-writers.h"
 
@@ -84,6 +85,7 @@ static void
 print_summary (const AfgProfile *profile, const char *out_path)
 {
   const AfgStats *s = afg_profile_get_stats (profile);
+  g_autofree char *shown = afg_format_path (out_path);
 
   g_printerr (_("%s: %s: %" PRIu64 " rows, %" PRIu64 " used; skipped: %"
                 PRIu64 " other type, %" PRIu64 " NULL, %" PRIu64
@@ -95,7 +97,7 @@ print_summary (const AfgProfile *profile, const char *out_path)
               afg_profile_get_n_threads (profile),
               afg_profile_get_n_nodes (profile) - afg_profile_get_n_threads (profile),
               s->partial_overlaps, s->depth_truncated, afg_profile_get_load_seconds (profile),
-              out_path);
+              shown);
 }
 
 static void

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 
 #include <glib/gi18n.h>
 
@@ -14,6 +15,9 @@
 int
 main (int argc, char *argv[])
 {
+  /* Past a file size limit (ulimit -f) a write must fail with EFBIG, so
+   * that the export reports it, rather than kill the process. */
+  signal (SIGXFSZ, SIG_IGN);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -35,29 +35,41 @@
    * set on every digit but a number's last. */
   const VARINT_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
+  /* Returns the numbers as doubles, and the exact value of every number
+   * of more than ten digits (above 2^50), where a double may round: those
+   * are rounded once, from the exact value, as JSON.parse would. */
   function decodeVarints(text) {
     const digit = new Uint8Array(128);
     for (let i = 0; i < 64; i++)
       digit[VARINT_DIGITS.charCodeAt(i)] = i;
     const values = new Float64Array(text.length);
-    let n = 0, v = 0, scale = 1;
+    const exact = new Map();
+    let n = 0, v = 0, scale = 1, start = 0;
     for (let i = 0; i < text.length; i++) {
       const d = digit[text.charCodeAt(i) & 127];
       v += (d & 31) * scale;
       if (d & 32) {
         scale *= 32;
-      } else {
-        values[n++] = v;
-        v = 0;
-        scale = 1;
+        continue;
       }
+      if (i - start >= 10) {
+        let big = 0n;
+        for (let k = i; k >= start; k--)
+          big = (big << 5n) | BigInt(digit[text.charCodeAt(k) & 127] & 31);
+        exact.set(n, big);
+        v = Number(big);
+      }
+      values[n++] = v;
+      v = 0;
+      scale = 1;
+      start = i + 1;
     }
-    return values.subarray(0, n);
+    return { values: values.subarray(0, n), exact };
   }
 
   function loadModel() {
     const raw = JSON.parse($('afg-data').textContent);
-    const nodes = decodeVarints(raw.nodes);
+    const { values: nodes, exact } = decodeVarints(raw.nodes);
     const T = raw.threads.length;
     const F = nodes.length / 4;
     const ALL = T + F;
@@ -76,6 +88,7 @@
       parent: new Int32Array(N).fill(-1),
       thread: new Int32Array(N),
       depth: new Uint16Array(N),
+      exactTotal: new Map(),
     };
     for (let t = 0; t < T; t++) {
       m.total[t] = raw.threads[t].total_ns;
@@ -88,6 +101,8 @@
       m.calls[i] = nodes[k + 1];
       m.total[i] = nodes[k + 2];
       m.nchild[i] = nodes[k + 3];
+      if (exact.has(k + 2))
+        m.exactTotal.set(i, exact.get(k + 2));
     }
     linkChildren(m);
     return m;
@@ -119,6 +134,22 @@
     m.thread[m.ALL] = -1;
     for (let i = m.T; i < m.ALL; i++)
       m.self[i] = Math.max(0, m.total[i] - childSum[i]);
+    exactSelf(m);
+  }
+
+  /* Totals above 2^50 (only hostile timestamps get there): self time as the
+   * core computes it, in exact integers, children's sum saturating at
+   * int64's maximum. Contained children never exceed their parent, so only
+   * the nodes with such a total need it. */
+  function exactSelf(m) {
+    const MAX = (1n << 63n) - 1n;
+    for (const [i, total] of m.exactTotal) {
+      let sum = 0n;
+      for (let c = m.first[i], end = c + m.nchild[i]; c < end; c++)
+        sum += m.exactTotal.has(c) ? m.exactTotal.get(c) : BigInt(m.total[c]);
+      const self = total - (sum > MAX ? MAX : sum);
+      m.self[i] = self > 0n ? Number(self) : 0;
+    }
   }
 
   function dumpModel(m) {

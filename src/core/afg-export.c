@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "afg-format.h"
 #include "afg-writers.h"
 
 static const char * const format_names[] = { "html", "json", "folded" };
@@ -61,11 +62,20 @@ serialize (const AfgProfile *profile, AfgFormat format, GError **error)
 }
 
 static gboolean
+fail_path (GError **error, GFileError code, const char *path, const char *reason)
+{
+  g_autofree char *shown = afg_format_path (path);
+
+  g_set_error (error, G_FILE_ERROR, code, "%s: %s", shown, reason);
+  return FALSE;
+}
+
+static gboolean
 fail_errno (GError **error, const char *path, const char *what, int saved_errno)
 {
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s: %s: %s",
-               path, what, g_strerror (saved_errno));
-  return FALSE;
+  g_autofree char *reason = g_strdup_printf ("%s: %s", what, g_strerror (saved_errno));
+
+  return fail_path (error, g_file_error_from_errno (saved_errno), path, reason);
 }
 
 static gboolean
@@ -114,16 +124,24 @@ write_atomically (const char *path, const char *data, gsize len, GError **error)
   return TRUE;
 }
 
+static gboolean
+is_same_file (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 gboolean
 afg_export_to_file (const AfgProfile *profile, AfgFormat format, const char *path, GError **error)
 {
   g_autoptr(GString) out = NULL;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "%s: %s", path, _("is a directory"));
-      return FALSE;
-    }
+    return fail_path (error, G_FILE_ERROR_ISDIR, path, _("is a directory"));
+  if (is_same_file (path, afg_profile_get_source_path (profile)))
+    return fail_path (error, G_FILE_ERROR_EXIST, path,
+                      _("is the profiler database itself; it is never overwritten"));
   out = serialize (profile, format, error);
   return out != NULL && write_atomically (path, out->str, out->len, error);
 }

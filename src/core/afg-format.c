@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <string.h>
+
 #include "afg-format.h"
 
 char *
@@ -23,4 +25,22 @@ afg_format_percent (gint64 part, gint64 whole)
   if (whole <= 0)
     return g_strdup ("0%");
   return g_strdup_printf ("%.1f%%", 100.0 * (double) part / (double) whole);
+}
+
+char *
+afg_format_path (const char *path)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  GString *out = g_string_sized_new (strlen (display));
+
+  for (const char *p = display; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c))
+        g_string_append_unichar (out, 0xFFFD);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  return g_string_free (out, FALSE);
 }

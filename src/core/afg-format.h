@@ -11,4 +11,9 @@ char *afg_format_duration (gint64 ns);
 char *afg_format_percent  (gint64 part,
                            gint64 whole);
 
+/* A file name fit for a message, a title or a JSON string: valid UTF-8
+ * (undecodable bytes become U+FFFD) and no control characters, which
+ * could otherwise drive the user's terminal. */
+char *afg_format_path     (const char *path);
+
 G_END_DECLS

@@ -263,10 +263,11 @@ count_progress (Reader *r)
 static int
 prepare_scan (Reader *r, sqlite3_stmt **stmt)
 {
-  g_autofree char *sql = g_strdup_printf (
-      "SELECT startNs, endNs, globalTid, name, %s FROM PYTORCH_API%s",
-      r->ctx->source.has_type ? "type" : "NULL",
-      r->ranged ? " WHERE rowid BETWEEN ?1 AND ?2" : "");
+  g_autofree char *range = r->ranged ? g_strdup_printf (" WHERE %s BETWEEN ?1 AND ?2",
+                                                        r->ctx->source.rowid_alias) : NULL;
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s FROM PYTORCH_API%s",
+                                          r->ctx->source.has_type ? "type" : "NULL",
+                                          range ? range : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
   if (rc == SQLITE_OK && r->ranged)
@@ -393,10 +394,16 @@ plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
   gint64 lo, hi;
   guint n = 1;
 
+  g_autofree char *min_sql = NULL;
+  g_autofree char *max_sql = NULL;
+
   reader_init (&readers[0], ctx, db);
   readers[0].reports = TRUE;
-  if (!query_int64 (db, "SELECT min(rowid) FROM PYTORCH_API", &lo)
-      || !query_int64 (db, "SELECT max(rowid) FROM PYTORCH_API", &hi))
+  if (ctx->source.rowid_alias == NULL)
+    return 1;
+  min_sql = g_strdup_printf ("SELECT min(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
+  max_sql = g_strdup_printf ("SELECT max(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
+  if (!query_int64 (db, min_sql, &lo) || !query_int64 (db, max_sql, &hi))
     return 1;
   ctx->rows_total = (guint64) hi - (guint64) lo + 1;
   if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
@@ -588,7 +595,7 @@ afg_profile_load (const char *path, GCancellable *cancellable, AfgLoadProgressFu
 
   configure_sqlite ();
   report (&ctx, AFG_LOAD_PHASE_OPENING, 0);
-  if (afg_source_open (&ctx.source, path, &db, error))
+  if (afg_source_open (&ctx.source, path, cancellable, &db, error))
     {
       ctx.profile = afg_profile_new (path, ctx.source.bytes);
       sqlite3_progress_handler (db, 4096, progress_handler, &ctx);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-format.h"
 #include "afg-math.h"
 #include "afg-profile-private.h"
 
@@ -20,9 +21,10 @@ AfgProfile *
 afg_profile_new (const char *source_path, guint64 source_bytes)
 {
   AfgProfile *self = g_atomic_rc_box_new0 (AfgProfile);
+  g_autofree char *base = g_path_get_basename (source_path);
 
+  self->source_name = afg_format_path (base);
   self->source_path = g_strdup (source_path);
-  self->source_name = g_path_get_basename (source_path);
   self->source_bytes = source_bytes;
   afg_string_table_init (&self->strings);
   return self;

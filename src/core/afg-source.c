@@ -14,17 +14,22 @@
 #include <glib/gstdio.h>
 
 #include "afg-error.h"
+#include "afg-format.h"
 #include "afg-source.h"
 
 #define MAX_FILE_BYTES (G_GUINT64_CONSTANT (10) * 1024 * 1024 * 1024)
 #define SQLITE_MAGIC "SQLite format 3"
 
 static const char * const required_columns[] = { "startNs", "endNs", "globalTid", "name" };
+/* A column may take any of these names, and then hides the real rowid. */
+static const char * const rowid_aliases[] = { "rowid", "_rowid_", "oid" };
 
 static gboolean
 fail (GError **error, AfgLoadError code, const char *path, const char *reason)
 {
-  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", path, reason);
+  g_autofree char *shown = afg_format_path (path);
+
+  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", shown, reason);
   return FALSE;
 }
 
@@ -82,29 +87,36 @@ file_uri (const char *path, const char *query)
   return g_string_free (uri, FALSE);
 }
 
-static gboolean
-has_live_wal (const char *path, const guint8 header[100])
+/* The size of a WAL that holds rows (0 when none). Bytes 18-19 of the
+ * header are the read/write format versions: 2 means WAL mode. */
+static guint64
+live_wal_bytes (const char *path, const guint8 header[100])
 {
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   struct stat st;
 
-  /* Bytes 18-19 are the read/write format versions: 2 means WAL. */
-  return header[18] == 2 && g_stat (wal, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0;
+  if (header[18] == 2 && g_stat (wal, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+    return st.st_size;
+  return 0;
 }
 
 /* immutable=1 never creates -shm/-wal files but ignores a WAL; a WAL left
  * by a writer holds committed rows, so read a private copy of both. */
 static gboolean
-choose_uri (AfgSource *source, const char *path, const guint8 header[100], GError **error)
+choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCancellable *cancellable,
+            GError **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *copy = NULL;
+  guint64 wal_bytes = live_wal_bytes (path, header);
 
-  if (!has_live_wal (path, header))
+  if (wal_bytes == 0)
     {
       source->uri = file_uri (path, "?immutable=1");
       return TRUE;
     }
+  if (wal_bytes > MAX_FILE_BYTES - MIN (source->bytes, MAX_FILE_BYTES))
+    return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file and its -wal are larger than 10 GiB"));
   source->tmp_dir = g_dir_make_tmp ("ascend-flamegraph-XXXXXX", &local_error);
   if (source->tmp_dir == NULL)
     return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
@@ -116,8 +128,15 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GErro
       g_autoptr(GFile) src = g_file_new_for_path (from);
       g_autoptr(GFile) dst = g_file_new_for_path (to);
 
-      if (!g_file_copy (src, dst, G_FILE_COPY_NONE, NULL, NULL, NULL, &local_error))
-        return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+      if (!g_file_copy (src, dst, G_FILE_COPY_NONE, cancellable, NULL, NULL, &local_error))
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return FALSE;
+            }
+          return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+        }
     }
   source->uri = file_uri (copy, "?mode=ro");
   return TRUE;
@@ -144,12 +163,13 @@ afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **err
 {
   AfgLoadError code = AFG_LOAD_ERROR_CORRUPT;
   const char *reason = db ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+  g_autofree char *shown = afg_format_path (source->path);
 
   if (rc == SQLITE_NOTADB)
     code = AFG_LOAD_ERROR_NOT_SQLITE;
   else if (rc == SQLITE_CANTOPEN || rc == SQLITE_PERM || rc == SQLITE_AUTH)
     code = AFG_LOAD_ERROR_OPEN_FAILED;
-  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", source->path, reason);
+  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", shown, reason);
 }
 
 sqlite3 *
@@ -191,6 +211,23 @@ object_type (sqlite3 *db, const char *name, int *rc)
   return type;
 }
 
+/* Virtual tables run module code (FTS, R*Tree…) on a hostile file's data. */
+static gboolean
+is_virtual (sqlite3 *db, const char *table)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1"
+                              " COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL%'", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      found = sqlite3_step (stmt) == SQLITE_ROW;
+    }
+  sqlite3_finalize (stmt);
+  return found;
+}
+
 static gboolean
 has_trigger (sqlite3 *db, const char *table)
 {
@@ -222,6 +259,11 @@ check_table (AfgSource *source, sqlite3 *db, const char *table, GError **error)
     }
   if (type == NULL)
     reason = g_strdup_printf (_("table %s is missing"), table);
+  else if (is_virtual (db, table))
+    {
+      reason = g_strdup_printf (_("%s is a virtual table, not a plain profiler table"), table);
+      return fail (error, AFG_LOAD_ERROR_NOT_A_TABLE, source->path, reason);
+    }
   else if (g_strcmp0 (type, "table") != 0 || has_trigger (db, table))
     {
       reason = g_strdup_printf (_("%s is a view or has triggers, not a plain profiler table"), table);
@@ -264,6 +306,9 @@ check_columns (AfgSource *source, sqlite3 *db, GError **error)
         }
     }
   source->has_type = g_hash_table_contains (seen, "type");
+  for (guint i = 0; i < G_N_ELEMENTS (rowid_aliases) && source->rowid_alias == NULL; i++)
+    if (!g_hash_table_contains (seen, rowid_aliases[i]))
+      source->rowid_alias = rowid_aliases[i];
   return TRUE;
 }
 
@@ -283,13 +328,15 @@ check_schema (AfgSource *source, sqlite3 *db, GError **error)
 }
 
 gboolean
-afg_source_open (AfgSource *source, const char *path, sqlite3 **db, GError **error)
+afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable, sqlite3 **db,
+                 GError **error)
 {
   guint8 header[100];
 
   memset (source, 0, sizeof *source);
   source->path = g_strdup (path);
-  if (!check_file (source, path, header, error) || !choose_uri (source, path, header, error))
+  if (!check_file (source, path, header, error)
+      || !choose_uri (source, path, header, cancellable, error))
     return FALSE;
   *db = afg_source_connect (source, error);
   if (*db == NULL)

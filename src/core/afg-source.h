@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <sqlite3.h>
 
 G_BEGIN_DECLS
@@ -15,11 +15,13 @@ typedef struct {
   char    *tmp_dir;        /* private copy of a database with a live WAL */
   guint64  bytes;
   gboolean has_type;
+  const char *rowid_alias;  /* a name of the rowid no column hides, or NULL */
   gboolean has_enum_table;
 } AfgSource;
 
 gboolean  afg_source_open     (AfgSource   *source,
                                const char  *path,
+                               GCancellable *cancellable,
                                sqlite3    **db,
                                GError     **error);
 sqlite3  *afg_source_connect  (const AfgSource *source,
