@@ -284,6 +284,24 @@ test_virtual_string_ids (void)
   assert_db_refused (t, "STRING_IDS");
 }
 
+/* ENUM_API_TYPE is optional: when it is not a plain table (here an FTS5
+ * table whose shadow tables were tampered with) it must not be read, and
+ * the default types apply. */
+static void
+test_virtual_enum (void)
+{
+  AfgTestDb *t = afg_test_db_new (AFG_TEST_DB_NO_ENUM);
+  g_autoptr(JsonNode) root = NULL;
+
+  afg_test_db_add (t, GTID (1, 1), 100, 200, "aten::mm");
+  afg_test_db_exec (t, "CREATE VIRTUAL TABLE ENUM_API_TYPE USING fts5(id, name);"
+                       "INSERT INTO ENUM_API_TYPE VALUES (50001, 'op');"
+                       "UPDATE ENUM_API_TYPE_config SET v = 99 WHERE k = 'version'");
+  root = export_db (t);
+  g_assert_cmpint (afg_hostile_stat (root, "used"), ==, 1);
+  afg_test_db_free (t);
+}
+
 /* Generated columns are computed on every read: a heavy one would be a
  * hang. They are not real columns (pragma table_info hides them). */
 static void
@@ -733,6 +751,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/schema/virtual-table/rtree",
                         "rtree(id, startNs, endNs, +globalTid, +name, +type)", test_virtual_table);
   g_test_add_func ("/hostile/schema/virtual-table/STRING_IDS", test_virtual_string_ids);
+  g_test_add_func ("/hostile/schema/virtual-table/ENUM_API_TYPE", test_virtual_enum);
   g_test_add_func ("/hostile/schema/generated-column", test_generated_column);
   g_test_add_func ("/hostile/schema/rowid-shadowed", test_rowid_shadowed);
   g_test_add_func ("/hostile/schema/without-rowid", test_without_rowid);
