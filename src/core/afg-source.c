@@ -323,7 +323,8 @@ check_schema (AfgSource *source, sqlite3 *db, GError **error)
       || !check_columns (source, db, error))
     return FALSE;
   enum_type = object_type (db, "ENUM_API_TYPE", &rc);
-  source->has_enum_table = g_strcmp0 (enum_type, "table") == 0;
+  /* A virtual ENUM_API_TYPE would run module code: treat it as missing. */
+  source->has_enum_table = g_strcmp0 (enum_type, "table") == 0 && !is_virtual (db, "ENUM_API_TYPE");
   return TRUE;
 }
 
