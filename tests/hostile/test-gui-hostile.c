@@ -84,11 +84,18 @@ test_three_bad_files (void)
   AfgTestDb *view = afg_test_db_new (AFG_TEST_DB_NO_PYTORCH_API);
   g_autofree char *truncated_dir = g_path_get_dirname (truncated);
 
+  g_autofree char *view_dir = NULL;
+  char *before[3];
+
   afg_test_write_file (text, "this is not a database\n", -1);
   afg_test_db_exec (view, "CREATE VIEW PYTORCH_API AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL"
                           " SELECT n + 1 FROM r) SELECT n AS startNs, n AS endNs, 1 AS globalTid,"
                           " 1 AS name FROM r");
   afg_test_db_close (view);
+  view_dir = g_path_get_dirname (view->path);
+  before[0] = afg_test_snapshot_dir (dir);
+  before[1] = afg_test_snapshot_dir (truncated_dir);
+  before[2] = afg_test_snapshot_dir (view_dir);
 
   open_path (win, text);
   assert_error_shown (win, text, "not an SQLite database");
@@ -100,6 +107,18 @@ test_three_bad_files (void)
   /* The window recovers: a good file after three bad ones. */
   open_path (win, afg_hostile_sample ("ascend_pytorch_profiler_level0_rank0.db"));
   g_assert_true (wait_for_page (win, "graph", 20));
+  /* Nothing touched: bytes, mtimes and listings of the three directories. */
+  {
+    g_autofree char *after0 = afg_test_snapshot_dir (dir);
+    g_autofree char *after1 = afg_test_snapshot_dir (truncated_dir);
+    g_autofree char *after2 = afg_test_snapshot_dir (view_dir);
+
+    g_assert_cmpstr (after0, ==, before[0]);
+    g_assert_cmpstr (after1, ==, before[1]);
+    g_assert_cmpstr (after2, ==, before[2]);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (before); i++)
+    g_free (before[i]);
 
   gtk_window_destroy (GTK_WINDOW (win));
   afg_test_db_free (view);
