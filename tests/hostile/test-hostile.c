@@ -207,6 +207,66 @@ test_wal_too_large (void)
   remove_copy (db);
 }
 
+static void
+copy_file (const char *from, const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  afg_test_write_file (to, data, len);
+}
+
+/* The job died inside a transaction: the DB file holds pages of the
+ * uncommitted transaction and a hot -journal holds the originals. The
+ * loader must show the committed state (roll back a private copy) or
+ * refuse; never the half-written data. */
+static void
+test_hot_journal (void)
+{
+  AfgTestDb *t = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *db = g_build_filename (dir, "ascend_pytorch_profiler_0.db", NULL);
+  g_autofree char *journal = g_strconcat (db, "-journal", NULL);
+  g_autofree char *t_journal = g_strconcat (t->path, "-journal", NULL);
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  gint64 id = afg_test_db_name (t, "committed");
+  g_autofree char *insert = g_strdup_printf (
+      "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) "
+      "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000)"
+      " SELECT n * 10, n * 10 + 5, 1, %" G_GINT64_FORMAT ", 50001 FROM r", id);
+  AfgHostileRun run;
+  int code;
+
+  afg_test_db_exec (t, insert);
+  afg_test_db_exec (t, "PRAGMA cache_size=5; BEGIN;"
+                       "UPDATE STRING_IDS SET value = 'UNCOMMITTED' WHERE value = 'committed';"
+                       "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) "
+                       "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r"
+                       " WHERE n < 200000) SELECT n * 10, n * 10 + 5, 2, 1, 50001 FROM r");
+  g_assert_true (g_file_test (t_journal, G_FILE_TEST_EXISTS));
+  copy_file (t->path, db);
+  copy_file (t_journal, journal);
+  afg_test_db_exec (t, "ROLLBACK");
+
+  code = afg_hostile_export (db, out, &run);
+  if (code == EXIT_BAD_INPUT)
+    afg_hostile_assert_error (&run, db, "");
+  else
+    {
+      g_autoptr(JsonNode) root = afg_hostile_export_json (db);
+      g_autofree char *json = json_to_string (root, FALSE);
+
+      g_assert_cmpint (code, ==, EXIT_OK);
+      g_assert_cmpint (afg_hostile_stat (root, "rows"), ==, 1000);
+      g_assert_null (strstr (json, "UNCOMMITTED"));
+    }
+  afg_hostile_run_clear (&run);
+  afg_test_rm_rf (out);
+  afg_test_rm_rf (dir);
+  afg_test_db_free (t);
+}
+
 /* ---- schema objects ---- */
 
 static void
@@ -742,6 +802,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/wal/missing-wal-sample", test_wal_missing_sample);
   g_test_add_func ("/hostile/wal/missing-wal-rows", test_wal_missing_rows);
   g_test_add_func ("/hostile/wal/wal-over-10GiB", test_wal_too_large);
+  g_test_add_func ("/hostile/journal/hot-journal", test_hot_journal);
   g_test_add_func ("/hostile/schema/view-endless-cte", test_view_endless);
   g_test_add_func ("/hostile/schema/trigger", test_trigger);
   g_test_add_func ("/hostile/schema/string-ids-view", test_string_ids_view);
