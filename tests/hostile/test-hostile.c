@@ -634,6 +634,23 @@ test_file_name_not_utf8 (void)
   g_free (db);
 }
 
+/* The loader opens a file: URI; a path that looks like URI parameters
+ * must not switch off immutable=1 (a WAL-mode DB would get a -shm). */
+static void
+test_uri_characters (void)
+{
+  char *db = afg_hostile_sample_copy (LEVEL1, -1);
+  g_autofree char *dir = g_path_get_dirname (db);
+  g_autofree char *named = g_build_filename (dir, "x?mode=rw&immutable=0&vfs=unix-none#%41.db", NULL);
+  g_autoptr(JsonNode) root = NULL;
+
+  g_assert_cmpint (g_rename (db, named), ==, 0);
+  root = afg_hostile_export_json (named);
+  g_assert_cmpint (afg_hostile_stat (root, "rows"), ==, 2460);
+  afg_test_rm_rf (dir);
+  g_free (db);
+}
+
 /* A file name can carry terminal escapes: the one-line error must not
  * pass them to the user's terminal. */
 static void
@@ -824,6 +841,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/scale/depth-5000", test_depth_5000);
   g_test_add_func ("/hostile/input/file-name-not-utf8", test_file_name_not_utf8);
   g_test_add_func ("/hostile/input/control-chars-in-path", test_path_control_chars);
+  g_test_add_func ("/hostile/input/uri-characters-in-path", test_uri_characters);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-zero", "/dev/zero", test_symlink_to_device);
   g_test_add_data_func ("/hostile/input/symlink-to-dev-urandom", "/dev/urandom", test_symlink_to_device);
   g_test_add_func ("/hostile/output/path-is-a-file", test_output_is_file);
