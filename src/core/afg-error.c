@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-error.h"
+#include "afg-format.h"
 
 G_DEFINE_QUARK (afg-load-error-quark, afg_load_error)
 
@@ -35,4 +36,13 @@ afg_load_error_get_hint (const GError *error)
     default:
       return NULL;
     }
+}
+
+gboolean
+afg_error_set_path (GError **error, GQuark domain, int code, const char *path, const char *reason)
+{
+  g_autofree char *shown = afg_format_path (path);
+
+  g_set_error (error, domain, code, "%s: %s", shown, reason);
+  return FALSE;
 }

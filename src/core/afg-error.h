@@ -24,4 +24,12 @@ GQuark      afg_load_error_quark    (void);
 /* A translated one-line hint for the user, or NULL when none helps. */
 const char *afg_load_error_get_hint (const GError *error);
 
+/* Sets "PATH: reason" with PATH made printable (afg_format_path);
+ * returns FALSE, so that a check can end with `return afg_error_set_path …`. */
+gboolean    afg_error_set_path      (GError      **error,
+                                     GQuark        domain,
+                                     int           code,
+                                     const char   *path,
+                                     const char   *reason);
+
 G_END_DECLS

@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "afg-format.h"
+#include "afg-error.h"
 #include "afg-writers.h"
 
 static const char * const format_names[] = { "html", "json", "folded" };
@@ -64,10 +64,7 @@ serialize (const AfgProfile *profile, AfgFormat format, GError **error)
 static gboolean
 fail_path (GError **error, GFileError code, const char *path, const char *reason)
 {
-  g_autofree char *shown = afg_format_path (path);
-
-  g_set_error (error, G_FILE_ERROR, code, "%s: %s", shown, reason);
-  return FALSE;
+  return afg_error_set_path (error, G_FILE_ERROR, code, path, reason);
 }
 
 static gboolean

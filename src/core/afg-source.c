@@ -14,7 +14,6 @@
 #include <glib/gstdio.h>
 
 #include "afg-error.h"
-#include "afg-format.h"
 #include "afg-source.h"
 
 #define MAX_FILE_BYTES (G_GUINT64_CONSTANT (10) * 1024 * 1024 * 1024)
@@ -27,10 +26,7 @@ static const char * const rowid_aliases[] = { "rowid", "_rowid_", "oid" };
 static gboolean
 fail (GError **error, AfgLoadError code, const char *path, const char *reason)
 {
-  g_autofree char *shown = afg_format_path (path);
-
-  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", shown, reason);
-  return FALSE;
+  return afg_error_set_path (error, AFG_LOAD_ERROR, code, path, reason);
 }
 
 static gboolean
@@ -163,13 +159,12 @@ afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **err
 {
   AfgLoadError code = AFG_LOAD_ERROR_CORRUPT;
   const char *reason = db ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
-  g_autofree char *shown = afg_format_path (source->path);
 
   if (rc == SQLITE_NOTADB)
     code = AFG_LOAD_ERROR_NOT_SQLITE;
   else if (rc == SQLITE_CANTOPEN || rc == SQLITE_PERM || rc == SQLITE_AUTH)
     code = AFG_LOAD_ERROR_OPEN_FAILED;
-  g_set_error (error, AFG_LOAD_ERROR, code, "%s: %s", shown, reason);
+  afg_error_set_path (error, AFG_LOAD_ERROR, code, source->path, reason);
 }
 
 sqlite3 *
@@ -211,15 +206,14 @@ object_type (sqlite3 *db, const char *name, int *rc)
   return type;
 }
 
-/* Virtual tables run module code (FTS, R*Tree…) on a hostile file's data. */
+/* TRUE when @sql, given @table as ?1, returns a row. */
 static gboolean
-is_virtual (sqlite3 *db, const char *table)
+schema_has (sqlite3 *db, const char *sql, const char *table)
 {
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
 
-  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1"
-                              " COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL%'", -1, &stmt, NULL) == SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK)
     {
       sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
       found = sqlite3_step (stmt) == SQLITE_ROW;
@@ -228,20 +222,19 @@ is_virtual (sqlite3 *db, const char *table)
   return found;
 }
 
+/* Virtual tables run module code (FTS, R*Tree…) on a hostile file's data. */
+static gboolean
+is_virtual (sqlite3 *db, const char *table)
+{
+  return schema_has (db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1"
+                         " COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL%'", table);
+}
+
 static gboolean
 has_trigger (sqlite3 *db, const char *table)
 {
-  sqlite3_stmt *stmt = NULL;
-  gboolean found = FALSE;
-
-  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger'"
-                              " AND tbl_name = ?1 COLLATE NOCASE", -1, &stmt, NULL) == SQLITE_OK)
-    {
-      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
-      found = sqlite3_step (stmt) == SQLITE_ROW;
-    }
-  sqlite3_finalize (stmt);
-  return found;
+  return schema_has (db, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger'"
+                         " AND tbl_name = ?1 COLLATE NOCASE", table);
 }
 
 static gboolean
