@@ -83,58 +83,71 @@ file_uri (const char *path, const char *query)
   return g_string_free (uri, FALSE);
 }
 
-/* The size of a WAL that holds rows (0 when none). Bytes 18-19 of the
- * header are the read/write format versions: 2 means WAL mode. */
-static guint64
-live_wal_bytes (const char *path, const guint8 header[100])
+/* The file beside the DB that holds state the DB file alone lacks: a
+ * non-empty -wal (committed rows) in WAL mode, or a hot -journal (the
+ * pages to restore after a transaction that never finished) in rollback
+ * mode. Bytes 18-19 of the header are 2 in WAL mode. NULL when none. */
+static const char *
+pending_sidecar (const char *path, const guint8 header[100], guint64 *bytes)
 {
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  const char *suffix = header[18] == 2 ? "-wal" : "-journal";
+  g_autofree char *name = g_strconcat (path, suffix, NULL);
   struct stat st;
 
-  if (header[18] == 2 && g_stat (wal, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
-    return st.st_size;
-  return 0;
+  if (g_stat (name, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+    return NULL;
+  *bytes = st.st_size;
+  return suffix;
 }
 
-/* immutable=1 never creates -shm/-wal files but ignores a WAL; a WAL left
- * by a writer holds committed rows, so read a private copy of both. */
+static gboolean
+copy_file (const char *from, const char *to, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GFile) src = g_file_new_for_path (from);
+  g_autoptr(GFile) dst = g_file_new_for_path (to);
+
+  return g_file_copy (src, dst, G_FILE_COPY_NONE, cancellable, NULL, NULL, error);
+}
+
+/* immutable=1 never creates -shm/-wal files and never writes, but ignores
+ * a -wal or hot -journal beside the DB. With one of those, SQLite must
+ * replay it: it does so on a private copy of both, opened writable. */
 static gboolean
 choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCancellable *cancellable,
             GError **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *copy = NULL;
-  guint64 wal_bytes = live_wal_bytes (path, header);
+  guint64 extra = 0;
+  const char *suffix = pending_sidecar (path, header, &extra);
 
-  if (wal_bytes == 0)
+  if (suffix == NULL)
     {
       source->uri = file_uri (path, "?immutable=1");
       return TRUE;
     }
-  if (wal_bytes > MAX_FILE_BYTES - MIN (source->bytes, MAX_FILE_BYTES))
-    return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file and its -wal are larger than 10 GiB"));
+  if (extra > MAX_FILE_BYTES - MIN (source->bytes, MAX_FILE_BYTES))
+    return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file and its -wal or -journal are larger than 10 GiB"));
   source->tmp_dir = g_dir_make_tmp ("ascend-flamegraph-XXXXXX", &local_error);
   if (source->tmp_dir == NULL)
     return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
   copy = g_build_filename (source->tmp_dir, "profile.db", NULL);
   for (guint i = 0; i < 2; i++)
     {
-      g_autofree char *from = g_strconcat (path, i ? "-wal" : "", NULL);
-      g_autofree char *to = g_strconcat (copy, i ? "-wal" : "", NULL);
-      g_autoptr(GFile) src = g_file_new_for_path (from);
-      g_autoptr(GFile) dst = g_file_new_for_path (to);
+      g_autofree char *from = g_strconcat (path, i ? suffix : "", NULL);
+      g_autofree char *to = g_strconcat (copy, i ? suffix : "", NULL);
 
-      if (!g_file_copy (src, dst, G_FILE_COPY_NONE, cancellable, NULL, NULL, &local_error))
+      if (copy_file (from, to, cancellable, &local_error))
+        continue;
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            {
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return FALSE;
-            }
-          return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
         }
+      return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
     }
-  source->uri = file_uri (copy, "?mode=ro");
+  source->uri = file_uri (copy, "");
+  source->writable_copy = TRUE;
   return TRUE;
 }
 
@@ -174,8 +187,8 @@ afg_source_connect (const AfgSource *source, GError **error)
   int rc;
 
   rc = sqlite3_open_v2 (source->uri, &db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-                        | SQLITE_OPEN_EXRESCODE, NULL);
+                        (source->writable_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
+                        | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, NULL);
   if (rc != SQLITE_OK)
     {
       afg_source_set_error (source, db, rc, error);

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 typedef struct {
   char    *path;
   char    *uri;
-  char    *tmp_dir;        /* private copy of a database with a live WAL */
+  char    *tmp_dir;        /* private copy of a DB with a -wal or hot -journal */
+  gboolean writable_copy;  /* so that SQLite can replay that file on the copy */
   guint64  bytes;
   gboolean has_type;
   const char *rowid_alias;  /* a name of the rowid no column hides, or NULL */
