@@ -136,6 +136,18 @@ afg_test_db_free (AfgTestDb *self)
   g_free (self);
 }
 
+char *
+afg_test_db_keep (AfgTestDb *self)
+{
+  char *path = g_steal_pointer (&self->path);
+
+  afg_test_db_close (self);
+  g_hash_table_unref (self->name_ids);
+  g_free (self->dir);
+  g_free (self);
+  return path;
+}
+
 gint64
 afg_test_db_name (AfgTestDb *self, const char *name)
 {

@@ -47,6 +47,8 @@ typedef struct {
 
 AfgTestDb  *afg_test_db_new          (AfgTestDbFlags     flags);
 void        afg_test_db_free         (AfgTestDb         *self);
+/* Frees @self but keeps the DB and its directory; returns the DB's path. */
+char       *afg_test_db_keep         (AfgTestDb         *self);
 void        afg_test_db_exec         (AfgTestDb         *self,
                                       const char        *sql);
 /* The STRING_IDS id of @name, adding it on first use. */

@@ -8,9 +8,8 @@
 int
 main (void)
 {
-  AfgTestDb *db = afg_gui_test_tree_new ();
+  g_autofree char *path = afg_test_db_keep (afg_gui_test_tree_new ());
 
-  afg_test_db_close (db);
-  printf ("%s\n", db->path);
+  printf ("%s\n", path);
   return 0;
 }
