@@ -69,9 +69,11 @@ mkdir -p "$work/corpus" "$work/artifacts"
 cp fuzz/corpus/* "$work/corpus/"
 # UBSan reports are recoverable by default: without halt_on_error
 # libFuzzer would print them and go on.
-(cd "$work" && ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+# TMPDIR: whatever the harness leaves (it cannot clean up after an abort)
+# goes with $work.
+(cd "$work" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OLDPWD/$fuzz_build/fuzz/afg-fuzz-loader" -max_total_time="$fuzz_seconds" \
-   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+   -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
    corpus 2>"$work/fuzz.log") || { tail -50 "$work/fuzz.log"; failed+=("fuzz smoke"); }
 grep -E 'stat::number_of_executed_units|Done' "$work/fuzz.log" || true
 if [ -n "$(ls -A "$work/artifacts")" ]; then
