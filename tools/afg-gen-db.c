@@ -287,5 +287,9 @@ main (int argc, char *argv[])
   exec (db, "COMMIT");
   sqlite3_close (db);
   g_print ("%s: %u rows\n", argv[1], g.rows->len);
+  for (guint t = 0; t < N_THREADS; t++)
+    g_array_unref (g.templates[t]);
+  g_array_unref (g.rows);
+  g_rand_free (g.rand);
   return 0;
 }

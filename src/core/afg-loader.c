@@ -405,14 +405,17 @@ plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
   max_sql = g_strdup_printf ("SELECT max(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
   if (!query_int64 (db, min_sql, &lo) || !query_int64 (db, max_sql, &hi))
     return 1;
-  ctx->rows_total = (guint64) hi - (guint64) lo + 1;
+  if (hi < lo)
+    return 1;  /* a damaged b-tree: read it in one go, without a range */
+  ctx->rows_total = MAX ((guint64) hi - (guint64) lo, (guint64) hi - (guint64) lo + 1);  /* saturates */
   if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
     {
       sqlite3 *second = afg_source_connect (&ctx->source, NULL);
 
       if (second != NULL)
         {
-          gint64 mid = lo + (gint64) (((guint64) hi - (guint64) lo) / 2);
+          /* Unsigned: hi - lo may not fit a gint64 in a hostile file. */
+          gint64 mid = (gint64) ((guint64) lo + ((guint64) hi - (guint64) lo) / 2);
 
           reader_init (&readers[1], ctx, second);
           readers[1].ranged = TRUE;
