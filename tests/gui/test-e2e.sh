@@ -68,6 +68,17 @@ pixel () {
   convert "$WORK/shot.png" -format "%[fx:int(255*p{$1,$2}.r)] %[fx:int(255*p{$1,$2}.g)] %[fx:int(255*p{$1,$2}.b)]" info:
 }
 
+# expect_pixel X Y TEST MESSAGE: TEST (on $R $G $B) must hold within 3 s;
+# the window redraws a frame after the log line that announced a change.
+expect_pixel () {
+  for _ in $(seq 30); do
+    read -r R G B <<< "$(pixel "$1" "$2")"
+    eval "$3" && return 0
+    sleep 0.1
+  done
+  fail "$4: $R $G $B"
+}
+
 hover () {
   xdotool mousemove --window "$WID" "$1" "$2"
   sleep 0.15
@@ -98,22 +109,21 @@ ok "pointer hover reaches the root and thread rows"
 
 hover $((W / 10)) "$(row_y 3)"
 wait_log "hover: aten::add"
-read -r R G B <<< "$(pixel $((W / 10)) "$(row_y 3)")"
-[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ] || fail "aten::add is not orange: $R $G $B"
+expect_pixel $((W / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' "aten::add is not orange"
 ok "hovering aten::add, drawn in the framework colour"
 
 xdotool click 1
 wait_log "zoom: aten::add"
-read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 3)")"
-[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ] || fail "zoomed aten::add does not span the width: $R $G $B"
+expect_pixel $((W * 9 / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' \
+  "zoomed aten::add does not span the width"
 ok "a click zooms: aten::add spans the width"
 
 xdotool key ctrl+f
 sleep 0.2
 xdotool type --delay 30 "mul"
 wait_log "search: 1 match · 33.3%"
-read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 3)")"
-[ "$R" -gt 200 ] && [ "$G" -gt 200 ] && [ "$B" -gt 200 ] || fail "non-matches are not dimmed: $R $G $B"
+expect_pixel $((W * 9 / 10)) "$(row_y 3)" '[ "$R" -gt 200 ] && [ "$G" -gt 200 ] && [ "$B" -gt 200 ]' \
+  "non-matches are not dimmed"
 ok "typing a search finds aten::mul (1 match, 33.3%) and dims the rest"
 
 xdotool key Escape
@@ -121,8 +131,8 @@ wait_log "escape: clear search"
 xdotool key Escape
 wait_log "escape: reset zoom"
 wait_log "zoom: All threads"
-read -r R G B <<< "$(pixel $((W * 9 / 10)) "$(row_y 2)")"
-[ "$G" -gt "$R" ] && [ "$G" -gt "$B" ] || fail "after Esc acl_op (green) is not back: $R $G $B"
+expect_pixel $((W * 9 / 10)) "$(row_y 2)" '[ "$G" -gt "$R" ] && [ "$G" -gt "$B" ]' \
+  "after Esc acl_op (green) is not back"
 ok "Esc clears the search, then resets the zoom"
 stop_app
 
