@@ -12,4 +12,18 @@ G_BEGIN_DECLS
  * Thread 1/3 (500 ns): acl_op [0,500). */
 AfgTestDb *afg_gui_test_tree_new (void);
 
+/* A g_test_add fixture holding that tree, loaded. */
+typedef struct {
+  AfgTestDb  *db;
+  AfgProfile *profile;
+} AfgGuiTreeFixture;
+
+void       afg_gui_tree_fixture_set_up    (AfgGuiTreeFixture *f,
+                                           gconstpointer      data);
+void       afg_gui_tree_fixture_tear_down (AfgGuiTreeFixture *f,
+                                           gconstpointer      data);
+/* The node at "pid/tid;frame;…", asserted to exist. */
+guint32    afg_gui_tree_node              (AfgGuiTreeFixture *f,
+                                           const char        *path);
+
 G_END_DECLS

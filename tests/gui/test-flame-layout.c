@@ -4,33 +4,6 @@
 #include "afg-flame-layout.h"
 #include "afg-gui-test-tree.h"
 
-typedef struct {
-  AfgTestDb  *db;
-  AfgProfile *profile;
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f, gconstpointer data)
-{
-  f->db = afg_gui_test_tree_new ();
-  f->profile = afg_test_db_load (f->db);
-}
-
-static void
-fixture_tear_down (Fixture *f, gconstpointer data)
-{
-  afg_profile_unref (f->profile);
-  afg_test_db_free (f->db);
-}
-
-static guint32
-node (Fixture *f, const char *path)
-{
-  guint32 n = afg_test_find_node (f->profile, path);
-
-  g_assert_cmpuint (n, !=, AFG_NODE_NONE);
-  return n;
-}
 
 static const AfgFlameFrame *
 frame (const AfgFlameLayout *layout, guint32 index)
@@ -55,7 +28,7 @@ assert_frame (const AfgFlameLayout *layout, guint32 index, guint32 node, guint r
 }
 
 static void
-test_all_threads (Fixture *f, gconstpointer data)
+test_all_threads (AfgGuiTreeFixture *f, gconstpointer data)
 {
   AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
   guint n;
@@ -64,14 +37,14 @@ test_all_threads (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n, ==, 9);
   g_assert_cmpuint (afg_flame_layout_get_n_rows (layout), ==, 5);
   assert_frame (layout, 0, AFG_FLAME_ROOT_ALL, 0, 0, 1);
-  assert_frame (layout, 1, node (f, "1/2"), 1, 0, 1000.0 / 1500);
-  assert_frame (layout, 2, node (f, "1/3"), 1, 1000.0 / 1500, 500.0 / 1500);
-  assert_frame (layout, 3, node (f, "1/2;main.py(1): run"), 2, 0, 1000.0 / 1500);
-  assert_frame (layout, 4, node (f, "1/3;acl_op"), 2, 1000.0 / 1500, 500.0 / 1500);
-  assert_frame (layout, 5, node (f, "1/2;main.py(1): run;aten::add"), 3, 0, 300.0 / 1500);
-  assert_frame (layout, 6, node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"), 3, 0.2, 400.0 / 1500);
-  assert_frame (layout, 7, node (f, "1/2;main.py(1): run;aten::add;aten::mul"), 4, 0, 100.0 / 1500);
-  assert_frame (layout, 8, node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm"), 4, 0.2, 200.0 / 1500);
+  assert_frame (layout, 1, afg_gui_tree_node (f, "1/2"), 1, 0, 1000.0 / 1500);
+  assert_frame (layout, 2, afg_gui_tree_node (f, "1/3"), 1, 1000.0 / 1500, 500.0 / 1500);
+  assert_frame (layout, 3, afg_gui_tree_node (f, "1/2;main.py(1): run"), 2, 0, 1000.0 / 1500);
+  assert_frame (layout, 4, afg_gui_tree_node (f, "1/3;acl_op"), 2, 1000.0 / 1500, 500.0 / 1500);
+  assert_frame (layout, 5, afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add"), 3, 0, 300.0 / 1500);
+  assert_frame (layout, 6, afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"), 3, 0.2, 400.0 / 1500);
+  assert_frame (layout, 7, afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add;aten::mul"), 4, 0, 100.0 / 1500);
+  assert_frame (layout, 8, afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm"), 4, 0.2, 200.0 / 1500);
   for (guint i = 1; i < n; i++)
     g_assert_true (frame (layout, i - 1)->row < frame (layout, i)->row
                    || frame (layout, i - 1)->x < frame (layout, i)->x);
@@ -79,7 +52,7 @@ test_all_threads (Fixture *f, gconstpointer data)
 }
 
 static void
-test_hit_test (Fixture *f, gconstpointer data)
+test_hit_test (AfgGuiTreeFixture *f, gconstpointer data)
 {
   AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
 
@@ -98,7 +71,7 @@ test_hit_test (Fixture *f, gconstpointer data)
 }
 
 static void
-test_navigation (Fixture *f, gconstpointer data)
+test_navigation (AfgGuiTreeFixture *f, gconstpointer data)
 {
   AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
 
@@ -109,14 +82,14 @@ test_navigation (Fixture *f, gconstpointer data)
   g_assert_cmpuint (afg_flame_layout_get_first_child (layout, 6), ==, 8);
   g_assert_cmpuint (afg_flame_layout_get_first_child (layout, 8), ==, AFG_FLAME_NO_FRAME);
   g_assert_cmpuint (afg_flame_layout_get_first_child (layout, 4), ==, AFG_FLAME_NO_FRAME);
-  g_assert_cmpuint (afg_flame_layout_find_node (layout, node (f, "1/3;acl_op")), ==, 4);
+  g_assert_cmpuint (afg_flame_layout_find_node (layout, afg_gui_tree_node (f, "1/3;acl_op")), ==, 4);
   afg_flame_layout_free (layout);
 }
 
 static void
-test_zoom (Fixture *f, gconstpointer data)
+test_zoom (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  guint32 forward = node (f, "1/2;main.py(1): run;torch/nn.py(5): forward");
+  guint32 forward = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward");
   AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, forward);
   guint n;
 
@@ -124,47 +97,47 @@ test_zoom (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n, ==, 5);
   g_assert_cmpuint (afg_flame_layout_get_zoom_row (layout), ==, 3);
   assert_frame (layout, 0, AFG_FLAME_ROOT_ALL, 0, 0, 1);
-  assert_frame (layout, 1, node (f, "1/2"), 1, 0, 1);
-  assert_frame (layout, 2, node (f, "1/2;main.py(1): run"), 2, 0, 1);
+  assert_frame (layout, 1, afg_gui_tree_node (f, "1/2"), 1, 0, 1);
+  assert_frame (layout, 2, afg_gui_tree_node (f, "1/2;main.py(1): run"), 2, 0, 1);
   assert_frame (layout, 3, forward, 3, 0, 1);
-  assert_frame (layout, 4, node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm"), 4, 0, 0.5);
-  g_assert_cmpuint (afg_flame_node_get_parent (f->profile, AFG_FLAME_ROOT_ALL, node (f, "1/2")),
+  assert_frame (layout, 4, afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm"), 4, 0, 0.5);
+  g_assert_cmpuint (afg_flame_node_get_parent (f->profile, AFG_FLAME_ROOT_ALL, afg_gui_tree_node (f, "1/2")),
                     ==, AFG_FLAME_ROOT_ALL);
   afg_flame_layout_free (layout);
 }
 
 static void
-test_thread_view (Fixture *f, gconstpointer data)
+test_thread_view (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  guint32 thread = node (f, "1/3");
+  guint32 thread = afg_gui_tree_node (f, "1/3");
   AfgFlameLayout *layout = afg_flame_layout_new (f->profile, thread, thread);
   guint n;
 
   afg_flame_layout_get_frames (layout, &n);
   g_assert_cmpuint (n, ==, 2);
   assert_frame (layout, 0, thread, 0, 0, 1);
-  assert_frame (layout, 1, node (f, "1/3;acl_op"), 1, 0, 1);
+  assert_frame (layout, 1, afg_gui_tree_node (f, "1/3;acl_op"), 1, 0, 1);
   g_assert_cmpuint (afg_flame_node_get_parent (f->profile, thread, thread), ==, AFG_NODE_NONE);
-  g_assert_false (afg_flame_node_is_descendant (f->profile, node (f, "1/2"), thread));
+  g_assert_false (afg_flame_node_is_descendant (f->profile, afg_gui_tree_node (f, "1/2"), thread));
   afg_flame_layout_free (layout);
 }
 
 static void
-test_search (Fixture *f, gconstpointer data)
+test_search (AfgGuiTreeFixture *f, gconstpointer data)
 {
   g_autofree guint8 *matches = afg_flame_search_match (f->profile, "ATEN");
   g_autofree guint8 *none = afg_flame_search_match (f->profile, "no such frame");
   AfgFlameSearchResult result;
 
-  g_assert_true (matches[node (f, "1/2;main.py(1): run;aten::add;aten::mul")]);
-  g_assert_false (matches[node (f, "1/2;main.py(1): run")]);
+  g_assert_true (matches[afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add;aten::mul")]);
+  g_assert_false (matches[afg_gui_tree_node (f, "1/2;main.py(1): run")]);
   /* aten::mul sits inside aten::add: counted as a match, not as time. */
   afg_flame_search_summarize (f->profile, matches, AFG_FLAME_ROOT_ALL, &result);
   g_assert_cmpuint (result.n_matches, ==, 3);
   g_assert_cmpint (result.matched_ns, ==, 500);
   g_assert_cmpint (result.view_ns, ==, 1500);
   afg_flame_search_summarize (f->profile, matches,
-                              node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"), &result);
+                              afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"), &result);
   g_assert_cmpuint (result.n_matches, ==, 1);
   g_assert_cmpint (result.matched_ns, ==, 200);
   g_assert_cmpint (result.view_ns, ==, 400);
@@ -206,12 +179,12 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/flame-layout/all-threads", Fixture, NULL, fixture_set_up, test_all_threads, fixture_tear_down);
-  g_test_add ("/flame-layout/hit-test", Fixture, NULL, fixture_set_up, test_hit_test, fixture_tear_down);
-  g_test_add ("/flame-layout/navigation", Fixture, NULL, fixture_set_up, test_navigation, fixture_tear_down);
-  g_test_add ("/flame-layout/zoom", Fixture, NULL, fixture_set_up, test_zoom, fixture_tear_down);
-  g_test_add ("/flame-layout/thread-view", Fixture, NULL, fixture_set_up, test_thread_view, fixture_tear_down);
-  g_test_add ("/flame-layout/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
+  g_test_add ("/flame-layout/all-threads", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_all_threads, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/hit-test", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_hit_test, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/navigation", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_navigation, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/zoom", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_zoom, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/thread-view", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_thread_view, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-layout/colors", test_colors);
   return g_test_run ();
 }

@@ -14,33 +14,6 @@ typedef struct {
   int     stride;
 } Image;
 
-typedef struct {
-  AfgTestDb  *db;
-  AfgProfile *profile;
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f, gconstpointer data)
-{
-  f->db = afg_gui_test_tree_new ();
-  f->profile = afg_test_db_load (f->db);
-}
-
-static void
-fixture_tear_down (Fixture *f, gconstpointer data)
-{
-  afg_profile_unref (f->profile);
-  afg_test_db_free (f->db);
-}
-
-static guint32
-node (Fixture *f, const char *path)
-{
-  guint32 n = afg_test_find_node (f->profile, path);
-
-  g_assert_cmpuint (n, !=, AFG_NODE_NONE);
-  return n;
-}
 
 /* Reads an ARGB32 pixel as 0-255 RGB, undoing premultiplication. */
 static void
@@ -73,7 +46,7 @@ assert_rgb (const Image *img, int x, int y, const AfgFlameColor *c)
 }
 
 static void
-color_of (Fixture *f, guint32 n, AfgFlameColor *c)
+color_of (AfgGuiTreeFixture *f, guint32 n, AfgFlameColor *c)
 {
   afg_flame_color_for_name (afg_profile_get_node_name (f->profile, n),
                             afg_profile_get_node_category (f->profile, n), c);
@@ -89,12 +62,12 @@ frame_point (double x_fraction_end, guint row, int *x, int *y)
 }
 
 static void
-assert_frame_color (Fixture *f, const Image *img, const char *path, double x_end, guint row)
+assert_frame_color (AfgGuiTreeFixture *f, const Image *img, const char *path, double x_end, guint row)
 {
   AfgFlameColor c;
   int x, y;
 
-  color_of (f, node (f, path), &c);
+  color_of (f, afg_gui_tree_node (f, path), &c);
   frame_point (x_end, row, &x, &y);
   assert_rgb (img, x, y, &c);
 }
@@ -135,7 +108,7 @@ render_widget (GtkWidget *widget, Image *img)
 }
 
 static GtkWidget *
-show_view (Fixture *f, GtkWidget **window)
+show_view (AfgGuiTreeFixture *f, GtkWidget **window)
 {
   GtkWidget *view = afg_flame_view_new ();
 
@@ -150,7 +123,7 @@ show_view (Fixture *f, GtkWidget **window)
 }
 
 static void
-test_widget_colors (Fixture *f, gconstpointer data)
+test_widget_colors (AfgGuiTreeFixture *f, gconstpointer data)
 {
   GtkWidget *window;
   GtkWidget *view = show_view (f, &window);
@@ -169,7 +142,7 @@ test_widget_colors (Fixture *f, gconstpointer data)
 }
 
 static void
-test_widget_search (Fixture *f, gconstpointer data)
+test_widget_search (AfgGuiTreeFixture *f, gconstpointer data)
 {
   GtkWidget *window;
   GtkWidget *view = show_view (f, &window);
@@ -193,14 +166,14 @@ test_widget_search (Fixture *f, gconstpointer data)
 }
 
 static void
-test_widget_zoom (Fixture *f, gconstpointer data)
+test_widget_zoom (AfgGuiTreeFixture *f, gconstpointer data)
 {
   GtkWidget *window;
   GtkWidget *view = show_view (f, &window);
   Image img;
   g_autofree guchar *pixels = NULL;
 
-  afg_flame_view_zoom_to (AFG_FLAME_VIEW (view), node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"));
+  afg_flame_view_zoom_to (AFG_FLAME_VIEW (view), afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"));
   g_assert_true (afg_flame_view_is_zoomed (AFG_FLAME_VIEW (view)));
   pixels = render_widget (view, &img);
   /* Ancestors and the zoomed frame span the width, its child half of it. */
@@ -216,7 +189,7 @@ test_widget_zoom (Fixture *f, gconstpointer data)
 }
 
 static void
-test_widget_flame_orientation (Fixture *f, gconstpointer data)
+test_widget_flame_orientation (AfgGuiTreeFixture *f, gconstpointer data)
 {
   GtkWidget *window;
   GtkWidget *view = show_view (f, &window);
@@ -226,14 +199,14 @@ test_widget_flame_orientation (Fixture *f, gconstpointer data)
 
   afg_flame_view_set_flame (AFG_FLAME_VIEW (view), TRUE);
   pixels = render_widget (view, &img);
-  color_of (f, node (f, "1/3"), &c);
+  color_of (f, afg_gui_tree_node (f, "1/3"), &c);
   assert_rgb (&img, WIDTH - 3, HEIGHT - 2 * AFG_FLAME_ROW_HEIGHT + 10, &c);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* The hover highlight, drawn by the same renderer the widget uses. */
 static void
-test_renderer_hover (Fixture *f, gconstpointer data)
+test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
 {
   g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
   g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
@@ -251,7 +224,7 @@ test_renderer_hover (Fixture *f, gconstpointer data)
   cairo_surface_flush (surface);
   img.data = cairo_image_surface_get_data (surface);
   img.stride = cairo_image_surface_get_stride (surface);
-  color_of (f, node (f, "1/2;main.py(1): run;aten::add"), &c);
+  color_of (f, afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add"), &c);
   lighter = (AfgFlameColor) { c.red + (1 - c.red) * 0.35, c.green + (1 - c.green) * 0.35,
                               c.blue + (1 - c.blue) * 0.35 };
   frame_point (0.2, 3, &x, &y);
@@ -268,10 +241,10 @@ int
 main (int argc, char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
-  g_test_add ("/flame-pixels/widget-colors", Fixture, NULL, fixture_set_up, test_widget_colors, fixture_tear_down);
-  g_test_add ("/flame-pixels/widget-search", Fixture, NULL, fixture_set_up, test_widget_search, fixture_tear_down);
-  g_test_add ("/flame-pixels/widget-zoom", Fixture, NULL, fixture_set_up, test_widget_zoom, fixture_tear_down);
-  g_test_add ("/flame-pixels/widget-flame", Fixture, NULL, fixture_set_up, test_widget_flame_orientation, fixture_tear_down);
-  g_test_add ("/flame-pixels/renderer-hover", Fixture, NULL, fixture_set_up, test_renderer_hover, fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-colors", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_colors, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_search, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-zoom", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_zoom, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-flame", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_flame_orientation, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/renderer-hover", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_hover, afg_gui_tree_fixture_tear_down);
   return g_test_run ();
 }
