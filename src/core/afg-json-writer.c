@@ -50,8 +50,8 @@ afg_json_append_string (GString *out, const char *text)
   g_string_append_c (out, '"');
 }
 
-static void
-append_stats (GString *out, const AfgStats *s)
+void
+afg_json_append_stats (GString *out, const AfgStats *s)
 {
   g_string_append_printf (out,
       "\"stats\":{\"rows\":%" G_GUINT64_FORMAT ",\"used\":%" G_GUINT64_FORMAT
@@ -149,7 +149,7 @@ afg_json_write (const AfgProfile *p, GString *out)
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"source\":{\"file\":");
   afg_json_append_string (out, p->source_name);
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);
-  append_stats (out, &p->stats);
+  afg_json_append_stats (out, &p->stats);
   g_string_append (out, ",\"threads\":[");
   for (guint i = 0; i < p->n_threads; i++)
     {

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "afg-profile.h"
+
 G_BEGIN_DECLS
 
 /* Appends @text as a JSON string; <, > and & are escaped so that the
@@ -11,5 +13,8 @@ void afg_json_append_string (GString    *out,
                              const char *text);
 void afg_json_append_int    (GString    *out,
                              gint64      value);
+/* "stats":{…} of JSON v1, shared by the JSON export and the HTML page. */
+void afg_json_append_stats  (GString        *out,
+                             const AfgStats *stats);
 
 G_END_DECLS
