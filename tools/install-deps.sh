@@ -8,7 +8,7 @@ packages=(
   gcc meson ninja-build pkg-config gettext
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libjson-glib-dev libsqlite3-dev sqlite3
   xvfb xauth xdotool imagemagick x11-utils chromium
-  desktop-file-utils appstream shared-mime-info xdg-utils locales util-linux time
+  desktop-file-utils appstream shared-mime-info xdg-utils locales util-linux time dbus-daemon
   libxml2-utils valgrind clang-14 libclang-rt-14-dev fonts-wqy-microhei
 )
 missing=()

@@ -87,14 +87,51 @@ afg_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* The window of FILE (loading, showing or failed on it), else the most
+ * recently used window on its start page, else NULL. */
+static AfgWindow *
+find_window (GtkApplication *app, GFile *file)
+{
+  AfgWindow *empty = NULL;
+
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!AFG_IS_WINDOW (l->data))
+        continue;
+      shown = afg_window_get_file (l->data);
+      if (shown != NULL && g_file_equal (shown, file))
+        return l->data;
+      if (shown == NULL && empty == NULL)
+        empty = l->data;
+    }
+  return empty;
+}
+
+/* Opening a file twice, from a file manager or a second launch, brings its
+ * window forward; only a failed load is tried again. */
 static void
 afg_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
   for (int i = 0; i < n_files; i++)
     {
-      AfgWindow *window = afg_window_new (GTK_APPLICATION (app));
+      g_autofree char *name = g_file_get_basename (files[i]);
+      AfgWindow *window = find_window (GTK_APPLICATION (app), files[i]);
 
-      afg_window_open (window, files[i]);
+      if (window == NULL)
+        {
+          g_debug ("open %s: in a new window", name);
+          window = afg_window_new (GTK_APPLICATION (app));
+          afg_window_open (window, files[i]);
+        }
+      else if (afg_window_get_file (window) == NULL || afg_window_has_failed (window))
+        {
+          g_debug ("open %s: in an open window", name);
+          afg_window_open (window, files[i]);
+        }
+      else
+        g_debug ("open %s: already open", name);
       gtk_window_present (GTK_WINDOW (window));
     }
 }

@@ -10,6 +10,7 @@ struct _AfgWindow {
   GtkApplicationWindow  parent_instance;
 
   AfgProfile           *profile;
+  GFile                *file;  /* loading, failed or shown; NULL when empty */
   GCancellable         *load_cancellable;
   GCancellable         *export_cancellable;
   GFile                *exported;

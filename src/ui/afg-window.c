@@ -147,6 +147,11 @@ populate_recent (AfgWindow *self)
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
   gtk_widget_set_visible (self->recent_heading, shown > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
+  /* Enter on the start page reopens the last profile. */
+  if (shown > 0)
+    gtk_window_set_focus (GTK_WINDOW (self),
+                          GTK_WIDGET (gtk_list_box_get_row_at_index (self->recent_list, 0)));
+  g_debug ("recent files: %u", shown);
 }
 
 static void
@@ -228,10 +233,14 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
   g_debug ("load cancelled");
   g_cancellable_cancel (self->load_cancellable);
   gtk_stack_set_visible_child_name (self->stack, self->profile ? "graph" : "empty");
+  g_clear_object (&self->file);
   if (self->profile == NULL)
     gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   else
-    gtk_window_set_title (GTK_WINDOW (self), afg_profile_get_source_name (self->profile));
+    {
+      self->file = g_file_new_for_path (afg_profile_get_source_path (self->profile));
+      gtk_window_set_title (GTK_WINDOW (self), afg_profile_get_source_name (self->profile));
+    }
   afg_window_update_actions (self);
 }
 
@@ -272,6 +281,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
+  g_clear_object (&self->file);
   g_clear_pointer (&self->profile, afg_profile_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
@@ -537,4 +547,21 @@ afg_window_open (AfgWindow *self, GFile *file)
   g_return_if_fail (G_IS_FILE (file));
 
   afg_window_load (self, file);
+}
+
+/* The file the window loads, shows or failed to load; NULL on the start page. */
+GFile *
+afg_window_get_file (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
+
+  return self->file;
+}
+
+gboolean
+afg_window_has_failed (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "error") == 0;
 }

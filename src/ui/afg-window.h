@@ -9,8 +9,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AfgWindow, afg_window, AFG, WINDOW, GtkApplicationWindow)
 
-AfgWindow *afg_window_new  (GtkApplication *application);
-void       afg_window_open (AfgWindow      *self,
-                            GFile          *file);
+AfgWindow *afg_window_new        (GtkApplication *application);
+void       afg_window_open       (AfgWindow      *self,
+                                  GFile          *file);
+GFile     *afg_window_get_file   (AfgWindow      *self);
+gboolean   afg_window_has_failed (AfgWindow      *self);
 
 G_END_DECLS
