@@ -58,6 +58,7 @@ typedef struct {
   gint64       last_tid;
   guint32      last_slot;
   AfgEvent    *scratch;
+  guint32      scratch_capacity;
   guint        unreported;
   int          rc;
 } __attribute__ ((aligned (128))) Reader;  /* no false sharing between readers */
@@ -158,8 +159,14 @@ slot_for (Reader *r, gint64 global_tid)
 static void
 sort_chunk (Reader *r, AfgChunk *chunk)
 {
-  if (r->scratch == NULL)
-    r->scratch = g_new (AfgEvent, AFG_CHUNK_MAX_EVENTS);
+  /* The scratch grows with the chunks (they double): a small profile
+   * does not pay for a full chunk's buffer. */
+  if (r->scratch_capacity < chunk->len)
+    {
+      g_free (r->scratch);
+      r->scratch_capacity = chunk->capacity;
+      r->scratch = g_new (AfgEvent, r->scratch_capacity);
+    }
   afg_chunk_sort (chunk, r->scratch);
 }
 
@@ -297,6 +304,7 @@ reader_run (gpointer data)
   for (guint i = 0; i < r->slots->len; i++)
     sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
   g_clear_pointer (&r->scratch, g_free);
+  r->scratch_capacity = 0;
   r->rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
   if (r->rc != SQLITE_OK)
     g_atomic_int_set (&r->ctx->abort, TRUE);
