@@ -70,8 +70,8 @@ cp fuzz/corpus/* "$work/corpus/"
 # UBSan reports are recoverable by default: without halt_on_error
 # libFuzzer would print them and go on.
 # TMPDIR: whatever the harness leaves (it cannot clean up after an abort)
-# goes with $work.
-(cd "$work" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+# goes with $work. The malloc fill and quarantine options: see fuzz/README.md.
+(cd "$work" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:max_malloc_fill_size=0:quarantine_size_mb=16 \
    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OLDPWD/$fuzz_build/fuzz/afg-fuzz-loader" -max_total_time="$fuzz_seconds" \
    -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
    corpus 2>"$work/fuzz.log") || { tail -50 "$work/fuzz.log"; failed+=("fuzz smoke"); }
