@@ -133,12 +133,27 @@ wait_log 1 "recent files: 2"
 grep -qF "bad.db" "$XDG_DATA_HOME/recently-used.xbel" && fail "a file that failed to load is a recent file"
 WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
 [ -n "$WID" ] || fail "no start page window"
-xdotool windowactivate --sync "$WID" 2>/dev/null || xdotool windowfocus --sync "$WID"
+xdotool windowfocus --sync "$WID"
 sleep 0.3
 xdotool key Return
 wait_log 1 "loading $B"
 wait_log 1 "state: graph"
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "the start page lists the recent profiles; Enter reopens the last one"
-stop_primary
+
+xdotool key ctrl+question
+HELP=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Shortcuts\$" | head -1)
+[ -n "$HELP" ] || fail "Ctrl+? shows no shortcuts window"
+xdotool key --window "$HELP" Escape
+expect_windows "ascend_pytorch_profiler_1.db|"
+ok "Ctrl+? shows the shortcuts window, Esc closes it"
+
+xdotool key ctrl+q
+for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$PID" 2>/dev/null && fail "Ctrl+Q did not quit"
+wait "$PID"
+RC=$?
+PID=
+[ $RC -eq 0 ] || fail "Ctrl+Q quit with status $RC"
+ok "Ctrl+Q quits with status 0"
 echo "1..$N"
