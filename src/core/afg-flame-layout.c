@@ -160,7 +160,9 @@ afg_flame_layout_new (AfgProfile *profile, guint32 view_root, guint32 zoom_root)
   self->profile = afg_profile_ref (profile);
   self->view_root = view_root;
   self->zoom_root = zoom_root;
-  self->frames = g_array_new (FALSE, FALSE, sizeof (AfgFlameFrame));
+  /* Each node is at most one frame, plus "All threads": never regrown. */
+  self->frames = g_array_sized_new (FALSE, FALSE, sizeof (AfgFlameFrame),
+                                    afg_profile_get_n_nodes (profile) + 1);
   self->row_starts = g_array_new (FALSE, FALSE, sizeof (guint));
   self->zoom_row = add_ancestors (self);
   add_descendants (self);

@@ -14,7 +14,8 @@
 struct _AfgFlameRenderer {
   PangoLayout   *label;
   AfgProfile    *profile;
-  AfgFlameColor *colors;     /* per node */
+  AfgFlameColor *colors;     /* per node, valid where has_color is set */
+  guint8        *has_color;
   AfgFlameColor  root_color;
   int            text_height;
 };
@@ -40,6 +41,7 @@ afg_flame_renderer_free (AfgFlameRenderer *self)
   g_clear_object (&self->label);
   g_clear_pointer (&self->profile, afg_profile_unref);
   g_free (self->colors);
+  g_free (self->has_color);
   g_free (self);
 }
 
@@ -50,14 +52,13 @@ afg_flame_renderer_set_profile (AfgFlameRenderer *self, AfgProfile *profile)
 
   g_clear_pointer (&self->profile, afg_profile_unref);
   g_clear_pointer (&self->colors, g_free);
+  g_clear_pointer (&self->has_color, g_free);
   if (profile == NULL)
     return;
   self->profile = afg_profile_ref (profile);
   n = afg_profile_get_n_nodes (profile);
   self->colors = g_new (AfgFlameColor, n);
-  for (guint i = 0; i < n; i++)
-    afg_flame_color_for_name (afg_profile_get_node_name (profile, i),
-                              afg_profile_get_node_category (profile, i), &self->colors[i]);
+  self->has_color = g_new0 (guint8, n);
   afg_flame_color_for_name (afg_flame_node_get_name (profile, AFG_FLAME_ROOT_ALL),
                             AFG_CATEGORY_UNKNOWN, &self->root_color);
 }
@@ -102,10 +103,22 @@ afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state
   return afg_flame_layout_hit_test (layout, row, x / state->width, 1.0 / state->width);
 }
 
+/* Colours are hashed when a frame is first drawn, not for every node when
+ * a profile arrives: most of a big profile's frames are under a pixel
+ * wide, and hashing all their names cost the first frame 10+ ms. */
 static const AfgFlameColor *
 frame_color (AfgFlameRenderer *self, guint32 node)
 {
-  return node == AFG_FLAME_ROOT_ALL ? &self->root_color : &self->colors[node];
+  if (node == AFG_FLAME_ROOT_ALL)
+    return &self->root_color;
+  if (!self->has_color[node])
+    {
+      afg_flame_color_for_name (afg_profile_get_node_name (self->profile, node),
+                                afg_profile_get_node_category (self->profile, node),
+                                &self->colors[node]);
+      self->has_color[node] = TRUE;
+    }
+  return &self->colors[node];
 }
 
 static gboolean

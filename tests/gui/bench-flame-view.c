@@ -164,6 +164,7 @@ main (int argc, char *argv[])
   cairo_t *cr = cairo_create (surface);
   AfgFlameLayout *layout;
   double times[RUNS];
+  double colors_ms;
   gint64 start;
   guint n_frames;
 
@@ -174,13 +175,15 @@ main (int argc, char *argv[])
     }
   context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
   renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
+  start = g_get_monotonic_time ();
   afg_flame_renderer_set_profile (renderer, profile);
+  colors_ms = (g_get_monotonic_time () - start) / 1000.0;
   start = g_get_monotonic_time ();
   layout = afg_flame_layout_new (profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
   afg_flame_layout_get_frames (layout, &n_frames);
-  printf ("rows %" G_GUINT64_FORMAT ", frames %u, rows of frames %u, layout %.2f ms\n",
-          afg_profile_get_stats (profile)->used, n_frames, afg_flame_layout_get_n_rows (layout),
-          (g_get_monotonic_time () - start) / 1000.0);
+  printf ("rows %" G_GUINT64_FORMAT ", frames %u, rows of frames %u, renderer set-up %.2f ms, "
+          "layout %.2f ms\n", afg_profile_get_stats (profile)->used, n_frames,
+          afg_flame_layout_get_n_rows (layout), colors_ms, (g_get_monotonic_time () - start) / 1000.0);
   for (guint i = 0; i < RUNS; i++)
     times[i] = render_once (renderer, cr, layout, &state);
   qsort (times, RUNS, sizeof times[0], compare_double);

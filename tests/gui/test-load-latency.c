@@ -17,8 +17,10 @@
 #define MAX_GAP_MS_SHARED 250
 
 typedef struct {
-  gint64 last;
-  gint64 max_gap;
+  gint64   last;
+  gint64   max_gap;
+  gint64   max_gap_loading;  /* before the graph page is up */
+  gboolean shown;
 } Ticker;
 
 static gboolean
@@ -28,6 +30,8 @@ on_tick (gpointer data)
   gint64 now = g_get_monotonic_time ();
 
   t->max_gap = MAX (t->max_gap, now - t->last);
+  if (!t->shown)
+    t->max_gap_loading = t->max_gap;
   t->last = now;
   return G_SOURCE_CONTINUE;
 }
@@ -83,11 +87,14 @@ test_latency (void)
       g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), !=, "error");
       g_main_context_iteration (NULL, TRUE);
     }
+  ticker.shown = TRUE;
   /* Include the first frames of the loaded graph. */
   spin (200);
   g_source_remove (id);
-  g_test_message ("%" G_GUINT64_FORMAT " rows loaded in %.2f s; main loop max gap %.1f ms",
-                  afg_profile_get_stats (window->profile)->rows, (g_get_monotonic_time () - start) / 1e6, ticker.max_gap / 1000.0);
+  g_test_message ("%" G_GUINT64_FORMAT " rows loaded in %.2f s; main loop max gap %.1f ms "
+                  "(%.1f ms while loading)", afg_profile_get_stats (window->profile)->rows,
+                  (g_get_monotonic_time () - start) / 1e6, ticker.max_gap / 1000.0,
+                  ticker.max_gap_loading / 1000.0);
   g_assert_cmpint (ticker.max_gap, <,
                    (g_getenv ("AFG_LATENCY_STRICT") ? MAX_GAP_MS : MAX_GAP_MS_SHARED) * 1000);
   gtk_window_destroy (GTK_WINDOW (window));
