@@ -88,17 +88,24 @@ scroll_to_root (AfgFlameView *self)
                               ? gtk_adjustment_get_upper (self->vadjustment) : 0);
 }
 
+/* Takes LAYOUT, which may be NULL. */
 static void
-rebuild_layout (AfgFlameView *self, guint32 zoom_root)
+set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 {
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   self->hover = AFG_FLAME_NO_FRAME;
-  if (self->profile != NULL)
-    self->layout = afg_flame_layout_new (self->profile, self->view_root, zoom_root);
+  self->layout = layout;
   update_vadjustment (self);
   scroll_to_root (self);
   invalidate_frames (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_ROOT]);
+}
+
+static void
+rebuild_layout (AfgFlameView *self, guint32 zoom_root)
+{
+  set_layout (self, self->profile == NULL ? NULL
+              : afg_flame_layout_new (self->profile, self->view_root, zoom_root));
 }
 
 static void
@@ -489,7 +496,20 @@ afg_flame_view_new (void)
 void
 afg_flame_view_set_profile (AfgFlameView *self, AfgProfile *profile)
 {
+  afg_flame_view_set_profile_with_layout (self, profile, NULL);
+}
+
+/* LAYOUT, if given, is PROFILE's whole-profile layout, built off the main
+ * thread (for a big profile, the first one costs 10+ ms of page faults);
+ * the view takes it. */
+void
+afg_flame_view_set_profile_with_layout (AfgFlameView *self, AfgProfile *profile,
+                                        AfgFlameLayout *layout)
+{
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (layout == NULL || (afg_flame_layout_get_profile (layout) == profile
+                    && afg_flame_layout_get_view_root (layout) == AFG_FLAME_ROOT_ALL
+                    && afg_flame_layout_get_zoom_root (layout) == AFG_FLAME_ROOT_ALL));
 
   g_clear_pointer (&self->profile, afg_profile_unref);
   g_clear_pointer (&self->matches, g_free);
@@ -498,7 +518,10 @@ afg_flame_view_set_profile (AfgFlameView *self, AfgProfile *profile)
   self->view_root = AFG_FLAME_ROOT_ALL;
   self->selected_node = AFG_FLAME_NO_FRAME;
   afg_flame_renderer_set_profile (self->renderer, profile);
-  rebuild_layout (self, AFG_FLAME_ROOT_ALL);
+  if (layout != NULL)
+    set_layout (self, layout);
+  else
+    rebuild_layout (self, AFG_FLAME_ROOT_ALL);
 }
 
 void

@@ -14,6 +14,10 @@ G_DECLARE_FINAL_TYPE (AfgFlameView, afg_flame_view, AFG, FLAME_VIEW, GtkWidget)
 GtkWidget            *afg_flame_view_new               (void);
 void                  afg_flame_view_set_profile       (AfgFlameView          *self,
                                                         AfgProfile            *profile);
+void                  afg_flame_view_set_profile_with_layout
+                                                       (AfgFlameView          *self,
+                                                        AfgProfile            *profile,
+                                                        AfgFlameLayout        *layout);
 void                  afg_flame_view_set_view_root     (AfgFlameView          *self,
                                                         guint32                view_root);
 void                  afg_flame_view_zoom_to           (AfgFlameView          *self,

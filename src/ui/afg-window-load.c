@@ -133,12 +133,43 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
 }
 
 static void
+build_layout (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, afg_flame_layout_new (data, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL),
+                         (GDestroyNotify) afg_flame_layout_free);
+}
+
+static void
+on_layout_built (GObject *source, GAsyncResult *result, gpointer data)
+{
+  LoadRequest *req = data;
+  AfgProfile *profile = g_task_get_task_data (G_TASK (result));
+  AfgFlameLayout *layout = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(AfgWindow) self = load_request_get_window (req);
+
+  if (self == NULL)
+    {
+      g_debug ("dropped a cancelled or stale load");
+      g_clear_pointer (&layout, afg_flame_layout_free);
+    }
+  else
+    {
+      g_debug ("loaded in %.3f s (wall %.3f s)", afg_profile_get_load_seconds (profile),
+               (g_get_monotonic_time () - req->started) / 1e6);
+      afg_window_show_profile (self, profile, layout);
+    }
+  load_request_release (req);
+}
+
+/* The first layout of a big profile is built off the main thread too. */
+static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer data)
 {
   LoadRequest *req = data;
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgProfile) profile = afg_profile_load_finish (result, &error);
   g_autoptr(AfgWindow) self = load_request_get_window (req);
+  g_autoptr(GTask) task = NULL;
 
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_debug ("dropped a cancelled or stale load");
@@ -146,9 +177,10 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer data)
     afg_window_show_error (self, error);
   else
     {
-      g_debug ("loaded in %.3f s (wall %.3f s)", afg_profile_get_load_seconds (profile),
-               (g_get_monotonic_time () - req->started) / 1e6);
-      afg_window_show_profile (self, profile);
+      task = g_task_new (NULL, NULL, on_layout_built, req);  /* it releases req */
+      g_task_set_task_data (task, g_steal_pointer (&profile), (GDestroyNotify) afg_profile_unref);
+      g_task_run_in_thread (task, build_layout);
+      return;
     }
   load_request_release (req);
 }

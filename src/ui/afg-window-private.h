@@ -40,8 +40,9 @@ void afg_window_update_actions (AfgWindow    *self);
 void afg_window_show_notice    (AfgWindow    *self,
                                 const char   *message,
                                 gboolean      can_open);
-void afg_window_show_profile   (AfgWindow    *self,
-                                AfgProfile   *profile);
+void afg_window_show_profile   (AfgWindow      *self,
+                                AfgProfile     *profile,
+                                AfgFlameLayout *layout);
 void afg_window_show_error     (AfgWindow    *self,
                                 const GError *error);
 void afg_window_load           (AfgWindow    *self,

@@ -485,8 +485,9 @@ add_recent (AfgProfile *profile)
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
+/* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
 void
-afg_window_show_profile (AfgWindow *self, AfgProfile *profile)
+afg_window_show_profile (AfgWindow *self, AfgProfile *profile, AfgFlameLayout *layout)
 {
   g_assert (AFG_IS_WINDOW (self));
 
@@ -502,13 +503,14 @@ afg_window_show_profile (AfgWindow *self, AfgProfile *profile)
                             "ProfilerStep# markers or mstx ranges; the run stopped before any "
                             "step was recorded."));
       gtk_widget_set_visible (GTK_WIDGET (self->hint_label), TRUE);
+      g_clear_pointer (&layout, afg_flame_layout_free);
       return;
     }
   g_clear_pointer (&self->profile, afg_profile_unref);
   self->profile = afg_profile_ref (profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  afg_flame_view_set_profile (self->flame_view, profile);
+  afg_flame_view_set_profile_with_layout (self->flame_view, profile, layout);
   fill_thread_dropdown (self, profile);
   update_status (self, profile);
   add_recent (profile);
