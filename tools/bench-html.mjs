@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { decodeVarints } from '../tests/html/helpers.mjs';
+import { decodeNames, decodeVarints } from '../tests/html/helpers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'package.json'));
@@ -229,7 +229,7 @@ async function main() {
   const files = exportAll(db);
   const data = JSON.parse(fs.readFileSync(files.html, 'utf8').match(/id="afg-data">([^]*?)<\/script>/)[1]);
   const frames = decodeVarints(data.nodes).length / 4;
-  const nameBytes = data.names.reduce((n, s) => n + Buffer.byteLength(s), 0);
+  const nameBytes = decodeNames(data).reduce((n, s) => n + Buffer.byteLength(s), 0);
   const d3File = d3Page(files.json);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'afg-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -67,6 +67,17 @@
     return { values: values.subarray(0, n), exact };
   }
 
+  /* Front-coded names: each shares name_prefix[i] UTF-16 units with the
+   * one before it. */
+  function decodeNames(raw) {
+    const { values: shared } = decodeVarints(raw.name_prefix);
+    const names = new Array(raw.names.length);
+    let prev = '';
+    for (let i = 0; i < names.length; i++)
+      prev = names[i] = prev.slice(0, shared[i]) + raw.names[i];
+    return names;
+  }
+
   function loadModel() {
     const raw = JSON.parse($('afg-data').textContent);
     const { values: nodes, exact } = decodeVarints(raw.nodes);
@@ -76,8 +87,8 @@
     const N = ALL + 1;
     const m = {
       raw, T, F, ALL, N,
-      names: raw.names,
-      nameCat: Uint8Array.from(raw.name_categories),
+      names: decodeNames(raw),
+      nameCat: Uint8Array.from(raw.name_categories, (c) => c.charCodeAt(0) - 48),
       categories: raw.categories,
       name: new Int32Array(N).fill(-1),
       calls: new Float64Array(N),

@@ -40,8 +40,36 @@ append_page_file (GString *out, const char *name, GError **error)
   return TRUE;
 }
 
-/* Distinct frame names in order of first use (breadth-first), so that the
- * output does not depend on the string table's internal order. Thread
+/* Base-64 digits, five bits each, lowest first; a digit with bit 5 set is
+ * followed by more. None of them needs escaping in JSON or HTML, and the
+ * page reads them with one loop: smaller and faster to parse than JSON
+ * numbers (first paint is dominated by the browser reading this block). */
+static const char varint_digits[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static void
+append_varint (GString *out, guint64 value)
+{
+  while (value >= 32)
+    {
+      g_string_append_c (out, varint_digits[32 | (value & 31)]);
+      value >>= 5;
+    }
+  g_string_append_c (out, varint_digits[value]);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const AfgProfile *p = data;
+
+  return strcmp (afg_profile_get_node_name (p, *(const guint32 *) a),
+                 afg_profile_get_node_name (p, *(const guint32 *) b));
+}
+
+/* Distinct frame names in byte order (one node using each), so that the
+ * output does not depend on the string table's order and neighbours share
+ * prefixes. compact[] maps a string id to its index in that order. Thread
  * roots are not frames: their label is in "threads". */
 static GArray *
 collect_names (const AfgProfile *p, guint32 *compact)
@@ -54,30 +82,65 @@ collect_names (const AfgProfile *p, guint32 *compact)
 
       if (compact[name] != NO_INDEX)
         continue;
-      compact[name] = order->len;
+      compact[name] = 0;
       g_array_append_val (order, i);
     }
+  g_array_sort_with_data (order, compare_names, (gpointer) p);
+  for (guint k = 0; k < order->len; k++)
+    compact[p->nodes[g_array_index (order, guint32, k)].name] = k;
   return order;
 }
 
-static void
-append_names (GString *out, const AfgProfile *p, GArray *first_use)
+/* The longest common prefix of A and B that ends on a character boundary:
+ * returns its bytes and sets *units to its UTF-16 code units (what the
+ * page's String.slice counts). Names are valid UTF-8. */
+static gsize
+shared_prefix (const char *a, const char *b, guint *units)
 {
+  gsize n = 0;
+
+  while (a[n] != '\0' && a[n] == b[n])
+    n++;
+  while (n > 0 && ((guchar) a[n] & 0xc0) == 0x80)
+    n--;
+  *units = 0;
+  for (gsize i = 0; i < n; i++)
+    if (((guchar) a[i] & 0xc0) != 0x80)
+      *units += (guchar) a[i] >= 0xf0 ? 2 : 1;
+  return n;
+}
+
+/* Front-coded: each name is sent as what it does not share with the one
+ * before ("names"), with the length of the shared part ("name_prefix",
+ * varints); sorted profiler names share long prefixes (module paths). */
+G_STATIC_ASSERT (AFG_N_CATEGORIES <= 10);  /* one digit each in name_categories */
+
+static void
+append_names (GString *out, const AfgProfile *p, GArray *order)
+{
+  g_autoptr(GString) prefixes = g_string_new (NULL);
+  const char *prev = "";
+
   g_string_append (out, ",\"categories\":[");
   for (guint c = 0; c < AFG_N_CATEGORIES; c++)
     g_string_append_printf (out, "%s\"%s\"", c > 0 ? "," : "", afg_category_to_string (c));
   g_string_append (out, "],\"names\":[");
-  for (guint k = 0; k < first_use->len; k++)
+  for (guint k = 0; k < order->len; k++)
     {
+      const char *name = afg_profile_get_node_name (p, g_array_index (order, guint32, k));
+      guint units;
+      gsize bytes = shared_prefix (name, prev, &units);
+
       if (k > 0)
         g_string_append_c (out, ',');
-      afg_json_append_string (out, afg_profile_get_node_name (p, g_array_index (first_use, guint32, k)));
+      afg_json_append_string (out, name + bytes);
+      append_varint (prefixes, units);
+      prev = name;
     }
-  g_string_append (out, "],\"name_categories\":[");
-  for (guint k = 0; k < first_use->len; k++)
-    g_string_append_printf (out, "%s%d", k > 0 ? "," : "",
-                            afg_profile_get_node_category (p, g_array_index (first_use, guint32, k)));
-  g_string_append_c (out, ']');
+  g_string_append_printf (out, "],\"name_prefix\":\"%s\",\"name_categories\":\"", prefixes->str);
+  for (guint k = 0; k < order->len; k++)
+    g_string_append_c (out, '0' + afg_profile_get_node_category (p, g_array_index (order, guint32, k)));
+  g_string_append_c (out, '"');
 }
 
 static void
@@ -96,24 +159,6 @@ append_threads (GString *out, const AfgProfile *p)
                               ",\"children\":%u}", root->calls, root->total_ns, root->n_children);
     }
   g_string_append_c (out, ']');
-}
-
-/* Base-64 digits, five bits each, lowest first; a digit with bit 5 set is
- * followed by more. None of them needs escaping in JSON or HTML, and the
- * page reads them with one loop: smaller and faster to parse than JSON
- * numbers (first paint is dominated by the browser reading this block). */
-static const char varint_digits[] =
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static void
-append_varint (GString *out, guint64 value)
-{
-  while (value >= 32)
-    {
-      g_string_append_c (out, varint_digits[32 | (value & 31)]);
-      value >>= 5;
-    }
-  g_string_append_c (out, varint_digits[value]);
 }
 
 /* Four numbers per frame in breadth-first order: name, calls, total_ns,
@@ -139,16 +184,16 @@ static void
 append_data (GString *out, const AfgProfile *p)
 {
   g_autofree guint32 *compact = g_new (guint32, p->strings.strings->len);
-  g_autoptr(GArray) first_use = NULL;
+  g_autoptr(GArray) order = NULL;
 
   memset (compact, 0xff, sizeof (guint32) * p->strings.strings->len);
-  first_use = collect_names (p, compact);
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-2\","
+  order = collect_names (p, compact);
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-3\","
                         "\"source\":{\"file\":");
   afg_json_append_string (out, p->source_name);
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);
   afg_json_append_stats (out, &p->stats);
-  append_names (out, p, first_use);
+  append_names (out, p, order);
   append_threads (out, p);
   append_nodes (out, p, compact);
   g_string_append_c (out, '}');

@@ -118,12 +118,13 @@ function decodeCompact(raw) {
   }));
   const queue = [...threads];
   const nodes = h.decodeVarints(raw.nodes);
+  const names = h.decodeNames(raw);
   let q = 0;
   for (let k = 0; k < nodes.length; k += 4) {
     while (queue[q].children.length === queue[q].n)
       q++;
     const node = {
-      name: raw.names[nodes[k]], category: raw.categories[raw.name_categories[nodes[k]]],
+      name: names[nodes[k]], category: raw.categories[raw.name_categories.charCodeAt(nodes[k]) - 48],
       calls: nodes[k + 1], total_ns: nodes[k + 2], self_ns: nodes[k + 2], children: [], n: nodes[k + 3],
     };
     queue[q].children.push(node);

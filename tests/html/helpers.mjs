@@ -119,6 +119,13 @@ export async function frameCentre(page, name, index = 0) {
   return { x: box.x + r.x + r.width / 2, y: box.y + r.y + r.height / 2, rect: r, box };
 }
 
+/* The page's front-coded names (see data/html/README.md), decoded. */
+export function decodeNames(data) {
+  const shared = decodeVarints(data.name_prefix);
+  let prev = '';
+  return data.names.map((suffix, i) => (prev = prev.slice(0, shared[i]) + suffix));
+}
+
 /* The page's base-64 varints (see data/html/README.md), decoded. */
 export function decodeVarints(text) {
   const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

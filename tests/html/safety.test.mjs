@@ -109,7 +109,29 @@ test('the export is byte-for-byte deterministic', () => {
 test('the data fits in the names plus 40 bytes per node', () => {
   const file = h.exportHtml(fx.knownDb());
   const data = JSON.parse(dataBlock(fs.readFileSync(file, 'utf8')));
-  const nameBytes = data.names.reduce((n, s) => n + Buffer.byteLength(s), 0);
+  const nameBytes = h.decodeNames(data).reduce((n, s) => n + Buffer.byteLength(s), 0);
   const nodes = data.threads.length + h.decodeVarints(data.nodes).length / 4;
   assert.ok(Buffer.byteLength(dataBlock(fs.readFileSync(file, 'utf8'))) <= nameBytes + 40 * nodes + 1024);
+});
+
+/* Names that share prefixes ending inside multi-byte and astral characters:
+ * the front coding must cut on character boundaries and count UTF-16 units. */
+test('front-coded names round-trip through the page exactly', async () => {
+  const names = ['é前缀😀a', 'é前缀😀b', 'é前缀😁', 'é前缀', 'é前', 'é剌', '😀', '😀😀x', '😁',
+    'aten::add', 'aten::addmm', 'aten::add_', 'a', 'z\u{10FFFF}', 'z\u{10FFFE}', 'Ab'];
+  const events = names.map((_, i) => [1, 2, i + 1, 1000 * i, 1000 * i + 500]);
+  const file = h.exportHtml(h.makeDb(names, events));
+  const data = JSON.parse(dataBlock(fs.readFileSync(file, 'utf8')));
+  const decoded = h.decodeNames(data);
+  const byteOrder = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  assert.deepEqual(decoded, byteOrder);
+  assert.ok(data.names.join('').length < names.join('').length, 'shared prefixes are sent once');
+  const { page, log } = await h.openPage(browser.context, file);
+  const dumped = (await page.evaluate(() => window.flamegraph.dump()))
+    .map((l) => l.split('\t')[0].split(';').slice(1).join(';'))
+    .filter((n) => n !== '')
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  assert.deepEqual(dumped, byteOrder);
+  assert.deepEqual(log.errors, []);
+  await page.close();
 });

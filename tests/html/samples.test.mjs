@@ -61,7 +61,7 @@ for (const name of samples) {
     const expected = readExpected(db);
     const data = JSON.parse(fs.readFileSync(file, 'utf8')
       .match(/<script type="application\/json" id="afg-data">([^]*?)<\/script>/)[1]);
-    const nameBytes = data.names.reduce((n, s) => n + Buffer.byteLength(s), 0);
+    const nameBytes = h.decodeNames(data).reduce((n, s) => n + Buffer.byteLength(s), 0);
     const dataBytes = Buffer.byteLength(JSON.stringify(data));
     assert.ok(dataBytes <= nameBytes + 40 * expected.length, `${dataBytes} bytes of data`);
 
