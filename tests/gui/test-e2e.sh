@@ -3,58 +3,10 @@
 # End to end: the real binary in a real X window (run under xvfb-run),
 # driven by xdotool; asserts on the window title, screenshot pixels and
 # the app's debug log. Usage: test-e2e.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
-set -u
-
 EXE=$1
 MAKE_DB=$2
-WORK=$(mktemp -d)
-LOG=$WORK/app.log
-PID=
-DB_DIR=
-N=0
-
-cleanup () {
-  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-  rm -rf "$WORK" "$DB_DIR"
-}
-trap cleanup EXIT
-
-fail () {
-  echo "not ok - $*"
-  echo "# --- app log ---"
-  sed 's/^/# /' "$LOG" 2>/dev/null | tail -30
-  exit 1
-}
-
-ok () {
-  N=$((N + 1))
-  echo "ok $N - $*"
-}
-
-[ -n "${DISPLAY:-}" ] || fail "no X display: run under xvfb-run"
-export XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/config XDG_CACHE_HOME=$WORK/cache
-export G_MESSAGES_DEBUG="afg-window afg-flame-view" LC_ALL=C.UTF-8
-
-start_app () {
-  : > "$LOG"
-  "$EXE" "$@" > "$LOG" 2>&1 &
-  PID=$!
-}
-
-stop_app () {
-  kill "$PID" 2>/dev/null
-  wait "$PID" 2>/dev/null
-  PID=
-}
-
-# wait_log PATTERN: waits up to 10 s for a fixed string in the debug log.
-wait_log () {
-  for _ in $(seq 100); do
-    grep -qF -- "$1" "$LOG" && return 0
-    sleep 0.1
-  done
-  fail "the log never showed '$1'"
-}
+. "$(dirname "$0")/e2e-lib.sh"
+export G_MESSAGES_DEBUG="afg-window afg-flame-view"
 
 find_window () {
   WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
