@@ -530,6 +530,10 @@ afg_flame_view_set_view_root (AfgFlameView *self, guint32 view_root)
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
   g_return_if_fail (self->profile != NULL);
 
+  /* Filling the thread list selects "All threads" again: the layout the
+   * view already has (maybe built in a worker) would come out the same. */
+  if (view_root == self->view_root && !afg_flame_view_is_zoomed (self))
+    return;
   self->view_root = view_root;
   rebuild_layout (self, view_root);
 }
