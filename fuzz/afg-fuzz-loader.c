@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "afg-loader.h"
+#include "afg-tree-builder.h"
 #include "afg-writers.h"
 
 #define WAL_MARK "AFG-WAL:"
@@ -80,7 +81,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   const guint8 *mark = memmem (data, size, WAL_MARK, strlen (WAL_MARK));
   gsize db_size = mark ? (gsize) (mark - data) : size;
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) profile = NULL;
 
   if (db_path == NULL)
     setup ();
@@ -88,7 +90,9 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   g_unlink (wal_path);
   if (mark != NULL)
     write_all (wal_path, mark + strlen (WAL_MARK), size - db_size - strlen (WAL_MARK));
-  profile = afg_profile_load (db_path, NULL, NULL, NULL, &error);
+  document = afg_document_load (db_path, NULL, NULL, NULL, &error);
+  if (document != NULL)
+    profile = afg_tree_build (document, NULL, NULL, &error);
   if (profile != NULL)
     {
       g_autoptr(GString) json = g_string_new (NULL);

@@ -15,6 +15,7 @@
 #include "afg-error.h"
 #include "afg-format.h"
 #include "afg-loader.h"
+#include "afg-tree-builder.h"
 #include "afg-writers.h"
 
 #define PROG "ascend-flamegraph"
@@ -82,9 +83,9 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
 }
 
 static void
-print_summary (const AfgProfile *profile, const char *out_path)
+print_summary (const AfgTree *tree, double seconds, const char *out_path)
 {
-  const AfgStats *s = afg_profile_get_stats (profile);
+  const AfgStats *s = afg_tree_get_stats (tree);
   g_autofree char *shown = afg_format_path (out_path);
 
   g_printerr (_("%s: %s: %" PRIu64 " rows, %" PRIu64 " used; skipped: %"
@@ -92,18 +93,17 @@ print_summary (const AfgProfile *profile, const char *out_path)
                 " malformed, %" PRIu64 " non-positive duration, %" PRIu64
                 " ProfilerStep; %u threads, %u nodes, %" PRIu64 " partial overlaps, %"
                 PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
-              PROG, afg_profile_get_source_name (profile), s->rows, s->used, s->skipped_type,
-              s->skipped_null, s->skipped_malformed, s->skipped_nonpositive, s->profiler_steps,
-              afg_profile_get_n_threads (profile),
-              afg_profile_get_n_nodes (profile) - afg_profile_get_n_threads (profile),
-              s->partial_overlaps, s->depth_truncated, afg_profile_get_load_seconds (profile),
-              shown);
+              PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
+              s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
+              s->profiler_steps, afg_tree_get_n_threads (tree),
+              afg_tree_get_n_nodes (tree) - 1 - afg_tree_get_n_threads (tree),
+              s->partial_overlaps, s->depth_truncated, seconds, shown);
 }
 
 static void
-print_warnings (const AfgProfile *profile)
+print_warnings (const AfgTree *tree)
 {
-  const AfgStats *s = afg_profile_get_stats (profile);
+  const AfgStats *s = afg_tree_get_stats (tree);
 
   if (s->skipped_nonpositive > 0)
     g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
@@ -111,7 +111,7 @@ print_warnings (const AfgProfile *profile)
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_profile_is_empty (profile))
+  if (afg_tree_is_empty (tree))
     g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"
                   " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
                   " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
@@ -122,8 +122,11 @@ static int
 run_export (CliOptions *opts)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autofree char *out_path = NULL;
+  gint64 started = g_get_monotonic_time ();
+  double seconds;
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
 
@@ -134,23 +137,26 @@ run_export (CliOptions *opts)
       print_error (message, _("use -f html, -f json or -f folded"));
       return AFG_EXIT_USAGE;
     }
-  profile = afg_profile_load (opts->files[0], NULL, on_progress, &progress, &error);
+  document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
+  if (document != NULL)
+    tree = afg_tree_build (document, NULL, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
-  if (profile == NULL)
+  if (tree == NULL)
     {
       print_error (error->message, afg_load_error_get_hint (error));
       return AFG_EXIT_BAD_INPUT;
     }
-  if (!afg_export_to_dir (profile, format, opts->output ? opts->output : ".", &out_path, &error))
+  seconds = (g_get_monotonic_time () - started) / 1e6;
+  if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
     {
       print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (profile);
-      print_summary (profile, out_path);
+      print_warnings (tree);
+      print_summary (tree, seconds, out_path);
     }
   return AFG_EXIT_OK;
 }

@@ -13,10 +13,9 @@
 
 struct _AfgFlameRenderer {
   PangoLayout   *label;
-  AfgProfile    *profile;
+  AfgTree       *tree;
   AfgFlameColor *colors;     /* per node, valid where has_color is set */
   guint8        *has_color;
-  AfgFlameColor  root_color;
   int            text_height;
 };
 
@@ -39,28 +38,26 @@ afg_flame_renderer_free (AfgFlameRenderer *self)
   if (self == NULL)
     return;
   g_clear_object (&self->label);
-  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
   g_free (self->colors);
   g_free (self->has_color);
   g_free (self);
 }
 
 void
-afg_flame_renderer_set_profile (AfgFlameRenderer *self, AfgProfile *profile)
+afg_flame_renderer_set_tree (AfgFlameRenderer *self, AfgTree *tree)
 {
   guint n;
 
-  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->colors, g_free);
   g_clear_pointer (&self->has_color, g_free);
-  if (profile == NULL)
+  if (tree == NULL)
     return;
-  self->profile = afg_profile_ref (profile);
-  n = afg_profile_get_n_nodes (profile);
+  self->tree = afg_tree_ref (tree);
+  n = afg_tree_get_n_nodes (tree);
   self->colors = g_new (AfgFlameColor, n);
   self->has_color = g_new0 (guint8, n);
-  afg_flame_color_for_name (afg_flame_node_get_name (profile, AFG_FLAME_ROOT_ALL),
-                            AFG_CATEGORY_UNKNOWN, &self->root_color);
 }
 
 int
@@ -109,12 +106,10 @@ afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state
 static const AfgFlameColor *
 frame_color (AfgFlameRenderer *self, guint32 node)
 {
-  if (node == AFG_FLAME_ROOT_ALL)
-    return &self->root_color;
   if (!self->has_color[node])
     {
-      afg_flame_color_for_name (afg_profile_get_node_name (self->profile, node),
-                                afg_profile_get_node_category (self->profile, node),
+      afg_flame_color_for_name (afg_tree_get_node_name (self->tree, node),
+                                afg_tree_get_node_category (self->tree, node),
                                 &self->colors[node]);
       self->has_color[node] = TRUE;
     }
@@ -124,22 +119,22 @@ frame_color (AfgFlameRenderer *self, guint32 node)
 static gboolean
 frame_dimmed (const AfgFlameDrawState *state, guint32 node)
 {
-  return state->matches != NULL && (node == AFG_FLAME_ROOT_ALL || !state->matches[node]);
+  return state->matches != NULL && !state->matches[node];
 }
 
 static void
-draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgProfile *profile, guint32 node, double x,
+draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree, guint32 node, double x,
             double y, double width, double alpha)
 {
   pango_layout_set_width (self->label, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_set_text (self->label, afg_flame_node_get_name (profile, node), -1);
+  pango_layout_set_text (self->label, afg_tree_get_node_name (tree, node), -1);
   cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha);
   cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
   pango_cairo_show_layout (cr, self->label);
 }
 
 static void
-draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgProfile *profile,
+draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
             const AfgFlameDrawState *state, const AfgFlameFrame *frame, double y)
 {
   const AfgFlameColor *c = frame_color (self, frame->node);
@@ -151,19 +146,19 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgProfile *profile,
   cairo_rectangle (cr, x, y, MAX (w - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
   cairo_fill (cr);
   if (w >= LABEL_MIN_WIDTH)
-    draw_label (self, cr, profile, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
+    draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
 void
 afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
                                 const AfgFlameLayout *layout, const AfgFlameDrawState *state)
 {
-  AfgProfile *profile = afg_flame_layout_get_profile (layout);
+  AfgTree *tree = afg_flame_layout_get_tree (layout);
   guint n_frames;
   const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
   double min_width = 1.0 / MAX (state->width, 1);
 
-  g_return_if_fail (profile == self->profile);
+  g_return_if_fail (tree == self->tree);
 
   for (guint row = 0; row < afg_flame_layout_get_n_rows (layout); row++)
     {
@@ -174,7 +169,7 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
         continue;
       for (guint i = afg_flame_layout_get_row_start (layout, row); i < end; i++)
         if (frames[i].width >= min_width)
-          draw_frame (self, cr, profile, state, &frames[i], y);
+          draw_frame (self, cr, tree, state, &frames[i], y);
     }
 }
 

@@ -25,8 +25,8 @@ typedef struct _AfgFlameRenderer AfgFlameRenderer;
 
 AfgFlameRenderer *afg_flame_renderer_new             (PangoContext             *context);
 void              afg_flame_renderer_free            (AfgFlameRenderer         *self);
-void              afg_flame_renderer_set_profile     (AfgFlameRenderer         *self,
-                                                      AfgProfile               *profile);
+void              afg_flame_renderer_set_tree        (AfgFlameRenderer         *self,
+                                                      AfgTree                  *tree);
 void              afg_flame_renderer_draw_frames     (AfgFlameRenderer         *self,
                                                       cairo_t                  *cr,
                                                       const AfgFlameLayout     *layout,

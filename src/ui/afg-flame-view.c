@@ -12,7 +12,8 @@
 struct _AfgFlameView {
   GtkWidget         parent_instance;
 
-  AfgProfile       *profile;
+  AfgTree          *tree;
+  AfgColumn         weight;
   AfgFlameLayout   *layout;
   AfgFlameRenderer *renderer;
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
@@ -104,8 +105,8 @@ set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 static void
 rebuild_layout (AfgFlameView *self, guint32 zoom_root)
 {
-  set_layout (self, self->profile == NULL ? NULL
-              : afg_flame_layout_new (self->profile, self->view_root, zoom_root));
+  set_layout (self, self->tree == NULL ? NULL
+              : afg_flame_layout_new (self->tree, self->weight, self->view_root, zoom_root));
 }
 
 static void
@@ -117,8 +118,7 @@ set_hover (AfgFlameView *self, guint32 hover)
     return;
   self->hover = hover;
   if (hover != AFG_FLAME_NO_FRAME)
-    g_debug ("hover: %s", afg_flame_node_get_name (self->profile,
-             afg_flame_layout_get_frames (self->layout, &n)[hover].node));
+    g_debug ("hover: %s", afg_tree_get_node_name (self->tree, afg_flame_layout_get_frames (self->layout, &n)[hover].node));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -216,7 +216,7 @@ move_selection (AfgFlameView *self, guint keyval)
     return;
   select_node (self, frame_node (self, next));
   scroll_to_frame (self, next);
-  g_debug ("selected: %s", afg_flame_node_get_name (self->profile, self->selected_node));
+  g_debug ("selected: %s", afg_tree_get_node_name (self->tree, self->selected_node));
 }
 
 static gboolean
@@ -245,21 +245,20 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
 static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
-  g_autofree char *total = afg_format_duration (afg_flame_node_get_total (self->profile, node));
-  g_autofree char *self_time = afg_format_duration (node == AFG_FLAME_ROOT_ALL ? 0
-                                                    : afg_profile_get_node (self->profile, node)->self_ns);
-  g_autofree char *of_all = afg_format_percent (afg_flame_node_get_total (self->profile, node),
-                                                afg_profile_get_total_ns (self->profile));
-  g_autofree char *of_zoom = afg_format_percent (afg_flame_node_get_total (self->profile, node),
-                                                 afg_flame_node_get_total (self->profile,
+  AfgTree *tree = self->tree;
+  AfgColumn self_column = afg_column_get_info (self->weight)->self;
+  gint64 value = afg_tree_get_value (tree, self->weight, node);
+  g_autofree char *total = afg_format_duration (value);
+  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node));
+  g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
+  g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
-  AfgCategory category = node == AFG_FLAME_ROOT_ALL ? AFG_CATEGORY_UNKNOWN
-                         : afg_profile_get_node_category (self->profile, node);
-  guint64 calls = node == AFG_FLAME_ROOT_ALL ? 0 : afg_profile_get_node (self->profile, node)->calls;
+  AfgCategory category = afg_tree_get_node_category (tree, node);
+  guint64 calls = node == AFG_TREE_ROOT ? 0 : (guint64) afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
 
   return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %" G_GUINT64_FORMAT "\n%s: %s\n%s: %s\n"
                                   "%s: %s\n%s: %s",
-                                  afg_flame_node_get_name (self->profile, node),
+                                  afg_tree_get_node_name (self->tree, node),
                                   _("Category"), afg_category_to_string (category),
                                   _("Calls"), calls, _("Total"), total, _("Self"), self_time,
                                   _("Of all"), of_all, _("Of zoom"), of_zoom);
@@ -284,11 +283,11 @@ copy_action (GtkWidget *widget, const char *action_name, GVariant *param)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
 
-  if (self->profile == NULL || self->layout == NULL
+  if (self->tree == NULL || self->layout == NULL
       || afg_flame_layout_find_node (self->layout, self->selected_node) == AFG_FLAME_NO_FRAME)
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
-                          afg_flame_node_get_name (self->profile, self->selected_node));
+                          afg_tree_get_node_name (self->tree, self->selected_node));
 }
 
 static GskRenderNode *
@@ -370,7 +369,7 @@ afg_flame_view_dispose (GObject *object)
   g_clear_pointer (&self->frames_node, gsk_render_node_unref);
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   g_clear_pointer (&self->renderer, afg_flame_renderer_free);
-  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->search, g_free);
   G_OBJECT_CLASS (afg_flame_view_parent_class)->dispose (object);
@@ -472,7 +471,8 @@ afg_flame_view_init (AfgFlameView *self)
   GtkEventController *key = gtk_event_controller_key_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
-  self->view_root = AFG_FLAME_ROOT_ALL;
+  self->view_root = AFG_TREE_ROOT;
+  self->weight = AFG_COLUMN_TOTAL_NS;
   self->hover = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
@@ -494,41 +494,41 @@ afg_flame_view_new (void)
 }
 
 void
-afg_flame_view_set_profile (AfgFlameView *self, AfgProfile *profile)
+afg_flame_view_set_tree (AfgFlameView *self, AfgTree *tree)
 {
-  afg_flame_view_set_profile_with_layout (self, profile, NULL);
+  afg_flame_view_set_tree_with_layout (self, tree, NULL);
 }
 
-/* LAYOUT, if given, is PROFILE's whole-profile layout, built off the main
+/* LAYOUT, if given, is TREE's whole-profile layout, built off the main
  * thread (for a big profile, the first one costs 10+ ms of page faults);
  * the view takes it. */
 void
-afg_flame_view_set_profile_with_layout (AfgFlameView *self, AfgProfile *profile,
-                                        AfgFlameLayout *layout)
+afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *tree, AfgFlameLayout *layout)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (layout == NULL || (afg_flame_layout_get_profile (layout) == profile
-                    && afg_flame_layout_get_view_root (layout) == AFG_FLAME_ROOT_ALL
-                    && afg_flame_layout_get_zoom_root (layout) == AFG_FLAME_ROOT_ALL));
+  g_return_if_fail (layout == NULL || (afg_flame_layout_get_tree (layout) == tree
+                    && afg_flame_layout_get_weight (layout) == self->weight
+                    && afg_flame_layout_get_view_root (layout) == AFG_TREE_ROOT
+                    && afg_flame_layout_get_zoom_root (layout) == AFG_TREE_ROOT));
 
-  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->search, g_free);
-  self->profile = profile ? afg_profile_ref (profile) : NULL;
-  self->view_root = AFG_FLAME_ROOT_ALL;
+  self->tree = tree ? afg_tree_ref (tree) : NULL;
+  self->view_root = AFG_TREE_ROOT;
   self->selected_node = AFG_FLAME_NO_FRAME;
-  afg_flame_renderer_set_profile (self->renderer, profile);
+  afg_flame_renderer_set_tree (self->renderer, tree);
   if (layout != NULL)
     set_layout (self, layout);
   else
-    rebuild_layout (self, AFG_FLAME_ROOT_ALL);
+    rebuild_layout (self, AFG_TREE_ROOT);
 }
 
 void
 afg_flame_view_set_view_root (AfgFlameView *self, guint32 view_root)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (self->profile != NULL);
+  g_return_if_fail (self->tree != NULL);
 
   /* Filling the thread list selects "All threads" again: the layout the
    * view already has (maybe built in a worker) would come out the same. */
@@ -542,11 +542,11 @@ void
 afg_flame_view_zoom_to (AfgFlameView *self, guint32 node)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (self->profile != NULL);
+  g_return_if_fail (self->tree != NULL);
 
-  if (!afg_flame_node_is_descendant (self->profile, node, self->view_root))
+  if (!afg_tree_is_descendant (self->tree, node, self->view_root))
     return;
-  g_debug ("zoom: %s", afg_flame_node_get_name (self->profile, node));
+  g_debug ("zoom: %s", afg_tree_get_node_name (self->tree, node));
   rebuild_layout (self, node);
 }
 
@@ -559,8 +559,7 @@ afg_flame_view_zoom_out (AfgFlameView *self)
 
   if (self->layout == NULL)
     return;
-  parent = afg_flame_node_get_parent (self->profile, self->view_root,
-                                      afg_flame_layout_get_zoom_root (self->layout));
+  parent = afg_flame_layout_get_node_parent (self->layout, afg_flame_layout_get_zoom_root (self->layout));
   if (parent != AFG_NODE_NONE)
     afg_flame_view_zoom_to (self, parent);
 }
@@ -570,7 +569,7 @@ afg_flame_view_reset_zoom (AfgFlameView *self)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
 
-  if (self->profile != NULL && afg_flame_view_is_zoomed (self))
+  if (self->tree != NULL && afg_flame_view_is_zoomed (self))
     afg_flame_view_zoom_to (self, self->view_root);
 }
 
@@ -594,8 +593,8 @@ afg_flame_view_set_search (AfgFlameView *self, const char *text)
   g_free (self->search);
   self->search = g_strdup (text);
   g_clear_pointer (&self->matches, g_free);
-  if (text != NULL && self->profile != NULL)
-    self->matches = afg_flame_search_match (self->profile, text);
+  if (text != NULL && self->tree != NULL)
+    self->matches = afg_flame_search_match (self->tree, text);
   invalidate_frames (self);
 }
 
@@ -606,7 +605,7 @@ afg_flame_view_get_search_result (AfgFlameView *self, AfgFlameSearchResult *resu
 
   if (self->matches == NULL || self->layout == NULL)
     return FALSE;
-  afg_flame_search_summarize (self->profile, self->matches,
+  afg_flame_search_summarize (self->tree, self->weight, self->matches,
                               afg_flame_layout_get_zoom_root (self->layout), result);
   return TRUE;
 }

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "afg-flame-layout.h"
+#include "afg-flame-search.h"
 
 G_BEGIN_DECLS
 
@@ -12,11 +13,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AfgFlameView, afg_flame_view, AFG, FLAME_VIEW, GtkWidget)
 
 GtkWidget            *afg_flame_view_new               (void);
-void                  afg_flame_view_set_profile       (AfgFlameView          *self,
-                                                        AfgProfile            *profile);
-void                  afg_flame_view_set_profile_with_layout
+void                  afg_flame_view_set_tree          (AfgFlameView          *self,
+                                                        AfgTree               *tree);
+void                  afg_flame_view_set_tree_with_layout
                                                        (AfgFlameView          *self,
-                                                        AfgProfile            *profile,
+                                                        AfgTree               *tree,
                                                         AfgFlameLayout        *layout);
 void                  afg_flame_view_set_view_root     (AfgFlameView          *self,
                                                         guint32                view_root);

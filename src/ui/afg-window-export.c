@@ -11,12 +11,12 @@
 static void
 export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  AfgProfile *profile = g_object_get_data (G_OBJECT (task), "profile");
+  AfgTree *tree = g_object_get_data (G_OBJECT (task), "tree");
   GError *error = NULL;
 
   if (g_task_return_error_if_cancelled (task))
     return;
-  if (afg_export_to_file (profile, AFG_FORMAT_HTML, data, &error))
+  if (afg_export_to_file (tree, AFG_FORMAT_HTML, data, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -60,8 +60,8 @@ export_to (AfgWindow *self, GFile *file)
   task = g_task_new (self, self->export_cancellable, on_exported, NULL);
   g_task_set_source_tag (task, export_to);
   g_task_set_task_data (task, g_file_get_path (file), g_free);
-  g_object_set_data_full (G_OBJECT (task), "profile", afg_profile_ref (self->profile),
-                          (GDestroyNotify) afg_profile_unref);
+  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (self->tree),
+                          (GDestroyNotify) afg_tree_unref);
   g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, export_in_thread);
 }
@@ -74,7 +74,7 @@ on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
-  if (file != NULL && self->profile != NULL)
+  if (file != NULL && self->tree != NULL)
     export_to (self, file);
 }
 
@@ -82,7 +82,7 @@ void
 afg_window_export (AfgWindow *self)
 {
   g_assert (AFG_IS_WINDOW (self));
-  g_return_if_fail (self->profile != NULL);
+  g_return_if_fail (self->tree != NULL);
 
   g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (_("Export as HTML"), GTK_WINDOW (self),

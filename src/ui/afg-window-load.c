@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-loader.h"
+#include "afg-tree-builder.h"
 #include "afg-window-private.h"
 
 /* Progress reaches the main loop through at most one pending idle, and
@@ -132,54 +133,78 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
   g_mutex_unlock (&req->mutex);
 }
 
+typedef struct {
+  AfgTree        *tree;
+  AfgFlameLayout *layout;
+} FirstView;
+
 static void
-build_layout (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+first_view_free (gpointer data)
 {
-  g_task_return_pointer (task, afg_flame_layout_new (data, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL),
-                         (GDestroyNotify) afg_flame_layout_free);
+  FirstView *view = data;
+
+  g_clear_pointer (&view->tree, afg_tree_unref);
+  g_clear_pointer (&view->layout, afg_flame_layout_free);
+  g_free (view);
+}
+
+/* The whole-profile tree, and its first layout (for a big profile that
+ * costs 10+ ms of page faults), off the main thread. */
+static void
+build_first_view (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  FirstView *view = g_new0 (FirstView, 1);
+
+  view->tree = afg_tree_build (data, NULL, cancellable, &error);
+  if (view->tree == NULL)
+    {
+      first_view_free (view);
+      g_task_return_error (task, error);
+      return;
+    }
+  view->layout = afg_flame_layout_new (view->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  g_task_return_pointer (task, view, first_view_free);
 }
 
 static void
-on_layout_built (GObject *source, GAsyncResult *result, gpointer data)
+on_first_view_built (GObject *source, GAsyncResult *result, gpointer data)
 {
   LoadRequest *req = data;
-  AfgProfile *profile = g_task_get_task_data (G_TASK (result));
-  AfgFlameLayout *layout = g_task_propagate_pointer (G_TASK (result), NULL);
+  AfgDocument *document = g_task_get_task_data (G_TASK (result));
+  FirstView *view = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autoptr(AfgWindow) self = load_request_get_window (req);
 
-  if (self == NULL)
-    {
-      g_debug ("dropped a cancelled or stale load");
-      g_clear_pointer (&layout, afg_flame_layout_free);
-    }
+  if (self == NULL || view == NULL)
+    g_debug ("dropped a cancelled or stale load");
   else
     {
-      g_debug ("loaded in %.3f s (wall %.3f s)", afg_profile_get_load_seconds (profile),
+      g_debug ("loaded in %.3f s (wall %.3f s)", afg_document_get_load_seconds (document),
                (g_get_monotonic_time () - req->started) / 1e6);
-      afg_window_show_profile (self, profile, layout);
+      afg_window_show_profile (self, document, view->tree, g_steal_pointer (&view->layout));
     }
+  g_clear_pointer (&view, first_view_free);
   load_request_release (req);
 }
 
-/* The first layout of a big profile is built off the main thread too. */
 static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer data)
 {
   LoadRequest *req = data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = afg_profile_load_finish (result, &error);
+  g_autoptr(AfgDocument) document = afg_document_load_finish (result, &error);
   g_autoptr(AfgWindow) self = load_request_get_window (req);
   g_autoptr(GTask) task = NULL;
 
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_debug ("dropped a cancelled or stale load");
-  else if (profile == NULL)
+  else if (document == NULL)
     afg_window_show_error (self, error);
   else
     {
-      task = g_task_new (NULL, NULL, on_layout_built, req);  /* it releases req */
-      g_task_set_task_data (task, g_steal_pointer (&profile), (GDestroyNotify) afg_profile_unref);
-      g_task_run_in_thread (task, build_layout);
+      task = g_task_new (NULL, self->load_cancellable, on_first_view_built, req);  /* it releases req */
+      g_task_set_task_data (task, g_steal_pointer (&document), (GDestroyNotify) afg_document_unref);
+      g_task_run_in_thread (task, build_first_view);
       return;
     }
   load_request_release (req);
@@ -216,5 +241,5 @@ afg_window_load (AfgWindow *self, GFile *file)
   /* The request outlives the worker: on_loaded, which runs after the
    * last progress call, releases it. */
   req = load_request_new (self);
-  afg_profile_load_async (path, self->load_cancellable, on_progress, req, on_loaded, req);
+  afg_document_load_async (path, self->load_cancellable, on_progress, req, on_loaded, req);
 }

@@ -9,7 +9,8 @@ G_BEGIN_DECLS
 struct _AfgWindow {
   GtkApplicationWindow  parent_instance;
 
-  AfgProfile           *profile;
+  AfgDocument          *document;
+  AfgTree              *tree;
   GFile                *file;  /* loading, failed or shown; NULL when empty */
   GCancellable         *load_cancellable;
   GCancellable         *export_cancellable;
@@ -41,7 +42,8 @@ void afg_window_show_notice    (AfgWindow    *self,
                                 const char   *message,
                                 gboolean      can_open);
 void afg_window_show_profile   (AfgWindow      *self,
-                                AfgProfile     *profile,
+                                AfgDocument    *document,
+                                AfgTree        *tree,
                                 AfgFlameLayout *layout);
 void afg_window_show_error     (AfgWindow    *self,
                                 const GError *error);

@@ -86,10 +86,10 @@ on_thread_selected (AfgWindow *self, GParamSpec *pspec, GtkDropDown *dropdown)
 {
   guint selected = gtk_drop_down_get_selected (dropdown);
 
-  if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
+  if (self->tree == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
-  afg_flame_view_set_view_root (self->flame_view, selected == 0 ? AFG_FLAME_ROOT_ALL
-                                : afg_profile_get_thread (self->profile, selected - 1)->root);
+  afg_flame_view_set_view_root (self->flame_view, selected == 0 ? AFG_TREE_ROOT
+                                : afg_tree_get_thread (self->tree, selected - 1)->node);
 }
 
 static void
@@ -232,14 +232,14 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 
   g_debug ("load cancelled");
   g_cancellable_cancel (self->load_cancellable);
-  gtk_stack_set_visible_child_name (self->stack, self->profile ? "graph" : "empty");
+  gtk_stack_set_visible_child_name (self->stack, self->tree ? "graph" : "empty");
   g_clear_object (&self->file);
-  if (self->profile == NULL)
+  if (self->tree == NULL)
     gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   else
     {
-      self->file = g_file_new_for_path (afg_profile_get_source_path (self->profile));
-      gtk_window_set_title (GTK_WINDOW (self), afg_profile_get_source_name (self->profile));
+      self->file = g_file_new_for_path (afg_document_get_source_path (self->document));
+      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (self->document));
     }
   afg_window_update_actions (self);
 }
@@ -282,7 +282,8 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
   g_clear_object (&self->file);
-  g_clear_pointer (&self->profile, afg_profile_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  g_clear_pointer (&self->document, afg_document_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
@@ -401,7 +402,7 @@ afg_window_update_actions (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && self->profile != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && self->tree != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
                                  graph && afg_flame_view_is_zoomed (self->flame_view));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);
@@ -423,25 +424,25 @@ afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open)
 }
 
 static char *
-thread_entry (AfgProfile *profile, guint32 node, const char *label)
+thread_entry (AfgTree *tree, guint32 node, const char *label)
 {
-  g_autofree char *total = afg_format_duration (afg_profile_get_node (profile, node)->total_ns);
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
 
 static void
-fill_thread_dropdown (AfgWindow *self, AfgProfile *profile)
+fill_thread_dropdown (AfgWindow *self, AfgTree *tree)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = afg_format_duration (afg_profile_get_total_ns (profile));
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
 
   gtk_string_list_append (list, all);
-  for (guint i = 0; i < afg_profile_get_n_threads (profile); i++)
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
-      const AfgThread *thread = afg_profile_get_thread (profile, i);
-      g_autofree char *entry = thread_entry (profile, thread->root, thread->label);
+      const AfgThread *thread = afg_tree_get_thread (tree, i);
+      g_autofree char *entry = thread_entry (tree, thread->node, thread->label);
 
       gtk_string_list_append (list, entry);
     }
@@ -457,24 +458,24 @@ skipped_rows (const AfgStats *s)
 }
 
 static void
-update_status (AfgWindow *self, AfgProfile *profile)
+update_status (AfgWindow *self, AfgTree *tree)
 {
-  const AfgStats *s = afg_profile_get_stats (profile);
-  guint threads = afg_profile_get_n_threads (profile);
+  const AfgStats *s = afg_tree_get_stats (tree);
+  guint threads = afg_tree_get_n_threads (tree);
   g_autofree char *text = g_strdup_printf (
     _("%s — %'" PRIu64 " rows used, %'" PRIu64 " skipped · %u threads · "
       "%'u frames · %'" PRIu64 " partial overlaps · loaded in %.2f s"),
-    afg_profile_get_source_name (profile), s->used, skipped_rows (s), threads,
-    afg_profile_get_n_nodes (profile) - threads, s->partial_overlaps,
-    afg_profile_get_load_seconds (profile));
+    afg_document_get_source_name (afg_tree_get_document (tree)), s->used, skipped_rows (s), threads,
+    afg_tree_get_n_nodes (tree) - 1 - threads, s->partial_overlaps,
+    afg_document_get_load_seconds (afg_tree_get_document (tree)));
 
   gtk_label_set_text (self->status_label, text);
 }
 
 static void
-add_recent (AfgProfile *profile)
+add_recent (AfgDocument *document)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (afg_profile_get_source_path (profile));
+  g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (document));
   g_autofree char *uri = g_file_get_uri (file);
   GtkRecentData data = {
     .mime_type = (char *) "application/vnd.sqlite3",
@@ -485,17 +486,17 @@ add_recent (AfgProfile *profile)
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
-/* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
+/* Takes LAYOUT: TREE's whole-profile layout, or NULL to build it here. */
 void
-afg_window_show_profile (AfgWindow *self, AfgProfile *profile, AfgFlameLayout *layout)
+afg_window_show_profile (AfgWindow *self, AfgDocument *document, AfgTree *tree, AfgFlameLayout *layout)
 {
   g_assert (AFG_IS_WINDOW (self));
 
-  if (afg_profile_is_empty (profile))
+  if (afg_tree_is_empty (tree))
     {
       g_autoptr(GError) error = g_error_new (AFG_LOAD_ERROR, AFG_LOAD_ERROR_MISSING_TABLE,
                                              _("%s: no usable rows in PYTORCH_API"),
-                                             afg_profile_get_source_name (profile));
+                                             afg_document_get_source_name (document));
       afg_window_show_error (self, error);
       gtk_label_set_text (self->hint_label,
                           _("Likely causes: the CPU activity was not collected (add "
@@ -506,19 +507,21 @@ afg_window_show_profile (AfgWindow *self, AfgProfile *profile, AfgFlameLayout *l
       g_clear_pointer (&layout, afg_flame_layout_free);
       return;
     }
-  g_clear_pointer (&self->profile, afg_profile_unref);
-  self->profile = afg_profile_ref (profile);
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  g_clear_pointer (&self->document, afg_document_unref);
+  self->document = afg_document_ref (document);
+  self->tree = afg_tree_ref (tree);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  afg_flame_view_set_profile_with_layout (self->flame_view, profile, layout);
-  fill_thread_dropdown (self, profile);
-  update_status (self, profile);
-  add_recent (profile);
-  gtk_window_set_title (GTK_WINDOW (self), afg_profile_get_source_name (profile));
+  afg_flame_view_set_tree_with_layout (self->flame_view, tree, layout);
+  fill_thread_dropdown (self, tree);
+  update_status (self, tree);
+  add_recent (document);
+  gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (document));
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   afg_window_update_actions (self);
-  g_debug ("state: graph, %u frames", afg_profile_get_n_nodes (profile));
+  g_debug ("state: graph, %u frames", afg_tree_get_n_nodes (tree) - 1);
 }
 
 void

@@ -207,62 +207,83 @@ afg_test_db_commit (AfgTestDb *self)
   afg_test_db_exec (self, "COMMIT");
 }
 
-AfgProfile *
+AfgTree *
+afg_test_load_tree (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
+                    gpointer progress_data, GError **error)
+{
+  g_autoptr(AfgDocument) document = afg_document_load (path, cancellable, progress, progress_data, error);
+
+  if (document == NULL)
+    return NULL;
+  return afg_tree_build (document, NULL, cancellable, error);
+}
+
+AfgTree *
 afg_test_db_load (AfgTestDb *self)
 {
   g_autoptr(GError) error = NULL;
-  AfgProfile *profile;
+  AfgTree *tree;
 
   afg_test_db_close (self);
-  profile = afg_profile_load (self->path, NULL, NULL, NULL, &error);
+  tree = afg_test_load_tree (self->path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (profile);
-  afg_test_check_invariants (profile);
-  return profile;
+  g_assert_nonnull (tree);
+  afg_test_check_invariants (tree);
+  return tree;
+}
+
+static gint64
+value (const AfgTree *tree, AfgColumn column, guint32 node)
+{
+  return afg_tree_get_value (tree, column, node);
 }
 
 static void
-check_thread (const AfgProfile *profile, guint i)
+check_thread (const AfgTree *tree, guint i)
 {
-  const AfgThread *t = afg_profile_get_thread (profile, i);
+  const AfgThread *t = afg_tree_get_thread (tree, i);
   g_autofree char *label = g_strdup_printf ("%u/%u", t->pid, t->tid);
 
-  g_assert_cmpuint (t->root, ==, i);
+  g_assert_cmpuint (t->node, ==, 1 + i);
   g_assert_cmpuint (t->pid, ==, (guint64) t->global_tid >> 32);
   g_assert_cmpuint (t->tid, ==, (guint64) t->global_tid & G_MAXUINT32);
   g_assert_cmpstr (t->label, ==, label);
-  g_assert_cmpstr (afg_profile_get_node_name (profile, t->root), ==, label);
+  g_assert_cmpstr (afg_tree_get_node_name (tree, t->node), ==, label);
+  g_assert_cmpuint (afg_tree_get_node (tree, t->node)->thread, ==, i);
   if (i > 0)
-    g_assert_cmpint (afg_profile_get_thread (profile, i - 1)->global_tid, <, t->global_tid);
+    g_assert_cmpint (afg_tree_get_thread (tree, i - 1)->global_tid, <, t->global_tid);
 }
 
 static void
-check_node (const AfgProfile *profile, guint32 i, guint32 *next_child)
+check_node (const AfgTree *tree, guint32 i, guint32 *next_child)
 {
-  const AfgNode *n = afg_profile_get_node (profile, i);
-  guint n_threads = afg_profile_get_n_threads (profile);
-  gint64 child_total = 0;
-  guint64 child_calls = 0;
+  const AfgNode *n = afg_tree_get_node (tree, i);
+  guint n_threads = afg_tree_get_n_threads (tree);
+  gint64 child_total = 0, child_calls = 0;
 
-  g_assert_true (g_utf8_validate (afg_profile_get_node_name (profile, i), -1, NULL));
+  g_assert_true (g_utf8_validate (afg_tree_get_node_name (tree, i), -1, NULL));
   if (n->parent == AFG_NODE_NONE)
     {
-      g_assert_cmpuint (i, <, n_threads);
+      g_assert_cmpuint (i, ==, AFG_TREE_ROOT);
       g_assert_cmpuint (n->depth, ==, 0);
-      g_assert_cmpuint (n->thread, ==, i);
-      g_assert_cmpint (n->self_ns, ==, 0);
+      g_assert_cmpuint (n->thread, ==, AFG_THREAD_NONE);
     }
   else
     {
-      const AfgNode *p = afg_profile_get_node (profile, n->parent);
-      g_assert_cmpuint (i, >=, n_threads);
+      const AfgNode *p = afg_tree_get_node (tree, n->parent);
       g_assert_cmpuint (n->depth, ==, p->depth + 1);
-      g_assert_cmpuint (n->depth, <=, AFG_MAX_DEPTH);
-      g_assert_cmpuint (n->thread, ==, p->thread);
+      g_assert_cmpuint (n->depth, <=, AFG_MAX_DEPTH + 1);
       g_assert_cmpuint (i, >=, p->first_child);
       g_assert_cmpuint (i, <, p->first_child + p->n_children);
-      g_assert_cmpuint (n->calls, >=, 1);
-      g_assert_cmpint (n->total_ns, >, 0);
+      if (n->depth == 1)
+        g_assert_cmpuint (i, <=, n_threads);
+      else
+        {
+          g_assert_cmpuint (i, >, n_threads);
+          g_assert_cmpuint (n->thread, ==, p->thread);
+          g_assert_cmpint (value (tree, AFG_COLUMN_CALLS, i), >=, 1);
+          g_assert_cmpint (value (tree, AFG_COLUMN_TOTAL_NS, i), >, 0);
+        }
     }
   if (n->n_children == 0)
     g_assert_cmpuint (n->first_child, ==, AFG_NODE_NONE);
@@ -273,64 +294,67 @@ check_node (const AfgProfile *profile, guint32 i, guint32 *next_child)
     }
   for (guint32 c = 0; c < n->n_children; c++)
     {
-      const AfgNode *child = afg_profile_get_node (profile, n->first_child + c);
-      g_assert_cmpuint (child->parent, ==, i);
-      child_total += child->total_ns;
-      child_calls += child->calls;
-      if (c > 0)
-        g_assert_cmpint (strcmp (afg_profile_get_node_name (profile, n->first_child + c - 1),
-                                 afg_profile_get_node_name (profile, n->first_child + c)), <, 0);
+      guint32 child = n->first_child + c;
+
+      g_assert_cmpuint (afg_tree_get_node (tree, child)->parent, ==, i);
+      child_total += value (tree, AFG_COLUMN_TOTAL_NS, child);
+      child_calls += value (tree, AFG_COLUMN_CALLS, child);
+      if (c > 0 && n->depth >= 1)
+        g_assert_cmpint (strcmp (afg_tree_get_node_name (tree, child - 1),
+                                 afg_tree_get_node_name (tree, child)), <, 0);
     }
-  if (n->parent == AFG_NODE_NONE)
+  if (n->depth <= 1)
     {
-      g_assert_cmpint (n->total_ns, ==, child_total);
-      g_assert_cmpuint (n->calls, ==, child_calls);
+      g_assert_cmpint (value (tree, AFG_COLUMN_TOTAL_NS, i), ==, child_total);
+      g_assert_cmpint (value (tree, AFG_COLUMN_CALLS, i), ==, child_calls);
+      g_assert_cmpint (value (tree, AFG_COLUMN_SELF_NS, i), ==, 0);
     }
   else
-    g_assert_cmpint (n->self_ns, ==, MAX (0, n->total_ns - child_total));
+    g_assert_cmpint (value (tree, AFG_COLUMN_SELF_NS, i), ==,
+                     MAX (0, value (tree, AFG_COLUMN_TOTAL_NS, i) - child_total));
 }
 
 void
-afg_test_check_invariants (const AfgProfile *profile)
+afg_test_check_invariants (const AfgTree *tree)
 {
-  guint n_threads = afg_profile_get_n_threads (profile);
-  guint n_nodes = afg_profile_get_n_nodes (profile);
-  guint32 next_child = n_threads;
-  gint64 total = 0;
+  guint n_threads = afg_tree_get_n_threads (tree);
+  guint n_nodes = afg_tree_get_n_nodes (tree);
+  guint32 next_child = 1;
 
-  g_assert_cmpuint (n_nodes, >=, n_threads);
+  g_assert_cmpuint (n_nodes, >=, 1 + n_threads);
+  g_assert_cmpuint (afg_tree_get_node (tree, AFG_TREE_ROOT)->n_children, ==, n_threads);
   for (guint i = 0; i < n_threads; i++)
-    {
-      check_thread (profile, i);
-      total += afg_profile_get_node (profile, i)->total_ns;
-    }
+    check_thread (tree, i);
   for (guint32 i = 0; i < n_nodes; i++)
-    check_node (profile, i, &next_child);
+    check_node (tree, i, &next_child);
   g_assert_cmpuint (next_child, ==, n_nodes);
-  g_assert_cmpint (afg_profile_get_total_ns (profile), ==, total);
-  g_assert_true (afg_profile_is_empty (profile) == (n_threads == 0));
+  g_assert_true (afg_tree_is_empty (tree) == (n_threads == 0));
 }
 
+/* Paths start at the thread label: the root is not a line. */
 GPtrArray *
-afg_test_render_tree (const AfgProfile *profile)
+afg_test_render_tree (const AfgTree *tree)
 {
-  guint n = afg_profile_get_n_nodes (profile);
+  guint n = afg_tree_get_n_nodes (tree);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, g_free);
   GPtrArray *lines = g_ptr_array_new_full (n, g_free);
 
+  g_ptr_array_add (paths, g_strdup (""));
   /* Breadth-first order puts every parent before its children. */
-  for (guint32 i = 0; i < n; i++)
+  for (guint32 i = 1; i < n; i++)
     {
-      const AfgNode *node = afg_profile_get_node (profile, i);
-      const char *name = afg_profile_get_node_name (profile, i);
-      char *path = node->parent == AFG_NODE_NONE
+      const AfgNode *node = afg_tree_get_node (tree, i);
+      const char *name = afg_tree_get_node_name (tree, i);
+      char *path = node->depth == 1
         ? g_strdup (name)
         : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
 
       g_ptr_array_add (paths, path);
-      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT
-                                               "\t%" G_GINT64_FORMAT, path, node->calls,
-                                               node->total_ns, node->self_ns));
+      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT
+                                               "\t%" G_GINT64_FORMAT, path,
+                                               value (tree, AFG_COLUMN_CALLS, i),
+                                               value (tree, AFG_COLUMN_TOTAL_NS, i),
+                                               value (tree, AFG_COLUMN_SELF_NS, i)));
     }
   return lines;
 }
@@ -378,7 +402,7 @@ afg_test_assert_lines (GPtrArray *actual, GPtrArray *expected, const char *what)
 }
 
 void
-afg_test_assert_tree (const AfgProfile *profile, const char * const *expected_lines)
+afg_test_assert_tree (const AfgTree *profile, const char * const *expected_lines)
 {
   g_autoptr(GPtrArray) actual = afg_test_render_tree (profile);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
@@ -389,21 +413,21 @@ afg_test_assert_tree (const AfgProfile *profile, const char * const *expected_li
 }
 
 guint32
-afg_test_find_node (const AfgProfile *profile, const char *path)
+afg_test_find_node (const AfgTree *profile, const char *path)
 {
   g_auto(GStrv) parts = g_strsplit (path, ";", -1);
   guint32 node = AFG_NODE_NONE;
 
-  for (guint i = 0; i < afg_profile_get_n_threads (profile); i++)
-    if (g_strcmp0 (afg_profile_get_thread (profile, i)->label, parts[0]) == 0)
-      node = afg_profile_get_thread (profile, i)->root;
+  for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
+    if (g_strcmp0 (afg_tree_get_thread (profile, i)->label, parts[0]) == 0)
+      node = afg_tree_get_thread (profile, i)->node;
   for (guint p = 1; parts[p] != NULL && node != AFG_NODE_NONE; p++)
     {
-      const AfgNode *n = afg_profile_get_node (profile, node);
+      const AfgNode *n = afg_tree_get_node (profile, node);
       guint32 found = AFG_NODE_NONE;
 
       for (guint32 c = n->first_child; c < n->first_child + n->n_children; c++)
-        if (strcmp (afg_profile_get_node_name (profile, c), parts[p]) == 0)
+        if (strcmp (afg_tree_get_node_name (profile, c), parts[p]) == 0)
           found = c;
       node = found;
     }

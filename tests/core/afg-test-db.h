@@ -4,7 +4,8 @@
 #include <glib.h>
 #include <sqlite3.h>
 
-#include "afg-profile.h"
+#include "afg-loader.h"
+#include "afg-tree-builder.h"
 
 G_BEGIN_DECLS
 
@@ -76,21 +77,27 @@ void        afg_test_db_close        (AfgTestDb         *self);
  * open, so that the copy's committed rows may live only in its -wal. */
 char       *afg_test_db_copy_live    (AfgTestDb         *self,
                                       const char        *dir);
+/* Loads the document at @path and builds its whole-profile tree. */
+AfgTree    *afg_test_load_tree       (const char        *path,
+                                      GCancellable      *cancellable,
+                                      AfgLoadProgressFunc progress,
+                                      gpointer           progress_data,
+                                      GError           **error);
 /* Closes the writer, loads, asserts success and the structural invariants. */
-AfgProfile *afg_test_db_load         (AfgTestDb         *self);
+AfgTree *afg_test_db_load         (AfgTestDb         *self);
 
 /* Checks the node array against the layout documented in afg-profile.h. */
-void        afg_test_check_invariants (const AfgProfile *profile);
+void        afg_test_check_invariants (const AfgTree *profile);
 /* Every node as one `.expected` line, sorted in byte order. */
-GPtrArray  *afg_test_render_tree     (const AfgProfile  *profile);
+GPtrArray  *afg_test_render_tree     (const AfgTree  *profile);
 /* Compares two sorted line lists and fails naming every difference. */
 void        afg_test_assert_lines    (GPtrArray         *actual,
                                       GPtrArray         *expected,
                                       const char        *what);
-void        afg_test_assert_tree     (const AfgProfile  *profile,
+void        afg_test_assert_tree     (const AfgTree  *profile,
                                       const char * const *expected_lines);
 /* Index of the node reached by a ';'-separated path from a thread label. */
-guint32     afg_test_find_node       (const AfgProfile  *profile,
+guint32     afg_test_find_node       (const AfgTree  *profile,
                                       const char        *path);
 
 /* Names, sizes, mtimes and content digests of every entry in @dir. */

@@ -49,14 +49,14 @@ static char *
 serialize (const char *db_path, AfgFormat format)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = afg_profile_load (db_path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) profile = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
   GString *out = g_string_new (NULL);
 
   g_assert_no_error (error);
   if (format == AFG_FORMAT_JSON)
     afg_json_write (profile, out);
   else
-    afg_folded_write (profile, out);
+    afg_folded_write (profile, AFG_COLUMN_SELF_NS, out);
   return g_string_free (out, FALSE);
 }
 

@@ -280,7 +280,7 @@ test_parallel_matches_reference (void)
   g_autoptr(GHashTable) ref = NULL;
   g_autoptr(GPtrArray) expected = NULL;
   g_autoptr(GPtrArray) actual = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
   guint64 partial = 0, truncated = 0;
   AfgTestDb *db = write_db (rows);
   const AfgStats *s;
@@ -293,13 +293,13 @@ test_parallel_matches_reference (void)
   profile = afg_test_db_load (db);
   actual = afg_test_render_tree (profile);
   afg_test_assert_lines (actual, expected, "parallel load vs reference");
-  s = afg_profile_get_stats (profile);
+  s = afg_tree_get_stats (profile);
   g_assert_cmpuint (s->rows, ==, rows->len);
   g_assert_cmpuint (s->used, ==, rows->len - truncated);
   g_assert_cmpuint (s->partial_overlaps, ==, partial);
   g_assert_cmpuint (s->depth_truncated, ==, truncated);
   g_assert_cmpuint (partial, >, 0);
-  g_assert_cmpuint (afg_profile_get_n_threads (profile), ==, N_THREADS);
+  g_assert_cmpuint (afg_tree_get_n_threads (profile), ==, N_THREADS);
   afg_test_db_free (db);
 }
 
@@ -336,9 +336,9 @@ static void
 assert_cancelled (const char *path, CancelData *d)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
 
-  profile = afg_profile_load (path, d->cancellable, cancel_on_progress, d, &error);
+  profile = afg_test_load_tree (path, d->cancellable, cancel_on_progress, d, &error);
   g_assert_null (profile);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (d->calls, >, 0);
@@ -376,10 +376,10 @@ test_cancel_before (void)
   AfgTestDb *db = big_db (10);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
 
   g_cancellable_cancel (cancellable);
-  profile = afg_profile_load (db->path, cancellable, NULL, NULL, &error);
+  profile = afg_test_load_tree (db->path, cancellable, NULL, NULL, &error);
   g_assert_null (profile);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   afg_test_db_free (db);
@@ -389,9 +389,9 @@ static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer data)
 {
   GError **error = data;
-  AfgProfile *profile = afg_profile_load_finish (result, error);
+  AfgDocument *document = afg_document_load_finish (result, error);
 
-  g_assert_null (profile);
+  g_assert_null (document);
 }
 
 static void
@@ -402,7 +402,7 @@ test_cancel_async (void)
   CancelData d = { cancellable, AFG_LOAD_PHASE_READING, 0 };
   GError *error = NULL;
 
-  afg_profile_load_async (db->path, cancellable, cancel_on_progress, &d, on_loaded, &error);
+  afg_document_load_async (db->path, cancellable, cancel_on_progress, &d, on_loaded, &error);
   while (error == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);

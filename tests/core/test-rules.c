@@ -10,11 +10,11 @@
 
 #define T1 GTID (1, 1)
 
-static AfgProfile *
+static AfgTree *
 load_events (AfgTestDbFlags flags, const AfgTestEvent *events, gsize n)
 {
   AfgTestDb *db = afg_test_db_new (flags);
-  AfgProfile *profile;
+  AfgTree *profile;
 
   afg_test_db_add_events (db, events, n);
   profile = afg_test_db_load (db);
@@ -40,15 +40,15 @@ test_nesting (void)
     "1/1;A;C\t1\t40\t40",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
-  const AfgStats *s = afg_profile_get_stats (p);
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
+  const AfgStats *s = afg_tree_get_stats (p);
 
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (s->rows, ==, 4);
   g_assert_cmpuint (s->used, ==, 4);
   g_assert_cmpuint (s->partial_overlaps, ==, 0);
-  g_assert_cmpuint (afg_profile_get_n_threads (p), ==, 1);
-  g_assert_cmpint (afg_profile_get_total_ns (p), ==, 100);
+  g_assert_cmpuint (afg_tree_get_n_threads (p), ==, 1);
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 100);
 }
 
 /* Rule 7: start ascending, then end descending: the longer of two events
@@ -66,7 +66,7 @@ test_same_start_longer_is_parent (void)
     "1/1;long;short\t1\t50\t50",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
 }
@@ -89,10 +89,10 @@ test_equal_intervals (void)
     "1/1;D;C\t1\t100\t100",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->partial_overlaps, ==, 0);
+  g_assert_cmpuint (afg_tree_get_stats (p)->partial_overlaps, ==, 0);
 }
 
 /* Rule 7: an event that starts inside the top but ends after it becomes
@@ -121,11 +121,11 @@ test_partial_overlap (void)
     "1/1;G\t1\t1100\t1100",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->partial_overlaps, ==, 3);
-  g_assert_cmpuint (afg_profile_get_stats (p)->used, ==, 7);
+  g_assert_cmpuint (afg_tree_get_stats (p)->partial_overlaps, ==, 3);
+  g_assert_cmpuint (afg_tree_get_stats (p)->used, ==, 7);
 }
 
 /* Rule 9: a partial overlap inside a parent can make the children sum to
@@ -145,10 +145,10 @@ test_self_clamped (void)
     "1/1;A;C\t1\t50\t50",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->partial_overlaps, ==, 1);
+  g_assert_cmpuint (afg_tree_get_stats (p)->partial_overlaps, ==, 1);
 }
 
 /* Rule 9: same-named siblings merge, also across parents that merged. */
@@ -172,7 +172,7 @@ test_merge_siblings (void)
     "1/1;B\t1\t10\t10",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
 }
@@ -203,23 +203,23 @@ test_threads (void)
     "3136493/3136500;b\t1\t10\t10",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
   const AfgThread *t;
   const AfgNode *root;
 
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_n_threads (p), ==, 4);
-  t = afg_profile_get_thread (p, 3);
+  g_assert_cmpuint (afg_tree_get_n_threads (p), ==, 4);
+  t = afg_tree_get_thread (p, 3);
   g_assert_cmpint (t->global_tid, ==, GTID (3136493, 3136500));
   g_assert_cmpuint (t->pid, ==, 3136493);
   g_assert_cmpuint (t->tid, ==, 3136500);
   g_assert_cmpstr (t->label, ==, "3136493/3136500");
-  root = afg_profile_get_node (p, t->root);
+  root = afg_tree_get_node (p, t->node);
   g_assert_cmpuint (root->n_children, ==, 3);
-  g_assert_cmpstr (afg_profile_get_node_name (p, root->first_child), ==, "B");
-  g_assert_cmpstr (afg_profile_get_node_name (p, root->first_child + 1), ==, "a");
-  g_assert_cmpstr (afg_profile_get_node_name (p, root->first_child + 2), ==, "b");
-  g_assert_cmpint (afg_profile_get_total_ns (p), ==, 3 + 5 + 1 + 30);
+  g_assert_cmpstr (afg_tree_get_node_name (p, root->first_child), ==, "B");
+  g_assert_cmpstr (afg_tree_get_node_name (p, root->first_child + 1), ==, "a");
+  g_assert_cmpstr (afg_tree_get_node_name (p, root->first_child + 2), ==, "b");
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 3 + 5 + 1 + 30);
 }
 
 /* Rule 8: top-level calls are depth 1; depth 1001 and below is cut, its
@@ -228,7 +228,7 @@ static void
 test_depth_limit (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   const AfgStats *s;
   const AfgNode *deepest = NULL;
   guint32 max_depth = 0;
@@ -244,24 +244,24 @@ test_depth_limit (void)
   p = afg_test_db_load (db);
   afg_test_db_free (db);
 
-  s = afg_profile_get_stats (p);
+  s = afg_tree_get_stats (p);
   g_assert_cmpuint (s->rows, ==, 1003);
   g_assert_cmpuint (s->depth_truncated, ==, 2);
   g_assert_cmpuint (s->used, ==, 1001);
-  g_assert_cmpuint (afg_profile_get_n_nodes (p), ==, 1 + 1000 + 1);
-  for (guint32 i = 0; i < afg_profile_get_n_nodes (p); i++)
-    if (afg_profile_get_node (p, i)->depth > max_depth)
+  g_assert_cmpuint (afg_tree_get_n_nodes (p), ==, 1 + 1 + 1000 + 1);  /* root, thread, frames, after */
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (p); i++)
+    if (afg_tree_get_node (p, i)->depth > max_depth)
       {
-        deepest = afg_profile_get_node (p, i);
+        deepest = afg_tree_get_node (p, i);
         max_depth = deepest->depth;
       }
-  g_assert_cmpuint (max_depth, ==, AFG_MAX_DEPTH);
-  g_assert_cmpstr (afg_profile_get_node_name (p, deepest - afg_profile_get_nodes (p)), ==, "f0999");
-  g_assert_cmpint (deepest->total_ns, ==, (10000 - 999) - 999);
-  g_assert_cmpint (deepest->self_ns, ==, deepest->total_ns);
+  g_assert_cmpuint (max_depth, ==, AFG_MAX_DEPTH + 1);  /* the thread is depth 1 */
+  g_assert_cmpstr (afg_tree_get_node_name (p, deepest - afg_tree_get_nodes (p)), ==, "f0999");
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_TOTAL_NS, deepest - afg_tree_get_nodes (p)), ==, (10000 - 999) - 999);
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_SELF_NS, deepest - afg_tree_get_nodes (p)), ==, (10000 - 999) - 999);
   g_assert_cmpuint (afg_test_find_node (p, "1/1;after"), !=, AFG_NODE_NONE);
-  g_assert_cmpint (afg_profile_get_node (p, 0)->total_ns, ==, 10000 + 10);
-  g_assert_cmpuint (afg_profile_get_node (p, 0)->calls, ==, 2);
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_TOTAL_NS, 0), ==, 10000 + 10);
+  g_assert_cmpuint ((guint64) afg_tree_get_value (p, AFG_COLUMN_CALLS, 0), ==, 2);
 }
 
 /* Rule 6: endNs - startNs <= 0 is skipped and counted. */
@@ -278,8 +278,8 @@ test_nonpositive (void)
     "1/1;ok\t1\t100\t100",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
-  const AfgStats *s = afg_profile_get_stats (p);
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
+  const AfgStats *s = afg_tree_get_stats (p);
 
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (s->rows, ==, 3);
@@ -292,7 +292,7 @@ static void
 test_nulls (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "1/1\t1\t10\t0",
     "1/1;ok\t1\t10\t10",
@@ -308,7 +308,7 @@ test_nulls (void)
                         " (NULL, NULL, NULL, 1, 50001)");
   p = afg_test_db_load (db);
   afg_test_db_free (db);
-  s = afg_profile_get_stats (p);
+  s = afg_tree_get_stats (p);
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (s->rows, ==, 5);
   g_assert_cmpuint (s->used, ==, 1);
@@ -322,7 +322,7 @@ static void
 test_malformed (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "0/5\t1\t1\t0",
     "0/5;max\t1\t1\t1",
@@ -350,7 +350,7 @@ test_malformed (void)
                         " ('9223372036854775806', '9223372036854775807', 5, 3, 50001)");
   p = afg_test_db_load (db);
   afg_test_db_free (db);
-  s = afg_profile_get_stats (p);
+  s = afg_tree_get_stats (p);
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (s->rows, ==, 12);
   g_assert_cmpuint (s->skipped_malformed, ==, 10);
@@ -392,7 +392,7 @@ test_timestamps (gconstpointer data)
 {
   AfgTestDbFlags flags = GPOINTER_TO_INT (data);
   AfgTestDb *db = afg_test_db_new (flags);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
 
   afg_test_db_add_events (db, timestamp_events, G_N_ELEMENTS (timestamp_events));
   assert_storage_class (db, (flags & AFG_TEST_DB_INTEGER_TIME) ? "integerinteger" : "texttext");
@@ -406,7 +406,7 @@ static void
 test_unknown_string_id (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "1/1\t3\t30\t0",
     "1/1;<unknown:424242>\t1\t10\t10",
@@ -430,7 +430,7 @@ static void
 test_invalid_utf8 (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   guint found = 0;
 
   afg_test_db_add (db, T1, 0, 10, "bad\xff\xfename");
@@ -441,10 +441,10 @@ test_invalid_utf8 (void)
   p = afg_test_db_load (db);
   afg_test_db_free (db);
 
-  g_assert_cmpuint (afg_profile_get_node (p, 0)->n_children, ==, 3);
-  for (guint32 i = 1; i < afg_profile_get_n_nodes (p); i++)
+  g_assert_cmpuint (afg_tree_get_node (p, afg_tree_get_thread (p, 0)->node)->n_children, ==, 3);
+  for (guint32 i = 2; i < afg_tree_get_n_nodes (p); i++)
     {
-      const char *name = afg_profile_get_node_name (p, i);
+      const char *name = afg_tree_get_node_name (p, i);
 
       g_assert_true (g_utf8_validate (name, -1, NULL));
       g_assert_nonnull (strstr (name, "\xef\xbf\xbd"));
@@ -478,8 +478,8 @@ test_profiler_step (void)
     "1/1;xProfilerStep#3\t1\t10\t10",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (0, events, G_N_ELEMENTS (events));
-  const AfgStats *s = afg_profile_get_stats (p);
+  g_autoptr(AfgTree) p = load_events (0, events, G_N_ELEMENTS (events));
+  const AfgStats *s = afg_tree_get_stats (p);
 
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (s->profiler_steps, ==, 2);
@@ -492,7 +492,7 @@ static void
 test_types_default_enum (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "1/1\t3\t30\t0",
     "1/1;op\t1\t10\t10",
@@ -510,8 +510,8 @@ test_types_default_enum (void)
   p = afg_test_db_load (db);
   afg_test_db_free (db);
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->skipped_type, ==, 3);
-  g_assert_cmpuint (afg_profile_get_stats (p)->rows, ==, 6);
+  g_assert_cmpuint (afg_tree_get_stats (p)->skipped_type, ==, 3);
+  g_assert_cmpuint (afg_tree_get_stats (p)->rows, ==, 6);
 }
 
 /* Rule 3: the accepted ids come from ENUM_API_TYPE, by name, ignoring case. */
@@ -519,7 +519,7 @@ static void
 test_types_custom_enum (void)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NO_ENUM);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "1/1\t4\t40\t0",
     "1/1;is_OP\t1\t10\t10",
@@ -541,7 +541,7 @@ test_types_custom_enum (void)
   p = afg_test_db_load (db);
   afg_test_db_free (db);
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->skipped_type, ==, 2);
+  g_assert_cmpuint (afg_tree_get_stats (p)->skipped_type, ==, 2);
 }
 
 /* Rule 3: without ENUM_API_TYPE, ids 50001-50003 are kept. */
@@ -549,7 +549,7 @@ static void
 test_types_missing_enum (void)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NO_ENUM);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
   static const char * const expected[] = {
     "1/1\t3\t30\t0",
     "1/1;op\t1\t10\t10",
@@ -566,7 +566,7 @@ test_types_missing_enum (void)
   p = afg_test_db_load (db);
   afg_test_db_free (db);
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->skipped_type, ==, 2);
+  g_assert_cmpuint (afg_tree_get_stats (p)->skipped_type, ==, 2);
 }
 
 /* Rule 1: without a type column every row counts. */
@@ -583,12 +583,12 @@ test_missing_type_column (void)
     "1/1;A;B\t1\t10\t10",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (AFG_TEST_DB_NO_TYPE | AFG_TEST_DB_NO_ENUM, events,
+  g_autoptr(AfgTree) p = load_events (AFG_TEST_DB_NO_TYPE | AFG_TEST_DB_NO_ENUM, events,
                                          G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->skipped_type, ==, 0);
-  g_assert_cmpuint (afg_profile_get_stats (p)->used, ==, 2);
+  g_assert_cmpuint (afg_tree_get_stats (p)->skipped_type, ==, 0);
+  g_assert_cmpuint (afg_tree_get_stats (p)->used, ==, 2);
 }
 
 /* Rule 10: case-insensitive substring, first category wins. */
@@ -626,7 +626,7 @@ test_categories (void)
     { "py", "unknown" },
   };
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     afg_test_db_add (db, T1, i * 10, i * 10 + 5, cases[i].name);
@@ -639,7 +639,7 @@ test_categories (void)
 
       g_assert_cmpuint (node, !=, AFG_NODE_NONE);
       g_test_message ("%s", cases[i].name);
-      g_assert_cmpstr (afg_category_to_string (afg_profile_get_node_category (p, node)), ==,
+      g_assert_cmpstr (afg_category_to_string (afg_tree_get_node_category (p, node)), ==,
                        cases[i].category);
     }
 }
@@ -658,28 +658,28 @@ static void
 test_no_usable_rows (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = NULL;
+  g_autoptr(AfgTree) p = NULL;
 
   afg_test_db_add_typed (db, T1, 0, 100, "mstx", TYPE_MSTX);
   afg_test_db_add (db, T1, 0, 100, "ProfilerStep#0");
   p = afg_test_db_load (db);
   afg_test_db_free (db);
-  g_assert_true (afg_profile_is_empty (p));
-  g_assert_cmpuint (afg_profile_get_n_threads (p), ==, 0);
-  g_assert_cmpuint (afg_profile_get_stats (p)->rows, ==, 2);
-  g_assert_cmpuint (afg_profile_get_stats (p)->used, ==, 0);
+  g_assert_true (afg_tree_is_empty (p));
+  g_assert_cmpuint (afg_tree_get_n_threads (p), ==, 0);
+  g_assert_cmpuint (afg_tree_get_stats (p)->rows, ==, 2);
+  g_assert_cmpuint (afg_tree_get_stats (p)->used, ==, 0);
 }
 
 static void
 test_empty_table (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) p = afg_test_db_load (db);
+  g_autoptr(AfgTree) p = afg_test_db_load (db);
 
   afg_test_db_free (db);
-  g_assert_true (afg_profile_is_empty (p));
-  g_assert_cmpuint (afg_profile_get_stats (p)->rows, ==, 0);
-  g_assert_cmpint (afg_profile_get_total_ns (p), ==, 0);
+  g_assert_true (afg_tree_is_empty (p));
+  g_assert_cmpuint (afg_tree_get_stats (p)->rows, ==, 0);
+  g_assert_cmpint (afg_tree_get_value (p, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 0);
 }
 
 int

@@ -48,7 +48,7 @@ test_sample (gconstpointer data)
   g_autofree char *after = NULL;
   g_autoptr(GPtrArray) expected = NULL;
   g_autoptr(GPtrArray) actual = NULL;
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
@@ -56,12 +56,12 @@ test_sample (gconstpointer data)
   expected = read_expected (expected_path);
   g_assert_cmpuint (expected->len, >, 1000);
   before = afg_test_snapshot_dir (dir);
-  profile = afg_profile_load (db_path, NULL, NULL, NULL, &error);
+  profile = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   afg_test_check_invariants (profile);
   actual = afg_test_render_tree (profile);
   afg_test_assert_lines (actual, expected, name);
-  g_assert_cmpuint (afg_profile_get_stats (profile)->partial_overlaps, ==, 16);
+  g_assert_cmpuint (afg_tree_get_stats (profile)->partial_overlaps, ==, 16);
   after = afg_test_snapshot_dir (dir);
   g_assert_cmpstr (after, ==, before);
 }

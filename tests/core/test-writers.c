@@ -30,7 +30,7 @@ make_db (void)
 }
 
 static char *
-write_json (const AfgProfile *profile)
+write_json (const AfgTree *profile)
 {
   GString *out = g_string_new (NULL);
 
@@ -65,7 +65,7 @@ static void
 test_json_exact (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgProfile) profile = afg_test_db_load (db);
+  g_autoptr(AfgTree) profile = afg_test_db_load (db);
   g_autofree char *json = write_json (profile);
   g_autofree char *actual = canonical (json);
   g_autofree char *expected = NULL;
@@ -103,7 +103,7 @@ static void
 test_json_order (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
   g_autofree char *json = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *threads, *children;
@@ -135,7 +135,7 @@ static void
 test_json_escaping (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
   g_autofree char *json = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *children;
@@ -160,8 +160,8 @@ static void
 test_deterministic (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgProfile) a = NULL;
-  g_autoptr(AfgProfile) b = NULL;
+  g_autoptr(AfgTree) a = NULL;
+  g_autoptr(AfgTree) b = NULL;
   g_autofree char *ja = NULL;
   g_autofree char *jb = NULL;
   g_autoptr(GString) fa = g_string_new (NULL);
@@ -174,8 +174,8 @@ test_deterministic (void)
   ja = write_json (a);
   jb = write_json (b);
   g_assert_cmpstr (ja, ==, jb);
-  afg_folded_write (a, fa);
-  afg_folded_write (b, fb);
+  afg_folded_write (a, AFG_COLUMN_SELF_NS, fa);
+  afg_folded_write (b, AFG_COLUMN_SELF_NS, fb);
   g_assert_cmpstr (fa->str, ==, fb->str);
   afg_test_db_free (db);
 }
@@ -185,7 +185,7 @@ static void
 test_folded (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgProfile) profile = NULL;
+  g_autoptr(AfgTree) profile = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GPtrArray) actual = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
@@ -201,7 +201,7 @@ test_folded (void)
   afg_test_db_add (db, GTID (10, 13), 0, 100, "outer");
   afg_test_db_add (db, GTID (10, 13), 0, 100, "inner");
   profile = afg_test_db_load (db);
-  afg_folded_write (profile, out);
+  afg_folded_write (profile, AFG_COLUMN_SELF_NS, out);
   g_assert_true (g_str_has_suffix (out->str, "\n"));
   lines = g_strsplit (out->str, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -218,7 +218,7 @@ test_export_to_dir (gconstpointer data)
 {
   AfgFormat format = GPOINTER_TO_INT (data);
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgProfile) profile = afg_test_db_load (db);
+  g_autoptr(AfgTree) profile = afg_test_db_load (db);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *out_path = NULL;
   g_autofree char *expected_path = g_build_filename (dir, afg_format_file_name (format), NULL);
@@ -238,7 +238,7 @@ test_export_to_dir (gconstpointer data)
   if (format == AFG_FORMAT_JSON)
     afg_json_write (profile, expected);
   else if (format == AFG_FORMAT_FOLDED)
-    afg_folded_write (profile, expected);
+    afg_folded_write (profile, AFG_COLUMN_SELF_NS, expected);
   if (format != AFG_FORMAT_HTML)
     g_assert_cmpstr (content, ==, expected->str);
   afg_test_rm_rf (dir);
@@ -249,7 +249,7 @@ static void
 test_export_target_is_dir (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgProfile) profile = afg_test_db_load (db);
+  g_autoptr(AfgTree) profile = afg_test_db_load (db);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *target = g_build_filename (dir, "flamegraph.json", NULL);
   g_autofree char *before = NULL;

@@ -28,7 +28,7 @@ afg_gui_tree_fixture_set_up (AfgGuiTreeFixture *f, gconstpointer data)
 void
 afg_gui_tree_fixture_tear_down (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  afg_profile_unref (f->profile);
+  afg_tree_unref (f->profile);
   afg_test_db_free (f->db);
 }
 

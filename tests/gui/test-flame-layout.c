@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "afg-flame-layout.h"
+#include "afg-flame-search.h"
 #include "afg-gui-test-tree.h"
 
 
@@ -30,13 +31,13 @@ assert_frame (const AfgFlameLayout *layout, guint32 index, guint32 node, guint r
 static void
 test_all_threads (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   guint n;
 
   afg_flame_layout_get_frames (layout, &n);
   g_assert_cmpuint (n, ==, 9);
   g_assert_cmpuint (afg_flame_layout_get_n_rows (layout), ==, 5);
-  assert_frame (layout, 0, AFG_FLAME_ROOT_ALL, 0, 0, 1);
+  assert_frame (layout, 0, AFG_TREE_ROOT, 0, 0, 1);
   assert_frame (layout, 1, afg_gui_tree_node (f, "1/2"), 1, 0, 1000.0 / 1500);
   assert_frame (layout, 2, afg_gui_tree_node (f, "1/3"), 1, 1000.0 / 1500, 500.0 / 1500);
   assert_frame (layout, 3, afg_gui_tree_node (f, "1/2;main.py(1): run"), 2, 0, 1000.0 / 1500);
@@ -54,7 +55,7 @@ test_all_threads (AfgGuiTreeFixture *f, gconstpointer data)
 static void
 test_hit_test (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
 
   g_assert_cmpuint (afg_flame_layout_hit_test (layout, 0, 0.99, 0), ==, 0);
   g_assert_cmpuint (afg_flame_layout_hit_test (layout, 1, 0.5, 0), ==, 1);
@@ -73,7 +74,7 @@ test_hit_test (AfgGuiTreeFixture *f, gconstpointer data)
 static void
 test_navigation (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
 
   g_assert_cmpuint (afg_flame_layout_get_parent (layout, 8), ==, 6);
   g_assert_cmpuint (afg_flame_layout_get_parent (layout, 6), ==, 3);
@@ -90,19 +91,18 @@ static void
 test_zoom (AfgGuiTreeFixture *f, gconstpointer data)
 {
   guint32 forward = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward");
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, forward);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, forward);
   guint n;
 
   afg_flame_layout_get_frames (layout, &n);
   g_assert_cmpuint (n, ==, 5);
   g_assert_cmpuint (afg_flame_layout_get_zoom_row (layout), ==, 3);
-  assert_frame (layout, 0, AFG_FLAME_ROOT_ALL, 0, 0, 1);
+  assert_frame (layout, 0, AFG_TREE_ROOT, 0, 0, 1);
   assert_frame (layout, 1, afg_gui_tree_node (f, "1/2"), 1, 0, 1);
   assert_frame (layout, 2, afg_gui_tree_node (f, "1/2;main.py(1): run"), 2, 0, 1);
   assert_frame (layout, 3, forward, 3, 0, 1);
   assert_frame (layout, 4, afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm"), 4, 0, 0.5);
-  g_assert_cmpuint (afg_flame_node_get_parent (f->profile, AFG_FLAME_ROOT_ALL, afg_gui_tree_node (f, "1/2")),
-                    ==, AFG_FLAME_ROOT_ALL);
+  g_assert_cmpuint (afg_flame_layout_get_node_parent (layout, afg_gui_tree_node (f, "1/2")), ==, AFG_TREE_ROOT);
   afg_flame_layout_free (layout);
 }
 
@@ -110,15 +110,15 @@ static void
 test_thread_view (AfgGuiTreeFixture *f, gconstpointer data)
 {
   guint32 thread = afg_gui_tree_node (f, "1/3");
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, thread, thread);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, thread, thread);
   guint n;
 
   afg_flame_layout_get_frames (layout, &n);
   g_assert_cmpuint (n, ==, 2);
   assert_frame (layout, 0, thread, 0, 0, 1);
   assert_frame (layout, 1, afg_gui_tree_node (f, "1/3;acl_op"), 1, 0, 1);
-  g_assert_cmpuint (afg_flame_node_get_parent (f->profile, thread, thread), ==, AFG_NODE_NONE);
-  g_assert_false (afg_flame_node_is_descendant (f->profile, afg_gui_tree_node (f, "1/2"), thread));
+  g_assert_cmpuint (afg_flame_layout_get_node_parent (layout, thread), ==, AFG_NODE_NONE);
+  g_assert_false (afg_tree_is_descendant (f->profile, afg_gui_tree_node (f, "1/2"), thread));
   afg_flame_layout_free (layout);
 }
 
@@ -132,16 +132,16 @@ test_search (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_true (matches[afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add;aten::mul")]);
   g_assert_false (matches[afg_gui_tree_node (f, "1/2;main.py(1): run")]);
   /* aten::mul sits inside aten::add: counted as a match, not as time. */
-  afg_flame_search_summarize (f->profile, matches, AFG_FLAME_ROOT_ALL, &result);
+  afg_flame_search_summarize (f->profile, AFG_COLUMN_TOTAL_NS, matches, AFG_TREE_ROOT, &result);
   g_assert_cmpuint (result.n_matches, ==, 3);
   g_assert_cmpint (result.matched_ns, ==, 500);
   g_assert_cmpint (result.view_ns, ==, 1500);
-  afg_flame_search_summarize (f->profile, matches,
+  afg_flame_search_summarize (f->profile, AFG_COLUMN_TOTAL_NS, matches,
                               afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"), &result);
   g_assert_cmpuint (result.n_matches, ==, 1);
   g_assert_cmpint (result.matched_ns, ==, 200);
   g_assert_cmpint (result.view_ns, ==, 400);
-  afg_flame_search_summarize (f->profile, none, AFG_FLAME_ROOT_ALL, &result);
+  afg_flame_search_summarize (f->profile, AFG_COLUMN_TOTAL_NS, none, AFG_TREE_ROOT, &result);
   g_assert_cmpuint (result.n_matches, ==, 0);
   g_assert_cmpint (result.matched_ns, ==, 0);
 }

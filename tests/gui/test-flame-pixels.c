@@ -48,8 +48,8 @@ assert_rgb (const Image *img, int x, int y, const AfgFlameColor *c)
 static void
 color_of (AfgGuiTreeFixture *f, guint32 n, AfgFlameColor *c)
 {
-  afg_flame_color_for_name (afg_profile_get_node_name (f->profile, n),
-                            afg_profile_get_node_category (f->profile, n), c);
+  afg_flame_color_for_name (afg_tree_get_node_name (f->profile, n),
+                            afg_tree_get_node_category (f->profile, n), c);
 }
 
 /* A point inside the frame that no label reaches: labels stop 4 px
@@ -117,7 +117,7 @@ show_view (AfgGuiTreeFixture *f, GtkWidget **window)
   gtk_window_set_default_size (GTK_WINDOW (*window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (*window), view);
   gtk_window_present (GTK_WINDOW (*window));
-  afg_flame_view_set_profile (AFG_FLAME_VIEW (view), f->profile);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), f->profile);
   wait_for_allocation (view);
   return view;
 }
@@ -210,7 +210,7 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
 {
   g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
   g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_FLAME_ROOT_ALL, AFG_FLAME_ROOT_ALL);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (surface);
   AfgFlameDrawState state = { WIDTH, HEIGHT, 0, FALSE, NULL, 5, AFG_FLAME_NO_FRAME };
@@ -218,7 +218,7 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
   AfgFlameColor c, lighter;
   int x, y;
 
-  afg_flame_renderer_set_profile (renderer, f->profile);
+  afg_flame_renderer_set_tree (renderer, f->profile);
   afg_flame_renderer_draw_frames (renderer, cr, layout, &state);
   afg_flame_renderer_draw_highlights (renderer, cr, layout, &state);
   cairo_surface_flush (surface);

@@ -22,7 +22,7 @@ static char *big_db;
 typedef struct {
   const char   *path;
   GCancellable *cancellable;
-  AfgProfile   *profile;
+  AfgTree   *profile;
   GError       *error;
   gint64        finished;
 } Load;
@@ -32,7 +32,7 @@ load_thread (gpointer data)
 {
   Load *load = data;
 
-  load->profile = afg_profile_load (load->path, load->cancellable, NULL, NULL, &load->error);
+  load->profile = afg_test_load_tree (load->path, load->cancellable, NULL, NULL, &load->error);
   load->finished = g_get_monotonic_time ();
   return NULL;
 }
@@ -41,10 +41,10 @@ static double
 full_load_seconds (const char *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgProfile) profile = afg_profile_load (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
-  return afg_profile_get_load_seconds (profile);
+  return afg_document_get_load_seconds (afg_tree_get_document (profile));
 }
 
 static void
@@ -88,7 +88,7 @@ cancel_at_random (const char *path, guint n, guint32 seed)
           g_assert_cmpfloat ((load.finished - at) / 1e6, <, MAX_CANCEL_SECONDS);
           cancelled++;
         }
-      g_clear_pointer (&load.profile, afg_profile_unref);
+      g_clear_pointer (&load.profile, afg_tree_unref);
       g_clear_error (&load.error);
       assert_no_private_copies ();
     }
@@ -101,10 +101,10 @@ test_cancelled_before (void)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  AfgProfile *profile;
+  AfgTree *profile;
 
   g_cancellable_cancel (cancellable);
-  profile = afg_profile_load (big_db, cancellable, NULL, NULL, &error);
+  profile = afg_test_load_tree (big_db, cancellable, NULL, NULL, &error);
   g_assert_null (profile);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -161,7 +161,7 @@ test_cancel_wal_copy (void)
   g_assert_null (load.profile);
   g_assert_error (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpfloat ((load.finished - at) / 1e6, <, 1.0);
-  g_clear_pointer (&load.profile, afg_profile_unref);
+  g_clear_pointer (&load.profile, afg_tree_unref);
   g_clear_error (&load.error);
   assert_no_private_copies ();
   afg_test_rm_rf (dir);

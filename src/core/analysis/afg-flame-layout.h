@@ -3,13 +3,11 @@
 
 #include <glib.h>
 
-#include "afg-profile.h"
+#include "afg-palette.h"
+#include "afg-tree.h"
 
 G_BEGIN_DECLS
 
-/* The node id of the virtual "All threads" root, whose children are the
- * thread roots. */
-#define AFG_FLAME_ROOT_ALL (G_MAXUINT32 - 1)
 #define AFG_FLAME_NO_FRAME G_MAXUINT32
 
 /* One rectangle of the flame graph. x and width are fractions of the view
@@ -21,19 +19,19 @@ typedef struct {
   double  width;
 } AfgFlameFrame;
 
-typedef struct {
-  double red;
-  double green;
-  double blue;
-} AfgFlameColor;
-
+/* The frames of @tree below @view_root (AFG_TREE_ROOT: all threads, or a
+ * thread's node), zoomed to @zoom_root, each as wide as its @weight:
+ * the zoom root's ancestors up to the view root fill whole rows above
+ * it. Frames are sorted by (row, x), so hit-testing is a binary search. */
 typedef struct _AfgFlameLayout AfgFlameLayout;
 
-AfgFlameLayout      *afg_flame_layout_new             (AfgProfile           *profile,
+AfgFlameLayout      *afg_flame_layout_new             (AfgTree              *tree,
+                                                       AfgColumn             weight,
                                                        guint32               view_root,
                                                        guint32               zoom_root);
 void                 afg_flame_layout_free            (AfgFlameLayout       *self);
-AfgProfile          *afg_flame_layout_get_profile     (const AfgFlameLayout *self);
+AfgTree             *afg_flame_layout_get_tree        (const AfgFlameLayout *self);
+AfgColumn            afg_flame_layout_get_weight      (const AfgFlameLayout *self);
 guint32              afg_flame_layout_get_view_root   (const AfgFlameLayout *self);
 guint32              afg_flame_layout_get_zoom_root   (const AfgFlameLayout *self);
 guint                afg_flame_layout_get_zoom_row    (const AfgFlameLayout *self);
@@ -52,36 +50,8 @@ guint32              afg_flame_layout_get_parent      (const AfgFlameLayout *sel
                                                        guint32               frame);
 guint32              afg_flame_layout_get_first_child (const AfgFlameLayout *self,
                                                        guint32               frame);
-
-/* Node-level helpers that understand the virtual root. */
-guint32              afg_flame_node_get_parent        (AfgProfile           *profile,
-                                                       guint32               view_root,
+/* The node's parent within the view: AFG_NODE_NONE at the view root. */
+guint32              afg_flame_layout_get_node_parent (const AfgFlameLayout *self,
                                                        guint32               node);
-gint64               afg_flame_node_get_total         (AfgProfile           *profile,
-                                                       guint32               node);
-const char          *afg_flame_node_get_name          (AfgProfile           *profile,
-                                                       guint32               node);
-gboolean             afg_flame_node_is_descendant     (AfgProfile           *profile,
-                                                       guint32               node,
-                                                       guint32               ancestor);
-
-/* Search: a bitmap over the profile's nodes. */
-typedef struct {
-  guint   n_matches;
-  gint64  matched_ns;
-  gint64  view_ns;
-} AfgFlameSearchResult;
-
-guint8              *afg_flame_search_match           (AfgProfile           *profile,
-                                                       const char           *needle);
-void                 afg_flame_search_summarize       (AfgProfile           *profile,
-                                                       const guint8         *matches,
-                                                       guint32               root,
-                                                       AfgFlameSearchResult *result);
-
-guint32              afg_flame_hash_name              (const char           *name);
-void                 afg_flame_color_for_name         (const char           *name,
-                                                       AfgCategory           category,
-                                                       AfgFlameColor        *color);
 
 G_END_DECLS

@@ -38,21 +38,21 @@ afg_format_from_string (const char *text, AfgFormat *format)
 }
 
 static GString *
-serialize (const AfgProfile *profile, AfgFormat format, GError **error)
+serialize (const AfgTree *tree, AfgFormat format, GError **error)
 {
-  GString *out = g_string_sized_new (4096 + 160 * (gsize) afg_profile_get_n_nodes (profile));
+  GString *out = g_string_sized_new (4096 + 160 * (gsize) afg_tree_get_n_nodes (tree));
 
   switch (format)
     {
     case AFG_FORMAT_JSON:
-      afg_json_write (profile, out);
+      afg_json_write (tree, out);
       break;
     case AFG_FORMAT_FOLDED:
-      afg_folded_write (profile, out);
+      afg_folded_write (tree, AFG_COLUMN_SELF_NS, out);
       break;
     case AFG_FORMAT_HTML:
     default:
-      if (!afg_html_write (profile, out, error))
+      if (!afg_html_write (tree, out, error))
         {
           g_string_free (out, TRUE);
           return NULL;
@@ -130,21 +130,21 @@ is_same_file (const char *a, const char *b)
 }
 
 gboolean
-afg_export_to_file (const AfgProfile *profile, AfgFormat format, const char *path, GError **error)
+afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
 {
   g_autoptr(GString) out = NULL;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     return fail_path (error, G_FILE_ERROR_ISDIR, path, _("is a directory"));
-  if (is_same_file (path, afg_profile_get_source_path (profile)))
+  if (is_same_file (path, afg_document_get_source_path (afg_tree_get_document (tree))))
     return fail_path (error, G_FILE_ERROR_EXIST, path,
                       _("is the profiler database itself; it is never overwritten"));
-  out = serialize (profile, format, error);
+  out = serialize (tree, format, error);
   return out != NULL && write_atomically (path, out->str, out->len, error);
 }
 
 gboolean
-afg_export_to_dir (const AfgProfile *profile, AfgFormat format, const char *dir, char **out_path,
+afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char **out_path,
                    GError **error)
 {
   g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
@@ -154,7 +154,7 @@ afg_export_to_dir (const AfgProfile *profile, AfgFormat format, const char *dir,
       int saved = errno;
       return fail_errno (error, dir, _("cannot create the output directory"), saved);
     }
-  if (!afg_export_to_file (profile, format, path, error))
+  if (!afg_export_to_file (tree, format, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);

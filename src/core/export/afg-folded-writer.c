@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "afg-profile-private.h"
 #include "afg-writers.h"
 
 /* Collapsed stacks separate frames with ';' and the count with a space:
@@ -15,36 +14,41 @@ append_frame (GString *out, const char *name)
 }
 
 static void
-append_stack (GString *out, const AfgProfile *p, guint32 index)
+append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
 {
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint32 i = index; i != AFG_NODE_NONE; i = p->nodes[i].parent)
+  for (guint32 i = index; nodes[i].depth >= 1; i = nodes[i].parent)
     g_array_append_val (path, i);
   for (guint k = path->len; k-- > 0;)
     {
-      append_frame (out, afg_profile_get_node_name (p, g_array_index (path, guint32, k)));
+      append_frame (out, afg_tree_get_node_name (tree, g_array_index (path, guint32, k)));
       g_string_append_c (out, k > 0 ? ';' : ' ');
     }
-  g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", p->nodes[index].self_ns);
+  g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", value);
 }
 
 /* Depth-first order, so that the lines of a thread come out sorted by path. */
 void
-afg_folded_write (const AfgProfile *p, GString *out)
+afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
 {
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  const gint64 *values = afg_tree_get_column (tree, self_column);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint t = p->n_threads; t-- > 0;)
-    g_array_append_val (stack, p->threads[t].root);
+  if (values == NULL)
+    return;
+  for (guint t = afg_tree_get_n_threads (tree); t-- > 0;)
+    g_array_append_val (stack, afg_tree_get_thread (tree, t)->node);
   while (stack->len > 0)
     {
       guint32 i = g_array_index (stack, guint32, stack->len - 1);
-      const AfgNode *n = &p->nodes[i];
+      const AfgNode *n = &nodes[i];
 
       g_array_set_size (stack, stack->len - 1);
-      if (n->self_ns > 0)
-        append_stack (out, p, i);
+      if (values[i] > 0)
+        append_stack (out, tree, i, values[i]);
       for (guint32 c = n->n_children; c-- > 0;)
         {
           guint32 child = n->first_child + c;

@@ -8,7 +8,6 @@
 #include <gio/gio.h>
 
 #include "afg-json-writer.h"
-#include "afg-profile-private.h"
 #include "afg-writers.h"
 
 #define RESOURCE_DIR "/io/github/ascend_flamegraph/html/"
@@ -61,10 +60,10 @@ append_varint (GString *out, guint64 value)
 static int
 compare_names (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const AfgProfile *p = data;
+  const AfgTree *tree = data;
 
-  return strcmp (afg_profile_get_node_name (p, *(const guint32 *) a),
-                 afg_profile_get_node_name (p, *(const guint32 *) b));
+  return strcmp (afg_tree_get_node_name (tree, *(const guint32 *) a),
+                 afg_tree_get_node_name (tree, *(const guint32 *) b));
 }
 
 /* Distinct frame names in byte order (one node using each), so that the
@@ -72,22 +71,23 @@ compare_names (gconstpointer a, gconstpointer b, gpointer data)
  * prefixes. compact[] maps a string id to its index in that order. Thread
  * roots are not frames: their label is in "threads". */
 static GArray *
-collect_names (const AfgProfile *p, guint32 *compact)
+collect_names (const AfgTree *tree, guint32 *compact)
 {
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
   GArray *order = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint32 i = p->n_threads; i < p->n_nodes; i++)
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
     {
-      guint32 name = p->nodes[i].name;
+      guint32 name = nodes[i].name;
 
       if (compact[name] != NO_INDEX)
         continue;
       compact[name] = 0;
       g_array_append_val (order, i);
     }
-  g_array_sort_with_data (order, compare_names, (gpointer) p);
+  g_array_sort_with_data (order, compare_names, (gpointer) tree);
   for (guint k = 0; k < order->len; k++)
-    compact[p->nodes[g_array_index (order, guint32, k)].name] = k;
+    compact[nodes[g_array_index (order, guint32, k)].name] = k;
   return order;
 }
 
@@ -116,7 +116,7 @@ shared_prefix (const char *a, const char *b, guint *units)
 G_STATIC_ASSERT (AFG_N_CATEGORIES <= 10);  /* one digit each in name_categories */
 
 static void
-append_names (GString *out, const AfgProfile *p, GArray *order)
+append_names (GString *out, const AfgTree *tree, GArray *order)
 {
   g_autoptr(GString) prefixes = g_string_new (NULL);
   const char *prev = "";
@@ -127,7 +127,7 @@ append_names (GString *out, const AfgProfile *p, GArray *order)
   g_string_append (out, "],\"names\":[");
   for (guint k = 0; k < order->len; k++)
     {
-      const char *name = afg_profile_get_node_name (p, g_array_index (order, guint32, k));
+      const char *name = afg_tree_get_node_name (tree, g_array_index (order, guint32, k));
       guint units;
       gsize bytes = shared_prefix (name, prev, &units);
 
@@ -139,24 +139,25 @@ append_names (GString *out, const AfgProfile *p, GArray *order)
     }
   g_string_append_printf (out, "],\"name_prefix\":\"%s\",\"name_categories\":\"", prefixes->str);
   for (guint k = 0; k < order->len; k++)
-    g_string_append_c (out, '0' + afg_profile_get_node_category (p, g_array_index (order, guint32, k)));
+    g_string_append_c (out, '0' + afg_tree_get_node_category (tree, g_array_index (order, guint32, k)));
   g_string_append_c (out, '"');
 }
 
 static void
-append_threads (GString *out, const AfgProfile *p)
+append_threads (GString *out, const AfgTree *tree)
 {
   g_string_append (out, ",\"threads\":[");
-  for (guint i = 0; i < p->n_threads; i++)
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
-      const AfgThread *t = &p->threads[i];
-      const AfgNode *root = &p->nodes[t->root];
+      const AfgThread *t = afg_tree_get_thread (tree, i);
+      const AfgNode *root = afg_tree_get_node (tree, t->node);
 
       g_string_append_printf (out, "%s{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                               i > 0 ? "," : "", t->global_tid, t->pid, t->tid);
       afg_json_append_string (out, t->label);
-      g_string_append_printf (out, ",\"calls\":%" G_GUINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT
-                              ",\"children\":%u}", root->calls, root->total_ns, root->n_children);
+      g_string_append_printf (out, ",\"calls\":%" G_GINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT
+                              ",\"children\":%u}", afg_tree_get_value (tree, AFG_COLUMN_CALLS, t->node),
+                              afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, t->node), root->n_children);
     }
   g_string_append_c (out, ']');
 }
@@ -165,42 +166,46 @@ append_threads (GString *out, const AfgProfile *p)
  * number of children. The page rebuilds first_child from the counts and
  * self_ns as the core defines it, total minus the children's totals. */
 static void
-append_nodes (GString *out, const AfgProfile *p, const guint32 *compact)
+append_nodes (GString *out, const AfgTree *tree, const guint32 *compact)
 {
-  g_string_append (out, ",\"nodes\":\"");
-  for (guint32 i = p->n_threads; i < p->n_nodes; i++)
-    {
-      const AfgNode *n = &p->nodes[i];
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  const gint64 *calls = afg_tree_get_column (tree, AFG_COLUMN_CALLS);
+  const gint64 *total = afg_tree_get_column (tree, AFG_COLUMN_TOTAL_NS);
 
-      append_varint (out, compact[n->name]);
-      append_varint (out, n->calls);
-      append_varint (out, (guint64) MAX (n->total_ns, 0));
-      append_varint (out, n->n_children);
+  g_string_append (out, ",\"nodes\":\"");
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
+    {
+      append_varint (out, compact[nodes[i].name]);
+      append_varint (out, (guint64) calls[i]);
+      append_varint (out, (guint64) MAX (total[i], 0));
+      append_varint (out, nodes[i].n_children);
     }
   g_string_append_c (out, '"');
 }
 
 static void
-append_data (GString *out, const AfgProfile *p)
+append_data (GString *out, const AfgTree *tree)
 {
-  g_autofree guint32 *compact = g_new (guint32, p->strings.strings->len);
+  AfgDocument *doc = afg_tree_get_document (tree);
+  guint n_strings = afg_document_get_n_strings (doc);
+  g_autofree guint32 *compact = g_new (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) order = NULL;
 
-  memset (compact, 0xff, sizeof (guint32) * p->strings.strings->len);
-  order = collect_names (p, compact);
+  memset (compact, 0xff, sizeof (guint32) * n_strings);
+  order = collect_names (tree, compact);
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-3\","
                         "\"source\":{\"file\":");
-  afg_json_append_string (out, p->source_name);
-  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);
-  afg_json_append_stats (out, &p->stats);
-  append_names (out, p, order);
-  append_threads (out, p);
-  append_nodes (out, p, compact);
+  afg_json_append_string (out, afg_document_get_source_name (doc));
+  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
+  afg_json_append_stats (out, afg_tree_get_stats (tree));
+  append_names (out, tree, order);
+  append_threads (out, tree);
+  append_nodes (out, tree, compact);
   g_string_append_c (out, '}');
 }
 
 static gboolean
-append_piece (GString *out, const AfgProfile *p, const char *marker, gsize len, GError **error)
+append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, GError **error)
 {
   g_autofree char *title = NULL;
 
@@ -210,12 +215,12 @@ append_piece (GString *out, const AfgProfile *p, const char *marker, gsize len, 
     return append_page_file (out, "strings.js", error) && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {
-      append_data (out, p);
+      append_data (out, tree);
       return TRUE;
     }
   if (strncmp (marker, "@AFG_TITLE@", len) == 0)
     {
-      title = g_markup_escape_text (p->source_name, -1);
+      title = g_markup_escape_text (afg_document_get_source_name (afg_tree_get_document (tree)), -1);
       g_string_append (out, title);
       return TRUE;
     }
@@ -227,13 +232,13 @@ append_piece (GString *out, const AfgProfile *p, const char *marker, gsize len, 
 /* The template holds @AFG_NAME@ markers where the style, the script, the
  * data and the title go; everything else is copied as is. */
 gboolean
-afg_html_write (const AfgProfile *profile, GString *out, GError **error)
+afg_html_write (const AfgTree *tree, GString *out, GError **error)
 {
   g_autoptr(GBytes) template = NULL;
   const char *text, *end;
   gsize len;
 
-  g_return_val_if_fail (profile != NULL, FALSE);
+  g_return_val_if_fail (tree != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
   template = lookup_page_file ("flamegraph.html", error);
@@ -252,7 +257,7 @@ afg_html_write (const AfgProfile *profile, GString *out, GError **error)
       if (close == NULL)
         break;
       g_string_append_len (out, text, marker - text);
-      if (!append_piece (out, profile, marker, close + 1 - marker, error))
+      if (!append_piece (out, tree, marker, close + 1 - marker, error))
         return FALSE;
       text = close + 1;
     }

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include "afg-json-writer.h"
-#include "afg-profile-private.h"
 #include "afg-writers.h"
 
 static inline gboolean
@@ -79,22 +78,34 @@ afg_json_append_int (GString *out, gint64 value)
 }
 
 static void
-append_node_open (GString *out, const AfgProfile *p, guint32 i)
+append_columns (GString *out, const AfgTree *tree, guint32 i, AfgColumnFlags required)
 {
-  const AfgNode *n = &p->nodes[i];
+  for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
+    {
+      const AfgColumnInfo *info = afg_column_get_info (c);
 
-  if (i != p->nodes[n->parent].first_child)
+      if (!afg_tree_has_column (tree, c) || (info->flags & required) != required)
+        continue;
+      g_string_append (out, ",\"");
+      g_string_append (out, info->key);
+      g_string_append (out, "\":");
+      afg_json_append_int (out, afg_tree_get_value (tree, c, i));
+    }
+}
+
+static void
+append_node_open (GString *out, const AfgTree *tree, guint32 i)
+{
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+
+  if (i != nodes[nodes[i].parent].first_child)
     g_string_append_c (out, ',');
   g_string_append (out, "{\"name\":");
-  afg_json_append_string (out, afg_profile_get_node_name (p, i));
+  afg_json_append_string (out, afg_tree_get_node_name (tree, i));
   g_string_append (out, ",\"category\":\"");
-  g_string_append (out, afg_category_to_string (afg_profile_get_node_category (p, i)));
-  g_string_append (out, "\",\"calls\":");
-  afg_json_append_int (out, (gint64) MIN (n->calls, (guint64) G_MAXINT64));
-  g_string_append (out, ",\"total_ns\":");
-  afg_json_append_int (out, n->total_ns);
-  g_string_append (out, ",\"self_ns\":");
-  afg_json_append_int (out, n->self_ns);
+  g_string_append (out, afg_category_to_string (afg_tree_get_node_category (tree, i)));
+  g_string_append_c (out, '"');
+  append_columns (out, tree, i, 0);
   g_string_append (out, ",\"children\":[");
 }
 
@@ -105,8 +116,9 @@ typedef struct {
 
 /* Iterative pre-order walk: stacks may be 1000 frames deep. */
 static void
-append_children (GString *out, const AfgProfile *p, const AfgNode *parent)
+append_children (GString *out, const AfgTree *tree, const AfgNode *parent)
 {
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
   Range range = { parent->first_child, parent->first_child + parent->n_children };
 
@@ -123,39 +135,40 @@ append_children (GString *out, const AfgProfile *p, const AfgNode *parent)
           g_string_append (out, stack->len > 0 ? "]}" : "]");
           continue;
         }
-      n = &p->nodes[top->next];
-      append_node_open (out, p, top->next++);
+      n = &nodes[top->next];
+      append_node_open (out, tree, top->next++);
       range = (Range) { n->first_child, n->first_child + n->n_children };
       g_array_append_val (stack, range);
     }
 }
 
 static void
-append_thread (GString *out, const AfgProfile *p, const AfgThread *t)
+append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
 {
-  const AfgNode *root = &p->nodes[t->root];
-
   g_string_append_printf (out, "{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                           t->global_tid, t->pid, t->tid);
   afg_json_append_string (out, t->label);
-  g_string_append_printf (out, ",\"total_ns\":%" G_GINT64_FORMAT ",", root->total_ns);
-  append_children (out, p, root);
+  append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
+  g_string_append_c (out, ',');
+  append_children (out, tree, afg_tree_get_node (tree, t->node));
   g_string_append_c (out, '}');
 }
 
 void
-afg_json_write (const AfgProfile *p, GString *out)
+afg_json_write (const AfgTree *tree, GString *out)
 {
+  AfgDocument *doc = afg_tree_get_document (tree);
+
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"source\":{\"file\":");
-  afg_json_append_string (out, p->source_name);
-  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", p->source_bytes);
-  afg_json_append_stats (out, &p->stats);
+  afg_json_append_string (out, afg_document_get_source_name (doc));
+  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
+  afg_json_append_stats (out, afg_tree_get_stats (tree));
   g_string_append (out, ",\"threads\":[");
-  for (guint i = 0; i < p->n_threads; i++)
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
       if (i > 0)
         g_string_append_c (out, ',');
-      append_thread (out, p, &p->threads[i]);
+      append_thread (out, tree, afg_tree_get_thread (tree, i));
     }
   g_string_append (out, "]}\n");
 }

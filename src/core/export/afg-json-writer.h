@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "afg-profile.h"
+#include "afg-tree.h"
 
 G_BEGIN_DECLS
 

@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "afg-profile.h"
+#include "afg-tree.h"
 
 G_BEGIN_DECLS
 
@@ -14,25 +14,27 @@ typedef enum {
 } AfgFormat;
 
 /* Serialisers append to @out; they are deterministic for a profile. */
-void        afg_json_write          (const AfgProfile *profile,
+void        afg_json_write          (const AfgTree    *tree,
                                      GString          *out);
-void        afg_folded_write        (const AfgProfile *profile,
+/* One line per frame whose @self_column value is positive. */
+void        afg_folded_write        (const AfgTree    *tree,
+                                     AfgColumn         self_column,
                                      GString          *out);
-gboolean    afg_html_write          (const AfgProfile *profile,
+gboolean    afg_html_write          (const AfgTree    *tree,
                                      GString          *out,
                                      GError          **error);
 
 const char *afg_format_file_name    (AfgFormat         format);
 gboolean    afg_format_from_string  (const char       *text,
                                      AfgFormat        *format);
-/* Serialises @profile and writes DIR/<file name> atomically (temp file in
+/* Serialises @tree and writes DIR/<file name> atomically (temp file in
  * DIR + rename). On error nothing is left behind in @dir. */
-gboolean    afg_export_to_dir       (const AfgProfile *profile,
+gboolean    afg_export_to_dir       (const AfgTree    *tree,
                                      AfgFormat         format,
                                      const char       *dir,
                                      char            **out_path,
                                      GError          **error);
-gboolean    afg_export_to_file      (const AfgProfile *profile,
+gboolean    afg_export_to_file      (const AfgTree    *tree,
                                      AfgFormat         format,
                                      const char       *path,
                                      GError          **error);

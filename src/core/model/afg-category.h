@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include "afg-profile.h"
+#include <glib.h>
 
 G_BEGIN_DECLS
 
+typedef enum {
+  AFG_CATEGORY_PYTHON,
+  AFG_CATEGORY_PYTHON_FRAMEWORK,
+  AFG_CATEGORY_CANN,
+  AFG_CATEGORY_UNKNOWN,
+  AFG_N_CATEGORIES
+} AfgCategory;
+
 /* Case-insensitive (ASCII) substring rules of the seed, first match wins. */
-AfgCategory afg_category_for_name (const char *name);
+AfgCategory  afg_category_for_name  (const char  *name);
+const char  *afg_category_to_string (AfgCategory  category);
 
 G_END_DECLS

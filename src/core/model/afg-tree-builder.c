@@ -5,8 +5,11 @@
 
 #include <string.h>
 
+#include "afg-document-private.h"
+#include "afg-int-map.h"
 #include "afg-math.h"
 #include "afg-tree-builder.h"
+#include "afg-tree-private.h"
 
 typedef struct {
   guint32 name;
@@ -29,46 +32,24 @@ typedef struct {
 
 #define CANCEL_CHECK_EVENTS 65536
 
-struct _AfgTreeBuilder {
-  AfgProfile   *profile;
+typedef struct {
+  AfgTree      *tree;
   GCancellable *cancellable;
-  GArray     *nodes;       /* BuildNode */
-  GArray     *threads;     /* AfgThread, root = build node index */
-  AfgIntMap   children;    /* parent << 32 | name -> node */
-  Frame       stack[AFG_MAX_DEPTH + 1];
-  guint       sp;
-};
-
-AfgTreeBuilder *
-afg_tree_builder_new (AfgProfile *profile, GCancellable *cancellable)
-{
-  AfgTreeBuilder *self = g_new0 (AfgTreeBuilder, 1);
-
-  self->profile = profile;
-  self->cancellable = cancellable;
-  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
-  self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
-  afg_int_map_init (&self->children, 4096);
-  return self;
-}
-
-void
-afg_tree_builder_free (AfgTreeBuilder *self)
-{
-  g_array_unref (self->nodes);
-  g_array_unref (self->threads);
-  afg_int_map_clear (&self->children);
-  g_free (self);
-}
+  GArray       *nodes;       /* BuildNode */
+  GArray       *threads;     /* AfgThread, node = build node index */
+  AfgIntMap     children;    /* parent << 32 | name -> node */
+  Frame         stack[AFG_MAX_DEPTH + 1];
+  guint         sp;
+} Builder;
 
 static inline BuildNode *
-node_at (AfgTreeBuilder *self, guint32 index)
+node_at (Builder *self, guint32 index)
 {
   return &g_array_index (self->nodes, BuildNode, index);
 }
 
 static guint32
-append_node (AfgTreeBuilder *self, guint32 parent, guint32 name, guint32 depth, guint32 thread)
+append_node (Builder *self, guint32 parent, guint32 name, guint32 depth, guint32 thread)
 {
   BuildNode node = { name, parent, AFG_NODE_NONE, AFG_NODE_NONE, depth, thread,
                      AFG_NODE_NONE, AFG_NODE_NONE, 0, 0 };
@@ -87,7 +68,7 @@ append_node (AfgTreeBuilder *self, guint32 parent, guint32 name, guint32 depth, 
  * followed the previous one last time is nearly always the one wanted, so
  * the map is only consulted on a new path. */
 static guint32
-predicted_child (AfgTreeBuilder *self, const Frame *frame, guint32 name)
+predicted_child (Builder *self, const Frame *frame, guint32 name)
 {
   guint32 guess;
 
@@ -101,14 +82,14 @@ predicted_child (AfgTreeBuilder *self, const Frame *frame, guint32 name)
 }
 
 static guint32
-child_of (AfgTreeBuilder *self, Frame *frame, guint32 name)
+child_of (Builder *self, Frame *frame, guint32 name)
 {
   guint64 key = (guint64) frame->node << 32 | name;
   guint32 child = predicted_child (self, frame, name);
 
   if (child == AFG_NODE_NONE && !afg_int_map_lookup (&self->children, key, &child))
     {
-      child = append_node (self, frame->node, name, self->sp + 1, node_at (self, frame->node)->thread);
+      child = append_node (self, frame->node, name, self->sp + 2, node_at (self, frame->node)->thread);
       afg_int_map_insert (&self->children, key, child);
     }
   if (frame->last_child == AFG_NODE_NONE)
@@ -120,9 +101,9 @@ child_of (AfgTreeBuilder *self, Frame *frame, guint32 name)
 }
 
 static void
-add_event (AfgTreeBuilder *self, const AfgEvent *ev)
+add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 {
-  AfgStats *stats = &self->profile->stats;
+  AfgStats *stats = &self->tree->stats;
   BuildNode *node;
   guint32 child;
 
@@ -137,42 +118,61 @@ add_event (AfgTreeBuilder *self, const AfgEvent *ev)
   child = child_of (self, &self->stack[self->sp], ev->name);
   node = node_at (self, child);
   node->calls++;
-  node->total_ns = afg_sat_add (node->total_ns, ev->end - ev->start);
+  node->total_ns = afg_sat_add (node->total_ns, ns);
   stats->used++;
   self->stack[++self->sp] = (Frame) { ev->end, child, AFG_NODE_NONE };
 }
 
-gboolean
-afg_tree_builder_add_thread (AfgTreeBuilder *self, gint64 global_tid, AfgChunk *chunks)
+/* The overlap of @ev with the scope, 0 when under 1 ns. A row outside
+ * the range can be no ancestor of one inside it (it would contain it),
+ * so leaving it out of the walk changes no row's place. */
+static inline gint64
+scoped_ns (const AfgScope *scope, const AfgEvent *ev)
 {
-  guint n = 0;
-  AfgThread thread = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, NULL, 0 };
-  g_autofree char *label = g_strdup_printf ("%u/%u", thread.pid, thread.tid);
-  AfgEventMerge merge;
-  const AfgEvent *ev;
+  if (!scope->bounded)
+    return ev->end - ev->start;
+  if (ev->start >= scope->end_ns || ev->end <= scope->start_ns)
+    return 0;
+  return MIN (ev->end, scope->end_ns) - MAX (ev->start, scope->start_ns);
+}
 
-  thread.root = append_node (self, AFG_NODE_NONE,
-                             afg_string_table_add (&self->profile->strings, label),
-                             0, self->threads->len);
-  thread.label = afg_string_table_get (&self->profile->strings, node_at (self, thread.root)->name);
-  g_array_append_val (self->threads, thread);
+static gboolean
+add_thread (Builder *self, const AfgEventThread *t)
+{
+  AfgThread thread = { t->global_tid, t->pid, t->tid,
+                       afg_document_get_string (self->tree->document, t->label), 0 };
+  guint32 mark = self->nodes->len;
+  AfgEventCursor cursor;
+  AfgEvent ev;
+  guint64 n = 0;
 
+  thread.node = append_node (self, AFG_TREE_ROOT, t->label, 1, self->threads->len);
   self->sp = 0;
-  self->stack[0] = (Frame) { G_MAXINT64, thread.root, AFG_NODE_NONE };
-  afg_event_merge_init (&merge, chunks);
-  while ((ev = afg_event_merge_next (&merge)) != NULL)
+  self->stack[0] = (Frame) { G_MAXINT64, thread.node, AFG_NODE_NONE };
+  afg_event_cursor_init (&cursor, t);
+  while (afg_event_cursor_next (&cursor, &ev))
     {
-      add_event (self, ev);
+      gint64 ns = scoped_ns (&self->tree->scope, &ev);
+
+      if (ns > 0)
+        add_event (self, &ev, ns);
       if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
-        break;
+        return FALSE;
     }
-  afg_event_merge_clear (&merge);
-  return !g_cancellable_is_cancelled (self->cancellable);
+  if (self->nodes->len == mark + 1)
+    {
+      /* Nothing of this thread in the scope: no thread node either. */
+      node_at (self, AFG_TREE_ROOT)->first_child = node_at (self, thread.node)->next_sibling;
+      g_array_set_size (self->nodes, mark);
+      return TRUE;
+    }
+  g_array_append_val (self->threads, thread);
+  return TRUE;
 }
 
 /* Children are created after their parent, so one backward pass sums them. */
 static gint64 *
-sum_children (AfgTreeBuilder *self)
+sum_children (Builder *self)
 {
   gint64 *sums = g_new0 (gint64, MAX (self->nodes->len, 1));
 
@@ -180,44 +180,45 @@ sum_children (AfgTreeBuilder *self)
     {
       BuildNode *node = node_at (self, i);
 
+      if (node->depth <= 1)
+        node->total_ns = sums[i];
       if (node->parent == AFG_NODE_NONE)
-        {
-          node->total_ns = sums[i];
-          continue;
-        }
+        continue;
       sums[node->parent] = afg_sat_add (sums[node->parent], node->total_ns);
-      if (node->depth == 1)
+      if (node->depth <= 2)
         node_at (self, node->parent)->calls += node->calls;
     }
   return sums;
 }
 
 static int
-compare_by_name (gconstpointer a, gconstpointer b, gpointer strings)
+compare_by_name (gconstpointer a, gconstpointer b, gpointer document)
 {
   const BuildNode *na = *(BuildNode * const *) a;
   const BuildNode *nb = *(BuildNode * const *) b;
 
-  return strcmp (afg_string_table_get (strings, na->name),
-                 afg_string_table_get (strings, nb->name));
+  return strcmp (afg_document_get_string (document, na->name),
+                 afg_document_get_string (document, nb->name));
 }
 
-/* Breadth-first, children sorted by name: the order of AfgNode. */
+/* Breadth-first, threads by global tid, other children by name: the order
+ * of AfgNode. */
 static guint32 *
-layout_order (AfgTreeBuilder *self)
+layout_order (Builder *self)
 {
   guint32 n = self->nodes->len, len = 0;
   guint32 *order = g_new (guint32, MAX (n, 1));
   g_autoptr(GPtrArray) kids = g_ptr_array_new ();
 
+  order[len++] = AFG_TREE_ROOT;
   for (guint i = 0; i < self->threads->len; i++)
-    order[len++] = g_array_index (self->threads, AfgThread, i).root;
-  for (guint32 q = 0; q < len; q++)
+    order[len++] = g_array_index (self->threads, AfgThread, i).node;
+  for (guint32 q = 1; q < len; q++)
     {
       g_ptr_array_set_size (kids, 0);
       for (guint32 c = node_at (self, order[q])->first_child; c != AFG_NODE_NONE; c = node_at (self, c)->next_sibling)
         g_ptr_array_add (kids, node_at (self, c));
-      g_ptr_array_sort_with_data (kids, compare_by_name, &self->profile->strings);
+      g_ptr_array_sort_with_data (kids, compare_by_name, self->tree->document);
       for (guint i = 0; i < kids->len; i++)
         order[len++] = (BuildNode *) g_ptr_array_index (kids, i) - node_at (self, 0);
     }
@@ -225,55 +226,136 @@ layout_order (AfgTreeBuilder *self)
 }
 
 static void
-emit_nodes (AfgTreeBuilder *self, const guint32 *order, const gint64 *child_sums)
+emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums)
 {
-  AfgProfile *profile = self->profile;
+  AfgTree *tree = self->tree;
   guint32 n = self->nodes->len;
   g_autofree guint32 *new_index = g_new (guint32, MAX (n, 1));
-  guint32 next_child = self->threads->len;
+  guint32 next_child = 1;
 
   for (guint32 i = 0; i < n; i++)
     new_index[order[i]] = i;
-  profile->nodes = g_new0 (AfgNode, MAX (n, 1));
-  profile->n_nodes = n;
+  tree->nodes = g_new0 (AfgNode, n);
+  tree->n_nodes = n;
+  for (guint c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+    tree->columns[c] = g_new0 (gint64, n);
   for (guint32 i = 0; i < n; i++)
     {
       const BuildNode *b = node_at (self, order[i]);
-      AfgNode *out = &profile->nodes[i];
       guint32 n_children = 0;
 
       for (guint32 c = b->first_child; c != AFG_NODE_NONE; c = node_at (self, c)->next_sibling)
         n_children++;
-      *out = (AfgNode) {
+      tree->nodes[i] = (AfgNode) {
         .name = b->name,
         .parent = b->parent == AFG_NODE_NONE ? AFG_NODE_NONE : new_index[b->parent],
         .first_child = n_children ? next_child : AFG_NODE_NONE,
         .n_children = n_children,
         .depth = b->depth,
         .thread = b->thread,
-        .calls = b->calls,
-        .total_ns = b->total_ns,
-        .self_ns = b->parent == AFG_NODE_NONE ? 0 : MAX (0, b->total_ns - child_sums[order[i]]),
       };
+      tree->columns[AFG_COLUMN_CALLS][i] = (gint64) MIN (b->calls, (guint64) G_MAXINT64);
+      tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
+      tree->columns[AFG_COLUMN_SELF_NS][i] = b->depth <= 1 ? 0 : MAX (0, b->total_ns - child_sums[order[i]]);
       next_child += n_children;
-      if (b->parent != AFG_NODE_NONE)
-        afg_string_table_get_category (&profile->strings, b->name);
     }
 }
 
-void
-afg_tree_builder_finish (AfgTreeBuilder *self)
+static void
+finish (Builder *self)
 {
-  AfgProfile *profile = self->profile;
+  AfgTree *tree = self->tree;
   g_autofree gint64 *sums = sum_children (self);
   g_autofree guint32 *order = layout_order (self);
 
   emit_nodes (self, order, sums);
-  profile->n_threads = self->threads->len;
-  profile->threads = g_new0 (AfgThread, MAX (profile->n_threads, 1));
-  for (guint i = 0; i < profile->n_threads; i++)
+  tree->n_threads = self->threads->len;
+  tree->threads = g_new0 (AfgThread, MAX (tree->n_threads, 1));
+  for (guint i = 0; i < tree->n_threads; i++)
     {
-      profile->threads[i] = g_array_index (self->threads, AfgThread, i);
-      profile->threads[i].root = i;
+      tree->threads[i] = g_array_index (self->threads, AfgThread, i);
+      tree->threads[i].node = 1 + i;
     }
+}
+
+AfgTree *
+afg_tree_build (AfgDocument *document, const AfgScope *scope, GCancellable *cancellable, GError **error)
+{
+  const AfgEventStore *events = afg_document_get_events (document);
+  Builder self = { .cancellable = cancellable };
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (document != NULL, NULL);
+
+  self.tree = afg_tree_new (document, scope);
+  self.tree->stats.used = self.tree->stats.partial_overlaps = self.tree->stats.depth_truncated = 0;
+  self.nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
+  self.threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
+  afg_int_map_init (&self.children, 4096);
+  append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
+  for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
+    ok = add_thread (&self, afg_event_store_get_thread (events, i));
+  if (ok)
+    finish (&self);
+  g_array_unref (self.nodes);
+  g_array_unref (self.threads);
+  afg_int_map_clear (&self.children);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_clear_pointer (&self.tree, afg_tree_unref);
+  return self.tree;
+}
+
+typedef struct {
+  AfgDocument *document;
+  AfgScope     scope;
+  gboolean     has_scope;
+} BuildTaskData;
+
+static void
+build_task_data_free (gpointer data)
+{
+  BuildTaskData *d = data;
+
+  afg_document_unref (d->document);
+  g_free (d);
+}
+
+static void
+build_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  BuildTaskData *d = data;
+  GError *error = NULL;
+  AfgTree *tree = afg_tree_build (d->document, d->has_scope ? &d->scope : NULL, cancellable, &error);
+
+  if (tree == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tree, (GDestroyNotify) afg_tree_unref);
+}
+
+void
+afg_tree_build_async (AfgDocument *document, const AfgScope *scope, GCancellable *cancellable,
+                      GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  BuildTaskData *d = g_new0 (BuildTaskData, 1);
+
+  g_return_if_fail (document != NULL);
+
+  d->document = afg_document_ref (document);
+  d->has_scope = scope != NULL;
+  if (scope != NULL)
+    d->scope = *scope;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, afg_tree_build_async);
+  g_task_set_task_data (task, d, build_task_data_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, build_in_thread);
+}
+
+AfgTree *
+afg_tree_build_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

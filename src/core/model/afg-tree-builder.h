@@ -3,23 +3,28 @@
 
 #include <gio/gio.h>
 
-#include "afg-event-sort.h"
-#include "afg-profile-private.h"
+#include "afg-tree.h"
 
 G_BEGIN_DECLS
 
-/* Rebuilds call stacks from interval containment, one thread at a time,
- * merging same-named siblings, then lays the result out in @profile. */
-typedef struct _AfgTreeBuilder AfgTreeBuilder;
+/* Builds the tree of @document for @scope (NULL: the whole profile) from
+ * its event store: stacks rebuilt by containment, same-named siblings
+ * merged. In a bounded scope a row counts when it overlaps the range by
+ * 1 ns or more, with the overlap as its time; where it nests is decided
+ * on its whole interval. Synchronous: the CLI calls it directly. Returns
+ * NULL only when cancelled. */
+AfgTree *afg_tree_build        (AfgDocument          *document,
+                                const AfgScope       *scope,
+                                GCancellable         *cancellable,
+                                GError              **error);
 
-AfgTreeBuilder *afg_tree_builder_new          (AfgProfile     *profile,
-                                               GCancellable   *cancellable);
-void            afg_tree_builder_free         (AfgTreeBuilder *self);
-/* Threads must be added in ascending global tid. Returns FALSE when
- * cancelled. */
-gboolean        afg_tree_builder_add_thread   (AfgTreeBuilder *self,
-                                               gint64          global_tid,
-                                               AfgChunk       *chunks);
-void            afg_tree_builder_finish       (AfgTreeBuilder *self);
+/* The same in a worker thread, for the window. */
+void     afg_tree_build_async  (AfgDocument          *document,
+                                const AfgScope       *scope,
+                                GCancellable         *cancellable,
+                                GAsyncReadyCallback   callback,
+                                gpointer              user_data);
+AfgTree *afg_tree_build_finish (GAsyncResult         *result,
+                                GError              **error);
 
 G_END_DECLS

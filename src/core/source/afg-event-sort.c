@@ -126,18 +126,26 @@ sift_down (AfgEventMerge *merge, guint i)
 }
 
 void
-afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head)
+afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head, gboolean owns)
 {
   guint n = 0;
+  AfgChunk *next;
 
   for (AfgChunk *c = head; c != NULL; c = c->next)
     n++;
   merge->heap = g_new (AfgMergeCursor, MAX (n, 1));
   merge->n = 0;
+  merge->owns = owns;
+  merge->retired = NULL;
   n = 0;
-  for (AfgChunk *c = head; c != NULL; c = c->next, n++)
-    if (c->len > 0)
-      merge->heap[merge->n++] = (AfgMergeCursor) { c->events, c->events + c->len, n };
+  for (AfgChunk *c = head; c != NULL; c = next, n++)
+    {
+      next = c->next;
+      if (c->len > 0)
+        merge->heap[merge->n++] = (AfgMergeCursor) { c->events, c->events + c->len, n, c };
+      else if (owns)
+        g_free (c);
+    }
   for (guint i = merge->n / 2; i-- > 0;)
     sift_down (merge, i);
 }
@@ -151,7 +159,14 @@ afg_event_merge_next (AfgEventMerge *merge)
     return NULL;
   ev = merge->heap[0].pos++;
   if (merge->heap[0].pos == merge->heap[0].end)
-    merge->heap[0] = merge->heap[--merge->n];
+    {
+      /* The event is copied out by the caller before the next call, so
+       * an owned chunk can go once the one after it has been taken. */
+      if (merge->owns)
+        g_free (merge->retired);
+      merge->retired = merge->heap[0].chunk;
+      merge->heap[0] = merge->heap[--merge->n];
+    }
   sift_down (merge, 0);
   return ev;
 }
@@ -159,6 +174,13 @@ afg_event_merge_next (AfgEventMerge *merge)
 void
 afg_event_merge_clear (AfgEventMerge *merge)
 {
+  if (merge->owns)
+    {
+      g_clear_pointer (&merge->retired, g_free);
+      for (guint i = 0; i < merge->n; i++)
+        g_free (merge->heap[i].chunk);
+    }
+  merge->retired = NULL;
   g_clear_pointer (&merge->heap, g_free);
   merge->n = 0;
 }

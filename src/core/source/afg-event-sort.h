@@ -38,15 +38,21 @@ typedef struct {
   const AfgEvent *pos;
   const AfgEvent *end;
   guint           order;
+  AfgChunk       *chunk;
 } AfgMergeCursor;
 
 typedef struct {
   AfgMergeCursor *heap;
   guint           n;
+  gboolean        owns;
+  AfgChunk       *retired;  /* read to its end; freed on the next step */
 } AfgEventMerge;
 
+/* With @owns, the merge takes the list and frees each chunk once read,
+ * so that the events are never held twice while they are re-encoded. */
 void            afg_event_merge_init  (AfgEventMerge *merge,
-                                       AfgChunk      *head);
+                                       AfgChunk      *head,
+                                       gboolean       owns);
 const AfgEvent *afg_event_merge_next  (AfgEventMerge *merge);
 void            afg_event_merge_clear (AfgEventMerge *merge);
 

@@ -13,9 +13,8 @@
 #include "afg-error.h"
 #include "afg-event-sort.h"
 #include "afg-loader.h"
-#include "afg-profile-private.h"
+#include "afg-document-private.h"
 #include "afg-source.h"
-#include "afg-tree-builder.h"
 
 #define FIRST_CHUNK_EVENTS 8
 #define REPORT_EVERY_ROWS 16384
@@ -28,7 +27,7 @@ static const char * const accepted_type_names[] = { "op", "queue", "trace", "pyt
 
 typedef struct {
   AfgSource            source;
-  AfgProfile          *profile;
+  AfgDocument         *document;
   gint64              *types;
   guint                n_types;
   GCancellable        *cancellable;
@@ -53,6 +52,7 @@ typedef struct {
   gint64       hi;
   gboolean     reports;
   AfgStats     stats;
+  GArray      *steps;     /* AfgStep, in row order */
   AfgIntMap    slot_map;
   GArray      *slots;
   gint64       last_tid;
@@ -209,12 +209,54 @@ type_accepted (Reader *r, sqlite3_stmt *stmt)
 static guint32
 name_index (Reader *r, sqlite3_stmt *stmt)
 {
-  AfgStringTable *strings = &r->ctx->profile->strings;
+  AfgStringTable *strings = &r->ctx->document->strings;
   gint64 id;
 
   if (column_int64 (stmt, 3, &id) != VALUE_OK)
     return strings->null_name;
   return afg_string_table_lookup_id (strings, id);
+}
+
+/* "ProfilerStep#N", N decimal: step N. */
+static gboolean
+parse_step_id (const char *name, gint64 *id)
+{
+  const char *digits = name + strlen ("ProfilerStep#");
+
+  return *digits != '\0' && parse_int64 ((const unsigned char *) digits, strlen (digits), id)
+         && g_ascii_isdigit (*digits);
+}
+
+static void
+record_step (Reader *r, guint32 name, gint64 start, gint64 end)
+{
+  AfgStep step = { 0, start, end };
+
+  if (parse_step_id (afg_string_table_get (&r->ctx->document->strings, name), &step.id))
+    g_array_append_val (r->steps, step);
+}
+
+/* Steps come from ProfilerStep# rows of any type. */
+static void
+read_times (sqlite3_stmt *stmt, ValueStatus s[3], gint64 *start, gint64 *end, gint64 *global_tid)
+{
+  s[0] = column_int64 (stmt, 0, start);
+  s[1] = column_int64 (stmt, 1, end);
+  s[2] = column_int64 (stmt, 2, global_tid);
+}
+
+static void
+read_skipped_type_row (Reader *r, sqlite3_stmt *stmt)
+{
+  ValueStatus s[3];
+  gint64 start = 0, end = 0, global_tid = 0;
+  guint32 name = name_index (r, stmt);
+
+  if (!afg_string_table_is_step (&r->ctx->document->strings, name))
+    return;
+  read_times (stmt, s, &start, &end, &global_tid);
+  if (s[0] == VALUE_OK && s[1] == VALUE_OK)
+    record_step (r, name, start, end);
 }
 
 static void
@@ -228,11 +270,10 @@ read_row (Reader *r, sqlite3_stmt *stmt)
   if (r->ctx->source.has_type && !type_accepted (r, stmt))
     {
       r->stats.skipped_type++;
+      read_skipped_type_row (r, stmt);
       return;
     }
-  s[0] = column_int64 (stmt, 0, &start);
-  s[1] = column_int64 (stmt, 1, &end);
-  s[2] = column_int64 (stmt, 2, &global_tid);
+  read_times (stmt, s, &start, &end, &global_tid);
   if (s[0] == VALUE_NULL || s[1] == VALUE_NULL || s[2] == VALUE_NULL)
     {
       r->stats.skipped_null++;
@@ -244,8 +285,11 @@ read_row (Reader *r, sqlite3_stmt *stmt)
       return;
     }
   name = name_index (r, stmt);
-  if (afg_string_table_is_step (&r->ctx->profile->strings, name))
-    r->stats.profiler_steps++;
+  if (afg_string_table_is_step (&r->ctx->document->strings, name))
+    {
+      r->stats.profiler_steps++;
+      record_step (r, name, start, end);
+    }
   else if (end <= start)
     r->stats.skipped_nonpositive++;
   else if (__builtin_sub_overflow (end, start, &duration))
@@ -318,6 +362,7 @@ reader_init (Reader *r, LoadContext *ctx, sqlite3 *db)
   r->ctx = ctx;
   r->db = db;
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
+  r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);
 }
 
@@ -327,6 +372,7 @@ reader_clear (Reader *r)
   for (guint i = 0; r->slots != NULL && i < r->slots->len; i++)
     afg_chunk_list_free (g_array_index (r->slots, ThreadSlot, i).head);
   g_clear_pointer (&r->slots, g_array_unref);
+  g_clear_pointer (&r->steps, g_array_unref);
   afg_int_map_clear (&r->slot_map);
   g_clear_pointer (&r->scratch, g_free);
 }
@@ -511,23 +557,78 @@ merge_slots (Reader readers[N_READERS], guint n)
 }
 
 static gboolean
-build_tree (LoadContext *ctx, GArray *slots, GError **error)
+store_events (LoadContext *ctx, GArray *slots, GError **error)
 {
-  AfgTreeBuilder *builder = afg_tree_builder_new (ctx->profile, ctx->cancellable);
-  gboolean ok = TRUE;
-
-  report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->profile->stats.rows);
-  for (guint i = 0; ok && i < slots->len; i++)
+  report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->document->stats.rows);
+  for (guint i = 0; i < slots->len; i++)
     {
       ThreadSlot *slot = &g_array_index (slots, ThreadSlot, i);
 
-      ok = afg_tree_builder_add_thread (builder, slot->global_tid, slot->head);
-      g_clear_pointer (&slot->head, afg_chunk_list_free);
+      if (g_cancellable_is_cancelled (ctx->cancellable))
+        break;
+      afg_event_store_append (ctx->document->events, slot->global_tid, g_steal_pointer (&slot->head));
     }
-  if (ok)
-    afg_tree_builder_finish (builder);
-  afg_tree_builder_free (builder);
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
+}
+
+static int
+compare_step_ids (gconstpointer a, gconstpointer b)
+{
+  gint64 ia = ((const AfgStep *) a)->id, ib = ((const AfgStep *) b)->id;
+
+  return ia < ib ? -1 : ia > ib;
+}
+
+/* @steps in rowid order: sorted by id (stably), of two rows of one step
+ * the later (higher rowid) wins. */
+static void
+dedup_steps (GArray *steps)
+{
+  guint kept = 0;
+
+  g_array_sort (steps, compare_step_ids);  /* stable: a merge sort */
+  for (guint i = 0; i < steps->len; i++)
+    {
+      if (i + 1 < steps->len && g_array_index (steps, AfgStep, i + 1).id == g_array_index (steps, AfgStep, i).id)
+        continue;
+      g_array_index (steps, AfgStep, kept++) = g_array_index (steps, AfgStep, i);
+    }
+  g_array_set_size (steps, kept);
+}
+
+/* Reader 0 holds the lower rowids. */
+static void
+collect_steps (LoadContext *ctx, Reader readers[N_READERS], guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_array_append_vals (ctx->document->steps, readers[i].steps->data, readers[i].steps->len);
+  dedup_steps (ctx->document->steps);
+}
+
+/* Without ProfilerStep# rows, STEP_TIME(id, startNs, endNs) when it is a
+ * plain table; rows that are not three integers are passed over. */
+static int
+load_step_table (LoadContext *ctx, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (ctx->document->steps->len > 0 || !afg_source_has_plain_table (db, "STEP_TIME"))
+    return SQLITE_OK;
+  rc = sqlite3_prepare_v2 (db, "SELECT id, startNs, endNs FROM STEP_TIME WHERE typeof(id) = 'integer'"
+                               " AND typeof(startNs) = 'integer' AND typeof(endNs) = 'integer'"
+                               " ORDER BY rowid", -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    return SQLITE_OK;  /* columns missing: the DB has no steps */
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      AfgStep step = { sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1),
+                       sqlite3_column_int64 (stmt, 2) };
+      g_array_append_val (ctx->document->steps, step);
+    }
+  sqlite3_finalize (stmt);
+  dedup_steps (ctx->document->steps);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 static void
@@ -552,7 +653,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
 
   t0 = g_get_monotonic_time ();
   if ((rc = load_types (ctx, db)) != SQLITE_OK
-      || (rc = afg_string_table_load (&ctx->profile->strings, db)) != SQLITE_OK)
+      || (rc = afg_string_table_load (&ctx->document->strings, db)) != SQLITE_OK)
     {
       fail_sqlite (ctx, db, rc, error);
       return FALSE;
@@ -563,11 +664,14 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
     {
       t2 = g_get_monotonic_time ();
       for (guint i = 0; i < n; i++)
-        add_stats (&ctx->profile->stats, &readers[i].stats);
+        add_stats (&ctx->document->stats, &readers[i].stats);
+      collect_steps (ctx, readers, n);
       slots = merge_slots (readers, n);
-      ok = build_tree (ctx, slots, error);
+      ok = store_events (ctx, slots, error);
       g_clear_pointer (&slots, free_slots);
-      g_debug ("strings %.3f s, %u readers %.3f s, tree %.3f s", (t1 - t0) / 1e6, n,
+      if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
+        ok = fail_sqlite (ctx, db, rc, error);
+      g_debug ("strings %.3f s, %u readers %.3f s, store %.3f s", (t1 - t0) / 1e6, n,
                (t2 - t1) / 1e6, (g_get_monotonic_time () - t2) / 1e6);
     }
   for (guint i = 0; i < n; i++)
@@ -593,14 +697,14 @@ configure_sqlite (void)
     }
 }
 
-AfgProfile *
-afg_profile_load (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
+AfgDocument *
+afg_document_load (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
                   gpointer progress_data, GError **error)
 {
   LoadContext ctx = { .cancellable = cancellable, .progress = progress, .progress_data = progress_data };
   gint64 started = g_get_monotonic_time ();
   sqlite3 *db = NULL;
-  AfgProfile *profile = NULL;
+  AfgDocument *document = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -608,18 +712,21 @@ afg_profile_load (const char *path, GCancellable *cancellable, AfgLoadProgressFu
   report (&ctx, AFG_LOAD_PHASE_OPENING, 0);
   if (afg_source_open (&ctx.source, path, cancellable, &db, error))
     {
-      ctx.profile = afg_profile_new (path, ctx.source.bytes);
+      ctx.document = afg_document_new (path, ctx.source.bytes);
       sqlite3_progress_handler (db, 4096, progress_handler, &ctx);
       if (load_into (&ctx, db, error))
-        profile = g_steal_pointer (&ctx.profile);
-      g_clear_pointer (&ctx.profile, afg_profile_unref);
+        document = g_steal_pointer (&ctx.document);
+      g_clear_pointer (&ctx.document, afg_document_unref);
     }
   sqlite3_close (db);
   g_free (ctx.types);
   afg_source_clear (&ctx.source);
-  if (profile != NULL)
-    profile->load_seconds = (g_get_monotonic_time () - started) / 1e6;
-  return profile;
+  if (document != NULL)
+    {
+      afg_document_seal (document);
+      document->load_seconds = (g_get_monotonic_time () - started) / 1e6;
+    }
+  return document;
 }
 
 typedef struct {
@@ -642,12 +749,12 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 {
   LoadTaskData *d = data;
   GError *error = NULL;
-  AfgProfile *profile = afg_profile_load (d->path, cancellable, d->progress, d->progress_data, &error);
+  AfgDocument *document = afg_document_load (d->path, cancellable, d->progress, d->progress_data, &error);
 
-  if (profile == NULL)
+  if (document == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, profile, (GDestroyNotify) afg_profile_unref);
+    g_task_return_pointer (task, document, (GDestroyNotify) afg_document_unref);
 }
 
 /* The window must keep servicing input while both cores load: the loading
@@ -666,7 +773,7 @@ background_load_thread (gpointer data)
 }
 
 void
-afg_profile_load_async (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
+afg_document_load_async (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
                         gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = NULL;
@@ -678,13 +785,13 @@ afg_profile_load_async (const char *path, GCancellable *cancellable, AfgLoadProg
   d->progress = progress;
   d->progress_data = progress_data;
   task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, afg_profile_load_async);
+  g_task_set_source_tag (task, afg_document_load_async);
   g_task_set_task_data (task, d, load_task_data_free);
   g_thread_unref (g_thread_new ("afg-load", background_load_thread, g_steal_pointer (&task)));
 }
 
-AfgProfile *
-afg_profile_load_finish (GAsyncResult *result, GError **error)
+AfgDocument *
+afg_document_load_finish (GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);

@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "afg-profile.h"
+#include "afg-document.h"
 
 G_BEGIN_DECLS
 
@@ -20,7 +20,8 @@ typedef void (*AfgLoadProgressFunc) (AfgLoadPhase phase,
                                      guint64      rows_total,
                                      gpointer     user_data);
 
-AfgProfile *afg_profile_load        (const char           *path,
+/* Reads the profiler DB at @path into a document (no tree yet). */
+AfgDocument *afg_document_load       (const char           *path,
                                      GCancellable         *cancellable,
                                      AfgLoadProgressFunc   progress,
                                      gpointer              progress_data,
@@ -28,13 +29,13 @@ AfgProfile *afg_profile_load        (const char           *path,
 
 /* The progress callback of the async variant runs in the worker thread;
  * hand it to the main loop yourself (one pending idle at a time). */
-void        afg_profile_load_async  (const char           *path,
+void         afg_document_load_async (const char           *path,
                                      GCancellable         *cancellable,
                                      AfgLoadProgressFunc   progress,
                                      gpointer              progress_data,
                                      GAsyncReadyCallback   callback,
                                      gpointer              user_data);
-AfgProfile *afg_profile_load_finish (GAsyncResult         *result,
+AfgDocument *afg_document_load_finish (GAsyncResult        *result,
                                      GError              **error);
 
 G_END_DECLS

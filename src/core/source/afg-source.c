@@ -280,6 +280,17 @@ check_table (AfgSource *source, sqlite3 *db, const char *table, GError **error)
   return fail (error, AFG_LOAD_ERROR_MISSING_TABLE, source->path, reason);
 }
 
+gboolean
+afg_source_has_plain_table (sqlite3 *db, const char *table)
+{
+  g_autofree char *type = NULL;
+  int rc;
+
+  type = object_type (db, table, &rc);
+  return rc == SQLITE_OK && g_strcmp0 (type, "table") == 0
+         && !is_virtual (db, table) && !has_trigger (db, table);
+}
+
 static gboolean
 check_columns (AfgSource *source, sqlite3 *db, GError **error)
 {

@@ -28,6 +28,10 @@ gboolean  afg_source_open     (AfgSource   *source,
 sqlite3  *afg_source_connect  (const AfgSource *source,
                                GError     **error);
 void      afg_source_clear    (AfgSource   *source);
+/* TRUE when @table exists as an ordinary table: no view, no virtual
+ * table, no trigger (optional tables are read only then). */
+gboolean  afg_source_has_plain_table (sqlite3 *db,
+                                      const char *table);
 /* Maps a failed SQLite call to a load error naming the file. */
 void      afg_source_set_error (const AfgSource *source,
                                 sqlite3    *db,

@@ -166,16 +166,27 @@ afg_string_table_lookup_unknown (AfgStringTable *table, gint64 id)
 
 #define CATEGORY_UNSET 0xff
 
-/* Lazy: STRING_IDS also holds shapes and dtypes that never name a frame. */
+/* Lazy: STRING_IDS also holds shapes and dtypes that never name a frame.
+ * Trees are built in several threads at once: each entry is computed by
+ * whoever asks first (the same value whoever it is), read and written
+ * atomically. */
+void
+afg_string_table_freeze (AfgStringTable *table)
+{
+  g_clear_pointer (&table->categories, g_free);
+  table->categories = g_new (guint8, MAX (table->strings->len, 1));
+  memset (table->categories, CATEGORY_UNSET, MAX (table->strings->len, 1));
+}
+
 AfgCategory
 afg_string_table_get_category (AfgStringTable *table, guint32 index)
 {
-  if (table->categories == NULL)
+  guint8 category = __atomic_load_n (&table->categories[index], __ATOMIC_RELAXED);
+
+  if (category == CATEGORY_UNSET)
     {
-      table->categories = g_new (guint8, MAX (table->strings->len, 1));
-      memset (table->categories, CATEGORY_UNSET, MAX (table->strings->len, 1));
+      category = afg_category_for_name (afg_string_table_get (table, index));
+      __atomic_store_n (&table->categories[index], category, __ATOMIC_RELAXED);
     }
-  if (table->categories[index] == CATEGORY_UNSET)
-    table->categories[index] = afg_category_for_name (afg_string_table_get (table, index));
-  return table->categories[index];
+  return category;
 }

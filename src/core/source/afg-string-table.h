@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 
 #include "afg-int-map.h"
-#include "afg-profile.h"
+#include "afg-category.h"
 
 G_BEGIN_DECLS
 
@@ -71,7 +71,9 @@ afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
 }
 guint32  afg_string_table_add         (AfgStringTable *table,
                                        const char     *text);
-/* Not thread-safe; call once every string is in (the table is then frozen). */
+/* Call once every string is in; no string may be added afterwards. */
+void        afg_string_table_freeze       (AfgStringTable *table);
+/* Thread-safe once frozen. */
 AfgCategory afg_string_table_get_category (AfgStringTable *table,
                                           guint32         index);
 

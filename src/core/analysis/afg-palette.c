@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "afg-palette.h"
+
+guint32
+afg_flame_hash_name (const char *name)
+{
+  guint32 hash = 2166136261u;
+
+  for (const guchar *p = (const guchar *) name; *p; p++)
+    {
+      hash ^= *p;
+      hash *= 16777619u;
+    }
+  return hash;
+}
+
+static double
+hue_to_rgb (double p, double q, double t)
+{
+  if (t < 0)
+    t += 1;
+  if (t > 1)
+    t -= 1;
+  if (t < 1.0 / 6)
+    return p + (q - p) * 6 * t;
+  if (t < 1.0 / 2)
+    return q;
+  if (t < 2.0 / 3)
+    return p + (q - p) * (2.0 / 3 - t) * 6;
+  return p;
+}
+
+static void
+hsl_to_rgb (double h, double s, double l, AfgFlameColor *color)
+{
+  double q = l < 0.5 ? l * (1 + s) : l + s - l * s;
+  double p = 2 * l - q;
+
+  color->red = hue_to_rgb (p, q, h + 1.0 / 3);
+  color->green = hue_to_rgb (p, q, h);
+  color->blue = hue_to_rgb (p, q, h - 1.0 / 3);
+}
+
+/* The HTML page uses the same rule, so both views agree on every colour:
+ * a category picks the hue, the FNV-1a hash of the name picks the shade. */
+void
+afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor *color)
+{
+  static const double hues[] = {
+    [AFG_CATEGORY_PYTHON] = 200,
+    [AFG_CATEGORY_PYTHON_FRAMEWORK] = 30,
+    [AFG_CATEGORY_CANN] = 130,
+  };
+  guint32 hash = afg_flame_hash_name (name);
+
+  if (category >= AFG_CATEGORY_UNKNOWN)
+    hsl_to_rgb (0, 0, (60 + hash % 15) / 100.0, color);
+  else
+    hsl_to_rgb (hues[category] / 360.0, 0.65, (55 + hash % 20) / 100.0, color);
+}

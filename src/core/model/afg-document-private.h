@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "afg-document.h"
+#include "afg-string-table.h"
+
+G_BEGIN_DECLS
+
+struct _AfgDocument {
+  char           *source_path;
+  char           *source_name;
+  guint64         source_bytes;
+  AfgStats        stats;
+  double          load_seconds;
+  AfgStringTable  strings;
+  guint32         root_name;
+  AfgEventStore  *events;
+  GArray         *steps;  /* AfgStep, by id */
+};
+
+AfgDocument *afg_document_new          (const char  *source_path,
+                                        guint64      source_bytes);
+/* Called by the loader once every string and event is in: fixes the
+ * categories and the root's name, so the document can be shared. */
+void         afg_document_seal         (AfgDocument *self);
+
+G_END_DECLS

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-document-private.h"
+#include "afg-format.h"
+
+static void
+document_clear (gpointer data)
+{
+  AfgDocument *self = data;
+
+  g_free (self->source_path);
+  g_free (self->source_name);
+  afg_event_store_free (self->events);
+  g_clear_pointer (&self->steps, g_array_unref);
+  afg_string_table_clear (&self->strings);
+}
+
+AfgDocument *
+afg_document_new (const char *source_path, guint64 source_bytes)
+{
+  AfgDocument *self = g_atomic_rc_box_new0 (AfgDocument);
+  g_autofree char *base = g_path_get_basename (source_path);
+
+  self->source_name = afg_format_path (base);
+  self->source_path = g_strdup (source_path);
+  self->source_bytes = source_bytes;
+  self->events = afg_event_store_new ();
+  self->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
+  afg_string_table_init (&self->strings);
+  return self;
+}
+
+void
+afg_document_seal (AfgDocument *self)
+{
+  self->root_name = afg_string_table_add (&self->strings, _("All threads"));
+  for (guint i = 0; i < afg_event_store_get_n_threads (self->events); i++)
+    {
+      const AfgEventThread *t = afg_event_store_get_thread (self->events, i);
+      g_autofree char *label = g_strdup_printf ("%u/%u", t->pid, t->tid);
+
+      afg_event_store_set_label (self->events, i, afg_string_table_add (&self->strings, label));
+    }
+  afg_string_table_freeze (&self->strings);
+}
+
+AfgDocument *
+afg_document_ref (AfgDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_document_unref (AfgDocument *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, document_clear);
+}
+
+const char *
+afg_document_get_source_path (const AfgDocument *self)
+{
+  return self->source_path;
+}
+
+const char *
+afg_document_get_source_name (const AfgDocument *self)
+{
+  return self->source_name;
+}
+
+guint64
+afg_document_get_source_bytes (const AfgDocument *self)
+{
+  return self->source_bytes;
+}
+
+double
+afg_document_get_load_seconds (const AfgDocument *self)
+{
+  return self->load_seconds;
+}
+
+const AfgStats *
+afg_document_get_load_stats (const AfgDocument *self)
+{
+  return &self->stats;
+}
+
+const AfgEventStore *
+afg_document_get_events (const AfgDocument *self)
+{
+  return self->events;
+}
+
+const AfgStep *
+afg_document_get_steps (const AfgDocument *self, guint *n_steps)
+{
+  *n_steps = self->steps->len;
+  return (const AfgStep *) self->steps->data;
+}
+
+const AfgStep *
+afg_document_find_step (const AfgDocument *self, gint64 id)
+{
+  const AfgStep *steps = (const AfgStep *) self->steps->data;
+  guint lo = 0, hi = self->steps->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (steps[mid].id == id)
+        return &steps[mid];
+      if (steps[mid].id < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
+}
+
+guint
+afg_document_get_n_strings (const AfgDocument *self)
+{
+  return self->strings.strings->len;
+}
+
+const char *
+afg_document_get_string (const AfgDocument *self, guint32 index)
+{
+  return afg_string_table_get (&self->strings, index);
+}
+
+AfgCategory
+afg_document_get_category (const AfgDocument *self, guint32 index)
+{
+  g_return_val_if_fail (index < self->strings.strings->len, AFG_CATEGORY_UNKNOWN);
+  return afg_string_table_get_category ((AfgStringTable *) &self->strings, index);
+}
+
+guint32
+afg_document_get_root_name (const AfgDocument *self)
+{
+  return self->root_name;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-category.h"
+#include "afg-event-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 rows;
+  guint64 used;
+  guint64 skipped_type;
+  guint64 skipped_null;
+  guint64 skipped_malformed;
+  guint64 skipped_nonpositive;
+  guint64 profiler_steps;
+  guint64 partial_overlaps;
+  guint64 depth_truncated;
+} AfgStats;
+
+/* One training step: [start_ns, end_ns). */
+typedef struct {
+  gint64 id;
+  gint64 start_ns;
+  gint64 end_ns;
+} AfgStep;
+
+/* What was loaded from one profiler DB, immutable once loaded and shared
+ * between threads: the source, the load's counts, the names, the steps
+ * and the event store. Trees are built from it (afg-tree-builder.h). */
+typedef struct _AfgDocument AfgDocument;
+
+AfgDocument          *afg_document_ref              (AfgDocument       *self);
+void                  afg_document_unref            (AfgDocument       *self);
+const char           *afg_document_get_source_path  (const AfgDocument *self);
+/* The file name, printable (afg_format_path). */
+const char           *afg_document_get_source_name  (const AfgDocument *self);
+guint64               afg_document_get_source_bytes (const AfgDocument *self);
+double                afg_document_get_load_seconds (const AfgDocument *self);
+/* The counts of the load; used, partial_overlaps and depth_truncated are
+ * the tree's (afg_tree_get_stats). */
+const AfgStats       *afg_document_get_load_stats   (const AfgDocument *self);
+const AfgEventStore  *afg_document_get_events       (const AfgDocument *self);
+/* Sorted by id; none when the DB marks no steps. */
+const AfgStep        *afg_document_get_steps        (const AfgDocument *self,
+                                                     guint             *n_steps);
+const AfgStep        *afg_document_find_step        (const AfgDocument *self,
+                                                     gint64             id);
+guint                 afg_document_get_n_strings    (const AfgDocument *self);
+const char           *afg_document_get_string       (const AfgDocument *self,
+                                                     guint32            index);
+AfgCategory           afg_document_get_category     (const AfgDocument *self,
+                                                     guint32            index);
+/* The string index of the tree root's name ("All threads", translated). */
+guint32               afg_document_get_root_name    (const AfgDocument *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgDocument, afg_document_unref)
+
+G_END_DECLS

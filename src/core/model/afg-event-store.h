@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-event-sort.h"
+
+G_BEGIN_DECLS
+
+/* The used PYTORCH_API rows of a document, per thread, in the order the
+ * tree builder walks them (start ascending, end descending, row order),
+ * kept after loading so that any number of trees can be built without
+ * the DB. 12 bytes a row: the start as a 32-bit delta from the previous
+ * one, the duration in 32 bits, the name; a delta or a duration that
+ * does not fit (over 4.29 s) is escaped to a 64-bit side list. */
+typedef struct {
+  guint32 start_delta;
+  guint32 duration;
+  guint32 name;
+} AfgPackedEvent;
+
+#define AFG_PACKED_WIDE G_MAXUINT32
+
+typedef struct {
+  gint64          global_tid;
+  guint32         pid;
+  guint32         tid;
+  guint32         label;      /* string index of "pid/tid", set by the document */
+  guint64         n_events;
+  AfgPackedEvent *events;
+  guint64        *wide;       /* escaped deltas and durations, in event order */
+  guint64         n_wide;
+} AfgEventThread;
+
+typedef struct _AfgEventStore AfgEventStore;
+
+AfgEventStore        *afg_event_store_new          (void);
+void                  afg_event_store_free         (AfgEventStore  *self);
+/* Threads must be appended in ascending global tid. Consumes @chunks,
+ * each sorted, freeing every chunk as soon as the merge has read it. */
+void                  afg_event_store_append       (AfgEventStore  *self,
+                                                    gint64          global_tid,
+                                                    AfgChunk       *chunks);
+void                  afg_event_store_set_label    (AfgEventStore  *self,
+                                                    guint           index,
+                                                    guint32         label);
+guint                 afg_event_store_get_n_threads (const AfgEventStore *self);
+const AfgEventThread *afg_event_store_get_thread   (const AfgEventStore *self,
+                                                    guint           index);
+guint64               afg_event_store_get_n_events (const AfgEventStore *self);
+/* Bytes held for the events, escapes included (for the benchmarks). */
+guint64               afg_event_store_get_bytes    (const AfgEventStore *self);
+
+/* Decodes one thread's events in order. */
+typedef struct {
+  const AfgEventThread *thread;
+  guint64               next;
+  guint64               wide_next;
+  gint64                start;
+} AfgEventCursor;
+
+static inline void
+afg_event_cursor_init (AfgEventCursor *cursor, const AfgEventThread *thread)
+{
+  cursor->thread = thread;
+  cursor->next = 0;
+  cursor->wide_next = 0;
+  cursor->start = 0;
+}
+
+static inline gboolean
+afg_event_cursor_next (AfgEventCursor *cursor, AfgEvent *out)
+{
+  const AfgEventThread *t = cursor->thread;
+  const AfgPackedEvent *p;
+  guint64 delta, duration;
+
+  if (cursor->next == t->n_events)
+    return FALSE;
+  p = &t->events[cursor->next++];
+  delta = p->start_delta == AFG_PACKED_WIDE ? t->wide[cursor->wide_next++] : p->start_delta;
+  duration = p->duration == AFG_PACKED_WIDE ? t->wide[cursor->wide_next++] : p->duration;
+  cursor->start = (gint64) ((guint64) cursor->start + delta);
+  out->start = cursor->start;
+  out->end = (gint64) ((guint64) cursor->start + duration);
+  out->name = p->name;
+  return TRUE;
+}
+
+G_END_DECLS

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "afg-tree.h"
+
+G_BEGIN_DECLS
+
+struct _AfgTree {
+  AfgDocument *document;
+  AfgScope     scope;
+  AfgStats     stats;
+  AfgNode     *nodes;
+  guint        n_nodes;
+  gint64      *columns[AFG_N_COLUMNS];
+  AfgThread   *threads;
+  guint        n_threads;
+};
+
+AfgTree *afg_tree_new (AfgDocument    *document,
+                       const AfgScope *scope);
+
+G_END_DECLS

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "afg-tree-private.h"
+
+static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
+  [AFG_COLUMN_CALLS]    = { "calls",    0,                          AFG_COLUMN_CALLS },
+  [AFG_COLUMN_TOTAL_NS] = { "total_ns", AFG_COLUMN_FLAG_THREAD,     AFG_COLUMN_SELF_NS },
+  [AFG_COLUMN_SELF_NS]  = { "self_ns",  AFG_COLUMN_FLAG_SELF,       AFG_COLUMN_SELF_NS },
+};
+
+const AfgColumnInfo *
+afg_column_get_info (AfgColumn column)
+{
+  g_return_val_if_fail (column < AFG_N_COLUMNS, NULL);
+  return &column_infos[column];
+}
+
+static void
+tree_clear (gpointer data)
+{
+  AfgTree *self = data;
+
+  g_free (self->nodes);
+  g_free (self->threads);
+  for (guint c = 0; c < AFG_N_COLUMNS; c++)
+    g_free (self->columns[c]);
+  afg_document_unref (self->document);
+}
+
+AfgTree *
+afg_tree_new (AfgDocument *document, const AfgScope *scope)
+{
+  AfgTree *self = g_atomic_rc_box_new0 (AfgTree);
+
+  self->document = afg_document_ref (document);
+  if (scope != NULL)
+    self->scope = *scope;
+  self->stats = *afg_document_get_load_stats (document);
+  return self;
+}
+
+AfgTree *
+afg_tree_ref (AfgTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_tree_unref (AfgTree *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, tree_clear);
+}
+
+AfgDocument *
+afg_tree_get_document (const AfgTree *self)
+{
+  return self->document;
+}
+
+const AfgScope *
+afg_tree_get_scope (const AfgTree *self)
+{
+  return &self->scope;
+}
+
+const AfgStats *
+afg_tree_get_stats (const AfgTree *self)
+{
+  return &self->stats;
+}
+
+guint
+afg_tree_get_n_nodes (const AfgTree *self)
+{
+  return self->n_nodes;
+}
+
+const AfgNode *
+afg_tree_get_nodes (const AfgTree *self)
+{
+  return self->nodes;
+}
+
+const AfgNode *
+afg_tree_get_node (const AfgTree *self, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  return &self->nodes[node];
+}
+
+const char *
+afg_tree_get_node_name (const AfgTree *self, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  return afg_document_get_string (self->document, self->nodes[node].name);
+}
+
+AfgCategory
+afg_tree_get_node_category (const AfgTree *self, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, AFG_CATEGORY_UNKNOWN);
+  if (self->nodes[node].depth < 2)
+    return AFG_CATEGORY_UNKNOWN;
+  return afg_document_get_category (self->document, self->nodes[node].name);
+}
+
+gboolean
+afg_tree_has_column (const AfgTree *self, AfgColumn column)
+{
+  return column < AFG_N_COLUMNS && self->columns[column] != NULL;
+}
+
+const gint64 *
+afg_tree_get_column (const AfgTree *self, AfgColumn column)
+{
+  g_return_val_if_fail (column < AFG_N_COLUMNS, NULL);
+  return self->columns[column];
+}
+
+gint64
+afg_tree_get_value (const AfgTree *self, AfgColumn column, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return afg_tree_has_column (self, column) ? self->columns[column][node] : 0;
+}
+
+guint
+afg_tree_get_n_threads (const AfgTree *self)
+{
+  return self->n_threads;
+}
+
+const AfgThread *
+afg_tree_get_thread (const AfgTree *self, guint index)
+{
+  g_return_val_if_fail (index < self->n_threads, NULL);
+  return &self->threads[index];
+}
+
+gboolean
+afg_tree_is_empty (const AfgTree *self)
+{
+  return self->n_threads == 0;
+}
+
+gboolean
+afg_tree_is_descendant (const AfgTree *self, guint32 node, guint32 ancestor)
+{
+  if (ancestor >= self->n_nodes)
+    return FALSE;
+  while (node < self->n_nodes && self->nodes[node].depth > self->nodes[ancestor].depth)
+    node = self->nodes[node].parent;
+  return node == ancestor;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-document.h"
+
+G_BEGIN_DECLS
+
+#define AFG_NODE_NONE   G_MAXUINT32
+#define AFG_THREAD_NONE G_MAXUINT32
+#define AFG_MAX_DEPTH   1000
+#define AFG_TREE_ROOT   0
+
+/* The shape of one node. Nodes live in one array in breadth-first order:
+ * the root ("All threads") is node 0, the threads follow (ascending global
+ * tid), and the children of a node are contiguous (first_child ..
+ * first_child + n_children - 1), sorted by name in byte order. What a
+ * node weighs is in the tree's columns, indexed like this array. */
+typedef struct {
+  guint32 name;         /* index into the document's strings */
+  guint32 parent;       /* AFG_NODE_NONE for the root */
+  guint32 first_child;
+  guint32 n_children;
+  guint32 depth;        /* 0 root, 1 thread, 2 for its top-level calls */
+  guint32 thread;       /* AFG_THREAD_NONE for the root */
+} AfgNode;
+
+/* A column holds one value per node. The root's and the threads' values
+ * are the sums over their children; self columns are 0 there. */
+typedef enum {
+  AFG_COLUMN_CALLS,
+  AFG_COLUMN_TOTAL_NS,
+  AFG_COLUMN_SELF_NS,
+  AFG_N_COLUMNS
+} AfgColumn;
+
+typedef enum {
+  AFG_COLUMN_FLAG_THREAD = 1 << 0,   /* also written on the threads of JSON */
+  AFG_COLUMN_FLAG_SELF   = 1 << 1,   /* the self part of a total column */
+} AfgColumnFlags;
+
+typedef struct {
+  const char     *key;     /* the JSON field name */
+  AfgColumnFlags  flags;
+  AfgColumn       self;    /* for a total column: its self column */
+} AfgColumnInfo;
+
+const AfgColumnInfo *afg_column_get_info (AfgColumn column);
+
+typedef struct {
+  gint64       global_tid;
+  guint32      pid;
+  guint32      tid;
+  const char  *label;   /* "pid/tid" */
+  guint32      node;    /* node index of this thread */
+} AfgThread;
+
+/* A time range [start_ns, end_ns); the whole profile when !bounded. */
+typedef struct {
+  gboolean bounded;
+  gint64   start_ns;
+  gint64   end_ns;
+} AfgScope;
+
+/* What is built from a document for one scope: immutable, shared. */
+typedef struct _AfgTree AfgTree;
+
+AfgTree          *afg_tree_ref               (AfgTree        *self);
+void              afg_tree_unref             (AfgTree        *self);
+AfgDocument      *afg_tree_get_document      (const AfgTree  *self);
+const AfgScope   *afg_tree_get_scope         (const AfgTree  *self);
+/* The document's load counts with this tree's used, partial_overlaps and
+ * depth_truncated. */
+const AfgStats   *afg_tree_get_stats         (const AfgTree  *self);
+guint             afg_tree_get_n_nodes       (const AfgTree  *self);
+const AfgNode    *afg_tree_get_nodes         (const AfgTree  *self);
+const AfgNode    *afg_tree_get_node          (const AfgTree  *self,
+                                              guint32         node);
+const char       *afg_tree_get_node_name     (const AfgTree  *self,
+                                              guint32         node);
+/* AFG_CATEGORY_UNKNOWN for the root and the threads. */
+AfgCategory       afg_tree_get_node_category (const AfgTree  *self,
+                                              guint32         node);
+gboolean          afg_tree_has_column        (const AfgTree  *self,
+                                              AfgColumn       column);
+/* NULL when the tree has no such column. */
+const gint64     *afg_tree_get_column        (const AfgTree  *self,
+                                              AfgColumn       column);
+gint64            afg_tree_get_value         (const AfgTree  *self,
+                                              AfgColumn       column,
+                                              guint32         node);
+guint             afg_tree_get_n_threads     (const AfgTree  *self);
+const AfgThread  *afg_tree_get_thread        (const AfgTree  *self,
+                                              guint           index);
+gboolean          afg_tree_is_empty          (const AfgTree  *self);
+/* TRUE when @node is @ancestor or lies below it. */
+gboolean          afg_tree_is_descendant     (const AfgTree  *self,
+                                              guint32         node,
+                                              guint32         ancestor);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgTree, afg_tree_unref)
+
+G_END_DECLS
