@@ -92,7 +92,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     write_all (wal_path, mark + strlen (WAL_MARK), size - db_size - strlen (WAL_MARK));
   document = afg_document_load (db_path, NULL, NULL, NULL, &error);
   if (document != NULL)
-    profile = afg_tree_build (document, NULL, NULL, &error);
+    profile = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
   if (profile != NULL)
     {
       g_autoptr(GString) json = g_string_new (NULL);

@@ -139,7 +139,7 @@ run_export (CliOptions *opts)
     }
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL)
-    tree = afg_tree_build (document, NULL, NULL, &error);
+    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)

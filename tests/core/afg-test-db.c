@@ -215,7 +215,32 @@ afg_test_load_tree (const char *path, GCancellable *cancellable, AfgLoadProgress
 
   if (document == NULL)
     return NULL;
-  return afg_tree_build (document, NULL, cancellable, error);
+  return afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, cancellable, error);
+}
+
+AfgDocument *
+afg_test_db_load_document (AfgTestDb *self)
+{
+  g_autoptr(GError) error = NULL;
+  AfgDocument *document;
+
+  afg_test_db_close (self);
+  document = afg_document_load (self->path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  return document;
+}
+
+AfgTree *
+afg_test_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags)
+{
+  g_autoptr(GError) error = NULL;
+  AfgTree *tree = afg_tree_build (document, scope, flags, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (tree);
+  afg_test_check_invariants (tree);
+  return tree;
 }
 
 AfgTree *

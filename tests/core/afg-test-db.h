@@ -83,6 +83,12 @@ AfgTree    *afg_test_load_tree       (const char        *path,
                                       AfgLoadProgressFunc progress,
                                       gpointer           progress_data,
                                       GError           **error);
+/* Closes the writer and loads the document, asserting success. */
+AfgDocument *afg_test_db_load_document (AfgTestDb      *self);
+/* Builds a tree, asserting success and the structural invariants. */
+AfgTree    *afg_test_build           (AfgDocument       *document,
+                                      const AfgScope    *scope,
+                                      AfgTreeFlags       flags);
 /* Closes the writer, loads, asserts success and the structural invariants. */
 AfgTree *afg_test_db_load         (AfgTestDb         *self);
 

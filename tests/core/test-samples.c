@@ -66,6 +66,28 @@ test_sample (gconstpointer data)
   g_assert_cmpstr (after, ==, before);
 }
 
+/* --merge-addresses: the .merged.expected beside each sample. */
+static void
+test_sample_merged (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *db_path = sample_path (name, ".db");
+  g_autofree char *expected_path = sample_path (name, ".merged.expected");
+  g_autoptr(GPtrArray) expected = read_expected (expected_path);
+  g_autoptr(GPtrArray) actual = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) plain = NULL;
+
+  g_assert_no_error (error);
+  tree = afg_test_build (document, NULL, AFG_TREE_MERGE_ADDRESSES);
+  plain = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  actual = afg_test_render_tree (tree);
+  g_assert_cmpuint (afg_tree_get_n_nodes (tree), <, afg_tree_get_n_nodes (plain));
+  afg_test_assert_lines (actual, expected, name);
+}
+
 /* As a non-root user: the sample directory is read-only, and one sample
  * is in WAL mode. */
 static void
@@ -103,7 +125,10 @@ main (int argc, char **argv)
       g_autofree char *cli = g_strconcat ("/samples/cli-as-nobody/", samples[i], NULL);
 
       g_test_add_data_func (tree, samples[i], test_sample);
+      g_autofree char *merged = g_strconcat ("/samples/merged/", samples[i], NULL);
+
       g_test_add_data_func (cli, samples[i], test_sample_cli_nobody);
+      g_test_add_data_func (merged, samples[i], test_sample_merged);
     }
   return g_test_run ();
 }

@@ -14,6 +14,7 @@ struct _AfgDocument {
   double          load_seconds;
   AfgStringTable  strings;
   guint32         root_name;
+  guint32        *merged_names;  /* per string: its afg_address_merge()d string */
   AfgEventStore  *events;
   GArray         *steps;  /* AfgStep, by id */
 };

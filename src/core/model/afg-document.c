@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-address.h"
 #include "afg-document-private.h"
 #include "afg-format.h"
 
@@ -15,6 +16,7 @@ document_clear (gpointer data)
   g_free (self->source_name);
   afg_event_store_free (self->events);
   g_clear_pointer (&self->steps, g_array_unref);
+  g_free (self->merged_names);
   afg_string_table_clear (&self->strings);
 }
 
@@ -33,6 +35,24 @@ afg_document_new (const char *source_path, guint64 source_bytes)
   return self;
 }
 
+static void
+merge_addresses (AfgDocument *self)
+{
+  guint n = self->strings.strings->len;
+
+  self->merged_names = g_new (guint32, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
+    {
+      g_autofree char *merged = afg_address_merge (afg_string_table_get (&self->strings, i));
+
+      self->merged_names[i] = merged ? afg_string_table_add (&self->strings, merged) : i;
+    }
+  /* Merged names are free of addresses: they map to themselves. */
+  self->merged_names = g_renew (guint32, self->merged_names, MAX (self->strings.strings->len, 1));
+  for (guint32 i = n; i < self->strings.strings->len; i++)
+    self->merged_names[i] = i;
+}
+
 void
 afg_document_seal (AfgDocument *self)
 {
@@ -44,6 +64,7 @@ afg_document_seal (AfgDocument *self)
 
       afg_event_store_set_label (self->events, i, afg_string_table_add (&self->strings, label));
     }
+  merge_addresses (self);
   afg_string_table_freeze (&self->strings);
 }
 
@@ -141,6 +162,12 @@ afg_document_get_category (const AfgDocument *self, guint32 index)
 {
   g_return_val_if_fail (index < self->strings.strings->len, AFG_CATEGORY_UNKNOWN);
   return afg_string_table_get_category ((AfgStringTable *) &self->strings, index);
+}
+
+guint32
+afg_document_get_merged_name (const AfgDocument *self, guint32 index)
+{
+  return self->merged_names[index];
 }
 
 guint32

@@ -53,6 +53,9 @@ const char           *afg_document_get_string       (const AfgDocument *self,
                                                      guint32            index);
 AfgCategory           afg_document_get_category     (const AfgDocument *self,
                                                      guint32            index);
+/* The string with every " at 0x<hex>" of string @index as " at 0x…". */
+guint32               afg_document_get_merged_name  (const AfgDocument *self,
+                                                     guint32            index);
 /* The string index of the tree root's name ("All threads", translated). */
 guint32               afg_document_get_root_name    (const AfgDocument *self);
 

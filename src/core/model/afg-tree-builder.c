@@ -142,6 +142,7 @@ add_thread (Builder *self, const AfgEventThread *t)
   AfgThread thread = { t->global_tid, t->pid, t->tid,
                        afg_document_get_string (self->tree->document, t->label), 0 };
   guint32 mark = self->nodes->len;
+  gboolean merge = (self->tree->flags & AFG_TREE_MERGE_ADDRESSES) != 0;
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
@@ -154,10 +155,13 @@ add_thread (Builder *self, const AfgEventThread *t)
     {
       gint64 ns = scoped_ns (&self->tree->scope, &ev);
 
-      if (ns > 0)
-        add_event (self, &ev, ns);
       if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
         return FALSE;
+      if (ns <= 0)
+        continue;
+      if (merge)
+        ev.name = afg_document_get_merged_name (self->tree->document, ev.name);
+      add_event (self, &ev, ns);
     }
   if (self->nodes->len == mark + 1)
     {
@@ -279,7 +283,8 @@ finish (Builder *self)
 }
 
 AfgTree *
-afg_tree_build (AfgDocument *document, const AfgScope *scope, GCancellable *cancellable, GError **error)
+afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags,
+                GCancellable *cancellable, GError **error)
 {
   const AfgEventStore *events = afg_document_get_events (document);
   Builder self = { .cancellable = cancellable };
@@ -287,7 +292,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, GCancellable *canc
 
   g_return_val_if_fail (document != NULL, NULL);
 
-  self.tree = afg_tree_new (document, scope);
+  self.tree = afg_tree_new (document, scope, flags);
   self.tree->stats.used = self.tree->stats.partial_overlaps = self.tree->stats.depth_truncated = 0;
   self.nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
   self.threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
@@ -309,6 +314,7 @@ typedef struct {
   AfgDocument *document;
   AfgScope     scope;
   gboolean     has_scope;
+  AfgTreeFlags flags;
 } BuildTaskData;
 
 static void
@@ -325,7 +331,7 @@ build_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
 {
   BuildTaskData *d = data;
   GError *error = NULL;
-  AfgTree *tree = afg_tree_build (d->document, d->has_scope ? &d->scope : NULL, cancellable, &error);
+  AfgTree *tree = afg_tree_build (d->document, d->has_scope ? &d->scope : NULL, d->flags, cancellable, &error);
 
   if (tree == NULL)
     g_task_return_error (task, error);
@@ -334,7 +340,8 @@ build_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
 }
 
 void
-afg_tree_build_async (AfgDocument *document, const AfgScope *scope, GCancellable *cancellable,
+afg_tree_build_async (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags,
+                      GCancellable *cancellable,
                       GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = NULL;
@@ -344,6 +351,7 @@ afg_tree_build_async (AfgDocument *document, const AfgScope *scope, GCancellable
 
   d->document = afg_document_ref (document);
   d->has_scope = scope != NULL;
+  d->flags = flags;
   if (scope != NULL)
     d->scope = *scope;
   task = g_task_new (NULL, cancellable, callback, user_data);

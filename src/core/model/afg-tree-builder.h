@@ -15,12 +15,14 @@ G_BEGIN_DECLS
  * NULL only when cancelled. */
 AfgTree *afg_tree_build        (AfgDocument          *document,
                                 const AfgScope       *scope,
+                                AfgTreeFlags          flags,
                                 GCancellable         *cancellable,
                                 GError              **error);
 
 /* The same in a worker thread, for the window. */
 void     afg_tree_build_async  (AfgDocument          *document,
                                 const AfgScope       *scope,
+                                AfgTreeFlags          flags,
                                 GCancellable         *cancellable,
                                 GAsyncReadyCallback   callback,
                                 gpointer              user_data);

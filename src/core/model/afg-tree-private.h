@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 struct _AfgTree {
   AfgDocument *document;
   AfgScope     scope;
+  AfgTreeFlags flags;
   AfgStats     stats;
   AfgNode     *nodes;
   guint        n_nodes;
@@ -17,6 +18,7 @@ struct _AfgTree {
 };
 
 AfgTree *afg_tree_new (AfgDocument    *document,
-                       const AfgScope *scope);
+                       const AfgScope *scope,
+                       AfgTreeFlags    flags);
 
 G_END_DECLS

@@ -29,13 +29,14 @@ tree_clear (gpointer data)
 }
 
 AfgTree *
-afg_tree_new (AfgDocument *document, const AfgScope *scope)
+afg_tree_new (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags)
 {
   AfgTree *self = g_atomic_rc_box_new0 (AfgTree);
 
   self->document = afg_document_ref (document);
   if (scope != NULL)
     self->scope = *scope;
+  self->flags = flags;
   self->stats = *afg_document_get_load_stats (document);
   return self;
 }
@@ -64,6 +65,12 @@ const AfgScope *
 afg_tree_get_scope (const AfgTree *self)
 {
   return &self->scope;
+}
+
+AfgTreeFlags
+afg_tree_get_flags (const AfgTree *self)
+{
+  return self->flags;
 }
 
 const AfgStats *

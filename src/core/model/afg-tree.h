@@ -63,6 +63,11 @@ typedef struct {
   gint64   end_ns;
 } AfgScope;
 
+typedef enum {
+  AFG_TREE_FLAGS_NONE      = 0,
+  AFG_TREE_MERGE_ADDRESSES = 1 << 0,  /* names through afg_address_merge() */
+} AfgTreeFlags;
+
 /* What is built from a document for one scope: immutable, shared. */
 typedef struct _AfgTree AfgTree;
 
@@ -70,6 +75,7 @@ AfgTree          *afg_tree_ref               (AfgTree        *self);
 void              afg_tree_unref             (AfgTree        *self);
 AfgDocument      *afg_tree_get_document      (const AfgTree  *self);
 const AfgScope   *afg_tree_get_scope         (const AfgTree  *self);
+AfgTreeFlags      afg_tree_get_flags         (const AfgTree  *self);
 /* The document's load counts with this tree's used, partial_overlaps and
  * depth_truncated. */
 const AfgStats   *afg_tree_get_stats         (const AfgTree  *self);
