@@ -104,6 +104,7 @@ static void
 print_warnings (const AfgTree *tree)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
+  g_autoptr(GError) empty = NULL;
 
   if (s->skipped_nonpositive > 0)
     g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
@@ -111,11 +112,11 @@ print_warnings (const AfgTree *tree)
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_tree_is_empty (tree))
-    g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"
-                  " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
-                  " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
-                  " recorded\n"), PROG);
+  if (!afg_tree_check_not_empty (tree, &empty))
+    {
+      g_printerr ("%s: %s: %s\n", PROG, _("warning"), empty->message);
+      g_printerr ("%s: %s: %s\n", PROG, _("hint"), afg_load_error_get_hint (empty));
+    }
 }
 
 static int

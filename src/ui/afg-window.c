@@ -490,20 +490,13 @@ add_recent (AfgDocument *document)
 void
 afg_window_show_profile (AfgWindow *self, AfgDocument *document, AfgTree *tree, AfgFlameLayout *layout)
 {
+  g_autoptr(GError) empty = NULL;
+
   g_assert (AFG_IS_WINDOW (self));
 
-  if (afg_tree_is_empty (tree))
+  if (!afg_tree_check_not_empty (tree, &empty))
     {
-      g_autoptr(GError) error = g_error_new (AFG_LOAD_ERROR, AFG_LOAD_ERROR_MISSING_TABLE,
-                                             _("%s: no usable rows in PYTORCH_API"),
-                                             afg_document_get_source_name (document));
-      afg_window_show_error (self, error);
-      gtk_label_set_text (self->hint_label,
-                          _("Likely causes: the CPU activity was not collected (add "
-                            "torch_npu.profiler.ProfilerActivity.CPU); the profile holds only "
-                            "ProfilerStep# markers or mstx ranges; the run stopped before any "
-                            "step was recorded."));
-      gtk_widget_set_visible (GTK_WIDGET (self->hint_label), TRUE);
+      afg_window_show_error (self, empty);
       g_clear_pointer (&layout, afg_flame_layout_free);
       return;
     }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "afg-error.h"
 #include "afg-tree-private.h"
 
 static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
@@ -151,6 +154,16 @@ gboolean
 afg_tree_is_empty (const AfgTree *self)
 {
   return self->n_threads == 0;
+}
+
+gboolean
+afg_tree_check_not_empty (const AfgTree *self, GError **error)
+{
+  if (!afg_tree_is_empty (self))
+    return TRUE;
+  return afg_error_set_path (error, AFG_LOAD_ERROR, AFG_LOAD_ERROR_EMPTY,
+                             afg_document_get_source_path (self->document),
+                             _("no usable rows in PYTORCH_API"));
 }
 
 gboolean

@@ -100,6 +100,11 @@ guint             afg_tree_get_n_threads     (const AfgTree  *self);
 const AfgThread  *afg_tree_get_thread        (const AfgTree  *self,
                                               guint           index);
 gboolean          afg_tree_is_empty          (const AfgTree  *self);
+/* For an empty tree, sets AFG_LOAD_ERROR_EMPTY ("FILE: no usable rows in
+ * PYTORCH_API", its hint from afg_load_error_get_hint) and returns FALSE:
+ * the CLI warns with it, the window shows it. */
+gboolean          afg_tree_check_not_empty   (const AfgTree  *self,
+                                              GError        **error);
 /* TRUE when @node is @ancestor or lies below it. */
 gboolean          afg_tree_is_descendant     (const AfgTree  *self,
                                               guint32         node,
