@@ -50,5 +50,22 @@ grep -q 'Copyright (c) The Ascend Flame Graph authors' LICENSE 2>/dev/null \
 loose=$(grep -n -E '^(meson|ninja|sudo|bash|xdg-mime|gsettings|LANG=|_build/|tools/)[^ ]* ' README.md)
 [ -z "$loose" ] || fail "README.md: commands outside a code block (indent them by 4):
 $loose"
-[ "$status" -eq 0 ] && echo "ok: self-contained; tests/data complete; LICENSE; README code blocks"
+# The demo installs only what building and running need; the tests and
+# tools/ci-sanitize.sh get their tools from the test set.
+build_set=$(bash tools/install-deps.sh build --print) || fail "tools/install-deps.sh build --print failed"
+test_set=$(bash tools/install-deps.sh test --print) || fail "tools/install-deps.sh test --print failed"
+for p in chromium valgrind clang-14 libclang-rt-14-dev xvfb xauth xdotool imagemagick appstream \
+         locales libxml2-utils fonts-wqy-microhei dbus-daemon; do
+  printf '%s\n' "$build_set" | grep -qx -- "$p" && fail "the build set installs $p, which only the tests need"
+  printf '%s\n' "$test_set" | grep -qx -- "$p" || fail "the test set lacks $p"
+done
+for p in $build_set; do
+  printf '%s\n' "$test_set" | grep -qx -- "$p" || fail "the test set lacks $p of the build set"
+done
+bash tools/install-deps.sh >/dev/null 2>&1; [ $? -eq 2 ] || fail "tools/install-deps.sh without a set is not a usage error"
+grep -qx 'tools/install-deps.sh build' tools/demo.sh || fail "tools/demo.sh does not install the build set"
+grep -qx 'tools/install-deps.sh test' tools/run-tests.sh || fail "tools/run-tests.sh does not install the test set"
+grep -q 'tools/run-tests.sh' .ci/run && grep -q 'tools/ci-sanitize.sh' .ci/run \
+  || fail ".ci/run no longer runs tools/run-tests.sh and tools/ci-sanitize.sh"
+[ "$status" -eq 0 ] && echo "ok: install-deps build/test sets; self-contained; tests/data complete; LICENSE; README code blocks"
 exit "$status"
