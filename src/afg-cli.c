@@ -22,6 +22,7 @@
 
 typedef struct {
   gboolean   export;
+  gboolean   version;
   char      *output;
   char      *format;
   gboolean   quiet;
@@ -33,25 +34,29 @@ typedef struct {
   gint64   last_print;
 } Progress;
 
+/* Any option, not only --export: --help, --version, a misspelt option or
+ * -o without --export must get the command line's answer, not GApplication's.
+ * GApplication's own D-Bus activation flag still goes to the window. */
 gboolean
-afg_cli_wants_export (int argc, char **argv)
+afg_cli_handles (int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
         return FALSE;
-      if (strcmp (argv[i], "--export") == 0)
+      if (argv[i][0] == '-' && argv[i][1] != '\0' && strcmp (argv[i], "--gapplication-service") != 0)
         return TRUE;
     }
   return FALSE;
 }
 
-static void
-print_error (const char *message, const char *hint)
+/* Whole lines are translated, so that a language may use its own colon. */
+void
+afg_cli_print_error (const char *message, const char *hint)
 {
-  g_printerr ("%s: %s: %s\n", PROG, _("error"), message);
+  g_printerr (_("%s: error: %s\n"), PROG, message);
   if (hint != NULL)
-    g_printerr ("%s: %s: %s\n", PROG, _("hint"), hint);
+    g_printerr (_("%s: hint: %s\n"), PROG, hint);
 }
 
 static int
@@ -59,7 +64,25 @@ usage_error (const char *message)
 {
   g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB"), PROG);
 
-  print_error (message, usage);
+  afg_cli_print_error (message, usage);
+  return AFG_EXIT_USAGE;
+}
+
+int
+afg_cli_no_display (void)
+{
+  const char *x11 = g_getenv ("DISPLAY");
+  const char *wayland = g_getenv ("WAYLAND_DISPLAY");
+  g_autofree char *message = NULL;
+  g_autofree char *hint = NULL;
+
+  if ((x11 == NULL || *x11 == '\0') && (wayland == NULL || *wayland == '\0'))
+    message = g_strdup (_("no display: DISPLAY and WAYLAND_DISPLAY are not set"));
+  else
+    message = g_strdup_printf (_("no display: cannot open display '%s'"),
+                               wayland != NULL && *wayland != '\0' ? wayland : x11);
+  hint = g_strdup_printf (_("to write the flame graph without a window, run %s --export [-o DIR] DB"), PROG);
+  afg_cli_print_error (message, hint);
   return AFG_EXIT_USAGE;
 }
 
@@ -69,13 +92,18 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
   Progress *p = data;
   gint64 now = g_get_monotonic_time ();
 
-  if (!p->tty || now - p->last_print < 100000)
+  /* Only the row count is throttled; a new phase shows at once (the
+   * opening one has nothing to show, and must not hold back the rows). */
+  if (!p->tty || phase == AFG_LOAD_PHASE_OPENING)
+    return;
+  if (phase == AFG_LOAD_PHASE_READING && now - p->last_print < 100000)
     return;
   p->last_print = now;
   if (phase == AFG_LOAD_PHASE_READING)
     {
       g_printerr ("\r");
-      g_printerr (_("reading rows: %" PRIu64 " of ~%" PRIu64), rows, total);
+      /* %' groups the digits as LC_NUMERIC says (3,211,264). */
+      g_printerr (_("reading rows: %'" PRIu64 " of ~%'" PRIu64), rows, total);
       g_printerr ("   ");
     }
   else if (phase == AFG_LOAD_PHASE_BUILDING)
@@ -88,10 +116,10 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
   const AfgStats *s = afg_tree_get_stats (tree);
   g_autofree char *shown = afg_format_path (out_path);
 
-  g_printerr (_("%s: %s: %" PRIu64 " rows, %" PRIu64 " used; skipped: %"
-                PRIu64 " other type, %" PRIu64 " NULL, %" PRIu64
-                " malformed, %" PRIu64 " non-positive duration, %" PRIu64
-                " ProfilerStep; %u threads, %u nodes, %" PRIu64 " partial overlaps, %"
+  g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"
+                PRIu64 " other type, %'" PRIu64 " NULL, %'" PRIu64
+                " malformed, %'" PRIu64 " non-positive duration, %'" PRIu64
+                " ProfilerStep; %'u threads, %'u nodes, %'" PRIu64 " partial overlaps, %'"
                 PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
               PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
               s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
@@ -107,16 +135,43 @@ print_warnings (const AfgTree *tree)
   g_autoptr(GError) empty = NULL;
 
   if (s->skipped_nonpositive > 0)
-    g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
+    g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
                 PROG, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
-    g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
+    g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
   if (!afg_tree_check_not_empty (tree, &empty))
     {
-      g_printerr ("%s: %s: %s\n", PROG, _("warning"), empty->message);
-      g_printerr ("%s: %s: %s\n", PROG, _("hint"), afg_load_error_get_hint (empty));
+      g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
+      g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
     }
+}
+
+/* -f JSON is -f json: the value is matched in any case. */
+static gboolean
+parse_format (const char *text, AfgFormat *format)
+{
+  g_autofree char *lower = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  lower = g_ascii_strdown (text, -1);
+  return afg_format_from_string (lower, format);
+}
+
+/* Caught before the load, which may take a while on a large DB. */
+static gboolean
+output_is_file (const char *output)
+{
+  g_autofree char *shown = NULL;
+  g_autofree char *message = NULL;
+
+  if (output == NULL || !g_file_test (output, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  shown = afg_format_path (output);
+  message = g_strdup_printf (_("%s: -o takes a directory; %s is a file"), shown, shown);
+  afg_cli_print_error (message, _("give -o the directory that receives flamegraph.html, .json or .folded"));
+  return TRUE;
 }
 
 static int
@@ -131,13 +186,15 @@ run_export (CliOptions *opts)
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
 
-  if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
+  if (!parse_format (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
 
-      print_error (message, _("use -f html, -f json or -f folded"));
+      afg_cli_print_error (message, _("use -f html, -f json or -f folded"));
       return AFG_EXIT_USAGE;
     }
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL)
     tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
@@ -145,13 +202,13 @@ run_export (CliOptions *opts)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
     {
-      print_error (error->message, afg_load_error_get_hint (error));
+      afg_cli_print_error (error->message, afg_load_error_get_hint (error));
       return AFG_EXIT_BAD_INPUT;
     }
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
     {
-      print_error (error->message, _("choose another output directory with -o DIR"));
+      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
@@ -162,30 +219,65 @@ run_export (CliOptions *opts)
   return AFG_EXIT_OK;
 }
 
+/* What is left once the options are parsed: the version, an export, or a
+ * usage error. Without the window (-Dgui=disabled) an export is implied. */
+static int
+run_parsed (CliOptions *opts)
+{
+  guint n_files = opts->files != NULL ? g_strv_length (opts->files) : 0;
+
+  if (opts->version)
+    {
+      g_print ("%s %s\n", PROG, PACKAGE_VERSION);
+      return AFG_EXIT_OK;
+    }
+  if (HAVE_GUI && !opts->export)
+    return usage_error (_("-o, -f and -q work only with --export"));
+  if (n_files != 1)
+    return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
+  return run_export (opts);
+}
+
+static GOptionContext *
+make_context (GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (NULL);
+  g_autofree char *description = g_strdup_printf (
+    _("Open each DB in a window:\n"
+      "  %s [DB…]\n"
+      "Write the flame graph without a window (no display needed):\n"
+      "  %s --export [-o DIR] [-f html|json|folded] [-q] DB\n"
+      "\n"
+      "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
+    PROG, PROG);
+
+  g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
 int
 afg_cli_main (int argc, char **argv)
 {
   CliOptions opts = { 0 };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GOptionContext) context = make_context (entries);
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = usage_error (error->message);
-  else if (opts.files == NULL || g_strv_length (opts.files) != 1)
-    status = usage_error (opts.files == NULL ? _("no database given") : _("give exactly one database"));
   else
-    status = run_export (&opts);
+    status = run_parsed (&opts);
   g_free (opts.output);
   g_free (opts.format);
   g_strfreev (opts.files);
