@@ -591,7 +591,7 @@ test_missing_type_column (void)
   g_assert_cmpuint (afg_profile_get_stats (p)->used, ==, 2);
 }
 
-/* Rule 10: case-insensitive substring, first category wins. */
+/* Rule 10: case-insensitive substring; CANN, then framework, then Python. */
 static void
 test_categories (void)
 {
@@ -600,9 +600,9 @@ test_categories (void)
     { "Python builtin", "python" },
     { "<built-in method item>", "python" },
     { "<module>", "python" },
-    { "torch/nn/modules/module.py(1501): _call_impl", "python" },
-    { "hccl.py", "python" },
-    { "torch_python_binding", "python" },
+    { "torch/nn/modules/module.py(1501): _call_impl", "python_framework" },
+    { "hccl.py", "cann" },
+    { "torch_python_binding", "python_framework" },
     { "aten::add", "python_framework" },
     { "ATEN::mul", "python_framework" },
     { "aten_sum", "python_framework" },
@@ -610,7 +610,7 @@ test_categories (void)
     { "c10d::allreduce_", "python_framework" },
     { "autograd::engine::evaluate_function", "python_framework" },
     { "Torch_npu_op", "python_framework" },
-    { "aclnn in torch", "python_framework" },
+    { "aclnn in torch", "cann" },
     { "aclnnAdd", "cann" },
     { "AscendCL", "cann" },
     { "aclrtSynchronizeStream", "cann" },
