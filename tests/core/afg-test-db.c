@@ -221,6 +221,18 @@ afg_test_db_load (AfgTestDb *self)
   return profile;
 }
 
+AfgProfile *
+afg_test_load_events (AfgTestDbFlags flags, const AfgTestEvent *events, gsize n_events)
+{
+  AfgTestDb *db = afg_test_db_new (flags);
+  AfgProfile *profile;
+
+  afg_test_db_add_events (db, events, n_events);
+  profile = afg_test_db_load (db);
+  afg_test_db_free (db);
+  return profile;
+}
+
 static void
 check_thread (const AfgProfile *profile, guint i)
 {

@@ -78,6 +78,10 @@ char       *afg_test_db_copy_live    (AfgTestDb         *self,
                                       const char        *dir);
 /* Closes the writer, loads, asserts success and the structural invariants. */
 AfgProfile *afg_test_db_load         (AfgTestDb         *self);
+/* A new DB with @events only, loaded as afg_test_db_load() does. */
+AfgProfile *afg_test_load_events     (AfgTestDbFlags     flags,
+                                      const AfgTestEvent *events,
+                                      gsize              n_events);
 
 /* Checks the node array against the layout documented in afg-profile.h. */
 void        afg_test_check_invariants (const AfgProfile *profile);

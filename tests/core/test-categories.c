@@ -165,7 +165,7 @@ test_precedence (void)
     { "ACLRTSynchronizeStream", "cann" }, { "aclmdlExecute", "cann" },
     { "aclprofStart", "cann" }, { "HCCL", "cann" }, { "aclopCompile", "cann" },
     { "ACL_init", "cann" },
-    { "Torch", "python_framework" }, { "torch_npu_op", "python_framework" },
+    { "Torch", "python_framework" }, { "Torch_npu_op", "python_framework" },
     { "ATEN::mul", "python_framework" }, { "C10::Dispatcher", "python_framework" },
     { "aten_sum", "python_framework" }, { "c10d::barrier", "python_framework" },
     { "Autograd::engine", "python_framework" },

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Issue 18: each difference from MindStudio Insight's flamegraph.py that the
  * README lists ("Differences from flamegraph.py"), pinned on a DB built for
- * it. The comments say what the script makes of the same rows. */
+ * it (equal starts: /rules/same-start-longer-is-parent in test-rules.c).
+ * The comments say what the script makes of the same rows. */
 #include "config.h"
 
 #include <string.h>
@@ -11,18 +12,6 @@
 #include "afg-writers.h"
 
 #define T1 GTID (1, 1)
-
-static AfgProfile *
-load_events (const AfgTestEvent *events, gsize n)
-{
-  AfgTestDb *db = afg_test_db_new (0);
-  AfgProfile *profile;
-
-  afg_test_db_add_events (db, events, n);
-  profile = afg_test_db_load (db);
-  afg_test_db_free (db);
-  return profile;
-}
 
 /* The shape of the real samples: the Python frame that opens a
  * record_function range calls the 160 µs builtin, and the range starts
@@ -46,7 +35,7 @@ test_partial_overlap (void)
     "1/1;distributed.py(1513): forward;DistributedDataParallel.forward;aten::conv\t1\t100\t100",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (events, G_N_ELEMENTS (events));
+  g_autoptr(AfgProfile) p = afg_test_load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (afg_profile_get_stats (p)->partial_overlaps, ==, 1);
@@ -70,7 +59,7 @@ test_calls (void)
     "1/1;main.py(375): train;step;aten::add\t3\t3\t3",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (events, G_N_ELEMENTS (events));
+  g_autoptr(AfgProfile) p = afg_test_load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
 }
@@ -192,7 +181,7 @@ test_nanoseconds (void)
     { T1, 10, 15, "five" }, { T1, 20, 25, "five" }, { T1, 30, 35, "five" },
     { T1, 100, 1234667, "long" },
   };
-  g_autoptr(AfgProfile) p = load_events (events, G_N_ELEMENTS (events));
+  g_autoptr(AfgProfile) p = afg_test_load_events (0, events, G_N_ELEMENTS (events));
   g_autoptr(GString) json = g_string_new (NULL);
 
   afg_json_write (p, json);
@@ -201,28 +190,6 @@ test_nanoseconds (void)
   g_assert_nonnull (strstr (json->str, "{\"name\":\"five\",\"category\":\"unknown\",\"calls\":3,"
                                        "\"total_ns\":15,\"self_ns\":15,"));
   g_assert_nonnull (strstr (json->str, "\"total_ns\":1234567,"));
-}
-
-/* Two calls that start together, the shorter stored first. The script sorts
- * by start only and takes ties as SQLite returns them: the shorter first,
- * the longer then nests under it. Ours put the longer first. */
-static void
-test_equal_starts (void)
-{
-  static const AfgTestEvent events[] = {
-    { T1, 0, 50, "short" },
-    { T1, 0, 100, "long" },
-  };
-  static const char * const expected[] = {
-    "1/1\t1\t100\t0",
-    "1/1;long\t1\t100\t50",
-    "1/1;long;short\t1\t50\t50",
-    NULL
-  };
-  g_autoptr(AfgProfile) p = load_events (events, G_N_ELEMENTS (events));
-
-  afg_test_assert_tree (p, expected);
-  g_assert_cmpuint (afg_profile_get_stats (p)->partial_overlaps, ==, 0);
 }
 
 /* The script's NOT LIKE 'ProfilerStep#%' ignores case; torch_npu writes
@@ -239,7 +206,7 @@ test_profiler_step_case (void)
     "1/1;profilerstep#2\t1\t100\t100",
     NULL
   };
-  g_autoptr(AfgProfile) p = load_events (events, G_N_ELEMENTS (events));
+  g_autoptr(AfgProfile) p = afg_test_load_events (0, events, G_N_ELEMENTS (events));
 
   afg_test_assert_tree (p, expected);
   g_assert_cmpuint (afg_profile_get_stats (p)->profiler_steps, ==, 1);
@@ -281,7 +248,6 @@ main (int argc, char **argv)
   g_test_add_func ("/differences/null-global-tid", test_null_global_tid);
   g_test_add_func ("/differences/types", test_types);
   g_test_add_func ("/differences/nanoseconds", test_nanoseconds);
-  g_test_add_func ("/differences/equal-starts", test_equal_starts);
   g_test_add_func ("/differences/profiler-step-case", test_profiler_step_case);
   g_test_add_func ("/differences/malformed-times", test_malformed_times);
   return g_test_run ();
