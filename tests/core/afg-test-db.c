@@ -263,6 +263,18 @@ value (const AfgTree *tree, AfgColumn column, guint32 node)
   return afg_tree_get_value (tree, column, node);
 }
 
+AfgTree *
+afg_test_load_events (AfgTestDbFlags flags, const AfgTestEvent *events, gsize n_events)
+{
+  AfgTestDb *db = afg_test_db_new (flags);
+  AfgTree *profile;
+
+  afg_test_db_add_events (db, events, n_events);
+  profile = afg_test_db_load (db);
+  afg_test_db_free (db);
+  return profile;
+}
+
 static void
 check_thread (const AfgTree *tree, guint i)
 {

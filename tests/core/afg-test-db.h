@@ -90,7 +90,11 @@ AfgTree    *afg_test_build           (AfgDocument       *document,
                                       const AfgScope    *scope,
                                       AfgTreeFlags       flags);
 /* Closes the writer, loads, asserts success and the structural invariants. */
-AfgTree *afg_test_db_load         (AfgTestDb         *self);
+AfgTree    *afg_test_db_load         (AfgTestDb         *self);
+/* A new DB with @events only, loaded as afg_test_db_load() does. */
+AfgTree    *afg_test_load_events     (AfgTestDbFlags     flags,
+                                      const AfgTestEvent *events,
+                                      gsize              n_events);
 
 /* Checks the node array against the layout documented in afg-profile.h. */
 void        afg_test_check_invariants (const AfgTree *profile);
