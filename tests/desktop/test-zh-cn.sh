@@ -22,10 +22,10 @@ under_x () {
   [ -n "$wid" ] || fail "no window titled 昇腾火焰图 (the translated app name) within 30 s:
 $(tail -20 "$tmp/empty.log")"
 
-  G_MESSAGES_DEBUG=all "$exe" "$tmp/not-a-db.db" >"$tmp/error.log" 2>&1 &
+  AFG_TEST_STATE=1 "$exe" "$tmp/not-a-db.db" >"$tmp/error.log" 2>&1 &
   pid=$!
   i=0
-  until grep -q 'state: error' "$tmp/error.log"; do
+  until grep -q '^afg-state	page=error	' "$tmp/error.log"; do
     i=$((i + 1))
     [ "$i" -le 300 ] || { kill "$pid" 2>/dev/null; fail "no error page for a non-SQLite file:
 $(tail -20 "$tmp/error.log")"; }
@@ -33,7 +33,7 @@ $(tail -20 "$tmp/error.log")"; }
   done
   kill "$pid" 2>/dev/null
   expect "$tmp/error.log" "不是 SQLite 数据库" "GUI error page"
-  echo "ok: GUI window title 昇腾火焰图; error page: $(grep -o 'state: error.*' "$tmp/error.log")"
+  echo "ok: GUI window title 昇腾火焰图; error page: $(grep -o 'error=..*' "$tmp/error.log" | tail -1)"
 }
 
 # ascii_colons PO: prints each Chinese msgstr with an ASCII colon (other

@@ -166,6 +166,13 @@ afg_tree_check_not_empty (const AfgTree *self, GError **error)
                              _("no usable rows in PYTORCH_API"));
 }
 
+guint32
+afg_tree_get_parent_in_view (const AfgTree *self, guint32 view_root, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, AFG_NODE_NONE);
+  return node == view_root ? AFG_NODE_NONE : self->nodes[node].parent;
+}
+
 gboolean
 afg_tree_is_descendant (const AfgTree *self, guint32 node, guint32 ancestor)
 {

@@ -105,6 +105,11 @@ gboolean          afg_tree_is_empty          (const AfgTree  *self);
  * the CLI warns with it, the window shows it. */
 gboolean          afg_tree_check_not_empty   (const AfgTree  *self,
                                               GError        **error);
+/* The parent of @node in a view rooted at @view_root: AFG_NODE_NONE at
+ * the view root. */
+guint32           afg_tree_get_parent_in_view (const AfgTree *self,
+                                              guint32         view_root,
+                                              guint32         node);
 /* TRUE when @node is @ancestor or lies below it. */
 gboolean          afg_tree_is_descendant     (const AfgTree  *self,
                                               guint32         node,
