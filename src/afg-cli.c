@@ -24,6 +24,7 @@ typedef struct {
   gboolean   export;
   char      *output;
   char      *format;
+  char      *weight;
   gboolean   quiet;
   char     **files;
 } CliOptions;
@@ -100,10 +101,28 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
               s->partial_overlaps, s->depth_truncated, seconds, shown);
 }
 
+/* Device time of the whole profile, beside the summary line. */
 static void
-print_warnings (const AfgTree *tree)
+print_npu_summary (const AfgTree *tree)
+{
+  const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
+  g_autofree char *linked = NULL;
+  g_autofree char *unlinked = NULL;
+
+  if (npu == NULL)
+    return;
+  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+  unlinked = afg_format_duration (npu->unlinked_ns);
+  g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
+                " tasks); %" PRIu64 " TASK rows skipped\n"),
+              PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
+}
+
+static void
+print_warnings (const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
+  AfgDocument *document = afg_tree_get_document (tree);
 
   if (s->skipped_nonpositive > 0)
     g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
@@ -116,6 +135,11 @@ print_warnings (const AfgTree *tree)
                   " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
                   " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
                   " recorded\n"), PROG);
+  if (afg_document_get_npu_warning (document) != NULL)
+    g_printerr (_("%s: warning: %s\n"), PROG, afg_document_get_npu_warning (document));
+  if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
+    g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
+                  " tables): the NPU-weighted output is empty\n"), PROG);
 }
 
 static int
@@ -129,12 +153,20 @@ run_export (CliOptions *opts)
   double seconds;
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
+  AfgWeight weight = AFG_WEIGHT_HOST;
 
   if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
 
       print_error (message, _("use -f html, -f json or -f folded"));
+      return AFG_EXIT_USAGE;
+    }
+  if (opts->weight != NULL && !afg_weight_from_string (opts->weight, &weight))
+    {
+      g_autofree char *message = g_strdup_printf (_("unknown weight '%s'"), opts->weight);
+
+      print_error (message, _("use --weight host or --weight npu"));
       return AFG_EXIT_USAGE;
     }
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
@@ -148,15 +180,16 @@ run_export (CliOptions *opts)
       return AFG_EXIT_BAD_INPUT;
     }
   seconds = (g_get_monotonic_time () - started) / 1e6;
-  if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
+  if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
     {
       print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (tree);
+      print_warnings (tree, weight);
       print_summary (tree, seconds, out_path);
+      print_npu_summary (tree);
     }
   return AFG_EXIT_OK;
 }
@@ -169,6 +202,7 @@ afg_cli_main (int argc, char **argv)
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
     { NULL }
@@ -187,6 +221,7 @@ afg_cli_main (int argc, char **argv)
     status = run_export (&opts);
   g_free (opts.output);
   g_free (opts.format);
+  g_free (opts.weight);
   g_strfreev (opts.files);
   return status;
 }
