@@ -155,8 +155,8 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
 }
 
 /* null when the DB has no NPU data: the node and thread fields are then absent too. */
-static void
-append_npu (GString *out, const AfgNpuStats *npu)
+void
+afg_json_append_npu (GString *out, const AfgNpuStats *npu)
 {
   if (npu == NULL)
     {
@@ -178,7 +178,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
-  append_npu (out, afg_document_get_npu_stats (doc));
+  afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append (out, ",\"threads\":[");
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
