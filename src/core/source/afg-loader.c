@@ -39,6 +39,7 @@ typedef struct {
   AfgLoadProgressFunc  progress;
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
+  AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
   GArray              *npu_rows[N_READERS];  /* AfgNpuRow per reader, for the store to fill in */
 } LoadContext;
 
@@ -174,7 +175,7 @@ npu_link (Reader *r, sqlite3_stmt *stmt)
   AfgNpuRow row = { 0, 0, 0 };
 
   if (rows == NULL || afg_column_int64 (stmt, 5, &row.connection_id) != AFG_VALUE_OK
-      || !afg_npu_is_link (row.connection_id) || rows->len >= G_MAXINT32)
+      || !afg_npu_tasks_wants (r->ctx->npu_tasks, row.connection_id) || rows->len >= G_MAXINT32)
     return 0;
   g_array_append_val (rows, row);
   return (guint32) r->index << 31 | rows->len;
@@ -336,7 +337,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->ctx = ctx;
   r->index = index;
   r->db = db;
-  if (ctx->npu_schema == AFG_NPU_SCHEMA_USABLE)
+  if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
     ctx->npu_rows[index] = g_array_new (FALSE, FALSE, sizeof (AfgNpuRow));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
@@ -610,22 +611,35 @@ load_step_table (LoadContext *ctx, sqlite3 *db)
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
- * the host graph; cancelling still cancels. */
+ * the host graph; cancelling still cancels. Read before PYTORCH_API: the
+ * readers then keep only the rows that can take a task. */
 static gboolean
-load_npu (LoadContext *ctx, sqlite3 *db, guint n_readers, GError **error)
+read_npu_tasks (LoadContext *ctx, sqlite3 *db, GError **error)
 {
-  AfgDocument *doc = ctx->document;
   int rc;
 
+  ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
   if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
     return TRUE;
-  rc = afg_npu_read (db, ctx->npu_rows, n_readers, afg_event_store_get_n_threads (doc->events), &doc->npu);
+  rc = afg_npu_tasks_read (db, &ctx->npu_tasks);
   if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
     return FALSE;
   if (rc != SQLITE_OK)
-    doc->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS failed: %s"),
-                                        sqlite3_errstr (rc));
+    ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
+                                                    " failed: %s"), sqlite3_errstr (rc));
   return TRUE;
+}
+
+/* Without a row list (no task could link), every task stays unlinked. */
+static void
+link_npu (LoadContext *ctx, guint n_readers)
+{
+  AfgDocument *doc = ctx->document;
+
+  if (ctx->npu_tasks == NULL)
+    return;
+  doc->npu = afg_npu_tasks_link (ctx->npu_tasks, ctx->npu_rows, ctx->npu_rows[0] != NULL ? n_readers : 0,
+                                 afg_event_store_get_n_threads (doc->events));
 }
 
 static void
@@ -655,7 +669,8 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       fail_sqlite (ctx, db, rc, error);
       return FALSE;
     }
-  ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
+  if (!read_npu_tasks (ctx, db, error))
+    return FALSE;
   n = plan_readers (ctx, db, readers);
   t1 = g_get_monotonic_time ();
   if (read_rows (ctx, readers, n, error))
@@ -669,7 +684,8 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
         ok = fail_sqlite (ctx, db, rc, error);
-      ok = ok && load_npu (ctx, db, n, error);
+      if (ok)
+        link_npu (ctx, n);
       g_debug ("strings %.3f s, %u readers %.3f s, store %.3f s", (t1 - t0) / 1e6, n,
                (t2 - t1) / 1e6, (g_get_monotonic_time () - t2) / 1e6);
     }
@@ -681,6 +697,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
     }
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
     g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+  g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
   return ok;
 }
 

@@ -25,12 +25,15 @@ typedef struct {
   guint32 group;
 } Pair;
 
-typedef struct {
+struct _AfgNpuTasks {
   AfgNpuData *data;
-  AfgIntMap   group_map;  /* TASK.connectionId -> group */
-  GArray     *groups;     /* TaskGroup */
-  GArray     *pairs;      /* Pair, sorted by api_id once read */
-} NpuRead;
+  AfgIntMap   group_map;   /* TASK.connectionId -> group */
+  GArray     *groups;      /* TaskGroup */
+  GArray     *pairs;       /* Pair, sorted by api_id once read */
+  AfgIntMap   first_pair;  /* api_id -> its first pair */
+};
+
+typedef AfgNpuTasks NpuRead;
 
 static const char * const task_columns[] = { "startNs", "endNs", "connectionId" };
 static const char * const connection_columns[] = { "id", "connectionId" };
@@ -174,24 +177,27 @@ compare_pairs (gconstpointer a, gconstpointer b)
  * the first row to reach a group is the group's: each id's pairs are
  * visited once. */
 static void
+index_pairs (NpuRead *self)
+{
+  g_array_sort (self->pairs, compare_pairs);
+  afg_int_map_init (&self->first_pair, MAX (self->pairs->len, 16));
+  for (guint i = 0; i < self->pairs->len; i++)
+    afg_int_map_insert (&self->first_pair, (guint64) g_array_index (self->pairs, Pair, i).api_id, i);
+}
+
+static void
 claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
 {
-  g_autofree gboolean *claimed = NULL;
-  AfgIntMap first_pair;
+  g_autofree gboolean *claimed = g_new0 (gboolean, MAX (self->pairs->len, 1));
   guint64 ordinal = 0;
 
-  g_array_sort (self->pairs, compare_pairs);
-  claimed = g_new0 (gboolean, MAX (self->pairs->len, 1));
-  afg_int_map_init (&first_pair, MAX (self->pairs->len, 16));
-  for (guint i = 0; i < self->pairs->len; i++)
-    afg_int_map_insert (&first_pair, (guint64) g_array_index (self->pairs, Pair, i).api_id, i);
   for (guint l = 0; l < n_lists; l++)
     for (guint r = 0; r < row_lists[l]->len; r++, ordinal++)
       {
         gint64 id = g_array_index (row_lists[l], AfgNpuRow, r).connection_id;
         guint32 p;
 
-        if (!afg_int_map_lookup (&first_pair, (guint64) id, &p) || claimed[p])
+        if (!afg_int_map_lookup (&self->first_pair, (guint64) id, &p) || claimed[p])
           continue;
         claimed[p] = TRUE;
         for (; p < self->pairs->len && g_array_index (self->pairs, Pair, p).api_id == id; p++)
@@ -200,7 +206,6 @@ claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
             group->row = MIN (group->row, ordinal);
           }
       }
-  afg_int_map_clear (&first_pair);
 }
 
 static const AfgNpuRow *
@@ -237,27 +242,70 @@ give_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
   afg_npu_data_seal (self->data);
 }
 
-int
-afg_npu_read (sqlite3 *db, GArray * const *row_lists, guint n_lists, guint n_threads, AfgNpuData **out)
+void
+afg_npu_tasks_free (AfgNpuTasks *self)
 {
-  NpuRead self = { afg_npu_data_new (n_threads) };
+  if (self == NULL)
+    return;
+  afg_npu_data_free (self->data);
+  afg_int_map_clear (&self->group_map);
+  afg_int_map_clear (&self->first_pair);
+  g_array_unref (self->groups);
+  g_array_unref (self->pairs);
+  g_free (self);
+}
+
+int
+afg_npu_tasks_read (sqlite3 *db, AfgNpuTasks **out)
+{
+  AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
+  gint64 t0 = g_get_monotonic_time (), t1, t2;
   int rc;
 
-  afg_int_map_init (&self.group_map, 1024);
-  self.groups = g_array_new (FALSE, FALSE, sizeof (TaskGroup));
-  self.pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
-  rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, &self);
+  self->data = afg_npu_data_new (0);
+  afg_int_map_init (&self->group_map, 1024);
+  self->groups = g_array_new (FALSE, FALSE, sizeof (TaskGroup));
+  self->pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
+  rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, self);
+  t1 = g_get_monotonic_time ();
   if (rc == SQLITE_OK)
-    rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, &self);
+    rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self);
+  t2 = g_get_monotonic_time ();
+  index_pairs (self);
+  g_debug ("TASK %.3f s, CONNECTION_IDS %.3f s, index %.3f s", (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+           (g_get_monotonic_time () - t2) / 1e6);
   if (rc == SQLITE_OK)
-    {
-      claim_groups (&self, row_lists, n_lists);
-      give_groups (&self, row_lists, n_lists);
-      *out = g_steal_pointer (&self.data);
-    }
-  g_clear_pointer (&self.data, afg_npu_data_free);
-  afg_int_map_clear (&self.group_map);
-  g_array_unref (self.groups);
-  g_array_unref (self.pairs);
+    *out = self;
+  else
+    afg_npu_tasks_free (self);
   return rc;
+}
+
+gboolean
+afg_npu_tasks_has_links (const AfgNpuTasks *self)
+{
+  return self->pairs->len > 0;
+}
+
+gboolean
+afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
+{
+  guint32 unused;
+
+  return afg_int_map_lookup (&self->first_pair, (guint64) api_id, &unused);
+}
+
+/* Once: the groups are handed out. */
+AfgNpuData *
+afg_npu_tasks_link (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads)
+{
+  AfgNpuData *data = afg_npu_data_new (n_threads);
+
+  data->stats = self->data->stats;
+  afg_npu_data_free (self->data);
+  self->data = data;
+  claim_groups (self, row_lists, n_lists);
+  give_groups (self, row_lists, n_lists);
+  self->data = NULL;
+  return data;
 }

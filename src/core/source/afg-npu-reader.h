@@ -37,14 +37,27 @@ afg_npu_is_link (gint64 id)
   return id != -1 && id != G_GINT64_CONSTANT (4294967295);
 }
 
-/* Reads TASK and CONNECTION_IDS and gives each used task to the row of
- * @rows with the lowest rowid among those it reaches. @row_lists holds
- * @n_lists GArrays of AfgNpuRow, each in rowid order, the lists in rowid
- * order too. Returns an SQLite result code; *@out is set on SQLITE_OK. */
-int          afg_npu_read         (sqlite3          *db,
+/* The used tasks of a DB, grouped by connection id, and the CONNECTION_IDS
+ * rows that lead to them: read before PYTORCH_API, so that the loader
+ * keeps only the rows that can launch something. */
+typedef struct _AfgNpuTasks AfgNpuTasks;
+
+/* Returns an SQLite result code; *@out is set on SQLITE_OK. */
+int          afg_npu_tasks_read   (sqlite3          *db,
+                                   AfgNpuTasks     **out);
+void         afg_npu_tasks_free   (AfgNpuTasks      *self);
+/* FALSE when no PYTORCH_API row could take a task (no linkable task). */
+gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
+/* Can a PYTORCH_API row with connection id @api_id take tasks? Safe to
+ * call from several threads. */
+gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
+                                   gint64            api_id);
+/* Gives each used task to the row of @row_lists with the lowest rowid
+ * among those it reaches. @row_lists holds @n_lists GArrays of AfgNpuRow,
+ * each in rowid order, the lists in rowid order too. */
+AfgNpuData  *afg_npu_tasks_link   (AfgNpuTasks      *self,
                                    GArray * const   *row_lists,
                                    guint             n_lists,
-                                   guint             n_threads,
-                                   AfgNpuData      **out);
+                                   guint             n_threads);
 
 G_END_DECLS
