@@ -25,6 +25,7 @@ typedef struct {
   gboolean   version;
   char      *output;
   char      *format;
+  char      *weight;
   gboolean   quiet;
   char     **files;
 } CliOptions;
@@ -128,10 +129,28 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
               s->partial_overlaps, s->depth_truncated, seconds, shown);
 }
 
+/* Device time of the whole profile, beside the summary line. */
 static void
-print_warnings (const AfgTree *tree)
+print_npu_summary (const AfgTree *tree)
+{
+  const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
+  g_autofree char *linked = NULL;
+  g_autofree char *unlinked = NULL;
+
+  if (npu == NULL)
+    return;
+  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+  unlinked = afg_format_duration (npu->unlinked_ns);
+  g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
+                " tasks); %" PRIu64 " TASK rows skipped\n"),
+              PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
+}
+
+static void
+print_warnings (const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
+  AfgDocument *document = afg_tree_get_document (tree);
   g_autoptr(GError) empty = NULL;
 
   if (s->skipped_nonpositive > 0)
@@ -145,6 +164,11 @@ print_warnings (const AfgTree *tree)
       g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
       g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
     }
+  if (afg_document_get_npu_warning (document) != NULL)
+    g_printerr (_("%s: warning: %s\n"), PROG, afg_document_get_npu_warning (document));
+  if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
+    g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
+                  " tables): the NPU-weighted output is empty\n"), PROG);
 }
 
 /* -f JSON is -f json: the value is matched in any case. */
@@ -185,6 +209,7 @@ run_export (CliOptions *opts)
   double seconds;
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
+  AfgWeight weight = AFG_WEIGHT_HOST;
 
   if (!parse_format (opts->format, &format))
     {
@@ -195,6 +220,13 @@ run_export (CliOptions *opts)
     }
   if (output_is_file (opts->output))
     return AFG_EXIT_WRITE_FAILED;
+  if (opts->weight != NULL && !afg_weight_from_string (opts->weight, &weight))
+    {
+      g_autofree char *message = g_strdup_printf (_("unknown weight '%s'"), opts->weight);
+
+      afg_cli_print_error (message, _("use --weight host or --weight npu"));
+      return AFG_EXIT_USAGE;
+    }
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL)
     tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
@@ -206,15 +238,16 @@ run_export (CliOptions *opts)
       return AFG_EXIT_BAD_INPUT;
     }
   seconds = (g_get_monotonic_time () - started) / 1e6;
-  if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
+  if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
     {
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (tree);
+      print_warnings (tree, weight);
       print_summary (tree, seconds, out_path);
+      print_npu_summary (tree);
     }
   return AFG_EXIT_OK;
 }
@@ -266,6 +299,7 @@ afg_cli_main (int argc, char **argv)
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
@@ -280,6 +314,7 @@ afg_cli_main (int argc, char **argv)
     status = run_parsed (&opts);
   g_free (opts.output);
   g_free (opts.format);
+  g_free (opts.weight);
   g_strfreev (opts.files);
   return status;
 }

@@ -10,6 +10,9 @@ static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
   [AFG_COLUMN_CALLS]    = { "calls",    0,                          AFG_COLUMN_CALLS },
   [AFG_COLUMN_TOTAL_NS] = { "total_ns", AFG_COLUMN_FLAG_THREAD,     AFG_COLUMN_SELF_NS },
   [AFG_COLUMN_SELF_NS]  = { "self_ns",  AFG_COLUMN_FLAG_SELF,       AFG_COLUMN_SELF_NS },
+  [AFG_COLUMN_NPU_TOTAL_NS] = { "npu_total_ns", AFG_COLUMN_FLAG_THREAD, AFG_COLUMN_NPU_SELF_NS },
+  [AFG_COLUMN_NPU_SELF_NS]  = { "npu_self_ns",  AFG_COLUMN_FLAG_SELF,   AFG_COLUMN_NPU_SELF_NS },
+  [AFG_COLUMN_NPU_TASKS]    = { "npu_tasks",    0,                      AFG_COLUMN_NPU_TASKS },
 };
 
 const AfgColumnInfo *

@@ -27,11 +27,15 @@ typedef struct {
 } AfgNode;
 
 /* A column holds one value per node. The root's and the threads' values
- * are the sums over their children; self columns are 0 there. */
+ * are the sums over their children; self columns are 0 there, and so is
+ * NPU_TASKS. The NPU columns exist only when the document has NPU data. */
 typedef enum {
   AFG_COLUMN_CALLS,
   AFG_COLUMN_TOTAL_NS,
   AFG_COLUMN_SELF_NS,
+  AFG_COLUMN_NPU_TOTAL_NS,  /* device time launched from the frame and below */
+  AFG_COLUMN_NPU_SELF_NS,   /* launched by the frame's own rows */
+  AFG_COLUMN_NPU_TASKS,     /* the tasks behind NPU_SELF_NS */
   AFG_N_COLUMNS
 } AfgColumn;
 
