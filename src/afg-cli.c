@@ -63,7 +63,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -265,7 +265,7 @@ run_parsed (CliOptions *opts)
       return AFG_EXIT_OK;
     }
   if (HAVE_GUI && !opts->export)
-    return usage_error (_("-o, -f and -q work only with --export"));
+    return usage_error (_("-o, -f, -q and --weight work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -279,7 +279,7 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window:\n"
       "  %s [DB…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded] [-q] DB\n"
+      "  %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG);
