@@ -54,3 +54,10 @@ for rows in "${sizes[@]}"; do
   printf '%-10s %10s %10s %7.2f %12.1f %10s %10s %10s %9.2f\n' "$rows" "$ex_s" "$fl_s" "$(ratio "$ex_s" "$fl_s")" \
     "$(awk -v k="$ex_kb" 'BEGIN { print k / 1024 }')" "$nodes" "$tasks" "$sc_s" "$(ratio "$ex_s" "$sc_s")"
 done
+
+# Trees rebuilt from a loaded document's event store, no DB access: the
+# whole profile and one step (what the window does on a step click).
+for rows in "${sizes[@]}"; do
+  echo "rebuild from the event store, $rows rows:"
+  "$build/tools/afg-bench-tree" "$work/synthetic-v2-$rows.db" "$runs"
+done
