@@ -195,6 +195,18 @@
     }
   }
 
+  /* What both views show of each frame, for the agreement test with the
+   * window's core: path, colour, share of all (host time). */
+  function dumpView(m, colour) {
+    const paths = new Array(m.ALL);
+    const lines = [];
+    for (let i = 0; i < m.ALL; i++) {
+      paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
+      lines.push(`${paths[i]}\t${colour(i)}\t${fmtPct(m.total[i], m.total[m.ALL])}`);
+    }
+    return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   function dumpModel(m, npu) {
     const paths = new Array(m.ALL);
     const lines = [];
@@ -721,7 +733,7 @@
       rows.push([AFG_T('npuTotal'), fmtTime(m.npuTotal[n])],
                 [AFG_T('npuSelf'), fmtTime(frame ? m.npuSelf[n] : 0)],
                 [AFG_T('npuTasks'), fmtInt(frame ? m.npuTasks[n] : 0)]);
-    rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[v.viewRoot])],
+    rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
               [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
     const name = document.createElement('div');
     name.className = 'name';
@@ -945,7 +957,7 @@
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
-      dump: (kind) => dumpModel(m, kind === 'npu'),
+      dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
       firstDrawMs: null,
     };
     if (m.T === 0) {
