@@ -25,6 +25,9 @@ typedef struct {
   char      *output;
   char      *format;
   gboolean   quiet;
+  char      *steps;
+  gint64     first_step;  /* --steps, parsed */
+  gint64     last_step;
   char     **files;
 } CliOptions;
 
@@ -111,11 +114,61 @@ print_warnings (const AfgTree *tree)
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_tree_is_empty (tree))
+  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
+    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), PROG,
+                afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
+  else if (afg_tree_is_empty (tree))
     g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"
                   " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
                   " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
                   " recorded\n"), PROG);
+}
+
+/* --steps A or A-B, checked against the steps the DB has. */
+static gboolean
+scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScope *scope, GError **error)
+{
+  *scope = (AfgScope) { 0 };
+  return opts->steps == NULL
+         || afg_scope_init_steps (scope, document, opts->first_step, opts->last_step, error);
+}
+
+static char *
+scope_error_hint (const GError *error, const AfgDocument *document)
+{
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+
+  if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
+    return g_strdup (_("export without --steps; torch_npu marks a step each time the profiler's step() is called"));
+  if (n == 1)
+    return g_strdup_printf (_("the profile has one step: --steps %" PRId64), steps[0].id);
+  return g_strdup_printf (_("choose steps the profile has, e.g. --steps %" PRId64 " or --steps %"
+                            PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
+}
+
+static int
+report_build_error (const GError *error, const AfgDocument *document)
+{
+  g_autofree char *hint = NULL;
+
+  if (error->domain == AFG_SCOPE_ERROR)
+    hint = scope_error_hint (error, document);
+  print_error (error->message, hint ? hint : afg_load_error_get_hint (error));
+  return AFG_EXIT_BAD_INPUT;
+}
+
+/* Before loading: a malformed --steps is a usage error, not a DB's. */
+static gboolean
+parse_steps_option (CliOptions *opts)
+{
+  g_autofree char *message = NULL;
+
+  if (opts->steps == NULL || afg_scope_parse_steps (opts->steps, &opts->first_step, &opts->last_step))
+    return TRUE;
+  message = g_strdup_printf (_("invalid --steps '%s'"), opts->steps);
+  print_error (message, _("use --steps A or --steps A-B, where A and B are step numbers (ProfilerStep#N)"));
+  return FALSE;
 }
 
 static int
@@ -129,6 +182,7 @@ run_export (CliOptions *opts)
   double seconds;
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
+  AfgScope scope;
 
   if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
     {
@@ -137,16 +191,15 @@ run_export (CliOptions *opts)
       print_error (message, _("use -f html, -f json or -f folded"));
       return AFG_EXIT_USAGE;
     }
+  if (!parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
-  if (document != NULL)
-    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+  if (document != NULL && scope_from_options (opts, document, &scope, &error))
+    tree = afg_tree_build (document, &scope, AFG_TREE_FLAGS_NONE, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
-    {
-      print_error (error->message, afg_load_error_get_hint (error));
-      return AFG_EXIT_BAD_INPUT;
-    }
+    return report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
     {
@@ -170,6 +223,7 @@ afg_cli_main (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
     { NULL }
   };
@@ -187,6 +241,7 @@ afg_cli_main (int argc, char **argv)
     status = run_export (&opts);
   g_free (opts.output);
   g_free (opts.format);
+  g_free (opts.steps);
   g_strfreev (opts.files);
   return status;
 }

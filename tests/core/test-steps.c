@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "afg-loader.h"
 #include "afg-test-db.h"
 #include "afg-writers.h"
 
@@ -351,6 +352,244 @@ test_npu_launch_start (void)
   g_assert_false (afg_scope_contains_start (&step, 99));
 }
 
+/* ---------- the command line ---------- */
+
+typedef struct {
+  AfgTestDb *db;
+  char      *out_dir;
+} CliFixture;
+
+static void
+cli_set_up (CliFixture *f, gconstpointer data)
+{
+  f->db = new_steps_db (GPOINTER_TO_INT (data));
+  afg_test_db_close (f->db);
+  f->out_dir = afg_test_make_tmp_dir ();
+}
+
+static void
+cli_tear_down (CliFixture *f, gconstpointer data)
+{
+  afg_test_rm_rf (f->out_dir);
+  g_free (f->out_dir);
+  afg_test_db_free (f->db);
+}
+
+static int
+run_steps (CliFixture *f, const char *format, const char *steps, char **err)
+{
+  const char *args[] = { "--export", "-o", f->out_dir, "-f", format, "--steps", steps, f->db->path, NULL };
+
+  return afg_test_run_cli (args, FALSE, NULL, err);
+}
+
+static char *
+read_output (CliFixture *f, const char *name)
+{
+  g_autofree char *path = g_build_filename (f->out_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static char *
+serialize_steps (const char *path, gint64 first, gint64 last, AfgFormat format)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  tree = build_steps (document, first, last);
+  if (format == AFG_FORMAT_JSON)
+    afg_json_write (tree, out);
+  else
+    afg_folded_write (tree, AFG_COLUMN_SELF_NS, out);
+  return g_string_free (out, FALSE);
+}
+
+/* Every format takes --steps and writes the scoped tree; JSON v2 names
+ * the scope and lists all the DB's steps. */
+static void
+test_cli_formats (CliFixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *json_expected = serialize_steps (f->db->path, 2, 3, AFG_FORMAT_JSON);
+  g_autofree char *folded = NULL;
+  g_autofree char *folded_expected = serialize_steps (f->db->path, 2, 2, AFG_FORMAT_FOLDED);
+  g_autofree char *html = NULL;
+
+  g_assert_cmpint (run_steps (f, "json", "2-3", &err), ==, EXIT_OK);
+  json = read_output (f, "flamegraph.json");
+  g_assert_cmpstr (json, ==, json_expected);
+  g_assert_nonnull (strstr (json, "\"version\":2,"));
+  g_assert_nonnull (strstr (json, ",\"scope\":{\"steps\":[2,3],\"start_ns\":100,\"end_ns\":1000},"
+                                  "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100},"
+                                  "{\"id\":2,\"start_ns\":100,\"end_ns\":250},"
+                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"threads\":["));
+  g_assert_null (strstr (json, "\"label\":\"1/2\""));
+  g_assert_cmpint (run_steps (f, "folded", "2", NULL), ==, EXIT_OK);
+  folded = read_output (f, "flamegraph.folded");
+  g_assert_cmpstr (folded, ==, folded_expected);
+  g_assert_nonnull (strstr (folded, "1/1;train;fwd 20\n"));
+  g_assert_cmpint (run_steps (f, "html", "1", NULL), ==, EXIT_OK);
+  html = read_output (f, "flamegraph.html");
+  g_assert_nonnull (strstr (html, "\"scope\":{\"steps\":[1,1],\"start_ns\":0,\"end_ns\":100},\"steps\":[{\"id\":1,"));
+}
+
+/* Without --steps: "scope":null, the steps still listed. */
+static void
+test_cli_no_scope (CliFixture *f, gconstpointer data)
+{
+  const char *args[] = { "--export", "-q", "-o", f->out_dir, "-f", "json", f->db->path, NULL };
+  g_autofree char *json = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, EXIT_OK);
+  json = read_output (f, "flamegraph.json");
+  g_assert_nonnull (strstr (json, ",\"scope\":null,\"steps\":[{\"id\":1,"));
+}
+
+/* The output directory is left empty by a refused export. */
+static void
+assert_no_output (CliFixture *f)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->out_dir, 0, NULL);
+
+  g_assert_null (g_dir_read_name (dir));
+}
+
+static void
+assert_one_error (const char *err, const char *what, gboolean with_hint)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+
+  g_assert_true (g_str_has_prefix (lines[0], "ascend-flamegraph: error: "));
+  g_assert_nonnull (strstr (lines[0], what));
+  if (with_hint)
+    g_assert_true (g_str_has_prefix (lines[1], "ascend-flamegraph: hint: "));
+  g_assert_cmpstr (lines[with_hint ? 2 : 1], ==, "");
+}
+
+/* A step the DB lacks or a reversed range: exit 1, naming the DB's steps
+ * (LC_ALL=C prints the en dash of "steps 1–3" as '?'). */
+static void
+test_cli_bad_steps (CliFixture *f, gconstpointer data)
+{
+  static const char * const cases[][2] = {
+    { "7", "ascend_pytorch_profiler_0.db: no step 7; the profile has steps 1" },
+    { "2-9", "no step 9; the profile has steps 1" },
+    { "3-2", "steps 3-2 are reversed; the profile has steps 1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      g_assert_cmpint (run_steps (f, "json", cases[i][0], &err), ==, EXIT_BAD_INPUT);
+      assert_one_error (err, cases[i][1], TRUE);
+      lines = g_strsplit (err, "\n", 2);
+      g_assert_true (g_regex_match_simple ("profile has steps 1(\\?|\xe2\x80\x93)3$", lines[0], 0, 0));
+      g_assert_nonnull (strstr (err, "--steps 1-3"));
+      assert_no_output (f);
+    }
+}
+
+static void
+test_cli_no_steps (CliFixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_steps (f, "html", "1", &err), ==, EXIT_BAD_INPUT);
+  assert_one_error (err, "the profile has no steps", TRUE);
+  assert_no_output (f);
+}
+
+/* Not a step number or range: a usage error, before the DB is read. */
+static void
+test_cli_malformed (CliFixture *f, gconstpointer data)
+{
+  static const char * const cases[] = { "", "x", "1-", "-1", "1-2-3", "1..3" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+      g_autofree char *what = g_strdup_printf ("invalid --steps '%s'", cases[i]);
+
+      g_assert_cmpint (run_steps (f, "json", cases[i], &err), ==, EXIT_USAGE);
+      assert_one_error (err, what, TRUE);
+      assert_no_output (f);
+    }
+}
+
+/* ---------- the real sample ---------- */
+
+static char *
+sample_path (const char *suffix)
+{
+  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
+  g_autofree char *file = g_strconcat ("ascend_pytorch_profiler_level1_rank0", suffix, NULL);
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, file, NULL);
+}
+
+/* The first @n_columns tab-separated columns of each line, sorted. */
+static GPtrArray *
+read_expected_columns (const char *path, guint n_columns)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) columns = g_strsplit (lines[i], "\t", n_columns + 1);
+
+      if (lines[i][0] == '\0')
+        continue;
+      g_assert_cmpuint (g_strv_length (columns), >, n_columns);
+      g_free (columns[n_columns]);
+      columns[n_columns] = NULL;
+      g_ptr_array_add (out, g_strjoinv ("\t", columns));
+    }
+  g_ptr_array_sort (out, compare_lines);
+  return out;
+}
+
+/* --steps 50, the sample's only step: the host columns of the
+ * .step50.expected file (the .npu.expected format). The NPU branch
+ * extends this to all seven columns. */
+static void
+test_sample_step50_host_columns (void)
+{
+  g_autofree char *db_path = sample_path (".db");
+  g_autofree char *expected_path = sample_path (".step50.expected");
+  g_autoptr(GPtrArray) expected = read_expected_columns (expected_path, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(GPtrArray) actual = NULL;
+  g_autofree char *described = NULL;
+
+  g_assert_no_error (error);
+  described = afg_scope_describe_steps (document);
+  g_assert_cmpstr (described, ==, "step 50");
+  g_assert_cmpuint (expected->len, >, 1000);
+  tree = build_steps (document, 50, 50);
+  actual = afg_test_render_tree (tree);
+  afg_test_assert_lines (actual, expected, "step50 host columns");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +606,11 @@ main (int argc, char **argv)
   g_test_add_func ("/steps/scope/describe", test_describe);
   g_test_add_func ("/steps/scope/parse", test_parse);
   g_test_add_func ("/steps/npu/launch-start", test_npu_launch_start);
+  g_test_add_func ("/steps/sample/level1_rank0/step50/host-columns", test_sample_step50_host_columns);
+  g_test_add ("/steps/cli/formats", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_formats, cli_tear_down);
+  g_test_add ("/steps/cli/no-scope", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_no_scope, cli_tear_down);
+  g_test_add ("/steps/cli/bad-steps", CliFixture, GINT_TO_POINTER (STEPS_FROM_TABLE), cli_set_up, test_cli_bad_steps, cli_tear_down);
+  g_test_add ("/steps/cli/no-steps", CliFixture, GINT_TO_POINTER (STEPS_NONE), cli_set_up, test_cli_no_steps, cli_tear_down);
+  g_test_add ("/steps/cli/malformed", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_malformed, cli_tear_down);
   return g_test_run ();
 }

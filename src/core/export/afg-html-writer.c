@@ -198,6 +198,7 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_steps (out, tree);
   append_names (out, tree, order);
   append_threads (out, tree);
   append_nodes (out, tree, compact);

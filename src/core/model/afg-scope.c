@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -62,11 +63,11 @@ afg_scope_describe_steps (const AfgDocument *document)
   if (n == 0)
     return g_strdup (_("no steps"));
   if (n == 1)
-    return g_strdup_printf (_("step %" G_GINT64_FORMAT), steps[0].id);
+    return g_strdup_printf (_("step %" PRId64), steps[0].id);
   if (steps_are_contiguous (steps, n))
-    return g_strdup_printf (_("steps %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT), steps[0].id, steps[n - 1].id);
+    return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), steps[0].id, steps[n - 1].id);
   if (n > MAX_LISTED_STEPS)
-    return g_strdup_printf (_("%u steps from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT),
+    return g_strdup_printf (_("%u steps from %" PRId64 " to %" PRId64),
                             n, steps[0].id, steps[n - 1].id);
   list = g_string_new (NULL);
   for (guint i = 0; i < n; i++)
@@ -87,7 +88,7 @@ fail (GError **error, const AfgDocument *document, AfgScopeError code, const cha
 static gboolean
 fail_unknown (GError **error, const AfgDocument *document, gint64 id)
 {
-  g_autofree char *what = g_strdup_printf (_("no step %" G_GINT64_FORMAT), id);
+  g_autofree char *what = g_strdup_printf (_("no step %" PRId64), id);
 
   return fail (error, document, AFG_SCOPE_ERROR_UNKNOWN_STEP, what);
 }
@@ -108,7 +109,7 @@ afg_scope_init_steps (AfgScope *scope, const AfgDocument *document, gint64 first
                                _("the profile has no steps (no ProfilerStep#N rows, no STEP_TIME table)"));
   if (first > last)
     {
-      g_autofree char *what = g_strdup_printf (_("steps %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " are reversed"),
+      g_autofree char *what = g_strdup_printf (_("steps %" PRId64 "-%" PRId64 " are reversed"),
                                                first, last);
       return fail (error, document, AFG_SCOPE_ERROR_REVERSED, what);
     }
