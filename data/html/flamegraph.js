@@ -13,8 +13,12 @@
  *                   search: the search text; orientation: 'flame'|'icicle'.
  *   dump()       -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
  *                   lines, sorted: the tree the page decoded, for checks.
+ *   steps()      -> [{id, durationNs, inScope, slow, x, y, width, height}]
+ *                   the step strip's bars (CSS px, relative to canvas#steps).
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
- * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle.
+ * state() also has perStep (the toggle), stepCount (what "per step"
+ * divides by: the steps in the exported scope) and scope ([A, B] or null).
+ * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle&perstep=1.
  */
 'use strict';
 (function () {
@@ -196,6 +200,37 @@
   /* Not toLocaleString: its first call loads ICU's number formats, 50 ms
    * of the first paint. */
   const fmtInt = (n) => String(Number(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+  /* Calls per step need not be whole. */
+  const fmtCount = (n) => (Number.isInteger(n) ? fmtInt(n) : n >= 100 ? fmtInt(Math.round(n)) : n.toFixed(2));
+
+  /* ---------- the tooltip ---------- */
+
+  function placeTooltip(ev) {
+    const tip = $('tooltip');
+    tip.hidden = false;
+    const pad = 14;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = ev.clientX + pad, y = ev.clientY + pad;
+    if (x + w > window.innerWidth)
+      x = Math.max(0, ev.clientX - pad - w);
+    if (y + h > window.innerHeight)
+      y = Math.max(0, ev.clientY - pad - h);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+
+  function showTextTip(text, ev) {
+    const name = document.createElement('div');
+    name.className = 'name';
+    name.textContent = text;
+    $('tooltip').replaceChildren(name);
+    placeTooltip(ev);
+  }
+
+  function hideTooltip() {
+    $('tooltip').hidden = true;
+  }
 
   /* ---------- colours ---------- */
 
@@ -522,12 +557,20 @@
 
   /* ---------- the page ---------- */
 
-  function App(m) {
+  function App(m, strip) {
     this.m = m;
     this.view = new FlameView(m);
+    this.strip = strip;
     this.search = '';
     this.pending = false;
+    this.perStep = false;
   }
+
+  /* "Per step" divides every value shown by the steps in scope. */
+  App.prototype.divisor = function () {
+    const n = this.strip.count();
+    return this.perStep && n > 0 ? n : 1;
+  };
 
   App.prototype.threadKey = function () {
     const v = this.view;
@@ -542,6 +585,9 @@
       zoomName: v.zoom === v.viewRoot ? null : v.nodeName(v.zoom),
       search: this.search,
       orientation: v.icicle ? 'icicle' : 'flame',
+      perStep: this.perStep,
+      stepCount: this.strip.count(),
+      scope: this.m.raw.scope ? this.m.raw.scope.steps : null,
     };
   };
 
@@ -555,6 +601,8 @@
       p.set('search', s.search);
     if (s.orientation === 'icicle')
       p.set('view', 'icicle');
+    if (s.perStep)
+      p.set('perstep', '1');
     const hash = '#' + p.toString();
     /* A page opened plainly keeps its plain URL until the view changes. */
     if (location.hash === '' && hash === '#thread=all')
@@ -577,6 +625,8 @@
     this.view.zoom = zoomOk && this.view.inView(z) ? z : root;
     this.view.icicle = p.get('view') === 'icicle';
     this.search = p.get('search') || '';
+    this.perStep = p.get('perstep') === '1' && this.strip.count() > 0;
+    this.updatePerStep();
     $('thread-select').value = this.threadKey();
     $('search').value = this.search;
     this.updateOrientationButton();
@@ -639,6 +689,24 @@
     b.setAttribute('aria-pressed', this.view.icicle ? 'true' : 'false');
   };
 
+  App.prototype.updatePerStep = function () {
+    const b = $('per-step');
+    b.disabled = this.strip.count() === 0;
+    b.setAttribute('aria-pressed', this.perStep ? 'true' : 'false');
+    fillThreads(this.m, this.divisor());
+    $('thread-select').value = this.threadKey();
+    const total = document.querySelector('#summary dd[data-stat="totalTime"]');
+    if (total)
+      total.textContent = fmtTime(this.m.total[this.m.ALL] / this.divisor()) + (this.perStep ? AFG_T('perStepSuffix') : '');
+  };
+
+  App.prototype.togglePerStep = function () {
+    this.perStep = !this.perStep && this.strip.count() > 0;
+    this.updatePerStep();
+    this.hideTooltip();
+    this.writeHash();
+  };
+
   App.prototype.onEscape = function () {
     if (this.search !== '')
       this.setSearchText('');
@@ -648,12 +716,13 @@
 
   App.prototype.showTooltip = function (hit, ev) {
     const m = this.m, v = this.view, n = hit.node;
-    const tip = $('tooltip');
+    const div = this.divisor();
+    const per = this.perStep ? AFG_T('perStepSuffix') : '';
     const rows = [
       [AFG_T('category'), n < m.T || n === m.ALL ? '—' : AFG_T('cat_' + m.categories[m.nameCat[m.name[n]]])],
-      [AFG_T('calls'), fmtInt(m.calls[n])],
-      [AFG_T('total'), fmtTime(m.total[n])],
-      [AFG_T('self'), fmtTime(m.self[n])],
+      [AFG_T('calls') + per, fmtCount(m.calls[n] / div)],
+      [AFG_T('total') + per, fmtTime(m.total[n] / div)],
+      [AFG_T('self') + per, fmtTime(m.self[n] / div)],
       [AFG_T('ofAll'), fmtPct(m.total[n], m.total[v.viewRoot])],
       [AFG_T('ofZoom'), fmtPct(m.total[n], m.total[v.zoom])],
     ];
@@ -666,22 +735,11 @@
       tr.insertCell().textContent = k;
       tr.insertCell().textContent = val;
     }
-    tip.replaceChildren(name, table);
-    tip.hidden = false;
-    const pad = 14;
-    const w = tip.offsetWidth, h = tip.offsetHeight;
-    let x = ev.clientX + pad, y = ev.clientY + pad;
-    if (x + w > window.innerWidth)
-      x = Math.max(0, ev.clientX - pad - w);
-    if (y + h > window.innerHeight)
-      y = Math.max(0, ev.clientY - pad - h);
-    tip.style.left = x + 'px';
-    tip.style.top = y + 'px';
+    $('tooltip').replaceChildren(name, table);
+    placeTooltip(ev);
   };
 
-  App.prototype.hideTooltip = function () {
-    $('tooltip').hidden = true;
-  };
+  App.prototype.hideTooltip = hideTooltip;
 
   App.prototype.onMove = function (ev) {
     const v = this.view;
@@ -749,6 +807,7 @@
     $('clear-search').addEventListener('click', () => this.setSearchText(''));
     $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
+    $('per-step').addEventListener('click', () => this.togglePerStep());
     $('orientation').addEventListener('click', () => {
       this.view.icicle = !this.view.icicle;
       this.updateOrientationButton();
@@ -771,12 +830,13 @@
       el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
   }
 
-  function fillThreads(m) {
+  function fillThreads(m, divisor = 1) {
     const sel = $('thread-select');
-    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(m.total[m.ALL]), 'all');
+    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(m.total[m.ALL] / divisor), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
-      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(m.total[i]) }), t.label));
+      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(m.total[i] / divisor) }),
+                         t.label));
     });
   }
 
@@ -796,10 +856,11 @@
     }
   }
 
-  function fillSummary(m) {
+  function fillSummary(m, strip) {
     const s = m.raw.stats;
     const rows = [
       ['sourceFile', m.raw.source.file + ' (' + fmtInt(m.raw.source.bytes) + ' B)'],
+      ['scope', strip.describeScope()],
       ['rows', fmtInt(s.rows)],
       ['used', fmtInt(s.used)],
       ['skippedType', fmtInt(s.skipped_type)],
@@ -857,17 +918,21 @@
       showEmpty(AFG_T('badData', { error: err.message }), false);
       return;
     }
+    const strip = new AfgStepStrip(m.raw, { fmtTime, showTip: showTextTip, hideTip: hideTooltip });
     fillThreads(m);
     fillLegend(m);
-    fillSummary(m);
-    const app = new App(m);
+    fillSummary(m, strip);
+    strip.show();
+    const app = new App(m, strip);
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
       dump: () => dumpModel(m),
+      steps: () => strip.bars(),
       firstDrawMs: null,
     };
     if (m.T === 0) {
+      $('per-step').disabled = true;
       showEmpty(AFG_T('emptyTitle'), true);
       return;
     }

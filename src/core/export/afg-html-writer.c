@@ -213,7 +213,8 @@ append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, 
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
-    return append_page_file (out, "strings.js", error) && append_page_file (out, "flamegraph.js", error);
+    return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
+           && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {
       append_data (out, tree);
