@@ -337,8 +337,8 @@ test_step_row_without_thread (void)
 }
 
 /* The hook the NPU columns use: a task counts for a scope when the host
- * row that launched it starts inside the range. The NPU branch extends
- * this test with trees that have NPU columns. */
+ * row that launched it starts inside the range (the real sample's
+ * /steps/sample test checks the NPU columns it gives). */
 static void
 test_npu_launch_start (void)
 {
@@ -431,7 +431,7 @@ test_cli_formats (CliFixture *f, gconstpointer data)
   g_assert_nonnull (strstr (json, ",\"scope\":{\"steps\":[2,3],\"start_ns\":100,\"end_ns\":1000},"
                                   "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100},"
                                   "{\"id\":2,\"start_ns\":100,\"end_ns\":250},"
-                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"threads\":["));
+                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"npu\":null,\"threads\":["));
   g_assert_null (strstr (json, "\"label\":\"1/2\""));
   g_assert_cmpint (run_steps (f, "folded", "2", NULL), ==, EXIT_OK);
   folded = read_output (f, "flamegraph.folded");
@@ -539,9 +539,8 @@ sample_path (const char *suffix)
   return g_build_filename (dir, file, NULL);
 }
 
-/* The first @n_columns tab-separated columns of each line, sorted. */
 static GPtrArray *
-read_expected_columns (const char *path, guint n_columns)
+read_expected (const char *path)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -552,29 +551,40 @@ read_expected_columns (const char *path, guint n_columns)
   g_assert_no_error (error);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) columns = g_strsplit (lines[i], "\t", n_columns + 1);
-
-      if (lines[i][0] == '\0')
-        continue;
-      g_assert_cmpuint (g_strv_length (columns), >, n_columns);
-      g_free (columns[n_columns]);
-      columns[n_columns] = NULL;
-      g_ptr_array_add (out, g_strjoinv ("\t", columns));
-    }
-  g_ptr_array_sort (out, compare_lines);
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (out, g_strdup (lines[i]));
   return out;
 }
 
-/* --steps 50, the sample's only step: the host columns of the
- * .step50.expected file (the .npu.expected format). The NPU branch
- * extends this to all seven columns. */
+/* The .npu.expected format: the host columns, then npu_total_ns,
+ * npu_self_ns and npu_tasks (0 0 on thread lines). */
+static GPtrArray *
+render_npu_tree (const AfgTree *tree)
+{
+  g_autoptr(GPtrArray) host = afg_test_render_tree (tree);
+  GPtrArray *lines = g_ptr_array_new_full (host->len, g_free);
+
+  g_assert_true (afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS));
+  /* afg_test_render_tree has one line per node from node 1 on, in order. */
+  for (guint32 i = 1; i < afg_tree_get_n_nodes (tree); i++)
+    g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
+                                             (const char *) g_ptr_array_index (host, i - 1),
+                                             afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, i),
+                                             afg_tree_get_value (tree, AFG_COLUMN_NPU_SELF_NS, i),
+                                             afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i)));
+  g_ptr_array_sort (lines, compare_lines);
+  return lines;
+}
+
+/* --steps 50, the sample's only step: every column of .step50.expected,
+ * the host ones clipped to the step, NPU tasks by their launching row's
+ * start. */
 static void
-test_sample_step50_host_columns (void)
+test_sample_step50 (void)
 {
   g_autofree char *db_path = sample_path (".db");
   g_autofree char *expected_path = sample_path (".step50.expected");
-  g_autoptr(GPtrArray) expected = read_expected_columns (expected_path, 4);
+  g_autoptr(GPtrArray) expected = read_expected (expected_path);
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
   g_autoptr(AfgTree) tree = NULL;
@@ -586,8 +596,8 @@ test_sample_step50_host_columns (void)
   g_assert_cmpstr (described, ==, "step 50");
   g_assert_cmpuint (expected->len, >, 1000);
   tree = build_steps (document, 50, 50);
-  actual = afg_test_render_tree (tree);
-  afg_test_assert_lines (actual, expected, "step50 host columns");
+  actual = render_npu_tree (tree);
+  afg_test_assert_lines (actual, expected, "step50");
 }
 
 int
@@ -606,7 +616,7 @@ main (int argc, char **argv)
   g_test_add_func ("/steps/scope/describe", test_describe);
   g_test_add_func ("/steps/scope/parse", test_parse);
   g_test_add_func ("/steps/npu/launch-start", test_npu_launch_start);
-  g_test_add_func ("/steps/sample/level1_rank0/step50/host-columns", test_sample_step50_host_columns);
+  g_test_add_func ("/steps/sample/level1_rank0/step50", test_sample_step50);
   g_test_add ("/steps/cli/formats", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_formats, cli_tear_down);
   g_test_add ("/steps/cli/no-scope", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_no_scope, cli_tear_down);
   g_test_add ("/steps/cli/bad-steps", CliFixture, GINT_TO_POINTER (STEPS_FROM_TABLE), cli_set_up, test_cli_bad_steps, cli_tear_down);

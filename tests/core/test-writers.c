@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON v1 and folded output, parsed back; afg_export_to_dir. */
+/* JSON v2 and folded output, parsed back; afg_export_to_dir. */
 #include "config.h"
 
 #include <string.h>
@@ -79,6 +79,7 @@ test_json_exact (void)
     "\"skipped_malformed\":0,\"skipped_nonpositive\":1,\"profiler_steps\":0,"
     "\"partial_overlaps\":0,\"depth_truncated\":0},"
     "\"scope\":null,\"steps\":[],"
+    "\"npu\":null,"
     "\"threads\":["
     "{\"global_tid\":42949672971,\"pid\":10,\"tid\":11,\"label\":\"10/11\",\"total_ns\":100,"
     "\"children\":[{\"name\":\"train.py(1): main\",\"category\":\"python\",\"calls\":1,"

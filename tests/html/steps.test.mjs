@@ -3,6 +3,8 @@
 // "Per step" toggle (issue 14), on the three-step profile of fixtures.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as h from './helpers.mjs';
 import * as fx from './fixtures.mjs';
 
@@ -125,5 +127,17 @@ test('a profile without steps has no strip and no per step', async () => {
   assert.equal(s.perStep, false);
   assert.equal(s.stepCount, 0);
   assert.equal(await p.page.isDisabled('#per-step'), true);
+  await done(p);
+});
+
+test('the sample exported with --steps 50 decodes to its .step50.expected', async () => {
+  const name = 'ascend_pytorch_profiler_level1_rank0';
+  const page = h.exportHtml(path.join(h.samplesDir(), name + '.db'), ['--steps', '50']);
+  const expected = fs.readFileSync(path.join(h.samplesDir(), name + '.step50.expected'), 'utf8')
+    .split('\n').filter((l) => l !== '');
+  const p = await open(page);
+  assert.deepEqual(await p.eval(() => window.flamegraph.dump('npu')), expected);
+  assert.match(await stat(p.page, 'scope'), /^step 50 \(/);
+  assert.equal((await p.eval(() => window.flamegraph.state())).stepCount, 1);
   await done(p);
 });
