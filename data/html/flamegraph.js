@@ -200,6 +200,18 @@
     }
   }
 
+  /* What both views show of each frame, for the agreement test with the
+   * window's core: path, colour, share of all (host time). */
+  function dumpView(m, colour) {
+    const paths = new Array(m.ALL);
+    const lines = [];
+    for (let i = 0; i < m.ALL; i++) {
+      paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
+      lines.push(`${paths[i]}\t${colour(i)}\t${fmtPct(m.total[i], m.total[m.ALL])}`);
+    }
+    return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   function dumpModel(m, npu) {
     const paths = new Array(m.ALL);
     const lines = [];
@@ -791,7 +803,7 @@
       rows.push([AFG_T('npuTotal') + per, fmtTime(m.npuTotal[n] / div)],
                 [AFG_T('npuSelf') + per, fmtTime(frame ? m.npuSelf[n] / div : 0)],
                 [AFG_T('npuTasks') + per, fmtCount(frame ? m.npuTasks[n] / div : 0)]);
-    rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[v.viewRoot])],
+    rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
               [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
     const name = document.createElement('div');
     name.className = 'name';
@@ -1009,7 +1021,7 @@
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
-      dump: (kind) => dumpModel(m, kind === 'npu'),
+      dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
       steps: () => strip.bars(),
       firstDrawMs: null,
     };

@@ -109,9 +109,7 @@ frame_color (AfgFlameRenderer *self, guint32 node)
 {
   if (!self->has_color[node])
     {
-      afg_flame_color_for_name (afg_tree_get_node_name (self->tree, node),
-                                afg_tree_get_node_category (self->tree, node),
-                                &self->colors[node]);
+      afg_flame_color_for_node (self->tree, node, &self->colors[node]);
       self->has_color[node] = TRUE;
     }
   return &self->colors[node];

@@ -48,8 +48,7 @@ assert_rgb (const Image *img, int x, int y, const AfgFlameColor *c)
 static void
 color_of (AfgGuiTreeFixture *f, guint32 n, AfgFlameColor *c)
 {
-  afg_flame_color_for_name (afg_tree_get_node_name (f->tree, n),
-                            afg_tree_get_node_category (f->tree, n), c);
+  afg_flame_color_for_node (f->tree, n, c);
 }
 
 /* A point inside the frame that no label reaches: labels stop 4 px
