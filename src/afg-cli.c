@@ -27,6 +27,9 @@ typedef struct {
   char      *format;
   char      *weight;
   gboolean   quiet;
+  char      *steps;
+  gint64     first_step;  /* --steps, parsed */
+  gint64     last_step;
   char     **files;
 } CliOptions;
 
@@ -63,7 +66,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [--steps A[-B]] [-q] DB"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -159,7 +162,10 @@ print_warnings (const AfgTree *tree, AfgWeight weight)
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
-  if (!afg_tree_check_not_empty (tree, &empty))
+  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
+    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), PROG,
+                afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
+  else if (!afg_tree_check_not_empty (tree, &empty))
     {
       g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
       g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
@@ -198,6 +204,53 @@ output_is_file (const char *output)
   return TRUE;
 }
 
+/* --steps A or A-B, checked against the steps the DB has. */
+static gboolean
+scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScope *scope, GError **error)
+{
+  *scope = (AfgScope) { 0 };
+  return opts->steps == NULL
+         || afg_scope_init_steps (scope, document, opts->first_step, opts->last_step, error);
+}
+
+static char *
+scope_error_hint (const GError *error, const AfgDocument *document)
+{
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+
+  if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
+    return g_strdup (_("export without --steps; torch_npu marks a step each time the profiler's step() is called"));
+  if (n == 1)
+    return g_strdup_printf (_("the profile has one step: --steps %" PRId64), steps[0].id);
+  return g_strdup_printf (_("choose steps the profile has, e.g. --steps %" PRId64 " or --steps %"
+                            PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
+}
+
+static int
+report_build_error (const GError *error, const AfgDocument *document)
+{
+  g_autofree char *hint = NULL;
+
+  if (error->domain == AFG_SCOPE_ERROR)
+    hint = scope_error_hint (error, document);
+  afg_cli_print_error (error->message, hint ? hint : afg_load_error_get_hint (error));
+  return AFG_EXIT_BAD_INPUT;
+}
+
+/* Before loading: a malformed --steps is a usage error, not a DB's. */
+static gboolean
+parse_steps_option (CliOptions *opts)
+{
+  g_autofree char *message = NULL;
+
+  if (opts->steps == NULL || afg_scope_parse_steps (opts->steps, &opts->first_step, &opts->last_step))
+    return TRUE;
+  message = g_strdup_printf (_("invalid --steps '%s'"), opts->steps);
+  afg_cli_print_error (message, _("use --steps A or --steps A-B, where A and B are step numbers (ProfilerStep#N)"));
+  return FALSE;
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -210,6 +263,7 @@ run_export (CliOptions *opts)
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
   AfgWeight weight = AFG_WEIGHT_HOST;
+  AfgScope scope;
 
   if (!parse_format (opts->format, &format))
     {
@@ -227,16 +281,15 @@ run_export (CliOptions *opts)
       afg_cli_print_error (message, _("use --weight host or --weight npu"));
       return AFG_EXIT_USAGE;
     }
+  if (!parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
-  if (document != NULL)
-    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+  if (document != NULL && scope_from_options (opts, document, &scope, &error))
+    tree = afg_tree_build (document, &scope, AFG_TREE_FLAGS_NONE, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
-    {
-      afg_cli_print_error (error->message, afg_load_error_get_hint (error));
-      return AFG_EXIT_BAD_INPUT;
-    }
+    return report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
     {
@@ -265,7 +318,7 @@ run_parsed (CliOptions *opts)
       return AFG_EXIT_OK;
     }
   if (HAVE_GUI && !opts->export)
-    return usage_error (_("-o, -f, -q and --weight work only with --export"));
+    return usage_error (_("-o, -f, -q, --weight and --steps work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -279,7 +332,7 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window:\n"
       "  %s [DB…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB\n"
+      "  %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [--steps A[-B]] [-q] DB\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG);
@@ -301,6 +354,7 @@ afg_cli_main (int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
   };
@@ -315,6 +369,7 @@ afg_cli_main (int argc, char **argv)
   g_free (opts.output);
   g_free (opts.format);
   g_free (opts.weight);
+  g_free (opts.steps);
   g_strfreev (opts.files);
   return status;
 }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Loads a profiler DB once, then prints the event store's size and the
  * best and median times of rebuilding trees from it (no DB access): the
- * whole profile, and each of the first steps when the DB has steps.
+ * whole profile and, when the DB has steps, its middle step and the
+ * middle half of its steps. "+ layout" adds the flame layout of the new
+ * tree: what the window does between a click on a step and its redraw.
  * Usage: afg-bench-tree DB [RUNS] */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "afg-flame-layout.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
@@ -20,7 +23,7 @@ compare_doubles (const void *a, const void *b)
 }
 
 static void
-time_builds (AfgDocument *document, const AfgScope *scope, int runs, const char *what)
+time_builds (AfgDocument *document, const AfgScope *scope, gboolean layout, int runs, const char *what)
 {
   double *ms = g_new (double, runs);
   guint nodes = 0;
@@ -30,12 +33,27 @@ time_builds (AfgDocument *document, const AfgScope *scope, int runs, const char 
       gint64 t0 = g_get_monotonic_time ();
       g_autoptr(AfgTree) tree = afg_tree_build (document, scope, AFG_TREE_FLAGS_NONE, NULL, NULL);
 
+      if (layout)
+        afg_flame_layout_free (afg_flame_layout_new (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT));
       ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
       nodes = afg_tree_get_n_nodes (tree);
     }
   qsort (ms, runs, sizeof *ms, compare_doubles);
-  printf ("%-16s best %8.1f ms  median %8.1f ms  %u nodes\n", what, ms[0], ms[runs / 2], nodes);
+  printf ("%-26s best %8.1f ms  median %8.1f ms  %u nodes\n", what, ms[0], ms[runs / 2], nodes);
   g_free (ms);
+}
+
+static void
+time_steps (AfgDocument *document, gint64 first, gint64 last, int runs)
+{
+  AfgScope scope;
+  g_autofree char *what = g_strdup_printf ("steps %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, first, last);
+  g_autofree char *with_layout = g_strconcat (what, " + layout", NULL);
+
+  if (!afg_scope_init_steps (&scope, document, first, last, NULL))
+    return;
+  time_builds (document, &scope, FALSE, runs, what);
+  time_builds (document, &scope, TRUE, runs, with_layout);
 }
 
 int
@@ -64,14 +82,13 @@ main (int argc, char **argv)
           afg_event_store_get_n_events (events), afg_event_store_get_bytes (events) / 1e6,
           (double) afg_event_store_get_bytes (events) / MAX (afg_event_store_get_n_events (events), 1),
           afg_document_get_load_seconds (document));
-  time_builds (document, NULL, runs, "all");
+  time_builds (document, NULL, FALSE, runs, "all");
+  time_builds (document, NULL, TRUE, runs, "all + layout");
   steps = afg_document_get_steps (document, &n_steps);
   if (n_steps > 0)
     {
-      AfgScope scope = { TRUE, steps[n_steps / 2].start_ns, steps[n_steps / 2].end_ns };
-      g_autofree char *what = g_strdup_printf ("step %" G_GINT64_FORMAT, steps[n_steps / 2].id);
-
-      time_builds (document, &scope, runs, what);
+      time_steps (document, steps[n_steps / 2].id, steps[n_steps / 2].id, runs);
+      time_steps (document, steps[n_steps / 4].id, steps[n_steps * 3 / 4].id, runs);
     }
   return 0;
 }

@@ -16,8 +16,13 @@
  *                   lines, sorted: the tree the page decoded, for checks;
  *                   dump('npu') appends <TAB>npu_total<TAB>npu_self<TAB>npu_tasks
  *                   (threads: <TAB>npu_total<TAB>0<TAB>0).
+ *   steps()      -> [{id, durationNs, inScope, slow, x, y, width, height}]
+ *                   the step strip's bars (CSS px, relative to canvas#steps).
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
- * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle&weight=npu.
+ * state() also has perStep (the toggle), stepCount (what "per step"
+ * divides by: the steps in the exported scope) and scope ([A, B] or null).
+ * The view also lives in the URL hash:
+ * #thread=…&zoom=…&search=…&view=icicle&weight=npu&perstep=1.
  */
 'use strict';
 (function () {
@@ -243,6 +248,37 @@
   /* Not toLocaleString: its first call loads ICU's number formats, 50 ms
    * of the first paint. */
   const fmtInt = (n) => String(Number(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+  /* Calls per step need not be whole. */
+  const fmtCount = (n) => (Number.isInteger(n) ? fmtInt(n) : n >= 100 ? fmtInt(Math.round(n)) : n.toFixed(2));
+
+  /* ---------- the tooltip ---------- */
+
+  function placeTooltip(ev) {
+    const tip = $('tooltip');
+    tip.hidden = false;
+    const pad = 14;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = ev.clientX + pad, y = ev.clientY + pad;
+    if (x + w > window.innerWidth)
+      x = Math.max(0, ev.clientX - pad - w);
+    if (y + h > window.innerHeight)
+      y = Math.max(0, ev.clientY - pad - h);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+
+  function showTextTip(text, ev) {
+    const name = document.createElement('div');
+    name.className = 'name';
+    name.textContent = text;
+    $('tooltip').replaceChildren(name);
+    placeTooltip(ev);
+  }
+
+  function hideTooltip() {
+    $('tooltip').hidden = true;
+  }
 
   /* ---------- colours ---------- */
 
@@ -577,12 +613,20 @@
 
   /* ---------- the page ---------- */
 
-  function App(m) {
+  function App(m, strip) {
     this.m = m;
     this.view = new FlameView(m);
+    this.strip = strip;
     this.search = '';
     this.pending = false;
+    this.perStep = false;
   }
+
+  /* "Per step" divides every value shown by the steps in scope. */
+  App.prototype.divisor = function () {
+    const n = this.strip.count();
+    return this.perStep && n > 0 ? n : 1;
+  };
 
   App.prototype.threadKey = function () {
     const v = this.view;
@@ -598,6 +642,9 @@
       search: this.search,
       orientation: v.icicle ? 'icicle' : 'flame',
       weight: v.weight,
+      perStep: this.perStep,
+      stepCount: this.strip.count(),
+      scope: this.m.raw.scope ? this.m.raw.scope.steps : null,
     };
   };
 
@@ -613,6 +660,8 @@
       p.set('view', 'icicle');
     if (s.weight === 'npu')
       p.set('weight', 'npu');
+    if (s.perStep)
+      p.set('perstep', '1');
     const hash = '#' + p.toString();
     /* A page opened plainly keeps its plain URL until the view changes. */
     if (location.hash === '' && hash === '#thread=all')
@@ -636,6 +685,8 @@
     this.view.icicle = p.get('view') === 'icicle';
     this.setWeightControls(p.get('weight'));
     this.search = p.get('search') || '';
+    this.perStep = p.get('perstep') === '1' && this.strip.count() > 0;
+    this.updatePerStep();
     $('thread-select').value = this.threadKey();
     $('search').value = this.search;
     this.updateOrientationButton();
@@ -669,7 +720,7 @@
   App.prototype.setWeightControls = function (weight) {
     this.view.setWeight(weight);
     $('weight').value = this.view.weight;
-    fillThreads(this.m, this.view.wt);
+    fillThreads(this.m, this.view.wt, this.divisor());
     $('thread-select').value = this.threadKey();
   };
 
@@ -712,6 +763,24 @@
     b.setAttribute('aria-pressed', this.view.icicle ? 'true' : 'false');
   };
 
+  App.prototype.updatePerStep = function () {
+    const b = $('per-step');
+    b.disabled = this.strip.count() === 0;
+    b.setAttribute('aria-pressed', this.perStep ? 'true' : 'false');
+    fillThreads(this.m, this.view.wt, this.divisor());
+    $('thread-select').value = this.threadKey();
+    const total = document.querySelector('#summary dd[data-stat="totalTime"]');
+    if (total)
+      total.textContent = fmtTime(this.m.total[this.m.ALL] / this.divisor()) + (this.perStep ? AFG_T('perStepSuffix') : '');
+  };
+
+  App.prototype.togglePerStep = function () {
+    this.perStep = !this.perStep && this.strip.count() > 0;
+    this.updatePerStep();
+    this.hideTooltip();
+    this.writeHash();
+  };
+
   App.prototype.onEscape = function () {
     if (this.search !== '')
       this.setSearchText('');
@@ -721,18 +790,19 @@
 
   App.prototype.showTooltip = function (hit, ev) {
     const m = this.m, v = this.view, n = hit.node;
-    const tip = $('tooltip');
     const frame = n >= m.T && n !== m.ALL;
+    const div = this.divisor();
+    const per = this.perStep ? AFG_T('perStepSuffix') : '';
     const rows = [
       [AFG_T('category'), frame ? AFG_T('cat_' + m.categories[m.nameCat[m.name[n]]]) : '—'],
-      [AFG_T('calls'), fmtInt(m.calls[n])],
-      [AFG_T('total'), fmtTime(m.total[n])],
-      [AFG_T('self'), fmtTime(frame ? m.self[n] : 0)],
+      [AFG_T('calls') + per, fmtCount(m.calls[n] / div)],
+      [AFG_T('total') + per, fmtTime(m.total[n] / div)],
+      [AFG_T('self') + per, fmtTime(frame ? m.self[n] / div : 0)],
     ];
     if (m.hasNpu)
-      rows.push([AFG_T('npuTotal'), fmtTime(m.npuTotal[n])],
-                [AFG_T('npuSelf'), fmtTime(frame ? m.npuSelf[n] : 0)],
-                [AFG_T('npuTasks'), fmtInt(frame ? m.npuTasks[n] : 0)]);
+      rows.push([AFG_T('npuTotal') + per, fmtTime(m.npuTotal[n] / div)],
+                [AFG_T('npuSelf') + per, fmtTime(frame ? m.npuSelf[n] / div : 0)],
+                [AFG_T('npuTasks') + per, fmtCount(frame ? m.npuTasks[n] / div : 0)]);
     rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
               [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
     const name = document.createElement('div');
@@ -744,22 +814,11 @@
       tr.insertCell().textContent = k;
       tr.insertCell().textContent = val;
     }
-    tip.replaceChildren(name, table);
-    tip.hidden = false;
-    const pad = 14;
-    const w = tip.offsetWidth, h = tip.offsetHeight;
-    let x = ev.clientX + pad, y = ev.clientY + pad;
-    if (x + w > window.innerWidth)
-      x = Math.max(0, ev.clientX - pad - w);
-    if (y + h > window.innerHeight)
-      y = Math.max(0, ev.clientY - pad - h);
-    tip.style.left = x + 'px';
-    tip.style.top = y + 'px';
+    $('tooltip').replaceChildren(name, table);
+    placeTooltip(ev);
   };
 
-  App.prototype.hideTooltip = function () {
-    $('tooltip').hidden = true;
-  };
+  App.prototype.hideTooltip = hideTooltip;
 
   App.prototype.onMove = function (ev) {
     const v = this.view;
@@ -827,6 +886,7 @@
     $('clear-search').addEventListener('click', () => this.setSearchText(''));
     $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
+    $('per-step').addEventListener('click', () => this.togglePerStep());
     $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
     $('orientation').addEventListener('click', () => {
       this.view.icicle = !this.view.icicle;
@@ -850,12 +910,13 @@
       el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
   }
 
-  function fillThreads(m, wt) {
+  function fillThreads(m, wt, divisor = 1) {
     const sel = $('thread-select');
-    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL]), 'all');
+    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL] / divisor), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
-      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(wt[i]) }), t.label));
+      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(wt[i] / divisor) }),
+                         t.label));
     });
   }
 
@@ -883,10 +944,11 @@
     }
   }
 
-  function fillSummary(m) {
+  function fillSummary(m, strip) {
     const s = m.raw.stats;
     const rows = [
       ['sourceFile', m.raw.source.file + ' (' + fmtInt(m.raw.source.bytes) + ' B)'],
+      ['scope', strip.describeScope()],
       ['rows', fmtInt(s.rows)],
       ['used', fmtInt(s.used)],
       ['skippedType', fmtInt(s.skipped_type)],
@@ -949,18 +1011,22 @@
       showEmpty(AFG_T('badData', { error: err.message }), false);
       return;
     }
+    const strip = new AfgStepStrip(m.raw, { fmtTime, showTip: showTextTip, hideTip: hideTooltip });
     fillThreads(m, m.total);
     fillWeight(m);
     fillLegend(m);
-    fillSummary(m);
-    const app = new App(m);
+    fillSummary(m, strip);
+    strip.show();
+    const app = new App(m, strip);
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
       dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
+      steps: () => strip.bars(),
       firstDrawMs: null,
     };
     if (m.T === 0) {
+      $('per-step').disabled = true;
       showEmpty(AFG_T('emptyTitle'), true);
       return;
     }

@@ -533,7 +533,7 @@ test_json (void)
   tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   afg_json_write (tree, json);
   g_assert_true (g_str_has_prefix (json->str, "{\"format\":\"ascend-flamegraph\",\"version\":2,"));
-  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"npu\":{\"tasks\":2,\"ns\":9,"
+  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],\"npu\":{\"tasks\":2,\"ns\":9,"
                                        "\"unlinked_tasks\":1,\"unlinked_ns\":2,\"skipped\":1},\"threads\":["));
   g_assert_nonnull (strstr (json->str, "\"label\":\"1/1\",\"total_ns\":100,\"npu_total_ns\":7,\"children\":["));
   g_assert_nonnull (strstr (json->str, "\"calls\":1,\"total_ns\":100,\"self_ns\":100,\"npu_total_ns\":7,"

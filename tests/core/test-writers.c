@@ -78,6 +78,7 @@ test_json_exact (void)
     "\"stats\":{\"rows\":6,\"used\":4,\"skipped_type\":1,\"skipped_null\":0,"
     "\"skipped_malformed\":0,\"skipped_nonpositive\":1,\"profiler_steps\":0,"
     "\"partial_overlaps\":0,\"depth_truncated\":0},"
+    "\"scope\":null,\"steps\":[],"
     "\"npu\":null,"
     "\"threads\":["
     "{\"global_tid\":42949672971,\"pid\":10,\"tid\":11,\"label\":\"10/11\",\"total_ns\":100,"

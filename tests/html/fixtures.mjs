@@ -43,3 +43,25 @@ export function hostileDb() {
 export function emptyDb() {
   return makeDb(['ProfilerStep#1'], [[1, 1, 1, 0, 100]]);
 }
+
+/* Three steps of unequal length, the last one slow: 1 [0, 100),
+ * 2 [100, 250), 3 [250, 1000) as ProfilerStep# rows; train began before
+ * every step but the first, span crosses steps 1 and 2, fwd crosses from
+ * 2 into 3 with a child in each, 100/2 runs in step 1 only (the tree of
+ * tests/core/test-steps.c). */
+export const TRAIN = 'train.py(1): train';
+export function stepsDb() {
+  return makeDb([TRAIN, 'span', 'fwd', 'c1', 'c2', 'late', 'other',
+                 'ProfilerStep#1', 'ProfilerStep#2', 'ProfilerStep#3'], [
+    [100, 1, 1, 0, 1000],
+    [100, 1, 2, 50, 150],
+    [100, 1, 3, 200, 300],
+    [100, 1, 4, 210, 240],
+    [100, 1, 5, 260, 290],
+    [100, 1, 6, 400, 500],
+    [100, 2, 7, 0, 50],
+    [100, 1, 8, 0, 100],
+    [100, 1, 9, 100, 250],
+    [100, 1, 10, 250, 1000],
+  ]);
+}

@@ -227,6 +227,7 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   append_names (out, tree, order);
   append_threads (out, tree);
@@ -243,7 +244,8 @@ append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, 
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
-    return append_page_file (out, "strings.js", error) && append_page_file (out, "flamegraph.js", error);
+    return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
+           && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {
       append_data (out, tree);

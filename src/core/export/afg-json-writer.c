@@ -78,6 +78,57 @@ afg_json_append_int (GString *out, gint64 value)
 }
 
 static void
+append_range (GString *out, gint64 start_ns, gint64 end_ns)
+{
+  g_string_append (out, ",\"start_ns\":");
+  afg_json_append_int (out, start_ns);
+  g_string_append (out, ",\"end_ns\":");
+  afg_json_append_int (out, end_ns);
+}
+
+/* A bare time range (no steps named) has "steps":null. */
+static void
+append_scope (GString *out, const AfgScope *scope)
+{
+  g_string_append (out, ",\"scope\":");
+  if (!scope->bounded)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  if (scope->n_steps == 0)
+    g_string_append (out, "{\"steps\":null");
+  else
+    {
+      g_string_append (out, "{\"steps\":[");
+      afg_json_append_int (out, scope->first_step);
+      g_string_append_c (out, ',');
+      afg_json_append_int (out, scope->last_step);
+      g_string_append_c (out, ']');
+    }
+  append_range (out, scope->start_ns, scope->end_ns);
+  g_string_append_c (out, '}');
+}
+
+void
+afg_json_append_steps (GString *out, const AfgTree *tree)
+{
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (afg_tree_get_document (tree), &n);
+
+  append_scope (out, afg_tree_get_scope (tree));
+  g_string_append (out, ",\"steps\":[");
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (out, i > 0 ? ",{\"id\":" : "{\"id\":");
+      afg_json_append_int (out, steps[i].id);
+      append_range (out, steps[i].start_ns, steps[i].end_ns);
+      g_string_append_c (out, '}');
+    }
+  g_string_append_c (out, ']');
+}
+
+static void
 append_columns (GString *out, const AfgTree *tree, guint32 i, AfgColumnFlags required)
 {
   for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
@@ -178,6 +229,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append (out, ",\"threads\":[");
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)

@@ -20,4 +20,9 @@ void afg_json_append_stats  (GString        *out,
 void afg_json_append_npu    (GString           *out,
                              const AfgNpuStats *npu);
 
+/* ,"scope":…,"steps":[…] of JSON v2: the tree's scope (null for the
+ * whole profile) and every step of its document, by id. */
+void afg_json_append_steps  (GString        *out,
+                             const AfgTree  *tree);
+
 G_END_DECLS

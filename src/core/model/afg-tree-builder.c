@@ -141,14 +141,6 @@ scoped_ns (const AfgScope *scope, const AfgEvent *ev)
   return MIN (ev->end, scope->end_ns) - MAX (ev->start, scope->start_ns);
 }
 
-/* Device time follows the launching row's start: a row starting in the
- * scope overlaps it, so it is in the walk. */
-static inline gboolean
-starts_in_scope (const AfgScope *scope, const AfgEvent *ev)
-{
-  return !scope->bounded || (ev->start >= scope->start_ns && ev->start < scope->end_ns);
-}
-
 static void
 add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
 {
@@ -188,7 +180,9 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
       if (merge)
         ev.name = afg_document_get_merged_name (self->tree->document, ev.name);
       node = add_event (self, &ev, ns);
-      if (npu != NULL && starts_in_scope (&self->tree->scope, &ev))
+      /* Device time follows the launching row's start: a row starting in
+       * the scope overlaps it, so it is in the walk. */
+      if (npu != NULL && afg_scope_contains_start (&self->tree->scope, ev.start))
         add_npu (self, node, npu);
     }
   if (self->nodes->len == mark + 1)

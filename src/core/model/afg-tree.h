@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "afg-document.h"
+#include "afg-scope.h"
 
 G_BEGIN_DECLS
 
@@ -59,13 +60,6 @@ typedef struct {
   const char  *label;   /* "pid/tid" */
   guint32      node;    /* node index of this thread */
 } AfgThread;
-
-/* A time range [start_ns, end_ns); the whole profile when !bounded. */
-typedef struct {
-  gboolean bounded;
-  gint64   start_ns;
-  gint64   end_ns;
-} AfgScope;
 
 typedef enum {
   AFG_TREE_FLAGS_NONE      = 0,

@@ -219,6 +219,21 @@ read_times (sqlite3_stmt *stmt, AfgValueStatus s[3], gint64 *start, gint64 *end,
   s[2] = afg_column_int64 (stmt, 2, global_tid);
 }
 
+/* A row skipped for its values still marks a step when it is one and
+ * its times are whole: steps come from rows of any thread, a NULL or
+ * malformed globalTid included. */
+static void
+record_unused_step (Reader *r, sqlite3_stmt *stmt, const AfgValueStatus s[3], gint64 start, gint64 end)
+{
+  guint32 name;
+
+  if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK)
+    return;
+  name = name_index (r, stmt);
+  if (afg_string_table_is_step (&r->ctx->document->strings, name))
+    record_step (r, name, start, end);
+}
+
 static void
 read_skipped_type_row (Reader *r, sqlite3_stmt *stmt)
 {
@@ -251,11 +266,13 @@ read_row (Reader *r, sqlite3_stmt *stmt)
   if (s[0] == AFG_VALUE_NULL || s[1] == AFG_VALUE_NULL || s[2] == AFG_VALUE_NULL)
     {
       r->stats.skipped_null++;
+      record_unused_step (r, stmt, s, start, end);
       return;
     }
   if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK || s[2] != AFG_VALUE_OK)
     {
       r->stats.skipped_malformed++;
+      record_unused_step (r, stmt, s, start, end);
       return;
     }
   name = name_index (r, stmt);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-document.h"
+
+G_BEGIN_DECLS
+
+/* What a tree covers: the time range [start_ns, end_ns), or the whole
+ * profile when !bounded. A scope made from steps (afg_scope_init_steps)
+ * also names them: first_step..last_step, n_steps of the DB's steps in
+ * between (0 for a bare time range or the whole profile). */
+typedef struct {
+  gboolean bounded;
+  gint64   start_ns;
+  gint64   end_ns;
+  gint64   first_step;
+  gint64   last_step;
+  guint    n_steps;
+} AfgScope;
+
+#define AFG_SCOPE_ERROR (afg_scope_error_quark ())
+
+typedef enum {
+  AFG_SCOPE_ERROR_NO_STEPS,
+  AFG_SCOPE_ERROR_UNKNOWN_STEP,
+  AFG_SCOPE_ERROR_REVERSED,
+} AfgScopeError;
+
+GQuark      afg_scope_error_quark    (void);
+
+/* Steps A–B of @document (A <= B, both its steps): [start of A, end of
+ * B). The error ("FILE: reason") names the steps the DB has. */
+gboolean    afg_scope_init_steps     (AfgScope          *scope,
+                                      const AfgDocument *document,
+                                      gint64             first,
+                                      gint64             last,
+                                      GError           **error);
+/* "A" or "A-B", A and B decimal step numbers; FALSE for anything else. */
+gboolean    afg_scope_parse_steps    (const char        *text,
+                                      gint64            *first,
+                                      gint64            *last);
+/* The number of steps "per step" divides by: the scope's steps, or all the
+ * DB's steps for the whole profile; 0 when there are none. */
+guint       afg_scope_count_steps    (const AfgScope    *scope,
+                                      const AfgDocument *document);
+/* The DB's steps in words, translated: "steps 3–52", "step 50",
+ * "steps 1, 4, 9", "no steps". */
+char       *afg_scope_describe_steps (const AfgDocument *document);
+
+/* Whether a row starting at @start_ns is in @scope by its start. NPU
+ * tasks count for a scope when the host row that launched them starts
+ * inside it (issue 14), not by overlap as host rows do. */
+static inline gboolean
+afg_scope_contains_start (const AfgScope *scope, gint64 start_ns)
+{
+  return !scope->bounded || (start_ns >= scope->start_ns && start_ns < scope->end_ns);
+}
+
+G_END_DECLS

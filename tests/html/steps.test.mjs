@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// The page's step strip, the exported scope in the summary and the
+// "Per step" toggle (issue 14), on the three-step profile of fixtures.mjs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as h from './helpers.mjs';
+import * as fx from './fixtures.mjs';
+
+let browser, db, whole, range, none;
+
+before(async () => {
+  db = fx.stepsDb();
+  whole = h.exportHtml(db);
+  range = h.exportHtml(db, ['--steps', '2-3']);
+  none = h.exportHtml(fx.knownDb());
+  browser = await h.launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function open(file, hash = '') {
+  const p = await h.openPage(browser.context, file, hash);
+  p.eval = (fn, arg) => p.page.evaluate(fn, arg);
+  return p;
+}
+
+async function done({ page, log }) {
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.requests, []);
+  await page.close();
+}
+
+const stat = (page, key) => page.textContent(`#summary dd[data-stat="${key}"]`);
+
+async function hoverStep(page, index) {
+  const bars = await page.evaluate(() => window.flamegraph.steps());
+  const box = await page.locator('#steps').boundingBox();
+  const b = bars[index];
+  await page.mouse.move(box.x + b.x + b.width / 2, box.y + box.height - 1);
+  await page.waitForSelector('#tooltip:not([hidden])');
+  return page.textContent('#tooltip');
+}
+
+test('the strip has one bar per step, height by duration, the slow one marked', async () => {
+  const p = await open(whole);
+  assert.equal(await p.page.isVisible('#step-strip'), true);
+  const bars = await p.eval(() => window.flamegraph.steps());
+  assert.deepEqual(bars.map((b) => b.id), [1, 2, 3]);
+  assert.deepEqual(bars.map((b) => b.durationNs), [100, 150, 750]);
+  assert.deepEqual(bars.map((b) => b.slow), [false, false, true]);
+  assert.deepEqual(bars.map((b) => b.inScope), [true, true, true]);
+  assert.ok(bars[0].height < bars[1].height && bars[1].height < bars[2].height);
+  const canvasH = await p.eval(() => document.getElementById('steps').clientHeight);
+  assert.equal(bars[2].height, canvasH - 1);
+  assert.ok(Math.abs(bars[1].height / bars[2].height - 150 / 750) < 0.05);
+  assert.equal(await p.page.textContent('#steps-info'), '3 steps · slowest: step 3 · 750 ns');
+  assert.equal(await hoverStep(p.page, 1), 'step 2 · 150 ns');
+  assert.equal(await hoverStep(p.page, 2), 'step 3 · 750 ns · slow');
+  assert.equal(await stat(p.page, 'scope'), 'whole profile (3 steps)');
+  const s = await p.eval(() => window.flamegraph.state());
+  assert.equal(s.stepCount, 3);
+  assert.equal(s.scope, null);
+  assert.equal(s.perStep, false);
+  await done(p);
+});
+
+test('a page exported with --steps 2-3 shows its scope and its tree', async () => {
+  const p = await open(range);
+  assert.equal(await stat(p.page, 'scope'), 'steps 2–3 (2 of 3 steps, 900 ns)');
+  const bars = await p.eval(() => window.flamegraph.steps());
+  assert.deepEqual(bars.map((b) => b.inScope), [false, true, true]);
+  assert.deepEqual(await p.eval(() => window.flamegraph.dump()), [
+    '100/1\t1\t900\t0',
+    `100/1;${fx.TRAIN}\t1\t900\t650`,
+    `100/1;${fx.TRAIN};fwd\t1\t100\t40`,
+    `100/1;${fx.TRAIN};fwd;c1\t1\t30\t30`,
+    `100/1;${fx.TRAIN};fwd;c2\t1\t30\t30`,
+    `100/1;${fx.TRAIN};late\t1\t100\t100`,
+    `100/1;${fx.TRAIN};span\t1\t50\t50`,
+  ].sort());
+  const s = await p.eval(() => window.flamegraph.state());
+  assert.deepEqual(s.scope, [2, 3]);
+  assert.equal(s.stepCount, 2);
+  await done(p);
+});
+
+test('"Per step" divides the values shown by the steps in scope', async () => {
+  const p = await open(range);
+  assert.equal(await stat(p.page, 'totalTime'), '900 ns');
+  await p.page.click('#per-step');
+  assert.equal(await p.page.getAttribute('#per-step', 'aria-pressed'), 'true');
+  assert.equal((await p.eval(() => window.flamegraph.state())).perStep, true);
+  assert.match(await p.eval(() => location.hash), /perstep=1/);
+  assert.equal(await stat(p.page, 'totalTime'), '450 ns / step');
+  assert.match(await p.page.textContent('#thread-select option[value="100/1"]'), /450 ns$/);
+  const c = await h.frameCentre(p.page, 'fwd');
+  await p.page.mouse.move(c.x, c.y);
+  await p.page.waitForSelector('#tooltip:not([hidden])');
+  const tip = await p.page.textContent('#tooltip');
+  assert.match(tip, /Calls \/ step0\.50/);
+  assert.match(tip, /Total \/ step50 ns/);
+  assert.match(tip, /Self \/ step20 ns/);
+  assert.match(tip, /% of all11\.1%/);
+  await p.page.click('#per-step');
+  assert.equal(await stat(p.page, 'totalTime'), '900 ns');
+  assert.doesNotMatch(await p.eval(() => location.hash), /perstep/);
+  await done(p);
+});
+
+test('per step is restored from the URL', async () => {
+  const p = await open(whole, '#thread=all&perstep=1');
+  assert.equal((await p.eval(() => window.flamegraph.state())).perStep, true);
+  assert.equal(await stat(p.page, 'totalTime'), '350 ns / step');
+  await done(p);
+});
+
+test('a profile without steps has no strip and no per step', async () => {
+  const p = await open(none, '#perstep=1');
+  assert.equal(await p.page.isVisible('#step-strip'), false);
+  assert.equal(await stat(p.page, 'scope'), 'whole profile');
+  assert.deepEqual(await p.eval(() => window.flamegraph.steps()), []);
+  const s = await p.eval(() => window.flamegraph.state());
+  assert.equal(s.perStep, false);
+  assert.equal(s.stepCount, 0);
+  assert.equal(await p.page.isDisabled('#per-step'), true);
+  await done(p);
+});
+
+test('the sample exported with --steps 50 decodes to its .step50.expected', async () => {
+  const name = 'ascend_pytorch_profiler_level1_rank0';
+  const page = h.exportHtml(path.join(h.samplesDir(), name + '.db'), ['--steps', '50']);
+  const expected = fs.readFileSync(path.join(h.samplesDir(), name + '.step50.expected'), 'utf8')
+    .split('\n').filter((l) => l !== '');
+  const p = await open(page);
+  assert.deepEqual(await p.eval(() => window.flamegraph.dump('npu')), expected);
+  assert.match(await stat(p.page, 'scope'), /^step 50 \(/);
+  assert.equal((await p.eval(() => window.flamegraph.state())).stepCount, 1);
+  await done(p);
+});
