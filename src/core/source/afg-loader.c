@@ -640,7 +640,10 @@ read_npu_tasks (LoadContext *ctx, sqlite3 *db, GError **error)
     return TRUE;
   rc = afg_npu_tasks_read (db, &ctx->npu_tasks);
   if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
-    return FALSE;
+    {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      return FALSE;
+    }
   if (rc != SQLITE_OK)
     ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
                                                     " failed: %s"), sqlite3_errstr (rc));
