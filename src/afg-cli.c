@@ -19,12 +19,14 @@
 #include "afg-writers.h"
 
 #define PROG "ascend-flamegraph"
+#define TOP_UNSET G_MININT
 
 typedef struct {
   gboolean   export;
   char      *output;
   char      *format;
   gboolean   quiet;
+  int        top;
   char     **files;
 } CliOptions;
 
@@ -40,7 +42,8 @@ afg_cli_wants_export (int argc, char **argv)
     {
       if (strcmp (argv[i], "--") == 0)
         return FALSE;
-      if (strcmp (argv[i], "--export") == 0)
+      if (strcmp (argv[i], "--export") == 0 || strcmp (argv[i], "--top") == 0
+          || g_str_has_prefix (argv[i], "--top="))
         return TRUE;
     }
   return FALSE;
@@ -118,6 +121,17 @@ print_warnings (const AfgTree *tree)
                   " recorded\n"), PROG);
 }
 
+/* --top N: a quick look over ssh, on stdout (the summary stays on stderr). */
+static void
+print_top (const AfgTree *tree, int n)
+{
+  g_autoptr(GString) table = g_string_new (NULL);
+
+  afg_top_write (tree, (guint) n, table);
+  fwrite (table->str, 1, table->len, stdout);
+  fflush (stdout);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -130,6 +144,8 @@ run_export (CliOptions *opts)
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
 
+  if (opts->top != TOP_UNSET && opts->top < 1)
+    return usage_error (_("--top needs a positive number"));
   if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
@@ -139,7 +155,7 @@ run_export (CliOptions *opts)
     }
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL)
-    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+    tree = afg_tree_build (document, NULL, AFG_TREE_DURATIONS, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
@@ -148,6 +164,10 @@ run_export (CliOptions *opts)
       return AFG_EXIT_BAD_INPUT;
     }
   seconds = (g_get_monotonic_time () - started) / 1e6;
+  if (opts->top != TOP_UNSET)
+    print_top (tree, opts->top);
+  if (!opts->export)
+    return AFG_EXIT_OK;
   if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
     {
       print_error (error->message, _("choose another output directory with -o DIR"));
@@ -164,12 +184,13 @@ run_export (CliOptions *opts)
 int
 afg_cli_main (int argc, char **argv)
 {
-  CliOptions opts = { 0 };
+  CliOptions opts = { .top = TOP_UNSET };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
     { NULL }
   };

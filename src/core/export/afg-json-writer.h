@@ -17,4 +17,9 @@ void afg_json_append_int    (GString    *out,
 void afg_json_append_stats  (GString        *out,
                              const AfgStats *stats);
 
+/* "functions":[…] of JSON v2 (afg-function-table.h), by self_ns
+ * descending, then name. */
+void afg_json_append_functions (GString       *out,
+                                const AfgTree *tree);
+
 G_END_DECLS
