@@ -13,6 +13,9 @@
  *                   search: the search text; orientation: 'flame'|'icicle'.
  *   dump()       -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
  *                   lines, sorted: the tree the page decoded, for checks.
+ *   functions()  -> the JSON export's "functions" array (functions.js).
+ *   selectFunction(name) -> selects it in the Functions panel: its frames
+ *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle.
  */
@@ -211,8 +214,8 @@
 
   function makePalette(m) {
     const cache = new Array(m.names.length);
-    return function colour(node) {
-      const n = m.name[node];
+    const colour = (node) => colour.ofName(m.name[node]);
+    colour.ofName = function (n) {
       if (n < 0)
         return '#b9b9b2';
       if (cache[n] === undefined) {
@@ -223,6 +226,7 @@
       }
       return cache[n];
     };
+    return colour;
   }
 
   /* ---------- the view ---------- */
@@ -245,6 +249,7 @@
     this.zoom = m.ALL;
     this.icicle = false;
     this.match = null;
+    this.selected = -1;  /* name index of the function picked in the Functions panel */
     this.hoverEntry = -1;
     this.layoutWidth = -1;
     this.nameWidth = new Float32Array(m.names.length).fill(-1);
@@ -394,7 +399,7 @@
         if (r === null)
           continue;
         const node = this.lnode[e];
-        const dimmed = this.match !== null && !this.isMatch(node);
+        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(node);
         ctx.fillStyle = dimmed ? dim : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
         if (r.width >= LABEL_MIN_PX)
@@ -469,7 +474,7 @@
 
   FlameView.prototype.isMatch = function (node) {
     const n = this.m.name[node];
-    return n >= 0 && this.match[n] === 1;
+    return n >= 0 && (this.match === null || this.match[n] === 1) && (this.selected < 0 || n === this.selected);
   };
 
   /* Matching frames in the current thread view and the share of its time
@@ -527,6 +532,7 @@
     this.view = new FlameView(m);
     this.search = '';
     this.pending = false;
+    this.functions = null;  /* AFG_FUNCTIONS.attach() */
   }
 
   App.prototype.threadKey = function () {
@@ -597,6 +603,8 @@
     const v = this.view;
     const res = v.setSearch(this.search);
     const el = $('match-count');
+    if (this.functions)
+      this.functions.setFilter(this.search);
     if (res === null)
       el.textContent = '';
     else if (res.count === 0)
@@ -656,6 +664,7 @@
       [AFG_T('self'), fmtTime(m.self[n])],
       [AFG_T('ofAll'), fmtPct(m.total[n], m.total[v.viewRoot])],
       [AFG_T('ofZoom'), fmtPct(m.total[n], m.total[v.zoom])],
+      ...(this.functions ? this.functions.tooltipRows(n) : []),
     ];
     const name = document.createElement('div');
     name.className = 'name';
@@ -861,10 +870,16 @@
     fillLegend(m);
     fillSummary(m);
     const app = new App(m);
+    app.functions = AFG_FUNCTIONS.attach(app, m, {
+      fmtTime, fmtInt, fmtPct, decodeVarints,
+      colourOfName: (n) => app.view.colour.ofName(n),
+    });
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
       dump: () => dumpModel(m),
+      functions: () => app.functions.functions(),
+      selectFunction: (name) => app.functions.select(name),
       firstDrawMs: null,
     };
     if (m.T === 0) {
