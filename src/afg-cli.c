@@ -23,8 +23,10 @@
 
 typedef struct {
   gboolean   export;
+  gboolean   version;
   char      *output;
   char      *format;
+  char      *weight;
   gboolean   quiet;
   int        top;
   char     **files;
@@ -35,34 +37,55 @@ typedef struct {
   gint64   last_print;
 } Progress;
 
+/* Any option, not only --export: --help, --version, a misspelt option or
+ * -o without --export must get the command line's answer, not GApplication's.
+ * GApplication's own D-Bus activation flag still goes to the window. */
 gboolean
-afg_cli_wants_export (int argc, char **argv)
+afg_cli_handles (int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
         return FALSE;
-      if (strcmp (argv[i], "--export") == 0 || strcmp (argv[i], "--top") == 0
-          || g_str_has_prefix (argv[i], "--top="))
+      if (argv[i][0] == '-' && argv[i][1] != '\0' && strcmp (argv[i], "--gapplication-service") != 0)
         return TRUE;
     }
   return FALSE;
 }
 
-static void
-print_error (const char *message, const char *hint)
+/* Whole lines are translated, so that a language may use its own colon. */
+void
+afg_cli_print_error (const char *message, const char *hint)
 {
-  g_printerr ("%s: %s: %s\n", PROG, _("error"), message);
+  g_printerr (_("%s: error: %s\n"), PROG, message);
   if (hint != NULL)
-    g_printerr ("%s: %s: %s\n", PROG, _("hint"), hint);
+    g_printerr (_("%s: hint: %s\n"), PROG, hint);
 }
 
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB"), PROG);
 
-  print_error (message, usage);
+  afg_cli_print_error (message, usage);
+  return AFG_EXIT_USAGE;
+}
+
+int
+afg_cli_no_display (void)
+{
+  const char *x11 = g_getenv ("DISPLAY");
+  const char *wayland = g_getenv ("WAYLAND_DISPLAY");
+  g_autofree char *message = NULL;
+  g_autofree char *hint = NULL;
+
+  if ((x11 == NULL || *x11 == '\0') && (wayland == NULL || *wayland == '\0'))
+    message = g_strdup (_("no display: DISPLAY and WAYLAND_DISPLAY are not set"));
+  else
+    message = g_strdup_printf (_("no display: cannot open display '%s'"),
+                               wayland != NULL && *wayland != '\0' ? wayland : x11);
+  hint = g_strdup_printf (_("to write the flame graph without a window, run %s --export [-o DIR] DB"), PROG);
+  afg_cli_print_error (message, hint);
   return AFG_EXIT_USAGE;
 }
 
@@ -72,13 +95,18 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
   Progress *p = data;
   gint64 now = g_get_monotonic_time ();
 
-  if (!p->tty || now - p->last_print < 100000)
+  /* Only the row count is throttled; a new phase shows at once (the
+   * opening one has nothing to show, and must not hold back the rows). */
+  if (!p->tty || phase == AFG_LOAD_PHASE_OPENING)
+    return;
+  if (phase == AFG_LOAD_PHASE_READING && now - p->last_print < 100000)
     return;
   p->last_print = now;
   if (phase == AFG_LOAD_PHASE_READING)
     {
       g_printerr ("\r");
-      g_printerr (_("reading rows: %" PRIu64 " of ~%" PRIu64), rows, total);
+      /* %' groups the digits as LC_NUMERIC says (3,211,264). */
+      g_printerr (_("reading rows: %'" PRIu64 " of ~%'" PRIu64), rows, total);
       g_printerr ("   ");
     }
   else if (phase == AFG_LOAD_PHASE_BUILDING)
@@ -91,10 +119,10 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
   const AfgStats *s = afg_tree_get_stats (tree);
   g_autofree char *shown = afg_format_path (out_path);
 
-  g_printerr (_("%s: %s: %" PRIu64 " rows, %" PRIu64 " used; skipped: %"
-                PRIu64 " other type, %" PRIu64 " NULL, %" PRIu64
-                " malformed, %" PRIu64 " non-positive duration, %" PRIu64
-                " ProfilerStep; %u threads, %u nodes, %" PRIu64 " partial overlaps, %"
+  g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"
+                PRIu64 " other type, %'" PRIu64 " NULL, %'" PRIu64
+                " malformed, %'" PRIu64 " non-positive duration, %'" PRIu64
+                " ProfilerStep; %'u threads, %'u nodes, %'" PRIu64 " partial overlaps, %'"
                 PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
               PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
               s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
@@ -103,22 +131,73 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
               s->partial_overlaps, s->depth_truncated, seconds, shown);
 }
 
+/* Device time of the whole profile, beside the summary line. */
 static void
-print_warnings (const AfgTree *tree)
+print_npu_summary (const AfgTree *tree)
+{
+  const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
+  g_autofree char *linked = NULL;
+  g_autofree char *unlinked = NULL;
+
+  if (npu == NULL)
+    return;
+  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+  unlinked = afg_format_duration (npu->unlinked_ns);
+  g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
+                " tasks); %" PRIu64 " TASK rows skipped\n"),
+              PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
+}
+
+static void
+print_warnings (const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
+  AfgDocument *document = afg_tree_get_document (tree);
+  g_autoptr(GError) empty = NULL;
 
   if (s->skipped_nonpositive > 0)
-    g_printerr (_("%s: warning: %" PRIu64 " rows with endNs <= startNs were skipped\n"),
+    g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
                 PROG, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
-    g_printerr (_("%s: warning: %" PRIu64 " calls deeper than %d frames were left out;"
+    g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
                   " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_tree_is_empty (tree))
-    g_printerr (_("%s: warning: no usable rows in PYTORCH_API. Likely causes: the CPU activity was"
-                  " not collected (add torch_npu.profiler.ProfilerActivity.CPU); the profile holds"
-                  " only ProfilerStep# markers or mstx ranges; the run stopped before any step was"
-                  " recorded\n"), PROG);
+  if (!afg_tree_check_not_empty (tree, &empty))
+    {
+      g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
+      g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
+    }
+  if (afg_document_get_npu_warning (document) != NULL)
+    g_printerr (_("%s: warning: %s\n"), PROG, afg_document_get_npu_warning (document));
+  if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
+    g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
+                  " tables): the NPU-weighted output is empty\n"), PROG);
+}
+
+/* -f JSON is -f json: the value is matched in any case. */
+static gboolean
+parse_format (const char *text, AfgFormat *format)
+{
+  g_autofree char *lower = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  lower = g_ascii_strdown (text, -1);
+  return afg_format_from_string (lower, format);
+}
+
+/* Caught before the load, which may take a while on a large DB. */
+static gboolean
+output_is_file (const char *output)
+{
+  g_autofree char *shown = NULL;
+  g_autofree char *message = NULL;
+
+  if (output == NULL || !g_file_test (output, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  shown = afg_format_path (output);
+  message = g_strdup_printf (_("%s: -o takes a directory; %s is a file"), shown, shown);
+  afg_cli_print_error (message, _("give -o the directory that receives flamegraph.html, .json or .folded"));
+  return TRUE;
 }
 
 /* --top N: a quick look over ssh, on stdout (the summary stays on stderr). */
@@ -143,14 +222,24 @@ run_export (CliOptions *opts)
   double seconds;
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
+  AfgWeight weight = AFG_WEIGHT_HOST;
 
   if (opts->top != TOP_UNSET && opts->top < 1)
     return usage_error (_("--top needs a positive number"));
-  if (opts->format != NULL && !afg_format_from_string (opts->format, &format))
+  if (!parse_format (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
 
-      print_error (message, _("use -f html, -f json or -f folded"));
+      afg_cli_print_error (message, _("use -f html, -f json or -f folded"));
+      return AFG_EXIT_USAGE;
+    }
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
+  if (opts->weight != NULL && !afg_weight_from_string (opts->weight, &weight))
+    {
+      g_autofree char *message = g_strdup_printf (_("unknown weight '%s'"), opts->weight);
+
+      afg_cli_print_error (message, _("use --weight host or --weight npu"));
       return AFG_EXIT_USAGE;
     }
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
@@ -160,7 +249,7 @@ run_export (CliOptions *opts)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
     {
-      print_error (error->message, afg_load_error_get_hint (error));
+      afg_cli_print_error (error->message, afg_load_error_get_hint (error));
       return AFG_EXIT_BAD_INPUT;
     }
   seconds = (g_get_monotonic_time () - started) / 1e6;
@@ -168,17 +257,57 @@ run_export (CliOptions *opts)
     print_top (tree, opts->top);
   if (!opts->export)
     return AFG_EXIT_OK;
-  if (!afg_export_to_dir (tree, format, opts->output ? opts->output : ".", &out_path, &error))
+  if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
     {
-      print_error (error->message, _("choose another output directory with -o DIR"));
+      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (tree);
+      print_warnings (tree, weight);
       print_summary (tree, seconds, out_path);
+      print_npu_summary (tree);
     }
   return AFG_EXIT_OK;
+}
+
+/* What is left once the options are parsed: the version, an export, or a
+ * usage error. Without the window (-Dgui=disabled) an export is implied. */
+static int
+run_parsed (CliOptions *opts)
+{
+  guint n_files = opts->files != NULL ? g_strv_length (opts->files) : 0;
+
+  if (opts->version)
+    {
+      g_print ("%s %s\n", PROG, PACKAGE_VERSION);
+      return AFG_EXIT_OK;
+    }
+  /* --top alone prints the table and writes nothing. */
+  if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
+    return usage_error (_("-o, -f, -q and --weight work only with --export"));
+  if (n_files != 1)
+    return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
+  return run_export (opts);
+}
+
+static GOptionContext *
+make_context (GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (NULL);
+  g_autofree char *description = g_strdup_printf (
+    _("Open each DB in a window:\n"
+      "  %s [DB…]\n"
+      "Write the flame graph without a window (no display needed):\n"
+      "  %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB\n"
+      "\n"
+      "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
+    PROG, PROG);
+
+  g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
 }
 
 int
@@ -187,27 +316,26 @@ afg_cli_main (int argc, char **argv)
   CliOptions opts = { .top = TOP_UNSET };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("DB") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GOptionContext) context = make_context (entries);
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = usage_error (error->message);
-  else if (opts.files == NULL || g_strv_length (opts.files) != 1)
-    status = usage_error (opts.files == NULL ? _("no database given") : _("give exactly one database"));
   else
-    status = run_export (&opts);
+    status = run_parsed (&opts);
   g_free (opts.output);
   g_free (opts.format);
+  g_free (opts.weight);
   g_strfreev (opts.files);
   return status;
 }

@@ -12,10 +12,17 @@ enum {
   AFG_EXIT_WRITE_FAILED = 3,
 };
 
-gboolean afg_cli_wants_export (int    argc,
-                               char **argv);
-/* The headless exporter: never touches GTK. */
-int      afg_cli_main         (int    argc,
-                               char **argv);
+/* TRUE when argv holds an option: the command line answers, not the window. */
+gboolean afg_cli_handles      (int         argc,
+                               char      **argv);
+/* The headless exporter, --help and --version: never touches GTK. */
+int      afg_cli_main         (int         argc,
+                               char      **argv);
+/* `PROG: error: MESSAGE` and, when @hint is set, `PROG: hint: HINT`. */
+void     afg_cli_print_error  (const char *message,
+                               const char *hint);
+/* The window cannot open: says why in one line, hints at --export, and
+ * returns the exit status. */
+int      afg_cli_no_display   (void);
 
 G_END_DECLS

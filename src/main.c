@@ -9,6 +9,8 @@
 #include "afg-cli.h"
 
 #if HAVE_GUI
+#include <gtk/gtk.h>
+
 #include "afg-application.h"
 #endif
 
@@ -24,9 +26,13 @@ main (int argc, char *argv[])
   textdomain (GETTEXT_PACKAGE);
 
   /* Decided before any GTK call: the exporter must run without a display. */
-  if (afg_cli_wants_export (argc, argv))
+  if (afg_cli_handles (argc, argv))
     return afg_cli_main (argc, argv);
 #if HAVE_GUI
+  /* Opened here, so that no display is one error line and a hint rather
+   * than a Gtk-WARNING; the application's own gtk_init() then reuses it. */
+  if (!gtk_init_check ())
+    return afg_cli_no_display ();
   return afg_application_run (argc, argv);
 #else
   return afg_cli_main (argc, argv);

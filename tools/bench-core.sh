@@ -1,9 +1,13 @@
 #!/bin/bash
 # Core loader benchmark: prints, for a 1M-row and a 10M-row synthetic DB,
 # the seconds of `--export -f json`, of SQLite's floor (reading and
-# converting exactly the columns we need), their ratio, and peak RSS.
+# converting exactly the host columns we need), their ratio, peak RSS, and
+# the NPU yardstick (issue 13): one sqlite3 run scanning every column the
+# export reads with device time on, PYTORCH_API's six, TASK's three and
+# CONNECTION_IDS's two (scan_s), and the export's ratio to it.
 # Each figure is the best of RUNS runs (machines are shared and noisy).
-# Usage: tools/bench-core.sh BUILD_DIR [ROWS...]   (default: 1000000 10000000)
+# Usage: tools/bench-core.sh BUILD_DIR [ROWS...]   (default: 1000000 10000000; 5000000 is
+# the other size the issues quote)
 set -euo pipefail
 build=${1:?usage: tools/bench-core.sh BUILD_DIR [ROWS...]}
 shift
@@ -13,6 +17,9 @@ runs=${RUNS:-5}
 work=${AFG_BENCH_DIR:-/tmp/afg-bench}
 mkdir -p "$work"
 query='select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(name), total(type) from PYTORCH_API'
+scan=('select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(connectionId), total(name), total(type) from PYTORCH_API;'
+      'select total(startNs), total(endNs), total(connectionId) from TASK;'
+      'select total(id), total(connectionId) from CONNECTION_IDS;')
 
 best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
   local best_s=999999 best_kb=0 s kb tfile
@@ -26,15 +33,31 @@ best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
   echo "$best_s $best_kb"
 }
 
-printf '%-10s %10s %10s %7s %12s %10s\n' rows export_s floor_s ratio peak_rss_MB nodes
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
+
+printf '%-10s %10s %10s %7s %12s %10s %10s %10s %9s\n' rows export_s floor_s ratio peak_rss_MB nodes \
+  tasks scan_s ex/scan
 for rows in "${sizes[@]}"; do
-  db="$work/synthetic-$rows.db"
-  [ -f "$db" ] || "$build/tools/afg-gen-db" "$db" "$rows" >/dev/null
+  # v2: DBs of the generator before TASK rows were written would scan nothing.
+  db="$work/synthetic-v2-$rows.db"
+  if [ ! -f "$db" ]; then
+    "$build/tools/afg-gen-db" "$db.$$" "$rows" >/dev/null
+    mv "$db.$$" "$db"
+  fi
   out=$(mktemp -d)
   read -r ex_s ex_kb < <(best "$build/src/ascend-flamegraph" --export -q -f json -o "$out" "$db")
   read -r fl_s _ < <(best sqlite3 "file:$db?immutable=1" "$query")
+  read -r sc_s _ < <(best sqlite3 "file:$db?immutable=1" "$scan")
   nodes=$(grep -o '"name":' "$out/flamegraph.json" | wc -l)
+  tasks=$(sqlite3 "file:$db?immutable=1" 'select count(*) from TASK')
   rm -rf "$out"
-  printf '%-10s %10s %10s %7.2f %12.1f %10s\n' "$rows" "$ex_s" "$fl_s" \
-    "$(awk -v a="$ex_s" -v b="$fl_s" 'BEGIN { print a / b }')" "$(awk -v k="$ex_kb" 'BEGIN { print k / 1024 }')" "$nodes"
+  printf '%-10s %10s %10s %7.2f %12.1f %10s %10s %10s %9.2f\n' "$rows" "$ex_s" "$fl_s" "$(ratio "$ex_s" "$fl_s")" \
+    "$(awk -v k="$ex_kb" 'BEGIN { print k / 1024 }')" "$nodes" "$tasks" "$sc_s" "$(ratio "$ex_s" "$sc_s")"
+done
+
+# Trees rebuilt from a loaded document's event store, no DB access: the
+# whole profile and one step (what the window does on a step click).
+for rows in "${sizes[@]}"; do
+  echo "rebuild from the event store, $rows rows:"
+  "$build/tools/afg-bench-tree" "$work/synthetic-v2-$rows.db" "$runs"
 done

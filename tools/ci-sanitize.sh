@@ -16,7 +16,7 @@ asan_build=${AFG_ASAN_BUILD:-build-asan}
 plain_build=${AFG_TEST_BUILD:-_build-tests}
 fuzz_build=${AFG_FUZZ_BUILD:-build-fuzz}
 fuzz_seconds=${AFG_FUZZ_SECONDS:-60}
-samples=$(cd .. && pwd)/shared/samples
+samples=$PWD/tests/data
 lsan_supp=$PWD/tests/hostile/lsan.supp
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -3,7 +3,7 @@
 # graph: in the window when a display is there, else exported to HTML.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install-deps.sh
+tools/install-deps.sh build
 [ -d _build ] || meson setup _build >/dev/null
 ninja -C _build >/dev/null
 demo=_build/demo/ascend_pytorch_profiler_0.db

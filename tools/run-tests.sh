@@ -2,9 +2,9 @@
 # Installs what is missing, builds and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install-deps.sh
+tools/install-deps.sh test
 build=${AFG_TEST_BUILD:-_build-tests}
-[ -d "$build" ] || meson setup "$build" >/dev/null
+[ -d "$build" ] || meson setup "$build" -Dtests=enabled >/dev/null
 ninja -C "$build"
 status=0
 meson test -C "$build" --print-errorlogs --num-processes 2 "$@" || status=$?

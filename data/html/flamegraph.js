@@ -7,17 +7,20 @@
  *   frames(name) -> [{x, y, width, height}]  the drawn rectangles (CSS px,
  *                   relative to canvas#flame) of on-screen frames whose name
  *                   is exactly `name`, in row then x order.
- *   state()      -> {thread, zoom, search, zoomName, orientation}
+ *   state()      -> {thread, zoom, search, zoomName, orientation, weight}
  *                   thread: 'all' or the thread's 'pid/tid' label;
  *                   zoom: node id of the zoom root, null when not zoomed;
- *                   search: the search text; orientation: 'flame'|'icicle'.
- *   dump()       -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
- *                   lines, sorted: the tree the page decoded, for checks.
+ *                   search: the search text; orientation: 'flame'|'icicle';
+ *                   weight: 'host' or 'npu' (what the widths show).
+ *   dump(kind)   -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
+ *                   lines, sorted: the tree the page decoded, for checks;
+ *                   dump('npu') appends <TAB>npu_total<TAB>npu_self<TAB>npu_tasks
+ *                   (threads: <TAB>npu_total<TAB>0<TAB>0).
  *   functions()  -> the JSON export's "functions" array (functions.js).
  *   selectFunction(name) -> selects it in the Functions panel: its frames
  *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
- * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle.
+ * The view also lives in the URL hash: #thread=…&zoom=…&search=…&view=icicle&weight=npu.
  */
 'use strict';
 (function () {
@@ -119,7 +122,36 @@
         m.exactTotal.set(i, exact.get(k + 2));
     }
     linkChildren(m);
+    m.hasNpu = raw.npu != null;
+    if (m.hasNpu)
+      loadNpu(m);
     return m;
+  }
+
+  /* Frames that launched nothing are not in npu_nodes: (gap, total,
+   * tasks) triples. NPU self time is total minus the children's totals. */
+  function loadNpu(m) {
+    m.npuTotal = new Float64Array(m.N);
+    m.npuSelf = new Float64Array(m.N);
+    m.npuTasks = new Float64Array(m.N);
+    for (let t = 0; t < m.T; t++) {
+      m.npuTotal[t] = m.raw.threads[t].npu_total_ns;
+      m.npuTotal[m.ALL] += m.npuTotal[t];
+    }
+    const { values } = decodeVarints(m.raw.npu_nodes || '');
+    for (let k = 0, i = m.T; k + 2 < values.length; k += 3, i++) {
+      i += values[k];
+      if (i >= m.ALL)
+        throw new Error('NPU frames do not add up');
+      m.npuTotal[i] = values[k + 1];
+      m.npuTasks[i] = values[k + 2];
+    }
+    for (let i = m.T; i < m.ALL; i++) {
+      let sum = 0;
+      for (let c = m.first[i], end = c + m.nchild[i]; c < end; c++)
+        sum += m.npuTotal[c];
+      m.npuSelf[i] = Math.max(0, m.npuTotal[i] - sum);
+    }
   }
 
   /* Breadth-first order: the children of node i follow those of node i-1. */
@@ -166,12 +198,27 @@
     }
   }
 
-  function dumpModel(m) {
+  /* What both views show of each frame, for the agreement test with the
+   * window's core: path, colour, share of all (host time). */
+  function dumpView(m, colour) {
     const paths = new Array(m.ALL);
     const lines = [];
     for (let i = 0; i < m.ALL; i++) {
       paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
-      lines.push(`${paths[i]}\t${m.calls[i]}\t${m.total[i]}\t${i < m.T ? 0 : m.self[i]}`);
+      lines.push(`${paths[i]}\t${colour(i)}\t${fmtPct(m.total[i], m.total[m.ALL])}`);
+    }
+    return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  function dumpModel(m, npu) {
+    const paths = new Array(m.ALL);
+    const lines = [];
+    for (let i = 0; i < m.ALL; i++) {
+      paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
+      let line = `${paths[i]}\t${m.calls[i]}\t${m.total[i]}\t${i < m.T ? 0 : m.self[i]}`;
+      if (npu && m.hasNpu)
+        line += i < m.T ? `\t${m.npuTotal[i]}\t0\t0` : `\t${m.npuTotal[i]}\t${m.npuSelf[i]}\t${m.npuTasks[i]}`;
+      lines.push(line);
     }
     return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
@@ -248,6 +295,8 @@
     this.viewRoot = m.ALL;
     this.zoom = m.ALL;
     this.icicle = false;
+    this.weight = 'host';
+    this.wt = m.total;  /* the weight's totals: widths, shares */
     this.match = null;
     this.selected = -1;  /* name index of the function picked in the Functions panel */
     this.hoverEntry = -1;
@@ -264,6 +313,11 @@
     if (node < m.T)
       return m.raw.threads[node].label;
     return m.names[m.name[node]];
+  };
+
+  FlameView.prototype.setWeight = function (weight) {
+    this.weight = weight === 'npu' && this.m.hasNpu ? 'npu' : 'host';
+    this.wt = this.weight === 'npu' ? this.m.npuTotal : this.m.total;
   };
 
   FlameView.prototype.inView = function (node) {
@@ -290,10 +344,11 @@
     for (let begin = len - 1, end = len; begin < end; begin = end, end = len) {
       for (let e = begin; e < end; e++) {
         const n = lnode[e];
-        const scale = m.total[n] > 0 ? lw[e] / m.total[n] : 0;
+        const wt = this.wt;
+        const scale = wt[n] > 0 ? lw[e] / wt[n] : 0;
         let x = lx[e];
         for (let c = m.first[n], stop = c + m.nchild[n]; c < stop; c++) {
-          const w = m.total[c] * scale;
+          const w = wt[c] * scale;
           if (w >= minFrac) {
             lnode[len] = c; lx[len] = x; lw[len] = w; len++;
           }
@@ -503,7 +558,7 @@
       if (hit) {
         count++;
         if (!covered[p])
-          time += m.total[i];
+          time += this.wt[i];
       }
       covered[i] = hit || covered[p];
     }
@@ -548,6 +603,7 @@
       zoomName: v.zoom === v.viewRoot ? null : v.nodeName(v.zoom),
       search: this.search,
       orientation: v.icicle ? 'icicle' : 'flame',
+      weight: v.weight,
     };
   };
 
@@ -561,6 +617,8 @@
       p.set('search', s.search);
     if (s.orientation === 'icicle')
       p.set('view', 'icicle');
+    if (s.weight === 'npu')
+      p.set('weight', 'npu');
     const hash = '#' + p.toString();
     /* A page opened plainly keeps its plain URL until the view changes. */
     if (location.hash === '' && hash === '#thread=all')
@@ -582,6 +640,7 @@
     this.view.viewRoot = root;
     this.view.zoom = zoomOk && this.view.inView(z) ? z : root;
     this.view.icicle = p.get('view') === 'icicle';
+    this.setWeightControls(p.get('weight'));
     this.search = p.get('search') || '';
     $('thread-select').value = this.threadKey();
     $('search').value = this.search;
@@ -611,7 +670,21 @@
       el.textContent = AFG_T('noMatches');
     else
       el.textContent = AFG_T(res.count === 1 ? 'oneMatch' : 'matches',
-                             { n: fmtInt(res.count), share: fmtPct(res.time, this.m.total[v.viewRoot]) });
+                             { n: fmtInt(res.count), share: fmtPct(res.time, v.wt[v.viewRoot]) });
+  };
+
+  /* The weight switch and the thread picker, whose values follow it. */
+  App.prototype.setWeightControls = function (weight) {
+    this.view.setWeight(weight);
+    $('weight').value = this.view.weight;
+    fillThreads(this.m, this.view.wt);
+    $('thread-select').value = this.threadKey();
+  };
+
+  App.prototype.setWeight = function (weight) {
+    this.setWeightControls(weight);
+    this.view.zoom = this.view.viewRoot;
+    this.apply({ scroll: true });
   };
 
   App.prototype.setThread = function (key) {
@@ -657,15 +730,21 @@
   App.prototype.showTooltip = function (hit, ev) {
     const m = this.m, v = this.view, n = hit.node;
     const tip = $('tooltip');
+    const frame = n >= m.T && n !== m.ALL;
     const rows = [
-      [AFG_T('category'), n < m.T || n === m.ALL ? '—' : AFG_T('cat_' + m.categories[m.nameCat[m.name[n]]])],
+      [AFG_T('category'), frame ? AFG_T('cat_' + m.categories[m.nameCat[m.name[n]]]) : '—'],
       [AFG_T('calls'), fmtInt(m.calls[n])],
       [AFG_T('total'), fmtTime(m.total[n])],
-      [AFG_T('self'), fmtTime(m.self[n])],
-      [AFG_T('ofAll'), fmtPct(m.total[n], m.total[v.viewRoot])],
-      [AFG_T('ofZoom'), fmtPct(m.total[n], m.total[v.zoom])],
-      ...(this.functions ? this.functions.tooltipRows(n) : []),
+      [AFG_T('self'), fmtTime(frame ? m.self[n] : 0)],
     ];
+    if (m.hasNpu)
+      rows.push([AFG_T('npuTotal'), fmtTime(m.npuTotal[n])],
+                [AFG_T('npuSelf'), fmtTime(frame ? m.npuSelf[n] : 0)],
+                [AFG_T('npuTasks'), fmtInt(frame ? m.npuTasks[n] : 0)]);
+    rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
+              [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
+    if (this.functions)
+      rows.push(...this.functions.tooltipRows(n));
     const name = document.createElement('div');
     name.className = 'name';
     name.textContent = v.nodeName(n);
@@ -758,6 +837,7 @@
     $('clear-search').addEventListener('click', () => this.setSearchText(''));
     $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
+    $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
     $('orientation').addEventListener('click', () => {
       this.view.icicle = !this.view.icicle;
       this.updateOrientationButton();
@@ -780,13 +860,21 @@
       el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
   }
 
-  function fillThreads(m) {
+  function fillThreads(m, wt) {
     const sel = $('thread-select');
-    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(m.total[m.ALL]), 'all');
+    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL]), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
-      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(m.total[i]) }), t.label));
+      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(wt[i]) }), t.label));
     });
+  }
+
+  /* Disabled, saying why, for a profile without NPU data. */
+  function fillWeight(m) {
+    const sel = $('weight');
+    sel.replaceChildren(new Option(AFG_T('weightHost'), 'host'), new Option(AFG_T('weightNpu'), 'npu'));
+    sel.disabled = !m.hasNpu;
+    sel.title = m.hasNpu ? '' : AFG_T('noNpu');
   }
 
   function fillLegend(m) {
@@ -822,6 +910,11 @@
       ['depthTruncated', fmtInt(s.depth_truncated)],
       ['totalTime', fmtTime(m.total[m.ALL])],
     ];
+    const npu = m.raw.npu;
+    if (npu)
+      rows.push(['npuLinked', AFG_T('npuTime', { time: fmtTime(npu.ns - npu.unlinked_ns), n: fmtInt(npu.tasks - npu.unlinked_tasks) })],
+                ['npuUnlinked', AFG_T('npuTime', { time: fmtTime(npu.unlinked_ns), n: fmtInt(npu.unlinked_tasks) })],
+                ['npuSkipped', fmtInt(npu.skipped)]);
     const dl = $('summary');
     for (const [key, value] of rows) {
       const dt = document.createElement('dt');
@@ -866,7 +959,8 @@
       showEmpty(AFG_T('badData', { error: err.message }), false);
       return;
     }
-    fillThreads(m);
+    fillThreads(m, m.total);
+    fillWeight(m);
     fillLegend(m);
     fillSummary(m);
     const app = new App(m);
@@ -877,7 +971,7 @@
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
-      dump: () => dumpModel(m),
+      dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
       functions: () => app.functions.functions(),
       selectFunction: (name) => app.functions.select(name),
       firstDrawMs: null,

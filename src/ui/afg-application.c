@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-application.h"
@@ -30,9 +32,15 @@ about_action (GSimpleAction *action, GVariant *param, gpointer data)
                          NULL);
 }
 
+/* Closes the windows first, as Ctrl+W does, so each saves its size. */
 static void
 quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (data)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
   g_application_quit (G_APPLICATION (data));
 }
 
@@ -87,6 +95,35 @@ afg_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* The path with symlinks resolved, so that a link to a DB and the DB
+ * itself are the same file; a path that does not resolve stays as it is. */
+static char *
+canonical_path (GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  char *real = path ? realpath (path, NULL) : NULL;
+  char *copy;
+
+  if (real == NULL)
+    return g_steal_pointer (&path);
+  copy = g_strdup (real);
+  free (real);
+  return copy;
+}
+
+static gboolean
+same_file (GFile *a, GFile *b)
+{
+  g_autofree char *path_a = NULL;
+  g_autofree char *path_b = NULL;
+
+  if (g_file_equal (a, b))
+    return TRUE;
+  path_a = canonical_path (a);
+  path_b = canonical_path (b);
+  return path_a != NULL && g_strcmp0 (path_a, path_b) == 0;
+}
+
 /* The window of FILE (loading, showing or failed on it), else the most
  * recently used window on its start page, else NULL. */
 static AfgWindow *
@@ -101,7 +138,7 @@ find_window (GtkApplication *app, GFile *file)
       if (!AFG_IS_WINDOW (l->data))
         continue;
       shown = afg_window_get_file (l->data);
-      if (shown != NULL && g_file_equal (shown, file))
+      if (shown != NULL && same_file (shown, file))
         return l->data;
       if (shown == NULL && empty == NULL)
         empty = l->data;

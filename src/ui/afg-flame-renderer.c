@@ -10,6 +10,7 @@
 #define LABEL_MIN_WIDTH 24
 #define LABEL_PADDING 4
 #define DIM_ALPHA 0.22
+#define SELECTED_MIN_WIDTH 6
 
 struct _AfgFlameRenderer {
   PangoLayout   *label;
@@ -108,9 +109,7 @@ frame_color (AfgFlameRenderer *self, guint32 node)
 {
   if (!self->has_color[node])
     {
-      afg_flame_color_for_name (afg_tree_get_node_name (self->tree, node),
-                                afg_tree_get_node_category (self->tree, node),
-                                &self->colors[node]);
+      afg_flame_color_for_node (self->tree, node, &self->colors[node]);
       self->has_color[node] = TRUE;
     }
   return &self->colors[node];
@@ -173,15 +172,23 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
     }
 }
 
+/* MIN_WIDTH widens the outline of a frame narrower than that around its
+ * centre, so a selected frame under a pixel wide still shows. */
 static void
 outline_frame (cairo_t *cr, const AfgFlameLayout *layout, const AfgFlameDrawState *state,
-               guint32 index, double line_width)
+               guint32 index, double line_width, double min_width)
 {
   guint n_frames;
   const AfgFlameFrame *frame = &afg_flame_layout_get_frames (layout, &n_frames)[index];
   double x = frame->x * state->width;
   double w = MAX (frame->width * state->width - 1, 1);
   double y = afg_flame_row_get_y (layout, state, frame->row);
+
+  if (w < min_width)
+    {
+      x = CLAMP (x + w / 2 - min_width / 2, 0, MAX (state->width - min_width, 0));
+      w = min_width;
+    }
 
   cairo_set_line_width (cr, line_width);
   cairo_rectangle (cr, x + line_width / 2, y + line_width / 2,
@@ -205,11 +212,11 @@ afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
                        MAX (frame->width * state->width - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
       cairo_fill (cr);
       cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.8);
-      outline_frame (cr, layout, state, state->hover, 1);
+      outline_frame (cr, layout, state, state->hover, 1, 0);
     }
   if (state->selected != AFG_FLAME_NO_FRAME)
     {
       cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
-      outline_frame (cr, layout, state, state->selected, 2);
+      outline_frame (cr, layout, state, state->selected, 2, SELECTED_MIN_WIDTH);
     }
 }

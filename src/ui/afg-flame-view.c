@@ -9,12 +9,18 @@
 #include "afg-flame-view.h"
 #include "afg-format.h"
 
+/* Wide enough for the stats lines; a long name (C++ templates, Python
+ * paths) wraps, also inside a word, instead of spanning the screen. The
+ * exported page wraps at about the same width. */
+#define TOOLTIP_MAX_CHARS 60
+
 struct _AfgFlameView {
   GtkWidget         parent_instance;
 
-  AfgTree          *tree;
-  AfgColumn         weight;
-  AfgFlameLayout   *layout;
+  AfgTree       *tree;
+  AfgColumn      weight;
+  AfgFlameLayout   *layout;        /* the last one built; may lag a request */
+  GCancellable     *layout_cancellable;
   AfgFlameRenderer *renderer;
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
   guint8           *matches;       /* NULL when nothing is searched */
@@ -22,8 +28,10 @@ struct _AfgFlameView {
   GtkAdjustment    *hadjustment;
   GtkAdjustment    *vadjustment;
   guint32           view_root;
-  guint32           hover;         /* frame index */
-  guint32           selected_node; /* node id, survives zooming */
+  guint32           zoom_root;      /* requested: the layout may still be building */
+  guint32           hover;          /* frame index */
+  guint32           selected_node;  /* node id, survives zooming */
+  guint32           selected_frame; /* its index in the layout, kept in step */
   guint             hscroll_policy : 1;
   guint             vscroll_policy : 1;
   guint             flame : 1;
@@ -33,6 +41,8 @@ enum {
   PROP_0,
   PROP_FLAME,
   PROP_ZOOM_ROOT,
+  PROP_SELECTED_NODE,
+  PROP_HOVER_NODE,
   N_PROPS,
   PROP_HADJUSTMENT,
   PROP_VADJUSTMENT,
@@ -40,7 +50,13 @@ enum {
   PROP_VSCROLL_POLICY,
 };
 
+enum {
+  NODE_ACTIVATED,
+  N_SIGNALS
+};
+
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AfgFlameView, afg_flame_view, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
@@ -54,8 +70,7 @@ fill_state (AfgFlameView *self, AfgFlameDrawState *state)
   state->flame = self->flame;
   state->matches = self->matches;
   state->hover = self->hover;
-  state->selected = self->layout
-    ? afg_flame_layout_find_node (self->layout, self->selected_node) : AFG_FLAME_NO_FRAME;
+  state->selected = self->selected_frame;
 }
 
 static void
@@ -65,18 +80,26 @@ invalidate_frames (AfgFlameView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* In flame orientation the roots sit at the bottom of the content: when
+ * the view shrinks or grows (a smaller window, the notice bar sliding in)
+ * the distance from the bottom is kept, not the one from the top, so the
+ * roots stay where they were instead of scrolling out of view. */
 static void
 update_vadjustment (AfgFlameView *self)
 {
   int height = gtk_widget_get_height (GTK_WIDGET (self));
   int content = self->layout ? afg_flame_content_height (self->layout) : 0;
+  double upper = MAX (content, height);
+  double value;
 
   if (self->vadjustment == NULL)
     return;
-  gtk_adjustment_configure (self->vadjustment,
-                            gtk_adjustment_get_value (self->vadjustment),
-                            0, MAX (content, height), AFG_FLAME_ROW_HEIGHT * 3,
-                            height * 0.9, height);
+  value = gtk_adjustment_get_value (self->vadjustment);
+  if (self->flame)
+    value = upper - height - (gtk_adjustment_get_upper (self->vadjustment)
+                              - gtk_adjustment_get_page_size (self->vadjustment) - value);
+  gtk_adjustment_configure (self->vadjustment, CLAMP (value, 0, upper - height),
+                            0, upper, AFG_FLAME_ROW_HEIGHT * 3, height * 0.9, height);
 }
 
 /* The root row is where reading starts: the top in icicle mode, the
@@ -89,39 +112,122 @@ scroll_to_root (AfgFlameView *self)
                               ? gtk_adjustment_get_upper (self->vadjustment) : 0);
 }
 
+static guint32
+find_selected_frame (AfgFlameView *self)
+{
+  if (self->layout == NULL || self->selected_node == AFG_FLAME_NO_FRAME)
+    return AFG_FLAME_NO_FRAME;
+  return afg_flame_layout_find_node (self->layout, self->selected_node);
+}
+
 /* Takes LAYOUT, which may be NULL. */
 static void
 set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 {
+  gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME;
+
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   self->hover = AFG_FLAME_NO_FRAME;
   self->layout = layout;
+  self->selected_frame = find_selected_frame (self);
   update_vadjustment (self);
   scroll_to_root (self);
   invalidate_frames (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_ROOT]);
+  if (had_hover)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
+}
+
+typedef struct {
+  AfgTree    *tree;
+  AfgColumn   weight;
+  guint32     view_root;
+  guint32     zoom_root;
+} LayoutRequest;
+
+static void
+layout_request_free (LayoutRequest *req)
+{
+  afg_tree_unref (req->tree);
+  g_free (req);
 }
 
 static void
+build_layout_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  LayoutRequest *req = data;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_pointer (task, afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root),
+                         (GDestroyNotify) afg_flame_layout_free);
+}
+
+/* A result whose request was cancelled (a newer zoom, another profile, the
+ * view gone) is dropped here. */
+static void
+on_layout_built (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  AfgFlameLayout *layout = g_task_propagate_pointer (G_TASK (result), &error);
+  AfgFlameView *self;
+
+  if (layout == NULL)
+    return;
+  self = AFG_FLAME_VIEW (source);
+  if (g_task_get_cancellable (G_TASK (result)) != self->layout_cancellable)
+    {
+      afg_flame_layout_free (layout);
+      return;
+    }
+  g_clear_object (&self->layout_cancellable);
+  set_layout (self, layout);
+}
+
+static void
+cancel_layout (AfgFlameView *self)
+{
+  g_cancellable_cancel (self->layout_cancellable);
+  g_clear_object (&self->layout_cancellable);
+}
+
+/* Every layout but the one a load hands over is built here, in a worker:
+ * zooming into the root of a 60k-frame profile costs a few ms that the
+ * main loop does not wait for. */
+static void
 rebuild_layout (AfgFlameView *self, guint32 zoom_root)
 {
-  set_layout (self, self->tree == NULL ? NULL
-              : afg_flame_layout_new (self->tree, self->weight, self->view_root, zoom_root));
+  g_autoptr(GTask) task = NULL;
+  LayoutRequest *req;
+
+  cancel_layout (self);
+  self->zoom_root = zoom_root;
+  if (self->tree == NULL)
+    {
+      set_layout (self, NULL);
+      return;
+    }
+  req = g_new (LayoutRequest, 1);
+  *req = (LayoutRequest) { afg_tree_ref (self->tree), self->weight, self->view_root, zoom_root };
+  self->layout_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->layout_cancellable, on_layout_built, NULL);
+  g_task_set_source_tag (task, rebuild_layout);
+  g_task_set_task_data (task, req, (GDestroyNotify) layout_request_free);
+  g_task_run_in_thread (task, build_layout_in_thread);
 }
 
 static void
 set_hover (AfgFlameView *self, guint32 hover)
 {
-  guint n;
-
   if (hover == self->hover)
     return;
   self->hover = hover;
-  if (hover != AFG_FLAME_NO_FRAME)
-    g_debug ("hover: %s", afg_tree_get_node_name (self->tree, afg_flame_layout_get_frames (self->layout, &n)[hover].node));
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
 }
 
+/* A bsearch in the cached layout's row (rows are sorted by x): nothing per
+ * pointer move walks the frames. */
 static guint32
 frame_at (AfgFlameView *self, double x, double y)
 {
@@ -154,22 +260,30 @@ on_leave (GtkEventControllerMotion *motion, AfgFlameView *self)
 }
 
 static void
-select_node (AfgFlameView *self, guint32 node)
+select_frame (AfgFlameView *self, guint32 frame)
 {
+  guint32 node = frame == AFG_FLAME_NO_FRAME ? AFG_FLAME_NO_FRAME : frame_node (self, frame);
+
+  self->selected_frame = frame;
+  if (node == self->selected_node)
+    return;
   self->selected_node = node;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
 }
 
+/* A click selects, a double-click activates (the window zooms). */
 static void
-on_click_released (GtkGestureClick *gesture, int n_press, double x, double y, AfgFlameView *self)
+on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, AfgFlameView *self)
 {
   guint32 frame = frame_at (self, x, y);
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (frame == AFG_FLAME_NO_FRAME)
     return;
-  select_node (self, frame_node (self, frame));
-  afg_flame_view_zoom_to (self, frame_node (self, frame));
+  select_frame (self, frame);
+  if (n_press == 2)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, self->selected_node);
 }
 
 static void
@@ -186,6 +300,30 @@ scroll_to_frame (AfgFlameView *self, guint32 frame)
                                y + state.scroll_y + AFG_FLAME_ROW_HEIGHT);
 }
 
+/* The first child may be far under a pixel wide; the widest one is the
+ * one a reader follows. Children sit side by side in the next row. */
+static guint32
+widest_child (AfgFlameView *self, guint32 frame)
+{
+  guint n;
+  const AfgFlameFrame *frames = afg_flame_layout_get_frames (self->layout, &n);
+  guint32 best = afg_flame_layout_get_first_child (self->layout, frame);
+
+  if (best == AFG_FLAME_NO_FRAME)
+    return best;
+  for (guint32 i = best + 1; i < n && frames[i].row == frames[best].row; i++)
+    {
+      if (afg_tree_get_parent_in_view (self->tree, self->view_root, frames[i].node)
+          != frames[frame].node)
+        break;
+      if (frames[i].width > frames[best].width)
+        best = i;
+    }
+  return best;
+}
+
+/* Arrows move on screen: in flame orientation children are drawn above
+ * their parent, so Up goes to a child there and Down to the parent. */
 static guint32
 neighbour_frame (AfgFlameView *self, guint32 frame, guint keyval)
 {
@@ -196,7 +334,7 @@ neighbour_frame (AfgFlameView *self, guint32 frame, guint keyval)
   if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Down)
     return up != (gboolean) self->flame
       ? afg_flame_layout_get_parent (self->layout, frame)
-      : afg_flame_layout_get_first_child (self->layout, frame);
+      : widest_child (self, frame);
   if (keyval == GDK_KEY_Left)
     return frame > 0 && frames[frame - 1].row == frames[frame].row ? frame - 1 : AFG_FLAME_NO_FRAME;
   return frame + 1 < n && frames[frame + 1].row == frames[frame].row ? frame + 1 : AFG_FLAME_NO_FRAME;
@@ -205,18 +343,16 @@ neighbour_frame (AfgFlameView *self, guint32 frame, guint keyval)
 static void
 move_selection (AfgFlameView *self, guint keyval)
 {
-  guint32 frame = afg_flame_layout_find_node (self->layout, self->selected_node);
   guint32 next;
 
-  if (frame == AFG_FLAME_NO_FRAME)
+  if (self->selected_frame == AFG_FLAME_NO_FRAME)
     next = afg_flame_layout_find_node (self->layout, afg_flame_layout_get_zoom_root (self->layout));
   else
-    next = neighbour_frame (self, frame, keyval);
+    next = neighbour_frame (self, self->selected_frame, keyval);
   if (next == AFG_FLAME_NO_FRAME)
     return;
-  select_node (self, frame_node (self, next));
+  select_frame (self, next);
   scroll_to_frame (self, next);
-  g_debug ("selected: %s", afg_tree_get_node_name (self->tree, self->selected_node));
 }
 
 static gboolean
@@ -230,9 +366,9 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
     case GDK_KEY_Up: case GDK_KEY_Down: case GDK_KEY_Left: case GDK_KEY_Right:
       move_selection (self, keyval);
       return TRUE;
-    case GDK_KEY_Return: case GDK_KEY_KP_Enter:
-      if (afg_flame_layout_find_node (self->layout, self->selected_node) != AFG_FLAME_NO_FRAME)
-        afg_flame_view_zoom_to (self, self->selected_node);
+    case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter:
+      if (self->selected_frame != AFG_FLAME_NO_FRAME)
+        g_signal_emit (self, signals[NODE_ACTIVATED], 0, self->selected_node);
       return TRUE;
     case GDK_KEY_BackSpace:
       afg_flame_view_zoom_out (self);
@@ -269,12 +405,10 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
   guint32 frame = frame_at (self, x, y);
-  g_autofree char *markup = NULL;
 
   if (frame == AFG_FLAME_NO_FRAME)
     return FALSE;
-  markup = tooltip_markup (self, frame_node (self, frame));
-  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_custom (tooltip, afg_flame_view_create_tooltip (self, frame_node (self, frame)));
   return TRUE;
 }
 
@@ -283,8 +417,7 @@ copy_action (GtkWidget *widget, const char *action_name, GVariant *param)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
 
-  if (self->tree == NULL || self->layout == NULL
-      || afg_flame_layout_find_node (self->layout, self->selected_node) == AFG_FLAME_NO_FRAME)
+  if (self->selected_frame == AFG_FLAME_NO_FRAME)
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
                           afg_tree_get_node_name (self->tree, self->selected_node));
@@ -364,6 +497,7 @@ afg_flame_view_dispose (GObject *object)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (object);
 
+  cancel_layout (self);
   set_adjustment (self, &self->hadjustment, NULL);
   set_adjustment (self, &self->vadjustment, NULL);
   g_clear_pointer (&self->frames_node, gsk_render_node_unref);
@@ -387,6 +521,12 @@ afg_flame_view_get_property (GObject *object, guint prop_id, GValue *value, GPar
       break;
     case PROP_ZOOM_ROOT:
       g_value_set_uint (value, self->layout ? afg_flame_layout_get_zoom_root (self->layout) : 0);
+      break;
+    case PROP_SELECTED_NODE:
+      g_value_set_uint (value, self->selected_node);
+      break;
+    case PROP_HOVER_NODE:
+      g_value_set_uint (value, afg_flame_view_get_hover_node (self));
       break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
@@ -415,6 +555,9 @@ afg_flame_view_set_property (GObject *object, guint prop_id, const GValue *value
     {
     case PROP_FLAME:
       afg_flame_view_set_flame (self, g_value_get_boolean (value));
+      break;
+    case PROP_SELECTED_NODE:
+      afg_flame_view_set_selected_node (self, g_value_get_uint (value));
       break;
     case PROP_HADJUSTMENT:
       set_adjustment (self, &self->hadjustment, g_value_get_object (value));
@@ -450,10 +593,23 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
   properties[PROP_FLAME] =
     g_param_spec_boolean ("flame", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The zoom root of the layout on screen: notified when a layout lands. */
   properties[PROP_ZOOM_ROOT] =
     g_param_spec_uint ("zoom-root", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* A node id (it survives zooming), AFG_FLAME_NO_FRAME for none. */
+  properties[PROP_SELECTED_NODE] =
+    g_param_spec_uint ("selected-node", NULL, NULL, 0, G_MAXUINT32, AFG_FLAME_NO_FRAME,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HOVER_NODE] =
+    g_param_spec_uint ("hover-node", NULL, NULL, 0, G_MAXUINT32, AFG_FLAME_NO_FRAME,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Double-click or Return on a frame; the argument is its node id. */
+  signals[NODE_ACTIVATED] =
+    g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
   g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
@@ -472,16 +628,18 @@ afg_flame_view_init (AfgFlameView *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->view_root = AFG_TREE_ROOT;
+  self->zoom_root = AFG_TREE_ROOT;
   self->weight = AFG_COLUMN_TOTAL_NS;
   self->hover = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
+  self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), key);
-  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -494,19 +652,19 @@ afg_flame_view_new (void)
 }
 
 void
-afg_flame_view_set_tree (AfgFlameView *self, AfgTree *tree)
+afg_flame_view_set_tree (AfgFlameView *self, AfgTree *profile)
 {
-  afg_flame_view_set_tree_with_layout (self, tree, NULL);
+  afg_flame_view_set_tree_with_layout (self, profile, NULL);
 }
 
-/* LAYOUT, if given, is TREE's whole-profile layout, built off the main
+/* LAYOUT, if given, is PROFILE's whole-profile layout, built off the main
  * thread (for a big profile, the first one costs 10+ ms of page faults);
  * the view takes it. */
 void
-afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *tree, AfgFlameLayout *layout)
+afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFlameLayout *layout)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (layout == NULL || (afg_flame_layout_get_tree (layout) == tree
+  g_return_if_fail (layout == NULL || (afg_flame_layout_get_tree (layout) == profile
                     && afg_flame_layout_get_weight (layout) == self->weight
                     && afg_flame_layout_get_view_root (layout) == AFG_TREE_ROOT
                     && afg_flame_layout_get_zoom_root (layout) == AFG_TREE_ROOT));
@@ -514,12 +672,16 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *tree, AfgFlame
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->search, g_free);
-  self->tree = tree ? afg_tree_ref (tree) : NULL;
+  self->tree = profile ? afg_tree_ref (profile) : NULL;
   self->view_root = AFG_TREE_ROOT;
-  self->selected_node = AFG_FLAME_NO_FRAME;
-  afg_flame_renderer_set_tree (self->renderer, tree);
+  afg_flame_view_set_selected_node (self, AFG_FLAME_NO_FRAME);
+  afg_flame_renderer_set_tree (self->renderer, profile);
   if (layout != NULL)
-    set_layout (self, layout);
+    {
+      cancel_layout (self);
+      self->zoom_root = AFG_TREE_ROOT;
+      set_layout (self, layout);
+    }
   else
     rebuild_layout (self, AFG_TREE_ROOT);
 }
@@ -544,9 +706,9 @@ afg_flame_view_zoom_to (AfgFlameView *self, guint32 node)
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
   g_return_if_fail (self->tree != NULL);
 
-  if (!afg_tree_is_descendant (self->tree, node, self->view_root))
+  if (!afg_tree_is_descendant (self->tree, node, self->view_root)
+      || node == self->zoom_root)
     return;
-  g_debug ("zoom: %s", afg_tree_get_node_name (self->tree, node));
   rebuild_layout (self, node);
 }
 
@@ -557,9 +719,9 @@ afg_flame_view_zoom_out (AfgFlameView *self)
 
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
 
-  if (self->layout == NULL)
+  if (self->tree == NULL)
     return;
-  parent = afg_flame_layout_get_node_parent (self->layout, afg_flame_layout_get_zoom_root (self->layout));
+  parent = afg_tree_get_parent_in_view (self->tree, self->view_root, self->zoom_root);
   if (parent != AFG_NODE_NONE)
     afg_flame_view_zoom_to (self, parent);
 }
@@ -578,7 +740,7 @@ afg_flame_view_is_zoomed (AfgFlameView *self)
 {
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), FALSE);
 
-  return self->layout != NULL && afg_flame_layout_get_zoom_root (self->layout) != self->view_root;
+  return self->tree != NULL && self->zoom_root != self->view_root;
 }
 
 void
@@ -605,8 +767,9 @@ afg_flame_view_get_search_result (AfgFlameView *self, AfgFlameSearchResult *resu
 
   if (self->matches == NULL || self->layout == NULL)
     return FALSE;
-  afg_flame_search_summarize (self->tree, self->weight, self->matches,
-                              afg_flame_layout_get_zoom_root (self->layout), result);
+  /* Over the whole view (the thread or all threads), whatever the zoom:
+   * the page counts the same way. */
+  afg_flame_search_summarize (self->tree, self->weight, self->matches, self->view_root, result);
   return TRUE;
 }
 
@@ -638,4 +801,66 @@ afg_flame_view_get_layout (AfgFlameView *self)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
 
   return self->layout;
+}
+
+/* The node of the frame under the pointer, AFG_FLAME_NO_FRAME for none. */
+guint32
+afg_flame_view_get_hover_node (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), AFG_FLAME_NO_FRAME);
+
+  return self->hover == AFG_FLAME_NO_FRAME ? AFG_FLAME_NO_FRAME : frame_node (self, self->hover);
+}
+
+guint32
+afg_flame_view_get_selected_node (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), AFG_FLAME_NO_FRAME);
+
+  return self->selected_node;
+}
+
+/* NODE may be one the current layout does not show (zoomed away): it is
+ * kept, and outlined again when a layout shows it. */
+void
+afg_flame_view_set_selected_node (AfgFlameView *self, guint32 node)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  if (node == self->selected_node)
+    return;
+  self->selected_node = node;
+  self->selected_frame = find_selected_frame (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+/* TRUE while a requested layout is still being built. */
+gboolean
+afg_flame_view_is_busy (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), FALSE);
+
+  return self->layout_cancellable != NULL;
+}
+
+/* The tooltip's content for NODE, a label that wraps at
+ * TOOLTIP_MAX_CHARS. */
+GtkWidget *
+afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *markup = NULL;
+  GtkWidget *label;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
+  g_return_val_if_fail (self->layout != NULL, NULL);
+
+  markup = tooltip_markup (self, node);
+  label = gtk_label_new (NULL);
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
 }

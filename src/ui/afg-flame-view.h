@@ -34,5 +34,12 @@ gboolean              afg_flame_view_get_flame         (AfgFlameView          *s
 void                  afg_flame_view_set_flame         (AfgFlameView          *self,
                                                         gboolean               flame);
 const AfgFlameLayout *afg_flame_view_get_layout        (AfgFlameView          *self);
+gboolean              afg_flame_view_is_busy           (AfgFlameView          *self);
+guint32               afg_flame_view_get_hover_node    (AfgFlameView          *self);
+guint32               afg_flame_view_get_selected_node (AfgFlameView          *self);
+void                  afg_flame_view_set_selected_node (AfgFlameView          *self,
+                                                        guint32                node);
+GtkWidget            *afg_flame_view_create_tooltip    (AfgFlameView          *self,
+                                                        guint32                node);
 
 G_END_DECLS

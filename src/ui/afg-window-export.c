@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-window-private.h"
@@ -35,18 +37,16 @@ on_exported (GObject *source, GAsyncResult *result, gpointer data)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      g_debug ("export failed: %s", error->message);
       message = g_strdup_printf (_("Could not export: %s"), error->message);
-      afg_window_show_notice (self, message, FALSE);
+      _afg_window_show_notice (self, message, FALSE);
       return;
     }
   if (g_task_get_cancellable (task) != self->export_cancellable)
     return;
   g_set_object (&self->exported, g_object_get_data (G_OBJECT (task), "file"));
   name = g_file_get_parse_name (self->exported);
-  g_debug ("exported %s", name);
   message = g_strdup_printf (_("Exported the flame graph to %s"), name);
-  afg_window_show_notice (self, message, TRUE);
+  _afg_window_show_notice (self, message, TRUE);
 }
 
 static void
@@ -78,8 +78,27 @@ on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     export_to (self, file);
 }
 
+/* Beside the DB, named after it: ascend_pytorch_profiler_0.db proposes
+ * ascend_pytorch_profiler_0.html, not flamegraph.html in whatever the
+ * program's working directory is. */
+static void
+propose_file (AfgWindow *self, GtkFileChooser *chooser)
+{
+  g_autoptr(GFile) db = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (self->tree)));
+  g_autoptr(GFile) folder = g_file_get_parent (db);
+  g_autofree char *base = g_file_get_basename (db);
+  g_autofree char *name = NULL;
+
+  if (g_str_has_suffix (base, ".db"))
+    base[strlen (base) - 3] = '\0';
+  name = g_strconcat (base, ".html", NULL);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+  gtk_file_chooser_set_current_name (chooser, name);
+}
+
 void
-afg_window_export (AfgWindow *self)
+_afg_window_export (AfgWindow *self)
 {
   g_assert (AFG_IS_WINDOW (self));
   g_return_if_fail (self->tree != NULL);
@@ -89,7 +108,7 @@ afg_window_export (AfgWindow *self)
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), "flamegraph.html");
+  propose_file (self, GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }

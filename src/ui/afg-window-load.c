@@ -181,7 +181,7 @@ on_first_view_built (GObject *source, GAsyncResult *result, gpointer data)
     {
       g_debug ("loaded in %.3f s (wall %.3f s)", afg_document_get_load_seconds (document),
                (g_get_monotonic_time () - req->started) / 1e6);
-      afg_window_show_profile (self, document, view->tree, g_steal_pointer (&view->layout));
+      _afg_window_show_profile (self, view->tree, g_steal_pointer (&view->layout));
     }
   g_clear_pointer (&view, first_view_free);
   load_request_release (req);
@@ -199,7 +199,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer data)
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_debug ("dropped a cancelled or stale load");
   else if (document == NULL)
-    afg_window_show_error (self, error);
+    _afg_window_show_error (self, error);
   else
     {
       task = g_task_new (NULL, self->load_cancellable, on_first_view_built, req);  /* it releases req */
@@ -211,7 +211,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 void
-afg_window_load (AfgWindow *self, GFile *file)
+_afg_window_load (AfgWindow *self, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_basename (file);
@@ -230,12 +230,12 @@ afg_window_load (AfgWindow *self, GFile *file)
   gtk_progress_bar_set_fraction (self->loading_bar, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   gtk_window_set_title (GTK_WINDOW (self), name);
-  afg_window_update_actions (self);
+  _afg_window_update_actions (self);
   if (path == NULL)
     {
       g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                              _("%s: only local files can be opened"), name);
-      afg_window_show_error (self, error);
+      _afg_window_show_error (self, error);
       return;
     }
   /* The request outlives the worker: on_loaded, which runs after the

@@ -9,14 +9,7 @@ G_BEGIN_DECLS
 struct _AfgWindow {
   GtkApplicationWindow  parent_instance;
 
-  AfgDocument          *document;
-  AfgTree              *tree;
-  GFile                *file;  /* loading, failed or shown; NULL when empty */
-  GCancellable         *load_cancellable;
-  GCancellable         *export_cancellable;
-  GFile                *exported;
-  GtkFileChooserNative *chooser;
-
+  /* Template children */
   GtkDropDown          *thread_dropdown;
   GtkSearchEntry       *search_entry;
   GtkLabel             *match_label;
@@ -32,23 +25,36 @@ struct _AfgWindow {
   GtkLabel             *error_label;
   GtkLabel             *hint_label;
   AfgFlameView         *flame_view;
+  GtkLabel             *selection_label;
   GtkLabel             *status_label;
 
-  guint                 flame : 1;
+  /* Owned */
+  AfgTree           *tree;
+  GFile                *file;  /* loading, failed or shown; NULL when empty */
+  GCancellable         *load_cancellable;
+  GCancellable         *export_cancellable;
+  GFile                *exported;
+  GtkFileChooserNative *chooser;
+  char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
+  guint                 n_recent;
+
+  guint                 flipped : 1;
 };
 
-void afg_window_update_actions (AfgWindow    *self);
-void afg_window_show_notice    (AfgWindow    *self,
-                                const char   *message,
-                                gboolean      can_open);
-void afg_window_show_profile   (AfgWindow      *self,
-                                AfgDocument    *document,
-                                AfgTree        *tree,
-                                AfgFlameLayout *layout);
-void afg_window_show_error     (AfgWindow    *self,
-                                const GError *error);
-void afg_window_load           (AfgWindow    *self,
-                                GFile        *file);
-void afg_window_export         (AfgWindow    *self);
+void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
+void _afg_window_update_actions        (AfgWindow      *self);
+void _afg_window_report_state          (AfgWindow      *self);
+void _afg_window_escape                (AfgWindow      *self);
+void _afg_window_show_notice           (AfgWindow      *self,
+                                        const char     *message,
+                                        gboolean        can_open);
+void _afg_window_show_profile          (AfgWindow      *self,
+                                        AfgTree     *profile,
+                                        AfgFlameLayout *layout);
+void _afg_window_show_error            (AfgWindow      *self,
+                                        const GError   *error);
+void _afg_window_load                  (AfgWindow      *self,
+                                        GFile          *file);
+void _afg_window_export                (AfgWindow      *self);
 
 G_END_DECLS

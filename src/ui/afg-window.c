@@ -13,12 +13,15 @@
 #include "afg-window-private.h"
 
 #define N_RECENT 5
+/* Only what this app loaded as a profile: GTK's file chooser adds every
+ * file it saves (an exported page) to the same recent list. */
+#define RECENT_GROUP "ascend-pytorch-profiler"
 
 G_DEFINE_FINAL_TYPE (AfgWindow, afg_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
-  PROP_FLAME,
+  PROP_FLIPPED,
   N_PROPS
 };
 
@@ -34,6 +37,7 @@ update_match_label (AfgWindow *self)
   if (!afg_flame_view_get_search_result (self->flame_view, &result))
     {
       gtk_label_set_text (self->match_label, "");
+      _afg_window_report_state (self);
       return;
     }
   percent = afg_format_percent (result.matched_ns, result.view_ns);
@@ -42,7 +46,7 @@ update_match_label (AfgWindow *self)
     : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
                                     result.n_matches), result.n_matches, percent);
   gtk_label_set_text (self->match_label, text);
-  g_debug ("search: %s", text);
+  _afg_window_report_state (self);
 }
 
 static void
@@ -52,33 +56,84 @@ on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
   update_match_label (self);
 }
 
-static void
-escape (AfgWindow *self)
+void
+_afg_window_escape (AfgWindow *self)
 {
   if (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))[0] != '\0')
     {
-      g_debug ("escape: clear search");
       gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
   else
-    {
-      g_debug ("escape: reset zoom");
-      afg_flame_view_reset_zoom (self->flame_view);
-    }
+    afg_flame_view_reset_zoom (self->flame_view);
 }
 
 static void
 on_stop_search (AfgWindow *self, GtkSearchEntry *entry)
 {
-  escape (self);
+  _afg_window_escape (self);
 }
 
 static void
 on_zoom_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
   update_match_label (self);
-  afg_window_update_actions (self);
+  _afg_window_update_actions (self);
+}
+
+static void
+on_node_activated (AfgWindow *self, guint node, AfgFlameView *view)
+{
+  afg_flame_view_zoom_to (view, node);
+}
+
+/* The selected frame in the status line: the outline alone is easy to
+ * miss on a frame a few pixels wide. */
+static void
+on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
+{
+  guint32 node = afg_flame_view_get_selected_node (view);
+  g_autofree char *total = NULL;
+  g_autofree char *percent = NULL;
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
+  if (node != AFG_FLAME_NO_FRAME && self->tree != NULL)
+    {
+      total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
+      percent = afg_format_percent (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node),
+                                    afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
+                              afg_tree_get_node_name (self->tree, node), total, percent);
+      gtk_label_set_text (self->selection_label, text);
+    }
+  _afg_window_report_state (self);
+}
+
+static void
+on_hover_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
+{
+  _afg_window_report_state (self);
+}
+
+/* Typing in the graph starts a search. The search entry's own key capture
+ * is not used: it forwards Return and BackSpace to the entry too, and so
+ * swallowed the graph's zoom keys. */
+static gboolean
+on_graph_key_pressed (AfgWindow *self, guint keyval, guint keycode, GdkModifierType state,
+                      GtkEventControllerKey *key)
+{
+  gunichar c = gdk_keyval_to_unicode (keyval);
+  char utf8[7] = { 0 };
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0
+      || c == 0 || !g_unichar_isgraph (c))
+    return FALSE;
+  g_unichar_to_utf8 (c, utf8);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), utf8);
+  gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
+  return TRUE;
 }
 
 static void
@@ -138,8 +193,7 @@ populate_recent (AfgWindow *self)
 
   items = g_list_sort (items, compare_recent);
   for (GList *l = items; l != NULL && shown < N_RECENT; l = l->next)
-    if (gtk_recent_info_has_application (l->data, g_get_application_name ())
-        && gtk_recent_info_exists (l->data))
+    if (gtk_recent_info_has_group (l->data, RECENT_GROUP) && gtk_recent_info_exists (l->data))
       {
         gtk_list_box_append (self->recent_list, recent_row_new (l->data));
         shown++;
@@ -147,116 +201,12 @@ populate_recent (AfgWindow *self)
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
   gtk_widget_set_visible (self->recent_heading, shown > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
+  self->n_recent = shown;
   /* Enter on the start page reopens the last profile. */
   if (shown > 0)
     gtk_window_set_focus (GTK_WINDOW (self),
                           GTK_WIDGET (gtk_list_box_get_row_at_index (self->recent_list, 0)));
-  g_debug ("recent files: %u", shown);
-}
-
-static void
-on_open_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
-{
-  g_autoptr(GFile) file = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  g_clear_object (&self->chooser);
-  if (file != NULL)
-    {
-      afg_settings_remember_folder (file);
-      afg_window_open (self, file);
-    }
-}
-
-static void
-add_filter (GtkFileChooser *chooser, const char *name, const char *pattern)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_pattern (filter, pattern);
-  gtk_file_chooser_add_filter (chooser, filter);
-}
-
-static void
-open_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  AfgWindow *self = AFG_WINDOW (widget);
-
-  g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (_("Open a Profiler Database"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
-  afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-export_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  afg_window_export (AFG_WINDOW (widget));
-}
-
-static void
-reset_zoom_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  afg_flame_view_reset_zoom (AFG_WINDOW (widget)->flame_view);
-}
-
-static void
-search_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (AFG_WINDOW (widget)->search_entry));
-}
-
-static void
-escape_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  escape (AFG_WINDOW (widget));
-}
-
-static void
-close_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  gtk_window_close (GTK_WINDOW (widget));
-}
-
-static void
-cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  AfgWindow *self = AFG_WINDOW (widget);
-
-  g_debug ("load cancelled");
-  g_cancellable_cancel (self->load_cancellable);
-  gtk_stack_set_visible_child_name (self->stack, self->tree ? "graph" : "empty");
-  g_clear_object (&self->file);
-  if (self->tree == NULL)
-    gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
-  else
-    {
-      self->file = g_file_new_for_path (afg_document_get_source_path (self->document));
-      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (self->document));
-    }
-  afg_window_update_actions (self);
-}
-
-static void
-open_exported_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  AfgWindow *self = AFG_WINDOW (widget);
-  g_autofree char *uri = g_file_get_uri (self->exported);
-
-  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
-}
-
-static void
-dismiss_notice_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  gtk_revealer_set_reveal_child (AFG_WINDOW (widget)->notice_revealer, FALSE);
+  _afg_window_report_state (self);
 }
 
 static gboolean
@@ -283,7 +233,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->file);
   g_clear_pointer (&self->tree, afg_tree_unref);
-  g_clear_pointer (&self->document, afg_document_unref);
+  g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
@@ -295,8 +245,8 @@ afg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
 
   switch (prop_id)
     {
-    case PROP_FLAME:
-      g_value_set_boolean (value, self->flame);
+    case PROP_FLIPPED:
+      g_value_set_boolean (value, self->flipped);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -310,32 +260,17 @@ afg_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
 
   switch (prop_id)
     {
-    case PROP_FLAME:
-      if (self->flame != g_value_get_boolean (value))
+    case PROP_FLIPPED:
+      if (self->flipped != g_value_get_boolean (value))
         {
-          self->flame = g_value_get_boolean (value);
+          self->flipped = g_value_get_boolean (value);
           g_object_notify_by_pspec (object, pspec);
+          _afg_window_report_state (self);
         }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
-}
-
-static void
-install_actions (GtkWidgetClass *widget_class)
-{
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
-  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);
-  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
-  gtk_widget_class_install_action (widget_class, "win.open-exported", NULL, open_exported_action);
-  gtk_widget_class_install_action (widget_class, "win.dismiss-notice", NULL, dismiss_notice_action);
-  gtk_widget_class_install_property_action (widget_class, "win.flame", "flame");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.escape", NULL);
 }
 
 static void
@@ -348,8 +283,10 @@ afg_window_class_init (AfgWindowClass *klass)
   object_class->get_property = afg_window_get_property;
   object_class->set_property = afg_window_set_property;
 
-  properties[PROP_FLAME] =
-    g_param_spec_boolean ("flame", NULL, NULL, TRUE,
+  /* TRUE for the icicle orientation (roots at the top), FALSE for the
+   * default flame. */
+  properties[PROP_FLIPPED] =
+    g_param_spec_boolean ("flipped", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -371,13 +308,18 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, hint_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
-  install_actions (widget_class);
+  gtk_widget_class_bind_template_callback (widget_class, on_node_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_hover_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
+  _afg_window_class_install_actions (widget_class);
 }
 
 static void
@@ -385,64 +327,46 @@ afg_window_init (AfgWindow *self)
 {
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
-  self->flame = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
-  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->flame_view));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   populate_recent (self);
   afg_settings_bind_window (GTK_WINDOW (self));
-  afg_window_update_actions (self);
+  _afg_window_update_actions (self);
 }
 
 void
-afg_window_update_actions (AfgWindow *self)
-{
-  const char *page = gtk_stack_get_visible_child_name (self->stack);
-  gboolean graph = g_strcmp0 (page, "graph") == 0;
-
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && self->tree != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
-                                 graph && afg_flame_view_is_zoomed (self->flame_view));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", g_strcmp0 (page, "loading") == 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported", self->exported != NULL);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
-  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph);
-}
-
-void
-afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open)
+_afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open)
 {
   g_assert (AFG_IS_WINDOW (self));
 
   gtk_label_set_text (self->notice_label, message);
   gtk_widget_set_visible (self->notice_button, can_open);
   gtk_revealer_set_reveal_child (self->notice_revealer, TRUE);
-  afg_window_update_actions (self);
+  _afg_window_update_actions (self);
 }
 
 static char *
-thread_entry (AfgTree *tree, guint32 node, const char *label)
+thread_entry (AfgTree *profile, guint32 node, const char *label)
 {
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node));
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
 
 static void
-fill_thread_dropdown (AfgWindow *self, AfgTree *tree)
+fill_thread_dropdown (AfgWindow *self, AfgTree *profile)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
 
   gtk_string_list_append (list, all);
-  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+  for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
     {
-      const AfgThread *thread = afg_tree_get_thread (tree, i);
-      g_autofree char *entry = thread_entry (tree, thread->node, thread->label);
+      const AfgThread *thread = afg_tree_get_thread (profile, i);
+      g_autofree char *entry = thread_entry (profile, thread->node, thread->label);
 
       gtk_string_list_append (list, entry);
     }
@@ -458,74 +382,66 @@ skipped_rows (const AfgStats *s)
 }
 
 static void
-update_status (AfgWindow *self, AfgTree *tree)
+update_status (AfgWindow *self, AfgTree *profile)
 {
-  const AfgStats *s = afg_tree_get_stats (tree);
-  guint threads = afg_tree_get_n_threads (tree);
+  const AfgStats *s = afg_tree_get_stats (profile);
+  guint threads = afg_tree_get_n_threads (profile);
   g_autofree char *text = g_strdup_printf (
     _("%s — %'" PRIu64 " rows used, %'" PRIu64 " skipped · %u threads · "
       "%'u frames · %'" PRIu64 " partial overlaps · loaded in %.2f s"),
-    afg_document_get_source_name (afg_tree_get_document (tree)), s->used, skipped_rows (s), threads,
-    afg_tree_get_n_nodes (tree) - 1 - threads, s->partial_overlaps,
-    afg_document_get_load_seconds (afg_tree_get_document (tree)));
+    afg_document_get_source_name (afg_tree_get_document (profile)), s->used, skipped_rows (s), threads,
+    afg_tree_get_n_nodes (profile) - 1 - threads, s->partial_overlaps,
+    afg_document_get_load_seconds (afg_tree_get_document (profile)));
 
   gtk_label_set_text (self->status_label, text);
 }
 
 static void
-add_recent (AfgDocument *document)
+add_recent (AfgTree *profile)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (document));
+  g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
   g_autofree char *uri = g_file_get_uri (file);
+  const char *groups[] = { RECENT_GROUP, NULL };
   GtkRecentData data = {
     .mime_type = (char *) "application/vnd.sqlite3",
     .app_name = (char *) g_get_application_name (),
     .app_exec = (char *) "ascend-flamegraph %f",
+    .groups = (char **) groups,
   };
 
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
-/* Takes LAYOUT: TREE's whole-profile layout, or NULL to build it here. */
+/* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
 void
-afg_window_show_profile (AfgWindow *self, AfgDocument *document, AfgTree *tree, AfgFlameLayout *layout)
+_afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *layout)
 {
+  g_autoptr(GError) empty = NULL;
+
   g_assert (AFG_IS_WINDOW (self));
 
-  if (afg_tree_is_empty (tree))
+  if (!afg_tree_check_not_empty (profile, &empty))
     {
-      g_autoptr(GError) error = g_error_new (AFG_LOAD_ERROR, AFG_LOAD_ERROR_MISSING_TABLE,
-                                             _("%s: no usable rows in PYTORCH_API"),
-                                             afg_document_get_source_name (document));
-      afg_window_show_error (self, error);
-      gtk_label_set_text (self->hint_label,
-                          _("Likely causes: the CPU activity was not collected (add "
-                            "torch_npu.profiler.ProfilerActivity.CPU); the profile holds only "
-                            "ProfilerStep# markers or mstx ranges; the run stopped before any "
-                            "step was recorded."));
-      gtk_widget_set_visible (GTK_WIDGET (self->hint_label), TRUE);
+      _afg_window_show_error (self, empty);
       g_clear_pointer (&layout, afg_flame_layout_free);
       return;
     }
   g_clear_pointer (&self->tree, afg_tree_unref);
-  g_clear_pointer (&self->document, afg_document_unref);
-  self->document = afg_document_ref (document);
-  self->tree = afg_tree_ref (tree);
+  self->tree = afg_tree_ref (profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  afg_flame_view_set_tree_with_layout (self->flame_view, tree, layout);
-  fill_thread_dropdown (self, tree);
-  update_status (self, tree);
-  add_recent (document);
-  gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (document));
+  afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
+  fill_thread_dropdown (self, profile);
+  update_status (self, profile);
+  add_recent (profile);
+  gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (profile)));
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
-  afg_window_update_actions (self);
-  g_debug ("state: graph, %u frames", afg_tree_get_n_nodes (tree) - 1);
+  _afg_window_update_actions (self);
 }
 
 void
-afg_window_show_error (AfgWindow *self, const GError *error)
+_afg_window_show_error (AfgWindow *self, const GError *error)
 {
   const char *hint = error->domain == AFG_LOAD_ERROR ? afg_load_error_get_hint (error) : NULL;
 
@@ -535,8 +451,7 @@ afg_window_show_error (AfgWindow *self, const GError *error)
   gtk_label_set_text (self->hint_label, hint ? hint : "");
   gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
   gtk_stack_set_visible_child_name (self->stack, "error");
-  afg_window_update_actions (self);
-  g_debug ("state: error: %s", error->message);
+  _afg_window_update_actions (self);
 }
 
 AfgWindow *
@@ -551,7 +466,7 @@ afg_window_open (AfgWindow *self, GFile *file)
   g_return_if_fail (AFG_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  afg_window_load (self, file);
+  _afg_window_load (self, file);
 }
 
 /* The file the window loads, shows or failed to load; NULL on the start page. */

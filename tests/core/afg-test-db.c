@@ -62,6 +62,48 @@ create_schema (AfgTestDb *self, AfgTestDbFlags flags)
   afg_test_db_exec (self, api);
 }
 
+#define NPU_FLAGS (AFG_TEST_DB_NPU | AFG_TEST_DB_TASK_VIEW | AFG_TEST_DB_TASK_TEXT)
+
+/* TASK as in level1 samples: level0 ones lack `depth`, which nothing reads. */
+static void
+create_npu_schema (AfgTestDb *self, AfgTestDbFlags flags)
+{
+  g_autofree char *task = g_strdup_printf (
+      "CREATE TABLE %s (startNs %s, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,"
+      " globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER,"
+      " streamId INTEGER, taskId INTEGER, modelId INTEGER, depth INTEGER)",
+      (flags & AFG_TEST_DB_TASK_VIEW) ? "TASK_DATA" : "TASK",
+      (flags & AFG_TEST_DB_TASK_TEXT) ? "TEXT" : "INTEGER");
+
+  afg_test_db_exec (self, task);
+  if (flags & AFG_TEST_DB_TASK_VIEW)
+    afg_test_db_exec (self, "CREATE VIEW TASK AS SELECT * FROM TASK_DATA");
+  afg_test_db_exec (self, "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);"
+                          "CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)");
+}
+
+static sqlite3_stmt *
+prepare (AfgTestDb *self, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (self->db));
+  return stmt;
+}
+
+static void
+prepare_npu (AfgTestDb *self, AfgTestDbFlags flags)
+{
+  g_autofree char *task = g_strdup_printf (
+      "INSERT INTO %s VALUES (?1, ?2, ?4, ?3, ?5, 0, 0, 4294967295, ?6, ?5, 4294967295, 0)",
+      (flags & AFG_TEST_DB_TASK_VIEW) ? "TASK_DATA" : "TASK");
+
+  self->insert_task = prepare (self, task);
+  self->insert_link = prepare (self, "INSERT INTO CONNECTION_IDS VALUES (?1, ?2)");
+  self->insert_step = prepare (self, "INSERT INTO STEP_TIME VALUES (?1, ?2, ?3)");
+}
+
 AfgTestDb *
 afg_test_db_new (AfgTestDbFlags flags)
 {
@@ -85,6 +127,15 @@ afg_test_db_new (AfgTestDbFlags flags)
         : "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) VALUES (?1, ?2, ?3, ?4, ?5)";
       rc = sqlite3_prepare_v2 (self->db, sql, -1, &self->insert, NULL);
       g_assert_cmpint (rc, ==, SQLITE_OK);
+      self->insert_connected = prepare (self, (flags & AFG_TEST_DB_NO_TYPE)
+        ? "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, connectionId) VALUES (?1, ?2, ?3, ?4, ?5)"
+        : "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, connectionId, type)"
+          " VALUES (?1, ?2, ?3, ?4, ?5, 50001)");
+    }
+  if (flags & NPU_FLAGS)
+    {
+      create_npu_schema (self, flags);
+      prepare_npu (self, flags);
     }
   return self;
 }
@@ -93,6 +144,10 @@ void
 afg_test_db_close (AfgTestDb *self)
 {
   g_clear_pointer (&self->insert, sqlite3_finalize);
+  g_clear_pointer (&self->insert_connected, sqlite3_finalize);
+  g_clear_pointer (&self->insert_task, sqlite3_finalize);
+  g_clear_pointer (&self->insert_link, sqlite3_finalize);
+  g_clear_pointer (&self->insert_step, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
 }
 
@@ -195,6 +250,68 @@ afg_test_db_add_events (AfgTestDb *self, const AfgTestEvent *events, gsize n_eve
     afg_test_db_add (self, events[i].global_tid, events[i].start, events[i].end, events[i].name);
 }
 
+static void
+bind_value (sqlite3_stmt *stmt, int column, gint64 value)
+{
+  if (value == AFG_TEST_NULL)
+    sqlite3_bind_null (stmt, column);
+  else
+    sqlite3_bind_int64 (stmt, column, value);
+}
+
+/* Binds @values to ?1, ?2, … of @stmt, runs it and returns the new rowid. */
+static gint64
+insert_values (AfgTestDb *self, sqlite3_stmt *stmt, const gint64 *values, guint n_values)
+{
+  g_assert_nonnull (stmt);
+  sqlite3_reset (stmt);
+  for (guint i = 0; i < n_values; i++)
+    bind_value (stmt, i + 1, values[i]);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    g_error ("%s: %s", sqlite3_sql (stmt), sqlite3_errmsg (self->db));
+  return sqlite3_last_insert_rowid (self->db);
+}
+
+gint64
+afg_test_db_add_with_connection (AfgTestDb *self, gint64 global_tid, gint64 start, gint64 end,
+                                 const char *name, gint64 connection_id)
+{
+  gint64 values[] = { start, end, global_tid, afg_test_db_name (self, name), connection_id };
+
+  return insert_values (self, self->insert_connected, values, G_N_ELEMENTS (values));
+}
+
+gint64
+afg_test_db_add_task_on (AfgTestDb *self, gint64 start, gint64 end, gint64 connection_id,
+                         gint64 device_id, gint64 stream_id)
+{
+  gint64 values[] = { start, end, connection_id, device_id, self->n_tasks++, stream_id };
+
+  return insert_values (self, self->insert_task, values, G_N_ELEMENTS (values));
+}
+
+gint64
+afg_test_db_add_task (AfgTestDb *self, gint64 start, gint64 end, gint64 connection_id)
+{
+  return afg_test_db_add_task_on (self, start, end, connection_id, 0, 2);
+}
+
+void
+afg_test_db_link (AfgTestDb *self, gint64 id, gint64 connection_id)
+{
+  gint64 values[] = { id, connection_id };
+
+  insert_values (self, self->insert_link, values, G_N_ELEMENTS (values));
+}
+
+void
+afg_test_db_add_step_time (AfgTestDb *self, gint64 id, gint64 start, gint64 end)
+{
+  gint64 values[] = { id, start, end };
+
+  insert_values (self, self->insert_step, values, G_N_ELEMENTS (values));
+}
+
 void
 afg_test_db_begin (AfgTestDb *self)
 {
@@ -261,6 +378,18 @@ static gint64
 value (const AfgTree *tree, AfgColumn column, guint32 node)
 {
   return afg_tree_get_value (tree, column, node);
+}
+
+AfgTree *
+afg_test_load_events (AfgTestDbFlags flags, const AfgTestEvent *events, gsize n_events)
+{
+  AfgTestDb *db = afg_test_db_new (flags);
+  AfgTree *profile;
+
+  afg_test_db_add_events (db, events, n_events);
+  profile = afg_test_db_load (db);
+  afg_test_db_free (db);
+  return profile;
 }
 
 static void

@@ -26,7 +26,15 @@ typedef enum {
   AFG_TEST_DB_NO_PYTORCH_API = 1 << 4,
   AFG_TEST_DB_NO_STRING_IDS  = 1 << 5,
   AFG_TEST_DB_EMPTY          = 1 << 6,  /* an SQLite file with no tables at all */
+  AFG_TEST_DB_NPU            = 1 << 7,  /* TASK, CONNECTION_IDS and STEP_TIME, empty */
+  AFG_TEST_DB_TASK_VIEW      = 1 << 8,  /* ... with TASK a view of the table TASK_DATA */
+  AFG_TEST_DB_TASK_TEXT      = 1 << 9,  /* ... with TASK.startNs declared TEXT */
 } AfgTestDbFlags;
+
+/* Stands for NULL where the helpers below take a value. */
+#define AFG_TEST_NULL G_MININT64
+/* A TASK.connectionId torch_npu writes for "no link" (-1 is the other). */
+#define AFG_TEST_NO_LINK G_GINT64_CONSTANT (4294967295)
 
 /* A profiler database in its own temporary directory. The writer
  * connection stays open until afg_test_db_close() (or a load). */
@@ -37,6 +45,11 @@ typedef struct {
   GHashTable *name_ids;   /* name -> id in STRING_IDS */
   gint64      next_id;
   sqlite3_stmt *insert;
+  sqlite3_stmt *insert_connected;
+  sqlite3_stmt *insert_task;
+  sqlite3_stmt *insert_link;
+  sqlite3_stmt *insert_step;
+  gint64      n_tasks;
 } AfgTestDb;
 
 typedef struct {
@@ -70,6 +83,37 @@ void        afg_test_db_add          (AfgTestDb         *self,
 void        afg_test_db_add_events   (AfgTestDb         *self,
                                       const AfgTestEvent *events,
                                       gsize              n_events);
+/* An `op` row with PYTORCH_API.connectionId = @connection_id (or
+ * AFG_TEST_NULL); returns its rowid. */
+gint64      afg_test_db_add_with_connection (AfgTestDb  *self,
+                                      gint64             global_tid,
+                                      gint64             start,
+                                      gint64             end,
+                                      const char        *name,
+                                      gint64             connection_id);
+/* The next four need AFG_TEST_DB_NPU (or TASK_VIEW / TASK_TEXT); every
+ * value may be AFG_TEST_NULL. A task is on device 0, stream 2, and its
+ * globalTaskId counts from 0; returns the TASK rowid. */
+gint64      afg_test_db_add_task     (AfgTestDb         *self,
+                                      gint64             start,
+                                      gint64             end,
+                                      gint64             connection_id);
+/* The same on @stream_id of @device_id. */
+gint64      afg_test_db_add_task_on  (AfgTestDb         *self,
+                                      gint64             start,
+                                      gint64             end,
+                                      gint64             connection_id,
+                                      gint64             device_id,
+                                      gint64             stream_id);
+/* A CONNECTION_IDS row: PYTORCH_API.connectionId @id -> TASK.connectionId
+ * @connection_id. */
+void        afg_test_db_link         (AfgTestDb         *self,
+                                      gint64             id,
+                                      gint64             connection_id);
+void        afg_test_db_add_step_time (AfgTestDb        *self,
+                                      gint64             id,
+                                      gint64             start,
+                                      gint64             end);
 void        afg_test_db_begin        (AfgTestDb         *self);
 void        afg_test_db_commit       (AfgTestDb         *self);
 void        afg_test_db_close        (AfgTestDb         *self);
@@ -90,7 +134,11 @@ AfgTree    *afg_test_build           (AfgDocument       *document,
                                       const AfgScope    *scope,
                                       AfgTreeFlags       flags);
 /* Closes the writer, loads, asserts success and the structural invariants. */
-AfgTree *afg_test_db_load         (AfgTestDb         *self);
+AfgTree    *afg_test_db_load         (AfgTestDb         *self);
+/* A new DB with @events only, loaded as afg_test_db_load() does. */
+AfgTree    *afg_test_load_events     (AfgTestDbFlags     flags,
+                                      const AfgTestEvent *events,
+                                      gsize              n_events);
 
 /* Checks the node array against the layout documented in afg-profile.h. */
 void        afg_test_check_invariants (const AfgTree *profile);

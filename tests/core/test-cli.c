@@ -3,9 +3,14 @@
  * Exit 0 ok, 1 bad input, 2 usage, 3 cannot write output. */
 #include "config.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <locale.h>
 
 #include <glib/gstdio.h>
 
@@ -352,15 +357,40 @@ test_out_file_is_dir (Fixture *f, gconstpointer data)
   g_assert_cmpstr (listing, ==, "");
 }
 
+/* Said plainly, before the DB is read, and the file is left alone. */
 static void
 test_out_dir_is_file (Fixture *f, gconstpointer data)
 {
   g_autofree char *out = g_build_filename (f->out_dir, "plain-file", NULL);
+  g_autofree char *expected = g_strdup_printf (ERROR_PREFIX "%s: -o takes a directory; %s is a file\n"
+                                               HINT_PREFIX "give -o the directory that receives"
+                                               " flamegraph.html, .json or .folded\n", out, out);
+  const char *args[] = { "--export", "-o", out, f->db->path, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *kept = NULL;
 
   afg_test_write_file (out, "keep me", -1);
   assert_write_fails (f, out, FALSE);
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_WRITE_FAILED);
+  g_assert_cmpstr (err, ==, expected);
+  kept = read_output (f->out_dir, "plain-file");
+  g_assert_cmpstr (kept, ==, "keep me");
 }
 
+/* Exactly `ascend-flamegraph: error: …` then `ascend-flamegraph: hint: …`. */
+static void
+assert_error_and_hint (const char *err)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
+  g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
+  g_assert_cmpstr (lines[2], ==, "");
+}
+
+/* With or without --export: a bad command line is exit 2 and two lines,
+ * never GLib's bare message, and nothing is written. */
 static void
 test_usage (Fixture *f, gconstpointer data)
 {
@@ -374,17 +404,245 @@ test_usage (Fixture *f, gconstpointer data)
     { "--export", "-o", o, "-f", "xml", db, NULL },
     { "--export", "-o", o, "-f", NULL },
     { "--export", db, "-o", NULL },
+    { "--bogus", NULL },
+    { "--bogus", db, NULL },
+    { "-x", db, NULL },
+    { "-o", o, db, NULL },
+    { "-f", "json", db, NULL },
+    { "-q", db, NULL },
+    { db, "-q", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
+      g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
       g_test_message ("usage case %u", i);
-      g_assert_cmpint (afg_test_run_cli (cases[i], FALSE, NULL, &err), ==, EXIT_USAGE);
-      g_assert_true (g_str_has_prefix (err, "ascend-flamegraph: ") || g_str_has_prefix (err, "usage: "));
+      g_assert_cmpint (afg_test_run_cli (cases[i], FALSE, &out, &err), ==, EXIT_USAGE);
+      assert_error_and_hint (err);
+      g_assert_cmpstr (out, ==, "");
       assert_dir_holds (o, NULL);
     }
+}
+
+static void
+test_usage_needs_export (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "-o", f->out_dir, "-f", "json", f->db->path, NULL };
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_USAGE);
+  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q and --weight work only with --export\n"
+                   HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB\n");
+}
+
+/* --help tells the whole usage, the export options included. */
+static void
+test_help (gconstpointer data)
+{
+  const char *args[] = { data, "--help", NULL };
+  const char * const needles[] = {
+    "Usage:\n  ascend-flamegraph [OPTION", "--export", "-o, --output=DIR", "-f, --format=FORMAT",
+    "-q, --quiet", "--version", "\n  ascend-flamegraph [DB",
+    "ascend-flamegraph --export [-o DIR] [-f html|json|folded] [--weight host|npu] [-q] DB\n",
+    "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written.",
+  };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (*(const char *) data == '\0')
+    args[0] = "--help", args[1] = NULL;
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (needles); i++)
+    if (strstr (out, needles[i]) == NULL)
+      g_test_fail_printf ("--help lacks \"%s\":\n%s", needles[i], out);
+  g_assert_cmpstr (err, ==, "");
+}
+
+static void
+test_version (void)
+{
+  const char *args[] = { "--version", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  g_assert_cmpstr (out, ==, "ascend-flamegraph " PACKAGE_VERSION "\n");
+  g_assert_cmpstr (out, ==, "ascend-flamegraph 0.1.0\n");
+  g_assert_cmpstr (err, ==, "");
+}
+
+/* -f takes its value in any case. */
+static void
+test_format_any_case (Fixture *f, gconstpointer data)
+{
+  export_ok (f, "JSON", "flamegraph.json", AFG_FORMAT_JSON);
+  afg_test_rm_rf (f->out_dir);
+  g_assert_cmpint (g_mkdir (f->out_dir, 0777), ==, 0);
+  export_ok (f, "Folded", "flamegraph.folded", AFG_FORMAT_FOLDED);
+}
+
+/* The environment of afg_test_run_cli(), for the tests that change it. */
+static char **
+cli_environ (void)
+{
+  char **env = g_get_environ ();
+
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  return g_environ_unsetenv (env, "LANGUAGE");
+}
+
+static int
+run_in_env (const char * const *args, char **env, char **out_stderr)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("AFG_EXE"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync ("/", (char **) argv->pdata, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                out_stderr, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("cli stderr: %s", *out_stderr);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* Everything a GDK backend could find a display through. */
+static char **
+no_display_environ (void)
+{
+  static const char * const vars[] = { "DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY",
+                                       "WAYLAND_SOCKET" };
+  char **env = cli_environ ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    env = g_environ_unsetenv (env, vars[i]);
+  return env;
+}
+
+/* The window without a display: one line saying so, a hint at --export,
+ * exit 2; no Gtk-WARNING. */
+static void
+test_no_display (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { f->db->path, NULL };
+  g_auto(GStrv) env = no_display_environ ();
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *err = NULL;
+
+  if (!HAVE_GUI)
+    {
+      g_test_skip ("built without the window (-Dgui=disabled)");
+      return;
+    }
+  if (data != NULL)
+    env = g_environ_setenv (env, "DISPLAY", data, TRUE);
+  g_assert_cmpint (run_in_env (args, env, &err), ==, EXIT_USAGE);
+  assert_error_and_hint (err);
+  lines = g_strsplit (err, "\n", -1);
+  if (data == NULL)
+    g_assert_cmpstr (lines[0], ==, ERROR_PREFIX "no display: DISPLAY and WAYLAND_DISPLAY are not set");
+  else
+    g_assert_cmpstr (lines[0], ==, ERROR_PREFIX "no display: cannot open display ':31999'");
+  g_assert_nonnull (strstr (lines[1], "ascend-flamegraph --export"));
+  assert_dir_holds (f->out_dir, NULL);
+}
+
+/* A DB with enough rows for the loader to report progress (every 16,384
+ * rows of a reader). */
+static AfgTestDb *
+make_big_db (guint rows)
+{
+  AfgTestDb *db = afg_test_db_new (0);
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < rows; i++)
+    afg_test_db_add (db, GTID (1, 1 + i % 4), 10 * (gint64) i, 10 * (gint64) i + 5,
+                     i % 2 ? "aten::add" : "aclnnAdd");
+  afg_test_db_commit (db);
+  afg_test_db_close (db);
+  return db;
+}
+
+/* Runs the CLI with its stderr on a pseudo-terminal, as a user sees it;
+ * returns what the terminal received. */
+static char *
+run_on_tty (const char * const *args, char **env, int *exit_status)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GString *seen = g_string_new (NULL);
+  int master = posix_openpt (O_RDWR | O_NOCTTY);
+  int slave, status = 0;
+  char buf[4096];
+  ssize_t n;
+  GPid pid;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY);
+  g_assert_cmpint (slave, >=, 0);
+  g_ptr_array_add (argv, (gpointer) g_getenv ("AFG_EXE"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_async_with_pipes_and_fds ("/", (const char * const *) argv->pdata, (const char * const *) env,
+                                    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                    -1, -1, slave, NULL, NULL, 0, &pid, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  close (slave);
+  /* EIO once the child has exited and the terminal is drained. */
+  while ((n = read (master, buf, sizeof buf)) > 0)
+    g_string_append_len (seen, buf, n);
+  close (master);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  *exit_status = WEXITSTATUS (status);
+  g_test_message ("terminal: %s", seen->str);
+  return g_string_free (seen, FALSE);
+}
+
+/* Progress and summary numbers are grouped as LC_NUMERIC says: 3,211,264
+ * in zh_CN (and en_US), 3211264 in C. */
+static void
+test_grouped_numbers (void)
+{
+  AfgTestDb *db = make_big_db (40000);
+  g_autofree char *out_dir = afg_test_make_tmp_dir ();
+  const char *args[] = { "--export", "-f", "json", "-o", out_dir, db->path, NULL };
+  g_auto(GStrv) env = cli_environ ();
+  g_autofree char *plain = NULL;
+  g_autofree char *grouped = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (setlocale (LC_NUMERIC, "zh_CN.UTF-8") == NULL)
+    g_test_fail_printf ("the zh_CN.UTF-8 locale is missing (tools/install-deps.sh test generates it)");
+  setlocale (LC_NUMERIC, "C");
+  plain = run_on_tty (args, env, &status);
+  g_assert_cmpint (status, ==, EXIT_OK);
+  g_assert_true (g_regex_match_simple ("reading rows: [0-9]{5} of ~40000", plain, 0, 0));
+  g_assert_nonnull (strstr (plain, ": 40000 rows, 40000 used;"));
+
+  env = g_environ_unsetenv (env, "LC_ALL");
+  env = g_environ_setenv (env, "LANG", "C", TRUE);
+  env = g_environ_setenv (env, "LC_NUMERIC", "zh_CN.UTF-8", TRUE);
+  grouped = run_on_tty (args, env, &status);
+  g_assert_cmpint (status, ==, EXIT_OK);
+  g_assert_true (g_regex_match_simple ("reading rows: [0-9]{2},[0-9]{3} of ~40,000", grouped, 0, 0));
+  g_assert_nonnull (strstr (grouped, ": 40,000 rows, 40,000 used;"));
+  /* Without a terminal the summary is grouped too, and no progress shows. */
+  g_assert_cmpint (run_in_env (args, env, &err), ==, EXIT_OK);
+  g_assert_nonnull (strstr (err, ": 40,000 rows, 40,000 used;"));
+  g_assert_null (strstr (err, "reading rows"));
+  afg_test_rm_rf (out_dir);
+  afg_test_db_free (db);
 }
 
 /* Rule 2: a database in a read-only directory loads for a non-root user,
@@ -473,6 +731,15 @@ main (int argc, char **argv)
   add_fixture_test ("/cli/output/file-is-directory", test_out_file_is_dir);
   add_fixture_test ("/cli/output/dir-is-file", test_out_dir_is_file);
   add_fixture_test ("/cli/usage", test_usage);
+  add_fixture_test ("/cli/usage/needs-export", test_usage_needs_export);
+  g_test_add_data_func ("/cli/help", "", test_help);
+  g_test_add_data_func ("/cli/help/with-export", "--export", test_help);
+  g_test_add_func ("/cli/version", test_version);
+  add_fixture_test ("/cli/format-any-case", test_format_any_case);
+  g_test_add ("/cli/no-display/unset", Fixture, NULL, fixture_set_up, test_no_display, fixture_tear_down);
+  g_test_add ("/cli/no-display/unreachable", Fixture, ":31999", fixture_set_up, test_no_display,
+              fixture_tear_down);
+  g_test_add_func ("/cli/grouped-numbers", test_grouped_numbers);
   g_test_add_data_func ("/cli/readonly-dir/rollback-journal", GINT_TO_POINTER (0), test_readonly_dir);
   g_test_add_data_func ("/cli/readonly-dir/wal-mode", GINT_TO_POINTER (AFG_TEST_DB_WAL),
                         test_readonly_dir);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON v1 and folded output, parsed back; afg_export_to_dir. */
+/* JSON v2 and folded output, parsed back; afg_export_to_dir. */
 #include "config.h"
 
 #include <string.h>
@@ -79,6 +79,7 @@ test_json_exact (void)
     "\"stats\":{\"rows\":6,\"used\":4,\"skipped_type\":1,\"skipped_null\":0,"
     "\"skipped_malformed\":0,\"skipped_nonpositive\":1,\"profiler_steps\":0,"
     "\"partial_overlaps\":0,\"depth_truncated\":0},"
+    "\"npu\":null,"
     "\"functions\":["
     "{\"name\":\"train.py(1): main\",\"category\":\"python\",\"calls\":1,\"self_ns\":50,\"total_ns\":100},"
     "{\"name\":\"aten::add\",\"category\":\"python_framework\",\"calls\":1,\"self_ns\":40,\"total_ns\":50},"

@@ -22,20 +22,20 @@ void
 afg_gui_tree_fixture_set_up (AfgGuiTreeFixture *f, gconstpointer data)
 {
   f->db = afg_gui_test_tree_new ();
-  f->profile = afg_test_db_load (f->db);
+  f->tree = afg_test_db_load (f->db);
 }
 
 void
 afg_gui_tree_fixture_tear_down (AfgGuiTreeFixture *f, gconstpointer data)
 {
-  afg_tree_unref (f->profile);
+  afg_tree_unref (f->tree);
   afg_test_db_free (f->db);
 }
 
 guint32
 afg_gui_tree_node (AfgGuiTreeFixture *f, const char *path)
 {
-  guint32 n = afg_test_find_node (f->profile, path);
+  guint32 n = afg_test_find_node (f->tree, path);
 
   g_assert_cmpuint (n, !=, AFG_NODE_NONE);
   return n;

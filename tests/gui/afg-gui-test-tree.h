@@ -15,7 +15,7 @@ AfgTestDb *afg_gui_test_tree_new (void);
 /* A g_test_add fixture holding that tree, loaded. */
 typedef struct {
   AfgTestDb  *db;
-  AfgTree *profile;
+  AfgTree *tree;
 } AfgGuiTreeFixture;
 
 void       afg_gui_tree_fixture_set_up    (AfgGuiTreeFixture *f,

@@ -45,12 +45,45 @@ stop_app () {
   PID=
 }
 
-# wait_log PATTERN [COUNT]: waits up to 10 s for COUNT (default 1) lines of
-# the debug log holding the fixed string PATTERN.
-wait_log () {
+# The app's state lines (README, "Test state line"): one per change,
+# "afg-state" then TAB-separated KEY=VALUE fields.
+export AFG_TEST_STATE=1
+TAB=$(printf '\t')
+
+# last_state: the newest state line, its fields between TABs.
+last_state () {
+  printf '%s%s' "$(grep '^afg-state' "$LOG" | tail -1)" "$TAB"
+}
+
+# has_fields LINE KEY=VALUE...: every given field is in LINE, exactly.
+has_fields () {
+  local line=$1
+  shift
+  for f in "$@"; do
+    case "$line" in *"$TAB$f$TAB"*) ;; *) return 1 ;; esac
+  done
+}
+
+# wait_state KEY=VALUE...: waits up to 10 s until the newest state line
+# holds every given field.
+wait_state () {
   for _ in $(seq 100); do
-    [ "$(grep -cF -- "$1" "$LOG")" -ge "${2:-1}" ] && return 0
+    has_fields "$(last_state)" "$@" && return 0
     sleep 0.1
   done
-  fail "the log never showed '$1' ${2:-1} time(s)"
+  fail "the state never reached '$*' (last: $(last_state | tr '\t' ' '))"
+}
+
+# count_states KEY=VALUE...: how many state lines so far hold the fields.
+count_states () {
+  local n=0
+  while IFS= read -r line; do
+    has_fields "$line$TAB" "$@" && n=$((n + 1))
+  done < <(grep '^afg-state' "$LOG")
+  echo $n
+}
+
+# state_field KEY: the value of KEY in the newest state line.
+state_field () {
+  last_state | tr '\t' '\n' | sed -n "s/^$1=//p" | head -1
 }

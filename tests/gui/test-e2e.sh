@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 # End to end: the real binary in a real X window (run under xvfb-run),
 # driven by xdotool; asserts on the window title, screenshot pixels and
-# the app's debug log. Usage: test-e2e.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
+# the app's test state lines (AFG_TEST_STATE). Every shortcut of README's
+# table is pressed here. Usage: test-e2e.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
 EXE=$1
 MAKE_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
-export G_MESSAGES_DEBUG="afg-window afg-flame-view"
+README=$(dirname "$0")/../../README.md
+HELP_UI=$(dirname "$0")/../../ui/help-overlay.ui
 
 find_window () {
   WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
@@ -21,7 +23,7 @@ pixel () {
 }
 
 # expect_pixel X Y TEST MESSAGE: TEST (on $R $G $B) must hold within 3 s;
-# the window redraws a frame after the log line that announced a change.
+# the window redraws a frame after the state line that announced a change.
 expect_pixel () {
   for _ in $(seq 30); do
     read -r R G B <<< "$(pixel "$1" "$2")"
@@ -31,17 +33,48 @@ expect_pixel () {
   fail "$4: $R $G $B"
 }
 
+# blue_near_left Y: a blue pixel in the first 16 columns of row Y (the
+# graph starts after the window's frame).
+blue_near_left () {
+  import -window "$WID" "$WORK/shot.png"
+  convert "$WORK/shot.png" -crop "16x1+0+$1" +repage -depth 8 txt:- \
+    | sed -n 's/.*srgb(\([0-9]*\),\([0-9]*\),\([0-9]*\)).*/\1 \2 \3/p' \
+    | while read -r R G B; do
+        [ "$B" -gt 150 ] && [ "$B" -gt $((R + 60)) ] && [ "$B" -gt $((G + 30)) ] && echo yes && break
+      done
+}
+
 hover () {
   xdotool mousemove --window "$WID" "$1" "$2"
   sleep 0.15
 }
+
+# key KEYS STATE...: presses KEYS, then waits for the state.
+key () {
+  local keys=$1
+  shift
+  xdotool key "$keys"
+  wait_state "$@"
+}
+
+# --- README's shortcuts are all in the Shortcuts window and tested here ------
+TESTED="Ctrl+O|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
+LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
+         | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
+[ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
+for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
+             '&lt;ctrl&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c'; do
+  grep -qF "<property name=\"accelerator\">$accel</property>" "$HELP_UI" \
+    || fail "the Shortcuts window lacks $accel"
+done
+ok "every shortcut of README's table is in the Shortcuts window and pressed below"
 
 # --- the flame graph of a known tree -------------------------------------
 DB=$("$MAKE_DB") || fail "could not build the test DB"
 DB_DIR=$(dirname "$DB")
 NAME=$(basename "$DB")
 start_app "$DB"
-wait_log "state: graph"
+wait_state page=graph "zoom=All threads" "file=$DB"
 find_window "^$NAME\$"
 [ "$(xdotool getwindowname "$WID")" = "$NAME" ] || fail "window title"
 ok "the window shows $NAME"
@@ -52,40 +85,103 @@ ROW1=
 for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 200))); do
   xdotool mousemove --window "$WID" $((W / 2)) "$y"
   sleep 0.03
-  if grep -qF "hover: 1/2" "$LOG"; then ROW1=$y; break; fi
+  if has_fields "$(last_state)" hover=1/2; then ROW1=$y; break; fi
 done
 [ -n "$ROW1" ] || fail "no thread row under the pointer"
-grep -qF "hover: All threads" "$LOG" || fail "the root row was not hovered"
+[ "$(count_states "hover=All threads")" -ge 1 ] || fail "the root row was not hovered"
 row_y () { echo $((ROW1 - ($1 - 1) * 20 - 8)); }
 ok "pointer hover reaches the root and thread rows"
 
 hover $((W / 10)) "$(row_y 3)"
-wait_log "hover: aten::add"
+wait_state hover=aten::add
 expect_pixel $((W / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' "aten::add is not orange"
 ok "hovering aten::add, drawn in the framework colour"
 
 xdotool click 1
-wait_log "zoom: aten::add"
+wait_state selected=aten::add "zoom=All threads"
+for _ in $(seq 30); do
+  [ -n "$(blue_near_left "$(row_y 3)")" ] && break
+  sleep 0.1
+done
+[ -n "$(blue_near_left "$(row_y 3)")" ] || fail "the selected frame has no blue outline"
+ok "a click selects aten::add and outlines it"
+
+xdotool click --repeat 2 --delay 80 1
+wait_state zoom=aten::add
 expect_pixel $((W * 9 / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' \
   "zoomed aten::add does not span the width"
-ok "a click zooms: aten::add spans the width"
+ok "a double-click zooms: aten::add spans the width"
 
-xdotool key ctrl+f
-sleep 0.2
+key ctrl+f
 xdotool type --delay 30 "mul"
-wait_log "search: 1 match · 33.3%"
+# The share is of the whole view (all threads here), not of the zoom: the page counts the same.
+wait_state matches=1 matched=6.7%
 expect_pixel $((W * 9 / 10)) "$(row_y 3)" '[ "$R" -gt 200 ] && [ "$G" -gt 200 ] && [ "$B" -gt 200 ]' \
   "non-matches are not dimmed"
-ok "typing a search finds aten::mul (1 match, 33.3%) and dims the rest"
+ok "Ctrl+F and typing find aten::mul (1 match, 6.7% of the view) and dim the rest"
 
-xdotool key Escape
-wait_log "escape: clear search"
-xdotool key Escape
-wait_log "escape: reset zoom"
-wait_log "zoom: All threads"
+key Escape matches= zoom=aten::add
+key Escape "zoom=All threads"
 expect_pixel $((W * 9 / 10)) "$(row_y 2)" '[ "$G" -gt "$R" ] && [ "$G" -gt "$B" ]' \
   "after Esc acl_op (green) is not back"
-ok "Esc clears the search, then resets the zoom"
+ok "Escape clears the search, then resets the zoom"
+
+xdotool type --delay 30 "mm"
+wait_state matches=1
+key Escape matches= "zoom=All threads"
+ok "typing in the graph starts a search"
+
+key Return zoom=aten::add selected=aten::add
+key BackSpace "zoom=main.py(1): run"
+key BackSpace zoom=1/2
+key Escape "zoom=All threads"
+ok "Return zooms into the selected frame, BackSpace zooms out one level"
+
+# Flame orientation: children are drawn above, so Up goes to a child (the
+# widest: forward, 400 ns, not the first, aten::add, 300 ns).
+key Down "selected=main.py(1): run"
+key Up "selected=torch/nn.py(5): forward"
+key Left selected=aten::add
+key Right "selected=torch/nn.py(5): forward"
+key Down "selected=main.py(1): run"
+ok "arrows select the parent, the widest child and the siblings"
+
+key ctrl+c
+key ctrl+f
+key ctrl+v "matches=1"
+key Escape matches=
+ok "Ctrl+C copies the selected frame's name (pasted into the search: 1 match)"
+
+xdotool key ctrl+o
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler Database\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+O shows no open dialog"
+xdotool key --window "$DIALOG" Escape
+ok "Ctrl+O shows the open dialog"
+
+# The export dialog proposes the DB's folder and a name from the DB.
+xdotool windowfocus --sync "$WID" 2>/dev/null
+xdotool key ctrl+e
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog"
+sleep 0.5
+xdotool key Return
+wait_state "exported=$DB_DIR/${NAME%.db}.html"
+[ -s "$DB_DIR/${NAME%.db}.html" ] || fail "the export is missing"
+ok "Ctrl+E proposes ${NAME%.db}.html beside the DB"
+
+xdotool key ctrl+w
+for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$PID" 2>/dev/null && fail "Ctrl+W did not close the window"
+PID=
+ok "Ctrl+W closes the window (the last one: the app ends)"
+
+# GTK's file chooser put the page into the recent files; the start page
+# lists only profiles.
+grep -qF "${NAME%.db}.html" "$XDG_DATA_HOME/recently-used.xbel" \
+  || fail "the export is not in recently-used.xbel: this check proves nothing"
+start_app
+wait_state page=empty recent=1
+ok "the start page lists the DB, not the exported page"
 stop_app
 
 # --- a bad file shows the CLI's message ------------------------------------
@@ -94,7 +190,7 @@ printf 'this is not a database\n' > "$WORK/bad.db"
 MESSAGE=$(sed -n 's/^ascend-flamegraph: error: //p' "$WORK/cli.err" | head -1)
 [ -n "$MESSAGE" ] || fail "the CLI printed no error"
 start_app "$WORK/bad.db"
-wait_log "state: error: $MESSAGE"
+wait_state page=error "error=$MESSAGE"
 find_window "^bad.db\$"
 ok "a bad file shows the error state with the CLI's message"
 stop_app
@@ -104,7 +200,7 @@ SAMPLE=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
 mkdir -p "$WORK/cli" "$WORK/gui"
 "$EXE" --export -q -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
 start_app "$SAMPLE"
-wait_log "state: graph"
+wait_state page=graph
 find_window "^$(basename "$SAMPLE")\$"
 xdotool key ctrl+e
 DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
@@ -113,7 +209,7 @@ sleep 0.5
 xdotool key ctrl+a
 xdotool type --delay 20 "$WORK/gui/flamegraph.html"
 xdotool key Return
-wait_log "exported $WORK/gui/flamegraph.html"
+wait_state "exported=$WORK/gui/flamegraph.html"
 cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export differs from the CLI"
 ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
 stop_app

@@ -48,8 +48,7 @@ assert_rgb (const Image *img, int x, int y, const AfgFlameColor *c)
 static void
 color_of (AfgGuiTreeFixture *f, guint32 n, AfgFlameColor *c)
 {
-  afg_flame_color_for_name (afg_tree_get_node_name (f->profile, n),
-                            afg_tree_get_node_category (f->profile, n), c);
+  afg_flame_color_for_node (f->tree, n, c);
 }
 
 /* A point inside the frame that no label reaches: labels stop 4 px
@@ -70,6 +69,16 @@ assert_frame_color (AfgGuiTreeFixture *f, const Image *img, const char *path, do
   color_of (f, afg_gui_tree_node (f, path), &c);
   frame_point (x_end, row, &x, &y);
   assert_rgb (img, x, y, &c);
+}
+
+/* Layouts are built in a worker: wait until the requested one is in. */
+static void
+wait_for_layout (GtkWidget *view)
+{
+  while (afg_flame_view_is_busy (AFG_FLAME_VIEW (view)))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
 }
 
 static void
@@ -117,7 +126,8 @@ show_view (AfgGuiTreeFixture *f, GtkWidget **window)
   gtk_window_set_default_size (GTK_WINDOW (*window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (*window), view);
   gtk_window_present (GTK_WINDOW (*window));
-  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), f->profile);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), f->tree);
+  wait_for_layout (view);
   wait_for_allocation (view);
   return view;
 }
@@ -175,6 +185,7 @@ test_widget_zoom (AfgGuiTreeFixture *f, gconstpointer data)
 
   afg_flame_view_zoom_to (AFG_FLAME_VIEW (view), afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward"));
   g_assert_true (afg_flame_view_is_zoomed (AFG_FLAME_VIEW (view)));
+  wait_for_layout (view);
   pixels = render_widget (view, &img);
   /* Ancestors and the zoomed frame span the width, its child half of it. */
   assert_frame_color (f, &img, "1/2", 1.0, 1);
@@ -185,6 +196,9 @@ test_widget_zoom (AfgGuiTreeFixture *f, gconstpointer data)
   afg_flame_view_zoom_out (AFG_FLAME_VIEW (view));
   afg_flame_view_reset_zoom (AFG_FLAME_VIEW (view));
   g_assert_false (afg_flame_view_is_zoomed (AFG_FLAME_VIEW (view)));
+  wait_for_layout (view);
+  g_assert_cmpuint (afg_flame_layout_get_zoom_root (afg_flame_view_get_layout (AFG_FLAME_VIEW (view))),
+                    ==, AFG_TREE_ROOT);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -210,7 +224,7 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
 {
   g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
   g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
-  AfgFlameLayout *layout = afg_flame_layout_new (f->profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  AfgFlameLayout *layout = afg_flame_layout_new (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (surface);
   AfgFlameDrawState state = { WIDTH, HEIGHT, 0, FALSE, NULL, 5, AFG_FLAME_NO_FRAME };
@@ -218,7 +232,7 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
   AfgFlameColor c, lighter;
   int x, y;
 
-  afg_flame_renderer_set_tree (renderer, f->profile);
+  afg_flame_renderer_set_tree (renderer, f->tree);
   afg_flame_renderer_draw_frames (renderer, cr, layout, &state);
   afg_flame_renderer_draw_highlights (renderer, cr, layout, &state);
   cairo_surface_flush (surface);
@@ -237,6 +251,167 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
   afg_flame_layout_free (layout);
 }
 
+static void
+count_notify (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+/* Two zooms in a row: the first one's layout, still building, is dropped,
+ * so it never lands after the second. */
+static void
+test_widget_stale_layout (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  GtkWidget *window;
+  GtkWidget *view = show_view (f, &window);
+  guint32 add = afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add");
+  guint32 forward = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward");
+  guint landed = 0;
+
+  g_signal_connect (view, "notify::zoom-root", G_CALLBACK (count_notify), &landed);
+  afg_flame_view_zoom_to (AFG_FLAME_VIEW (view), add);
+  afg_flame_view_zoom_to (AFG_FLAME_VIEW (view), forward);
+  wait_for_layout (view);
+  g_usleep (50 * 1000);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (afg_flame_layout_get_zoom_root (afg_flame_view_get_layout (AFG_FLAME_VIEW (view))),
+                    ==, forward);
+  g_assert_cmpuint (landed, ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_widget_selected_node (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  GtkWidget *window;
+  GtkWidget *view = show_view (f, &window);
+  guint32 mm = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm");
+  guint notified = 0;
+  guint32 got;
+
+  g_signal_connect (view, "notify::selected-node", G_CALLBACK (count_notify), &notified);
+  g_object_set (view, "selected-node", mm, NULL);
+  g_object_set (view, "selected-node", mm, NULL);
+  g_object_get (view, "selected-node", &got, NULL);
+  g_assert_cmpuint (got, ==, mm);
+  g_assert_cmpuint (notified, ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A selected frame far under a pixel wide still shows an outline several
+ * pixels wide around where it is. */
+static void
+test_renderer_narrow_selection (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
+  AfgFlameLayout *layout = afg_flame_layout_new (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  int width = 10;  /* aten::mul, 100 of 1500 ns: 0.67 px */
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  AfgFlameDrawState state = { width, HEIGHT, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, 7 };
+  Image img;
+  int blue_columns = 0;
+
+  afg_flame_renderer_set_tree (renderer, f->tree);
+  afg_flame_renderer_draw_highlights (renderer, cr, layout, &state);
+  cairo_surface_flush (surface);
+  img.data = cairo_image_surface_get_data (surface);
+  img.stride = cairo_image_surface_get_stride (surface);
+  for (int x = 0; x < width; x++)
+    {
+      int rgb[3];
+
+      pixel_at (&img, x, 4 * AFG_FLAME_ROW_HEIGHT + 1, rgb);
+      blue_columns += alpha_at (&img, x, 4 * AFG_FLAME_ROW_HEIGHT + 1) > 200 && rgb[2] > 180 && rgb[0] < 120;
+    }
+  g_assert_cmpint (blue_columns, >=, 4);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  afg_flame_layout_free (layout);
+}
+
+/* A 400-character name wraps at about 60 characters, as the page does. */
+static void
+test_tooltip_wraps (void)
+{
+  g_autofree char *name = g_strnfill (400, 'x');
+  AfgTestEvent events[] = { { GTID (1, 2), 0, 1000, name } };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgTree) profile = NULL;
+  GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
+  g_autoptr(GtkWidget) tooltip = NULL;
+  g_autofree char *path = g_strconcat ("1/2;", name, NULL);
+  PangoLayout *sample;
+  int natural, char_width, height_one, height;
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  profile = afg_test_db_load (db);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  wait_for_layout (view);
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view),
+                                                              afg_test_find_node (profile, path)));
+  sample = gtk_widget_create_pango_layout (tooltip, "x");
+  pango_layout_get_pixel_size (sample, &char_width, &height_one);
+  g_object_unref (sample);
+  gtk_widget_measure (tooltip, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  gtk_widget_measure (tooltip, GTK_ORIENTATION_VERTICAL, natural, NULL, &height, NULL, NULL);
+  g_test_message ("tooltip %d px wide, %d px high; a character is %d px", natural, height, char_width);
+  g_assert_cmpint (natural, <=, 62 * char_width);
+  g_assert_cmpint (height, >=, 6 * height_one);
+  g_object_unref (view);
+  afg_test_db_free (db);
+}
+
+/* Flame orientation: the roots stay at the bottom when the view shrinks
+ * below the content height or grows again. */
+static void
+test_widget_roots_anchored (void)
+{
+  AfgTestEvent events[30];
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgTree) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *view = afg_flame_view_new ();
+  GtkAdjustment *adj;
+  char names[30][8];
+
+  for (int i = 0; i < 30; i++)
+    {
+      g_snprintf (names[i], sizeof names[i], "f%d", i);
+      events[i] = (AfgTestEvent) { GTID (1, 2), i, 1000 - i, names[i] };
+    }
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  profile = afg_test_db_load (db);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  gtk_window_set_child (GTK_WINDOW (window), scrolled);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  afg_flame_view_set_flame (AFG_FLAME_VIEW (view), TRUE);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  wait_for_layout (view);
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  for (int i = 0; i < 3; i++)
+    {
+      static const int heights[] = { 900, 300, 500 };
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 400, heights[i]);
+      while (gtk_widget_get_height (view) > heights[i] || gtk_widget_get_height (view) < heights[i] - 100)
+        g_main_context_iteration (NULL, TRUE);
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      g_test_message ("view %d px: value %.0f page %.0f upper %.0f", gtk_widget_get_height (view),
+                      gtk_adjustment_get_value (adj), gtk_adjustment_get_page_size (adj),
+                      gtk_adjustment_get_upper (adj));
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj),
+                         ==, gtk_adjustment_get_upper (adj));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  afg_test_db_free (db);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -246,5 +421,10 @@ main (int argc, char *argv[])
   g_test_add ("/flame-pixels/widget-zoom", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_zoom, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/widget-flame", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_flame_orientation, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/renderer-hover", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_hover, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-stale-layout", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_stale_layout, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-selected-node", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_selected_node, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/renderer-narrow-selection", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_narrow_selection, afg_gui_tree_fixture_tear_down);
+  g_test_add_func ("/flame-pixels/tooltip-wraps", test_tooltip_wraps);
+  g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);
   return g_test_run ();
 }

@@ -8,7 +8,12 @@ EXE=$1
 MAKE_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
 [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] || fail "no session bus: run under dbus-run-session"
-export G_MESSAGES_DEBUG="afg-application afg-window"
+# A compiled schema and the keyfile backend: Ctrl+Q must save the size.
+SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
+mkdir -p "$WORK/schemas"
+cp "$SCHEMA_SRC" "$WORK/schemas/"
+glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
+export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
 
 # launch FILE...: a second launch must hand over and exit at once.
 launch () {
@@ -44,33 +49,34 @@ cp "$A" "$B"
 printf 'not a database\n' > "$DB_DIR/bad.db"
 
 start_app
-wait_log "recent files: 0"
+wait_state page=empty recent=0
 expect_windows "Ascend Flame Graph|"
 ok "a launch without files shows the start page"
 
 launch "$A"
-wait_log "open ascend_pytorch_profiler_0.db: in an open window"
-wait_log "state: graph"
+wait_state page=graph "file=$A"
 expect_windows "ascend_pytorch_profiler_0.db|"
 ok "a second launch with a file loads it into the start page's window"
 
 launch "$B"
-wait_log "open ascend_pytorch_profiler_1.db: in a new window"
-wait_log "state: graph" 2
+wait_state page=graph "file=$B"
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|"
 ok "another file opens in a new window of the same instance"
 
 launch "$A"
-wait_log "open ascend_pytorch_profiler_0.db: already open"
+ln -s "$A" "$DB_DIR/link.db"
+launch "$DB_DIR/link.db"
+launch "$DB_DIR/./ascend_pytorch_profiler_0.db"
+sleep 0.5
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|"
-[ "$(grep -cF "loading $A" "$LOG")" -eq 1 ] || fail "the open file was loaded again"
-ok "a file already open brings its window forward, not a second copy"
+[ "$(count_states page=loading)" -eq 2 ] || fail "an open file was loaded again"
+ok "a file already open, by its path, a symlink or another spelling, brings its window forward"
 
 launch "$DB_DIR/bad.db"
-wait_log "state: error:"
+wait_state page=error "file=$DB_DIR/bad.db"
 launch "$DB_DIR/bad.db"
-wait_log "open bad.db: in an open window"
-wait_log "state: error:" 2
+wait_state page=error "file=$DB_DIR/bad.db"
+[ "$(count_states page=loading "file=$DB_DIR/bad.db")" -eq 2 ] || fail "the failed file was not retried"
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|bad.db|"
 ok "opening a file that failed again retries it in the same window"
 stop_app
@@ -81,15 +87,14 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 start_app
-wait_log "recent files: 2"
+wait_state page=empty recent=2
 grep -qF "bad.db" "$XDG_DATA_HOME/recently-used.xbel" && fail "a file that failed to load is a recent file"
 WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
 [ -n "$WID" ] || fail "no start page window"
 xdotool windowfocus --sync "$WID"
 sleep 0.3
 xdotool key Return
-wait_log "loading $B"
-wait_log "state: graph"
+wait_state page=graph "file=$B"
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "the start page lists the recent profiles; Enter reopens the last one"
 
@@ -100,6 +105,9 @@ xdotool key --window "$HELP" Escape
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "Ctrl+? shows the shortcuts window, Esc closes it"
 
+WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+xdotool windowsize --sync "$WID" 900 600
+sleep 0.5
 xdotool key ctrl+q
 for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$PID" 2>/dev/null && fail "Ctrl+Q did not quit"
@@ -107,5 +115,7 @@ wait "$PID"
 RC=$?
 PID=
 [ $RC -eq 0 ] || fail "Ctrl+Q quit with status $RC"
-ok "Ctrl+Q quits with status 0"
+KEYFILE=$XDG_CONFIG_HOME/glib-2.0/settings/keyfile
+grep -q '^window-width=900$' "$KEYFILE" || fail "Ctrl+Q did not save the window size: $(cat "$KEYFILE" 2>&1)"
+ok "Ctrl+Q quits with status 0 and saves the window size"
 echo "1..$N"

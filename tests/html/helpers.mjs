@@ -31,7 +31,7 @@ export function afgBin() {
 }
 
 export function samplesDir() {
-  return process.env.AFG_SAMPLES || path.resolve(repoRoot, '..', 'shared', 'samples');
+  return process.env.AFG_SAMPLES || path.resolve(repoRoot, 'tests', 'data');
 }
 
 export function tmpDir(prefix) {

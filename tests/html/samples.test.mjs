@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Pages exported from the real profiles in ../shared/samples, checked
+// Pages exported from the real profiles in tests/data, checked
 // against the core's expected trees.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -20,9 +20,7 @@ struct _AfgFlameLayout {
 guint32
 afg_flame_layout_get_node_parent (const AfgFlameLayout *self, guint32 node)
 {
-  if (node == self->view_root)
-    return AFG_NODE_NONE;
-  return afg_tree_get_node (self->tree, node)->parent;
+  return afg_tree_get_parent_in_view (self->tree, self->view_root, node);
 }
 
 static void

@@ -46,9 +46,9 @@ hsl_to_rgb (double h, double s, double l, AfgFlameColor *color)
 /* The HTML page uses the same rule, so both views agree on every colour:
  * a category picks the hue, the FNV-1a hash of the name picks the shade. */
 void
-afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor *color)
+afg_flame_hsl_for_name (const char *name, AfgCategory category, AfgFlameHsl *hsl)
 {
-  static const double hues[] = {
+  static const guint hues[] = {
     [AFG_CATEGORY_PYTHON] = 200,
     [AFG_CATEGORY_PYTHON_FRAMEWORK] = 30,
     [AFG_CATEGORY_CANN] = 130,
@@ -56,7 +56,25 @@ afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor 
   guint32 hash = afg_flame_hash_name (name);
 
   if (category >= AFG_CATEGORY_UNKNOWN)
-    hsl_to_rgb (0, 0, (60 + hash % 15) / 100.0, color);
+    *hsl = (AfgFlameHsl) { 0, 0, 60 + hash % 15 };
   else
-    hsl_to_rgb (hues[category] / 360.0, 0.65, (55 + hash % 20) / 100.0, color);
+    *hsl = (AfgFlameHsl) { hues[category], 65, 55 + hash % 20 };
+}
+
+void
+afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor *color)
+{
+  AfgFlameHsl hsl;
+
+  afg_flame_hsl_for_name (name, category, &hsl);
+  hsl_to_rgb (hsl.hue / 360.0, hsl.saturation / 100.0, hsl.lightness / 100.0, color);
+}
+
+void
+afg_flame_color_for_node (const AfgTree *tree, guint32 node, AfgFlameColor *color)
+{
+  if (afg_tree_get_node (tree, node)->depth < 2)
+    *color = (AfgFlameColor) { AFG_FLAME_STRUCTURE_RED, AFG_FLAME_STRUCTURE_GREEN, AFG_FLAME_STRUCTURE_BLUE };
+  else
+    afg_flame_color_for_name (afg_tree_get_node_name (tree, node), afg_tree_get_node_category (tree, node), color);
 }

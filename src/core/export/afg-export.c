@@ -37,8 +37,28 @@ afg_format_from_string (const char *text, AfgFormat *format)
   return FALSE;
 }
 
+static const char * const weight_names[] = { "host", "npu" };
+
+gboolean
+afg_weight_from_string (const char *text, AfgWeight *weight)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (weight_names); i++)
+    if (g_strcmp0 (text, weight_names[i]) == 0)
+      {
+        *weight = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+AfgColumn
+afg_weight_get_self_column (AfgWeight weight)
+{
+  return weight == AFG_WEIGHT_NPU ? AFG_COLUMN_NPU_SELF_NS : AFG_COLUMN_SELF_NS;
+}
+
 static GString *
-serialize (const AfgTree *tree, AfgFormat format, GError **error)
+serialize (const AfgTree *tree, AfgFormat format, AfgWeight weight, GError **error)
 {
   GString *out = g_string_sized_new (4096 + 160 * (gsize) afg_tree_get_n_nodes (tree));
 
@@ -48,7 +68,7 @@ serialize (const AfgTree *tree, AfgFormat format, GError **error)
       afg_json_write (tree, out);
       break;
     case AFG_FORMAT_FOLDED:
-      afg_folded_write (tree, AFG_COLUMN_SELF_NS, out);
+      afg_folded_write (tree, afg_weight_get_self_column (weight), out);
       break;
     case AFG_FORMAT_HTML:
     default:
@@ -129,8 +149,8 @@ is_same_file (const char *a, const char *b)
   return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-gboolean
-afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
+static gboolean
+export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *path, GError **error)
 {
   g_autoptr(GString) out = NULL;
 
@@ -139,13 +159,26 @@ afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GEr
   if (is_same_file (path, afg_document_get_source_path (afg_tree_get_document (tree))))
     return fail_path (error, G_FILE_ERROR_EXIST, path,
                       _("is the profiler database itself; it is never overwritten"));
-  out = serialize (tree, format, error);
+  out = serialize (tree, format, weight, error);
   return out != NULL && write_atomically (path, out->str, out->len, error);
+}
+
+gboolean
+afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
+{
+  return export_to_file (tree, format, AFG_WEIGHT_HOST, path, error);
 }
 
 gboolean
 afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char **out_path,
                    GError **error)
+{
+  return afg_export_to_dir_weighted (tree, format, AFG_WEIGHT_HOST, dir, out_path, error);
+}
+
+gboolean
+afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
+                            char **out_path, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
 
@@ -154,7 +187,7 @@ afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char 
       int saved = errno;
       return fail_errno (error, dir, _("cannot create the output directory"), saved);
     }
-  if (!afg_export_to_file (tree, format, path, error))
+  if (!export_to_file (tree, format, weight, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);

@@ -156,9 +156,13 @@ append_threads (GString *out, const AfgTree *tree)
       g_string_append_printf (out, "%s{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                               i > 0 ? "," : "", t->global_tid, t->pid, t->tid);
       afg_json_append_string (out, t->label);
-      g_string_append_printf (out, ",\"calls\":%" G_GINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT
-                              ",\"children\":%u}", afg_tree_get_value (tree, AFG_COLUMN_CALLS, t->node),
-                              afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, t->node), root->n_children);
+      g_string_append_printf (out, ",\"calls\":%" G_GINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT,
+                              afg_tree_get_value (tree, AFG_COLUMN_CALLS, t->node),
+                              afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, t->node));
+      if (afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS))
+        g_string_append_printf (out, ",\"npu_total_ns\":%" G_GINT64_FORMAT,
+                                afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, t->node));
+      g_string_append_printf (out, ",\"children\":%u}", root->n_children);
     }
   g_string_append_c (out, ']');
 }
@@ -245,6 +249,31 @@ append_page_durations (GString *out, const AfgTree *tree)
   g_string_append_c (out, '"');
 }
 
+/* Most frames launch nothing: only the others are sent, as varint
+ * triples (frames skipped since the last one sent, npu_total_ns,
+ * npu_tasks). The page derives npu_self_ns as the host self time. */
+static void
+append_npu_nodes (GString *out, const AfgTree *tree)
+{
+  const gint64 *total = afg_tree_get_column (tree, AFG_COLUMN_NPU_TOTAL_NS);
+  const gint64 *tasks = afg_tree_get_column (tree, AFG_COLUMN_NPU_TASKS);
+  guint32 first = 1 + afg_tree_get_n_threads (tree), last = first;
+
+  if (total == NULL)
+    return;
+  g_string_append (out, ",\"npu_nodes\":\"");
+  for (guint32 i = first; i < afg_tree_get_n_nodes (tree); i++)
+    {
+      if (total[i] <= 0 && tasks[i] <= 0)
+        continue;
+      append_varint (out, i - last);
+      append_varint (out, (guint64) MAX (total[i], 0));
+      append_varint (out, (guint64) MAX (tasks[i], 0));
+      last = i + 1;
+    }
+  g_string_append_c (out, '"');
+}
+
 static void
 append_data (GString *out, const AfgTree *tree)
 {
@@ -260,9 +289,11 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   append_names (out, tree, order);
   append_threads (out, tree);
   append_nodes (out, tree, compact);
+  append_npu_nodes (out, tree);
   append_page_durations (out, tree);
   g_string_append_c (out, '}');
 }

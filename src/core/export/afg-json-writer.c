@@ -172,6 +172,21 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
   g_string_append_c (out, '}');
 }
 
+/* null when the DB has no NPU data: the node and thread fields are then absent too. */
+void
+afg_json_append_npu (GString *out, const AfgNpuStats *npu)
+{
+  if (npu == NULL)
+    {
+      g_string_append (out, ",\"npu\":null");
+      return;
+    }
+  g_string_append_printf (out, ",\"npu\":{\"tasks\":%" G_GUINT64_FORMAT ",\"ns\":%" G_GINT64_FORMAT
+                          ",\"unlinked_tasks\":%" G_GUINT64_FORMAT ",\"unlinked_ns\":%" G_GINT64_FORMAT
+                          ",\"skipped\":%" G_GUINT64_FORMAT "}",
+                          npu->tasks, npu->ns, npu->unlinked_tasks, npu->unlinked_ns, npu->skipped);
+}
+
 void
 afg_json_append_functions (GString *out, const AfgTree *tree)
 {
@@ -206,6 +221,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_string (out, afg_document_get_source_name (doc));
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append_c (out, ',');
   afg_json_append_functions (out, tree);
   g_string_append (out, ",\"threads\":[");

@@ -16,6 +16,9 @@ void afg_json_append_int    (GString    *out,
 /* "stats":{…} of JSON v1, shared by the JSON export and the HTML page. */
 void afg_json_append_stats  (GString        *out,
                              const AfgStats *stats);
+/* ,"npu":{…} of JSON v2, or ,"npu":null for a DB without NPU data. */
+void afg_json_append_npu    (GString           *out,
+                             const AfgNpuStats *npu);
 
 /* "functions":[…] of JSON v2 (afg-function-table.h), by self_ns
  * descending, then name. */

@@ -13,6 +13,18 @@ typedef enum {
   AFG_FORMAT_FOLDED,
 } AfgFormat;
 
+/* What a folded stack weighs: host time or the NPU device time it launched. */
+typedef enum {
+  AFG_WEIGHT_HOST,
+  AFG_WEIGHT_NPU,
+} AfgWeight;
+
+/* "host" or "npu". */
+gboolean    afg_weight_from_string  (const char       *text,
+                                     AfgWeight        *weight);
+/* The self column a weight sums: AFG_COLUMN_SELF_NS or AFG_COLUMN_NPU_SELF_NS. */
+AfgColumn   afg_weight_get_self_column (AfgWeight      weight);
+
 /* Serialisers append to @out; they are deterministic for a profile. */
 void        afg_json_write          (const AfgTree    *tree,
                                      GString          *out);
@@ -42,6 +54,14 @@ gboolean    afg_export_to_dir       (const AfgTree    *tree,
 gboolean    afg_export_to_file      (const AfgTree    *tree,
                                      AfgFormat         format,
                                      const char       *path,
+                                     GError          **error);
+/* As afg_export_to_dir(); @weight chooses the folded stacks' values (a
+ * tree without NPU data gives no NPU stacks). */
+gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
+                                     AfgFormat         format,
+                                     AfgWeight         weight,
+                                     const char       *dir,
+                                     char            **out_path,
                                      GError          **error);
 
 G_END_DECLS

@@ -10,14 +10,20 @@ typedef struct {
   const char  *needles[10];
 } CategoryRule;
 
-/* Order matters: the first rule with a matching needle wins. */
+/* MindStudio Insight's flamegraph.py (classify_frame) tests CANN, then the
+ * framework, then Python, and so do we: PyTorch's own .py files
+ * ("torch/nn/modules/module.py(1520): _call_impl") are framework, not the
+ * user's Python. The first rule with a matching needle wins. Ours beyond the
+ * script's, each last in its rule: "aclop", "acl_", "c10d::", "autograd::",
+ * "<built-in", "<module>" (the script leaves these names unknown). Its
+ * "torch_npu" is left out because "torch" already matches it. */
 static const CategoryRule rules[] = {
-  { AFG_CATEGORY_PYTHON, { ".py", "python", "<built-in", "<module>", NULL } },
-  { AFG_CATEGORY_PYTHON_FRAMEWORK,
-    { "torch", "aten::", "aten_", "c10::", "c10d::", "autograd::", NULL } },
   { AFG_CATEGORY_CANN,
-    { "cann", "ascendcl", "aclnn", "aclrt", "aclmdl", "aclprof", "aclop",
-      "acl_", "hccl", NULL } },
+    { "cann", "ascendcl", "aclnn", "aclrt", "aclmdl", "aclprof", "hccl",
+      "aclop", "acl_", NULL } },
+  { AFG_CATEGORY_PYTHON_FRAMEWORK,
+    { "torch", "aten::", "c10::", "aten_", "c10d::", "autograd::", NULL } },
+  { AFG_CATEGORY_PYTHON, { ".py", "python", "<built-in", "<module>", NULL } },
 };
 
 static gboolean

@@ -13,7 +13,8 @@ typedef enum {
   AFG_N_CATEGORIES
 } AfgCategory;
 
-/* Case-insensitive (ASCII) substring rules of the seed, first match wins. */
+/* Case-insensitive (ASCII) substring rules in flamegraph.py's order (CANN,
+ * framework, Python), first match wins. */
 AfgCategory  afg_category_for_name  (const char  *name);
 const char  *afg_category_to_string (AfgCategory  category);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "afg-document.h"
+#include "afg-npu.h"
 #include "afg-string-table.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,8 @@ struct _AfgDocument {
   guint32        *merged_names;  /* per string: its afg_address_merge()d string */
   AfgEventStore  *events;
   GArray         *steps;  /* AfgStep, by id */
+  AfgNpuData     *npu;          /* NULL without usable TASK/CONNECTION_IDS */
+  char           *npu_warning;  /* why tables that are there gave no NPU data */
 };
 
 AfgDocument *afg_document_new          (const char  *source_path,

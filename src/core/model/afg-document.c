@@ -17,6 +17,8 @@ document_clear (gpointer data)
   afg_event_store_free (self->events);
   g_clear_pointer (&self->steps, g_array_unref);
   g_free (self->merged_names);
+  afg_npu_data_free (self->npu);
+  g_free (self->npu_warning);
   afg_string_table_clear (&self->strings);
 }
 
@@ -174,4 +176,26 @@ guint32
 afg_document_get_root_name (const AfgDocument *self)
 {
   return self->root_name;
+}
+
+const AfgNpuStats *
+afg_document_get_npu_stats (const AfgDocument *self)
+{
+  return self->npu != NULL ? &self->npu->stats : NULL;
+}
+
+const AfgNpuEntry *
+afg_document_get_npu_entries (const AfgDocument *self, guint index, guint *n_entries)
+{
+  *n_entries = 0;
+  if (self->npu == NULL || index >= self->npu->n_threads)
+    return NULL;
+  *n_entries = self->npu->threads[index]->len;
+  return (const AfgNpuEntry *) self->npu->threads[index]->data;
+}
+
+const char *
+afg_document_get_npu_warning (const AfgDocument *self)
+{
+  return self->npu_warning;
 }

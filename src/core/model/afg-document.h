@@ -5,6 +5,7 @@
 
 #include "afg-category.h"
 #include "afg-event-store.h"
+#include "afg-npu.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,17 @@ AfgCategory           afg_document_get_category     (const AfgDocument *self,
 /* The string with every " at 0x<hex>" of string @index as " at 0x…". */
 guint32               afg_document_get_merged_name  (const AfgDocument *self,
                                                      guint32            index);
+/* NULL when the DB has no NPU data (no TASK or CONNECTION_IDS, or
+ * tables that cannot be read: see afg_document_get_npu_warning). */
+const AfgNpuStats    *afg_document_get_npu_stats    (const AfgDocument *self);
+/* The device time launched by thread @index's events (of the event
+ * store), sorted by event index; NULL and 0 without NPU data. */
+const AfgNpuEntry    *afg_document_get_npu_entries  (const AfgDocument *self,
+                                                     guint              index,
+                                                     guint             *n_entries);
+/* Why TASK and CONNECTION_IDS, though present, gave no NPU data; NULL
+ * when nothing is wrong. Translated, one line. */
+const char           *afg_document_get_npu_warning  (const AfgDocument *self);
 /* The string index of the tree root's name ("All threads", translated). */
 guint32               afg_document_get_root_name    (const AfgDocument *self);
 

@@ -45,7 +45,8 @@ pack (guint64 value, GArray *wide)
 }
 
 void
-afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks)
+afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks,
+                        AfgEventLinkFunc link_func, gpointer link_data)
 {
   AfgEventThread t = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, 0, 0, NULL, NULL, 0 };
   g_autoptr(GArray) wide = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -63,6 +64,8 @@ afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks
       t.events[i].duration = pack ((guint64) ev->end - (guint64) ev->start, wide);
       t.events[i].name = ev->name;
       prev = ev->start;
+      if (ev->link != 0 && link_func != NULL)
+        link_func (ev->link, self->threads->len, i, link_data);
     }
   afg_event_merge_clear (&merge);
   t.n_wide = wide->len;

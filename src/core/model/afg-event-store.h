@@ -36,11 +36,21 @@ typedef struct _AfgEventStore AfgEventStore;
 
 AfgEventStore        *afg_event_store_new          (void);
 void                  afg_event_store_free         (AfgEventStore  *self);
+/* Told, for each appended event with a non-zero link, where it landed:
+ * the thread's index in the store and the event's index in the thread. */
+typedef void (*AfgEventLinkFunc) (guint32  link,
+                                  guint    thread,
+                                  guint64  event,
+                                  gpointer user_data);
+
 /* Threads must be appended in ascending global tid. Consumes @chunks,
- * each sorted, freeing every chunk as soon as the merge has read it. */
+ * each sorted, freeing every chunk as soon as the merge has read it.
+ * @link_func may be NULL. */
 void                  afg_event_store_append       (AfgEventStore  *self,
                                                     gint64          global_tid,
-                                                    AfgChunk       *chunks);
+                                                    AfgChunk       *chunks,
+                                                    AfgEventLinkFunc link_func,
+                                                    gpointer        link_data);
 void                  afg_event_store_set_label    (AfgEventStore  *self,
                                                     guint           index,
                                                     guint32         label);
@@ -84,6 +94,7 @@ afg_event_cursor_next (AfgEventCursor *cursor, AfgEvent *out)
   out->start = cursor->start;
   out->end = (gint64) ((guint64) cursor->start + duration);
   out->name = p->name;
+  out->link = 0;
   return TRUE;
 }
 

@@ -22,6 +22,8 @@ typedef struct {
   guint32 successor;     /* the sibling entered after this one, last time */
   guint64 calls;
   gint64  total_ns;
+  gint64  npu_ns;        /* launched by this node's own rows */
+  guint64 npu_tasks;
 } BuildNode;
 
 typedef struct {
@@ -58,7 +60,7 @@ static guint32
 append_node (Builder *self, guint32 parent, guint32 name, guint32 depth, guint32 thread)
 {
   BuildNode node = { name, parent, AFG_NODE_NONE, AFG_NODE_NONE, depth, thread,
-                     AFG_NODE_NONE, AFG_NODE_NONE, 0, 0 };
+                     AFG_NODE_NONE, AFG_NODE_NONE, 0, 0, 0, 0 };
   guint32 index = self->nodes->len;
 
   if (parent != AFG_NODE_NONE)
@@ -106,6 +108,8 @@ child_of (Builder *self, Frame *frame, guint32 name)
   return child;
 }
 
+/* Returns the node that holds the event: its own, or for a row cut at
+ * the depth limit the frame at the cut. */
 static guint32
 add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 {
@@ -119,7 +123,7 @@ add_event (Builder *self, const AfgEvent *ev, gint64 ns)
   if (self->sp >= AFG_MAX_DEPTH)
     {
       stats->depth_truncated++;
-      return AFG_NODE_NONE;
+      return self->stack[self->sp].node;
     }
   child = child_of (self, &self->stack[self->sp], ev->name);
   node = node_at (self, child);
@@ -211,8 +215,25 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
     }
 }
 
+/* Device time follows the launching row's start: a row starting in the
+ * scope overlaps it, so it is in the walk. */
+static inline gboolean
+starts_in_scope (const AfgScope *scope, const AfgEvent *ev)
+{
+  return !scope->bounded || (ev->start >= scope->start_ns && ev->start < scope->end_ns);
+}
+
+static void
+add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
+{
+  BuildNode *b = node_at (self, node);
+
+  b->npu_ns = afg_sat_add (b->npu_ns, npu->ns);
+  b->npu_tasks += npu->tasks;
+}
+
 static gboolean
-add_thread (Builder *self, const AfgEventThread *t)
+add_thread (Builder *self, guint index, const AfgEventThread *t)
 {
   AfgThread thread = { t->global_tid, t->pid, t->tid,
                        afg_document_get_string (self->tree->document, t->label), 0 };
@@ -222,6 +243,8 @@ add_thread (Builder *self, const AfgEventThread *t)
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
+  guint n_npu, next_npu = 0;
+  const AfgNpuEntry *npu_entries = afg_document_get_npu_entries (self->tree->document, index, &n_npu);
 
   thread.node = append_node (self, AFG_TREE_ROOT, t->label, 1, self->threads->len);
   self->sp = 0;
@@ -232,7 +255,9 @@ add_thread (Builder *self, const AfgEventThread *t)
   while (afg_event_cursor_next (&cursor, &ev))
     {
       gint64 ns = scoped_ns (&self->tree->scope, &ev);
+      const AfgNpuEntry *npu = next_npu < n_npu && npu_entries[next_npu].event == n ? &npu_entries[next_npu++] : NULL;
       guint32 node = AFG_NODE_NONE;
+      guint64 truncated = self->tree->stats.depth_truncated;
 
       if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
         {
@@ -244,9 +269,12 @@ add_thread (Builder *self, const AfgEventThread *t)
           if (merge)
             ev.name = afg_document_get_merged_name (self->tree->document, ev.name);
           node = add_event (self, &ev, ns);
+          if (npu != NULL && starts_in_scope (&self->tree->scope, &ev))
+            add_npu (self, node, npu);
         }
+      /* A row cut at the depth limit is no call of the frame that keeps its time. */
       if (durations)
-        self->event_nodes[n - 1] = node;
+        self->event_nodes[n - 1] = self->tree->stats.depth_truncated == truncated ? node : AFG_NODE_NONE;
     }
   if (durations)
     thread_durations (self, t, mark);
@@ -262,9 +290,10 @@ add_thread (Builder *self, const AfgEventThread *t)
   return TRUE;
 }
 
-/* Children are created after their parent, so one backward pass sums them. */
+/* Children are created after their parent, so one backward pass sums
+ * them; @npu_totals (when not NULL) gets each node's NPU total. */
 static gint64 *
-sum_children (Builder *self)
+sum_children (Builder *self, gint64 *npu_totals)
 {
   gint64 *sums = g_new0 (gint64, MAX (self->nodes->len, 1));
 
@@ -274,8 +303,12 @@ sum_children (Builder *self)
 
       if (node->depth <= 1)
         node->total_ns = sums[i];
+      if (npu_totals != NULL)
+        npu_totals[i] = afg_sat_add (npu_totals[i], node->npu_ns);
       if (node->parent == AFG_NODE_NONE)
         continue;
+      if (npu_totals != NULL)
+        npu_totals[node->parent] = afg_sat_add (npu_totals[node->parent], npu_totals[i]);
       sums[node->parent] = afg_sat_add (sums[node->parent], node->total_ns);
       if (node->depth <= 2)
         node_at (self, node->parent)->calls += node->calls;
@@ -334,7 +367,15 @@ emit_durations (Builder *self, const guint32 *order)
 }
 
 static void
-emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums)
+emit_npu (AfgTree *tree, guint32 i, const BuildNode *b, gint64 npu_total)
+{
+  tree->columns[AFG_COLUMN_NPU_TOTAL_NS][i] = npu_total;
+  tree->columns[AFG_COLUMN_NPU_SELF_NS][i] = b->depth <= 1 ? 0 : b->npu_ns;
+  tree->columns[AFG_COLUMN_NPU_TASKS][i] = b->depth <= 1 ? 0 : (gint64) MIN (b->npu_tasks, (guint64) G_MAXINT64);
+}
+
+static void
+emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const gint64 *npu_totals)
 {
   AfgTree *tree = self->tree;
   guint32 n = self->nodes->len;
@@ -345,7 +386,7 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums)
     new_index[order[i]] = i;
   tree->nodes = g_new0 (AfgNode, n);
   tree->n_nodes = n;
-  for (guint c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+  for (guint c = AFG_COLUMN_CALLS; c <= (npu_totals ? AFG_COLUMN_NPU_TASKS : AFG_COLUMN_SELF_NS); c++)
     tree->columns[c] = g_new0 (gint64, n);
   for (guint32 i = 0; i < n; i++)
     {
@@ -365,6 +406,8 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums)
       tree->columns[AFG_COLUMN_CALLS][i] = (gint64) MIN (b->calls, (guint64) G_MAXINT64);
       tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
       tree->columns[AFG_COLUMN_SELF_NS][i] = b->depth <= 1 ? 0 : MAX (0, b->total_ns - child_sums[order[i]]);
+      if (npu_totals != NULL)
+        emit_npu (tree, i, b, npu_totals[order[i]]);
       next_child += n_children;
     }
   if (self->durations != NULL)
@@ -375,10 +418,12 @@ static void
 finish (Builder *self)
 {
   AfgTree *tree = self->tree;
-  g_autofree gint64 *sums = sum_children (self);
+  gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL;
+  g_autofree gint64 *npu_totals = has_npu ? g_new0 (gint64, MAX (self->nodes->len, 1)) : NULL;
+  g_autofree gint64 *sums = sum_children (self, npu_totals);
   g_autofree guint32 *order = layout_order (self);
 
-  emit_nodes (self, order, sums);
+  emit_nodes (self, order, sums, npu_totals);
   tree->n_threads = self->threads->len;
   tree->first_frame = 1 + tree->n_threads;
   tree->threads = g_new0 (AfgThread, MAX (tree->n_threads, 1));
@@ -408,7 +453,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   afg_int_map_init (&self.children, 4096);
   append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
   for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
-    ok = add_thread (&self, afg_event_store_get_thread (events, i));
+    ok = add_thread (&self, i, afg_event_store_get_thread (events, i));
   if (ok)
     finish (&self);
   g_array_unref (self.nodes);

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "afg-error.h"
 #include "afg-tree-private.h"
 
 static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
   [AFG_COLUMN_CALLS]    = { "calls",    0,                          AFG_COLUMN_CALLS },
   [AFG_COLUMN_TOTAL_NS] = { "total_ns", AFG_COLUMN_FLAG_THREAD,     AFG_COLUMN_SELF_NS },
   [AFG_COLUMN_SELF_NS]  = { "self_ns",  AFG_COLUMN_FLAG_SELF,       AFG_COLUMN_SELF_NS },
+  [AFG_COLUMN_NPU_TOTAL_NS] = { "npu_total_ns", AFG_COLUMN_FLAG_THREAD, AFG_COLUMN_NPU_SELF_NS },
+  [AFG_COLUMN_NPU_SELF_NS]  = { "npu_self_ns",  AFG_COLUMN_FLAG_SELF,   AFG_COLUMN_NPU_SELF_NS },
+  [AFG_COLUMN_NPU_TASKS]    = { "npu_tasks",    0,                      AFG_COLUMN_NPU_TASKS },
   [AFG_COLUMN_DURATION_MIN] = { "duration_min", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_MIN },
   [AFG_COLUMN_DURATION_P50] = { "duration_p50", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P50 },
   [AFG_COLUMN_DURATION_P90] = { "duration_p90", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P90 },
@@ -156,6 +162,23 @@ gboolean
 afg_tree_is_empty (const AfgTree *self)
 {
   return self->n_threads == 0;
+}
+
+gboolean
+afg_tree_check_not_empty (const AfgTree *self, GError **error)
+{
+  if (!afg_tree_is_empty (self))
+    return TRUE;
+  return afg_error_set_path (error, AFG_LOAD_ERROR, AFG_LOAD_ERROR_EMPTY,
+                             afg_document_get_source_path (self->document),
+                             _("no usable rows in PYTORCH_API"));
+}
+
+guint32
+afg_tree_get_parent_in_view (const AfgTree *self, guint32 view_root, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, AFG_NODE_NONE);
+  return node == view_root ? AFG_NODE_NONE : self->nodes[node].parent;
 }
 
 gboolean

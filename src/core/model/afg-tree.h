@@ -27,11 +27,15 @@ typedef struct {
 } AfgNode;
 
 /* A column holds one value per node. The root's and the threads' values
- * are the sums over their children; self columns are 0 there. */
+ * are the sums over their children; self columns are 0 there, and so is
+ * NPU_TASKS. The NPU columns exist only when the document has NPU data. */
 typedef enum {
   AFG_COLUMN_CALLS,
   AFG_COLUMN_TOTAL_NS,
   AFG_COLUMN_SELF_NS,
+  AFG_COLUMN_NPU_TOTAL_NS,  /* device time launched from the frame and below */
+  AFG_COLUMN_NPU_SELF_NS,   /* launched by the frame's own rows */
+  AFG_COLUMN_NPU_TASKS,     /* the tasks behind NPU_SELF_NS */
   /* With AFG_TREE_DURATIONS: the durations of the calls merged into a
    * frame, nearest rank (the ceil(p*n/100)-th smallest); 0 on the root
    * and the threads. */
@@ -114,6 +118,16 @@ guint             afg_tree_get_n_threads     (const AfgTree  *self);
 const AfgThread  *afg_tree_get_thread        (const AfgTree  *self,
                                               guint           index);
 gboolean          afg_tree_is_empty          (const AfgTree  *self);
+/* For an empty tree, sets AFG_LOAD_ERROR_EMPTY ("FILE: no usable rows in
+ * PYTORCH_API", its hint from afg_load_error_get_hint) and returns FALSE:
+ * the CLI warns with it, the window shows it. */
+gboolean          afg_tree_check_not_empty   (const AfgTree  *self,
+                                              GError        **error);
+/* The parent of @node in a view rooted at @view_root: AFG_NODE_NONE at
+ * the view root. */
+guint32           afg_tree_get_parent_in_view (const AfgTree *self,
+                                              guint32         view_root,
+                                              guint32         node);
 /* TRUE when @node is @ancestor or lies below it. */
 gboolean          afg_tree_is_descendant     (const AfgTree  *self,
                                               guint32         node,

@@ -5,13 +5,16 @@
 
 G_BEGIN_DECLS
 
-/* One PYTORCH_API row that passed the filters: 20 bytes, packed, so that
- * 10M rows fit in 200 MB. Ties keep row order: the chunk sort is stable
- * and the merge breaks ties by chunk order. */
+/* One PYTORCH_API row that passed the filters: 24 bytes, packed, so that
+ * 10M rows fit in 240 MB. Ties keep row order: the chunk sort is stable
+ * and the merge breaks ties by chunk order. @link names the row for the
+ * NPU linking (the loader's numbering; 0 for none) and is not kept in
+ * the store. */
 typedef struct __attribute__ ((packed)) {
   gint64  start;
   gint64  end;
   guint32 name;
+  guint32 link;
 } AfgEvent;
 
 #define AFG_CHUNK_MAX_EVENTS (64 * 1024)

@@ -13,13 +13,15 @@
 #include "afg-error.h"
 #include "afg-event-sort.h"
 #include "afg-loader.h"
+#include "afg-npu-reader.h"
 #include "afg-document-private.h"
 #include "afg-source.h"
+#include "afg-sql-value.h"
 
 #define FIRST_CHUNK_EVENTS 8
 #define REPORT_EVERY_ROWS 16384
 #define PARALLEL_MIN_ROWS 100000
-#define N_READERS 2
+#define N_READERS 2  /* at most 2: a link keeps the reader in one bit */
 #define BACKGROUND_NICE 10
 
 static const gint64 fallback_types[] = { 50001, 50002, 50003 };
@@ -36,6 +38,9 @@ typedef struct {
   guint64              rows_total;
   AfgLoadProgressFunc  progress;
   gpointer             progress_data;
+  AfgNpuSchema         npu_schema;
+  AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
+  GArray              *npu_rows[N_READERS];  /* AfgNpuRow per reader, for the store to fill in */
 } LoadContext;
 
 typedef struct {
@@ -46,6 +51,7 @@ typedef struct {
 
 typedef struct {
   LoadContext *ctx;
+  guint        index;
   sqlite3     *db;
   gboolean     ranged;
   gint64       lo;
@@ -62,64 +68,6 @@ typedef struct {
   guint        unreported;
   int          rc;
 } __attribute__ ((aligned (128))) Reader;  /* no false sharing between readers */
-
-typedef enum { VALUE_OK, VALUE_NULL, VALUE_BAD } ValueStatus;
-
-/* A whole decimal int64: optional sign, digits, nothing else. Up to 19
- * significant digits cannot overflow a guint64, so the range is checked
- * once at the end rather than per digit. */
-static inline gboolean
-parse_int64 (const unsigned char *s, int len, gint64 *out)
-{
-  gboolean negative = FALSE;
-  guint64 value = 0;
-  int i = 0;
-
-  if (len > 0 && (s[0] == '-' || s[0] == '+'))
-    negative = s[i++] == '-';
-  if (i == len)
-    return FALSE;
-  while (i < len - 1 && s[i] == '0')
-    i++;
-  if (len - i > 19)
-    return FALSE;
-  for (; i < len; i++)
-    {
-      guint digit = s[i] - '0';
-
-      if (digit > 9)
-        return FALSE;
-      value = value * 10 + digit;
-    }
-  if (value > (guint64) G_MAXINT64 + negative)
-    return FALSE;
-  *out = negative ? (gint64) (0 - value) : (gint64) value;
-  return TRUE;
-}
-
-/* sqlite3_value_* skips the per-call checks of sqlite3_column_*: this
- * runs five times per row. */
-static inline ValueStatus
-column_int64 (sqlite3_stmt *stmt, int col, gint64 *out)
-{
-  sqlite3_value *value = sqlite3_column_value (stmt, col);
-
-  switch (sqlite3_value_type (value))
-    {
-    case SQLITE_INTEGER:
-      *out = sqlite3_value_int64 (value);
-      return VALUE_OK;
-    case SQLITE_TEXT:
-      {
-        const unsigned char *text = sqlite3_value_text (value);
-        return parse_int64 (text, sqlite3_value_bytes (value), out) ? VALUE_OK : VALUE_BAD;
-      }
-    case SQLITE_NULL:
-      return VALUE_NULL;
-    default:
-      return VALUE_BAD;
-    }
-}
 
 static void
 report (LoadContext *ctx, AfgLoadPhase phase, guint64 rows)
@@ -171,7 +119,7 @@ sort_chunk (Reader *r, AfgChunk *chunk)
 }
 
 static void
-append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 name)
+append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 name, guint32 link)
 {
   ThreadSlot *slot = slot_for (r, global_tid);
   AfgChunk *tail = slot->tail;
@@ -189,7 +137,7 @@ append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 na
         slot->head = chunk;
       slot->tail = tail = chunk;
     }
-  tail->events[tail->len] = (AfgEvent) { start, end, name };
+  tail->events[tail->len] = (AfgEvent) { start, end, name, link };
   tail->len++;
 }
 
@@ -198,7 +146,7 @@ type_accepted (Reader *r, sqlite3_stmt *stmt)
 {
   gint64 type;
 
-  if (column_int64 (stmt, 4, &type) != VALUE_OK)
+  if (afg_column_int64 (stmt, 4, &type) != AFG_VALUE_OK)
     return FALSE;
   for (guint i = 0; i < r->ctx->n_types; i++)
     if (r->ctx->types[i] == type)
@@ -212,9 +160,35 @@ name_index (Reader *r, sqlite3_stmt *stmt)
   AfgStringTable *strings = &r->ctx->document->strings;
   gint64 id;
 
-  if (column_int64 (stmt, 3, &id) != VALUE_OK)
+  if (afg_column_int64 (stmt, 3, &id) != AFG_VALUE_OK)
     return strings->null_name;
   return afg_string_table_lookup_id (strings, id);
+}
+
+/* A link numbers the reader's rows with a connection id from 1, the
+ * reader in the top bit: it must survive the sort to find where the row
+ * lands in the store. */
+static guint32
+npu_link (Reader *r, sqlite3_stmt *stmt)
+{
+  GArray *rows = r->ctx->npu_rows[r->index];
+  AfgNpuRow row = { 0, 0, 0 };
+
+  if (rows == NULL || afg_column_int64 (stmt, 5, &row.connection_id) != AFG_VALUE_OK
+      || !afg_npu_tasks_wants (r->ctx->npu_tasks, row.connection_id) || rows->len >= G_MAXINT32)
+    return 0;
+  g_array_append_val (rows, row);
+  return (guint32) r->index << 31 | rows->len;
+}
+
+static void
+place_link (guint32 link, guint thread, guint64 event, gpointer data)
+{
+  LoadContext *ctx = data;
+  AfgNpuRow *row = &g_array_index (ctx->npu_rows[link >> 31], AfgNpuRow, (link & G_MAXINT32) - 1);
+
+  row->thread = thread;
+  row->event = event;
 }
 
 /* "ProfilerStep#N", N decimal: step N. */
@@ -223,7 +197,7 @@ parse_step_id (const char *name, gint64 *id)
 {
   const char *digits = name + strlen ("ProfilerStep#");
 
-  return *digits != '\0' && parse_int64 ((const unsigned char *) digits, strlen (digits), id)
+  return *digits != '\0' && afg_parse_int64 ((const unsigned char *) digits, strlen (digits), id)
          && g_ascii_isdigit (*digits);
 }
 
@@ -238,31 +212,31 @@ record_step (Reader *r, guint32 name, gint64 start, gint64 end)
 
 /* Steps come from ProfilerStep# rows of any type. */
 static void
-read_times (sqlite3_stmt *stmt, ValueStatus s[3], gint64 *start, gint64 *end, gint64 *global_tid)
+read_times (sqlite3_stmt *stmt, AfgValueStatus s[3], gint64 *start, gint64 *end, gint64 *global_tid)
 {
-  s[0] = column_int64 (stmt, 0, start);
-  s[1] = column_int64 (stmt, 1, end);
-  s[2] = column_int64 (stmt, 2, global_tid);
+  s[0] = afg_column_int64 (stmt, 0, start);
+  s[1] = afg_column_int64 (stmt, 1, end);
+  s[2] = afg_column_int64 (stmt, 2, global_tid);
 }
 
 static void
 read_skipped_type_row (Reader *r, sqlite3_stmt *stmt)
 {
-  ValueStatus s[3];
+  AfgValueStatus s[3];
   gint64 start = 0, end = 0, global_tid = 0;
   guint32 name = name_index (r, stmt);
 
   if (!afg_string_table_is_step (&r->ctx->document->strings, name))
     return;
   read_times (stmt, s, &start, &end, &global_tid);
-  if (s[0] == VALUE_OK && s[1] == VALUE_OK)
+  if (s[0] == AFG_VALUE_OK && s[1] == AFG_VALUE_OK)
     record_step (r, name, start, end);
 }
 
 static void
 read_row (Reader *r, sqlite3_stmt *stmt)
 {
-  ValueStatus s[3];
+  AfgValueStatus s[3];
   gint64 start = 0, end = 0, global_tid = 0, duration;
   guint32 name;
 
@@ -274,12 +248,12 @@ read_row (Reader *r, sqlite3_stmt *stmt)
       return;
     }
   read_times (stmt, s, &start, &end, &global_tid);
-  if (s[0] == VALUE_NULL || s[1] == VALUE_NULL || s[2] == VALUE_NULL)
+  if (s[0] == AFG_VALUE_NULL || s[1] == AFG_VALUE_NULL || s[2] == AFG_VALUE_NULL)
     {
       r->stats.skipped_null++;
       return;
     }
-  if (s[0] != VALUE_OK || s[1] != VALUE_OK || s[2] != VALUE_OK)
+  if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK || s[2] != AFG_VALUE_OK)
     {
       r->stats.skipped_malformed++;
       return;
@@ -295,7 +269,7 @@ read_row (Reader *r, sqlite3_stmt *stmt)
   else if (__builtin_sub_overflow (end, start, &duration))
     r->stats.skipped_malformed++;
   else
-    append_event (r, global_tid, start, end, name);
+    append_event (r, global_tid, start, end, name, npu_link (r, stmt));
 }
 
 static void
@@ -316,8 +290,9 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
 {
   g_autofree char *range = r->ranged ? g_strdup_printf (" WHERE %s BETWEEN ?1 AND ?2",
                                                         r->ctx->source.rowid_alias) : NULL;
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s FROM PYTORCH_API%s",
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s",
                                           r->ctx->source.has_type ? "type" : "NULL",
+                                          r->ctx->npu_rows[r->index] ? ", connectionId" : "",
                                           range ? range : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
@@ -356,11 +331,14 @@ reader_run (gpointer data)
 }
 
 static void
-reader_init (Reader *r, LoadContext *ctx, sqlite3 *db)
+reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
 {
   memset (r, 0, sizeof *r);
   r->ctx = ctx;
+  r->index = index;
   r->db = db;
+  if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
+    ctx->npu_rows[index] = g_array_new (FALSE, FALSE, sizeof (AfgNpuRow));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);
@@ -451,7 +429,7 @@ plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
   g_autofree char *min_sql = NULL;
   g_autofree char *max_sql = NULL;
 
-  reader_init (&readers[0], ctx, db);
+  reader_init (&readers[0], 0, ctx, db);
   readers[0].reports = TRUE;
   if (ctx->source.rowid_alias == NULL)
     return 1;
@@ -471,7 +449,7 @@ plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
           /* Unsigned: hi - lo may not fit a gint64 in a hostile file. */
           gint64 mid = (gint64) ((guint64) lo + ((guint64) hi - (guint64) lo) / 2);
 
-          reader_init (&readers[1], ctx, second);
+          reader_init (&readers[1], 1, ctx, second);
           readers[1].ranged = TRUE;
           readers[1].lo = mid + 1;
           readers[1].hi = hi;
@@ -566,7 +544,8 @@ store_events (LoadContext *ctx, GArray *slots, GError **error)
 
       if (g_cancellable_is_cancelled (ctx->cancellable))
         break;
-      afg_event_store_append (ctx->document->events, slot->global_tid, g_steal_pointer (&slot->head));
+      afg_event_store_append (ctx->document->events, slot->global_tid, g_steal_pointer (&slot->head),
+                              place_link, ctx);
     }
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
 }
@@ -631,6 +610,38 @@ load_step_table (LoadContext *ctx, sqlite3 *db)
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
+ * the host graph; cancelling still cancels. Read before PYTORCH_API: the
+ * readers then keep only the rows that can take a task. */
+static gboolean
+read_npu_tasks (LoadContext *ctx, sqlite3 *db, GError **error)
+{
+  int rc;
+
+  ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
+  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
+    return TRUE;
+  rc = afg_npu_tasks_read (db, &ctx->npu_tasks);
+  if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
+    return FALSE;
+  if (rc != SQLITE_OK)
+    ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
+                                                    " failed: %s"), sqlite3_errstr (rc));
+  return TRUE;
+}
+
+/* Without a row list (no task could link), every task stays unlinked. */
+static void
+link_npu (LoadContext *ctx, guint n_readers)
+{
+  AfgDocument *doc = ctx->document;
+
+  if (ctx->npu_tasks == NULL)
+    return;
+  doc->npu = afg_npu_tasks_link (ctx->npu_tasks, ctx->npu_rows, ctx->npu_rows[0] != NULL ? n_readers : 0,
+                                 afg_event_store_get_n_threads (doc->events));
+}
+
 static void
 free_slots (gpointer data)
 {
@@ -658,6 +669,8 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       fail_sqlite (ctx, db, rc, error);
       return FALSE;
     }
+  if (!read_npu_tasks (ctx, db, error))
+    return FALSE;
   n = plan_readers (ctx, db, readers);
   t1 = g_get_monotonic_time ();
   if (read_rows (ctx, readers, n, error))
@@ -671,6 +684,8 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
         ok = fail_sqlite (ctx, db, rc, error);
+      if (ok)
+        link_npu (ctx, n);
       g_debug ("strings %.3f s, %u readers %.3f s, store %.3f s", (t1 - t0) / 1e6, n,
                (t2 - t1) / 1e6, (g_get_monotonic_time () - t2) / 1e6);
     }
@@ -680,6 +695,9 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
         sqlite3_close (readers[i].db);
       reader_clear (&readers[i]);
     }
+  for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
+    g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+  g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
   return ok;
 }
 

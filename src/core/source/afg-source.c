@@ -291,6 +291,16 @@ afg_source_has_plain_table (sqlite3 *db, const char *table)
          && !is_virtual (db, table) && !has_trigger (db, table);
 }
 
+gboolean
+afg_source_has_object (sqlite3 *db, const char *name)
+{
+  g_autofree char *type = NULL;
+  int rc;
+
+  type = object_type (db, name, &rc);
+  return rc == SQLITE_OK && type != NULL;
+}
+
 static gboolean
 check_columns (AfgSource *source, sqlite3 *db, GError **error)
 {
@@ -323,6 +333,7 @@ check_columns (AfgSource *source, sqlite3 *db, GError **error)
         }
     }
   source->has_type = g_hash_table_contains (seen, "type");
+  source->has_connection_id = g_hash_table_contains (seen, "connectionid");
   for (guint i = 0; i < G_N_ELEMENTS (rowid_aliases) && source->rowid_alias == NULL; i++)
     if (!g_hash_table_contains (seen, rowid_aliases[i]))
       source->rowid_alias = rowid_aliases[i];

@@ -16,6 +16,7 @@ typedef struct {
   gboolean writable_copy;  /* so that SQLite can replay that file on the copy */
   guint64  bytes;
   gboolean has_type;
+  gboolean has_connection_id;  /* PYTORCH_API.connectionId, for the NPU links */
   const char *rowid_alias;  /* a name of the rowid no column hides, or NULL */
   gboolean has_enum_table;
 } AfgSource;
@@ -32,6 +33,9 @@ void      afg_source_clear    (AfgSource   *source);
  * table, no trigger (optional tables are read only then). */
 gboolean  afg_source_has_plain_table (sqlite3 *db,
                                       const char *table);
+/* TRUE when a table or a view named @name exists (any case). */
+gboolean  afg_source_has_object (sqlite3 *db,
+                                 const char *name);
 /* Maps a failed SQLite call to a load error naming the file. */
 void      afg_source_set_error (const AfgSource *source,
                                 sqlite3    *db,

@@ -33,6 +33,10 @@ afg_load_error_get_hint (const GError *error)
       return _("the database was altered after profiling; views and triggers are refused");
     case AFG_LOAD_ERROR_CORRUPT:
       return _("the file is damaged or was copied while the profiler was still writing it");
+    case AFG_LOAD_ERROR_EMPTY:
+      return _("likely causes: the CPU activity was not collected (add "
+               "torch_npu.profiler.ProfilerActivity.CPU); the profile holds only ProfilerStep# "
+               "markers or mstx ranges; the run stopped before any step was recorded");
     default:
       return NULL;
     }

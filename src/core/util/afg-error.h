@@ -18,6 +18,7 @@ typedef enum {
   AFG_LOAD_ERROR_NOT_A_TABLE,
   AFG_LOAD_ERROR_MISSING_COLUMN,
   AFG_LOAD_ERROR_CORRUPT,
+  AFG_LOAD_ERROR_EMPTY,       /* a valid profile with no row to draw */
 } AfgLoadError;
 
 GQuark      afg_load_error_quark    (void);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "afg-format.h"
@@ -22,9 +23,24 @@ afg_format_duration (gint64 ns)
 char *
 afg_format_percent (gint64 part, gint64 whole)
 {
+  double p;
+  int digits;
+
   if (whole <= 0)
     return g_strdup ("0%");
-  return g_strdup_printf ("%.1f%%", 100.0 * (double) part / (double) whole);
+  p = 100.0 * (double) part / (double) whole;
+  /* The page's rule (JavaScript's toFixed (1) from 10 % up, else two
+   * significant digits), so that both views print the same share. */
+  if (p >= 10 || p == 0)
+    return g_strdup_printf ("%.1f%%", p);
+  if (p < 1e-6)
+    return g_strdup_printf ("%.1e%%", p);
+  {
+    /* The exponent after rounding to two digits: 0.0999 is "0.10". */
+    g_autofree char *sci = g_strdup_printf ("%.1e", p);
+    digits = 1 - atoi (strchr (sci, 'e') + 1);
+  }
+  return g_strdup_printf ("%.*f%%", digits, p);
 }
 
 char *

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+#include <sqlite3.h>
+
+#include "afg-npu.h"
+#include "afg-source.h"
+
+G_BEGIN_DECLS
+
+/* A used PYTORCH_API row with a connection id, as the loader read it,
+ * and where it landed in the event store. */
+typedef struct {
+  gint64  connection_id;
+  guint64 event;
+  guint32 thread;
+} AfgNpuRow;
+
+typedef enum {
+  AFG_NPU_SCHEMA_ABSENT,    /* no TASK or no CONNECTION_IDS: no NPU data, silently */
+  AFG_NPU_SCHEMA_USABLE,
+  AFG_NPU_SCHEMA_UNUSABLE,  /* present but not readable: no NPU data, a warning */
+} AfgNpuSchema;
+
+/* TASK(startNs, endNs, connectionId) and CONNECTION_IDS(id, connectionId)
+ * are read only as plain tables with those columns, and only when
+ * PYTORCH_API has connectionId. For UNUSABLE, @warning says why. */
+AfgNpuSchema afg_npu_check_schema (sqlite3          *db,
+                                   const AfgSource  *source,
+                                   char            **warning);
+
+/* Is @id a connection id that can link (-1 and 4294967295 mean none)? */
+static inline gboolean
+afg_npu_is_link (gint64 id)
+{
+  return id != -1 && id != G_GINT64_CONSTANT (4294967295);
+}
+
+/* The used tasks of a DB, grouped by connection id, and the CONNECTION_IDS
+ * rows that lead to them: read before PYTORCH_API, so that the loader
+ * keeps only the rows that can launch something. */
+typedef struct _AfgNpuTasks AfgNpuTasks;
+
+/* Returns an SQLite result code; *@out is set on SQLITE_OK. */
+int          afg_npu_tasks_read   (sqlite3          *db,
+                                   AfgNpuTasks     **out);
+void         afg_npu_tasks_free   (AfgNpuTasks      *self);
+/* FALSE when no PYTORCH_API row could take a task (no linkable task). */
+gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
+/* Can a PYTORCH_API row with connection id @api_id take tasks? Safe to
+ * call from several threads. */
+gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
+                                   gint64            api_id);
+/* Gives each used task to the row of @row_lists with the lowest rowid
+ * among those it reaches. @row_lists holds @n_lists GArrays of AfgNpuRow,
+ * each in rowid order, the lists in rowid order too. */
+AfgNpuData  *afg_npu_tasks_link   (AfgNpuTasks      *self,
+                                   GArray * const   *row_lists,
+                                   guint             n_lists,
+                                   guint             n_threads);
+
+G_END_DECLS

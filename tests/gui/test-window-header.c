@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* The header bar stays readable down to 640 px: the title never overlaps
+ * the thread picker, the search entry or a button, nothing is pushed out
+ * of the window, and at 1000 px the title is whole. Run once in English
+ * and once in zh_CN (AFG_LOCALEDIR points at the built translation). Also:
+ * the menu's "Flip Orientation" is unchecked in the default orientation. */
+#include "config.h"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "afg-gui-test-tree.h"
+#include "afg-window-private.h"
+
+#define TITLE "ascend_pytorch_profiler_0.db"
+
+static void
+settle (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The header's width: the window's, less the frame GTK draws around it.
+ * A header whose minimum is wider than asked would widen the window. */
+static int
+header_width (AfgWindow *window, int width)
+{
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (window));
+  int got;
+
+  settle ();
+  got = gtk_widget_get_width (header);
+  g_test_message ("asked for %d px, header %d px", width, got);
+  g_assert_cmpint (got, <=, width);
+  g_assert_cmpint (got, >=, width - 40);
+  return got;
+}
+
+static void
+collect (GtkWidget *widget, GtkWidget *title, GPtrArray *found)
+{
+  if (widget == title || !gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_BUTTON (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SEARCH_ENTRY (widget)
+      || GTK_IS_MENU_BUTTON (widget) || GTK_IS_LABEL (widget))
+    {
+      g_ptr_array_add (found, widget);
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect (c, title, found);
+}
+
+static void
+assert_no_overlap (AfgWindow *window, int asked)
+{
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (window));
+  GtkWidget *title = gtk_header_bar_get_title_widget (GTK_HEADER_BAR (header));
+  g_autoptr(GPtrArray) others = g_ptr_array_new ();
+  int width = header_width (window, asked);
+  graphene_rect_t t, o;
+
+  g_assert_true (gtk_widget_compute_bounds (title, header, &t));
+  g_test_message ("%d px: title at %.0f, %.0f px wide", width, t.origin.x, t.size.width);
+  g_assert_cmpfloat (t.size.width, >=, 80);
+  collect (header, title, others);
+  g_assert_cmpuint (others->len, >=, 5);
+  for (guint i = 0; i < others->len; i++)
+    {
+      g_assert_true (gtk_widget_compute_bounds (others->pdata[i], header, &o));
+      g_test_message ("  %s at %.0f, %.0f px wide", G_OBJECT_TYPE_NAME (others->pdata[i]),
+                      o.origin.x, o.size.width);
+      g_assert_false (graphene_rect_intersection (&t, &o, NULL));
+      g_assert_cmpfloat (o.origin.x, >=, 0);
+      g_assert_cmpfloat (o.origin.x + o.size.width, <=, width);
+    }
+}
+
+static AfgWindow *
+show_window (AfgGuiTreeFixture *f, int width)
+{
+  AfgWindow *window = g_object_new (AFG_TYPE_WINDOW, "default-width", width,
+                                    "default-height", 480, NULL);
+
+  _afg_window_show_profile (window, f->tree, NULL);
+  gtk_window_set_title (GTK_WINDOW (window), TITLE);
+  gtk_window_present (GTK_WINDOW (window));
+  while (afg_flame_view_is_busy (window->flame_view)
+         || !gtk_widget_get_mapped (GTK_WIDGET (window->flame_view)))
+    g_main_context_iteration (NULL, TRUE);
+  return window;
+}
+
+static void
+test_header_widths (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  for (int width = 1000; width >= 640; width -= 120)
+    {
+      AfgWindow *window = show_window (f, width);
+      GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (window));
+      GtkLabel *title = GTK_LABEL (gtk_header_bar_get_title_widget (GTK_HEADER_BAR (header)));
+
+      assert_no_overlap (window, width);
+      g_assert_cmpstr (gtk_label_get_text (title), ==, TITLE);
+      /* Whole at 1000 px, the width the zh_CN title was cut at. */
+      if (width == 1000)
+        g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (title)));
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
+static gboolean
+menu_has_action (GMenuModel *menu, const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name)
+          && g_strcmp0 (name, action) == 0)
+        return TRUE;
+      if (section != NULL && menu_has_action (section, action))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static GtkMenuButton *
+find_menu_button (GtkWidget *widget)
+{
+  if (GTK_IS_MENU_BUTTON (widget))
+    return GTK_MENU_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkMenuButton *found = find_menu_button (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The menu item shows the state of win.flip-orientation, the "flipped"
+ * property: unchecked in the default flame orientation. */
+static void
+test_flip_orientation (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  AfgWindow *window = show_window (f, 800);
+  GtkMenuButton *menu = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)));
+  gboolean flipped = TRUE;
+
+  g_assert_nonnull (menu);
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (menu), "win.flip-orientation"));
+  g_object_get (window, "flipped", &flipped, NULL);
+  g_assert_false (flipped);
+  g_assert_true (afg_flame_view_get_flame (window->flame_view));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.flip-orientation", NULL);
+  g_object_get (window, "flipped", &flipped, NULL);
+  g_assert_true (flipped);
+  g_assert_false (afg_flame_view_get_flame (window->flame_view));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char *argv[])
+{
+  const char *localedir = g_getenv ("AFG_LOCALEDIR");
+
+  gtk_test_init (&argc, &argv, NULL);
+  /* gtk_test_init keeps the C locale; the zh_CN run needs LC_ALL's. */
+  setlocale (LC_ALL, "");
+  if (localedir != NULL)
+    bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_test_message ("\"Thread\" is \"%s\" here", _("Thread"));
+  g_test_add ("/window/header-widths", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_header_widths, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/window/flip-orientation", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_flip_orientation, afg_gui_tree_fixture_tear_down);
+  return g_test_run ();
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* What the window's core shows of a profile, for the agreement test with
+ * the page (agree.test.mjs): per frame `path\tcolour\tshare of all`, then
+ * per query `search\tQUERY\tmatches\tshare` over all threads — the values
+ * the window's tooltip, palette and match count use.
+ * Usage: afg-view-dump DB [QUERY…] */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "afg-flame-layout.h"
+#include "afg-flame-search.h"
+#include "afg-format.h"
+#include "afg-loader.h"
+#include "afg-tree-builder.h"
+
+static char *
+colour (const AfgTree *tree, guint32 node)
+{
+  AfgFlameHsl hsl;
+
+  if (afg_tree_get_node (tree, node)->depth < 2)
+    return g_strdup ("#b9b9b2");
+  afg_flame_hsl_for_name (afg_tree_get_node_name (tree, node), afg_tree_get_node_category (tree, node), &hsl);
+  return g_strdup_printf ("hsl(%u, %u%%, %u%%)", hsl.hue, hsl.saturation, hsl.lightness);
+}
+
+static void
+print_frames (const AfgTree *tree)
+{
+  guint n = afg_tree_get_n_nodes (tree);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, g_free);
+  gint64 all = afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+
+  g_ptr_array_add (paths, g_strdup (""));
+  for (guint32 i = 1; i < n; i++)
+    {
+      const AfgNode *node = afg_tree_get_node (tree, i);
+      const char *name = afg_tree_get_node_name (tree, i);
+      g_autofree char *c = colour (tree, i);
+      g_autofree char *share = afg_format_percent (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i), all);
+      char *path = node->depth == 1 ? g_strdup (name)
+                                    : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
+
+      g_ptr_array_add (paths, path);
+      printf ("%s\t%s\t%s\n", path, c, share);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: %s DB [QUERY…]\n", argv[0]);
+      return 2;
+    }
+  document = afg_document_load (argv[1], NULL, NULL, NULL, &error);
+  if (document != NULL)
+    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+  if (tree == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  print_frames (tree);
+  for (int q = 2; q < argc; q++)
+    {
+      g_autofree guint8 *matches = afg_flame_search_match (tree, argv[q]);
+      AfgFlameSearchResult result;
+      g_autofree char *share = NULL;
+
+      afg_flame_search_summarize (tree, AFG_COLUMN_TOTAL_NS, matches, AFG_TREE_ROOT, &result);
+      share = afg_format_percent (result.matched_ns, result.view_ns);
+      printf ("search\t%s\t%u\t%s\n", argv[q], result.n_matches, share);
+    }
+  return 0;
+}
