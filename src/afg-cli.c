@@ -19,6 +19,7 @@
 #include "afg-writers.h"
 
 #define PROG "ascend-flamegraph"
+#define TOP_UNSET G_MININT
 
 typedef struct {
   gboolean   export;
@@ -30,6 +31,7 @@ typedef struct {
   char      *steps;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
+  int        top;
   char     **files;
 } CliOptions;
 
@@ -251,6 +253,17 @@ parse_steps_option (CliOptions *opts)
   return FALSE;
 }
 
+/* --top N: a quick look over ssh, on stdout (the summary stays on stderr). */
+static void
+print_top (const AfgTree *tree, int n)
+{
+  g_autoptr(GString) table = g_string_new (NULL);
+
+  afg_top_write (tree, (guint) n, table);
+  fwrite (table->str, 1, table->len, stdout);
+  fflush (stdout);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -265,6 +278,8 @@ run_export (CliOptions *opts)
   AfgWeight weight = AFG_WEIGHT_HOST;
   AfgScope scope;
 
+  if (opts->top != TOP_UNSET && opts->top < 1)
+    return usage_error (_("--top needs a positive number"));
   if (!parse_format (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
@@ -285,12 +300,16 @@ run_export (CliOptions *opts)
     return AFG_EXIT_USAGE;
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
-    tree = afg_tree_build (document, &scope, AFG_TREE_FLAGS_NONE, NULL, &error);
+    tree = afg_tree_build (document, &scope, AFG_TREE_DURATIONS, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
     return report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
+  if (opts->top != TOP_UNSET)
+    print_top (tree, opts->top);
+  if (!opts->export)
+    return AFG_EXIT_OK;
   if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
     {
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
@@ -317,7 +336,8 @@ run_parsed (CliOptions *opts)
       g_print ("%s %s\n", PROG, PACKAGE_VERSION);
       return AFG_EXIT_OK;
     }
-  if (HAVE_GUI && !opts->export)
+  /* --top alone prints the table and writes nothing. */
+  if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
     return usage_error (_("-o, -f, -q, --weight and --steps work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
@@ -346,7 +366,7 @@ make_context (GOptionEntry *entries)
 int
 afg_cli_main (int argc, char **argv)
 {
-  CliOptions opts = { 0 };
+  CliOptions opts = { .top = TOP_UNSET };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
@@ -355,6 +375,7 @@ afg_cli_main (int argc, char **argv)
     { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
+    { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
   };

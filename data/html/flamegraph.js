@@ -18,6 +18,9 @@
  *                   (threads: <TAB>npu_total<TAB>0<TAB>0).
  *   steps()      -> [{id, durationNs, inScope, slow, x, y, width, height}]
  *                   the step strip's bars (CSS px, relative to canvas#steps).
+ *   functions()  -> the JSON export's "functions" array (functions.js).
+ *   selectFunction(name) -> selects it in the Functions panel: its frames
+ *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * state() also has perStep (the toggle), stepCount (what "per step"
  * divides by: the steps in the exported scope) and scope ([A, B] or null).
@@ -294,8 +297,8 @@
 
   function makePalette(m) {
     const cache = new Array(m.names.length);
-    return function colour(node) {
-      const n = m.name[node];
+    const colour = (node) => colour.ofName(m.name[node]);
+    colour.ofName = function (n) {
       if (n < 0)
         return '#b9b9b2';
       if (cache[n] === undefined) {
@@ -306,6 +309,7 @@
       }
       return cache[n];
     };
+    return colour;
   }
 
   /* ---------- the view ---------- */
@@ -330,6 +334,7 @@
     this.weight = 'host';
     this.wt = m.total;  /* the weight's totals: widths, shares */
     this.match = null;
+    this.selected = -1;  /* name index of the function picked in the Functions panel */
     this.hoverEntry = -1;
     this.layoutWidth = -1;
     this.nameWidth = new Float32Array(m.names.length).fill(-1);
@@ -485,7 +490,7 @@
         if (r === null)
           continue;
         const node = this.lnode[e];
-        const dimmed = this.match !== null && !this.isMatch(node);
+        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(node);
         ctx.fillStyle = dimmed ? dim : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
         if (r.width >= LABEL_MIN_PX)
@@ -560,7 +565,7 @@
 
   FlameView.prototype.isMatch = function (node) {
     const n = this.m.name[node];
-    return n >= 0 && this.match[n] === 1;
+    return n >= 0 && (this.match === null || this.match[n] === 1) && (this.selected < 0 || n === this.selected);
   };
 
   /* Matching frames in the current thread view and the share of its time
@@ -620,6 +625,7 @@
     this.search = '';
     this.pending = false;
     this.perStep = false;
+    this.functions = null;  /* AFG_FUNCTIONS.attach() */
   }
 
   /* "Per step" divides every value shown by the steps in scope. */
@@ -707,6 +713,8 @@
     const v = this.view;
     const res = v.setSearch(this.search);
     const el = $('match-count');
+    if (this.functions)
+      this.functions.setFilter(this.search);
     if (res === null)
       el.textContent = '';
     else if (res.count === 0)
@@ -805,6 +813,8 @@
                 [AFG_T('npuTasks') + per, fmtCount(frame ? m.npuTasks[n] / div : 0)]);
     rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
               [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
+    if (this.functions)
+      rows.push(...this.functions.tooltipRows(n));
     const name = document.createElement('div');
     name.className = 'name';
     name.textContent = v.nodeName(n);
@@ -1018,11 +1028,17 @@
     fillSummary(m, strip);
     strip.show();
     const app = new App(m, strip);
+    app.functions = AFG_FUNCTIONS.attach(app, m, {
+      fmtTime, fmtInt, fmtPct, decodeVarints,
+      colourOfName: (n) => app.view.colour.ofName(n),
+    });
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
       dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
       steps: () => strip.bars(),
+      functions: () => app.functions.functions(),
+      selectFunction: (name) => app.functions.select(name),
       firstDrawMs: null,
     };
     if (m.T === 0) {

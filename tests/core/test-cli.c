@@ -54,10 +54,13 @@ static char *
 serialize (const char *db_path, AfgFormat format)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) profile = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) profile = NULL;
   GString *out = g_string_new (NULL);
 
   g_assert_no_error (error);
+  /* What the CLI builds: with the durations. */
+  profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
   if (format == AFG_FORMAT_JSON)
     afg_json_write (profile, out);
   else

@@ -452,7 +452,7 @@ test_no_tables (void)
   g_autoptr(GString) json = g_string_new (NULL);
 
   afg_json_write (tree, json);
-  g_assert_nonnull (strstr (json->str, ",\"npu\":null,\"threads\":"));
+  g_assert_nonnull (strstr (json->str, ",\"npu\":null,\"functions\":"));
   g_assert_null (strstr (json->str, "npu_"));
 }
 
@@ -534,7 +534,7 @@ test_json (void)
   afg_json_write (tree, json);
   g_assert_true (g_str_has_prefix (json->str, "{\"format\":\"ascend-flamegraph\",\"version\":2,"));
   g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],\"npu\":{\"tasks\":2,\"ns\":9,"
-                                       "\"unlinked_tasks\":1,\"unlinked_ns\":2,\"skipped\":1},\"threads\":["));
+                                       "\"unlinked_tasks\":1,\"unlinked_ns\":2,\"skipped\":1},\"functions\":["));
   g_assert_nonnull (strstr (json->str, "\"label\":\"1/1\",\"total_ns\":100,\"npu_total_ns\":7,\"children\":["));
   g_assert_nonnull (strstr (json->str, "\"calls\":1,\"total_ns\":100,\"self_ns\":100,\"npu_total_ns\":7,"
                                        "\"npu_self_ns\":7,\"npu_tasks\":1,\"children\":[]"));

@@ -63,14 +63,20 @@ load_steps_document (StepSource source)
 }
 
 static AfgTree *
-build_steps (AfgDocument *document, gint64 first, gint64 last)
+build_steps_with (AfgDocument *document, gint64 first, gint64 last, AfgTreeFlags flags)
 {
   g_autoptr(GError) error = NULL;
   AfgScope scope;
 
   g_assert_true (afg_scope_init_steps (&scope, document, first, last, &error));
   g_assert_no_error (error);
-  return afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
+  return afg_test_build (document, &scope, flags);
+}
+
+static AfgTree *
+build_steps (AfgDocument *document, gint64 first, gint64 last)
+{
+  return build_steps_with (document, first, last, AFG_TREE_FLAGS_NONE);
 }
 
 static int
@@ -404,7 +410,7 @@ serialize_steps (const char *path, gint64 first, gint64 last, AfgFormat format)
   GString *out = g_string_new (NULL);
 
   g_assert_no_error (error);
-  tree = build_steps (document, first, last);
+  tree = build_steps_with (document, first, last, AFG_TREE_DURATIONS);  /* as exports are */
   if (format == AFG_FORMAT_JSON)
     afg_json_write (tree, out);
   else
@@ -431,7 +437,7 @@ test_cli_formats (CliFixture *f, gconstpointer data)
   g_assert_nonnull (strstr (json, ",\"scope\":{\"steps\":[2,3],\"start_ns\":100,\"end_ns\":1000},"
                                   "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100},"
                                   "{\"id\":2,\"start_ns\":100,\"end_ns\":250},"
-                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"npu\":null,\"threads\":["));
+                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"npu\":null,\"functions\":["));
   g_assert_null (strstr (json, "\"label\":\"1/2\""));
   g_assert_cmpint (run_steps (f, "folded", "2", NULL), ==, EXIT_OK);
   folded = read_output (f, "flamegraph.folded");

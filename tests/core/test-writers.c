@@ -65,7 +65,8 @@ static void
 test_json_exact (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgTree) profile = afg_test_db_load (db);
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(AfgTree) profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
   g_autofree char *json = write_json (profile);
   g_autofree char *actual = canonical (json);
   g_autofree char *expected = NULL;
@@ -80,16 +81,23 @@ test_json_exact (void)
     "\"partial_overlaps\":0,\"depth_truncated\":0},"
     "\"scope\":null,\"steps\":[],"
     "\"npu\":null,"
+    "\"functions\":["
+    "{\"name\":\"train.py(1): main\",\"category\":\"python\",\"calls\":1,\"self_ns\":50,\"total_ns\":100},"
+    "{\"name\":\"aten::add\",\"category\":\"python_framework\",\"calls\":1,\"self_ns\":40,\"total_ns\":50},"
+    "{\"name\":\"aclnnAdd\",\"category\":\"cann\",\"calls\":1,\"self_ns\":10,\"total_ns\":10},"
+    "{\"name\":\"<module>\",\"category\":\"python\",\"calls\":1,\"self_ns\":5,\"total_ns\":5}],"
     "\"threads\":["
     "{\"global_tid\":42949672971,\"pid\":10,\"tid\":11,\"label\":\"10/11\",\"total_ns\":100,"
     "\"children\":[{\"name\":\"train.py(1): main\",\"category\":\"python\",\"calls\":1,"
-    "\"total_ns\":100,\"self_ns\":50,\"children\":[{\"name\":\"aten::add\","
+    "\"total_ns\":100,\"self_ns\":50,\"durations\":[100,100,100,100,100],"
+    "\"children\":[{\"name\":\"aten::add\","
     "\"category\":\"python_framework\",\"calls\":1,\"total_ns\":50,\"self_ns\":40,"
+    "\"durations\":[50,50,50,50,50],"
     "\"children\":[{\"name\":\"aclnnAdd\",\"category\":\"cann\",\"calls\":1,\"total_ns\":10,"
-    "\"self_ns\":10,\"children\":[]}]}]}]},"
+    "\"self_ns\":10,\"durations\":[10,10,10,10,10],\"children\":[]}]}]}]},"
     "{\"global_tid\":42949672972,\"pid\":10,\"tid\":12,\"label\":\"10/12\",\"total_ns\":5,"
     "\"children\":[{\"name\":\"<module>\",\"category\":\"python\",\"calls\":1,\"total_ns\":5,"
-    "\"self_ns\":5,\"children\":[]}]}]}", (gint64) st.st_size);
+    "\"self_ns\":5,\"durations\":[5,5,5,5,5],\"children\":[]}]}]}", (gint64) st.st_size);
   g_assert_cmpstr (actual, ==, expected);
   afg_test_db_free (db);
 }
@@ -238,7 +246,14 @@ test_export_to_dir (gconstpointer data)
   g_file_get_contents (out_path, &content, NULL, &error);
   g_assert_no_error (error);
   if (format == AFG_FORMAT_JSON)
-    afg_json_write (profile, expected);
+    {
+      /* A tree without durations is exported with them, as JSON v2 says. */
+      g_autoptr(AfgTree) full = afg_test_build (afg_tree_get_document (profile), NULL, AFG_TREE_DURATIONS);
+
+      g_assert_false (afg_tree_has_column (profile, AFG_COLUMN_DURATION_MIN));
+      afg_json_write (full, expected);
+      g_assert_nonnull (strstr (content, "\"durations\":[100,100,100,100,100]"));
+    }
   else if (format == AFG_FORMAT_FOLDED)
     afg_folded_write (profile, AFG_COLUMN_SELF_NS, expected);
   if (format != AFG_FORMAT_HTML)

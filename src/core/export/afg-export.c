@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "afg-error.h"
+#include "afg-tree-builder.h"
 #include "afg-writers.h"
 
 static const char * const format_names[] = { "html", "json", "folded" };
@@ -57,10 +58,27 @@ afg_weight_get_self_column (AfgWeight weight)
   return weight == AFG_WEIGHT_NPU ? AFG_COLUMN_NPU_SELF_NS : AFG_COLUMN_SELF_NS;
 }
 
-static GString *
-serialize (const AfgTree *tree, AfgFormat format, AfgWeight weight, GError **error)
+/* JSON v2 and the page always carry the durations: a tree built without
+ * them (the window's) is built again with them, same scope and flags, so
+ * that the window's export is the command line's byte for byte. */
+static AfgTree *
+with_durations (const AfgTree *tree, AfgFormat format, GError **error)
 {
-  GString *out = g_string_sized_new (4096 + 160 * (gsize) afg_tree_get_n_nodes (tree));
+  if (format == AFG_FORMAT_FOLDED || afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+    return afg_tree_ref ((AfgTree *) tree);
+  return afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
+                         afg_tree_get_flags (tree) | AFG_TREE_DURATIONS, NULL, error);
+}
+
+static GString *
+serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, GError **error)
+{
+  g_autoptr(AfgTree) tree = with_durations (whole, format, error);
+  GString *out;
+
+  if (tree == NULL)
+    return NULL;
+  out = g_string_sized_new (4096 + 160 * (gsize) afg_tree_get_n_nodes (tree));
 
   switch (format)
     {

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <gio/gio.h>
@@ -187,6 +188,67 @@ append_nodes (GString *out, const AfgTree *tree, const guint32 *compact)
   g_string_append_c (out, '"');
 }
 
+/* 2^((k + 0.5) / 16), k = 0..15: the bounds of the sixteenth-octave
+ * steps. Constants rather than libm, so that every build rounds alike. */
+static const double step_bounds[16] = {
+  1.0218971486541166, 1.0671404006768237, 1.1143867425958924, 1.1637248587775775,
+  1.2152473599804690, 1.2690509571917332, 1.3252366431597413, 1.3839098819638320,
+  1.4451808069770467, 1.5091644275934228, 1.5759808451078865, 1.6457554781539649,
+  1.7186192981224779, 1.7947090750031072, 1.8741676341103000, 1.9571441241754002,
+};
+
+/* round(16 * log2 (v)) for v >= 1, 0 below. */
+static guint64
+log_step (gint64 v)
+{
+  int e;
+  guint64 q;
+
+  if (v < 1)
+    return 0;
+  e = 63 - __builtin_clzll ((guint64) v);
+  q = 16 * (guint64) e;
+  for (guint k = 0; k < 16 && (double) v >= ldexp (step_bounds[k], e); k++)
+    q++;
+  return q;
+}
+
+/* Per frame, varints: 2·d + 1 when all its calls took the same time (the
+ * page then has them exactly: total / calls), else 2·d followed by the
+ * four steps from min to p50, p90, p99 and max; d is the number of
+ * sixteenth-octave steps from min up to the mean, every value rounded to
+ * the nearest step (±2.2 %). Most frames of a training loop replay the
+ * same call and take one digit. */
+static void
+append_page_durations (GString *out, const AfgTree *tree)
+{
+  const gint64 *calls = afg_tree_get_column (tree, AFG_COLUMN_CALLS);
+  const gint64 *total = afg_tree_get_column (tree, AFG_COLUMN_TOTAL_NS);
+
+  if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+    return;
+  g_string_append (out, ",\"durations\":\"");
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
+    {
+      gint64 min = afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN, i);
+      gint64 max = afg_tree_get_value (tree, AFG_COLUMN_DURATION_MAX, i);
+      guint64 q_mean = log_step (total[i] / MAX (calls[i], 1)), prev = log_step (min);
+      guint64 d = q_mean > prev ? q_mean - prev : 0;
+
+      append_varint (out, 2 * d + (min == max));
+      if (min == max)
+        continue;
+      for (AfgColumn c = AFG_COLUMN_DURATION_P50; c <= AFG_COLUMN_DURATION_MAX; c++)
+        {
+          guint64 q = log_step (afg_tree_get_value (tree, c, i));
+
+          append_varint (out, q - prev);
+          prev = q;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
 /* Most frames launch nothing: only the others are sent, as varint
  * triples (frames skipped since the last one sent, npu_total_ns,
  * npu_tasks). The page derives npu_self_ns as the host self time. */
@@ -233,6 +295,7 @@ append_data (GString *out, const AfgTree *tree)
   append_threads (out, tree);
   append_nodes (out, tree, compact);
   append_npu_nodes (out, tree);
+  append_page_durations (out, tree);
   g_string_append_c (out, '}');
 }
 
@@ -245,6 +308,7 @@ append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, 
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
     return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
+           && append_page_file (out, "functions.js", error)
            && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {

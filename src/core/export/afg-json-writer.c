@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-function-table.h"
 #include "afg-json-writer.h"
 #include "afg-writers.h"
 
@@ -135,13 +136,29 @@ append_columns (GString *out, const AfgTree *tree, guint32 i, AfgColumnFlags req
     {
       const AfgColumnInfo *info = afg_column_get_info (c);
 
-      if (!afg_tree_has_column (tree, c) || (info->flags & required) != required)
+      if (!afg_tree_has_column (tree, c) || (info->flags & required) != required
+          || (info->flags & AFG_COLUMN_FLAG_DURATION))
         continue;
       g_string_append (out, ",\"");
       g_string_append (out, info->key);
       g_string_append (out, "\":");
       afg_json_append_int (out, afg_tree_get_value (tree, c, i));
     }
+}
+
+static void
+append_durations (GString *out, const AfgTree *tree, guint32 i)
+{
+  if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+    return;
+  g_string_append (out, ",\"durations\":[");
+  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
+    {
+      if (k > 0)
+        g_string_append_c (out, ',');
+      afg_json_append_int (out, afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN + k, i));
+    }
+  g_string_append_c (out, ']');
 }
 
 static void
@@ -157,6 +174,7 @@ append_node_open (GString *out, const AfgTree *tree, guint32 i)
   g_string_append (out, afg_category_to_string (afg_tree_get_node_category (tree, i)));
   g_string_append_c (out, '"');
   append_columns (out, tree, i, 0);
+  append_durations (out, tree, i);
   g_string_append (out, ",\"children\":[");
 }
 
@@ -221,6 +239,31 @@ afg_json_append_npu (GString *out, const AfgNpuStats *npu)
 }
 
 void
+afg_json_append_functions (GString *out, const AfgTree *tree)
+{
+  g_autoptr(AfgFunctionTable) table = afg_function_table_new ((AfgTree *) tree);
+
+  g_string_append (out, "\"functions\":[");
+  for (guint k = 0; k < afg_function_table_get_n_functions (table); k++)
+    {
+      const AfgFunction *f = afg_function_table_get (table, k);
+
+      g_string_append (out, k > 0 ? ",{\"name\":" : "{\"name\":");
+      afg_json_append_string (out, afg_function_table_get_name (table, k));
+      g_string_append (out, ",\"category\":\"");
+      g_string_append (out, afg_category_to_string (f->category));
+      g_string_append (out, "\",\"calls\":");
+      afg_json_append_int (out, f->calls);
+      g_string_append (out, ",\"self_ns\":");
+      afg_json_append_int (out, f->self_ns);
+      g_string_append (out, ",\"total_ns\":");
+      afg_json_append_int (out, f->total_ns);
+      g_string_append_c (out, '}');
+    }
+  g_string_append_c (out, ']');
+}
+
+void
 afg_json_write (const AfgTree *tree, GString *out)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
@@ -231,6 +274,8 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
+  g_string_append_c (out, ',');
+  afg_json_append_functions (out, tree);
   g_string_append (out, ",\"threads\":[");
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {

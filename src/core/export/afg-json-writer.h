@@ -24,5 +24,9 @@ void afg_json_append_npu    (GString           *out,
  * whole profile) and every step of its document, by id. */
 void afg_json_append_steps  (GString        *out,
                              const AfgTree  *tree);
+/* "functions":[…] of JSON v2 (afg-function-table.h), by self_ns
+ * descending, then name. */
+void afg_json_append_functions (GString       *out,
+                                const AfgTree *tree);
 
 G_END_DECLS

@@ -32,6 +32,11 @@ void        afg_json_write          (const AfgTree    *tree,
 void        afg_folded_write        (const AfgTree    *tree,
                                      AfgColumn         self_column,
                                      GString          *out);
+/* The first @n functions by self time as a text table (calls, self,
+ * total, % of all, name), with a header line. */
+void        afg_top_write           (const AfgTree    *tree,
+                                     guint             n,
+                                     GString          *out);
 gboolean    afg_html_write          (const AfgTree    *tree,
                                      GString          *out,
                                      GError          **error);

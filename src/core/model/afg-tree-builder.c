@@ -35,9 +35,15 @@ typedef struct {
 #define CANCEL_CHECK_EVENTS 65536
 
 typedef struct {
+  gint64 v[AFG_N_DURATION_COLUMNS];
+} Durations;
+
+typedef struct {
   AfgTree      *tree;
   GCancellable *cancellable;
   GArray       *nodes;       /* BuildNode */
+  GArray       *durations;   /* Durations by build node, with AFG_TREE_DURATIONS */
+  guint32      *event_nodes; /* the node each event of the thread became */
   GArray       *threads;     /* AfgThread, node = build node index */
   AfgIntMap     children;    /* parent << 32 | name -> node */
   Frame         stack[AFG_MAX_DEPTH + 1];
@@ -141,6 +147,82 @@ scoped_ns (const AfgScope *scope, const AfgEvent *ev)
   return MIN (ev->end, scope->end_ns) - MAX (ev->start, scope->start_ns);
 }
 
+static int
+compare_ns (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the ceil(p*n/100)-th smallest of @n sorted values. */
+static inline gint64
+nearest_rank (const gint64 *sorted, guint64 n, guint p)
+{
+  guint64 rank = (p * n + 99) / 100;
+
+  return sorted[MAX (rank, 1) - 1];
+}
+
+static void
+reduce_durations (Durations *out, gint64 *ns, guint64 n)
+{
+  if (n == 0)
+    {
+      *out = (Durations) { { 0 } };
+      return;
+    }
+  qsort (ns, n, sizeof *ns, compare_ns);
+  *out = (Durations) { { ns[0], nearest_rank (ns, n, 50), nearest_rank (ns, n, 90),
+                         nearest_rank (ns, n, 99), ns[n - 1] } };
+}
+
+/* The durations of one thread's calls, grouped by the node (all created
+ * by this thread, from @mark on) each became, sorted and reduced to five
+ * numbers. Per thread and freed at once, so the peak is one thread's
+ * calls at 12 bytes each, not the whole store's. */
+static void
+thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
+{
+  guint32 n_local = self->nodes->len - mark;
+  g_autofree guint64 *offsets = g_new0 (guint64, n_local + 1);
+  g_autofree gint64 *ns = NULL;
+  AfgEventCursor cursor;
+  AfgEvent ev;
+  guint64 i = 0;
+
+  for (guint64 e = 0; e < t->n_events; e++)
+    if (self->event_nodes[e] != AFG_NODE_NONE)
+      offsets[self->event_nodes[e] - mark + 1]++;
+  for (guint32 k = 0; k < n_local; k++)
+    offsets[k + 1] += offsets[k];
+  ns = g_new (gint64, MAX (offsets[n_local], 1));
+  afg_event_cursor_init (&cursor, t);
+  while (afg_event_cursor_next (&cursor, &ev))
+    {
+      guint32 node = self->event_nodes[i++];
+
+      if (node != AFG_NODE_NONE)
+        ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev);
+    }
+  g_array_set_size (self->durations, self->nodes->len);
+  for (guint32 k = n_local; k-- > 0;)
+    {
+      guint64 start = k > 0 ? offsets[k - 1] : 0;
+
+      reduce_durations (&g_array_index (self->durations, Durations, mark + k),
+                        ns + start, offsets[k] - start);
+    }
+}
+
+/* Device time follows the launching row's start: a row starting in the
+ * scope overlaps it, so it is in the walk. */
+static inline gboolean
+starts_in_scope (const AfgScope *scope, const AfgEvent *ev)
+{
+  return !scope->bounded || (ev->start >= scope->start_ns && ev->start < scope->end_ns);
+}
+
 static void
 add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
 {
@@ -157,6 +239,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
                        afg_document_get_string (self->tree->document, t->label), 0 };
   guint32 mark = self->nodes->len;
   gboolean merge = (self->tree->flags & AFG_TREE_MERGE_ADDRESSES) != 0;
+  gboolean durations = (self->tree->flags & AFG_TREE_DURATIONS) != 0;
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
@@ -166,25 +249,38 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   thread.node = append_node (self, AFG_TREE_ROOT, t->label, 1, self->threads->len);
   self->sp = 0;
   self->stack[0] = (Frame) { G_MAXINT64, thread.node, AFG_NODE_NONE };
+  if (durations)
+    self->event_nodes = g_new (guint32, MAX (t->n_events, 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {
       gint64 ns = scoped_ns (&self->tree->scope, &ev);
       const AfgNpuEntry *npu = next_npu < n_npu && npu_entries[next_npu].event == n ? &npu_entries[next_npu++] : NULL;
-      guint32 node;
+      guint32 node = AFG_NODE_NONE;
+      guint64 truncated = self->tree->stats.depth_truncated;
 
       if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
-        return FALSE;
-      if (ns <= 0)
-        continue;
-      if (merge)
-        ev.name = afg_document_get_merged_name (self->tree->document, ev.name);
-      node = add_event (self, &ev, ns);
-      /* Device time follows the launching row's start: a row starting in
-       * the scope overlaps it, so it is in the walk. */
-      if (npu != NULL && afg_scope_contains_start (&self->tree->scope, ev.start))
-        add_npu (self, node, npu);
+        {
+          g_clear_pointer (&self->event_nodes, g_free);
+          return FALSE;
+        }
+      if (ns > 0)
+        {
+          if (merge)
+            ev.name = afg_document_get_merged_name (self->tree->document, ev.name);
+          node = add_event (self, &ev, ns);
+          /* Device time follows the launching row's start: a row starting in
+           * the scope overlaps it, so it is in the walk. */
+          if (npu != NULL && afg_scope_contains_start (&self->tree->scope, ev.start))
+            add_npu (self, node, npu);
+        }
+      /* A row cut at the depth limit is no call of the frame that keeps its time. */
+      if (durations)
+        self->event_nodes[n - 1] = self->tree->stats.depth_truncated == truncated ? node : AFG_NODE_NONE;
     }
+  if (durations)
+    thread_durations (self, t, mark);
+  g_clear_pointer (&self->event_nodes, g_free);
   if (self->nodes->len == mark + 1)
     {
       /* Nothing of this thread in the scope: no thread node either. */
@@ -257,6 +353,22 @@ layout_order (Builder *self)
 }
 
 static void
+emit_durations (Builder *self, const guint32 *order)
+{
+  AfgTree *tree = self->tree;
+
+  g_array_set_size (self->durations, self->nodes->len);
+  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
+    {
+      gint64 *column = g_new (gint64, MAX (tree->n_nodes, 1));
+
+      for (guint32 i = 0; i < tree->n_nodes; i++)
+        column[i] = g_array_index (self->durations, Durations, order[i]).v[k];
+      tree->columns[AFG_COLUMN_DURATION_MIN + k] = column;
+    }
+}
+
+static void
 emit_npu (AfgTree *tree, guint32 i, const BuildNode *b, gint64 npu_total)
 {
   tree->columns[AFG_COLUMN_NPU_TOTAL_NS][i] = npu_total;
@@ -300,6 +412,8 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
         emit_npu (tree, i, b, npu_totals[order[i]]);
       next_child += n_children;
     }
+  if (self->durations != NULL)
+    emit_durations (self, order);
 }
 
 static void
@@ -313,6 +427,7 @@ finish (Builder *self)
 
   emit_nodes (self, order, sums, npu_totals);
   tree->n_threads = self->threads->len;
+  tree->first_frame = 1 + tree->n_threads;
   tree->threads = g_new0 (AfgThread, MAX (tree->n_threads, 1));
   for (guint i = 0; i < tree->n_threads; i++)
     {
@@ -335,6 +450,8 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   self.tree->stats.used = self.tree->stats.partial_overlaps = self.tree->stats.depth_truncated = 0;
   self.nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
   self.threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
+  if (flags & AFG_TREE_DURATIONS)
+    self.durations = g_array_new (FALSE, TRUE, sizeof (Durations));
   afg_int_map_init (&self.children, 4096);
   append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
   for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
@@ -343,6 +460,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
     finish (&self);
   g_array_unref (self.nodes);
   g_array_unref (self.threads);
+  g_clear_pointer (&self.durations, g_array_unref);
   afg_int_map_clear (&self.children);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     g_clear_pointer (&self.tree, afg_tree_unref);

@@ -15,6 +15,7 @@ struct _AfgTree {
   gint64      *columns[AFG_N_COLUMNS];
   AfgThread   *threads;
   guint        n_threads;
+  guint32      first_frame;  /* nodes below it are the root and the threads */
 };
 
 AfgTree *afg_tree_new (AfgDocument    *document,

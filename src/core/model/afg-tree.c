@@ -13,6 +13,11 @@ static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
   [AFG_COLUMN_NPU_TOTAL_NS] = { "npu_total_ns", AFG_COLUMN_FLAG_THREAD, AFG_COLUMN_NPU_SELF_NS },
   [AFG_COLUMN_NPU_SELF_NS]  = { "npu_self_ns",  AFG_COLUMN_FLAG_SELF,   AFG_COLUMN_NPU_SELF_NS },
   [AFG_COLUMN_NPU_TASKS]    = { "npu_tasks",    0,                      AFG_COLUMN_NPU_TASKS },
+  [AFG_COLUMN_DURATION_MIN] = { "duration_min", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_MIN },
+  [AFG_COLUMN_DURATION_P50] = { "duration_p50", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P50 },
+  [AFG_COLUMN_DURATION_P90] = { "duration_p90", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P90 },
+  [AFG_COLUMN_DURATION_P99] = { "duration_p99", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P99 },
+  [AFG_COLUMN_DURATION_MAX] = { "duration_max", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_MAX },
 };
 
 const AfgColumnInfo *
@@ -115,7 +120,7 @@ AfgCategory
 afg_tree_get_node_category (const AfgTree *self, guint32 node)
 {
   g_return_val_if_fail (node < self->n_nodes, AFG_CATEGORY_UNKNOWN);
-  if (self->nodes[node].depth < 2)
+  if (node < self->first_frame)
     return AFG_CATEGORY_UNKNOWN;
   return afg_document_get_category (self->document, self->nodes[node].name);
 }

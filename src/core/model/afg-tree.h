@@ -37,12 +37,25 @@ typedef enum {
   AFG_COLUMN_NPU_TOTAL_NS,  /* device time launched from the frame and below */
   AFG_COLUMN_NPU_SELF_NS,   /* launched by the frame's own rows */
   AFG_COLUMN_NPU_TASKS,     /* the tasks behind NPU_SELF_NS */
+  /* With AFG_TREE_DURATIONS: the durations of the calls merged into a
+   * frame, nearest rank (the ceil(p*n/100)-th smallest); 0 on the root
+   * and the threads. */
+  AFG_COLUMN_DURATION_MIN,
+  AFG_COLUMN_DURATION_P50,
+  AFG_COLUMN_DURATION_P90,
+  AFG_COLUMN_DURATION_P99,
+  AFG_COLUMN_DURATION_MAX,
   AFG_N_COLUMNS
 } AfgColumn;
+
+#define AFG_N_DURATION_COLUMNS 5
 
 typedef enum {
   AFG_COLUMN_FLAG_THREAD = 1 << 0,   /* also written on the threads of JSON */
   AFG_COLUMN_FLAG_SELF   = 1 << 1,   /* the self part of a total column */
+  /* One of the five durations: JSON writes them together as "durations",
+   * not one field each. */
+  AFG_COLUMN_FLAG_DURATION = 1 << 2,
 } AfgColumnFlags;
 
 typedef struct {
@@ -64,6 +77,7 @@ typedef struct {
 typedef enum {
   AFG_TREE_FLAGS_NONE      = 0,
   AFG_TREE_MERGE_ADDRESSES = 1 << 0,  /* names through afg_address_merge() */
+  AFG_TREE_DURATIONS       = 1 << 1,  /* the AFG_COLUMN_DURATION_* columns */
 } AfgTreeFlags;
 
 /* What is built from a document for one scope: immutable, shared. */
@@ -83,7 +97,7 @@ const AfgNode    *afg_tree_get_node          (const AfgTree  *self,
                                               guint32         node);
 const char       *afg_tree_get_node_name     (const AfgTree  *self,
                                               guint32         node);
-/* AFG_CATEGORY_UNKNOWN for the root and the threads. */
+/* AFG_CATEGORY_UNKNOWN for the root and the threads of a profile tree. */
 AfgCategory       afg_tree_get_node_category (const AfgTree  *self,
                                               guint32         node);
 gboolean          afg_tree_has_column        (const AfgTree  *self,

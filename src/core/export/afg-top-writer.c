@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-format.h"
+#include "afg-function-table.h"
+#include "afg-writers.h"
+
+/* Right-aligned to @width characters (not bytes: "µs" is one wider in
+ * UTF-8 than on screen). */
+static void
+append_right (GString *out, const char *text, guint width)
+{
+  glong len = g_utf8_strlen (text, -1);
+
+  for (glong i = len; i < (glong) width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  g_string_append (out, "  ");
+}
+
+static void
+append_row (GString *out, const AfgFunctionTable *table, guint k)
+{
+  const AfgFunction *f = afg_function_table_get (table, k);
+  g_autofree char *calls = g_strdup_printf ("%" G_GINT64_FORMAT, f->calls);
+  g_autofree char *self_ns = afg_format_duration (f->self_ns);
+  g_autofree char *total = afg_format_duration (f->total_ns);
+  g_autofree char *percent = afg_format_percent (f->self_ns, afg_function_table_get_all_ns (table));
+  /* A name is DB text: no control character reaches the terminal. */
+  g_autofree char *name = afg_format_path (afg_function_table_get_name (table, k));
+
+  append_right (out, calls, 12);
+  append_right (out, self_ns, 11);
+  append_right (out, total, 11);
+  append_right (out, percent, 7);
+  g_string_append (out, name);
+  g_string_append_c (out, '\n');
+}
+
+void
+afg_top_write (const AfgTree *tree, guint n, GString *out)
+{
+  g_autoptr(AfgFunctionTable) table = afg_function_table_new ((AfgTree *) tree);
+  guint rows = MIN (n, afg_function_table_get_n_functions (table));
+
+  append_right (out, _("calls"), 12);
+  append_right (out, _("self"), 11);
+  append_right (out, _("total"), 11);
+  append_right (out, _("self %"), 7);
+  g_string_append (out, _("function"));
+  g_string_append_c (out, '\n');
+  for (guint k = 0; k < rows; k++)
+    append_row (out, table, k);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-tree"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-int-map.h"
+#include "afg-math.h"
+#include "afg-path-tree.h"
+#include "afg-tree-private.h"
+
+typedef struct {
+  guint32 name;
+  guint32 parent;
+  guint32 depth;
+  gint64  calls;
+  gint64  total_ns;
+  gint64  self_ns;
+} PathNode;
+
+struct _AfgPathTreeBuilder {
+  AfgTree   *tree;
+  GArray    *nodes;      /* PathNode, in order of creation */
+  AfgIntMap  children;   /* parent << 32 | name -> node */
+};
+
+AfgPathTreeBuilder *
+afg_path_tree_builder_new (const AfgTree *source, guint32 root_name)
+{
+  AfgPathTreeBuilder *self = g_new0 (AfgPathTreeBuilder, 1);
+  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0 };
+
+  g_return_val_if_fail (source != NULL, NULL);
+
+  self->tree = afg_tree_new (source->document, &source->scope, source->flags);
+  self->tree->stats = source->stats;
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (PathNode));
+  g_array_append_val (self->nodes, root);
+  afg_int_map_init (&self->children, 256);
+  return self;
+}
+
+guint32
+afg_path_tree_builder_child (AfgPathTreeBuilder *self, guint32 parent, guint32 name)
+{
+  guint64 key = (guint64) parent << 32 | name;
+  guint32 child;
+
+  g_return_val_if_fail (parent < self->nodes->len, AFG_NODE_NONE);
+
+  if (!afg_int_map_lookup (&self->children, key, &child))
+    {
+      PathNode node = { name, parent, g_array_index (self->nodes, PathNode, parent).depth + 1, 0, 0, 0 };
+
+      child = self->nodes->len;
+      g_array_append_val (self->nodes, node);
+      afg_int_map_insert (&self->children, key, child);
+    }
+  return child;
+}
+
+void
+afg_path_tree_builder_add (AfgPathTreeBuilder *self, guint32 node,
+                           gint64 calls, gint64 total_ns, gint64 self_ns)
+{
+  PathNode *n;
+
+  g_return_if_fail (node < self->nodes->len);
+
+  n = &g_array_index (self->nodes, PathNode, node);
+  n->calls = afg_sat_add (n->calls, calls);
+  n->total_ns = afg_sat_add (n->total_ns, total_ns);
+  n->self_ns = afg_sat_add (n->self_ns, self_ns);
+}
+
+typedef struct {
+  const PathNode *nodes;
+  AfgDocument    *document;
+} SortData;
+
+static int
+compare_siblings (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortData *d = data;
+  const PathNode *na = &d->nodes[*(const guint32 *) a];
+  const PathNode *nb = &d->nodes[*(const guint32 *) b];
+
+  return strcmp (afg_document_get_string (d->document, na->name),
+                 afg_document_get_string (d->document, nb->name));
+}
+
+/* Breadth-first with each node's children by name: the order of AfgNode. */
+static guint32 *
+layout_order (AfgPathTreeBuilder *self, guint32 *first_children)
+{
+  guint32 n = self->nodes->len, len = 1, q = 0;
+  guint32 *order = g_new (guint32, n);
+  g_autofree guint32 *kids_start = g_new0 (guint32, n + 1);
+  g_autofree guint32 *kids = g_new (guint32, n);
+  SortData data = { (const PathNode *) self->nodes->data, self->tree->document };
+
+  /* Children lists by counting sort on the parent. */
+  for (guint32 i = 1; i < n; i++)
+    kids_start[data.nodes[i].parent + 1]++;
+  for (guint32 i = 0; i < n; i++)
+    kids_start[i + 1] += kids_start[i];
+  memcpy (first_children, kids_start, sizeof (guint32) * n);
+  for (guint32 i = 1; i < n; i++)
+    kids[first_children[data.nodes[i].parent]++] = i;
+  order[0] = 0;
+  for (q = 0; q < len; q++)
+    {
+      guint32 p = order[q], count = kids_start[p + 1] - kids_start[p];
+
+      g_qsort_with_data (kids + kids_start[p], count, sizeof (guint32), compare_siblings, &data);
+      memcpy (order + len, kids + kids_start[p], sizeof (guint32) * count);
+      len += count;
+    }
+  return order;
+}
+
+AfgTree *
+afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
+{
+  AfgTree *tree = self->tree;
+  guint32 n = self->nodes->len;
+  g_autofree guint32 *scratch = g_new (guint32, n);
+  g_autofree guint32 *order = layout_order (self, scratch);
+  guint32 *new_index = scratch;
+  const PathNode *nodes = (const PathNode *) self->nodes->data;
+
+  for (guint32 i = 0; i < n; i++)
+    new_index[order[i]] = i;
+  tree->nodes = g_new0 (AfgNode, n);
+  tree->n_nodes = n;
+  tree->threads = g_new0 (AfgThread, 1);
+  for (guint c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+    tree->columns[c] = g_new0 (gint64, n);
+  for (guint32 i = 0; i < n; i++)
+    {
+      const PathNode *b = &nodes[order[i]];
+
+      tree->nodes[i] = (AfgNode) { b->name, b->parent == AFG_NODE_NONE ? AFG_NODE_NONE : new_index[b->parent],
+                                   AFG_NODE_NONE, 0, b->depth, AFG_THREAD_NONE };
+      if (i > 0)
+        {
+          AfgNode *parent = &tree->nodes[tree->nodes[i].parent];
+
+          if (parent->n_children++ == 0)
+            parent->first_child = i;
+        }
+      tree->columns[AFG_COLUMN_CALLS][i] = b->calls;
+      tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
+      tree->columns[AFG_COLUMN_SELF_NS][i] = b->self_ns;
+    }
+  g_array_unref (self->nodes);
+  afg_int_map_clear (&self->children);
+  g_free (self);
+  return tree;
+}

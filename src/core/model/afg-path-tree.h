@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-tree.h"
+
+G_BEGIN_DECLS
+
+/* Assembles a tree that is not a profile: merged paths of names below one
+ * root, such as a function's callers or callees. The result is an AfgTree
+ * with no threads, whose root (node 0) is a frame too, so layouts,
+ * searches and renderers take it like any other tree; nodes are in the
+ * order of AfgNode (breadth-first, children by name). */
+typedef struct _AfgPathTreeBuilder AfgPathTreeBuilder;
+
+AfgPathTreeBuilder *afg_path_tree_builder_new    (const AfgTree      *source,
+                                                  guint32             root_name);
+/* The child of @parent (0: the root) named @name, made on first use. */
+guint32             afg_path_tree_builder_child  (AfgPathTreeBuilder *self,
+                                                  guint32             parent,
+                                                  guint32             name);
+void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
+                                                  guint32             node,
+                                                  gint64              calls,
+                                                  gint64              total_ns,
+                                                  gint64              self_ns);
+/* Consumes @self. */
+AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
+
+G_END_DECLS
