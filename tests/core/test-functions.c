@@ -409,7 +409,10 @@ test_cli_top (void)
   g_assert_cmpint (afg_test_run_cli (zero, FALSE, &out, &err), ==, EXIT_USAGE);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "--top"));
-  afg_test_rm_rf (g_path_get_dirname (path));
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    afg_test_rm_rf (dir);
+  }
 }
 
 int
