@@ -697,3 +697,30 @@ afg_test_run_cli (const char * const *args, gboolean as_nobody, char **out_stdou
     g_free (err);
   return WEXITSTATUS (status);
 }
+
+char *
+afg_test_sample_path (const char *name, const char *suffix)
+{
+  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
+  g_autofree char *file = g_strconcat (name, suffix, NULL);
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, file, NULL);
+}
+
+GPtrArray *
+afg_test_read_lines (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (out, g_strdup (lines[i]));
+  return out;
+}

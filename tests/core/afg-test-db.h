@@ -170,4 +170,10 @@ int         afg_test_run_cli         (const char * const *args,
                                       char             **out_stderr);
 gboolean    afg_test_is_root         (void);
 
+/* AFG_SAMPLES_DIR/NAME SUFFIX, one of the real samples or their expected files. */
+char       *afg_test_sample_path     (const char        *name,
+                                      const char        *suffix);
+/* The non-empty lines of a text file. */
+GPtrArray  *afg_test_read_lines      (const char        *path);
+
 G_END_DECLS

@@ -307,32 +307,6 @@ test_merge_addresses (void)
   g_assert_cmpstr (d, ==, "10 10 20 20 20");
 }
 
-static char *
-sample_path (const char *name, const char *suffix)
-{
-  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
-  g_autofree char *file = g_strconcat (name, suffix, NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, file, NULL);
-}
-
-static GPtrArray *
-read_lines (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] != '\0')
-      g_ptr_array_add (out, g_strdup (lines[i]));
-  return out;
-}
 
 /* Frames only: ".expected" lines with the five durations appended. */
 static GPtrArray *
@@ -357,15 +331,15 @@ static void
 test_sample (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *db_path = sample_path (name, ".db");
-  g_autofree char *functions_path = sample_path (name, ".functions.expected");
-  g_autofree char *durations_path = sample_path (name, ".durations.expected");
+  g_autofree char *db_path = afg_test_sample_path (name, ".db");
+  g_autofree char *functions_path = afg_test_sample_path (name, ".functions.expected");
+  g_autofree char *durations_path = afg_test_sample_path (name, ".durations.expected");
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
   g_autoptr(AfgTree) tree = NULL;
   g_autoptr(AfgFunctionTable) table = NULL;
-  g_autoptr(GPtrArray) expected_functions = read_lines (functions_path);
-  g_autoptr(GPtrArray) expected_durations = read_lines (durations_path);
+  g_autoptr(GPtrArray) expected_functions = afg_test_read_lines (functions_path);
+  g_autoptr(GPtrArray) expected_durations = afg_test_read_lines (durations_path);
   g_autoptr(GPtrArray) functions = NULL;
   g_autoptr(GPtrArray) durations = NULL;
 

@@ -10,39 +10,13 @@
 #include "afg-loader.h"
 #include "afg-test-db.h"
 
-static char *
-sample_path (const char *name, const char *suffix)
-{
-  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
-  g_autofree char *file = g_strconcat (name, suffix, NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, file, NULL);
-}
-
-static GPtrArray *
-read_expected (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] != '\0')
-      g_ptr_array_add (out, g_strdup (lines[i]));
-  return out;
-}
 
 static void
 test_sample (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *db_path = sample_path (name, ".db");
-  g_autofree char *expected_path = sample_path (name, ".expected");
+  g_autofree char *db_path = afg_test_sample_path (name, ".db");
+  g_autofree char *expected_path = afg_test_sample_path (name, ".expected");
   g_autofree char *dir = g_path_get_dirname (db_path);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
@@ -53,7 +27,7 @@ test_sample (gconstpointer data)
 
   g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (expected_path, G_FILE_TEST_IS_REGULAR));
-  expected = read_expected (expected_path);
+  expected = afg_test_read_lines (expected_path);
   g_assert_cmpuint (expected->len, >, 1000);
   before = afg_test_snapshot_dir (dir);
   profile = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
@@ -71,9 +45,9 @@ static void
 test_sample_merged (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *db_path = sample_path (name, ".db");
-  g_autofree char *expected_path = sample_path (name, ".merged.expected");
-  g_autoptr(GPtrArray) expected = read_expected (expected_path);
+  g_autofree char *db_path = afg_test_sample_path (name, ".db");
+  g_autofree char *expected_path = afg_test_sample_path (name, ".merged.expected");
+  g_autoptr(GPtrArray) expected = afg_test_read_lines (expected_path);
   g_autoptr(GPtrArray) actual = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
@@ -94,7 +68,7 @@ static void
 test_sample_cli_nobody (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *db_path = sample_path (name, ".db");
+  g_autofree char *db_path = afg_test_sample_path (name, ".db");
   g_autofree char *dir = g_path_get_dirname (db_path);
   g_autofree char *out_dir = afg_test_make_tmp_dir ();
   g_autofree char *out_file = g_build_filename (out_dir, "flamegraph.folded", NULL);

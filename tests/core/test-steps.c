@@ -538,28 +538,7 @@ test_cli_malformed (CliFixture *f, gconstpointer data)
 static char *
 sample_path (const char *suffix)
 {
-  const char *dir = g_getenv ("AFG_SAMPLES_DIR");
-  g_autofree char *file = g_strconcat ("ascend_pytorch_profiler_level1_rank0", suffix, NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, file, NULL);
-}
-
-static GPtrArray *
-read_expected (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] != '\0')
-      g_ptr_array_add (out, g_strdup (lines[i]));
-  return out;
+  return afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", suffix);
 }
 
 /* The .npu.expected format: the host columns, then npu_total_ns,
@@ -590,7 +569,7 @@ test_sample_step50 (void)
 {
   g_autofree char *db_path = sample_path (".db");
   g_autofree char *expected_path = sample_path (".step50.expected");
-  g_autoptr(GPtrArray) expected = read_expected (expected_path);
+  g_autoptr(GPtrArray) expected = afg_test_read_lines (expected_path);
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
   g_autoptr(AfgTree) tree = NULL;
