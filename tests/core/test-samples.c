@@ -63,24 +63,36 @@ test_sample_merged (gconstpointer data)
 }
 
 /* As a non-root user: the sample directory is read-only, and one sample
- * is in WAL mode. */
+ * is in WAL mode. The sample is copied out first: the checkout itself may
+ * sit below a directory that user cannot enter (a 0700 home or mktemp). */
 static void
 test_sample_cli_nobody (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *db_path = afg_test_sample_path (name, ".db");
-  g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *sample = afg_test_sample_path (name, ".db");
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *base = g_path_get_basename (sample);
+  g_autofree char *db_path = g_build_filename (dir, base, NULL);
   g_autofree char *out_dir = afg_test_make_tmp_dir ();
   g_autofree char *out_file = g_build_filename (out_dir, "flamegraph.folded", NULL);
-  g_autofree char *before = afg_test_snapshot_dir (dir);
+  g_autofree char *contents = NULL;
+  g_autofree char *before = NULL;
   g_autofree char *after = NULL;
+  gsize len;
   const char *args[] = { "--export", "-q", "-f", "folded", "-o", out_dir, db_path, NULL };
 
+  g_assert_true (g_file_get_contents (sample, &contents, &len, NULL));
+  afg_test_write_file (db_path, contents, len);
+  g_assert_cmpint (g_chmod (db_path, 0444), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0555), ==, 0);
+  before = afg_test_snapshot_dir (dir);
   g_assert_cmpint (g_chmod (out_dir, 0777), ==, 0);
   g_assert_cmpint (afg_test_run_cli (args, TRUE, NULL, NULL), ==, 0);
   g_assert_true (g_file_test (out_file, G_FILE_TEST_IS_REGULAR));
   after = afg_test_snapshot_dir (dir);
   g_assert_cmpstr (after, ==, before);
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+  afg_test_rm_rf (dir);
   afg_test_rm_rf (out_dir);
 }
 
