@@ -19,6 +19,7 @@ struct _AfgFlameView {
 
   AfgTree       *tree;
   AfgColumn      weight;
+  guint          divisor;  /* "Per step": the tooltip's values divided by it */
   AfgFlameLayout   *layout;        /* the last one built; may lag a request */
   GCancellable     *layout_cancellable;
   AfgFlameRenderer *renderer;
@@ -384,19 +385,21 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   AfgTree *tree = self->tree;
   AfgColumn self_column = afg_column_get_info (self->weight)->self;
   gint64 value = afg_tree_get_value (tree, self->weight, node);
-  g_autofree char *total = afg_format_duration (value);
-  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node));
+  g_autofree char *total = afg_format_duration (value / self->divisor);
+  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node) / self->divisor);
   g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
   g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
   AfgCategory category = afg_tree_get_node_category (tree, node);
-  guint64 calls = node == AFG_TREE_ROOT ? 0 : (guint64) afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
+  double calls = node == AFG_TREE_ROOT ? 0 : (double) afg_tree_get_value (tree, AFG_COLUMN_CALLS, node) / self->divisor;
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %" G_GUINT64_FORMAT "\n%s: %s\n%s: %s\n"
+  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %.*f\n%s: %s\n%s: %s\n"
                                   "%s: %s\n%s: %s",
                                   afg_tree_get_node_name (self->tree, node),
                                   _("Category"), afg_category_to_string (category),
-                                  _("Calls"), calls, _("Total"), total, _("Self"), self_time,
+                                  _("Calls"), self->divisor > 1 ? 1 : 0, calls,
+                                  self->divisor > 1 ? _("Total / step") : _("Total"), total,
+                                  self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
                                   _("Of all"), of_all, _("Of zoom"), of_zoom);
 }
 
@@ -630,6 +633,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->view_root = AFG_TREE_ROOT;
   self->zoom_root = AFG_TREE_ROOT;
   self->weight = AFG_COLUMN_TOTAL_NS;
+  self->divisor = 1;
   self->hover = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
@@ -833,6 +837,16 @@ afg_flame_view_set_selected_node (AfgFlameView *self, guint32 node)
   self->selected_frame = find_selected_frame (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+/* Per step: the tooltip shows values divided by @divisor (1: as they are). */
+void
+afg_flame_view_set_divisor (AfgFlameView *self, guint divisor)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (divisor > 0);
+
+  self->divisor = divisor;
 }
 
 /* TRUE while a requested layout is still being built. */

@@ -35,6 +35,8 @@ void                  afg_flame_view_set_flame         (AfgFlameView          *s
                                                         gboolean               flame);
 const AfgFlameLayout *afg_flame_view_get_layout        (AfgFlameView          *self);
 gboolean              afg_flame_view_is_busy           (AfgFlameView          *self);
+void                  afg_flame_view_set_divisor       (AfgFlameView          *self,
+                                                        guint                  divisor);
 guint32               afg_flame_view_get_hover_node    (AfgFlameView          *self);
 guint32               afg_flame_view_get_selected_node (AfgFlameView          *self);
 void                  afg_flame_view_set_selected_node (AfgFlameView          *self,

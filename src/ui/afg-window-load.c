@@ -229,6 +229,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
   show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
   gtk_progress_bar_set_fraction (self->loading_bar, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
+  _afg_window_steps_hide (self);
   gtk_window_set_title (GTK_WINDOW (self), name);
   _afg_window_update_actions (self);
   if (path == NULL)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "afg-flame-view.h"
+#include "afg-step-strip.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -27,12 +28,20 @@ struct _AfgWindow {
   AfgFlameView         *flame_view;
   GtkLabel             *selection_label;
   GtkLabel             *status_label;
+  GtkWidget            *steps_bar;
+  AfgStepStrip         *step_strip;
+  GtkLabel             *steps_label;
+  GtkToggleButton      *per_step_button;
+  GtkWidget            *all_steps_button;
 
   /* Owned */
   AfgTree           *tree;
   GFile                *file;  /* loading, failed or shown; NULL when empty */
   GCancellable         *load_cancellable;
   GCancellable         *export_cancellable;
+  GCancellable         *scope_cancellable;  /* the scoped tree being built */
+  gint64                scope_clicked;      /* when its steps were picked */
+  gulong                scope_paint_handler;
   GFile                *exported;
   GtkFileChooserNative *chooser;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
@@ -56,5 +65,20 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+void _afg_window_fill_threads          (AfgWindow      *self);
+void _afg_window_update_status         (AfgWindow      *self);
+
+/* afg-window-steps.c */
+void     _afg_window_steps_show          (AfgWindow       *self);
+void     _afg_window_steps_hide          (AfgWindow       *self);
+gboolean _afg_window_steps_escape        (AfgWindow       *self);
+guint    _afg_window_steps_divisor       (AfgWindow       *self);
+char    *_afg_window_steps_describe      (AfgWindow       *self);
+char    *_afg_window_steps_scope_field   (AfgWindow       *self);
+void     _afg_window_steps_append_state  (AfgWindow       *self,
+                                          GString         *hover,
+                                          GString         *slow);
+void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
+void     _afg_window_steps_dispose       (AfgWindow       *self);
 
 G_END_DECLS

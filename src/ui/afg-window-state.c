@@ -23,6 +23,12 @@
  *   exported  the path of the last export, or empty
  *   flipped   0 for the flame orientation, 1 for icicle
  *   error     the error message (error page only)
+ *   scope     the steps shown, "10-12" or "11"; empty for the whole profile
+ *   perstep   1 when "Per step" divides the values, else 0
+ *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
+ *   nodes     the shown tree's node count (root and threads included)
+ *   step      the id of the step under the pointer in the step strip, or empty
+ *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  * Tabs and newlines in values become spaces. */
 
 static void
@@ -57,6 +63,29 @@ append_search (AfgWindow *self, GString *line)
   append_field (line, "matched", percent);
 }
 
+static void
+append_tree (AfgWindow *self, GString *line, gboolean graph)
+{
+  g_autofree char *scope = _afg_window_steps_scope_field (self);
+  g_autofree char *root = NULL;
+  g_autofree char *nodes = NULL;
+  g_autoptr(GString) step = g_string_new (NULL);
+  g_autoptr(GString) slow = g_string_new (NULL);
+
+  if (graph && self->tree != NULL)
+    {
+      root = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      nodes = g_strdup_printf ("%u", afg_tree_get_n_nodes (self->tree));
+    }
+  append_field (line, "scope", scope);
+  append_field (line, "perstep", gtk_toggle_button_get_active (self->per_step_button) ? "1" : "0");
+  append_field (line, "root_ns", root);
+  append_field (line, "nodes", nodes);
+  _afg_window_steps_append_state (self, step, slow);
+  append_field (line, "step", step->str);
+  append_field (line, "slow", slow->str);
+}
+
 static char *
 build_line (AfgWindow *self)
 {
@@ -78,6 +107,7 @@ build_line (AfgWindow *self)
   append_field (line, "exported", exported);
   append_field (line, "flipped", self->flipped ? "1" : "0");
   append_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
+  append_tree (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
