@@ -29,6 +29,7 @@
  *   nodes     the shown tree's node count (root and threads included)
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
+ *   strip     how many steps the step strip shows; empty when it is hidden
  * Tabs and newlines in values become spaces. */
 
 static void
@@ -71,6 +72,8 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   g_autofree char *nodes = NULL;
   g_autoptr(GString) step = g_string_new (NULL);
   g_autoptr(GString) slow = g_string_new (NULL);
+  g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
+    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
 
   if (graph && self->tree != NULL)
     {
@@ -84,6 +87,7 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   _afg_window_steps_append_state (self, step, slow);
   append_field (line, "step", step->str);
   append_field (line, "slow", slow->str);
+  append_field (line, "strip", strip);
 }
 
 static char *

@@ -53,7 +53,7 @@ SLOW=$(cli_slow)
 [ "$SLOW" = 5 ] || fail "the generated DB should have step 5 slow, the rule gives '$SLOW'"
 
 start_app "$DB"
-wait_state page=graph scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "slow=$SLOW"
+wait_state page=graph scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "slow=$SLOW" strip=8
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head -1)
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
@@ -125,4 +125,21 @@ for _ in $(seq 50); do [ -n "$(state_field matches)" ] && break; sleep 0.1; done
 [ -n "$(state_field matches)" ] || fail "the search was lost in the new scope"
 [ "$(state_field zoom)" = "All threads" ] || fail "zoom: $(state_field zoom)"
 ok "the search (aclnn) still holds in step 5's tree"
+
+# Tab from the strip reaches "Per step"; the scope stays.
+xdotool key Tab space
+wait_state perstep=1 scope=5
+xdotool key space
+wait_state perstep=0 scope=5
+ok "Tab from the strip reaches the Per step toggle"
+
+# A DB without steps: no strip.
+NO_STEPS=$DB_DIR/nosteps.db
+sqlite3 "$DB" ".backup '$NO_STEPS'" || fail "sqlite3 .backup"
+sqlite3 "$NO_STEPS" "DELETE FROM STEP_TIME; DELETE FROM PYTORCH_API WHERE name IN
+  (SELECT id FROM STRING_IDS WHERE value LIKE 'ProfilerStep#%')" || fail "could not drop the steps"
+stop_app
+start_app "$NO_STEPS"
+wait_state page=graph scope= strip= slow=
+ok "a DB without steps shows no step strip"
 echo "1..$N"
