@@ -25,6 +25,8 @@
  *   error     the error message (error page only)
  *   scope     the steps shown, "10-12" or "11"; empty for the whole profile
  *   perstep   1 when "Per step" divides the values, else 0
+ *   divisor   what the values shown are divided by (1 without "Per step")
+ *   thread    the label of the thread picked, or empty for all threads
  *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
  *   nodes     the shown tree's node count (root and threads included)
  *   step      the id of the step under the pointer in the step strip, or empty
@@ -64,16 +66,23 @@ append_search (AfgWindow *self, GString *line)
   append_field (line, "matched", percent);
 }
 
+static const char *
+picked_thread (AfgWindow *self)
+{
+  guint picked = gtk_drop_down_get_selected (self->thread_dropdown);
+
+  if (self->tree == NULL || picked == 0 || picked == GTK_INVALID_LIST_POSITION)
+    return NULL;
+  return afg_tree_get_thread (self->tree, picked - 1)->label;
+}
+
 static void
 append_tree (AfgWindow *self, GString *line, gboolean graph)
 {
   g_autofree char *scope = _afg_window_steps_scope_field (self);
+  g_autofree char *divisor = g_strdup_printf ("%u", _afg_window_steps_divisor (self));
   g_autofree char *root = NULL;
   g_autofree char *nodes = NULL;
-  g_autoptr(GString) step = g_string_new (NULL);
-  g_autoptr(GString) slow = g_string_new (NULL);
-  g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
-    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
 
   if (graph && self->tree != NULL)
     {
@@ -82,8 +91,20 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
     }
   append_field (line, "scope", scope);
   append_field (line, "perstep", gtk_toggle_button_get_active (self->per_step_button) ? "1" : "0");
+  append_field (line, "divisor", divisor);
+  append_field (line, "thread", graph ? picked_thread (self) : NULL);
   append_field (line, "root_ns", root);
   append_field (line, "nodes", nodes);
+}
+
+static void
+append_strip (AfgWindow *self, GString *line)
+{
+  g_autoptr(GString) step = g_string_new (NULL);
+  g_autoptr(GString) slow = g_string_new (NULL);
+  g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
+    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
+
   _afg_window_steps_append_state (self, step, slow);
   append_field (line, "step", step->str);
   append_field (line, "slow", slow->str);
@@ -112,6 +133,7 @@ build_line (AfgWindow *self)
   append_field (line, "flipped", self->flipped ? "1" : "0");
   append_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
   append_tree (self, line, graph);
+  append_strip (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -103,15 +103,25 @@ xdotool mouseup 1
 expect_scope 3-6 3-6
 ok "a drag from step 6 to step 3 selects steps 3-6 (the CLI's --steps 3-6)"
 
+# Tab from the strip reaches "Per step": it divides by the 4 steps in scope.
+xdotool key Tab space
+wait_state perstep=1 divisor=4 scope=3-6
+xdotool key shift+Tab
+ok "Tab from the strip reaches Per step, which divides steps 3-6 by 4"
+
 xdotool key Right
 expect_scope 4 4
 xdotool key shift+Right
 expect_scope 4-5 4-5
+wait_state divisor=2
 ok "Right and Shift+Right in the focused strip pick step 4, then steps 4-5"
 
 xdotool key Escape
-wait_state scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES"
-ok "Esc goes back to the whole profile"
+wait_state scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" divisor=8
+xdotool key Tab space
+wait_state perstep=0 divisor=1
+xdotool key shift+Tab
+ok "Esc goes back to the whole profile (Per step: all 8 steps)"
 
 # The search and the picked thread carry over to a new scope.
 xdotool key ctrl+f
@@ -126,12 +136,18 @@ for _ in $(seq 50); do [ -n "$(state_field matches)" ] && break; sleep 0.1; done
 [ "$(state_field zoom)" = "All threads" ] || fail "zoom: $(state_field zoom)"
 ok "the search (aclnn) still holds in step 5's tree"
 
-# Tab from the strip reaches "Per step"; the scope stays.
-xdotool key Tab space
-wait_state perstep=1 scope=5
-xdotool key space
-wait_state perstep=0 scope=5
-ok "Tab from the strip reaches the Per step toggle"
+# The picked thread carries over too (the picker is the header bar's
+# first drop-down; its second entry is the first thread).
+xdotool mousemove --window "$WID" 140 26 click 1
+sleep 0.5
+xdotool key Down Return
+for _ in $(seq 50); do [ -n "$(state_field thread)" ] && break; sleep 0.1; done
+THREAD=$(state_field thread)
+[ -n "$THREAD" ] || fail "could not pick a thread"
+xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1
+expect_scope 2 2
+wait_state "thread=$THREAD" "zoom=$THREAD"
+ok "the picked thread ($THREAD) carries over to step 2"
 
 # A DB without steps: no strip.
 NO_STEPS=$DB_DIR/nosteps.db
