@@ -391,13 +391,15 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
   AfgCategory category = afg_tree_get_node_category (tree, node);
-  double calls = node == AFG_TREE_ROOT ? 0 : (double) afg_tree_get_value (tree, AFG_COLUMN_CALLS, node) / self->divisor;
+  gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
+  g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
+                                                  : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %.*f\n%s: %s\n%s: %s\n"
+  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
                                   "%s: %s\n%s: %s",
                                   afg_tree_get_node_name (self->tree, node),
                                   _("Category"), afg_category_to_string (category),
-                                  _("Calls"), self->divisor > 1 ? 1 : 0, calls,
+                                  self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
                                   self->divisor > 1 ? _("Total / step") : _("Total"), total,
                                   self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
                                   _("Of all"), of_all, _("Of zoom"), of_zoom);

@@ -73,6 +73,8 @@ void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
 gboolean _afg_window_steps_escape        (AfgWindow       *self);
 guint    _afg_window_steps_divisor       (AfgWindow       *self);
+char    *_afg_window_steps_format_ns     (AfgWindow       *self,
+                                          gint64           ns);
 char    *_afg_window_steps_describe      (AfgWindow       *self);
 char    *_afg_window_steps_scope_field   (AfgWindow       *self);
 void     _afg_window_steps_append_state  (AfgWindow       *self,

@@ -96,13 +96,13 @@ update_title (AfgWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), title ? title : name);
 }
 
+/* Everything that "Per step" divides; @thread is picked again. */
 static void
-show_values (AfgWindow *self)
+show_values (AfgWindow *self, gint64 thread)
 {
-  refill_threads (self, selected_thread (self));
+  refill_threads (self, thread);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
   _afg_window_update_status (self);
-  _afg_window_report_state (self);
 }
 
 /* The click-to-redraw figure of README's "Steps": the first frame painted
@@ -134,9 +134,7 @@ show_scoped_tree (AfgWindow *self, AfgTree *tree)
   /* The view keeps its weight: the layout it builds is in that column. */
   afg_flame_view_set_tree (self->flame_view, tree);
   afg_flame_view_set_search (self->flame_view, search);
-  refill_threads (self, thread);
-  afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
-  _afg_window_update_status (self);
+  show_values (self, thread);
   update_title (self);
   gtk_widget_set_sensitive (self->all_steps_button, afg_tree_get_scope (tree)->bounded);
   if (gtk_widget_get_frame_clock (GTK_WIDGET (self)) != NULL)
@@ -203,8 +201,12 @@ on_range_changed (AfgWindow *self, AfgStepStrip *strip)
 static void
 on_per_step_toggled (AfgWindow *self, GtkToggleButton *button)
 {
-  if (self->tree != NULL)
-    show_values (self);
+  if (self->tree == NULL)
+    return;
+  show_values (self, selected_thread (self));
+  /* The selected frame's line in the status bar shows a value too. */
+  g_object_notify (G_OBJECT (self->flame_view), "selected-node");
+  _afg_window_report_state (self);
 }
 
 static void
@@ -283,24 +285,32 @@ _afg_window_steps_divisor (AfgWindow *self)
   return MAX (n, 1);
 }
 
+/* A time as "Per step" shows it: "1.72 s", or "0.57 s / step". */
+char *
+_afg_window_steps_format_ns (AfgWindow *self, gint64 ns)
+{
+  guint divisor = _afg_window_steps_divisor (self);
+  g_autofree char *time = afg_format_duration (ns / divisor);
+
+  /* TRANSLATORS: a time per step, "0.57 s / step" */
+  return gtk_toggle_button_get_active (self->per_step_button)
+    ? g_strdup_printf (_("%s / step"), time) : g_steal_pointer (&time);
+}
+
 /* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s)", or
  * "all 22 steps (19.2 s)"; NULL for a DB without steps. */
 char *
 _afg_window_steps_describe (AfgWindow *self)
 {
   const AfgScope *scope = afg_tree_get_scope (self->tree);
-  guint divisor = _afg_window_steps_divisor (self);
   g_autofree char *words = scope_words (scope);
-  g_autofree char *total = NULL;
   g_autofree char *time = NULL;
   guint n;
 
   afg_document_get_steps (window_document (self), &n);
   if (n == 0)
     return NULL;
-  total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT) / divisor);
-  /* TRANSLATORS: a time per step, "0.57 s / step" */
-  time = divisor > 1 ? g_strdup_printf (_("%s / step"), total) : g_strdup (total);
+  time = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   if (words == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s)", "all %u steps (%s)", n), n, time);
   /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s)" */

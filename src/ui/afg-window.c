@@ -100,8 +100,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
   if (node != AFG_FLAME_NO_FRAME && self->tree != NULL)
     {
-      total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node)
-                                   / _afg_window_steps_divisor (self));
+      total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
       percent = afg_format_percent (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node),
                                     afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
@@ -351,9 +350,9 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 }
 
 static char *
-thread_entry (AfgTree *profile, guint32 node, const char *label, guint divisor)
+thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, node) / divisor);
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
@@ -363,16 +362,15 @@ void
 _afg_window_fill_threads (AfgWindow *self)
 {
   AfgTree *profile = self->tree;
-  guint divisor = _afg_window_steps_divisor (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT) / divisor);
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
 
   gtk_string_list_append (list, all);
   for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
     {
       const AfgThread *thread = afg_tree_get_thread (profile, i);
-      g_autofree char *entry = thread_entry (profile, thread->node, thread->label, divisor);
+      g_autofree char *entry = thread_entry (self, thread->node, thread->label);
 
       gtk_string_list_append (list, entry);
     }
