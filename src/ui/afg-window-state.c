@@ -29,6 +29,7 @@
  *   thread    the label of the thread picked, or empty for all threads
  *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
  *   nodes     the shown tree's node count (root and threads included)
+ *   npu_ns    the shown tree's root NPU total, empty without NPU data
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
@@ -83,7 +84,10 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   g_autofree char *divisor = g_strdup_printf ("%u", _afg_window_steps_divisor (self));
   g_autofree char *root = NULL;
   g_autofree char *nodes = NULL;
+  g_autofree char *npu = NULL;
 
+  if (graph && self->tree != NULL && afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
+    npu = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
   if (graph && self->tree != NULL)
     {
       root = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
@@ -95,6 +99,7 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   append_field (line, "thread", graph ? picked_thread (self) : NULL);
   append_field (line, "root_ns", root);
   append_field (line, "nodes", nodes);
+  append_field (line, "npu_ns", npu);
 }
 
 static void

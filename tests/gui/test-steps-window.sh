@@ -4,7 +4,8 @@
 # tools/afg-gen-db with 8 steps of unequal length, step 5 three times as
 # long, a click, a shift-click, a drag, arrow keys and Esc scope the
 # window; each scope's tree (root total, node count, from the state line)
-# must equal what `--export -f json --steps A-B` writes for the same DB.
+# must equal what `--export -f json --steps A-B` writes for the same DB,
+# host time and NPU device time alike.
 # Usage: test-steps-window.sh ASCEND_FLAMEGRAPH AFG_GEN_DB
 EXE=$1
 GEN_DB=$2
@@ -14,8 +15,9 @@ DB_DIR=$(mktemp -d)
 DB=$DB_DIR/steps.db
 "$GEN_DB" --steps 8 --slow-step 5 "$DB" 40000 >/dev/null || fail "afg-gen-db failed"
 
-# cli_tree [A-B]: "ROOT_NS NODES" of the CLI's JSON for the scope (none:
-# the whole profile), counted as the window counts: root, threads, frames.
+# cli_tree [A-B]: "ROOT_NS NODES NPU_NS" of the CLI's JSON for the scope
+# (none: the whole profile), counted as the window counts: root, threads,
+# frames; NPU_NS the device time (the graph's NPU weight).
 cli_tree () {
   local out=$WORK/cli-${1:-all}
   mkdir -p "$out"
@@ -26,7 +28,8 @@ d = json.load(open(sys.argv[1]))
 def count(nodes):
     return sum(1 + count(n.get("children", [])) for n in nodes)
 threads = d["threads"]
-print(sum(t["total_ns"] for t in threads), 1 + len(threads) + count([c for t in threads for c in t.get("children", [])]))
+print(sum(t["total_ns"] for t in threads), 1 + len(threads) + count([c for t in threads for c in t.get("children", [])]),
+      sum(t["npu_total_ns"] for t in threads))
 PY
 }
 
@@ -43,17 +46,18 @@ PY
 
 # expect_scope SCOPE [A-B]: the window shows SCOPE, its tree the CLI's.
 expect_scope () {
-  local root nodes
-  read -r root nodes <<< "$(cli_tree "${2:-}")"
-  wait_state page=graph "scope=$1" "root_ns=$root" "nodes=$nodes"
+  local root nodes npu
+  read -r root nodes npu <<< "$(cli_tree "${2:-}")"
+  wait_state page=graph "scope=$1" "root_ns=$root" "nodes=$nodes" "npu_ns=$npu"
 }
 
-read -r ALL_ROOT ALL_NODES <<< "$(cli_tree)"
+read -r ALL_ROOT ALL_NODES ALL_NPU <<< "$(cli_tree)"
+[ "$ALL_NPU" -gt 0 ] || fail "the generated DB has no NPU time"
 SLOW=$(cli_slow)
 [ "$SLOW" = 5 ] || fail "the generated DB should have step 5 slow, the rule gives '$SLOW'"
 
 start_app "$DB"
-wait_state page=graph scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "slow=$SLOW" strip=8
+wait_state page=graph scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "npu_ns=$ALL_NPU" "slow=$SLOW" strip=8
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head -1)
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
@@ -117,7 +121,7 @@ wait_state divisor=2
 ok "Right and Shift+Right in the focused strip pick step 4, then steps 4-5"
 
 xdotool key Escape
-wait_state scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" divisor=8
+wait_state scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "npu_ns=$ALL_NPU" divisor=8
 xdotool key Tab space
 wait_state perstep=0 divisor=1
 xdotool key shift+Tab
