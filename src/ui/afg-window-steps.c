@@ -91,7 +91,9 @@ update_title (AfgWindow *self)
 {
   const char *name = afg_document_get_source_name (window_document (self));
   g_autofree char *words = scope_words (afg_tree_get_scope (self->tree));
-  g_autofree char *title = words ? g_strdup_printf ("%s — %s", name, words) : NULL;
+  /* The scope first: the title ellipsizes at its start, keeping the file
+   * name's end (the rank), which tells windows apart. */
+  g_autofree char *title = words ? g_strdup_printf ("%s — %s", words, name) : NULL;
 
   gtk_window_set_title (GTK_WINDOW (self), title ? title : name);
 }

@@ -90,12 +90,12 @@ ok "hovering the strip names the 8 steps in order"
 
 xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1
 expect_scope 2 2
-[ "$(xdotool getwindowname "$WID")" = "steps.db — step 2" ] || fail "title: $(xdotool getwindowname "$WID")"
+[ "$(xdotool getwindowname "$WID")" = "step 2 — steps.db" ] || fail "title: $(xdotool getwindowname "$WID")"
 ok "a click on step 2 shows its tree, the CLI's --steps 2, and the title says so"
 
 xdotool mousemove --window "$WID" "$(bar 4)" "$STRIP_Y" keydown shift click 1 keyup shift
 expect_scope 2-4 2-4
-[ "$(xdotool getwindowname "$WID")" = "steps.db — steps 2–4" ] || fail "title: $(xdotool getwindowname "$WID")"
+[ "$(xdotool getwindowname "$WID")" = "steps 2–4 — steps.db" ] || fail "title: $(xdotool getwindowname "$WID")"
 ok "a shift-click on step 4 extends it to steps 2-4 (the CLI's --steps 2-4)"
 
 xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" mousedown 1
