@@ -3,8 +3,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "afg-json-writer.h"
 #include "afg-writers.h"
 
@@ -218,7 +216,7 @@ write_steps (TraceWriter *w)
   if (n_steps == 0)
     return;
   w->steps_pid = take_pid (w);
-  append_metadata (w, "process_name", w->steps_pid, 0, _("Steps"));
+  append_metadata (w, "process_name", w->steps_pid, 0, "Steps");
   append_metadata (w, "thread_name", w->steps_pid, 0, "ProfilerStep");
   for (guint i = 0; i < n_steps && !w->failed; i++)
     {
@@ -249,11 +247,11 @@ write_tracks (TraceWriter *w)
       const AfgDeviceTrack *track = &g_array_index (tracks, AfgDeviceTrack, i);
       g_autofree char *device = device_value (track->device_id);
       g_autofree char *stream = device_value (track->stream_id);
-      g_autofree char *thread_name = g_strdup_printf (_("Stream %s"), stream);
+      g_autofree char *thread_name = g_strdup_printf ("Stream %s", stream);
 
       if (i == 0 || track->device_id != g_array_index (tracks, AfgDeviceTrack, i - 1).device_id)
         {
-          g_autofree char *process_name = g_strdup_printf (_("NPU device %s"), device);
+          g_autofree char *process_name = g_strdup_printf ("NPU device %s", device);
 
           pids[i] = take_pid (w);
           append_metadata (w, "process_name", pids[i], 0, process_name);
@@ -283,7 +281,7 @@ write_task (TraceWriter *w, const AfgDeviceTask *task, const guint32 *pids)
 {
   const AfgDeviceLaunch *launch = launch_of (w, task);
 
-  append_complete (w, pids[task->track], task->track, _("NPU task"), "npu", task->start_ns, task->end_ns);
+  append_complete (w, pids[task->track], task->track, "NPU task", "npu", task->start_ns, task->end_ns);
   if (launch == NULL)
     return;
   w->n_flows++;
