@@ -39,12 +39,32 @@ flush (TraceWriter *w, gsize at_least)
   g_string_truncate (w->out, 0);
 }
 
+/* Hundreds of millions of numbers: digits by hand, not printf. */
+static void
+append_uint (GString *out, guint64 value)
+{
+  char digits[20];
+  guint n = 0;
+
+  do
+    digits[n++] = (char) ('0' + value % 10);
+  while ((value /= 10) > 0);
+  while (n > 0)
+    g_string_append_c (out, digits[--n]);
+}
+
 /* Microseconds with the nanoseconds as three decimals, from integers: a
  * double would round 1.7e18 ns. @ns >= 0. */
 static void
 append_us (GString *out, guint64 ns)
 {
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%03u", ns / 1000, (guint) (ns % 1000));
+  guint frac = (guint) (ns % 1000);
+
+  append_uint (out, ns / 1000);
+  g_string_append_c (out, '.');
+  g_string_append_c (out, (char) ('0' + frac / 100));
+  g_string_append_c (out, (char) ('0' + frac / 10 % 10));
+  g_string_append_c (out, (char) ('0' + frac % 10));
 }
 
 /* Offsets from base_ns, which is at or before every time written; as
@@ -61,8 +81,12 @@ append_span (TraceWriter *w, gint64 start, gint64 end)
 static void
 begin_event (TraceWriter *w, const char *ph, guint32 pid, guint32 tid)
 {
-  g_string_append (w->out, w->n_events++ > 0 ? ",\n{" : "{");
-  g_string_append_printf (w->out, "\"ph\":\"%s\",\"pid\":%u,\"tid\":%u", ph, pid, tid);
+  g_string_append (w->out, w->n_events++ > 0 ? ",\n{\"ph\":\"" : "{\"ph\":\"");
+  g_string_append (w->out, ph);
+  g_string_append (w->out, "\",\"pid\":");
+  append_uint (w->out, pid);
+  g_string_append (w->out, ",\"tid\":");
+  append_uint (w->out, tid);
 }
 
 static void
@@ -72,7 +96,9 @@ append_complete (TraceWriter *w, guint32 pid, guint32 tid, const char *name, con
   begin_event (w, "X", pid, tid);
   g_string_append (w->out, ",\"name\":");
   afg_json_append_string (w->out, name);
-  g_string_append_printf (w->out, ",\"cat\":\"%s\"", cat);
+  g_string_append (w->out, ",\"cat\":\"");
+  g_string_append (w->out, cat);
+  g_string_append_c (w->out, '"');
   append_span (w, start, end);
   g_string_append_c (w->out, '}');
   flush (w, CHUNK_BYTES);
