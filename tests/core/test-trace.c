@@ -596,6 +596,50 @@ test_exact_times (void)
   check_rows (trace, document, NULL);
 }
 
+/* Untrusted values: a deviceId or streamId that is no integer puts the
+ * task on a "?" track (sorted first); a connection id as whole decimal text links; a
+ * task with a start that is no integer is not used. */
+static void
+test_hostile_values (void)
+{
+  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(Trace) trace = NULL;
+  guint32 unknown;
+
+  afg_test_db_add_with_connection (db, T1, 10, 50, "aten::add", 1);
+  afg_test_db_link (db, 1, 100);
+  afg_test_db_add_task_on (db, 100, 110, 100, 0, 2);
+  afg_test_db_exec (db, "INSERT INTO TASK (startNs, endNs, deviceId, streamId, connectionId)"
+                        " VALUES (120, 130, 'abc', NULL, '100'),"
+                        " ('x140', 150, 0, 2, 100),"
+                        " (160, 170, 0, 2.5, x'00')");
+  document = afg_test_db_load_document (db);
+  trace = export_trace (document, NULL, NULL);
+  check_rows (trace, document, NULL);
+  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, 3);
+  g_assert_cmpuint (check_flows (trace), ==, 2);
+  unknown = pid_of_process (trace, "NPU device ?");
+  g_assert_cmpstr (meta_name (trace, "thread_name", unknown, 0), ==, "Stream ?");
+  g_assert_cmpstr (meta_name (trace, "thread_name", pid_of_process (trace, "NPU device 0"), 1), ==, "Stream ?");
+}
+
+/* The reader stops when cancelled, as the loader does. */
+static void
+test_cancel (void)
+{
+  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
+  g_autoptr(AfgDocument) document = load_path (path);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+
+  g_cancellable_cancel (cancellable);
+  tasks = afg_trace_reader_read (document, cancellable, &error);
+  g_assert_null (tasks);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 static void
 test_sample (gconstpointer data)
 {
@@ -653,6 +697,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/no-task-table", test_no_task_table);
   g_test_add_func ("/trace/steps-scope", test_steps_scope);
   g_test_add_func ("/trace/exact-times", test_exact_times);
+  g_test_add_func ("/trace/hostile-values", test_hostile_values);
+  g_test_add_func ("/trace/cancel", test_cancel);
   g_test_add_data_func ("/trace/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/trace/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/trace/cli", test_cli);

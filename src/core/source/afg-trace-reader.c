@@ -24,6 +24,7 @@ typedef struct {
   GArray            *rows;        /* AfgNpuRow of the rows that may launch, in rowid order */
   GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
+  GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
   AfgDeviceTasks    *out;
 } TraceRead;
 
@@ -108,7 +109,7 @@ launch_for (TraceRead *self, guint64 candidate)
 }
 
 static void
-add_task (TraceRead *self, sqlite3_stmt *stmt, GHashTable *tracks)
+add_task (TraceRead *self, sqlite3_stmt *stmt)
 {
   AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH };
   gint64 ns, connection_id;
@@ -118,7 +119,7 @@ add_task (TraceRead *self, sqlite3_stmt *stmt, GHashTable *tracks)
     return;
   task.start_ns = sqlite3_column_int64 (stmt, 0);
   task.end_ns = sqlite3_column_int64 (stmt, 1);
-  task.track = afg_device_tasks_track (self->out, tracks, column_or_unknown (stmt, 2), column_or_unknown (stmt, 3));
+  task.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (stmt, 2), column_or_unknown (stmt, 3));
   if (afg_column_int64 (stmt, 4, &connection_id) == AFG_VALUE_OK
       && afg_npu_tasks_find_row (self->npu, connection_id, &candidate))
     task.launch = launch_for (self, candidate);
@@ -126,37 +127,28 @@ add_task (TraceRead *self, sqlite3_stmt *stmt, GHashTable *tracks)
 }
 
 static int
-scan_api (TraceRead *self)
+scan (TraceRead *self, const char *sql, void (*row_func) (TraceRead *, sqlite3_stmt *))
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API",
-                                          self->source.has_type ? "type" : "NULL");
   sqlite3_stmt *stmt = NULL;
   int rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
 
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      add_api_row (self, stmt);
+      row_func (self, stmt);
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The loader's columns: startNs, endNs, globalTid, name, type, connectionId. */
 static int
-scan_tasks (TraceRead *self)
+scan_api (TraceRead *self)
 {
-  g_autoptr(GHashTable) tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (self->db, "SELECT startNs, endNs, deviceId, streamId, connectionId FROM TASK",
-                               -1, &stmt, NULL);
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API",
+                                          self->source.has_type ? "type" : "NULL");
 
-  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      add_task (self, stmt, tracks);
-      rc = SQLITE_OK;
-    }
-  sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  return scan (self, sql, add_api_row);
 }
 
 /* TASK and CONNECTION_IDS, then the launching rows, then TASK row by row. */
@@ -175,7 +167,8 @@ read_tasks (TraceRead *self)
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
-  return scan_tasks (self);
+  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return scan (self, "SELECT startNs, endNs, deviceId, streamId, connectionId FROM TASK", add_task);
 }
 
 /* Why the device tracks cannot be drawn, or NULL when they can. */
@@ -224,6 +217,7 @@ trace_read_clear (TraceRead *self)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_free (self->launch_of);
+  g_clear_pointer (&self->tracks, g_hash_table_unref);
 }
 
 AfgDeviceTasks *
