@@ -28,21 +28,21 @@ afg_device_tasks_free (AfgDeviceTasks *self)
   g_free (self);
 }
 
-/* @index maps "device/stream" to the track's index plus one. */
+/* @index maps "device/stream" to the track's index plus one. The key is
+ * made on the stack: this runs once per TASK row. */
 guint32
 afg_device_tasks_track (AfgDeviceTasks *self, GHashTable *index, gint64 device_id, gint64 stream_id)
 {
   AfgDeviceTrack track = { device_id, stream_id };
-  char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, device_id, stream_id);
-  guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, key));
+  char key[48];
+  guint at;
 
+  g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, device_id, stream_id);
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (index, key));
   if (at != 0)
-    {
-      g_free (key);
-      return at - 1;
-    }
+    return at - 1;
   g_array_append_val (self->tracks, track);
-  g_hash_table_insert (index, key, GUINT_TO_POINTER (self->tracks->len));
+  g_hash_table_insert (index, g_strdup (key), GUINT_TO_POINTER (self->tracks->len));
   return self->tracks->len - 1;
 }
 
