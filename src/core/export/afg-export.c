@@ -216,6 +216,12 @@ afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight wei
 }
 
 gboolean
+afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
+{
+  return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, path, error);
+}
+
+gboolean
 afg_export_trace_to_dir (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *dir, char **out_path,
                          GError **error)
 {

@@ -84,6 +84,10 @@ gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
 
 /* AFG_FORMAT_TRACE with the device tasks (afg_trace_reader_read); the
  * other export functions write a trace without them. */
+gboolean    afg_export_trace_to_file (const AfgTree   *tree,
+                                     const AfgDeviceTasks *tasks,
+                                     const char       *path,
+                                     GError          **error);
 gboolean    afg_export_trace_to_dir (const AfgTree    *tree,
                                      const AfgDeviceTasks *tasks,
                                      const char       *dir,
