@@ -686,6 +686,37 @@ test_cli (void)
   afg_test_rm_rf (dir);
 }
 
+/* The command line: a DB whose TASK cannot give device tracks still gets
+ * its trace, with a warning (none under -q); a wrong -f names trace. */
+static void
+test_cli_messages (void)
+{
+  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *file = g_build_filename (out, "flamegraph.trace.json", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *quiet_err = NULL;
+  g_autofree char *bad_err = NULL;
+  const char *args[] = { "--export", "-f", "trace", "-o", out, NULL, NULL };
+  const char *quiet[] = { "--export", "-q", "-f", "trace", "-o", out, NULL, NULL };
+  const char *bad[] = { "--export", "-f", "chrome", "-o", out, NULL, NULL };
+
+  afg_test_db_exec (db, "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, connectionId INTEGER);"
+                        "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER)");
+  afg_test_db_add_with_connection (db, T1, 10, 50, "aten::add", 1);
+  afg_test_db_close (db);
+  args[5] = quiet[6] = bad[5] = db->path;
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "ascend-flamegraph: warning: no NPU device tracks: table TASK has no column deviceId\n"));
+  g_assert_nonnull (strstr (err, "flamegraph.trace.json\n"));
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (afg_test_run_cli (quiet, FALSE, NULL, &quiet_err), ==, 0);
+  g_assert_cmpstr (quiet_err, ==, "");
+  g_assert_cmpint (afg_test_run_cli (bad, FALSE, NULL, &bad_err), ==, 2);
+  g_assert_nonnull (strstr (bad_err, "hint: use -f html, -f json, -f folded or -f trace\n"));
+  afg_test_rm_rf (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -702,5 +733,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/trace/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/trace/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/trace/cli", test_cli);
+  g_test_add_func ("/trace/cli-messages", test_cli_messages);
   return g_test_run ();
 }
