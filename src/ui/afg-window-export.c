@@ -111,16 +111,6 @@ propose_file (AfgWindow *self, GtkFileChooser *chooser)
   gtk_file_chooser_set_current_name (chooser, name);
 }
 
-static void
-add_filter (GtkFileChooser *chooser, const char *name, const char *pattern)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_pattern (filter, pattern);
-  gtk_file_chooser_add_filter (chooser, filter);
-}
-
 void
 _afg_window_export (AfgWindow *self)
 {
@@ -132,8 +122,8 @@ _afg_window_export (AfgWindow *self)
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("HTML page (*.html)"), "*.html");
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.json");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("HTML page (*.html)"), "*.html");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.json");
   propose_file (self, GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
