@@ -6,14 +6,13 @@
 #include "afg-json-writer.h"
 #include "afg-writers.h"
 
-/* Written in pieces of about this size: a 1M-row profile is ~100 MB. */
+/* Written in pieces of about this size: a 1M-row profile is ~240 MB. */
 #define CHUNK_BYTES (1 << 20)
 /* Synthetic processes (steps, devices) count down from here, past any
  * host pid: int32, as some trace viewers read pids. */
 #define FIRST_SYNTHETIC_PID G_MAXINT32
 
 typedef struct {
-  const AfgTree        *tree;
   const AfgDocument    *document;
   const AfgScope       *scope;
   const AfgDeviceTasks *tasks;
@@ -361,12 +360,13 @@ gboolean
 afg_trace_write (const AfgTree *tree, const AfgDeviceTasks *tasks, AfgWriteFunc write_func, gpointer user_data,
                  GError **error)
 {
-  TraceWriter w = { .tree = tree, .document = afg_tree_get_document (tree), .scope = afg_tree_get_scope (tree),
-                    .tasks = tasks, .write_func = write_func, .write_data = user_data,
+  TraceWriter w = { .tasks = tasks, .write_func = write_func, .write_data = user_data,
                     .next_pid = FIRST_SYNTHETIC_PID, .error = error };
 
   g_return_val_if_fail (tree != NULL && write_func != NULL, FALSE);
 
+  w.document = afg_tree_get_document (tree);
+  w.scope = afg_tree_get_scope (tree);
   w.out = g_string_sized_new (CHUNK_BYTES + 4096);
   w.host_pids = collect_host_pids (w.document);
   find_base (&w);
