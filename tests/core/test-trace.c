@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/wait.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "afg-test-db.h"
@@ -654,6 +656,20 @@ test_sample (gconstpointer data)
   g_assert_cmpuint (count_events (trace, "X", "step"), ==, 1);
 }
 
+/* A 20,000-row profile from afg-gen-db: its trace is about 5 MB. */
+static void
+generate_db (const char *path)
+{
+  const char *gen[] = { g_getenv ("AFG_GEN_DB"), path, "20000", NULL };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+}
+
 /* The command line, on a generated profile whose trace takes several
  * pieces of the stream: -f in any case, the file's name. */
 static void
@@ -663,18 +679,12 @@ test_cli (void)
   g_autofree char *db = g_build_filename (dir, "gen.db", NULL);
   g_autofree char *out = g_build_filename (dir, "out", NULL);
   g_autofree char *file = g_build_filename (out, "flamegraph.trace.json", NULL);
-  const char *gen[] = { g_getenv ("AFG_GEN_DB"), db, "20000", NULL };
   const char *args[] = { "--export", "-f", "TRACE", "-q", "-o", out, db, NULL };
-  g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(Trace) trace = NULL;
   const AfgNpuStats *npu;
-  int status;
 
-  g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (status, ==, 0);
+  generate_db (db);
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, 0);
   document = load_path (db);
   trace = trace_load (file);
@@ -717,6 +727,36 @@ test_cli_messages (void)
   afg_test_rm_rf (out);
 }
 
+/* A write that fails halfway through the stream (a 2.5 MiB file size
+ * limit: two 1 MB pieces pass, the third fails) is exit 3, and leaves
+ * nothing in the output directory: not the temp file, not a part. */
+static void
+test_cli_write_fails (void)
+{
+  g_autofree char *work = afg_test_make_tmp_dir ();
+  g_autofree char *db = g_build_filename (work, "gen.db", NULL);
+  g_autofree char *out = g_build_filename (work, "out", NULL);
+  g_autofree char *script = g_strdup_printf ("trap '' XFSZ; ulimit -f 2560; exec \"$0\" --export -q -f trace -o '%s' '%s'",
+                                             out, db);
+  const char *argv[] = { "/bin/sh", "-c", script, g_getenv ("AFG_EXE"), NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  generate_db (db);
+  g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+  g_assert_nonnull (strstr (err, "cannot write the output file"));
+  dir = g_dir_open (out, 0, &error);
+  g_assert_no_error (error);
+  g_assert_null (g_dir_read_name (dir));
+  afg_test_rm_rf (work);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -734,5 +774,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/trace/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/trace/cli", test_cli);
   g_test_add_func ("/trace/cli-messages", test_cli_messages);
+  g_test_add_func ("/trace/cli-write-fails", test_cli_write_fails);
   return g_test_run ();
 }
