@@ -56,5 +56,8 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+void _afg_window_add_filter            (GtkFileChooser *chooser,
+                                        const char     *name,
+                                        const char     *pattern);
 
 G_END_DECLS
