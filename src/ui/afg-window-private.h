@@ -67,6 +67,9 @@ void _afg_window_load                  (AfgWindow      *self,
 void _afg_window_export                (AfgWindow      *self);
 void _afg_window_fill_threads          (AfgWindow      *self);
 void _afg_window_update_status         (AfgWindow      *self);
+void _afg_window_add_filter            (GtkFileChooser *chooser,
+                                        const char     *name,
+                                        const char     *pattern);
 
 /* afg-window-steps.c */
 void     _afg_window_steps_show          (AfgWindow       *self);
