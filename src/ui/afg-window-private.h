@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-diff-view.h"
 #include "afg-flame-view.h"
+#include "afg-loader.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -35,6 +37,7 @@ struct _AfgWindow {
   GCancellable         *export_cancellable;
   GFile                *exported;
   GtkFileChooserNative *chooser;
+  AfgDiffView          *diff_view;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
 
@@ -56,5 +59,23 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+void _afg_window_show_progress         (AfgWindow      *self,
+                                        AfgLoadPhase    phase,
+                                        guint64         rows,
+                                        guint64         total);
+void _afg_window_append_state_field    (GString        *line,
+                                        const char     *key,
+                                        const char     *value);
+
+/* afg-window-compare.c */
+void     _afg_window_class_install_compare (GtkWidgetClass *widget_class);
+void     _afg_window_compare_init          (AfgWindow      *self);
+void     _afg_window_compare               (AfgWindow      *self,
+                                            GFile          *a,
+                                            GFile          *b);
+gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_append_state  (AfgWindow      *self,
+                                            GString        *line,
+                                            gboolean        graph);
 
 G_END_DECLS
