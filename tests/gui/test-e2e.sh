@@ -158,6 +158,15 @@ DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler
 xdotool key --window "$DIALOG" Escape
 ok "Ctrl+O shows the open dialog"
 
+# test-diff-window picks a DB in this dialog and checks the comparison.
+xdotool windowfocus --sync "$WID" 2>/dev/null
+xdotool key ctrl+d
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Compare with a Profiler Database\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+D shows no compare dialog"
+xdotool key --window "$DIALOG" Escape
+wait_state page=graph mode=profile
+ok "Ctrl+D shows the compare dialog"
+
 # The export dialog proposes the DB's folder and a name from the DB.
 xdotool windowfocus --sync "$WID" 2>/dev/null
 xdotool key ctrl+e
