@@ -234,12 +234,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/diff-window/samples", test_samples);
-  g_test_add_func ("/diff-window/sides", test_sides);
-  g_test_add_func ("/diff-window/against-itself", test_against_itself);
-  g_test_add_func ("/diff-window/empty-side", test_empty_side);
-  g_test_add_func ("/diff-window/cancelled", test_cancelled);
-  g_test_add_func ("/diff-window/color-rule", test_color_rule);
-  g_test_add_func ("/diff-window/norm", test_norm);
+  g_test_add_func ("/diff-shape/samples", test_samples);
+  g_test_add_func ("/diff-shape/sides", test_sides);
+  g_test_add_func ("/diff-shape/against-itself", test_against_itself);
+  g_test_add_func ("/diff-shape/empty-side", test_empty_side);
+  g_test_add_func ("/diff-shape/cancelled", test_cancelled);
+  g_test_add_func ("/diff-shape/color-rule", test_color_rule);
+  g_test_add_func ("/diff-shape/norm", test_norm);
   return g_test_run ();
 }
