@@ -352,7 +352,7 @@ legend_label (void)
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at +100%)"));
+  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more)"));
   gtk_widget_add_css_class (label, "caption");
   return label;
 }

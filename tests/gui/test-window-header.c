@@ -129,10 +129,11 @@ menu_has_action (GMenuModel *menu, const char *action)
   return FALSE;
 }
 
+/* The one with a menu: a diff's options button holds a popover. */
 static GtkMenuButton *
 find_menu_button (GtkWidget *widget)
 {
-  if (GTK_IS_MENU_BUTTON (widget))
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget)) != NULL)
     return GTK_MENU_BUTTON (widget);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     {
