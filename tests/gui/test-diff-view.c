@@ -24,20 +24,6 @@ settle (GtkWidget *view)
     g_main_context_iteration (NULL, FALSE);
 }
 
-static AfgTree *
-load (const AfgTestEvent *events, gsize n)
-{
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autoptr(AfgDocument) document = NULL;
-  AfgTree *tree;
-
-  afg_test_db_add_events (db, events, n);
-  document = afg_test_db_load_document (db);
-  tree = afg_test_build (document, NULL, AFG_TREE_MERGE_ADDRESSES);
-  afg_test_db_free (db);
-  return tree;
-}
-
 /* A: f (10 ms) > g (2 ms, only in A). B: f (30 ms) > h (4 ms, only in B). */
 static AfgDiffShape *
 make_shape (void)
@@ -48,8 +34,8 @@ make_shape (void)
   static const AfgTestEvent eb[] = {
     { GTID (2, 2), 0, 30 * MS, "f" }, { GTID (2, 2), 2 * MS, 6 * MS, "h" },
   };
-  g_autoptr(AfgTree) a = load (ea, G_N_ELEMENTS (ea));
-  g_autoptr(AfgTree) b = load (eb, G_N_ELEMENTS (eb));
+  g_autoptr(AfgTree) a = afg_test_load_events (AFG_TEST_DB_DEFAULT, ea, G_N_ELEMENTS (ea));
+  g_autoptr(AfgTree) b = afg_test_load_events (AFG_TEST_DB_DEFAULT, eb, G_N_ELEMENTS (eb));
 
   return afg_diff_shape_new (a, b, "a ↔ b", NULL);
 }

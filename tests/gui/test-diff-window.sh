@@ -20,6 +20,17 @@ find_window () {
   eval "$(xdotool getwindowgeometry --shell "$WID")"
 }
 
+# choose_file KEYS TITLE PATH: KEYS open the chooser TITLE; typing a path
+# opens its location entry, Return picks the file.
+choose_file () {
+  xdotool key "$1"
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
+  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
+  sleep 0.5
+  xdotool type --delay 20 "$3"
+  xdotool key Return
+}
+
 # The expected line of the hovered frame: its path, then its six values.
 check_hovered () {
   local path values want
@@ -111,12 +122,7 @@ stop_app
 start_app "$A"
 wait_state page=graph mode=profile "file=$A"
 find_window "^$(basename "$A")\$"
-xdotool key ctrl+d
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Compare with a Profiler Database\$" | head -1)
-[ -n "$DIALOG" ] || fail "Ctrl+D shows no file chooser"
-sleep 0.5
-xdotool type --delay 20 "$B"
-xdotool key Return
+choose_file ctrl+d "Compare with a Profiler Database" "$B"
 wait_state page=graph mode=diff "file=$A" "compared=$B"
 find_window "^$TITLE\$"
 hover_frames
@@ -124,12 +130,7 @@ hover_frames
 ok "Ctrl+D and the chooser compare A with B: $CHECKED hovered frames as expected"
 
 # Opening a DB leaves the diff.
-xdotool key ctrl+o
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler Database\$" | head -1)
-[ -n "$DIALOG" ] || fail "Ctrl+O shows no open dialog"
-sleep 0.5
-xdotool type --delay 20 "$B"
-xdotool key Return
+choose_file ctrl+o "Open a Profiler Database" "$B"
 wait_state page=graph mode=profile "file=$B" compared=
 find_window "^$(basename "$B")\$"
 ok "opening a DB from the diff shows it as a profile again"
