@@ -9,6 +9,8 @@
 #include "afg-tree-private.h"
 
 #define N_SIDES 2
+/* How many nodes are merged between two looks at the cancellable. */
+#define CANCEL_CHECK_INTERVAL 4096
 
 struct _AfgDiffShape {
   AfgTree *sources[N_SIDES];
@@ -106,7 +108,7 @@ add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *canc
                                  tree->columns[AFG_COLUMN_TOTAL_NS][p.source], 0);
       for (guint32 c = 0; c < node->n_children; c++)
         g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
-      if (++visited % 65536 == 0 && g_cancellable_is_cancelled (cancellable))
+      if (++visited % CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         return FALSE;
     }
   return TRUE;
