@@ -278,6 +278,7 @@ spin_row (AfgDiffView *self, const char *label, const char *action, double value
   GtkWidget *spin = gtk_spin_button_new_with_range (0, max, step);
 
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 6);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
   gtk_label_set_xalign (GTK_LABEL (text), 0);
   gtk_widget_set_hexpand (text, TRUE);

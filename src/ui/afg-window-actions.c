@@ -93,6 +93,8 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
     {
       self->file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (self->tree)));
       gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (self->tree)));
+      if (_afg_window_is_comparing (self))
+        _afg_window_compare_show_title (self);
     }
   _afg_window_update_actions (self);
 }

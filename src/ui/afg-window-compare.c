@@ -174,12 +174,46 @@ compare_title (GFile *a, GFile *b)
   return g_strdup_printf ("%s ↔ %s", safe_a, safe_b);
 }
 
+static GFile *
+side_file (AfgDiffShape *shape, AfgDiffSide side)
+{
+  return g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, side))));
+}
+
+/* The title of the diff on screen: also after a cancelled load. */
+void
+_afg_window_compare_show_title (AfgWindow *self)
+{
+  AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+  g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
+  g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
+  g_autofree char *title = compare_title (a, b);
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+/* The selected frame in the status line as A → B, not as B alone. */
+static void
+on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
+{
+  guint32 node = afg_flame_view_get_selected_node (view);
+  AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *text = NULL;
+
+  if (shape == NULL || node == AFG_FLAME_NO_FRAME)
+    return;
+  a = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, node));
+  b = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node));
+  text = g_strdup_printf (_("Selected: %s · total %s → %s"),
+                          afg_tree_get_node_name (afg_diff_view_get_tree (self->diff_view), node), a, b);
+  gtk_label_set_text (self->selection_label, text);
+}
+
 static void
 show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
 {
-  g_autoptr(GFile) a = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A))));
-  g_autoptr(GFile) b = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B))));
-  g_autofree char *title = compare_title (a, b);
 
   g_clear_pointer (&self->tree, afg_tree_unref);
   self->tree = afg_tree_ref (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
@@ -187,7 +221,7 @@ show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   afg_diff_view_set_shape (self->diff_view, shape, layout);
   update_status (self, shape);
-  gtk_window_set_title (GTK_WINDOW (self), title);
+  _afg_window_compare_show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_update_actions (self);
@@ -306,6 +340,9 @@ _afg_window_compare_init (AfgWindow *self)
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), afg_diff_view_get_options (self->diff_view));
   gtk_box_insert_child_after (GTK_BOX (statusbar), afg_diff_view_get_legend (self->diff_view),
                               GTK_WIDGET (self->status_label));
+  /* After the window's own handler, which it corrects. */
+  g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 gboolean

@@ -74,6 +74,7 @@ void     _afg_window_compare               (AfgWindow      *self,
                                             GFile          *a,
                                             GFile          *b);
 gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_show_title    (AfgWindow      *self);
 void     _afg_window_compare_append_state  (AfgWindow      *self,
                                             GString        *line,
                                             gboolean        graph);
