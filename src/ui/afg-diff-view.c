@@ -348,12 +348,12 @@ legend_label (void)
   g_autofree char *shrank = swatch (AFG_DIFF_SHRANK, _("shrank"));
   g_autofree char *only_a = swatch (AFG_DIFF_ONLY_A, _("only in A"));
   g_autofree char *only_b = swatch (AFG_DIFF_ONLY_B, _("only in B"));
-  g_autofree char *same = swatch (AFG_DIFF_SAME, _("no change or under the floor"));
+  g_autofree char *same = swatch (AFG_DIFF_SAME, _("no change"));
   g_autofree char *markup = g_strdup_printf ("%s  %s  %s  %s  %s", grew, shrank, only_a, only_b, same);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more)"));
+  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more); grey also for a change under the noise floor"));
   gtk_widget_add_css_class (label, "caption");
   return label;
 }
