@@ -10,6 +10,7 @@
 #include "afg-diff-view.h"
 #include "afg-format.h"
 #include "afg-gui-test-tree.h"
+#include "afg-window-private.h"
 
 #define WIDTH 600
 #define HEIGHT 200
@@ -167,10 +168,51 @@ test_diff_view (void)
   afg_diff_view_free (diff);
 }
 
+static void
+wait_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A comparison cancelled while loading leaves the start page, and its
+ * result, when the workers finish, is dropped; one that fails on B shows
+ * the error page. */
+static void
+test_window_cancel (void)
+{
+  g_autofree char *a = g_build_filename (g_getenv ("AFG_SAMPLES_DIR"), "ascend_pytorch_profiler_level0_rank0.db", NULL);
+  g_autofree char *b = g_build_filename (g_getenv ("AFG_SAMPLES_DIR"), "ascend_pytorch_profiler_level1_rank0.db", NULL);
+  g_autoptr(GFile) file_a = g_file_new_for_path (a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (b);
+  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/x.db");
+  AfgWindow *window = g_object_new (AFG_TYPE_WINDOW, NULL);
+
+  gtk_window_present (GTK_WINDOW (window));
+  afg_window_compare (window, file_a, file_b);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "loading");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                   "ascend_pytorch_profiler_level0_rank0.db ↔ ascend_pytorch_profiler_level1_rank0.db");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL);
+  wait_ms (1500);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
+  g_assert_false (_afg_window_is_comparing (window));
+  g_assert_null (afg_window_get_file (window));
+
+  afg_window_compare (window, file_a, missing);
+  while (g_strcmp0 (gtk_stack_get_visible_child_name (window->stack), "loading") == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "error");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/diff-view/toggles", test_diff_view);
+  g_test_add_func ("/diff-view/window-cancel", test_window_cancel);
   return g_test_run ();
 }
