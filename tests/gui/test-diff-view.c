@@ -183,8 +183,8 @@ wait_ms (guint ms)
 static void
 test_window_cancel (void)
 {
-  g_autofree char *a = g_build_filename (g_getenv ("AFG_SAMPLES_DIR"), "ascend_pytorch_profiler_level0_rank0.db", NULL);
-  g_autofree char *b = g_build_filename (g_getenv ("AFG_SAMPLES_DIR"), "ascend_pytorch_profiler_level1_rank0.db", NULL);
+  g_autofree char *a = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
+  g_autofree char *b = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
   g_autoptr(GFile) file_a = g_file_new_for_path (a);
   g_autoptr(GFile) file_b = g_file_new_for_path (b);
   g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/x.db");
