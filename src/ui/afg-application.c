@@ -143,7 +143,8 @@ find_window (GtkApplication *app, GFile *file)
     {
       GFile *shown;
 
-      if (!AFG_IS_WINDOW (l->data))
+      /* A comparison shows A's file, but not as A's window. */
+      if (!AFG_IS_WINDOW (l->data) || afg_window_is_comparing (l->data))
         continue;
       shown = afg_window_get_file (l->data);
       if (shown != NULL && same_file (shown, file))

@@ -414,3 +414,11 @@ afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
 
   _afg_window_compare (self, a, b);
 }
+
+gboolean
+afg_window_is_comparing (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+
+  return _afg_window_is_comparing (self);
+}

@@ -15,6 +15,7 @@ void       afg_window_open       (AfgWindow      *self,
 void       afg_window_compare    (AfgWindow      *self,
                                   GFile          *a,
                                   GFile          *b);
+gboolean   afg_window_is_comparing (AfgWindow    *self);
 GFile     *afg_window_get_file   (AfgWindow      *self);
 gboolean   afg_window_has_failed (AfgWindow      *self);
 
