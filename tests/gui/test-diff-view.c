@@ -168,6 +168,54 @@ test_diff_view (void)
   afg_diff_view_free (diff);
 }
 
+static guint
+n_steps (AfgTree *tree)
+{
+  guint n = 0;
+
+  afg_document_get_steps (afg_tree_get_document (tree), &n);
+  return n;
+}
+
+/* Per step divides each side by its own step count: A has 2 steps with
+ * 8 ms of f each, B 4 with 9 ms each. */
+static void
+test_per_step (void)
+{
+  static const AfgTestEvent ea[] = {
+    { GTID (1, 1), 0, 10 * MS, "ProfilerStep#1" }, { GTID (1, 1), 0, 8 * MS, "f" },
+    { GTID (1, 1), 10 * MS, 20 * MS, "ProfilerStep#2" }, { GTID (1, 1), 10 * MS, 18 * MS, "f" },
+  };
+  static const AfgTestEvent eb[] = {
+    { GTID (1, 1), 0, 10 * MS, "ProfilerStep#1" }, { GTID (1, 1), 0, 9 * MS, "f" },
+    { GTID (1, 1), 10 * MS, 20 * MS, "ProfilerStep#2" }, { GTID (1, 1), 10 * MS, 19 * MS, "f" },
+    { GTID (1, 1), 20 * MS, 30 * MS, "ProfilerStep#3" }, { GTID (1, 1), 20 * MS, 29 * MS, "f" },
+    { GTID (1, 1), 30 * MS, 40 * MS, "ProfilerStep#4" }, { GTID (1, 1), 30 * MS, 39 * MS, "f" },
+  };
+  g_autoptr(AfgTree) a = afg_test_load_events (AFG_TEST_DB_DEFAULT, ea, G_N_ELEMENTS (ea));
+  g_autoptr(AfgTree) b = afg_test_load_events (AFG_TEST_DB_DEFAULT, eb, G_N_ELEMENTS (eb));
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
+  AfgDiffView *diff = afg_diff_view_new (AFG_FLAME_VIEW (view));
+  g_autofree char *text_a = afg_format_duration (8 * MS);
+  g_autofree char *text_b = afg_format_duration (9 * MS);
+  g_autofree char *line = g_strdup_printf ("Total: %s → %s (", text_a, text_b);
+  g_autofree char *tip = NULL;
+
+  g_assert_cmpuint (n_steps (a), ==, 2);
+  g_assert_cmpuint (n_steps (b), ==, 4);
+  afg_diff_view_set_shape (diff, shape, NULL);
+  g_action_group_change_action_state (afg_diff_view_get_actions (diff), "norm", g_variant_new_string ("per-step"));
+  tip = afg_diff_view_get_tooltip_text (diff, AFG_TREE_ROOT);
+  g_test_message ("%s", tip);
+  g_assert_nonnull (strstr (tip, line));
+  g_assert_nonnull (strstr (tip, "Times normalised: Per step"));
+  afg_diff_view_set_shape (diff, NULL, NULL);
+  afg_diff_view_free (diff);
+  settle (view);
+  g_object_unref (view);
+}
+
 static void
 wait_ms (guint ms)
 {
@@ -214,5 +262,6 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/diff-view/toggles", test_diff_view);
   g_test_add_func ("/diff-view/window-cancel", test_window_cancel);
+  g_test_add_func ("/diff-view/per-step", test_per_step);
   return g_test_run ();
 }
