@@ -15,6 +15,7 @@
 #include "afg-error.h"
 #include "afg-format.h"
 #include "afg-loader.h"
+#include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
 #include "afg-writers.h"
 
@@ -80,7 +81,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [--steps A[-B]] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -276,6 +277,25 @@ print_top (const AfgTree *tree, int n)
   fflush (stdout);
 }
 
+/* The trace reads the device tasks one by one from the DB again; a DB
+ * that cannot give them still gets its host tracks, with a warning. */
+static gboolean
+write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, AfgWeight weight,
+              char **out_path, GError **error)
+{
+  const char *dir = opts->output ? opts->output : ".";
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+
+  if (format != AFG_FORMAT_TRACE)
+    return afg_export_to_dir_weighted (tree, format, weight, dir, out_path, error);
+  tasks = afg_trace_reader_read (afg_tree_get_document (tree), NULL, error);
+  if (tasks == NULL)
+    return FALSE;
+  if (tasks->warning != NULL && !opts->quiet)
+    g_printerr (_("%s: warning: %s\n"), PROG, tasks->warning);
+  return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -296,7 +316,7 @@ run_export (CliOptions *opts)
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
 
-      afg_cli_print_error (message, _("use -f html, -f json or -f folded"));
+      afg_cli_print_error (message, _("use -f html, -f json, -f folded or -f trace"));
       return AFG_EXIT_USAGE;
     }
   if (output_is_file (opts->output))
@@ -322,8 +342,10 @@ run_export (CliOptions *opts)
     print_top (tree, opts->top);
   if (!opts->export)
     return AFG_EXIT_OK;
-  if (!afg_export_to_dir_weighted (tree, format, weight, opts->output ? opts->output : ".", &out_path, &error))
+  if (!write_output (opts, tree, format, weight, &out_path, &error))
     {
+      if (error->domain != G_FILE_ERROR)
+        return report_build_error (error, document);
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
@@ -364,7 +386,7 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window:\n"
       "  %s [DB…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded] [--weight host|npu] [--steps A[-B]] [-q] DB\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG);
@@ -383,7 +405,7 @@ afg_cli_main (int argc, char **argv)
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json or folded"), N_("FORMAT") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json, folded or trace"), N_("FORMAT") },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },

@@ -23,8 +23,8 @@ on_open_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     }
 }
 
-static void
-add_filter (GtkFileChooser *chooser, const char *name, const char *pattern)
+void
+_afg_window_add_filter (GtkFileChooser *chooser, const char *name, const char *pattern)
 {
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
@@ -42,8 +42,8 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   self->chooser = gtk_file_chooser_native_new (_("Open a Profiler Database"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
   afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

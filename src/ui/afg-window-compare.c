@@ -306,16 +306,13 @@ static void
 compare_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
-  GtkFileFilter *filter = gtk_file_filter_new ();
 
   g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (_("Compare with a Profiler Database"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("Profiler databases"));
-  gtk_file_filter_add_pattern (filter, "*.db");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
   afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_compare_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

@@ -7,8 +7,22 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-trace-reader.h"
 #include "afg-window-private.h"
 #include "afg-writers.h"
+
+/* A name ending in .json gets the Chrome trace (-f trace), which also
+ * reads each device task from the DB; any other the HTML page. */
+static gboolean
+export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+
+  if (!g_str_has_suffix (path, ".json"))
+    return afg_export_to_file (tree, AFG_FORMAT_HTML, path, error);
+  tasks = afg_trace_reader_read (afg_tree_get_document (tree), cancellable, error);
+  return tasks != NULL && afg_export_trace_to_file (tree, tasks, path, error);
+}
 
 static void
 export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
@@ -18,7 +32,7 @@ export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
 
   if (g_task_return_error_if_cancelled (task))
     return;
-  if (afg_export_to_file (tree, AFG_FORMAT_HTML, data, &error))
+  if (export_file (tree, data, cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -108,6 +122,8 @@ _afg_window_export (AfgWindow *self)
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("HTML page (*.html)"), "*.html");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.json");
   propose_file (self, GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

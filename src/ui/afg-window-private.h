@@ -59,6 +59,9 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+void _afg_window_add_filter            (GtkFileChooser *chooser,
+                                        const char     *name,
+                                        const char     *pattern);
 void _afg_window_show_progress         (AfgWindow      *self,
                                         AfgLoadPhase    phase,
                                         guint64         rows,

@@ -235,5 +235,18 @@ xdotool key Return
 wait_state "exported=$WORK/gui/flamegraph.html"
 cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export differs from the CLI"
 ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
+
+# A name ending in .json gets the Chrome trace, the CLI's -f trace.
+"$EXE" --export -q -f trace -o "$WORK/cli" "$SAMPLE" || fail "the CLI trace export failed"
+xdotool key ctrl+e
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
+[ -n "$DIALOG" ] || fail "no export dialog"
+sleep 0.5
+xdotool key ctrl+a
+xdotool type --delay 20 "$WORK/gui/flamegraph.trace.json"
+xdotool key Return
+wait_state "exported=$WORK/gui/flamegraph.trace.json"
+cmp "$WORK/cli/flamegraph.trace.json" "$WORK/gui/flamegraph.trace.json" || fail "the trace differs from the CLI's"
+ok "Export to a .json name writes the CLI's -f trace bytes"
 stop_app
 echo "1..$N"

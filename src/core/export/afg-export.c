@@ -12,17 +12,19 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "afg-atomic-file.h"
 #include "afg-error.h"
 #include "afg-tree-builder.h"
 #include "afg-writers.h"
 
-static const char * const format_names[] = { "html", "json", "folded" };
-static const char * const file_names[] = { "flamegraph.html", "flamegraph.json", "flamegraph.folded" };
+static const char * const format_names[] = { "html", "json", "folded", "trace" };
+static const char * const file_names[] = { "flamegraph.html", "flamegraph.json", "flamegraph.folded",
+                                           "flamegraph.trace.json" };
 
 const char *
 afg_format_file_name (AfgFormat format)
 {
-  g_return_val_if_fail (format <= AFG_FORMAT_FOLDED, NULL);
+  g_return_val_if_fail (format <= AFG_FORMAT_TRACE, NULL);
   return file_names[format];
 }
 
@@ -106,57 +108,18 @@ fail_path (GError **error, GFileError code, const char *path, const char *reason
 }
 
 static gboolean
-fail_errno (GError **error, const char *path, const char *what, int saved_errno)
-{
-  g_autofree char *reason = g_strdup_printf ("%s: %s", what, g_strerror (saved_errno));
-
-  return fail_path (error, g_file_error_from_errno (saved_errno), path, reason);
-}
-
-static gboolean
-write_all (int fd, const char *data, gsize len)
-{
-  while (len > 0)
-    {
-      gssize n = write (fd, data, MIN (len, 1 << 30));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      data += n;
-      len -= n;
-    }
-  return TRUE;
-}
-
-/* Writes a hidden temp file beside @path, fsyncs it and renames it over
- * @path: readers see the old file or the new one, never a part of one. */
-static gboolean
 write_atomically (const char *path, const char *data, gsize len, GError **error)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  int fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
-  int saved;
+  AfgAtomicFile *file = afg_atomic_file_open (path, error);
 
-  if (fd < 0)
-    return fail_errno (error, path, _("cannot create the output file"), errno);
-  if (!write_all (fd, data, len) || fsync (fd) != 0)
+  if (file == NULL)
+    return FALSE;
+  if (!afg_atomic_file_write (file, data, len, error))
     {
-      saved = errno ? errno : EIO;
-      close (fd);
-      g_unlink (tmp);
-      return fail_errno (error, path, _("cannot write the output file"), saved);
+      afg_atomic_file_abort (file);
+      return FALSE;
     }
-  if (close (fd) != 0 || g_rename (tmp, path) != 0)
-    {
-      saved = errno;
-      g_unlink (tmp);
-      return fail_errno (error, path, _("cannot write the output file"), saved);
-    }
-  return TRUE;
+  return afg_atomic_file_commit (file, error);
 }
 
 static gboolean
@@ -168,15 +131,48 @@ is_same_file (const char *a, const char *b)
 }
 
 static gboolean
-export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *path, GError **error)
+check_output_path (const AfgTree *tree, const char *path, GError **error)
 {
-  g_autoptr(GString) out = NULL;
-
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     return fail_path (error, G_FILE_ERROR_ISDIR, path, _("is a directory"));
   if (is_same_file (path, afg_document_get_source_path (afg_tree_get_document (tree))))
     return fail_path (error, G_FILE_ERROR_EXIST, path,
                       _("is the profiler database itself; it is never overwritten"));
+  return TRUE;
+}
+
+static gboolean
+write_piece (const char *data, gsize len, gpointer file, GError **error)
+{
+  return afg_atomic_file_write (file, data, len, error);
+}
+
+/* Streamed: the trace of a large profile is gigabytes. */
+static gboolean
+write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
+{
+  AfgAtomicFile *file = afg_atomic_file_open (path, error);
+
+  if (file == NULL)
+    return FALSE;
+  if (!afg_trace_write (tree, tasks, write_piece, file, error))
+    {
+      afg_atomic_file_abort (file);
+      return FALSE;
+    }
+  return afg_atomic_file_commit (file, error);
+}
+
+static gboolean
+export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
+                const char *path, GError **error)
+{
+  g_autoptr(GString) out = NULL;
+
+  if (!check_output_path (tree, path, error))
+    return FALSE;
+  if (format == AFG_FORMAT_TRACE)
+    return write_trace (tree, tasks, path, error);
   out = serialize (tree, format, weight, error);
   return out != NULL && write_atomically (path, out->str, out->len, error);
 }
@@ -184,7 +180,7 @@ export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const c
 gboolean
 afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
 {
-  return export_to_file (tree, format, AFG_WEIGHT_HOST, path, error);
+  return export_to_file (tree, format, AFG_WEIGHT_HOST, NULL, path, error);
 }
 
 gboolean
@@ -194,20 +190,40 @@ afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char 
   return afg_export_to_dir_weighted (tree, format, AFG_WEIGHT_HOST, dir, out_path, error);
 }
 
-gboolean
-afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
-                            char **out_path, GError **error)
+static gboolean
+export_to_dir (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
+               const char *dir, char **out_path, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
-      return fail_errno (error, dir, _("cannot create the output directory"), saved);
+      return afg_error_set_errno (error, dir, _("cannot create the output directory"), saved);
     }
-  if (!export_to_file (tree, format, weight, path, error))
+  if (!export_to_file (tree, format, weight, tasks, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);
   return TRUE;
+}
+
+gboolean
+afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
+                            char **out_path, GError **error)
+{
+  return export_to_dir (tree, format, weight, NULL, dir, out_path, error);
+}
+
+gboolean
+afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
+{
+  return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, path, error);
+}
+
+gboolean
+afg_export_trace_to_dir (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *dir, char **out_path,
+                         GError **error)
+{
+  return export_to_dir (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, dir, out_path, error);
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-device-tasks.h"
 #include "afg-tree.h"
 
 G_BEGIN_DECLS
@@ -11,6 +12,7 @@ typedef enum {
   AFG_FORMAT_HTML,
   AFG_FORMAT_JSON,
   AFG_FORMAT_FOLDED,
+  AFG_FORMAT_TRACE,
 } AfgFormat;
 
 /* What a folded stack weighs: host time or the NPU device time it launched. */
@@ -41,6 +43,22 @@ gboolean    afg_html_write          (const AfgTree    *tree,
                                      GString          *out,
                                      GError          **error);
 
+/* Takes each piece of a streamed output in turn. */
+typedef gboolean (*AfgWriteFunc) (const char  *data,
+                                  gsize        len,
+                                  gpointer     user_data,
+                                  GError     **error);
+/* Chrome Trace Event JSON (Perfetto, chrome://tracing) of @tree's
+ * document in @tree's scope: every used row as a complete event on its
+ * thread, the steps on a track of their own, and @tasks (may be NULL) on
+ * one process per device with a flow from each launching row. Streamed
+ * to @write_func in pieces of about 1 MB. */
+gboolean    afg_trace_write         (const AfgTree    *tree,
+                                     const AfgDeviceTasks *tasks,
+                                     AfgWriteFunc      write_func,
+                                     gpointer          user_data,
+                                     GError          **error);
+
 const char *afg_format_file_name    (AfgFormat         format);
 gboolean    afg_format_from_string  (const char       *text,
                                      AfgFormat        *format);
@@ -60,6 +78,18 @@ gboolean    afg_export_to_file      (const AfgTree    *tree,
 gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
                                      AfgFormat         format,
                                      AfgWeight         weight,
+                                     const char       *dir,
+                                     char            **out_path,
+                                     GError          **error);
+
+/* AFG_FORMAT_TRACE with the device tasks (afg_trace_reader_read); the
+ * other export functions write a trace without them. */
+gboolean    afg_export_trace_to_file (const AfgTree   *tree,
+                                     const AfgDeviceTasks *tasks,
+                                     const char       *path,
+                                     GError          **error);
+gboolean    afg_export_trace_to_dir (const AfgTree    *tree,
+                                     const AfgDeviceTasks *tasks,
                                      const char       *dir,
                                      char            **out_path,
                                      GError          **error);

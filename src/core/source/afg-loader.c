@@ -24,9 +24,6 @@
 #define N_READERS 2  /* at most 2: a link keeps the reader in one bit */
 #define BACKGROUND_NICE 10
 
-static const gint64 fallback_types[] = { 50001, 50002, 50003 };
-static const char * const accepted_type_names[] = { "op", "queue", "trace", "python_trace" };
-
 typedef struct {
   AfgSource            source;
   AfgDocument         *document;
@@ -389,42 +386,10 @@ query_int64 (sqlite3 *db, const char *sql, gint64 *out)
   return ok;
 }
 
-static gboolean
-is_accepted_type_name (const char *name)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (accepted_type_names); i++)
-    if (g_ascii_strcasecmp (name, accepted_type_names[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* A handful of ids, scanned linearly per row; DISTINCT and the cap keep a
- * hostile ENUM_API_TYPE from making that scan long. */
 static int
 load_types (LoadContext *ctx, sqlite3 *db)
 {
-  g_autoptr(GArray) types = g_array_new (FALSE, FALSE, sizeof (gint64));
-  sqlite3_stmt *stmt = NULL;
-  int rc = SQLITE_DONE;
-
-  if (!ctx->source.has_enum_table)
-    g_array_append_vals (types, fallback_types, G_N_ELEMENTS (fallback_types));
-  else
-    rc = sqlite3_prepare_v2 (db, "SELECT DISTINCT id, name FROM ENUM_API_TYPE"
-                                 " WHERE typeof(id) = 'integer' AND typeof(name) = 'text'",
-                             -1, &stmt, NULL);
-  while (stmt != NULL && rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      gint64 id = sqlite3_column_int64 (stmt, 0);
-
-      rc = SQLITE_OK;
-      if (types->len < 64 && is_accepted_type_name ((const char *) sqlite3_column_text (stmt, 1)))
-        g_array_append_val (types, id);
-    }
-  sqlite3_finalize (stmt);
-  ctx->n_types = types->len;
-  ctx->types = (gint64 *) g_array_free (g_steal_pointer (&types), FALSE);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  return afg_source_read_api_types (&ctx->source, db, &ctx->types, &ctx->n_types);
 }
 
 static gboolean

@@ -59,8 +59,8 @@ has_columns (sqlite3 *db, const char *table, const char * const *columns, guint 
   return ok;
 }
 
-static char *
-table_problem (sqlite3 *db, const char *table, const char * const *columns, guint n)
+char *
+afg_npu_table_problem (sqlite3 *db, const char *table, const char * const *columns, guint n)
 {
   const char *missing = NULL;
 
@@ -81,9 +81,9 @@ afg_npu_check_schema (sqlite3 *db, const AfgSource *source, char **warning)
 
   if (!afg_source_has_object (db, "TASK") || !afg_source_has_object (db, "CONNECTION_IDS"))
     return AFG_NPU_SCHEMA_ABSENT;
-  problem = table_problem (db, "TASK", task_columns, G_N_ELEMENTS (task_columns));
+  problem = afg_npu_table_problem (db, "TASK", task_columns, G_N_ELEMENTS (task_columns));
   if (problem == NULL)
-    problem = table_problem (db, "CONNECTION_IDS", connection_columns, G_N_ELEMENTS (connection_columns));
+    problem = afg_npu_table_problem (db, "CONNECTION_IDS", connection_columns, G_N_ELEMENTS (connection_columns));
   if (problem == NULL && !source->has_connection_id)
     problem = g_strdup (_("table PYTORCH_API has no column connectionId"));
   if (problem == NULL)
@@ -92,9 +92,8 @@ afg_npu_check_schema (sqlite3 *db, const AfgSource *source, char **warning)
   return AFG_NPU_SCHEMA_UNUSABLE;
 }
 
-/* The rule for a used task: two integers (not text), end >= start. */
-static gboolean
-task_time (sqlite3_stmt *stmt, gint64 *ns)
+gboolean
+afg_npu_task_time (sqlite3_stmt *stmt, gint64 *ns)
 {
   gint64 start, end;
 
@@ -119,7 +118,7 @@ add_task (NpuRead *self, sqlite3_stmt *stmt)
   gint64 ns, id;
   guint32 at;
 
-  if (!task_time (stmt, &ns))
+  if (!afg_npu_task_time (stmt, &ns))
     {
       stats->skipped++;
       return;
@@ -308,4 +307,21 @@ afg_npu_tasks_link (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists,
   give_groups (self, row_lists, n_lists);
   self->data = NULL;
   return data;
+}
+
+void
+afg_npu_tasks_claim (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists)
+{
+  claim_groups (self, row_lists, n_lists);
+}
+
+gboolean
+afg_npu_tasks_find_row (const AfgNpuTasks *self, gint64 task_id, guint64 *ordinal)
+{
+  guint32 group;
+
+  if (!afg_npu_is_link (task_id) || !afg_int_map_lookup (&self->group_map, (guint64) task_id, &group))
+    return FALSE;
+  *ordinal = g_array_index (self->groups, TaskGroup, group).row;
+  return *ordinal != ROW_NONE;
 }

@@ -30,6 +30,16 @@ AfgNpuSchema afg_npu_check_schema (sqlite3          *db,
                                    const AfgSource  *source,
                                    char            **warning);
 
+/* NULL when @table is a plain table with @columns, else why not (translated). */
+char        *afg_npu_table_problem (sqlite3          *db,
+                                    const char       *table,
+                                    const char * const *columns,
+                                    guint             n);
+/* The rule for a used task, on columns 0 (startNs) and 1 (endNs) of
+ * @stmt: two integers (not text), end >= start; @ns is the device time. */
+gboolean     afg_npu_task_time    (sqlite3_stmt     *stmt,
+                                   gint64           *ns);
+
 /* Is @id a connection id that can link (-1 and 4294967295 mean none)? */
 static inline gboolean
 afg_npu_is_link (gint64 id)
@@ -59,5 +69,16 @@ AfgNpuData  *afg_npu_tasks_link   (AfgNpuTasks      *self,
                                    GArray * const   *row_lists,
                                    guint             n_lists,
                                    guint             n_threads);
+
+/* The first half of afg_npu_tasks_link(), for a reader that wants to know
+ * which row each task goes to rather than the sums: afterwards
+ * afg_npu_tasks_find_row() gives the ordinal (over @row_lists, in order)
+ * of the row that takes the tasks of TASK.connectionId @task_id. */
+void         afg_npu_tasks_claim  (AfgNpuTasks      *self,
+                                   GArray * const   *row_lists,
+                                   guint             n_lists);
+gboolean     afg_npu_tasks_find_row (const AfgNpuTasks *self,
+                                   gint64            task_id,
+                                   guint64          *ordinal);
 
 G_END_DECLS

@@ -42,4 +42,12 @@ void      afg_source_set_error (const AfgSource *source,
                                 int         rc,
                                 GError    **error);
 
+/* The PYTORCH_API.type values whose rows are used: those ENUM_API_TYPE
+ * names op, queue, trace or python_trace, else 50001-50003. Returns an
+ * SQLite result code; *@types (g_free) is set on SQLITE_OK. */
+int       afg_source_read_api_types (const AfgSource *source,
+                                     sqlite3    *db,
+                                     gint64    **types,
+                                     guint      *n_types);
+
 G_END_DECLS

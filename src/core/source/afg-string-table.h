@@ -42,12 +42,11 @@ guint32  afg_string_table_lookup_unknown (AfgStringTable *table,
                                          gint64          id);
 
 /* torch_npu numbers strings in a few dense runs (0.., 2^28.., 2^29..):
- * a binary search over the runs and an array beat hashing every row. */
-static inline guint32
-afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
+ * a binary search over the runs and an array beat hashing every row.
+ * FALSE for an id STRING_IDS lacks; never adds a string. */
+static inline gboolean
+afg_string_table_find_id (const AfgStringTable *table, gint64 id, guint32 *index)
 {
-  guint32 index;
-
   if (table->id_runs != NULL)
     {
       const AfgIdRun *runs = (const AfgIdRun *) table->id_runs->data;
@@ -62,10 +61,22 @@ afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
           else if ((guint64) (id - runs[mid].first) >= runs[mid].count)
             lo = mid + 1;
           else
-            return table->run_strings[runs[mid].offset + (id - runs[mid].first)];
+            {
+              *index = table->run_strings[runs[mid].offset + (id - runs[mid].first)];
+              return TRUE;
+            }
         }
+      return FALSE;
     }
-  else if (afg_int_map_lookup (&table->ids, (guint64) id, &index))
+  return afg_int_map_lookup (&table->ids, (guint64) id, index);
+}
+
+static inline guint32
+afg_string_table_lookup_id (AfgStringTable *table, gint64 id)
+{
+  guint32 index;
+
+  if (afg_string_table_find_id (table, id, &index))
     return index;
   return afg_string_table_lookup_unknown (table, id);
 }

@@ -32,5 +32,10 @@ gboolean    afg_error_set_path      (GError      **error,
                                      int           code,
                                      const char   *path,
                                      const char   *reason);
+/* The same with G_FILE_ERROR and "what: strerror(errno)" as the reason. */
+gboolean    afg_error_set_errno     (GError      **error,
+                                     const char   *path,
+                                     const char   *what,
+                                     int           saved_errno);
 
 G_END_DECLS

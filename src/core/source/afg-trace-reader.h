@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "afg-device-tasks.h"
+#include "afg-document.h"
+
+G_BEGIN_DECLS
+
+/* Reads @document's DB again for what only the trace export needs: every
+ * used TASK row with its device and stream, and the used PYTORCH_API row
+ * that launched it, by issue 13's rules (the loader keeps only sums).
+ * The same untrusted-input rules as the loader's. A DB without usable
+ * TASK, CONNECTION_IDS or TASK.deviceId/streamId gives no tasks and,
+ * when tables are there, a warning; NULL and @error only when the DB
+ * cannot be opened or read, or on cancel. */
+AfgDeviceTasks *afg_trace_reader_read (const AfgDocument *document,
+                                       GCancellable      *cancellable,
+                                       GError           **error);
+
+G_END_DECLS
