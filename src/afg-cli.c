@@ -57,6 +57,18 @@ afg_cli_handles (int argc, char **argv)
   return FALSE;
 }
 
+/* `--diff A B` and nothing else: the window shows the comparison (with
+ * --export or any other option the command line answers). */
+gboolean
+afg_cli_window_diff (int argc, char **argv, const char **a, const char **b)
+{
+  if (argc != 4 || strcmp (argv[1], "--diff") != 0 || argv[2][0] == '-' || argv[3][0] == '-')
+    return FALSE;
+  *a = argv[2];
+  *b = argv[3];
+  return TRUE;
+}
+
 /* Whole lines are translated, so that a language may use its own colon. */
 void
 afg_cli_print_error (const char *message, const char *hint)

@@ -26,6 +26,8 @@ struct _AfgFlameView {
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
   guint8           *matches;       /* NULL when nothing is searched */
   char             *search;
+  AfgFlameTooltipFunc tooltip_func;
+  gpointer          tooltip_data;
   GtkAdjustment    *hadjustment;
   GtkAdjustment    *vadjustment;
   guint32           view_root;
@@ -692,6 +694,41 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
     rebuild_layout (self, AFG_TREE_ROOT);
 }
 
+/* TREE has the nodes of the tree shown, in the same order (the other
+ * side of a diff), only other values: zoom, selection and search stay. */
+void
+afg_flame_view_replace_tree (AfgFlameView *self, AfgTree *tree)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (self->tree != NULL && afg_tree_get_n_nodes (tree) == afg_tree_get_n_nodes (self->tree));
+
+  afg_tree_ref (tree);
+  afg_tree_unref (self->tree);
+  self->tree = tree;
+  afg_flame_renderer_set_tree (self->renderer, tree);
+  rebuild_layout (self, self->zoom_root);
+}
+
+/* FUNC (NULL: the palette) stays set across trees; calling this again
+ * repaints with what it answers now. */
+void
+afg_flame_view_set_color_func (AfgFlameView *self, AfgFlameColorFunc func, gpointer user_data)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  afg_flame_renderer_set_color_func (self->renderer, func, user_data);
+  invalidate_frames (self);
+}
+
+void
+afg_flame_view_set_tooltip_func (AfgFlameView *self, AfgFlameTooltipFunc func, gpointer user_data)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  self->tooltip_func = func;
+  self->tooltip_data = user_data;
+}
+
 void
 afg_flame_view_set_view_root (AfgFlameView *self, guint32 view_root)
 {
@@ -871,7 +908,8 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
-  markup = tooltip_markup (self, node);
+  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
+                                      : tooltip_markup (self, node);
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-diff-view.h"
 #include "afg-flame-view.h"
 #include "afg-step-strip.h"
+#include "afg-loader.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -44,6 +46,7 @@ struct _AfgWindow {
   gulong                scope_paint_handler;
   GFile                *exported;
   GtkFileChooserNative *chooser;
+  AfgDiffView          *diff_view;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
 
@@ -70,6 +73,25 @@ void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
                                         const char     *name,
                                         const char     *pattern);
+void _afg_window_show_progress         (AfgWindow      *self,
+                                        AfgLoadPhase    phase,
+                                        guint64         rows,
+                                        guint64         total);
+void _afg_window_append_state_field    (GString        *line,
+                                        const char     *key,
+                                        const char     *value);
+
+/* afg-window-compare.c */
+void     _afg_window_class_install_compare (GtkWidgetClass *widget_class);
+void     _afg_window_compare_init          (AfgWindow      *self);
+void     _afg_window_compare               (AfgWindow      *self,
+                                            GFile          *a,
+                                            GFile          *b);
+gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_show_title    (AfgWindow      *self);
+void     _afg_window_compare_append_state  (AfgWindow      *self,
+                                            GString        *line,
+                                            gboolean        graph);
 
 /* afg-window-steps.c */
 void     _afg_window_steps_show          (AfgWindow       *self);

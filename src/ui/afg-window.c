@@ -236,6 +236,7 @@ afg_window_dispose (GObject *object)
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
+  g_clear_pointer (&self->diff_view, afg_diff_view_free);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
 
@@ -330,6 +331,7 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _afg_window_compare_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
@@ -439,6 +441,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   self->tree = afg_tree_ref (profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
