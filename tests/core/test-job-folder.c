@@ -12,50 +12,6 @@
 #include "afg-job-folder.h"
 #include "afg-test-db.h"
 
-static void
-make_file (const char *dir, const char *name, const char *data)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  afg_test_write_file (path, data, -1);
-}
-
-static void
-copy_sample (const char *sample, const char *dir, const char *name)
-{
-  g_autofree char *from = afg_test_sample_path (sample, ".db");
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_autofree char *to = g_build_filename (dir, name, NULL);
-
-  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  afg_test_write_file (to, data, len);
-}
-
-/* {root}/{folder}/ASCEND_PROFILER_OUTPUT/{db_name} beside analysis.db, and
- * {root}/{folder}/profiler_info_{info_rank}.json unless info_rank < 0. */
-static char *
-make_rank (const char *root, const char *folder, const char *db_name, int info_rank,
-           const char *sample)
-{
-  g_autofree char *pt = g_build_filename (root, folder, NULL);
-  g_autofree char *out = g_build_filename (pt, "ASCEND_PROFILER_OUTPUT", NULL);
-
-  if (sample != NULL)
-    copy_sample (sample, out, db_name);
-  else
-    make_file (out, db_name, "not a database\n");
-  make_file (out, "analysis.db", "");
-  if (info_rank >= 0)
-    {
-      g_autofree char *info = g_strdup_printf ("profiler_info_%d.json", info_rank);
-      make_file (pt, info, "{}\n");
-    }
-  return g_build_filename (out, db_name, NULL);
-}
-
 static AfgJobFolder *
 discover (const char *root)
 {
@@ -87,9 +43,9 @@ static void
 test_real_layout (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *db0 = make_rank (root, "rank0_ascend_pt", "ascend_pytorch_profiler_0.db", 0,
+  g_autofree char *db0 = afg_test_make_job_rank (root, "rank0_ascend_pt", "ascend_pytorch_profiler_0.db", 0,
                                     "ascend_pytorch_profiler_level0_rank0");
-  g_autofree char *db1 = make_rank (root, "rank1_ascend_pt", "ascend_pytorch_profiler_1.db", 1,
+  g_autofree char *db1 = afg_test_make_job_rank (root, "rank1_ascend_pt", "ascend_pytorch_profiler_1.db", 1,
                                     "ascend_pytorch_profiler_level1_rank0");
   g_autoptr(AfgJobFolder) job = discover (root);
 
@@ -107,11 +63,11 @@ test_rank_from_info (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
   g_autofree char *beside = g_build_filename (root, "flat", NULL);
-  g_autofree char *parent = make_rank (root, "a_ascend_pt", "ascend_pytorch_profiler.db", 5, NULL);
+  g_autofree char *parent = afg_test_make_job_rank (root, "a_ascend_pt", "ascend_pytorch_profiler.db", 5, NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
-  make_file (beside, "ascend_pytorch_profiler.db", "x");
-  make_file (beside, "profiler_info_7.json", "{}");
+  afg_test_make_file (beside, "ascend_pytorch_profiler.db", "x");
+  afg_test_make_file (beside, "profiler_info_7.json", "{}");
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 2);
   g_assert_cmpint (rank_at (job, 0)->rank, ==, 5);
@@ -125,7 +81,7 @@ static void
 test_no_rank (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *db = make_rank (root, "x_ascend_pt", "ascend_pytorch_profiler.db", -1, NULL);
+  g_autofree char *db = afg_test_make_job_rank (root, "x_ascend_pt", "ascend_pytorch_profiler.db", -1, NULL);
   g_autoptr(AfgJobFolder) job = discover (root);
 
   g_assert_cmpuint (job->ranks->len, ==, 1);
@@ -148,9 +104,9 @@ static void
 test_duplicate_by_stamp (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *newer = make_rank (root, "h_2_20260102000000000_ascend_pt",
+  g_autofree char *newer = afg_test_make_job_rank (root, "h_2_20260102000000000_ascend_pt",
                                       "ascend_pytorch_profiler_3.db", 3, NULL);
-  g_autofree char *older = make_rank (root, "h_1_20260101000000000_ascend_pt",
+  g_autofree char *older = afg_test_make_job_rank (root, "h_1_20260101000000000_ascend_pt",
                                       "ascend_pytorch_profiler_3.db", 3, NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
@@ -169,8 +125,8 @@ static void
 test_duplicate_by_mtime (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *a = make_rank (root, "a_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
-  g_autofree char *b = make_rank (root, "b_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autofree char *a = afg_test_make_job_rank (root, "a_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autofree char *b = afg_test_make_job_rank (root, "b_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
   set_mtime (a, 3000);
@@ -190,10 +146,10 @@ test_no_profiler_db (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgJobFolder) job = NULL;
 
-  make_file (out, "analysis.db", "");
-  make_file (out, "ascend_pytorch_profiler_x.db", "");
-  make_file (out, "ascend_pytorch_profiler_1234567890.db", "");
-  make_file (out, "ascend_pytorch_profiler_1.db.bak", "");
+  afg_test_make_file (out, "analysis.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_x.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_1234567890.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_1.db.bak", "");
   job = afg_job_folder_discover (root, &error);
   g_assert_null (job);
   g_assert_error (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_PROFILER_DB);
@@ -214,7 +170,7 @@ static void
 test_symlink_loop (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *db = make_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_autofree char *db = afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
   g_autofree char *loop = g_build_filename (root, "r_ascend_pt", "ASCEND_PROFILER_OUTPUT",
                                             "loop", NULL);
   g_autofree char *self = g_build_filename (root, "self", NULL);
@@ -234,14 +190,14 @@ test_symlink_outside (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
   g_autofree char *outside = afg_test_make_tmp_dir ();
-  g_autofree char *target = make_rank (outside, "o_ascend_pt", "ascend_pytorch_profiler_4.db", 4,
+  g_autofree char *target = afg_test_make_job_rank (outside, "o_ascend_pt", "ascend_pytorch_profiler_4.db", 4,
                                        NULL);
   g_autofree char *dir_link = g_build_filename (root, "linked_dir", NULL);
   g_autofree char *file_link = g_build_filename (root, "ascend_pytorch_profiler_5.db", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
   g_autoptr(GError) error = NULL;
 
-  make_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
   g_assert_cmpint (symlink (outside, dir_link), ==, 0);
   g_assert_cmpint (symlink (target, file_link), ==, 0);
   job = discover (root);
@@ -258,7 +214,7 @@ static void
 test_symlink_inside (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
-  g_autofree char *db = make_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_autofree char *db = afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
   g_autofree char *link = g_build_filename (root, "ascend_pytorch_profiler_0.db", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
@@ -277,8 +233,8 @@ test_depth (void)
   g_autofree char *level7 = g_build_filename (level6, "7", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
-  make_file (level6, "ascend_pytorch_profiler_6.db", "");
-  make_file (level7, "ascend_pytorch_profiler_7.db", "");
+  afg_test_make_file (level6, "ascend_pytorch_profiler_6.db", "");
+  afg_test_make_file (level7, "ascend_pytorch_profiler_7.db", "");
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 1);
   g_assert_cmpint (rank_at (job, 0)->rank, ==, 6);
@@ -297,8 +253,8 @@ test_unreadable_folder (void)
       g_test_skip ("root reads any folder");
       return;
     }
-  make_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
-  make_file (closed, "ascend_pytorch_profiler_1.db", "");
+  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  afg_test_make_file (closed, "ascend_pytorch_profiler_1.db", "");
   g_assert_cmpint (g_chmod (closed, 0), ==, 0);
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 1);
@@ -316,7 +272,7 @@ test_rank_limit (void)
   for (int i = 0; i < AFG_JOB_MAX_RANKS + 6; i++)
     {
       g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", i);
-      make_file (root, name, "");
+      afg_test_make_file (root, name, "");
     }
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, AFG_JOB_MAX_RANKS);
@@ -333,7 +289,7 @@ test_weird_names (void)
   g_autofree char *weird = g_build_filename (root, "we\nird\xff_ascend_pt", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
-  make_file (weird, "ascend_pytorch_profiler_2.db", "");
+  afg_test_make_file (weird, "ascend_pytorch_profiler_2.db", "");
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 1);
   g_assert_cmpint (rank_at (job, 0)->rank, ==, 2);
