@@ -2,6 +2,7 @@
 /* Issue 17, CLI: --export of a job folder the test builds. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <utime.h>
 
@@ -209,6 +210,105 @@ test_duplicate_warns (void)
   afg_test_rm_rf (out);
 }
 
+static void
+generate_rank (const char *job, int rank, const char *rows)
+{
+  g_autofree char *folder = g_strdup_printf ("host_%d_20261204000000000_ascend_pt", rank);
+  g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", rank);
+  g_autofree char *dir = g_build_filename (job, folder, "ASCEND_PROFILER_OUTPUT", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  const char *gen[] = { g_getenv ("AFG_GEN_DB"), "--steps", "4", path, rows, NULL };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Each rank's mean step host_ns from ranks.json, and their median. */
+static double
+mean_steps (JsonNode *root, double *means, guint n)
+{
+  double sorted[8];
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonArray *steps = json_object_get_array_member (ranks_entry (root, i), "steps");
+      double sum = 0;
+
+      g_assert_cmpuint (json_array_get_length (steps), ==, 4);
+      for (guint s = 0; s < 4; s++)
+        sum += json_object_get_int_member (json_array_get_object_element (steps, s), "host_ns");
+      sorted[i] = means[i] = sum / 4;
+    }
+  qsort (sorted, n, sizeof (double), compare_doubles);
+  return (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/* Eight generated ranks, rank 5 with 30% more rows per step: it alone is
+ * more than 5% from the median, in ranks.json's figures and in the page. */
+static void
+test_generated_straggler (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *index = NULL;
+  double means[8], median;
+
+  for (int rank = 0; rank < 8; rank++)
+    generate_rank (job, rank, rank == 5 ? "26000" : "20000");
+  g_assert_cmpint (run_export ("html", out, job, NULL), ==, 0);
+  root = read_ranks_json (out);
+  median = mean_steps (root, means, 8);
+  for (guint i = 0; i < 8; i++)
+    g_assert_cmpint (ABS (means[i] - median) / median > 0.05, ==, i == 5);
+  index = read_text (out, "index.html");
+  g_assert_nonnull (strstr (index, "<tr class=\"straggler\"><td><a href=\"rank5/flamegraph.html\">"));
+  g_assert_nonnull (strstr (index, "straggler: mean step"));
+  g_assert_null (strstr (strstr (index, "straggler: mean step") + 1, "straggler: mean step"));
+  for (int rank = 0; rank < 8; rank++)
+    {
+      g_autofree char *page = g_strdup_printf ("%s/rank%d/flamegraph.html", out, rank);
+      g_autofree char *link = g_strdup_printf ("href=\"rank%d/flamegraph.html\"", rank);
+
+      g_assert_true (g_file_test (page, G_FILE_TEST_IS_REGULAR));
+      g_assert_nonnull (strstr (index, link));
+    }
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+/* A rank that cannot be read is in the page with its error, without a link. */
+static void
+test_index_broken_rank (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *index = NULL;
+
+  g_free (afg_test_make_job_rank (job, "rank2_ascend_pt", "ascend_pytorch_profiler_2.db", 2, NULL));
+  g_assert_cmpint (run_export ("html", out, job, NULL), ==, 1);
+  index = read_text (out, "index.html");
+  g_assert_nonnull (strstr (index, "href=\"rank0/flamegraph.html\""));
+  g_assert_nonnull (strstr (index, "href=\"rank1/flamegraph.html\""));
+  g_assert_null (strstr (index, "href=\"rank2/"));
+  g_assert_nonnull (strstr (index, "ascend_pytorch_profiler_2.db: not an SQLite database"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -219,5 +319,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/broken-rank", test_broken_rank);
   g_test_add_func ("/ranks/no-profiler-db", test_no_profiler_db);
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
+  g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
+  g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
   return g_test_run ();
 }
