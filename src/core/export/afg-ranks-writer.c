@@ -78,7 +78,7 @@ static const char page_head[] =
   "body{font:14px system-ui,sans-serif;margin:24px;color:#222}\n"
   "table{border-collapse:collapse;margin-bottom:24px}\n"
   "th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right;vertical-align:middle}\n"
-  "th:first-child,td:first-child,td.name{text-align:left}\n"
+  "th:first-child,td:first-child,td.name,#ranks th:last-child{text-align:left}\n"
   "td.name{max-width:40em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
   ".bars{display:flex;align-items:flex-end;gap:1px;height:24px}\n"
   ".bars span{display:inline-block;width:6px;background:#4a7dbf}\n"
