@@ -148,7 +148,7 @@ append_status (GString *out, const AfgJobFigures *figures, guint i)
                                              : _("straggler: mean step %.1f%% faster than the median"),
                             ABS (percent));
   else
-    g_string_append (out, _("within 5% of the median"));
+    g_string_append_printf (out, _("within %d%% of the median"), 5);
   g_string_append (out, "</td>");
 }
 
