@@ -11,7 +11,6 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "afg-atomic-file.h"
 #include "afg-cli.h"
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
@@ -57,7 +56,9 @@ export_rank (const Job *job, const Task *task, GError **error)
     return afg_error_set_errno (error, dir, _("cannot create the folder"), errno);
   if (!afg_export_to_dir_weighted (tree, opts->format, opts->weight, dir, NULL, error))
     return FALSE;
-  return afg_rank_summary_fill (task->summary, tree, error);
+  afg_rank_summary_fill_totals (task->summary, tree);
+  g_clear_pointer (&tree, afg_tree_unref);
+  return afg_rank_summary_fill_details (task->summary, document, &scope, error);
 }
 
 static void
@@ -93,16 +94,8 @@ static gboolean
 write_file (const char *dir, const char *name, const char *text, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
-  AfgAtomicFile *file = afg_atomic_file_open (path, error);
 
-  if (file == NULL)
-    return FALSE;
-  if (!afg_atomic_file_write (file, text, strlen (text), error))
-    {
-      afg_atomic_file_abort (file);
-      return FALSE;
-    }
-  return afg_atomic_file_commit (file, error);
+  return afg_export_write_data (path, text, strlen (text), error);
 }
 
 static void

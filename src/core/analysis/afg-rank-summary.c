@@ -93,16 +93,19 @@ fill_frames (AfgRankSummary *self, AfgDocument *document, const AfgScope *scope,
   return TRUE;
 }
 
-gboolean
-afg_rank_summary_fill (AfgRankSummary *self, AfgTree *tree, GError **error)
+void
+afg_rank_summary_fill_totals (AfgRankSummary *self, const AfgTree *tree)
 {
-  AfgDocument *document = afg_tree_get_document (tree);
-  const AfgScope *scope = afg_tree_get_scope (tree);
-
-  self->rows = afg_document_get_load_stats (document)->rows;
+  self->rows = afg_document_get_load_stats (afg_tree_get_document (tree))->rows;
   self->threads = afg_tree_get_n_threads (tree);
   self->host_ns = root_value (tree, AFG_COLUMN_TOTAL_NS);
   self->npu_ns = root_value (tree, AFG_COLUMN_NPU_TOTAL_NS);
+}
+
+gboolean
+afg_rank_summary_fill_details (AfgRankSummary *self, AfgDocument *document,
+                               const AfgScope *scope, GError **error)
+{
   return fill_steps (self, document, scope, error) && fill_frames (self, document, scope, error);
 }
 

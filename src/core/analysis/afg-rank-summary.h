@@ -35,10 +35,15 @@ typedef struct {
 AfgRankSummary *afg_rank_summary_new        (const AfgJobRank *rank,
                                              const char       *folder);
 void            afg_rank_summary_free       (AfgRankSummary   *self);
-/* Fills @self from @tree (the exported one) and its document: a tree per
- * step and one with addresses merged for the frames. */
-gboolean        afg_rank_summary_fill       (AfgRankSummary   *self,
-                                             AfgTree          *tree,
+/* rows, threads, host_ns and npu_ns from @tree, the exported one. */
+void            afg_rank_summary_fill_totals (AfgRankSummary  *self,
+                                             const AfgTree    *tree);
+/* The steps and frames: a tree per step within @scope and one with
+ * addresses merged (call it once the exported tree is dropped, to keep
+ * one tree alive at a time). */
+gboolean        afg_rank_summary_fill_details (AfgRankSummary *self,
+                                             AfgDocument      *document,
+                                             const AfgScope   *scope,
                                              GError          **error);
 /* The mean of the steps' host_ns; FALSE when the rank has no step or failed. */
 gboolean        afg_rank_summary_mean_step  (const AfgRankSummary *self,
