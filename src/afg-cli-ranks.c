@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -26,6 +27,7 @@
 typedef struct {
   const AfgCliRanksOptions *opts;
   const char               *out_dir;
+  GMutex                    writing;
 } Job;
 
 typedef struct {
@@ -34,7 +36,7 @@ typedef struct {
 } Task;
 
 static gboolean
-export_rank (const Job *job, const Task *task, GError **error)
+export_rank (Job *job, const Task *task, GError **error)
 {
   const AfgCliRanksOptions *opts = job->opts;
   g_autoptr(AfgDocument) document = NULL;
@@ -42,6 +44,7 @@ export_rank (const Job *job, const Task *task, GError **error)
   g_autofree char *name = g_strdup_printf ("rank%d", task->rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   AfgScope scope = { 0 };
+  gboolean written;
 
   document = afg_document_load (task->rank->path, NULL, NULL, NULL, error);
   if (document == NULL)
@@ -54,7 +57,12 @@ export_rank (const Job *job, const Task *task, GError **error)
     return FALSE;
   if (g_mkdir_with_parents (dir, 0755) != 0)
     return afg_error_set_errno (error, dir, _("cannot create the folder"), errno);
-  if (!afg_export_to_dir_weighted (tree, opts->format, opts->weight, dir, NULL, error))
+  /* The serialised page is the peak of a rank's memory: one at a time, so
+   * that two workers' peaks never add up (the others are still loading). */
+  g_mutex_lock (&job->writing);
+  written = afg_export_to_dir_weighted (tree, opts->format, opts->weight, dir, NULL, error);
+  g_mutex_unlock (&job->writing);
+  if (!written)
     return FALSE;
   afg_rank_summary_fill_totals (task->summary, tree);
   g_clear_pointer (&tree, afg_tree_unref);
@@ -69,20 +77,23 @@ rank_worker (gpointer data, gpointer user_data)
 
   if (!export_rank (user_data, task, &error))
     task->summary->error = g_strdup (error->message);
+  /* Each worker's malloc arena would otherwise keep a document's worth of
+   * freed pages: the job's peak would grow with the number of workers. */
+  malloc_trim (0);
 }
 
 /* At most one document per core is alive at a time. */
 static void
-export_all (const Job *job, Task *tasks, guint n)
+export_all (Job *job, Task *tasks, guint n)
 {
   g_autoptr(GError) error = NULL;
-  GThreadPool *pool = g_thread_pool_new (rank_worker, (gpointer) job,
+  GThreadPool *pool = g_thread_pool_new (rank_worker, job,
                                          (int) MAX (1, g_get_num_processors ()), FALSE, &error);
 
   for (guint i = 0; i < n; i++)
     {
       if (pool == NULL)
-        rank_worker (&tasks[i], (gpointer) job);
+        rank_worker (&tasks[i], job);
       else
         g_thread_pool_push (pool, &tasks[i], NULL);
     }
@@ -148,7 +159,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgJobFolder) folder = afg_job_folder_discover (folder_path, &error);
-  Job job = { opts, opts->output != NULL ? opts->output : "." };
+  Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
   g_autoptr(GPtrArray) summaries = NULL;
   g_autofree Task *tasks = NULL;
   guint n, bad;
@@ -169,7 +180,9 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
       tasks[i].summary = afg_rank_summary_new (tasks[i].rank, folder_path);
       g_ptr_array_add (summaries, tasks[i].summary);
     }
+  g_mutex_init (&job.writing);
   export_all (&job, tasks, n);
+  g_mutex_clear (&job.writing);
   bad = report_rank_errors ((AfgRankSummary * const *) summaries->pdata, n);
   if (!write_summaries (job.out_dir, (AfgRankSummary * const *) summaries->pdata, n,
                         opts->format == AFG_FORMAT_HTML, &error))
