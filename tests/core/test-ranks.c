@@ -6,6 +6,7 @@
 #include <string.h>
 #include <utime.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "afg-test-db.h"
@@ -309,6 +310,30 @@ test_index_broken_rank (void)
   afg_test_rm_rf (out);
 }
 
+/* A subfolder that cannot be read is skipped with a warning (run as
+ * nobody when we are root, who reads any folder). */
+static void
+test_unreadable_folder (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *closed = g_build_filename (job, "closed", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *warning = g_strconcat ("warning: ", closed, ": cannot be read; skipped", NULL);
+  const char *args[] = { "--export", "-f", "folded", "-o", out, job, NULL };
+
+  afg_test_make_file (closed, "ascend_pytorch_profiler_7.db", "");
+  g_assert_cmpint (g_chmod (job, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (out, 0777), ==, 0);
+  g_assert_cmpint (g_chmod (closed, 0), ==, 0);
+  g_assert_cmpint (afg_test_run_cli (args, TRUE, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, warning));
+  g_assert_nonnull (strstr (err, "2 ranks written"));
+  g_chmod (closed, 0755);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,5 +346,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
+  g_test_add_func ("/ranks/unreadable-folder", test_unreadable_folder);
   return g_test_run ();
 }
