@@ -116,6 +116,16 @@ print_warnings (const AfgJobFolder *folder)
     g_printerr (_("%s: warning: %s\n"), PROG, (const char *) g_ptr_array_index (folder->warnings, i));
 }
 
+static char *
+relative_file (const char *folder, const char *path)
+{
+  gsize len = strlen (folder);
+
+  if (g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
+    path += len + 1;
+  return afg_format_path (path);
+}
+
 /* One error line per rank that could not be read; the count of them. */
 static guint
 report_rank_errors (AfgRankSummary * const *ranks, guint n)
@@ -177,7 +187,9 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   for (guint i = 0; i < n; i++)
     {
       tasks[i].rank = g_ptr_array_index (folder->ranks, i);
-      tasks[i].summary = afg_rank_summary_new (tasks[i].rank, folder_path);
+      g_autofree char *file = relative_file (folder_path, tasks[i].rank->path);
+
+      tasks[i].summary = afg_rank_summary_new (tasks[i].rank->rank, file);
       g_ptr_array_add (summaries, tasks[i].summary);
     }
   g_mutex_init (&job.writing);

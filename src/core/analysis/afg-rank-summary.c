@@ -6,28 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afg-format.h"
 #include "afg-function-table.h"
 #include "afg-rank-summary.h"
 #include "afg-tree-builder.h"
 
-static char *
-relative_file (const char *folder, const char *path)
-{
-  gsize len = strlen (folder);
-
-  if (g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
-    path += len + 1;
-  return afg_format_path (path);
-}
-
 AfgRankSummary *
-afg_rank_summary_new (const AfgJobRank *rank, const char *folder)
+afg_rank_summary_new (int rank, const char *file)
 {
   AfgRankSummary *self = g_new0 (AfgRankSummary, 1);
 
-  self->rank = rank->rank;
-  self->file = relative_file (folder, rank->path);
+  self->rank = rank;
+  self->file = g_strdup (file);
   self->steps = g_array_new (FALSE, FALSE, sizeof (AfgRankStep));
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return self;

@@ -3,7 +3,6 @@
 
 #include <glib.h>
 
-#include "afg-job-folder.h"
 #include "afg-tree.h"
 
 G_BEGIN_DECLS
@@ -32,8 +31,9 @@ typedef struct {
   char       *error;     /* NULL, or why the rank could not be read */
 } AfgRankSummary;
 
-AfgRankSummary *afg_rank_summary_new        (const AfgJobRank *rank,
-                                             const char       *folder);
+/* @file: the DB as ranks.json shows it (relative to the job, printable). */
+AfgRankSummary *afg_rank_summary_new        (int               rank,
+                                             const char       *file);
 void            afg_rank_summary_free       (AfgRankSummary   *self);
 /* rows, threads, host_ns and npu_ns from @tree, the exported one. */
 void            afg_rank_summary_fill_totals (AfgRankSummary  *self,
