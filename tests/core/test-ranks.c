@@ -334,6 +334,24 @@ test_unreadable_folder (void)
   afg_test_rm_rf (out);
 }
 
+/* -f trace reads each DB's tasks again: one DB at a time, not a folder. */
+static void
+test_trace_refused (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *err = NULL;
+  g_autofree char *before = afg_test_snapshot_dir (out);
+  g_autofree char *after = NULL;
+
+  g_assert_cmpint (run_export ("trace", out, job, &err), ==, 2);
+  g_assert_nonnull (strstr (err, ERROR_PREFIX "a job folder takes --export with -f html, json or folded"));
+  after = afg_test_snapshot_dir (out);
+  g_assert_cmpstr (before, ==, after);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -347,5 +365,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
   g_test_add_func ("/ranks/unreadable-folder", test_unreadable_folder);
+  g_test_add_func ("/ranks/trace-refused", test_trace_refused);
   return g_test_run ();
 }
