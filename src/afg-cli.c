@@ -12,8 +12,10 @@
 #include <glib/gi18n.h>
 
 #include "afg-cli.h"
+#include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-format.h"
+#include "afg-job-folder.h"
 #include "afg-loader.h"
 #include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
@@ -296,6 +298,18 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
 }
 
+/* Issue 17: a job folder instead of a DB (afg-cli-ranks.c). */
+static int
+export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
+{
+  AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
+                               opts->first_step, opts->last_step, opts->quiet };
+
+  if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
+    return usage_error (_("a job folder takes --export with -f html, json or folded"));
+  return afg_cli_ranks_export (opts->files[0], &ranks);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -330,6 +344,8 @@ run_export (CliOptions *opts)
     }
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
+  if (afg_job_folder_is_folder (opts->files[0]))
+    return export_folder (opts, format, weight);
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
     tree = afg_tree_build (document, &scope, AFG_TREE_DURATIONS, NULL, &error);

@@ -82,6 +82,12 @@ gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
                                      char            **out_path,
                                      GError          **error);
 
+/* Writes @data to @path through an atomic temp file (afg-atomic-file.h). */
+gboolean    afg_export_write_data   (const char       *path,
+                                     const char       *data,
+                                     gsize             len,
+                                     GError          **error);
+
 /* AFG_FORMAT_TRACE with the device tasks (afg_trace_reader_read); the
  * other export functions write a trace without them. */
 gboolean    afg_export_trace_to_file (const AfgTree   *tree,
