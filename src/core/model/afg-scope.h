@@ -58,4 +58,16 @@ afg_scope_contains_start (const AfgScope *scope, gint64 start_ns)
   return !scope->bounded || (start_ns >= scope->start_ns && start_ns < scope->end_ns);
 }
 
+/* A row's time in @scope: its overlap with the range, 0 when under 1 ns
+ * (the whole row without bounds). */
+static inline gint64
+afg_scope_overlap_ns (const AfgScope *scope, gint64 start_ns, gint64 end_ns)
+{
+  if (!scope->bounded)
+    return end_ns - start_ns;
+  if (start_ns >= scope->end_ns || end_ns <= scope->start_ns)
+    return 0;
+  return MIN (end_ns, scope->end_ns) - MAX (start_ns, scope->start_ns);
+}
+
 G_END_DECLS

@@ -140,11 +140,7 @@ add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 static inline gint64
 scoped_ns (const AfgScope *scope, const AfgEvent *ev)
 {
-  if (!scope->bounded)
-    return ev->end - ev->start;
-  if (ev->start >= scope->end_ns || ev->end <= scope->start_ns)
-    return 0;
-  return MIN (ev->end, scope->end_ns) - MAX (ev->start, scope->start_ns);
+  return afg_scope_overlap_ns (scope, ev->start, ev->end);
 }
 
 static int

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-durations"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-call-durations.h"
+#include "afg-event-store.h"
+
+#define CANCEL_CHECK_EVENTS 65536
+
+typedef struct {
+  gint64  end;
+  guint32 node;
+} Frame;
+
+typedef struct {
+  AfgTree      *tree;
+  AfgDocument  *document;
+  const guint8 *marks;
+  gboolean      merge;
+  GArray       *out;
+  Frame         stack[AFG_MAX_DEPTH + 1];
+  guint         sp;
+} Walk;
+
+/* Children are sorted by name in byte order: a binary search finds the
+ * one a row became. */
+static guint32
+child_named (Walk *w, guint32 parent, guint32 name)
+{
+  const AfgNode *p = afg_tree_get_node (w->tree, parent);
+  const char *wanted = afg_document_get_string (w->document, name);
+  guint32 lo = p->first_child, hi = p->first_child + p->n_children;
+
+  while (p->n_children > 0 && lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      guint32 mid_name = afg_tree_get_node (w->tree, mid)->name;
+      int c = mid_name == name ? 0 : strcmp (afg_document_get_string (w->document, mid_name), wanted);
+
+      if (c == 0)
+        return mid;
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return AFG_NODE_NONE;
+}
+
+/* The builder's nesting: a row goes under the innermost open row that
+ * outlasts it; rows past the depth limit are no call of any frame. */
+static void
+walk_event (Walk *w, AfgEvent *ev)
+{
+  gint64 ns = afg_scope_overlap_ns (afg_tree_get_scope (w->tree), ev->start, ev->end);
+  guint32 child;
+
+  if (ns <= 0)
+    return;
+  if (w->merge)
+    ev->name = afg_document_get_merged_name (w->document, ev->name);
+  while (w->sp > 0 && w->stack[w->sp].end < ev->end)
+    w->sp--;
+  if (w->sp >= AFG_MAX_DEPTH)
+    return;
+  child = child_named (w, w->stack[w->sp].node, ev->name);
+  g_return_if_fail (child != AFG_NODE_NONE);
+  if (w->marks[child])
+    g_array_append_val (w->out, ns);
+  w->stack[++w->sp] = (Frame) { ev->end, child };
+}
+
+static gboolean
+walk_thread (Walk *w, const AfgEventThread *t, guint32 thread_node, GCancellable *cancellable)
+{
+  AfgEventCursor cursor;
+  AfgEvent ev;
+  guint64 n = 0;
+
+  w->sp = 0;
+  w->stack[0] = (Frame) { G_MAXINT64, thread_node };
+  afg_event_cursor_init (&cursor, t);
+  while (afg_event_cursor_next (&cursor, &ev))
+    {
+      if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      walk_event (w, &ev);
+    }
+  return TRUE;
+}
+
+/* Which threads hold a marked frame: only those are walked. */
+static guint8 *
+marked_threads (const AfgTree *tree, const guint8 *marks)
+{
+  guint8 *threads = g_new0 (guint8, afg_tree_get_n_threads (tree) + 1);
+
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    if (marks[i] && afg_tree_get_node (tree, i)->thread != AFG_THREAD_NONE)
+      threads[afg_tree_get_node (tree, i)->thread] = 1;
+  return threads;
+}
+
+static const AfgEventThread *
+store_thread (const AfgEventStore *store, gint64 global_tid)
+{
+  for (guint i = 0; i < afg_event_store_get_n_threads (store); i++)
+    if (afg_event_store_get_thread (store, i)->global_tid == global_tid)
+      return afg_event_store_get_thread (store, i);
+  return NULL;
+}
+
+GArray *
+afg_call_durations_collect (AfgTree *tree, const guint8 *marks, GCancellable *cancellable)
+{
+  g_autofree guint8 *threads = NULL;
+  const AfgEventStore *store;
+  Walk *w;
+  GArray *out;
+
+  g_return_val_if_fail (tree != NULL && marks != NULL, NULL);
+
+  w = g_new0 (Walk, 1);
+  *w = (Walk) { tree, afg_tree_get_document (tree), marks,
+                (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
+                g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  store = afg_document_get_events (w->document);
+  threads = marked_threads (tree, marks);
+  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+    {
+      const AfgThread *thread = afg_tree_get_thread (tree, t);
+      const AfgEventThread *events = threads[t] ? store_thread (store, thread->global_tid) : NULL;
+
+      if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
+        {
+          g_array_unref (w->out);
+          g_free (w);
+          return NULL;
+        }
+    }
+  out = w->out;
+  g_free (w);
+  return out;
+}
