@@ -134,7 +134,8 @@ frame_color (AfgFlameRenderer *self, guint32 node)
 static gboolean
 frame_dimmed (const AfgFlameDrawState *state, guint32 node)
 {
-  return state->matches != NULL && !state->matches[node];
+  return (state->matches != NULL && !state->matches[node])
+      || (state->highlight != NULL && !state->highlight[node]);
 }
 
 static void

@@ -19,6 +19,7 @@ typedef struct {
   const guint8 *matches;    /* per node, NULL when nothing is searched */
   guint32       hover;      /* frame index or AFG_FLAME_NO_FRAME */
   guint32       selected;   /* frame index or AFG_FLAME_NO_FRAME */
+  const guint8 *highlight;  /* per node, NULL when no function is picked */
 } AfgFlameDrawState;
 
 typedef struct _AfgFlameRenderer AfgFlameRenderer;

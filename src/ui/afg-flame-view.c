@@ -25,6 +25,7 @@ struct _AfgFlameView {
   AfgFlameRenderer *renderer;
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
   guint8           *matches;       /* NULL when nothing is searched */
+  guint8           *highlight;     /* NULL when no function is picked */
   char             *search;
   AfgFlameTooltipFunc tooltip_func;
   gpointer          tooltip_data;
@@ -72,6 +73,7 @@ fill_state (AfgFlameView *self, AfgFlameDrawState *state)
   state->scroll_y = self->vadjustment ? gtk_adjustment_get_value (self->vadjustment) : 0;
   state->flame = self->flame;
   state->matches = self->matches;
+  state->highlight = self->highlight;
   state->hover = self->hover;
   state->selected = self->selected_frame;
 }
@@ -381,6 +383,25 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
     }
 }
 
+/* "\nCall durations: min / p50 / p90 / p99 / max", or "" for a tree
+ * without them or a node with no calls of its own. Per step does not
+ * divide them: each is one call's time. */
+static char *
+durations_markup (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *values[AFG_N_DURATION_COLUMNS] = { NULL };
+
+  if (!afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN)
+      || afg_tree_get_value (self->tree, AFG_COLUMN_CALLS, node) == 0
+      || afg_tree_get_node (self->tree, node)->depth < 2)
+    return g_strdup ("");
+  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
+    values[k] = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_DURATION_MIN + k, node));
+  return g_strdup_printf ("\n%s: %s / %s / %s / %s / %s\n<small>%s</small>", _("Call durations"),
+                          values[0], values[1], values[2], values[3], values[4],
+                          _("min / p50 / p90 / p99 / max"));
+}
+
 static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
@@ -396,15 +417,18 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
   g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
                                                   : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
+  g_autofree char *durations = durations_markup (self, node);
+  g_autofree char *markup = NULL;
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
-                                  "%s: %s\n%s: %s",
-                                  afg_tree_get_node_name (self->tree, node),
-                                  _("Category"), afg_category_to_string (category),
-                                  self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
-                                  self->divisor > 1 ? _("Total / step") : _("Total"), total,
-                                  self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
-                                  _("Of all"), of_all, _("Of zoom"), of_zoom);
+  markup = g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
+                                    "%s: %s\n%s: %s",
+                                    afg_tree_get_node_name (self->tree, node),
+                                    _("Category"), afg_category_to_string (category),
+                                    self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
+                                    self->divisor > 1 ? _("Total / step") : _("Total"), total,
+                                    self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
+                                    _("Of all"), of_all, _("Of zoom"), of_zoom);
+  return g_strconcat (markup, durations, NULL);
 }
 
 static gboolean
@@ -512,6 +536,7 @@ afg_flame_view_dispose (GObject *object)
   g_clear_pointer (&self->renderer, afg_flame_renderer_free);
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->matches, g_free);
+  g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
   G_OBJECT_CLASS (afg_flame_view_parent_class)->dispose (object);
 }
@@ -679,6 +704,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
 
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->matches, g_free);
+  g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
   self->tree = profile ? afg_tree_ref (profile) : NULL;
   self->view_root = AFG_TREE_ROOT;
@@ -917,4 +943,19 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   return label;
+}
+
+/* Dims every frame whose node is not marked in @marks (a byte per node of
+ * the tree shown; taken, g_free()d by the view), as a search does; NULL
+ * lights every frame again. Cleared when the tree changes. */
+void
+afg_flame_view_set_highlight (AfgFlameView *self, guint8 *marks)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  if (marks == NULL && self->highlight == NULL)
+    return;
+  g_free (self->highlight);
+  self->highlight = marks;
+  invalidate_frames (self);
 }

@@ -54,6 +54,8 @@ guint32               afg_flame_view_get_hover_node    (AfgFlameView          *s
 guint32               afg_flame_view_get_selected_node (AfgFlameView          *self);
 void                  afg_flame_view_set_selected_node (AfgFlameView          *self,
                                                         guint32                node);
+void                  afg_flame_view_set_highlight     (AfgFlameView          *self,
+                                                        guint8                *marks);
 GtkWidget            *afg_flame_view_create_tooltip    (AfgFlameView          *self,
                                                         guint32                node);
 

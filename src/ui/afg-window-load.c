@@ -156,7 +156,7 @@ build_first_view (GTask *task, gpointer source, gpointer data, GCancellable *can
   GError *error = NULL;
   FirstView *view = g_new0 (FirstView, 1);
 
-  view->tree = afg_tree_build (data, NULL, AFG_TREE_FLAGS_NONE, cancellable, &error);
+  view->tree = afg_tree_build (data, NULL, AFG_TREE_DURATIONS, cancellable, &error);
   if (view->tree == NULL)
     {
       first_view_free (view);

@@ -3,6 +3,7 @@
 
 #include "afg-diff-view.h"
 #include "afg-flame-view.h"
+#include "afg-function-panel.h"
 #include "afg-step-strip.h"
 #include "afg-loader.h"
 #include "afg-window.h"
@@ -47,6 +48,8 @@ struct _AfgWindow {
   GFile                *exported;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
+  AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
+  GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
 
@@ -107,5 +110,13 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_dispose       (AfgWindow       *self);
+
+/* afg-window-functions.c */
+void     _afg_window_functions_init         (AfgWindow      *self);
+void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
+void     _afg_window_functions_dispose      (AfgWindow      *self);
+void     _afg_window_functions_append_state (AfgWindow      *self,
+                                             GString        *line,
+                                             gboolean        graph);
 
 G_END_DECLS

@@ -40,6 +40,14 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   functions 1 while the Functions panel is shown, else 0
+ *   rows      the panel's table rows (after the search filter), or empty
+ *   top       the name in its first row, or empty
+ *   function  the function picked in it, or empty
+ *   highlighted  how many frames of the tree are that function's
+ *   callers, callees  "CHILDREN ROOT_NS" of each sandwich half, or empty
+ *   histogram how many call durations the histogram shows; empty while
+ *             they are collected or with no function picked
  * Tabs and newlines in values become spaces. */
 
 void
@@ -147,6 +155,7 @@ build_line (AfgWindow *self)
   _afg_window_compare_append_state (self, line, graph);
   append_tree (self, line, graph);
   append_strip (self, line);
+  _afg_window_functions_append_state (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -233,6 +233,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->file);
   _afg_window_steps_dispose (self);
+  _afg_window_functions_dispose (self);
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
@@ -323,6 +324,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
   _afg_window_class_install_actions (widget_class);
   _afg_window_steps_class_init (widget_class);
+  _afg_window_functions_class_init (widget_class);
 }
 
 static void
@@ -332,6 +334,7 @@ afg_window_init (AfgWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_compare_init (self);
+  _afg_window_functions_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));

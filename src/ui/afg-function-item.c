@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-functions"
+
+#include "config.h"
+
+#include "afg-category.h"
+#include "afg-function-item.h"
+
+struct _AfgFunctionItem {
+  GObject           parent_instance;
+
+  AfgFunctionTable *table;
+  guint             index;
+};
+
+G_DEFINE_FINAL_TYPE (AfgFunctionItem, afg_function_item, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_CATEGORY,
+  PROP_CALLS,
+  PROP_SELF_NS,
+  PROP_TOTAL_NS,
+  PROP_PERCENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static double
+self_share (AfgFunctionItem *self)
+{
+  gint64 all = afg_function_table_get_all_ns (self->table);
+
+  return all > 0 ? 100.0 * afg_function_table_get (self->table, self->index)->self_ns / all : 0;
+}
+
+static void
+afg_function_item_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AfgFunctionItem *self = AFG_FUNCTION_ITEM (object);
+  const AfgFunction *f = afg_function_table_get (self->table, self->index);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, afg_function_item_get_name (self));
+      break;
+    case PROP_CATEGORY:
+      g_value_set_string (value, afg_category_to_string (f->category));
+      break;
+    case PROP_CALLS:
+      g_value_set_int64 (value, f->calls);
+      break;
+    case PROP_SELF_NS:
+      g_value_set_int64 (value, f->self_ns);
+      break;
+    case PROP_TOTAL_NS:
+      g_value_set_int64 (value, f->total_ns);
+      break;
+    case PROP_PERCENT:
+      g_value_set_double (value, self_share (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+afg_function_item_finalize (GObject *object)
+{
+  AfgFunctionItem *self = AFG_FUNCTION_ITEM (object);
+
+  g_clear_pointer (&self->table, afg_function_table_unref);
+  G_OBJECT_CLASS (afg_function_item_parent_class)->finalize (object);
+}
+
+static void
+afg_function_item_class_init (AfgFunctionItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = afg_function_item_get_property;
+  object_class->finalize = afg_function_item_finalize;
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  properties[PROP_CATEGORY] = g_param_spec_string ("category", NULL, NULL, NULL, flags);
+  properties[PROP_CALLS] = g_param_spec_int64 ("calls", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_SELF_NS] = g_param_spec_int64 ("self-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_TOTAL_NS] = g_param_spec_int64 ("total-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_PERCENT] = g_param_spec_double ("percent", NULL, NULL, 0, 100, 0, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+afg_function_item_init (AfgFunctionItem *self)
+{
+}
+
+AfgFunctionItem *
+afg_function_item_new (AfgFunctionTable *table, guint index)
+{
+  AfgFunctionItem *self;
+
+  g_return_val_if_fail (table != NULL, NULL);
+  g_return_val_if_fail (index < afg_function_table_get_n_functions (table), NULL);
+
+  self = g_object_new (AFG_TYPE_FUNCTION_ITEM, NULL);
+  self->table = afg_function_table_ref (table);
+  self->index = index;
+  return self;
+}
+
+guint
+afg_function_item_get_index (AfgFunctionItem *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_ITEM (self), 0);
+  return self->index;
+}
+
+const char *
+afg_function_item_get_name (AfgFunctionItem *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_ITEM (self), NULL);
+  return afg_function_table_get_name (self->table, self->index);
+}
+
+GListModel *
+afg_function_item_list_new (AfgFunctionTable *table)
+{
+  GListStore *store = g_list_store_new (AFG_TYPE_FUNCTION_ITEM);
+  guint n = afg_function_table_get_n_functions (table);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (items, afg_function_item_new (table, k));
+  g_list_store_splice (store, 0, 0, items->pdata, n);
+  return G_LIST_MODEL (store);
+}

@@ -1,0 +1,618 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-functions"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-call-durations.h"
+#include "afg-format.h"
+#include "afg-function-item.h"
+#include "afg-function-panel.h"
+
+#define SANDWICH_HEIGHT 120
+
+struct _AfgFunctionPanel {
+  GtkWidget             parent_instance;
+
+  GtkWidget            *paned;
+  GtkColumnView        *column_view;
+  GtkSingleSelection   *selection;
+  GtkFilterListModel   *filtered;
+  GtkStringFilter      *filter;
+  GtkLabel             *sandwich_label;
+  AfgFlameView         *callers;
+  AfgFlameView         *callees;
+  GtkLabel             *histogram_label;
+  AfgDurationHistogram *histogram;
+
+  AfgTree              *tree;
+  AfgFunctionTable     *table;
+  GCancellable         *durations_cancellable;
+  guint                 selected;  /* function index, AFG_FUNCTION_NONE */
+  guint                 placed : 1; /* the table/details split was set */
+  guint32               frame;     /* the histogram's frame, AFG_NODE_NONE for the function */
+};
+
+G_DEFINE_FINAL_TYPE (AfgFunctionPanel, afg_function_panel, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SELECTED,
+  PROP_HISTOGRAM_VALUES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef enum {
+  COLUMN_NAME,
+  COLUMN_CALLS,
+  COLUMN_SELF,
+  COLUMN_TOTAL,
+  COLUMN_PERCENT,
+} ColumnKind;
+
+static char *
+cell_text (AfgFunctionItem *item, ColumnKind kind)
+{
+  gint64 calls, self_ns, total_ns;
+  double percent;
+
+  g_object_get (item, "calls", &calls, "self-ns", &self_ns, "total-ns", &total_ns,
+                "percent", &percent, NULL);
+  switch (kind)
+    {
+    case COLUMN_CALLS: return g_strdup_printf ("%" G_GINT64_FORMAT, calls);
+    case COLUMN_SELF: return afg_format_duration (self_ns);
+    case COLUMN_TOTAL: return afg_format_duration (total_ns);
+    case COLUMN_PERCENT: return g_strdup_printf ("%.1f%%", percent);
+    case COLUMN_NAME: default: return g_strdup (afg_function_item_get_name (item));
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
+{
+  ColumnKind kind = GPOINTER_TO_INT (data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), kind == COLUMN_NAME ? 0 : 1);
+  if (kind == COLUMN_NAME)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
+{
+  AfgFunctionItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = cell_text (item, GPOINTER_TO_INT (data));
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (GPOINTER_TO_INT (data) == COLUMN_NAME)
+    gtk_widget_set_tooltip_text (label, text);
+}
+
+static GtkSorter *
+column_sorter (ColumnKind kind)
+{
+  static const char *props[] = { "name", "calls", "self-ns", "total-ns", "percent" };
+  GtkExpression *expr = gtk_property_expression_new (AFG_TYPE_FUNCTION_ITEM, NULL, props[kind]);
+
+  if (kind == COLUMN_NAME)
+    return GTK_SORTER (gtk_string_sorter_new (expr));
+  return GTK_SORTER (gtk_numeric_sorter_new (expr));
+}
+
+static GtkColumnViewColumn *
+add_column (AfgFunctionPanel *self, const char *title, ColumnKind kind)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkSorter) sorter = column_sorter (kind);
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (kind));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (kind));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_sorter (column, sorter);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_expand (column, kind == COLUMN_NAME);
+  gtk_column_view_append_column (self->column_view, column);
+  g_object_unref (column);
+  return column;
+}
+
+static void
+notify_histogram (AfgFunctionPanel *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTOGRAM_VALUES]);
+}
+
+static void
+on_durations_collected (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GArray) ns = g_task_propagate_pointer (G_TASK (result), NULL);
+  AfgFunctionPanel *self = data;
+
+  if (ns == NULL)
+    return;
+  g_clear_object (&self->durations_cancellable);
+  afg_duration_histogram_set_durations (self->histogram, ns);
+  notify_histogram (self);
+}
+
+static void
+collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  AfgTree *tree = g_object_get_data (G_OBJECT (task), "tree");
+  GArray *ns = afg_call_durations_collect (tree, data, cancellable);
+
+  if (ns == NULL)
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, ns, (GDestroyNotify) g_array_unref);
+}
+
+/* The marks of the histogram's frames: the one picked in the graph, or
+ * every frame of the picked function. */
+static guint8 *
+histogram_marks (AfgFunctionPanel *self)
+{
+  guint8 *marks = g_new0 (guint8, afg_tree_get_n_nodes (self->tree));
+  const guint32 *frames;
+  guint n = 0;
+
+  if (self->frame != AFG_NODE_NONE)
+    marks[self->frame] = 1;
+  else
+    {
+      frames = afg_function_table_get_frames (self->table, self->selected, &n);
+      for (guint i = 0; i < n; i++)
+        marks[frames[i]] = 1;
+    }
+  return marks;
+}
+
+static void
+set_histogram_label (AfgFunctionPanel *self)
+{
+  g_autofree char *text = NULL;
+  const char *name;
+
+  name = self->frame != AFG_NODE_NONE ? afg_tree_get_node_name (self->tree, self->frame)
+                                       : afg_function_table_get_name (self->table, self->selected);
+  text = g_strdup_printf (self->frame != AFG_NODE_NONE ? _("Call durations of this frame: %s")
+                                                       : _("Call durations of all its frames: %s"), name);
+  gtk_label_set_text (self->histogram_label, text);
+}
+
+/* Collecting walks the threads' rows again (tens of ms on a big
+ * profile): a worker does it, a newer request cancels an older one. */
+static void
+update_histogram (AfgFunctionPanel *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (self->durations_cancellable);
+  g_clear_object (&self->durations_cancellable);
+  afg_duration_histogram_set_durations (self->histogram, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_label), self->selected != AFG_FUNCTION_NONE || self->frame != AFG_NODE_NONE);
+  if (self->tree == NULL || (self->selected == AFG_FUNCTION_NONE && self->frame == AFG_NODE_NONE))
+    {
+      notify_histogram (self);
+      return;
+    }
+  set_histogram_label (self);
+  self->durations_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->durations_cancellable, on_durations_collected, self);
+  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (self->tree), (GDestroyNotify) afg_tree_unref);
+  g_task_set_task_data (task, histogram_marks (self), g_free);
+  g_task_run_in_thread (task, collect_in_thread);
+  notify_histogram (self);
+}
+
+static void
+show_sandwich (AfgFunctionPanel *self)
+{
+  g_autoptr(AfgTree) callers = NULL;
+  g_autoptr(AfgTree) callees = NULL;
+  g_autofree char *title = NULL;
+  const char *name;
+
+  if (self->selected == AFG_FUNCTION_NONE)
+    {
+      afg_flame_view_set_tree (self->callers, NULL);
+      afg_flame_view_set_tree (self->callees, NULL);
+      gtk_label_set_text (self->sandwich_label, _("Pick a function to see its callers and callees"));
+      return;
+    }
+  name = afg_function_table_get_name (self->table, self->selected);
+  callers = afg_function_table_callers (self->tree, name);
+  callees = afg_function_table_callees (self->tree, name);
+  afg_flame_view_set_tree (self->callers, callers);
+  afg_flame_view_set_tree (self->callees, callees);
+  title = g_strdup_printf (_("Callers (above) and callees (below) of %s"), name);
+  gtk_label_set_text (self->sandwich_label, title);
+}
+
+static void
+set_selected (AfgFunctionPanel *self, guint index)
+{
+  if (index == self->selected)
+    return;
+  self->selected = index;
+  self->frame = AFG_NODE_NONE;
+  show_sandwich (self);
+  update_histogram (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+static void
+on_selection_changed (AfgFunctionPanel *self)
+{
+  AfgFunctionItem *item = gtk_single_selection_get_selected_item (self->selection);
+
+  set_selected (self, item != NULL ? afg_function_item_get_index (item) : AFG_FUNCTION_NONE);
+}
+
+static void
+on_sandwich_activated (AfgFlameView *view, guint node, gpointer data)
+{
+  afg_flame_view_zoom_to (view, node);
+}
+
+static GtkWidget *
+sandwich_half (AfgFunctionPanel *self, AfgFlameView **out, gboolean callers)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *view = afg_flame_view_new ();
+
+  afg_flame_view_set_flame (AFG_FLAME_VIEW (view), callers);
+  g_signal_connect (view, "node-activated", G_CALLBACK (on_sandwich_activated), NULL);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), SANDWICH_HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  *out = AFG_FLAME_VIEW (view);
+  return scrolled;
+}
+
+static GtkWidget *
+caption (GtkLabel **out)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (label, "caption-heading");
+  gtk_widget_set_margin_start (label, 6);
+  gtk_widget_set_margin_top (label, 4);
+  gtk_widget_set_margin_bottom (label, 4);
+  *out = GTK_LABEL (label);
+  return label;
+}
+
+static GtkWidget *
+build_details (AfgFunctionPanel *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *histogram = afg_duration_histogram_new ();
+
+  gtk_box_append (GTK_BOX (box), caption (&self->sandwich_label));
+  gtk_box_append (GTK_BOX (box), sandwich_half (self, &self->callers, TRUE));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), sandwich_half (self, &self->callees, FALSE));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), caption (&self->histogram_label));
+  gtk_widget_set_margin_start (histogram, 6);
+  gtk_widget_set_margin_end (histogram, 6);
+  gtk_widget_set_margin_bottom (histogram, 6);
+  gtk_box_append (GTK_BOX (box), histogram);
+  self->histogram = AFG_DURATION_HISTOGRAM (histogram);
+  return box;
+}
+
+/* GtkColumnView 4.8 has no scroll_to(): its inner list view has the
+ * action. */
+static void
+scroll_to_row (AfgFunctionPanel *self, guint position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+/* After a re-sort the list would keep its old rows on screen: the new
+ * first row is what the click asked to see. */
+static void
+on_sort_changed (AfgFunctionPanel *self)
+{
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
+    scroll_to_row (self, 0);
+}
+
+static GtkWidget *
+build_table (AfgFunctionPanel *self)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkColumnViewColumn *self_column;
+  GtkSortListModel *sorted;
+
+  self->filter = gtk_string_filter_new (gtk_property_expression_new (AFG_TYPE_FUNCTION_ITEM, NULL, "name"));
+  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  add_column (self, _("Function"), COLUMN_NAME);
+  add_column (self, _("Calls"), COLUMN_CALLS);
+  self_column = add_column (self, _("Self"), COLUMN_SELF);
+  add_column (self, _("Total"), COLUMN_TOTAL);
+  add_column (self, _("Self %"), COLUMN_PERCENT);
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filtered)),
+                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self_column, GTK_SORT_DESCENDING);
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (on_sort_changed), self, G_CONNECT_SWAPPED);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  return scrolled;
+}
+
+static void
+afg_function_panel_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                            int *minimum, int *natural, int *min_baseline, int *nat_baseline)
+{
+  gtk_widget_measure (AFG_FUNCTION_PANEL (widget)->paned, orientation, for_size,
+                      minimum, natural, NULL, NULL);
+}
+
+/* The table gets 40% of the first height the panel is given; later the
+ * user's split stays. */
+static void
+afg_function_panel_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  AfgFunctionPanel *self = AFG_FUNCTION_PANEL (widget);
+
+  if (!self->placed && height > 0)
+    {
+      gtk_paned_set_position (GTK_PANED (self->paned), height * 2 / 5);
+      self->placed = TRUE;
+    }
+  gtk_widget_allocate (self->paned, width, height, baseline, NULL);
+}
+
+static void
+afg_function_panel_dispose (GObject *object)
+{
+  AfgFunctionPanel *self = AFG_FUNCTION_PANEL (object);
+
+  g_cancellable_cancel (self->durations_cancellable);
+  g_clear_object (&self->durations_cancellable);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->table, afg_function_table_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  G_OBJECT_CLASS (afg_function_panel_parent_class)->dispose (object);
+}
+
+static void
+afg_function_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AfgFunctionPanel *self = AFG_FUNCTION_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED:
+      g_value_set_uint (value, self->selected);
+      break;
+    case PROP_HISTOGRAM_VALUES:
+      g_value_set_uint64 (value, afg_duration_histogram_get_n_values (self->histogram));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+afg_function_panel_class_init (AfgFunctionPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = afg_function_panel_dispose;
+  object_class->get_property = afg_function_panel_get_property;
+  /* The picked function's index in the table, AFG_FUNCTION_NONE for none. */
+  properties[PROP_SELECTED] =
+    g_param_spec_uint ("selected", NULL, NULL, 0, G_MAXUINT32, AFG_FUNCTION_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* How many durations the histogram shows; notified when they land. */
+  properties[PROP_HISTOGRAM_VALUES] =
+    g_param_spec_uint64 ("histogram-values", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  widget_class->measure = afg_function_panel_measure;
+  widget_class->size_allocate = afg_function_panel_size_allocate;
+  gtk_widget_class_set_css_name (widget_class, "functionpanel");
+}
+
+static void
+afg_function_panel_init (AfgFunctionPanel *self)
+{
+  self->selected = AFG_FUNCTION_NONE;
+  self->frame = AFG_NODE_NONE;
+  self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), build_table (self));
+  gtk_paned_set_end_child (GTK_PANED (self->paned), build_details (self));
+  gtk_paned_set_resize_end_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  show_sandwich (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_label), FALSE);
+}
+
+GtkWidget *
+afg_function_panel_new (void)
+{
+  return g_object_new (AFG_TYPE_FUNCTION_PANEL, NULL);
+}
+
+void
+afg_function_panel_set_tree (AfgFunctionPanel *self, AfgTree *tree)
+{
+  g_autofree char *picked = NULL;
+  g_autoptr(GListModel) items = NULL;
+
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+
+  if (tree == self->tree)
+    return;
+  if (self->selected != AFG_FUNCTION_NONE)
+    picked = g_strdup (afg_function_table_get_name (self->table, self->selected));
+  g_signal_handlers_block_by_func (self->selection, on_selection_changed, self);
+  gtk_filter_list_model_set_model (self->filtered, NULL);
+  g_signal_handlers_unblock_by_func (self->selection, on_selection_changed, self);
+  self->selected = AFG_FUNCTION_NONE;
+  g_clear_pointer (&self->table, afg_function_table_unref);
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  if (tree != NULL)
+    {
+      self->tree = afg_tree_ref (tree);
+      self->table = afg_function_table_new (tree);
+      items = afg_function_item_list_new (self->table);
+      gtk_filter_list_model_set_model (self->filtered, items);
+    }
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  show_sandwich (self);
+  update_histogram (self);
+  afg_function_panel_select (self, picked);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+AfgFunctionTable *
+afg_function_panel_get_table (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->table;
+}
+
+void
+afg_function_panel_set_filter (AfgFunctionPanel *self, const char *text)
+{
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+
+  gtk_string_filter_set_search (self->filter, text != NULL && text[0] != '\0' ? text : NULL);
+}
+
+guint
+afg_function_panel_get_n_shown (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+}
+
+static guint
+find_position (AfgFunctionPanel *self, guint index)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AfgFunctionItem) item = g_list_model_get_item (model, i);
+
+      if (afg_function_item_get_index (item) == index)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* A function the search filters out is still picked: the graph and the
+ * sandwich show it, the table has no row to mark. */
+void
+afg_function_panel_select (AfgFunctionPanel *self, const char *name)
+{
+  guint index = AFG_FUNCTION_NONE;
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+
+  if (name != NULL && self->table != NULL)
+    index = afg_function_table_find (self->table, name);
+  if (index != AFG_FUNCTION_NONE)
+    position = find_position (self, index);
+  g_signal_handlers_block_by_func (self->selection, on_selection_changed, self);
+  gtk_single_selection_set_selected (self->selection, position);
+  g_signal_handlers_unblock_by_func (self->selection, on_selection_changed, self);
+  if (position != GTK_INVALID_LIST_POSITION)
+    scroll_to_row (self, position);
+  set_selected (self, index);
+}
+
+guint
+afg_function_panel_get_selected (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), AFG_FUNCTION_NONE);
+  return self->selected;
+}
+
+void
+afg_function_panel_show_frame (AfgFunctionPanel *self, guint32 node)
+{
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+  g_return_if_fail (node == AFG_NODE_NONE || (self->tree != NULL && node < afg_tree_get_n_nodes (self->tree)));
+
+  if (node != AFG_NODE_NONE && afg_tree_get_node (self->tree, node)->depth < 2)
+    node = AFG_NODE_NONE;
+  if (node == self->frame)
+    return;
+  self->frame = node;
+  update_histogram (self);
+}
+
+AfgFlameView *
+afg_function_panel_get_callers (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->callers;
+}
+
+AfgFlameView *
+afg_function_panel_get_callees (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->callees;
+}
+
+AfgDurationHistogram *
+afg_function_panel_get_histogram (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->histogram;
+}
+
+gboolean
+afg_function_panel_is_busy (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), FALSE);
+  return self->durations_cancellable != NULL;
+}
+
+GtkColumnView *
+afg_function_panel_get_column_view (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->column_view;
+}

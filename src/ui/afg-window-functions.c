@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-function-item.h"
+#include "afg-window-private.h"
+
+/* The Functions side panel (issue 15), beside the flame graph: its table
+ * follows the tree on screen (a new profile, a step scope), the search
+ * entry filters it, the function picked in it lights its frames in the
+ * graph, and a double-click on a frame picks the frame's function. The
+ * panel is built lazily: a hidden panel costs no function table. */
+
+#define PANEL_WIDTH 460
+
+static gboolean
+panel_shown (AfgWindow *self)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (self->function_panel));
+}
+
+/* The profile tree on screen; NULL for a diff, which has its own panel. */
+static AfgTree *
+shown_tree (AfgWindow *self)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+
+  if (layout == NULL || _afg_window_is_comparing (self)
+      || afg_flame_layout_get_tree (layout) != self->tree)
+    return NULL;
+  return self->tree;
+}
+
+static void
+sync_tree (AfgWindow *self)
+{
+  if (panel_shown (self))
+    afg_function_panel_set_tree (self->function_panel, shown_tree (self));
+}
+
+/* Dims every frame but the picked function's, as the page does. */
+static void
+highlight_function (AfgWindow *self)
+{
+  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
+  guint picked = afg_function_panel_get_selected (self->function_panel);
+  const guint32 *frames;
+  guint8 *marks;
+  guint n;
+
+  if (!panel_shown (self) || picked == AFG_FUNCTION_NONE
+      || afg_function_table_get_tree (table) != shown_tree (self))
+    {
+      afg_flame_view_set_highlight (self->flame_view, NULL);
+      return;
+    }
+  frames = afg_function_table_get_frames (table, picked, &n);
+  marks = g_new0 (guint8, afg_tree_get_n_nodes (self->tree));
+  for (guint i = 0; i < n; i++)
+    marks[frames[i]] = 1;
+  afg_flame_view_set_highlight (self->flame_view, marks);
+}
+
+static void
+on_function_picked (AfgWindow *self)
+{
+  highlight_function (self);
+  _afg_window_report_state (self);
+}
+
+static void
+on_layout_changed (AfgWindow *self)
+{
+  sync_tree (self);
+  highlight_function (self);
+}
+
+static void
+on_frame_activated (AfgWindow *self, guint node, AfgFlameView *view)
+{
+  if (!panel_shown (self) || shown_tree (self) == NULL || afg_tree_get_node (self->tree, node)->depth < 2)
+    return;
+  afg_function_panel_select (self->function_panel, afg_tree_get_node_name (self->tree, node));
+  afg_function_panel_show_frame (self->function_panel, node);
+}
+
+static void
+on_frame_selected (AfgWindow *self)
+{
+  guint32 node = afg_flame_view_get_selected_node (self->flame_view);
+
+  if (panel_shown (self) && shown_tree (self) != NULL)
+    afg_function_panel_show_frame (self->function_panel,
+                                   node == AFG_FLAME_NO_FRAME ? AFG_NODE_NONE : node);
+}
+
+static void
+on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
+{
+  afg_function_panel_set_filter (self->function_panel, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  _afg_window_report_state (self);
+}
+
+static void
+toggle_functions_action (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+  gboolean show = !panel_shown (self);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), show);
+  if (show)
+    gtk_paned_set_position (self->functions_paned,
+                            MAX (gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - PANEL_WIDTH, 200));
+  sync_tree (self);
+  highlight_function (self);
+  _afg_window_report_state (self);
+}
+
+/* The graph's scrolled window moves into a paned whose other side is the
+ * panel: the template stays as it is. */
+static void
+wrap_graph (AfgWindow *self)
+{
+  GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (self->flame_view));
+  GtkWidget *box = gtk_widget_get_parent (scrolled);
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+
+  gtk_box_insert_child_after (GTK_BOX (box), paned, scrolled);
+  g_object_ref (scrolled);
+  gtk_box_remove (GTK_BOX (box), scrolled);
+  gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
+  g_object_unref (scrolled);
+  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->function_panel));
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_vexpand (paned, TRUE);
+  self->functions_paned = GTK_PANED (paned);
+}
+
+void
+_afg_window_functions_init (AfgWindow *self)
+{
+  self->function_panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), FALSE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->function_panel), 280, -1);
+  wrap_graph (self);
+  g_signal_connect_swapped (self->function_panel, "notify::selected", G_CALLBACK (on_function_picked), self);
+  g_signal_connect_swapped (self->function_panel, "notify::histogram-values", G_CALLBACK (_afg_window_report_state), self);
+  g_signal_connect_swapped (afg_function_panel_get_callers (self->function_panel), "notify::zoom-root",
+                            G_CALLBACK (_afg_window_report_state), self);
+  g_signal_connect_swapped (afg_function_panel_get_callees (self->function_panel), "notify::zoom-root",
+                            G_CALLBACK (_afg_window_report_state), self);
+  /* Sorting and filtering reorder the rows: "rows" and "top" change. */
+  g_signal_connect_swapped (gtk_column_view_get_model (afg_function_panel_get_column_view (self->function_panel)),
+                            "items-changed", G_CALLBACK (_afg_window_report_state), self);
+  g_signal_connect_swapped (self->flame_view, "notify::zoom-root", G_CALLBACK (on_layout_changed), self);
+  g_signal_connect_swapped (self->flame_view, "notify::selected-node", G_CALLBACK (on_frame_selected), self);
+  g_signal_connect_swapped (self->flame_view, "node-activated", G_CALLBACK (on_frame_activated), self);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+}
+
+void
+_afg_window_functions_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.toggle-functions", NULL, toggle_functions_action);
+}
+
+void
+_afg_window_functions_dispose (AfgWindow *self)
+{
+  if (self->function_panel == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->function_panel, self);
+  g_signal_handlers_disconnect_by_data (afg_function_panel_get_callers (self->function_panel), self);
+  g_signal_handlers_disconnect_by_data (gtk_column_view_get_model (afg_function_panel_get_column_view (self->function_panel)), self);
+  g_signal_handlers_disconnect_by_data (afg_function_panel_get_callees (self->function_panel), self);
+  g_signal_handlers_disconnect_by_func (self->flame_view, on_layout_changed, self);
+  g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_selected, self);
+  g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_activated, self);
+  g_signal_handlers_disconnect_by_func (self->search_entry, on_search_changed, self);
+  self->function_panel = NULL;
+}
+
+static char *
+uint_text (guint64 value)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+}
+
+/* "CHILDREN ROOT_NS" of a sandwich half: how many distinct callers (or
+ * callees) the function has, and its time through them. */
+static void
+append_half (GString *line, const char *key, AfgFlameView *view)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (view);
+  AfgTree *tree = layout ? afg_flame_layout_get_tree (layout) : NULL;
+  g_autofree char *value = NULL;
+
+  if (tree != NULL)
+    value = g_strdup_printf ("%u %" G_GINT64_FORMAT, afg_tree_get_node (tree, AFG_TREE_ROOT)->n_children,
+                             afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  _afg_window_append_state_field (line, key, value);
+}
+
+static char *
+top_row (AfgFunctionPanel *panel)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (afg_function_panel_get_column_view (panel)));
+  g_autoptr(AfgFunctionItem) first = g_list_model_get_n_items (rows) > 0 ? g_list_model_get_item (rows, 0) : NULL;
+
+  return first ? g_strdup (afg_function_item_get_name (first)) : NULL;
+}
+
+/* The fields of README's "Test state line" from functions to histogram. */
+void
+_afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
+{
+  AfgFunctionPanel *panel = self->function_panel;
+  AfgFunctionTable *table = afg_function_panel_get_table (panel);
+  guint picked = afg_function_panel_get_selected (panel);
+  gboolean on = graph && panel_shown (self) && table != NULL;
+  g_autofree char *rows = on ? uint_text (afg_function_panel_get_n_shown (panel)) : NULL;
+  g_autofree char *top = on ? top_row (panel) : NULL;
+  g_autofree char *highlighted = NULL;
+  g_autofree char *histogram = NULL;
+  guint n_frames = 0;
+
+  on = on && picked != AFG_FUNCTION_NONE;
+  if (on)
+    {
+      afg_function_table_get_frames (table, picked, &n_frames);
+      highlighted = uint_text (n_frames);
+      if (!afg_function_panel_is_busy (panel))
+        histogram = uint_text (afg_duration_histogram_get_n_values (afg_function_panel_get_histogram (panel)));
+    }
+  _afg_window_append_state_field (line, "functions", graph && panel_shown (self) ? "1" : "0");
+  _afg_window_append_state_field (line, "rows", rows);
+  _afg_window_append_state_field (line, "top", top);
+  _afg_window_append_state_field (line, "function", on ? afg_function_table_get_name (table, picked) : NULL);
+  _afg_window_append_state_field (line, "highlighted", highlighted);
+  append_half (line, "callers", afg_function_panel_get_callers (panel));
+  append_half (line, "callees", afg_function_panel_get_callees (panel));
+  _afg_window_append_state_field (line, "histogram", histogram);
+}
