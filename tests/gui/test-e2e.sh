@@ -66,12 +66,12 @@ key () {
 }
 
 # --- README's shortcuts are all in the Shortcuts window and tested here ------
-TESTED="Ctrl+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
+TESTED="Ctrl+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
 LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
          | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
 [ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
 for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;d' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
-             '&lt;ctrl&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c'; do
+             '&lt;ctrl&gt;f' '&lt;ctrl&gt;&lt;shift&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c'; do
   grep -qF "<property name=\"accelerator\">$accel</property>" "$HELP_UI" \
     || fail "the Shortcuts window lacks $accel"
 done
@@ -138,6 +138,10 @@ xdotool type --delay 30 "mm"
 wait_state matches=1
 key Escape matches= "zoom=All threads"
 ok "typing in the graph starts a search"
+
+key ctrl+shift+f functions=1 top=acl_op rows=6 function=
+key ctrl+shift+f functions=0 rows=
+ok "Ctrl+Shift+F shows the Functions panel (most self time first), and hides it"
 
 key Return zoom=aten::add selected=aten::add
 key BackSpace "zoom=main.py(1): run"

@@ -176,6 +176,40 @@ test_widget_search (AfgGuiTreeFixture *f, gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A picked function lights its frames and dims the rest, as a search
+ * does; with a search too, only frames both keep stay lit. */
+static void
+test_widget_highlight (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  GtkWidget *window;
+  GtkWidget *view = show_view (f, &window);
+  guint8 *marks = g_new0 (guint8, afg_tree_get_n_nodes (f->tree));
+  Image img;
+  g_autofree guchar *pixels = NULL;
+  g_autofree guchar *cleared = NULL;
+  int x, y;
+
+  marks[afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add")] = 1;
+  afg_flame_view_set_highlight (AFG_FLAME_VIEW (view), marks);
+  pixels = render_widget (view, &img);
+  frame_point (0.2, 3, &x, &y);
+  g_assert_cmpint (alpha_at (&img, x, y), ==, 255);
+  assert_frame_color (f, &img, "1/2;main.py(1): run;aten::add", 200.0 / 1500, 3);
+  frame_point (700.0 / 1500, 3, &x, &y);
+  g_assert_cmpint (alpha_at (&img, x, y), <, 80);
+  afg_flame_view_set_search (AFG_FLAME_VIEW (view), "aten::m");
+  g_free (pixels);
+  pixels = render_widget (view, &img);
+  frame_point (0.2, 3, &x, &y);
+  g_assert_cmpint (alpha_at (&img, x, y), <, 80);
+  afg_flame_view_set_search (AFG_FLAME_VIEW (view), NULL);
+  afg_flame_view_set_highlight (AFG_FLAME_VIEW (view), NULL);
+  cleared = render_widget (view, &img);
+  frame_point (700.0 / 1500, 3, &x, &y);
+  g_assert_cmpint (alpha_at (&img, x, y), ==, 255);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_widget_zoom (AfgGuiTreeFixture *f, gconstpointer data)
 {
@@ -366,6 +400,41 @@ test_tooltip_wraps (void)
 }
 
 /* "Per step": the tooltip's calls, total and self divided, and said so. */
+/* With durations, the tooltip lists min / p50 / p90 / p99 / max of the
+ * frame's calls (nearest rank), not divided per step. */
+static void
+test_tooltip_durations (void)
+{
+  AfgTestEvent events[] = {
+    { GTID (1, 2), 0, 100, "f" }, { GTID (1, 2), 200, 400, "f" }, { GTID (1, 2), 500, 800, "f" },
+    { GTID (1, 2), 900, 1300, "f" }, { GTID (1, 2), 2000, 3000, "f" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) profile = NULL;
+  GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
+  g_autofree char *min = afg_format_duration (100);
+  g_autofree char *p50 = afg_format_duration (300);
+  g_autofree char *rest = afg_format_duration (1000);
+  g_autofree char *line = g_strdup_printf ("Call durations: %s / %s / %s / %s / %s\n", min, p50, rest, rest, rest);
+  GtkWidget *tooltip;
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  document = afg_test_db_load_document (db);
+  profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  wait_for_layout (view);
+  afg_flame_view_set_divisor (AFG_FLAME_VIEW (view), 5);
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_test_find_node (profile, "1/2;f")));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), line));
+  g_object_unref (tooltip);
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_tree_get_thread (profile, 0)->node));
+  g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), "Call durations"));
+  g_object_unref (tooltip);
+  g_object_unref (view);
+  afg_test_db_free (db);
+}
+
 static void
 test_tooltip_per_step (void)
 {
@@ -452,6 +521,7 @@ main (int argc, char *argv[])
   gtk_test_init (&argc, &argv, NULL);
   g_test_add ("/flame-pixels/widget-colors", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_colors, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/widget-search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_search, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/widget-highlight", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_highlight, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/widget-zoom", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_zoom, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/widget-flame", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_flame_orientation, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/renderer-hover", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_hover, afg_gui_tree_fixture_tear_down);
@@ -460,6 +530,7 @@ main (int argc, char *argv[])
   g_test_add ("/flame-pixels/renderer-narrow-selection", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_narrow_selection, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-pixels/tooltip-wraps", test_tooltip_wraps);
   g_test_add_func ("/flame-pixels/tooltip-per-step", test_tooltip_per_step);
+  g_test_add_func ("/flame-pixels/tooltip-durations", test_tooltip_durations);
   g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);
   return g_test_run ();
 }
