@@ -11,6 +11,7 @@ struct _AfgFunctionItem {
 
   AfgFunctionTable *table;
   guint             index;
+  gboolean          npu;
 };
 
 G_DEFINE_FINAL_TYPE (AfgFunctionItem, afg_function_item, G_TYPE_OBJECT)
@@ -28,12 +29,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static gint64
+self_ns (AfgFunctionItem *self)
+{
+  const AfgFunction *f = afg_function_table_get (self->table, self->index);
+
+  return self->npu ? f->npu_self_ns : f->self_ns;
+}
+
 static double
 self_share (AfgFunctionItem *self)
 {
-  gint64 all = afg_function_table_get_all_ns (self->table);
+  gint64 all = afg_function_table_get_all (self->table, self->npu ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS);
 
-  return all > 0 ? 100.0 * afg_function_table_get (self->table, self->index)->self_ns / all : 0;
+  return all > 0 ? 100.0 * self_ns (self) / all : 0;
 }
 
 static void
@@ -54,10 +63,10 @@ afg_function_item_get_property (GObject *object, guint prop_id, GValue *value, G
       g_value_set_int64 (value, f->calls);
       break;
     case PROP_SELF_NS:
-      g_value_set_int64 (value, f->self_ns);
+      g_value_set_int64 (value, self_ns (self));
       break;
     case PROP_TOTAL_NS:
-      g_value_set_int64 (value, f->total_ns);
+      g_value_set_int64 (value, self->npu ? f->npu_total_ns : f->total_ns);
       break;
     case PROP_PERCENT:
       g_value_set_double (value, self_share (self));
@@ -99,7 +108,7 @@ afg_function_item_init (AfgFunctionItem *self)
 }
 
 AfgFunctionItem *
-afg_function_item_new (AfgFunctionTable *table, guint index)
+afg_function_item_new (AfgFunctionTable *table, guint index, AfgColumn weight)
 {
   AfgFunctionItem *self;
 
@@ -109,6 +118,7 @@ afg_function_item_new (AfgFunctionTable *table, guint index)
   self = g_object_new (AFG_TYPE_FUNCTION_ITEM, NULL);
   self->table = afg_function_table_ref (table);
   self->index = index;
+  self->npu = weight == AFG_COLUMN_NPU_TOTAL_NS;
   return self;
 }
 
@@ -127,14 +137,14 @@ afg_function_item_get_name (AfgFunctionItem *self)
 }
 
 GListModel *
-afg_function_item_list_new (AfgFunctionTable *table)
+afg_function_item_list_new (AfgFunctionTable *table, AfgColumn weight)
 {
   GListStore *store = g_list_store_new (AFG_TYPE_FUNCTION_ITEM);
   guint n = afg_function_table_get_n_functions (table);
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
   for (guint k = 0; k < n; k++)
-    g_ptr_array_add (items, afg_function_item_new (table, k));
+    g_ptr_array_add (items, afg_function_item_new (table, k, weight));
   g_list_store_splice (store, 0, 0, items->pdata, n);
   return G_LIST_MODEL (store);
 }

@@ -14,12 +14,15 @@ G_DECLARE_FINAL_TYPE (AfgFunctionItem, afg_function_item, AFG, FUNCTION_ITEM, GO
 /* One row of a function table as an object for list models: its values
  * are read-only properties (name, category, calls, self-ns, total-ns,
  * percent: self time as a share of all) that sorters and filters take
- * by name. */
+ * by name. With @weight AFG_COLUMN_NPU_TOTAL_NS the times are the NPU
+ * device times instead of the host's (AFG_COLUMN_TOTAL_NS). */
 AfgFunctionItem *afg_function_item_new       (AfgFunctionTable *table,
-                                              guint             index);
+                                              guint             index,
+                                              AfgColumn         weight);
 guint            afg_function_item_get_index (AfgFunctionItem  *self);
 const char      *afg_function_item_get_name  (AfgFunctionItem  *self);
 /* A GListStore of AfgFunctionItem, one per function, in the table's order. */
-GListModel      *afg_function_item_list_new  (AfgFunctionTable *table);
+GListModel      *afg_function_item_list_new  (AfgFunctionTable *table,
+                                              AfgColumn         weight);
 
 G_END_DECLS

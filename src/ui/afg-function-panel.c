@@ -17,6 +17,8 @@ struct _AfgFunctionPanel {
 
   GtkWidget            *paned;
   GtkColumnView        *column_view;
+  GtkColumnViewColumn  *self_column;
+  GtkColumnViewColumn  *total_column;
   GtkSingleSelection   *selection;
   GtkFilterListModel   *filtered;
   GtkStringFilter      *filter;
@@ -32,6 +34,7 @@ struct _AfgFunctionPanel {
   guint                 selected;  /* function index, AFG_FUNCTION_NONE */
   guint                 placed : 1; /* the table/details split was set */
   guint32               frame;     /* the histogram's frame, AFG_NODE_NONE for the function */
+  AfgColumn             weight;
 };
 
 G_DEFINE_FINAL_TYPE (AfgFunctionPanel, afg_function_panel, GTK_TYPE_WIDGET)
@@ -340,7 +343,6 @@ static GtkWidget *
 build_table (AfgFunctionPanel *self)
 {
   GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkColumnViewColumn *self_column;
   GtkSortListModel *sorted;
 
   self->filter = gtk_string_filter_new (gtk_property_expression_new (AFG_TYPE_FUNCTION_ITEM, NULL, "name"));
@@ -350,8 +352,8 @@ build_table (AfgFunctionPanel *self)
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   add_column (self, _("Function"), COLUMN_NAME);
   add_column (self, _("Calls"), COLUMN_CALLS);
-  self_column = add_column (self, _("Self"), COLUMN_SELF);
-  add_column (self, _("Total"), COLUMN_TOTAL);
+  self->self_column = add_column (self, _("Self"), COLUMN_SELF);
+  self->total_column = add_column (self, _("Total"), COLUMN_TOTAL);
   add_column (self, _("Self %"), COLUMN_PERCENT);
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filtered)),
                                     g_object_ref (gtk_column_view_get_sorter (self->column_view)));
@@ -360,7 +362,7 @@ build_table (AfgFunctionPanel *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  gtk_column_view_sort_by_column (self->column_view, self_column, GTK_SORT_DESCENDING);
+  gtk_column_view_sort_by_column (self->column_view, self->self_column, GTK_SORT_DESCENDING);
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (on_sort_changed), self, G_CONNECT_SWAPPED);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
@@ -454,6 +456,7 @@ afg_function_panel_init (AfgFunctionPanel *self)
 {
   self->selected = AFG_FUNCTION_NONE;
   self->frame = AFG_NODE_NONE;
+  self->weight = AFG_COLUMN_TOTAL_NS;
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), build_table (self));
   gtk_paned_set_end_child (GTK_PANED (self->paned), build_details (self));
@@ -470,16 +473,14 @@ afg_function_panel_new (void)
   return g_object_new (AFG_TYPE_FUNCTION_PANEL, NULL);
 }
 
-void
-afg_function_panel_set_tree (AfgFunctionPanel *self, AfgTree *tree)
+/* Builds the table of @tree (taken, may be NULL), picking the same
+ * function again. */
+static void
+load_tree (AfgFunctionPanel *self, AfgTree *tree)
 {
   g_autofree char *picked = NULL;
   g_autoptr(GListModel) items = NULL;
 
-  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
-
-  if (tree == self->tree)
-    return;
   if (self->selected != AFG_FUNCTION_NONE)
     picked = g_strdup (afg_function_table_get_name (self->table, self->selected));
   g_signal_handlers_block_by_func (self->selection, on_selection_changed, self);
@@ -488,11 +489,11 @@ afg_function_panel_set_tree (AfgFunctionPanel *self, AfgTree *tree)
   self->selected = AFG_FUNCTION_NONE;
   g_clear_pointer (&self->table, afg_function_table_unref);
   g_clear_pointer (&self->tree, afg_tree_unref);
+  self->tree = tree;
   if (tree != NULL)
     {
-      self->tree = afg_tree_ref (tree);
       self->table = afg_function_table_new (tree);
-      items = afg_function_item_list_new (self->table);
+      items = afg_function_item_list_new (self->table, self->weight);
       gtk_filter_list_model_set_model (self->filtered, items);
     }
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
@@ -500,6 +501,15 @@ afg_function_panel_set_tree (AfgFunctionPanel *self, AfgTree *tree)
   update_histogram (self);
   afg_function_panel_select (self, picked);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+void
+afg_function_panel_set_tree (AfgFunctionPanel *self, AfgTree *tree)
+{
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+
+  if (tree != self->tree)
+    load_tree (self, tree ? afg_tree_ref (tree) : NULL);
 }
 
 AfgFunctionTable *
@@ -615,4 +625,29 @@ afg_function_panel_get_column_view (AfgFunctionPanel *self)
 {
   g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
   return self->column_view;
+}
+
+/* The table's times under @weight: AFG_COLUMN_TOTAL_NS for host time,
+ * AFG_COLUMN_NPU_TOTAL_NS for the NPU device time the frames launched
+ * (the sandwich stays in host time). */
+void
+afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
+{
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+  g_return_if_fail (weight == AFG_COLUMN_TOTAL_NS || weight == AFG_COLUMN_NPU_TOTAL_NS);
+
+  if (weight == self->weight)
+    return;
+  self->weight = weight;
+  gtk_column_view_column_set_title (self->self_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU self") : _("Self"));
+  gtk_column_view_column_set_title (self->total_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU total") : _("Total"));
+  if (self->tree != NULL)
+    load_tree (self, afg_tree_ref (self->tree));
+}
+
+AfgColumn
+afg_function_panel_get_weight (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), AFG_COLUMN_TOTAL_NS);
+  return self->weight;
 }

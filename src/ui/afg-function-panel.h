@@ -42,6 +42,9 @@ AfgFlameView         *afg_function_panel_get_callees   (AfgFunctionPanel *self);
 AfgDurationHistogram *afg_function_panel_get_histogram (AfgFunctionPanel *self);
 /* TRUE while the histogram's durations are being collected. */
 gboolean              afg_function_panel_is_busy       (AfgFunctionPanel *self);
+void                  afg_function_panel_set_weight    (AfgFunctionPanel *self,
+                                                        AfgColumn         weight);
+AfgColumn             afg_function_panel_get_weight    (AfgFunctionPanel *self);
 /* The column view, for tests that sort by a column. */
 GtkColumnView        *afg_function_panel_get_column_view (AfgFunctionPanel *self);
 

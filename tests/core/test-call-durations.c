@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Every call's duration of a frame, walked again from the event store
  * (for the window's histogram), against the tree's own percentiles and
- * call counts; and the log-scale buckets it is drawn in. */
+ * call counts; the log-scale buckets it is drawn in; and the function
+ * table's NPU sums the window's panel shows under the NPU weight. */
 #include "config.h"
 
 #include "afg-call-durations.h"
+#include "afg-function-table.h"
 #include "afg-log-histogram.h"
 #include "afg-test-db.h"
 
@@ -194,6 +196,56 @@ test_histogram_bounds (void)
   g_assert_cmpint (afg_log_histogram_index (G_MAXINT64), ==, 72);
 }
 
+/* f [0,1000) launches 10 ns, g inside it 20 ns, f again inside g 40 ns:
+ * NPU self adds up over both f frames (50), NPU total counts the
+ * recursion once (the outer f's 70). */
+static void
+test_function_npu (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgFunctionTable) table = NULL;
+  const AfgFunction *f, *g;
+
+  afg_test_db_add_with_connection (db, T1, 0, 1000, "f", 1);
+  afg_test_db_add_with_connection (db, T1, 100, 500, "g", 2);
+  afg_test_db_add_with_connection (db, T1, 200, 300, "f", 3);
+  for (gint64 k = 1; k <= 3; k++)
+    afg_test_db_link (db, k, 100 + k);
+  afg_test_db_add_task (db, 2000, 2010, 101);
+  afg_test_db_add_task (db, 2000, 2020, 102);
+  afg_test_db_add_task (db, 2000, 2040, 103);
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  table = afg_function_table_new (tree);
+  f = afg_function_table_get (table, afg_function_table_find (table, "f"));
+  g = afg_function_table_get (table, afg_function_table_find (table, "g"));
+  g_assert_cmpint (f->npu_self_ns, ==, 50);
+  g_assert_cmpint (f->npu_total_ns, ==, 70);
+  g_assert_cmpint (g->npu_self_ns, ==, 20);
+  g_assert_cmpint (g->npu_total_ns, ==, 60);
+  g_assert_cmpint (afg_function_table_get_all (table, AFG_COLUMN_NPU_TOTAL_NS), ==, 70);
+  g_assert_cmpint (afg_function_table_get_all (table, AFG_COLUMN_TOTAL_NS), ==, 1000);
+}
+
+/* A DB without NPU data: the NPU sums stay 0. */
+static void
+test_function_no_npu (void)
+{
+  g_autoptr(AfgDocument) document = make_document ();
+  g_autoptr(AfgTree) tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgFunctionTable) table = afg_function_table_new (tree);
+
+  for (guint k = 0; k < afg_function_table_get_n_functions (table); k++)
+    {
+      g_assert_cmpint (afg_function_table_get (table, k)->npu_self_ns, ==, 0);
+      g_assert_cmpint (afg_function_table_get (table, k)->npu_total_ns, ==, 0);
+    }
+  g_assert_cmpint (afg_function_table_get_all (table, AFG_COLUMN_NPU_TOTAL_NS), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -205,5 +257,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/call-durations/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/log-histogram/buckets", test_histogram_buckets);
   g_test_add_func ("/log-histogram/bounds", test_histogram_bounds);
+  g_test_add_func ("/function-table/npu", test_function_npu);
+  g_test_add_func ("/function-table/no-npu", test_function_no_npu);
   return g_test_run ();
 }

@@ -74,6 +74,8 @@ add_outermost_total (guint32 node, gpointer data)
   AfgFunction *f = &self->functions[self->node_function[node]];
 
   f->total_ns = afg_sat_add (f->total_ns, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
+  if (afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
+    f->npu_total_ns = afg_sat_add (f->npu_total_ns, afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, node));
 }
 
 static int
@@ -157,6 +159,7 @@ static void
 sum_frames (AfgFunctionTable *self)
 {
   guint n_nodes = afg_tree_get_n_nodes (self->tree);
+  gboolean npu = afg_tree_has_column (self->tree, AFG_COLUMN_NPU_SELF_NS);
 
   for (guint32 i = 0; i < n_nodes; i++)
     {
@@ -167,6 +170,8 @@ sum_frames (AfgFunctionTable *self)
       f = &self->functions[self->node_function[i]];
       f->calls = afg_sat_add (f->calls, afg_tree_get_value (self->tree, AFG_COLUMN_CALLS, i));
       f->self_ns = afg_sat_add (f->self_ns, afg_tree_get_value (self->tree, AFG_COLUMN_SELF_NS, i));
+      if (npu)
+        f->npu_self_ns = afg_sat_add (f->npu_self_ns, afg_tree_get_value (self->tree, AFG_COLUMN_NPU_SELF_NS, i));
     }
 }
 
@@ -301,6 +306,14 @@ gint64
 afg_function_table_get_all_ns (const AfgFunctionTable *self)
 {
   return afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+}
+
+gint64
+afg_function_table_get_all (const AfgFunctionTable *self, AfgColumn weight)
+{
+  if (!afg_tree_has_column (self->tree, weight))
+    return 0;
+  return afg_tree_get_value (self->tree, weight, AFG_TREE_ROOT);
 }
 
 typedef struct {

@@ -17,6 +17,9 @@ typedef struct {
   gint64      calls;
   gint64      self_ns;
   gint64      total_ns;
+  /* The same sums over the NPU columns; 0 for a tree without them. */
+  gint64      npu_self_ns;
+  gint64      npu_total_ns;
 } AfgFunction;
 
 typedef enum {
@@ -54,6 +57,10 @@ const guint32     *afg_function_table_get_frames   (const AfgFunctionTable *self
                                                     guint                  *n_frames);
 /* The whole time of the tree (its root's total), what "% of all" is of. */
 gint64             afg_function_table_get_all_ns   (const AfgFunctionTable *self);
+/* The root's value of @weight (AFG_COLUMN_TOTAL_NS or
+ * AFG_COLUMN_NPU_TOTAL_NS; 0 when the tree lacks it). */
+gint64             afg_function_table_get_all      (const AfgFunctionTable *self,
+                                                    AfgColumn               weight);
 /* A permutation of the function indices by @key (ties: by name
  * ascending either way), for a table view; g_free() it. */
 guint             *afg_function_table_sort         (const AfgFunctionTable *self,

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* The Functions panel as a widget: every column sorts its rows, the
+ * filter keeps the names that hold the text, the NPU weight swaps the
+ * times (keeping the pick), and a pick shows its sandwich and its calls'
+ * histogram. */
+#include <gtk/gtk.h>
+
+#include "afg-function-item.h"
+#include "afg-function-panel.h"
+#include "afg-test-db.h"
+
+#define T1 GTID (1, 1)
+#define T2 GTID (1, 2)
+
+/* f [0,1000) launches 10 ns of device time, g inside it 20 ns, f inside
+ * g 40 ns; h in another thread has the most host self time and none. */
+static AfgTree *
+make_tree (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+
+  afg_test_db_add_with_connection (db, T1, 0, 1000, "f", 1);
+  afg_test_db_add_with_connection (db, T1, 100, 500, "g", 2);
+  afg_test_db_add_with_connection (db, T1, 200, 300, "f", 3);
+  afg_test_db_add (db, T2, 0, 5000, "h");
+  afg_test_db_add (db, T2, 10, 20, "Fx");
+  for (gint64 k = 1; k <= 3; k++)
+    afg_test_db_link (db, k, 100 + k);
+  afg_test_db_add_task (db, 2000, 2010, 101);
+  afg_test_db_add_task (db, 2000, 2020, 102);
+  afg_test_db_add_task (db, 2000, 2040, 103);
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  return afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+}
+
+static GListModel *
+rows (AfgFunctionPanel *panel)
+{
+  return G_LIST_MODEL (gtk_column_view_get_model (afg_function_panel_get_column_view (panel)));
+}
+
+static char *
+row_name (AfgFunctionPanel *panel, guint position)
+{
+  g_autoptr(AfgFunctionItem) item = g_list_model_get_item (rows (panel), position);
+
+  return g_strdup (afg_function_item_get_name (item));
+}
+
+static void
+settle (AfgFunctionPanel *panel)
+{
+  while (afg_function_panel_is_busy (panel)
+         || afg_flame_view_is_busy (afg_function_panel_get_callers (panel))
+         || afg_flame_view_is_busy (afg_function_panel_get_callees (panel)))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The sign of a - b; names as GtkStringSorter orders them (case
+ * folded, collated). */
+static int
+compare_values (const GValue *a, const GValue *b)
+{
+  if (G_VALUE_HOLDS_STRING (a))
+    {
+      g_autofree char *fa = g_utf8_casefold (g_value_get_string (a), -1);
+      g_autofree char *fb = g_utf8_casefold (g_value_get_string (b), -1);
+      int c = g_utf8_collate (fa, fb);
+
+      return (c > 0) - (c < 0);
+    }
+  if (G_VALUE_HOLDS_DOUBLE (a))
+    return (g_value_get_double (a) > g_value_get_double (b)) - (g_value_get_double (a) < g_value_get_double (b));
+  return (g_value_get_int64 (a) > g_value_get_int64 (b)) - (g_value_get_int64 (a) < g_value_get_int64 (b));
+}
+
+/* Each column, ascending then descending: its property never goes the
+ * wrong way down the rows. */
+static void
+test_sort_every_column (void)
+{
+  static const char *props[] = { "name", "calls", "self-ns", "total-ns", "percent" };
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+  GListModel *columns = gtk_column_view_get_columns (afg_function_panel_get_column_view (panel));
+
+  afg_function_panel_set_tree (panel, tree);
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, G_N_ELEMENTS (props));
+  g_assert_cmpuint (g_list_model_get_n_items (rows (panel)), ==, 4);
+  for (guint c = 0; c < G_N_ELEMENTS (props); c++)
+    for (int order = GTK_SORT_ASCENDING; order <= GTK_SORT_DESCENDING; order++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+        gtk_column_view_sort_by_column (afg_function_panel_get_column_view (panel), column, order);
+        for (guint i = 1; i < g_list_model_get_n_items (rows (panel)); i++)
+          {
+            g_autoptr(GObject) a = g_list_model_get_item (rows (panel), i - 1);
+            g_auto(GValue) va = G_VALUE_INIT;
+            g_autoptr(GObject) b = g_list_model_get_item (rows (panel), i);
+            g_auto(GValue) vb = G_VALUE_INIT;
+            int cmp;
+
+            g_object_get_property (a, props[c], &va);
+            g_object_get_property (b, props[c], &vb);
+            cmp = compare_values (&va, &vb);
+            g_assert_cmpint (order == GTK_SORT_ASCENDING ? cmp : -cmp, <=, 0);
+          }
+      }
+  g_object_unref (panel);
+}
+
+static void
+test_filter (void)
+{
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+
+  afg_function_panel_set_tree (panel, tree);
+  afg_function_panel_set_filter (panel, "F");
+  g_assert_cmpuint (afg_function_panel_get_n_shown (panel), ==, 2);
+  afg_function_panel_set_filter (panel, "g");
+  g_assert_cmpuint (afg_function_panel_get_n_shown (panel), ==, 1);
+  afg_function_panel_set_filter (panel, "");
+  g_assert_cmpuint (afg_function_panel_get_n_shown (panel), ==, 4);
+  g_object_unref (panel);
+}
+
+/* Self time first: h by host time, f by NPU time; the pick survives. */
+static void
+test_npu_weight (void)
+{
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+  g_autofree char *host_first = NULL;
+  g_autofree char *npu_first = NULL;
+  g_autoptr(AfgFunctionItem) item = NULL;
+  gint64 self_ns, total_ns;
+
+  afg_function_panel_set_tree (panel, tree);
+  afg_function_panel_select (panel, "g");
+  host_first = row_name (panel, 0);
+  g_assert_cmpstr (host_first, ==, "h");
+  afg_function_panel_set_weight (panel, AFG_COLUMN_NPU_TOTAL_NS);
+  npu_first = row_name (panel, 0);
+  g_assert_cmpstr (npu_first, ==, "f");
+  item = g_list_model_get_item (rows (panel), 0);
+  g_object_get (item, "self-ns", &self_ns, "total-ns", &total_ns, NULL);
+  g_assert_cmpint (self_ns, ==, 50);
+  g_assert_cmpint (total_ns, ==, 70);
+  g_assert_cmpstr (afg_function_table_get_name (afg_function_panel_get_table (panel),
+                                                afg_function_panel_get_selected (panel)), ==, "g");
+  settle (panel);
+  g_object_unref (panel);
+}
+
+/* Picking f: its callers (g, the top-level f has none), its callees (g)
+ * and both its calls in the histogram; a frame narrows it to one call. */
+static void
+test_pick (void)
+{
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+  AfgTree *callers, *callees;
+
+  afg_function_panel_set_tree (panel, tree);
+  afg_function_panel_select (panel, "f");
+  settle (panel);
+  callers = afg_flame_layout_get_tree (afg_flame_view_get_layout (afg_function_panel_get_callers (panel)));
+  callees = afg_flame_layout_get_tree (afg_flame_view_get_layout (afg_function_panel_get_callees (panel)));
+  g_assert_cmpuint (afg_tree_get_node (callers, AFG_TREE_ROOT)->n_children, ==, 0);
+  g_assert_cmpint (afg_tree_get_value (callers, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 1000);
+  g_assert_cmpuint (afg_tree_get_node (callees, AFG_TREE_ROOT)->n_children, ==, 1);
+  g_assert_cmpstr (afg_tree_get_node_name (callees, afg_tree_get_node (callees, AFG_TREE_ROOT)->first_child), ==, "g");
+  g_assert_cmpuint (afg_duration_histogram_get_n_values (afg_function_panel_get_histogram (panel)), ==, 2);
+  afg_function_panel_show_frame (panel, afg_test_find_node (tree, "1/1;f;g;f"));
+  settle (panel);
+  g_assert_cmpuint (afg_duration_histogram_get_n_values (afg_function_panel_get_histogram (panel)), ==, 1);
+  g_assert_cmpuint (afg_duration_histogram_get_n_buckets (afg_function_panel_get_histogram (panel)), ==, 1);
+  afg_function_panel_select (panel, NULL);
+  settle (panel);
+  g_assert_cmpuint (afg_duration_histogram_get_n_values (afg_function_panel_get_histogram (panel)), ==, 0);
+  g_assert_null (afg_flame_view_get_layout (afg_function_panel_get_callers (panel)));
+  g_object_unref (panel);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/function-panel/sort-every-column", test_sort_every_column);
+  g_test_add_func ("/function-panel/filter", test_filter);
+  g_test_add_func ("/function-panel/npu-weight", test_npu_weight);
+  g_test_add_func ("/function-panel/pick", test_pick);
+  return g_test_run ();
+}
