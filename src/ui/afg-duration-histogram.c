@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-duration-histogram.h"
@@ -97,9 +99,9 @@ afg_duration_histogram_query_tooltip (GtkWidget *widget, int x, int y, gboolean 
     return FALSE;
   from = afg_format_duration (afg_log_histogram_lower (self->histogram, k));
   to = afg_format_duration (afg_log_histogram_lower (self->histogram, k + 1));
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s – %s: %" G_GUINT64_FORMAT " call",
-                                       "%s – %s: %" G_GUINT64_FORMAT " calls", self->histogram->counts[k]),
-                          from, to, self->histogram->counts[k]);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s – %s: %" PRIu64 " call",
+                                       "%s – %s: %" PRIu64 " calls", self->histogram->counts[k]),
+                          from, to, (uint64_t) self->histogram->counts[k]);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

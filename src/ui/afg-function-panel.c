@@ -124,6 +124,8 @@ add_column (AfgFunctionPanel *self, const char *title, ColumnKind kind)
   gtk_column_view_column_set_sorter (column, sorter);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_expand (column, kind == COLUMN_NAME);
+  if (kind != COLUMN_NAME)
+    gtk_column_view_column_set_fixed_width (column, kind == COLUMN_CALLS || kind == COLUMN_PERCENT ? 64 : 84);
   gtk_column_view_append_column (self->column_view, column);
   g_object_unref (column);
   return column;
@@ -354,7 +356,7 @@ build_table (AfgFunctionPanel *self)
   add_column (self, _("Calls"), COLUMN_CALLS);
   self->self_column = add_column (self, _("Self"), COLUMN_SELF);
   self->total_column = add_column (self, _("Total"), COLUMN_TOTAL);
-  add_column (self, _("Self %"), COLUMN_PERCENT);
+  add_column (self, "%", COLUMN_PERCENT);
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filtered)),
                                     g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));

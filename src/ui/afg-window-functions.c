@@ -3,8 +3,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "afg-function-item.h"
 #include "afg-window-private.h"
 

@@ -48,10 +48,11 @@ wait_state functions=1 "rows=$N_FUNCTIONS" "top=$FIRST" function=
 ok "Ctrl+Shift+F opens the panel: $N_FUNCTIONS rows, the JSON's functions, by self time"
 
 # The header row: the first row below the strip whose click re-sorts.
-# Calls and Total by their distance from the right (natural widths).
+# Calls and Total by their distance from the right (fixed widths:
+# Calls 64, Self 84, Total 84, % 64 px).
 HEADER_Y=
 for y in $(seq 90 2 140); do
-  xdotool mousemove --window "$WID" $((WIDTH - 265)) "$y" click 1
+  xdotool mousemove --window "$WID" $((WIDTH - 270)) "$y" click 1
   sleep 0.3
   [ "$(state_field top)" != "$FIRST" ] && HEADER_Y=$y && break
 done
@@ -61,7 +62,7 @@ xdotool click 1
 wait_state "top=$(python3 "$EXPECT" "$ALL" top calls)"
 ok "two clicks on Calls sort by calls, most first (the JSON's most-called function)"
 
-xdotool mousemove --window "$WID" $((WIDTH - 130)) "$HEADER_Y" click 1
+xdotool mousemove --window "$WID" $((WIDTH - 110)) "$HEADER_Y" click 1
 sleep 0.6
 xdotool click 1
 TOP=$(python3 "$EXPECT" "$ALL" top total)
@@ -79,6 +80,22 @@ wait_state "rows=$(python3 "$EXPECT" "$ALL" rows aten::)" "function=$TOP"
 xdotool key Escape
 wait_state "rows=$N_FUNCTIONS"
 ok "the search entry filters the table (names holding aten::), Escape shows every row again"
+
+# Found by the search, picked, the search cleared: the pick stays. With
+# AFG_SCREENSHOT_DIR set, the README's picture of the sandwich.
+xdotool key ctrl+f
+xdotool type --delay 30 "aten::copy_"
+wait_state "rows=$(python3 "$EXPECT" "$ALL" rows aten::copy_)"
+xdotool mousemove --window "$WID" $((WIDTH - 300)) $((HEADER_Y + 28)) click 1
+expect_function "$ALL" aten::copy_
+xdotool key Escape
+wait_state "rows=$N_FUNCTIONS" function=aten::copy_ "histogram=$EXPECTED_CALLS"
+if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
+  xdotool mousemove --window "$WID" $((WIDTH - 200)) $((HEIGHT - 60))
+  sleep 1.5
+  import -window root -crop "${WIDTH}x${HEIGHT}+0+0" +repage "$AFG_SCREENSHOT_DIR/screenshot-window-functions.png"
+fi
+ok "aten::copy_, found by the search and picked, stays picked when the search is cleared"
 
 # A double-click on a top-level frame (the flame's third row from the
 # bottom: root, thread, frame) picks its function.
