@@ -112,11 +112,13 @@ time_steps (AfgDocument *document, gint64 first, gint64 last, int runs)
   AfgScope scope;
   g_autofree char *what = g_strdup_printf ("steps %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, first, last);
   g_autofree char *with_layout = g_strconcat (what, " + layout", NULL);
+  g_autofree char *with_durations = g_strconcat (what, " + durations + layout", NULL);
 
   if (!afg_scope_init_steps (&scope, document, first, last, NULL))
     return;
   time_builds (document, &scope, AFG_TREE_FLAGS_NONE, FALSE, runs, what);
   time_builds (document, &scope, AFG_TREE_FLAGS_NONE, TRUE, runs, with_layout);
+  time_builds (document, &scope, AFG_TREE_DURATIONS, TRUE, runs, with_durations);
 }
 
 int
