@@ -770,3 +770,18 @@ afg_test_make_job_rank (const char *root, const char *folder, const char *db_nam
   return g_build_filename (out, db_name, NULL);
 }
 
+AfgTestDb *
+afg_test_db_new_npu_recursion (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 1000, "f", 1);
+  afg_test_db_add_with_connection (db, GTID (1, 1), 100, 500, "g", 2);
+  afg_test_db_add_with_connection (db, GTID (1, 1), 200, 300, "f", 3);
+  for (gint64 k = 1; k <= 3; k++)
+    afg_test_db_link (db, k, 100 + k);
+  afg_test_db_add_task (db, 2000, 2010, 101);
+  afg_test_db_add_task (db, 2000, 2020, 102);
+  afg_test_db_add_task (db, 2000, 2040, 103);
+  return db;
+}

@@ -190,4 +190,9 @@ char       *afg_test_make_job_rank   (const char        *root,
                                       int                info_rank,
                                       const char        *sample);
 
+/* A DB with NPU tables where, in thread 1/1, f [0,1000) launches 10 ns of
+ * device time, g [100,500) inside it 20 ns and f [200,300) inside g
+ * 40 ns: a recursive name with device time at both depths. */
+AfgTestDb  *afg_test_db_new_npu_recursion (void);
+
 G_END_DECLS

@@ -196,26 +196,18 @@ test_histogram_bounds (void)
   g_assert_cmpint (afg_log_histogram_index (G_MAXINT64), ==, 72);
 }
 
-/* f [0,1000) launches 10 ns, g inside it 20 ns, f again inside g 40 ns:
+/* afg_test_db_new_npu_recursion (): f launches 10 ns, g 20, the inner f 40:
  * NPU self adds up over both f frames (50), NPU total counts the
  * recursion once (the outer f's 70). */
 static void
 test_function_npu (void)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  AfgTestDb *db = afg_test_db_new_npu_recursion ();
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgTree) tree = NULL;
   g_autoptr(AfgFunctionTable) table = NULL;
   const AfgFunction *f, *g;
 
-  afg_test_db_add_with_connection (db, T1, 0, 1000, "f", 1);
-  afg_test_db_add_with_connection (db, T1, 100, 500, "g", 2);
-  afg_test_db_add_with_connection (db, T1, 200, 300, "f", 3);
-  for (gint64 k = 1; k <= 3; k++)
-    afg_test_db_link (db, k, 100 + k);
-  afg_test_db_add_task (db, 2000, 2010, 101);
-  afg_test_db_add_task (db, 2000, 2020, 102);
-  afg_test_db_add_task (db, 2000, 2040, 103);
   document = afg_test_db_load_document (db);
   afg_test_db_free (db);
   tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);

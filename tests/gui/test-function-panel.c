@@ -12,24 +12,17 @@
 #define T1 GTID (1, 1)
 #define T2 GTID (1, 2)
 
-/* f [0,1000) launches 10 ns of device time, g inside it 20 ns, f inside
- * g 40 ns; h in another thread has the most host self time and none. */
+/* afg_test_db_new_npu_recursion (): f launches 10 ns of device time, g 20 ns,
+ * the inner f 40 ns; h in another thread has the most host self time and
+ * none. */
 static AfgTree *
 make_tree (void)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  AfgTestDb *db = afg_test_db_new_npu_recursion ();
   g_autoptr(AfgDocument) document = NULL;
 
-  afg_test_db_add_with_connection (db, T1, 0, 1000, "f", 1);
-  afg_test_db_add_with_connection (db, T1, 100, 500, "g", 2);
-  afg_test_db_add_with_connection (db, T1, 200, 300, "f", 3);
   afg_test_db_add (db, T2, 0, 5000, "h");
   afg_test_db_add (db, T2, 10, 20, "Fx");
-  for (gint64 k = 1; k <= 3; k++)
-    afg_test_db_link (db, k, 100 + k);
-  afg_test_db_add_task (db, 2000, 2010, 101);
-  afg_test_db_add_task (db, 2000, 2020, 102);
-  afg_test_db_add_task (db, 2000, 2040, 103);
   document = afg_test_db_load_document (db);
   afg_test_db_free (db);
   return afg_test_build (document, NULL, AFG_TREE_DURATIONS);
