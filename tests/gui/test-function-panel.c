@@ -9,7 +9,6 @@
 #include "afg-function-panel.h"
 #include "afg-test-db.h"
 
-#define T1 GTID (1, 1)
 #define T2 GTID (1, 2)
 
 /* afg_test_db_new_npu_recursion (): f launches 10 ns of device time, g 20 ns,
