@@ -32,6 +32,17 @@ shown_tree (AfgWindow *self)
   return self->tree;
 }
 
+/* Whether the panel's table is of the tree on screen: frames of the one
+ * are frames of the other. */
+static gboolean
+panel_in_step (AfgWindow *self)
+{
+  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
+
+  return panel_shown (self) && table != NULL && shown_tree (self) != NULL
+      && afg_function_table_get_tree (table) == shown_tree (self);
+}
+
 static void
 sync_tree (AfgWindow *self)
 {
@@ -49,8 +60,7 @@ highlight_function (AfgWindow *self)
   guint8 *marks;
   guint n;
 
-  if (!panel_shown (self) || picked == AFG_FUNCTION_NONE
-      || afg_function_table_get_tree (table) != shown_tree (self))
+  if (!panel_in_step (self) || picked == AFG_FUNCTION_NONE)
     {
       afg_flame_view_set_highlight (self->flame_view, NULL);
       return;
@@ -79,7 +89,7 @@ on_layout_changed (AfgWindow *self)
 static void
 on_frame_activated (AfgWindow *self, guint node, AfgFlameView *view)
 {
-  if (!panel_shown (self) || shown_tree (self) == NULL || afg_tree_get_node (self->tree, node)->depth < 2)
+  if (!panel_in_step (self) || afg_tree_get_node (self->tree, node)->depth < 2)
     return;
   afg_function_panel_select (self->function_panel, afg_tree_get_node_name (self->tree, node));
   afg_function_panel_show_frame (self->function_panel, node);
@@ -90,7 +100,7 @@ on_frame_selected (AfgWindow *self)
 {
   guint32 node = afg_flame_view_get_selected_node (self->flame_view);
 
-  if (panel_shown (self) && shown_tree (self) != NULL)
+  if (panel_in_step (self))
     afg_function_panel_show_frame (self->function_panel,
                                    node == AFG_FLAME_NO_FRAME ? AFG_NODE_NONE : node);
 }
