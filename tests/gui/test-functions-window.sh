@@ -69,7 +69,7 @@ TOP=$(python3 "$EXPECT" "$ALL" top total)
 wait_state "top=$TOP"
 ok "two clicks on Total sort by total time: $TOP first"
 
-xdotool mousemove --window "$WID" $((WIDTH - 300)) $((HEADER_Y + 28)) click 1
+xdotool mousemove --window "$WID" $((WIDTH - 300)) $((HEADER_Y + 36)) click 1
 expect_function "$ALL" "$TOP"
 wait_state "histogram=$EXPECTED_CALLS"
 ok "a click on the first row picks $TOP: its frames lit, its sandwich and its $EXPECTED_CALLS calls' histogram as in the JSON"
@@ -86,7 +86,7 @@ ok "the search entry filters the table (names holding aten::), Escape shows ever
 xdotool key ctrl+f
 xdotool type --delay 30 "aten::copy_"
 wait_state "rows=$(python3 "$EXPECT" "$ALL" rows aten::copy_)"
-xdotool mousemove --window "$WID" $((WIDTH - 300)) $((HEADER_Y + 28)) click 1
+xdotool mousemove --window "$WID" $((WIDTH - 300)) $((HEADER_Y + 36)) click 1
 expect_function "$ALL" aten::copy_
 xdotool key Escape
 wait_state "rows=$N_FUNCTIONS" function=aten::copy_ "histogram=$EXPECTED_CALLS"
