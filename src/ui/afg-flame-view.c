@@ -389,12 +389,13 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
 static char *
 durations_markup (AfgFlameView *self, guint32 node)
 {
-  g_autofree char *values[AFG_N_DURATION_COLUMNS] = { NULL };
+  g_auto(GStrv) values = NULL;
 
   if (!afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN)
       || afg_tree_get_value (self->tree, AFG_COLUMN_CALLS, node) == 0
       || afg_tree_get_node (self->tree, node)->depth < 2)
     return g_strdup ("");
+  values = g_new0 (char *, AFG_N_DURATION_COLUMNS + 1);
   for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
     values[k] = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_DURATION_MIN + k, node));
   return g_strdup_printf ("\n%s: %s / %s / %s / %s / %s\n<small>%s</small>", _("Call durations"),
