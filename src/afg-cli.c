@@ -29,6 +29,7 @@ typedef struct {
   char      *format;
   char      *weight;
   gboolean   quiet;
+  gboolean   merge_addresses;
   char      *steps;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
@@ -69,7 +70,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -296,6 +297,7 @@ run_export (CliOptions *opts)
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
   AfgWeight weight = AFG_WEIGHT_HOST;
+  AfgTreeFlags flags = AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0);
   AfgScope scope;
 
   if (opts->top != TOP_UNSET && opts->top < 1)
@@ -320,7 +322,7 @@ run_export (CliOptions *opts)
     return AFG_EXIT_USAGE;
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
-    tree = afg_tree_build (document, &scope, AFG_TREE_DURATIONS, NULL, &error);
+    tree = afg_tree_build (document, &scope, flags, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
@@ -360,7 +362,7 @@ run_parsed (CliOptions *opts)
     }
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (_("-o, -f, -q, --weight and --steps work only with --export"));
+    return usage_error (_("-o, -f, -q, --weight, --steps and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -374,7 +376,7 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window:\n"
       "  %s [DB…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG);
@@ -397,6 +399,7 @@ afg_cli_main (int argc, char **argv)
     { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
+    { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
     { NULL }
