@@ -12,34 +12,6 @@
 #define MAIN "main.py(1): main"
 #define FWD "model.py(5): forward"
 
-/* `path a_calls a_total a_self b_calls b_total b_self`, the path without a
- * thread part: the format of level0_rank0-vs-level1_rank0.diff.expected. */
-static GPtrArray *
-render_diff (const AfgDiffTree *diff)
-{
-  guint n = afg_diff_tree_get_n_nodes (diff);
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, g_free);
-  GPtrArray *lines = g_ptr_array_new_full (n, g_free);
-
-  g_ptr_array_add (paths, g_strdup (""));
-  for (guint32 i = 1; i < n; i++)
-    {
-      const AfgNode *node = afg_diff_tree_get_node (diff, i);
-      const char *name = afg_diff_tree_get_node_name (diff, i);
-      char *path = node->depth == 1 ? g_strdup (name)
-                                    : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
-      AfgDiffValues a, b;
-
-      afg_diff_tree_get_values (diff, AFG_DIFF_TREE_A, i, &a);
-      afg_diff_tree_get_values (diff, AFG_DIFF_TREE_B, i, &b);
-      g_ptr_array_add (paths, path);
-      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT
-                                               "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
-                                               path, a.calls, a.total_ns, a.self_ns, b.calls, b.total_ns, b.self_ns));
-    }
-  return lines;
-}
-
 /* One side's values: self from the merged totals, zeros where absent,
  * the root the sum of the top frames. */
 static void
@@ -127,7 +99,7 @@ diff_of (AfgTree *a, AfgTree *b)
 static void
 assert_diff (const AfgDiffTree *diff, const char * const *expected_lines)
 {
-  g_autoptr(GPtrArray) actual = render_diff (diff);
+  g_autoptr(GPtrArray) actual = afg_test_render_diff (diff);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
 
   for (guint i = 0; expected_lines[i] != NULL; i++)
@@ -155,7 +127,7 @@ test_samples (void)
   g_autoptr(AfgDiffTree) diff = diff_of (a, b);
   g_autofree char *expected_path = afg_test_sample_path ("level0_rank0-vs-level1_rank0", ".diff.expected");
   g_autoptr(GPtrArray) expected = afg_test_read_lines (expected_path);
-  g_autoptr(GPtrArray) actual = render_diff (diff);
+  g_autoptr(GPtrArray) actual = afg_test_render_diff (diff);
 
   g_assert_cmpuint (expected->len, >, 1000);
   afg_test_assert_lines (actual, expected, "level0_rank0-vs-level1_rank0");
@@ -169,7 +141,7 @@ test_self (void)
   g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
   g_autoptr(AfgDiffTree) diff = diff_of (a, a);
   g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) lines = render_diff (diff);
+  g_autoptr(GPtrArray) lines = afg_test_render_diff (diff);
 
   for (guint i = 0; i < lines->len; i++)
     {

@@ -107,8 +107,8 @@ fail_path (GError **error, GFileError code, const char *path, const char *reason
   return afg_error_set_path (error, G_FILE_ERROR, code, path, reason);
 }
 
-static gboolean
-write_atomically (const char *path, const char *data, gsize len, GError **error)
+gboolean
+afg_export_write_data (const char *path, const char *data, gsize len, GError **error)
 {
   AfgAtomicFile *file = afg_atomic_file_open (path, error);
 
@@ -174,7 +174,7 @@ export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const A
   if (format == AFG_FORMAT_TRACE)
     return write_trace (tree, tasks, path, error);
   out = serialize (tree, format, weight, error);
-  return out != NULL && write_atomically (path, out->str, out->len, error);
+  return out != NULL && afg_export_write_data (path, out->str, out->len, error);
 }
 
 gboolean
@@ -219,6 +219,12 @@ gboolean
 afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
 {
   return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, path, error);
+}
+
+gboolean
+afg_export_check_path (const AfgTree *tree, const char *path, GError **error)
+{
+  return check_output_path (tree, path, error);
 }
 
 gboolean

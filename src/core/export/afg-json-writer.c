@@ -112,6 +112,20 @@ append_scope (GString *out, const AfgScope *scope)
 }
 
 void
+afg_json_append_scope (GString *out, const AfgScope *scope)
+{
+  append_scope (out, scope);
+}
+
+void
+afg_json_append_source (GString *out, const AfgDocument *document)
+{
+  g_string_append (out, "\"source\":{\"file\":");
+  afg_json_append_string (out, afg_document_get_source_name (document));
+  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "}", afg_document_get_source_bytes (document));
+}
+
+void
 afg_json_append_steps (GString *out, const AfgTree *tree)
 {
   guint n;
@@ -268,9 +282,9 @@ afg_json_write (const AfgTree *tree, GString *out)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
 
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,\"source\":{\"file\":");
-  afg_json_append_string (out, afg_document_get_source_name (doc));
-  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
+  afg_json_append_source (out, doc);
+  g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* The diff's JSON and folded stacks (issue 16). */
+#include "config.h"
+
+#include "afg-diff-writers.h"
+#include "afg-json-writer.h"
+
+static void
+append_side (GString *out, const char *key, const AfgTree *source)
+{
+  g_string_append_printf (out, "\"%s\":{", key);
+  afg_json_append_source (out, afg_tree_get_document (source));
+  g_string_append_c (out, ',');
+  afg_json_append_stats (out, afg_tree_get_stats (source));
+  afg_json_append_scope (out, afg_tree_get_scope (source));
+  g_string_append_c (out, '}');
+}
+
+static void
+append_values (GString *out, const char *key, const AfgDiffTree *diff, AfgDiffTreeSide side, guint32 node)
+{
+  AfgDiffValues v;
+
+  afg_diff_tree_get_values (diff, side, node, &v);
+  g_string_append_printf (out, ",\"%s\":{\"calls\":", key);
+  afg_json_append_int (out, v.calls);
+  g_string_append (out, ",\"total_ns\":");
+  afg_json_append_int (out, v.total_ns);
+  g_string_append (out, ",\"self_ns\":");
+  afg_json_append_int (out, v.self_ns);
+  g_string_append_c (out, '}');
+}
+
+static void
+append_node_open (GString *out, const AfgDiffTree *diff, guint32 node, gboolean first)
+{
+  g_string_append (out, first ? "{\"name\":" : ",{\"name\":");
+  afg_json_append_string (out, afg_diff_tree_get_node_name (diff, node));
+  g_string_append (out, ",\"category\":\"");
+  g_string_append (out, afg_category_to_string (afg_diff_tree_get_node_category (diff, node)));
+  g_string_append_c (out, '"');
+  append_values (out, "a", diff, AFG_DIFF_TREE_A, node);
+  append_values (out, "b", diff, AFG_DIFF_TREE_B, node);
+  g_string_append (out, ",\"children\":[");
+}
+
+typedef struct {
+  guint32 next;
+  guint32 end;
+} Range;
+
+/* Pre-order without recursion: stacks may be 1000 frames deep. */
+static void
+append_children (GString *out, const AfgDiffTree *diff)
+{
+  const AfgNode *root = afg_diff_tree_get_node (diff, AFG_TREE_ROOT);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
+  Range range = { root->first_child, root->first_child + root->n_children };
+
+  g_string_append (out, "\"children\":[");
+  g_array_append_val (stack, range);
+  while (stack->len > 0)
+    {
+      Range *top = &g_array_index (stack, Range, stack->len - 1);
+      const AfgNode *node;
+
+      if (top->next == top->end)
+        {
+          g_array_set_size (stack, stack->len - 1);
+          g_string_append (out, stack->len > 0 ? "]}" : "]");
+          continue;
+        }
+      node = afg_diff_tree_get_node (diff, top->next);
+      append_node_open (out, diff, top->next, top->next == afg_diff_tree_get_node (diff, node->parent)->first_child);
+      top->next++;
+      range = (Range) { node->first_child, node->first_child + node->n_children };
+      g_array_append_val (stack, range);
+    }
+}
+
+void
+afg_diff_json_write (const AfgDiffTree *diff, GString *out)
+{
+  AfgTree *b = afg_diff_tree_get_source (diff, AFG_DIFF_TREE_B);
+  gboolean merged = (afg_tree_get_flags (b) & AFG_TREE_MERGE_ADDRESSES) != 0;
+
+  g_return_if_fail (diff != NULL && out != NULL);
+
+  g_string_append (out, "{\"format\":\"ascend-flamegraph-diff\",\"version\":1,");
+  append_side (out, "a", afg_diff_tree_get_source (diff, AFG_DIFF_TREE_A));
+  g_string_append_c (out, ',');
+  append_side (out, "b", b);
+  g_string_append_printf (out, ",\"options\":{\"merge_addresses\":%s},", merged ? "true" : "false");
+  append_children (out, diff);
+  g_string_append (out, "}\n");
+}
+
+typedef struct {
+  guint32 node;
+  gsize   path_len;  /* of the parent's path */
+} Pending;
+
+static void
+append_value_line (GString *out, const GString *path, const AfgDiffTree *diff, guint32 node)
+{
+  AfgDiffValues a, b;
+
+  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_A, node, &a);
+  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_B, node, &b);
+  if (a.self_ns <= 0 && b.self_ns <= 0)
+    return;
+  g_string_append_len (out, path->str, path->len);
+  g_string_append_c (out, ' ');
+  afg_json_append_int (out, a.self_ns);
+  g_string_append_c (out, ' ');
+  afg_json_append_int (out, b.self_ns);
+  g_string_append_c (out, '\n');
+}
+
+void
+afg_diff_folded_write (const AfgDiffTree *diff, GString *out)
+{
+  const AfgNode *root = afg_diff_tree_get_node (diff, AFG_TREE_ROOT);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
+  g_autoptr(GString) path = g_string_new (NULL);
+
+  g_return_if_fail (diff != NULL && out != NULL);
+
+  for (guint32 c = root->n_children; c-- > 0;)
+    g_array_append_val (stack, ((Pending) { root->first_child + c, 0 }));
+  while (stack->len > 0)
+    {
+      Pending p = g_array_index (stack, Pending, stack->len - 1);
+      const AfgNode *node = afg_diff_tree_get_node (diff, p.node);
+
+      g_array_set_size (stack, stack->len - 1);
+      g_string_truncate (path, p.path_len);
+      if (p.path_len > 0)
+        g_string_append_c (path, ';');
+      afg_folded_append_frame (path, afg_diff_tree_get_node_name (diff, p.node));
+      append_value_line (out, path, diff, p.node);
+      for (guint32 c = node->n_children; c-- > 0;)
+        g_array_append_val (stack, ((Pending) { node->first_child + c, path->len }));
+    }
+}
