@@ -12,8 +12,10 @@
 #include <glib/gi18n.h>
 
 #include "afg-cli.h"
+#include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-format.h"
+#include "afg-job-folder.h"
 #include "afg-loader.h"
 #include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
@@ -56,6 +58,18 @@ afg_cli_handles (int argc, char **argv)
         return TRUE;
     }
   return FALSE;
+}
+
+/* `--diff A B` and nothing else: the window shows the comparison (with
+ * --export or any other option the command line answers). */
+gboolean
+afg_cli_window_diff (int argc, char **argv, const char **a, const char **b)
+{
+  if (argc != 4 || strcmp (argv[1], "--diff") != 0 || argv[2][0] == '-' || argv[3][0] == '-')
+    return FALSE;
+  *a = argv[2];
+  *b = argv[3];
+  return TRUE;
 }
 
 /* Whole lines are translated, so that a language may use its own colon. */
@@ -285,6 +299,18 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
 }
 
+/* Issue 17: a job folder instead of a DB (afg-cli-ranks.c). */
+static int
+export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
+{
+  AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
+                               opts->first_step, opts->last_step, opts->quiet };
+
+  if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
+    return usage_error (_("a job folder takes --export with -f html, json or folded"));
+  return afg_cli_ranks_export (opts->files[0], &ranks);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -320,6 +346,8 @@ run_export (CliOptions *opts)
     }
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
+  if (afg_job_folder_is_folder (opts->files[0]))
+    return export_folder (opts, format, weight);
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
     tree = afg_tree_build (document, &scope, flags, NULL, &error);

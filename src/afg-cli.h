@@ -16,6 +16,10 @@ enum {
 gboolean afg_cli_handles      (int         argc,
                                char      **argv);
 /* The headless exporter, --help and --version: never touches GTK. */
+gboolean afg_cli_window_diff  (int          argc,
+                               char       **argv,
+                               const char **a,
+                               const char **b);
 int      afg_cli_main         (int         argc,
                                char      **argv);
 /* `PROG: error: MESSAGE` and, when @hint is set, `PROG: hint: HINT`. */

@@ -25,6 +25,12 @@ main (int argc, char *argv[])
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+#if HAVE_GUI
+  const char *diff_a, *diff_b;
+
+  if (afg_cli_window_diff (argc, argv, &diff_a, &diff_b))
+    return gtk_init_check () ? afg_application_run_diff (argv[0], diff_a, diff_b) : afg_cli_no_display ();
+#endif
   /* Decided before any GTK call: the exporter must run without a display. */
   if (afg_cli_handles (argc, argv))
     return afg_cli_main (argc, argv);

@@ -12,6 +12,7 @@
 
 struct _AfgApplication {
   GtkApplication parent_instance;
+  GFile         *diff[2];  /* --diff A B: the first window compares them */
 };
 
 G_DEFINE_FINAL_TYPE (AfgApplication, afg_application, GTK_TYPE_APPLICATION)
@@ -49,6 +50,7 @@ set_accels (GtkApplication *app)
 {
   static const struct { const char *action; const char *accel; } accels[] = {
     { "win.open", "<Control>o" },
+    { "win.compare", "<Control>d" },
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },
     { "win.close", "<Control>w" },
@@ -90,8 +92,14 @@ afg_application_activate (GApplication *app)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
+  AfgApplication *self = AFG_APPLICATION (app);
+
   if (window == NULL)
     window = GTK_WINDOW (afg_window_new (GTK_APPLICATION (app)));
+  if (self->diff[0] != NULL)
+    afg_window_compare (AFG_WINDOW (window), self->diff[0], self->diff[1]);
+  g_clear_object (&self->diff[0]);
+  g_clear_object (&self->diff[1]);
   gtk_window_present (window);
 }
 
@@ -135,7 +143,8 @@ find_window (GtkApplication *app, GFile *file)
     {
       GFile *shown;
 
-      if (!AFG_IS_WINDOW (l->data))
+      /* A comparison shows A's file, but not as A's window. */
+      if (!AFG_IS_WINDOW (l->data) || afg_window_is_comparing (l->data))
         continue;
       shown = afg_window_get_file (l->data);
       if (shown != NULL && same_file (shown, file))
@@ -196,6 +205,23 @@ afg_application_new (void)
                        "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/ascend_flamegraph/AscendFlameGraph",
                        NULL);
+}
+
+/* Its own instance (not unique): a running one would only be activated,
+ * without the two files. */
+int
+afg_application_run_diff (const char *program, const char *a, const char *b)
+{
+  g_autoptr(AfgApplication) app = NULL;
+  char *argv[] = { (char *) program, NULL };
+
+  g_set_application_name (_("Ascend Flame Graph"));
+  gtk_window_set_default_icon_name (APP_ID);
+  app = afg_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  app->diff[0] = g_file_new_for_commandline_arg (a);
+  app->diff[1] = g_file_new_for_commandline_arg (b);
+  return g_application_run (G_APPLICATION (app), 1, argv);
 }
 
 int

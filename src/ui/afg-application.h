@@ -13,4 +13,8 @@ AfgApplication *afg_application_new (void);
 int             afg_application_run (int    argc,
                                      char **argv);
 
+int             afg_application_run_diff (const char *program,
+                                          const char *a,
+                                          const char *b);
+
 G_END_DECLS

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <pango/pangocairo.h>
 
 #include "afg-flame-renderer.h"
@@ -17,6 +19,8 @@ struct _AfgFlameRenderer {
   AfgTree       *tree;
   AfgFlameColor *colors;     /* per node, valid where has_color is set */
   guint8        *has_color;
+  AfgFlameColorFunc color_func;
+  gpointer       color_data;
   int            text_height;
 };
 
@@ -59,6 +63,15 @@ afg_flame_renderer_set_tree (AfgFlameRenderer *self, AfgTree *tree)
   n = afg_tree_get_n_nodes (tree);
   self->colors = g_new (AfgFlameColor, n);
   self->has_color = g_new0 (guint8, n);
+}
+
+void
+afg_flame_renderer_set_color_func (AfgFlameRenderer *self, AfgFlameColorFunc func, gpointer user_data)
+{
+  self->color_func = func;
+  self->color_data = user_data;
+  if (self->tree != NULL)
+    memset (self->has_color, 0, afg_tree_get_n_nodes (self->tree));
 }
 
 int
@@ -109,7 +122,10 @@ frame_color (AfgFlameRenderer *self, guint32 node)
 {
   if (!self->has_color[node])
     {
-      afg_flame_color_for_node (self->tree, node, &self->colors[node]);
+      if (self->color_func != NULL)
+        self->color_func (node, &self->colors[node], self->color_data);
+      else
+        afg_flame_color_for_node (self->tree, node, &self->colors[node]);
       self->has_color[node] = TRUE;
     }
   return &self->colors[node];

@@ -23,10 +23,19 @@ typedef struct {
 
 typedef struct _AfgFlameRenderer AfgFlameRenderer;
 
+/* Colours a node instead of the palette (a diff colours by change). */
+typedef void (*AfgFlameColorFunc) (guint32        node,
+                                   AfgFlameColor *color,
+                                   gpointer       user_data);
+
 AfgFlameRenderer *afg_flame_renderer_new             (PangoContext             *context);
 void              afg_flame_renderer_free            (AfgFlameRenderer         *self);
 void              afg_flame_renderer_set_tree        (AfgFlameRenderer         *self,
                                                       AfgTree                  *tree);
+/* NULL for the palette; colours are asked for again after each call. */
+void              afg_flame_renderer_set_color_func  (AfgFlameRenderer         *self,
+                                                      AfgFlameColorFunc         func,
+                                                      gpointer                  user_data);
 void              afg_flame_renderer_draw_frames     (AfgFlameRenderer         *self,
                                                       cairo_t                  *cr,
                                                       const AfgFlameLayout     *layout,

@@ -19,12 +19,15 @@ struct _AfgFlameView {
 
   AfgTree       *tree;
   AfgColumn      weight;
+  guint          divisor;  /* "Per step": the tooltip's values divided by it */
   AfgFlameLayout   *layout;        /* the last one built; may lag a request */
   GCancellable     *layout_cancellable;
   AfgFlameRenderer *renderer;
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
   guint8           *matches;       /* NULL when nothing is searched */
   char             *search;
+  AfgFlameTooltipFunc tooltip_func;
+  gpointer          tooltip_data;
   GtkAdjustment    *hadjustment;
   GtkAdjustment    *vadjustment;
   guint32           view_root;
@@ -384,19 +387,23 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   AfgTree *tree = self->tree;
   AfgColumn self_column = afg_column_get_info (self->weight)->self;
   gint64 value = afg_tree_get_value (tree, self->weight, node);
-  g_autofree char *total = afg_format_duration (value);
-  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node));
+  g_autofree char *total = afg_format_duration (value / self->divisor);
+  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node) / self->divisor);
   g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
   g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
   AfgCategory category = afg_tree_get_node_category (tree, node);
-  guint64 calls = node == AFG_TREE_ROOT ? 0 : (guint64) afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
+  gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
+  g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
+                                                  : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %" G_GUINT64_FORMAT "\n%s: %s\n%s: %s\n"
+  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
                                   "%s: %s\n%s: %s",
                                   afg_tree_get_node_name (self->tree, node),
                                   _("Category"), afg_category_to_string (category),
-                                  _("Calls"), calls, _("Total"), total, _("Self"), self_time,
+                                  self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
+                                  self->divisor > 1 ? _("Total / step") : _("Total"), total,
+                                  self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
                                   _("Of all"), of_all, _("Of zoom"), of_zoom);
 }
 
@@ -630,6 +637,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->view_root = AFG_TREE_ROOT;
   self->zoom_root = AFG_TREE_ROOT;
   self->weight = AFG_COLUMN_TOTAL_NS;
+  self->divisor = 1;
   self->hover = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
@@ -684,6 +692,41 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
     }
   else
     rebuild_layout (self, AFG_TREE_ROOT);
+}
+
+/* TREE has the nodes of the tree shown, in the same order (the other
+ * side of a diff), only other values: zoom, selection and search stay. */
+void
+afg_flame_view_replace_tree (AfgFlameView *self, AfgTree *tree)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (self->tree != NULL && afg_tree_get_n_nodes (tree) == afg_tree_get_n_nodes (self->tree));
+
+  afg_tree_ref (tree);
+  afg_tree_unref (self->tree);
+  self->tree = tree;
+  afg_flame_renderer_set_tree (self->renderer, tree);
+  rebuild_layout (self, self->zoom_root);
+}
+
+/* FUNC (NULL: the palette) stays set across trees; calling this again
+ * repaints with what it answers now. */
+void
+afg_flame_view_set_color_func (AfgFlameView *self, AfgFlameColorFunc func, gpointer user_data)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  afg_flame_renderer_set_color_func (self->renderer, func, user_data);
+  invalidate_frames (self);
+}
+
+void
+afg_flame_view_set_tooltip_func (AfgFlameView *self, AfgFlameTooltipFunc func, gpointer user_data)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+
+  self->tooltip_func = func;
+  self->tooltip_data = user_data;
 }
 
 void
@@ -835,6 +878,16 @@ afg_flame_view_set_selected_node (AfgFlameView *self, guint32 node)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
 }
 
+/* Per step: the tooltip shows values divided by @divisor (1: as they are). */
+void
+afg_flame_view_set_divisor (AfgFlameView *self, guint divisor)
+{
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (divisor > 0);
+
+  self->divisor = divisor;
+}
+
 /* TRUE while a requested layout is still being built. */
 gboolean
 afg_flame_view_is_busy (AfgFlameView *self)
@@ -855,7 +908,8 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
-  markup = tooltip_markup (self, node);
+  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
+                                      : tooltip_markup (self, node);
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "afg-flame-layout.h"
+#include "afg-flame-renderer.h"
 #include "afg-flame-search.h"
 
 G_BEGIN_DECLS
@@ -12,6 +13,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AfgFlameView, afg_flame_view, AFG, FLAME_VIEW, GtkWidget)
 
+/* The tooltip's Pango markup for a node, instead of the profile's. */
+typedef char *(*AfgFlameTooltipFunc) (guint32  node,
+                                      gpointer user_data);
+
 GtkWidget            *afg_flame_view_new               (void);
 void                  afg_flame_view_set_tree          (AfgFlameView          *self,
                                                         AfgTree               *tree);
@@ -19,6 +24,14 @@ void                  afg_flame_view_set_tree_with_layout
                                                        (AfgFlameView          *self,
                                                         AfgTree               *tree,
                                                         AfgFlameLayout        *layout);
+void                  afg_flame_view_replace_tree      (AfgFlameView          *self,
+                                                        AfgTree               *tree);
+void                  afg_flame_view_set_color_func    (AfgFlameView          *self,
+                                                        AfgFlameColorFunc      func,
+                                                        gpointer               user_data);
+void                  afg_flame_view_set_tooltip_func  (AfgFlameView          *self,
+                                                        AfgFlameTooltipFunc    func,
+                                                        gpointer               user_data);
 void                  afg_flame_view_set_view_root     (AfgFlameView          *self,
                                                         guint32                view_root);
 void                  afg_flame_view_zoom_to           (AfgFlameView          *self,
@@ -35,6 +48,8 @@ void                  afg_flame_view_set_flame         (AfgFlameView          *s
                                                         gboolean               flame);
 const AfgFlameLayout *afg_flame_view_get_layout        (AfgFlameView          *self);
 gboolean              afg_flame_view_is_busy           (AfgFlameView          *self);
+void                  afg_flame_view_set_divisor       (AfgFlameView          *self,
+                                                        guint                  divisor);
 guint32               afg_flame_view_get_hover_node    (AfgFlameView          *self);
 guint32               afg_flame_view_get_selected_node (AfgFlameView          *self);
 void                  afg_flame_view_set_selected_node (AfgFlameView          *self,

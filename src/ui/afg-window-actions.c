@@ -93,6 +93,8 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
     {
       self->file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (self->tree)));
       gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (self->tree)));
+      if (_afg_window_is_comparing (self))
+        _afg_window_compare_show_title (self);
     }
   _afg_window_update_actions (self);
 }
@@ -117,6 +119,7 @@ _afg_window_class_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
+  _afg_window_class_install_compare (widget_class);
   gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);
@@ -137,13 +140,15 @@ _afg_window_update_actions (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && self->tree != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
+                                 graph && self->tree != NULL && !_afg_window_is_comparing (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", graph && self->file != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
                                  graph && afg_flame_view_is_zoomed (self->flame_view));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", g_strcmp0 (page, "loading") == 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported", self->exported != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
-  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph);
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph && !_afg_window_is_comparing (self));
   _afg_window_report_state (self);
 }

@@ -69,8 +69,8 @@ load_request_get_window (LoadRequest *req)
   return NULL;
 }
 
-static void
-show_progress (AfgWindow *self, AfgLoadPhase phase, guint64 rows, guint64 total)
+void
+_afg_window_show_progress (AfgWindow *self, AfgLoadPhase phase, guint64 rows, guint64 total)
 {
   g_autofree char *text = NULL;
 
@@ -106,7 +106,7 @@ progress_idle (gpointer data)
   req->idle_pending = FALSE;
   g_mutex_unlock (&req->mutex);
   if ((self = load_request_get_window (req)) != NULL)
-    show_progress (self, phase, rows, total);
+    _afg_window_show_progress (self, phase, rows, total);
   return G_SOURCE_REMOVE;
 }
 
@@ -226,9 +226,10 @@ _afg_window_load (AfgWindow *self, GFile *file)
   g_set_object (&self->file, file);
   g_debug ("loading %s", path ? path : "(no local path)");
   gtk_label_set_text (self->loading_title, title);
-  show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
+  _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
   gtk_progress_bar_set_fraction (self->loading_bar, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
+  _afg_window_steps_hide (self);
   gtk_window_set_title (GTK_WINDOW (self), name);
   _afg_window_update_actions (self);
   if (path == NULL)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-diff-view.h"
 #include "afg-flame-view.h"
+#include "afg-step-strip.h"
+#include "afg-loader.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -27,14 +30,23 @@ struct _AfgWindow {
   AfgFlameView         *flame_view;
   GtkLabel             *selection_label;
   GtkLabel             *status_label;
+  GtkWidget            *steps_bar;
+  AfgStepStrip         *step_strip;
+  GtkLabel             *steps_label;
+  GtkToggleButton      *per_step_button;
+  GtkWidget            *all_steps_button;
 
   /* Owned */
   AfgTree           *tree;
   GFile                *file;  /* loading, failed or shown; NULL when empty */
   GCancellable         *load_cancellable;
   GCancellable         *export_cancellable;
+  GCancellable         *scope_cancellable;  /* the scoped tree being built */
+  gint64                scope_clicked;      /* when its steps were picked */
+  gulong                scope_paint_handler;
   GFile                *exported;
   GtkFileChooserNative *chooser;
+  AfgDiffView          *diff_view;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
 
@@ -56,8 +68,44 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+void _afg_window_fill_threads          (AfgWindow      *self);
+void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
                                         const char     *name,
                                         const char     *pattern);
+void _afg_window_show_progress         (AfgWindow      *self,
+                                        AfgLoadPhase    phase,
+                                        guint64         rows,
+                                        guint64         total);
+void _afg_window_append_state_field    (GString        *line,
+                                        const char     *key,
+                                        const char     *value);
+
+/* afg-window-compare.c */
+void     _afg_window_class_install_compare (GtkWidgetClass *widget_class);
+void     _afg_window_compare_init          (AfgWindow      *self);
+void     _afg_window_compare               (AfgWindow      *self,
+                                            GFile          *a,
+                                            GFile          *b);
+gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_show_title    (AfgWindow      *self);
+void     _afg_window_compare_append_state  (AfgWindow      *self,
+                                            GString        *line,
+                                            gboolean        graph);
+
+/* afg-window-steps.c */
+void     _afg_window_steps_show          (AfgWindow       *self);
+void     _afg_window_steps_hide          (AfgWindow       *self);
+gboolean _afg_window_steps_escape        (AfgWindow       *self);
+guint    _afg_window_steps_divisor       (AfgWindow       *self);
+char    *_afg_window_steps_format_ns     (AfgWindow       *self,
+                                          gint64           ns);
+char    *_afg_window_steps_describe      (AfgWindow       *self);
+char    *_afg_window_steps_scope_field   (AfgWindow       *self);
+void     _afg_window_steps_append_state  (AfgWindow       *self,
+                                          GString         *hover,
+                                          GString         *slow);
+void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
+void     _afg_window_steps_dispose       (AfgWindow       *self);
 
 G_END_DECLS

@@ -23,10 +23,27 @@
  *   exported  the path of the last export, or empty
  *   flipped   0 for the flame orientation, 1 for icicle
  *   error     the error message (error page only)
+ *   scope     the steps shown, "10-12" or "11"; empty for the whole profile
+ *   perstep   1 when "Per step" divides the values, else 0
+ *   divisor   what the values shown are divided by (1 without "Per step")
+ *   thread    the label of the thread picked, or empty for all threads
+ *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
+ *   nodes     the shown tree's node count (root and threads included)
+ *   npu_ns    the shown tree's root NPU total, empty without NPU data
+ *   step      the id of the step under the pointer in the step strip, or empty
+ *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
+ *   strip     how many steps the step strip shows; empty when it is hidden
+ *   mode      profile | diff
+ *   compared  B's path while a diff is shown (file is A's), else empty
+ *   shape, color, norm  the diff's options: a|b, self|total,
+ *             raw|per-step|equal-totals; empty without a diff
+ *   hover_path    the hovered frame's path in a diff, names joined by ";"
+ *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
+ *   tooltip   its tooltip's text, lines joined by spaces
  * Tabs and newlines in values become spaces. */
 
-static void
-append_field (GString *line, const char *key, const char *value)
+void
+_afg_window_append_state_field (GString *line, const char *key, const char *value)
 {
   g_string_append_printf (line, "\t%s=", key);
   for (const char *p = value ? value : ""; *p != '\0'; p++)
@@ -53,8 +70,57 @@ append_search (AfgWindow *self, GString *line)
       count = g_strdup_printf ("%u", result.n_matches);
       percent = afg_format_percent (result.matched_ns, result.view_ns);
     }
-  append_field (line, "matches", count);
-  append_field (line, "matched", percent);
+  _afg_window_append_state_field (line, "matches", count);
+  _afg_window_append_state_field (line, "matched", percent);
+}
+
+static const char *
+picked_thread (AfgWindow *self)
+{
+  guint picked = gtk_drop_down_get_selected (self->thread_dropdown);
+
+  if (self->tree == NULL || picked == 0 || picked == GTK_INVALID_LIST_POSITION)
+    return NULL;
+  return afg_tree_get_thread (self->tree, picked - 1)->label;
+}
+
+static void
+append_tree (AfgWindow *self, GString *line, gboolean graph)
+{
+  g_autofree char *scope = _afg_window_steps_scope_field (self);
+  g_autofree char *divisor = g_strdup_printf ("%u", _afg_window_steps_divisor (self));
+  g_autofree char *root = NULL;
+  g_autofree char *nodes = NULL;
+  g_autofree char *npu = NULL;
+
+  if (graph && self->tree != NULL && afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
+    npu = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
+  if (graph && self->tree != NULL)
+    {
+      root = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      nodes = g_strdup_printf ("%u", afg_tree_get_n_nodes (self->tree));
+    }
+  _afg_window_append_state_field (line, "scope", scope);
+  _afg_window_append_state_field (line, "perstep", gtk_toggle_button_get_active (self->per_step_button) ? "1" : "0");
+  _afg_window_append_state_field (line, "divisor", divisor);
+  _afg_window_append_state_field (line, "thread", graph ? picked_thread (self) : NULL);
+  _afg_window_append_state_field (line, "root_ns", root);
+  _afg_window_append_state_field (line, "nodes", nodes);
+  _afg_window_append_state_field (line, "npu_ns", npu);
+}
+
+static void
+append_strip (AfgWindow *self, GString *line)
+{
+  g_autoptr(GString) step = g_string_new (NULL);
+  g_autoptr(GString) slow = g_string_new (NULL);
+  g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
+    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
+
+  _afg_window_steps_append_state (self, step, slow);
+  _afg_window_append_state_field (line, "step", step->str);
+  _afg_window_append_state_field (line, "slow", slow->str);
+  _afg_window_append_state_field (line, "strip", strip);
 }
 
 static char *
@@ -68,16 +134,19 @@ build_line (AfgWindow *self)
   g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
 
-  append_field (line, "page", page);
-  append_field (line, "file", file);
-  append_field (line, "zoom", graph && layout ? node_name (self, afg_flame_layout_get_zoom_root (layout)) : NULL);
-  append_field (line, "selected", graph ? node_name (self, afg_flame_view_get_selected_node (self->flame_view)) : NULL);
-  append_field (line, "hover", graph ? node_name (self, afg_flame_view_get_hover_node (self->flame_view)) : NULL);
+  _afg_window_append_state_field (line, "page", page);
+  _afg_window_append_state_field (line, "file", file);
+  _afg_window_append_state_field (line, "zoom", graph && layout ? node_name (self, afg_flame_layout_get_zoom_root (layout)) : NULL);
+  _afg_window_append_state_field (line, "selected", graph ? node_name (self, afg_flame_view_get_selected_node (self->flame_view)) : NULL);
+  _afg_window_append_state_field (line, "hover", graph ? node_name (self, afg_flame_view_get_hover_node (self->flame_view)) : NULL);
   append_search (self, line);
-  append_field (line, "recent", recent);
-  append_field (line, "exported", exported);
-  append_field (line, "flipped", self->flipped ? "1" : "0");
-  append_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
+  _afg_window_append_state_field (line, "recent", recent);
+  _afg_window_append_state_field (line, "exported", exported);
+  _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
+  _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
+  _afg_window_compare_append_state (self, line, graph);
+  append_tree (self, line, graph);
+  append_strip (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -64,7 +64,7 @@ _afg_window_escape (AfgWindow *self)
       gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
-  else
+  else if (afg_flame_view_is_zoomed (self->flame_view) || !_afg_window_steps_escape (self))
     afg_flame_view_reset_zoom (self->flame_view);
 }
 
@@ -100,7 +100,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
   if (node != AFG_FLAME_NO_FRAME && self->tree != NULL)
     {
-      total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
+      total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
       percent = afg_format_percent (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node),
                                     afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
@@ -232,9 +232,11 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
   g_clear_object (&self->file);
+  _afg_window_steps_dispose (self);
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
+  g_clear_pointer (&self->diff_view, afg_diff_view_free);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
 
@@ -320,6 +322,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_hover_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
   _afg_window_class_install_actions (widget_class);
+  _afg_window_steps_class_init (widget_class);
 }
 
 static void
@@ -328,6 +331,7 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _afg_window_compare_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
@@ -348,25 +352,27 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 }
 
 static char *
-thread_entry (AfgTree *profile, guint32 node, const char *label)
+thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, node));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
 
-static void
-fill_thread_dropdown (AfgWindow *self, AfgTree *profile)
+/* The totals divided as "Per step" asks (afg-window-steps.c). */
+void
+_afg_window_fill_threads (AfgWindow *self)
 {
+  AfgTree *profile = self->tree;
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
 
   gtk_string_list_append (list, all);
   for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
     {
       const AfgThread *thread = afg_tree_get_thread (profile, i);
-      g_autofree char *entry = thread_entry (profile, thread->node, thread->label);
+      g_autofree char *entry = thread_entry (self, thread->node, thread->label);
 
       gtk_string_list_append (list, entry);
     }
@@ -381,9 +387,12 @@ skipped_rows (const AfgStats *s)
          + s->profiler_steps;
 }
 
-static void
-update_status (AfgWindow *self, AfgTree *profile)
+void
+_afg_window_update_status (AfgWindow *self)
 {
+  AfgTree *profile = self->tree;
+  g_autofree char *scope = _afg_window_steps_describe (self);
+  g_autofree char *line = NULL;
   const AfgStats *s = afg_tree_get_stats (profile);
   guint threads = afg_tree_get_n_threads (profile);
   g_autofree char *text = g_strdup_printf (
@@ -393,7 +402,9 @@ update_status (AfgWindow *self, AfgTree *profile)
     afg_tree_get_n_nodes (profile) - 1 - threads, s->partial_overlaps,
     afg_document_get_load_seconds (afg_tree_get_document (profile)));
 
-  gtk_label_set_text (self->status_label, text);
+  if (scope != NULL)
+    line = g_strdup_printf ("%s · %s", scope, text);
+  gtk_label_set_text (self->status_label, line ? line : text);
 }
 
 static void
@@ -430,9 +441,11 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   self->tree = afg_tree_ref (profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
-  fill_thread_dropdown (self, profile);
-  update_status (self, profile);
+  _afg_window_steps_show (self);
+  _afg_window_fill_threads (self);
+  _afg_window_update_status (self);
   add_recent (profile);
   gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (profile)));
   gtk_stack_set_visible_child_name (self->stack, "graph");
@@ -450,6 +463,7 @@ _afg_window_show_error (AfgWindow *self, const GError *error)
   gtk_label_set_text (self->error_label, error->message);
   gtk_label_set_text (self->hint_label, hint ? hint : "");
   gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  _afg_window_steps_hide (self);
   gtk_stack_set_visible_child_name (self->stack, "error");
   _afg_window_update_actions (self);
 }

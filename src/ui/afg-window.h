@@ -12,6 +12,10 @@ G_DECLARE_FINAL_TYPE (AfgWindow, afg_window, AFG, WINDOW, GtkApplicationWindow)
 AfgWindow *afg_window_new        (GtkApplication *application);
 void       afg_window_open       (AfgWindow      *self,
                                   GFile          *file);
+void       afg_window_compare    (AfgWindow      *self,
+                                  GFile          *a,
+                                  GFile          *b);
+gboolean   afg_window_is_comparing (AfgWindow    *self);
 GFile     *afg_window_get_file   (AfgWindow      *self);
 gboolean   afg_window_has_failed (AfgWindow      *self);
 

@@ -752,3 +752,49 @@ afg_test_read_lines (const char *path)
       g_ptr_array_add (out, g_strdup (lines[i]));
   return out;
 }
+
+/* Issue 17: job folders in torch_npu's layout. */
+void
+afg_test_make_file (const char *dir, const char *name, const char *data)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  afg_test_write_file (path, data, -1);
+}
+
+static void
+copy_sample (const char *sample, const char *dir, const char *name)
+{
+  g_autofree char *from = afg_test_sample_path (sample, ".db");
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_autofree char *to = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  afg_test_write_file (to, data, len);
+}
+
+/* {root}/{folder}/ASCEND_PROFILER_OUTPUT/{db_name} beside analysis.db, and
+ * {root}/{folder}/profiler_info_{info_rank}.json unless info_rank < 0. */
+char *
+afg_test_make_job_rank (const char *root, const char *folder, const char *db_name, int info_rank,
+           const char *sample)
+{
+  g_autofree char *pt = g_build_filename (root, folder, NULL);
+  g_autofree char *out = g_build_filename (pt, "ASCEND_PROFILER_OUTPUT", NULL);
+
+  if (sample != NULL)
+    copy_sample (sample, out, db_name);
+  else
+    afg_test_make_file (out, db_name, "not a database\n");
+  afg_test_make_file (out, "analysis.db", "");
+  if (info_rank >= 0)
+    {
+      g_autofree char *info = g_strdup_printf ("profiler_info_%d.json", info_rank);
+      afg_test_make_file (pt, info, "{}\n");
+    }
+  return g_build_filename (out, db_name, NULL);
+}
+

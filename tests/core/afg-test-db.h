@@ -181,4 +181,18 @@ char       *afg_test_sample_path     (const char        *name,
 /* The non-empty lines of a text file. */
 GPtrArray  *afg_test_read_lines      (const char        *path);
 
+/* Writes DIR/NAME (creating DIR) with @data. */
+void        afg_test_make_file       (const char        *dir,
+                                      const char        *name,
+                                      const char        *data);
+/* ROOT/FOLDER/ASCEND_PROFILER_OUTPUT/DB_NAME, a copy of the real @sample
+ * (or a file that is no database when NULL), beside analysis.db, and
+ * ROOT/FOLDER/profiler_info_{info_rank}.json unless @info_rank < 0.
+ * Returns the DB's path. */
+char       *afg_test_make_job_rank   (const char        *root,
+                                      const char        *folder,
+                                      const char        *db_name,
+                                      int                info_rank,
+                                      const char        *sample);
+
 G_END_DECLS

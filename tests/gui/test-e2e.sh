@@ -44,6 +44,14 @@ blue_near_left () {
       done
 }
 
+dialog_gone () {
+  for _ in $(seq 50); do
+    xdotool search --onlyvisible --name "$1" > /dev/null || return 0
+    sleep 0.1
+  done
+  fail "the dialog '$1' stays open"
+}
+
 hover () {
   xdotool mousemove --window "$WID" "$1" "$2"
   sleep 0.15
@@ -58,11 +66,11 @@ key () {
 }
 
 # --- README's shortcuts are all in the Shortcuts window and tested here ------
-TESTED="Ctrl+O|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
+TESTED="Ctrl+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
 LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
          | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
 [ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
-for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
+for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;d' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
              '&lt;ctrl&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c'; do
   grep -qF "<property name=\"accelerator\">$accel</property>" "$HELP_UI" \
     || fail "the Shortcuts window lacks $accel"
@@ -157,6 +165,21 @@ DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler
 [ -n "$DIALOG" ] || fail "Ctrl+O shows no open dialog"
 xdotool key --window "$DIALOG" Escape
 ok "Ctrl+O shows the open dialog"
+
+# test-diff-window picks a DB in this dialog and checks the comparison.
+dialog_gone "^Open a Profiler Database\$"
+xdotool windowfocus --sync "$WID" 2>/dev/null
+xdotool key ctrl+d
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Compare with a Profiler Database\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+D shows no compare dialog"
+# A key pressed before the chooser takes the focus is lost: press again.
+for _ in $(seq 10); do
+  sleep 0.3
+  xdotool key --window "$DIALOG" Escape
+  xdotool search --onlyvisible --name "^Compare with a Profiler Database\$" > /dev/null || break
+done
+dialog_gone "^Compare with a Profiler Database\$"
+ok "Ctrl+D shows the compare dialog"
 
 # The export dialog proposes the DB's folder and a name from the DB.
 xdotool windowfocus --sync "$WID" 2>/dev/null

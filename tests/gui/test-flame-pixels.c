@@ -4,6 +4,7 @@
 
 #include "afg-flame-renderer.h"
 #include "afg-flame-view.h"
+#include "afg-format.h"
 #include "afg-gui-test-tree.h"
 
 #define WIDTH 600
@@ -364,6 +365,39 @@ test_tooltip_wraps (void)
   afg_test_db_free (db);
 }
 
+/* "Per step": the tooltip's calls, total and self divided, and said so. */
+static void
+test_tooltip_per_step (void)
+{
+  AfgTestEvent events[] = {
+    { GTID (1, 2), 0, 1000, "f" }, { GTID (1, 2), 2000, 3000, "f" }, { GTID (1, 2), 4000, 5000, "f" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgTree) profile = NULL;
+  GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
+  g_autofree char *one = afg_format_duration (1000);
+  g_autofree char *three = afg_format_duration (3000);
+  g_autofree char *per_step = g_strdup_printf ("Calls / step: 1.0\nTotal / step: %s\nSelf / step: %s\n", one, one);
+  g_autofree char *whole = g_strdup_printf ("Calls: 3\nTotal: %s\nSelf: %s\n", three, three);
+  guint32 node;
+  GtkWidget *tooltip;
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  profile = afg_test_db_load (db);
+  node = afg_test_find_node (profile, "1/2;f");
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  wait_for_layout (view);
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), node));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), whole));
+  g_object_unref (tooltip);
+  afg_flame_view_set_divisor (AFG_FLAME_VIEW (view), 3);
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), node));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), per_step));
+  g_object_unref (tooltip);
+  g_object_unref (view);
+  afg_test_db_free (db);
+}
+
 /* Flame orientation: the roots stay at the bottom when the view shrinks
  * below the content height or grows again. */
 static void
@@ -425,6 +459,7 @@ main (int argc, char *argv[])
   g_test_add ("/flame-pixels/widget-selected-node", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_selected_node, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/renderer-narrow-selection", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_narrow_selection, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-pixels/tooltip-wraps", test_tooltip_wraps);
+  g_test_add_func ("/flame-pixels/tooltip-per-step", test_tooltip_per_step);
   g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);
   return g_test_run ();
 }

@@ -79,6 +79,28 @@ wait_state page=error "file=$DB_DIR/bad.db"
 [ "$(count_states page=loading "file=$DB_DIR/bad.db")" -eq 2 ] || fail "the failed file was not retried"
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|bad.db|"
 ok "opening a file that failed again retries it in the same window"
+
+# A window comparing B with A shows B's file, but is not B's window.
+WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+xdotool windowfocus --sync "$WID"
+xdotool key ctrl+d
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Compare with a Profiler Database\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+D shows no compare dialog"
+sleep 0.5
+xdotool type --delay 20 "$A"
+xdotool key Return
+wait_state page=graph mode=diff "file=$B" "compared=$A"
+# The chooser made A the latest recent file; B, opened again, must be it
+# once more for the start page below.
+sleep 1
+BEFORE=$(md5sum < "$XDG_DATA_HOME/recently-used.xbel")
+launch "$B"
+expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|ascend_pytorch_profiler_1.db ↔ ascend_pytorch_profiler_0.db|bad.db|"
+for _ in $(seq 50); do
+  [ "$(md5sum < "$XDG_DATA_HOME/recently-used.xbel")" != "$BEFORE" ] && break
+  sleep 0.1
+done
+ok "a file whose window now compares it opens in a window of its own"
 stop_app
 
 # Recent files are saved from an idle; a new instance reads them back.

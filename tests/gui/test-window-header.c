@@ -129,10 +129,38 @@ menu_has_action (GMenuModel *menu, const char *action)
   return FALSE;
 }
 
+/* A diff of the two samples: the options button joins the header, the
+ * thread picker leaves it, the title is both names. */
+static void
+test_diff_header_widths (void)
+{
+  g_autofree char *a = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
+  g_autofree char *b = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
+  g_autoptr(GFile) file_a = g_file_new_for_path (a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (b);
+
+  for (int width = 1000; width >= 640; width -= 120)
+    {
+      AfgWindow *window = g_object_new (AFG_TYPE_WINDOW, "default-width", width, "default-height", 480, NULL);
+
+      gtk_window_present (GTK_WINDOW (window));
+      afg_window_compare (window, file_a, file_b);
+      while (g_strcmp0 (gtk_stack_get_visible_child_name (window->stack), "graph") != 0
+             || afg_flame_view_is_busy (window->flame_view)
+             || !gtk_widget_get_mapped (GTK_WIDGET (window->flame_view)))
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_true (gtk_widget_get_mapped (afg_diff_view_get_options (window->diff_view)));
+      g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (window->thread_dropdown)));
+      assert_no_overlap (window, width);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
+/* The one with a menu: a diff's options button holds a popover. */
 static GtkMenuButton *
 find_menu_button (GtkWidget *widget)
 {
-  if (GTK_IS_MENU_BUTTON (widget))
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget)) != NULL)
     return GTK_MENU_BUTTON (widget);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     {
@@ -179,6 +207,7 @@ main (int argc, char *argv[])
   textdomain (GETTEXT_PACKAGE);
   g_test_message ("\"Thread\" is \"%s\" here", _("Thread"));
   g_test_add ("/window/header-widths", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_header_widths, afg_gui_tree_fixture_tear_down);
+  g_test_add_func ("/window/diff-header-widths", test_diff_header_widths);
   g_test_add ("/window/flip-orientation", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_flip_orientation, afg_gui_tree_fixture_tear_down);
   return g_test_run ();
 }

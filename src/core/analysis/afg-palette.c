@@ -62,12 +62,18 @@ afg_flame_hsl_for_name (const char *name, AfgCategory category, AfgFlameHsl *hsl
 }
 
 void
+afg_flame_color_for_hsl (const AfgFlameHsl *hsl, AfgFlameColor *color)
+{
+  hsl_to_rgb (hsl->hue / 360.0, hsl->saturation / 100.0, hsl->lightness / 100.0, color);
+}
+
+void
 afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor *color)
 {
   AfgFlameHsl hsl;
 
   afg_flame_hsl_for_name (name, category, &hsl);
-  hsl_to_rgb (hsl.hue / 360.0, hsl.saturation / 100.0, hsl.lightness / 100.0, color);
+  afg_flame_color_for_hsl (&hsl, color);
 }
 
 void

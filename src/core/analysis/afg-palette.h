@@ -32,6 +32,8 @@ guint32 afg_flame_hash_name      (const char    *name);
 void    afg_flame_hsl_for_name   (const char    *name,
                                   AfgCategory    category,
                                   AfgFlameHsl   *hsl);
+void    afg_flame_color_for_hsl  (const AfgFlameHsl *hsl,
+                                  AfgFlameColor     *color);
 /* A category picks the hue, the hash of the name the shade. */
 void    afg_flame_color_for_name (const char    *name,
                                   AfgCategory    category,

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-writers.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *output;     /* NULL: the current directory */
+  AfgFormat   format;
+  AfgWeight   weight;
+  gboolean    has_steps;
+  gint64      first_step;
+  gint64      last_step;
+  gboolean    quiet;
+} AfgCliRanksOptions;
+
+/* --export of a job folder: OUT/rank{N}/flamegraph.* and OUT/ranks.json;
+ * returns the exit status. */
+int afg_cli_ranks_export (const char               *folder,
+                          const AfgCliRanksOptions *opts);
+
+G_END_DECLS

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-rank-summary.h"
+
+G_BEGIN_DECLS
+
+/* ranks.json: {"format":"ascend-flamegraph-ranks","version":1,"ranks":[…]}. */
+char *afg_ranks_json_write  (AfgRankSummary * const *ranks,
+                             guint                   n);
+/* index.html: a self-contained page, one row per rank (linking to
+ * rank{N}/flamegraph.html) and the ranks × frames table. */
+char *afg_ranks_index_write (AfgRankSummary * const *ranks,
+                             guint                   n,
+                             const AfgJobFigures    *figures);
+
+G_END_DECLS

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-tree"
+
+#include "config.h"
+
+#include "afg-diff-shape.h"
+#include "afg-document-private.h"
+#include "afg-path-tree.h"
+#include "afg-tree-private.h"
+
+#define N_SIDES 2
+/* How many nodes are merged between two looks at the cancellable. */
+#define CANCEL_CHECK_INTERVAL 4096
+
+struct _AfgDiffShape {
+  AfgTree *sources[N_SIDES];
+  AfgTree *trees[N_SIDES];
+};
+
+typedef struct {
+  AfgDocument        *names;
+  AfgPathTreeBuilder *builders[N_SIDES];
+  guint32            *name_maps[N_SIDES];  /* source document string -> names string */
+} ShapeBuild;
+
+static void
+shape_clear (gpointer data)
+{
+  AfgDiffShape *self = data;
+
+  for (guint s = 0; s < N_SIDES; s++)
+    {
+      g_clear_pointer (&self->sources[s], afg_tree_unref);
+      g_clear_pointer (&self->trees[s], afg_tree_unref);
+    }
+}
+
+AfgDiffShape *
+afg_diff_shape_ref (AfgDiffShape *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_diff_shape_unref (AfgDiffShape *self)
+{
+  g_atomic_rc_box_release_full (self, shape_clear);
+}
+
+/* Every name of a side's frames, in the names document; the document is
+ * sealed afterwards, so this comes before any tree is built. */
+static guint32 *
+map_names (AfgDocument *names, AfgTree *tree)
+{
+  AfgDocument *document = afg_tree_get_document (tree);
+  guint32 *map = g_new (guint32, MAX (afg_document_get_n_strings (document), 1));
+
+  for (guint i = 0; i < afg_document_get_n_strings (document); i++)
+    map[i] = AFG_NODE_NONE;
+  for (guint32 n = tree->first_frame; n < tree->n_nodes; n++)
+    {
+      guint32 name = tree->nodes[n].name;
+
+      if (map[name] == AFG_NODE_NONE)
+        map[name] = afg_string_table_add (&names->strings, afg_document_get_string (document, name));
+    }
+  return map;
+}
+
+/* Both builders make every node, so their trees come out alike. */
+static guint32
+make_child (ShapeBuild *build, guint32 parent, guint32 name)
+{
+  guint32 child = afg_path_tree_builder_child (build->builders[0], parent, name);
+
+  afg_path_tree_builder_child (build->builders[1], parent, name);
+  return child;
+}
+
+typedef struct {
+  guint32 source;
+  guint32 target;
+} Pending;
+
+/* Depth-first without recursion: stacks may be AFG_MAX_DEPTH deep. */
+static gboolean
+add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *cancellable)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
+  guint visited = 0;
+
+  for (guint t = 0; t < tree->n_threads; t++)
+    {
+      const AfgNode *thread = &tree->nodes[tree->threads[t].node];
+
+      for (guint32 c = 0; c < thread->n_children; c++)
+        g_array_append_val (stack, ((Pending) { thread->first_child + c, AFG_TREE_ROOT }));
+    }
+  while (stack->len > 0)
+    {
+      Pending p = g_array_index (stack, Pending, stack->len - 1);
+      const AfgNode *node = &tree->nodes[p.source];
+      guint32 target = make_child (build, p.target, build->name_maps[side][node->name]);
+
+      g_array_set_size (stack, stack->len - 1);
+      afg_path_tree_builder_add (build->builders[side], target,
+                                 tree->columns[AFG_COLUMN_CALLS][p.source],
+                                 tree->columns[AFG_COLUMN_TOTAL_NS][p.source], 0);
+      for (guint32 c = 0; c < node->n_children; c++)
+        g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
+      if (++visited % CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Children follow their parent in the node array: a backward sweep sums
+ * them up. The root holds the sum of its children and no calls. */
+static void
+finish_columns (AfgTree *tree)
+{
+  gint64 *calls = tree->columns[AFG_COLUMN_CALLS];
+  gint64 *total = tree->columns[AFG_COLUMN_TOTAL_NS];
+  gint64 *self_ns = tree->columns[AFG_COLUMN_SELF_NS];
+  g_autofree gint64 *children = g_new0 (gint64, tree->n_nodes);
+
+  total[AFG_TREE_ROOT] = 0;
+  calls[AFG_TREE_ROOT] = 0;
+  for (guint32 n = tree->n_nodes; n-- > 1;)
+    children[tree->nodes[n].parent] += total[n];
+  total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
+  for (guint32 n = 1; n < tree->n_nodes; n++)
+    self_ns[n] = MAX (0, total[n] - children[n]);
+  self_ns[AFG_TREE_ROOT] = 0;
+}
+
+static AfgDocument *
+names_document (AfgTree *a, AfgTree *b, const char *title, ShapeBuild *build)
+{
+  AfgDocument *names = afg_document_new (title, 0);
+
+  build->name_maps[AFG_DIFF_SIDE_A] = map_names (names, a);
+  build->name_maps[AFG_DIFF_SIDE_B] = map_names (names, b);
+  afg_document_seal (names);
+  return names;
+}
+
+AfgDiffShape *
+afg_diff_shape_new (AfgTree *a, AfgTree *b, const char *title, GCancellable *cancellable)
+{
+  ShapeBuild build = { 0 };
+  g_autoptr(AfgTree) model = NULL;
+  AfgTree *sides[N_SIDES] = { a, b };
+  AfgDiffShape *self = NULL;
+  gboolean done = TRUE;
+
+  build.names = names_document (a, b, title, &build);
+  model = afg_tree_new (build.names, NULL, afg_tree_get_flags (b));
+  for (guint s = 0; s < N_SIDES; s++)
+    build.builders[s] = afg_path_tree_builder_new (model, afg_document_get_root_name (build.names));
+  for (guint s = 0; s < N_SIDES && done; s++)
+    done = add_side (&build, s, sides[s], cancellable);
+  /* Finishing is the builders' only way out, cancelled or not. */
+  self = g_atomic_rc_box_new0 (AfgDiffShape);
+  for (guint s = 0; s < N_SIDES; s++)
+    {
+      self->sources[s] = afg_tree_ref (sides[s]);
+      self->trees[s] = afg_path_tree_builder_finish (build.builders[s]);
+      self->trees[s]->stats = sides[s]->stats;
+      finish_columns (self->trees[s]);
+      g_free (build.name_maps[s]);
+    }
+  if (!done)
+    g_clear_pointer (&self, afg_diff_shape_unref);
+  afg_document_unref (build.names);
+  return self;
+}
+
+AfgTree *
+afg_diff_shape_get_tree (AfgDiffShape *self, AfgDiffSide side)
+{
+  return self->trees[side];
+}
+
+AfgTree *
+afg_diff_shape_get_source (AfgDiffShape *self, AfgDiffSide side)
+{
+  return self->sources[side];
+}
+
+gint64
+afg_diff_shape_get_value (AfgDiffShape *self, AfgDiffSide side, AfgColumn column, guint32 node)
+{
+  return afg_tree_get_value (self->trees[side], column, node);
+}
+
+gboolean
+afg_diff_shape_has_node (AfgDiffShape *self, AfgDiffSide side, guint32 node)
+{
+  return node == AFG_TREE_ROOT || afg_tree_get_value (self->trees[side], AFG_COLUMN_CALLS, node) > 0;
+}

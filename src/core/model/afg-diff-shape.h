@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "afg-tree.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  AFG_DIFF_SIDE_A,
+  AFG_DIFF_SIDE_B,
+} AfgDiffSide;
+
+/* Two profile trees as the window draws their difference: each side's
+ * threads merged into one root by name (calls and totals add, self =
+ * max(0, total − children's total) after merging), over the union of
+ * both sides' paths. It is two AfgTrees with the same nodes in the same
+ * order, one per side, holding that side's calls, total and self (0
+ * where the side lacks the frame), so the layout, search and renderer
+ * take either as a tree: A's for A's shape, B's for B's. Their names
+ * live in a document of their own, named by @title. */
+typedef struct _AfgDiffShape AfgDiffShape;
+
+/* NULL only when cancelled. */
+AfgDiffShape *afg_diff_shape_new         (AfgTree       *a,
+                                          AfgTree       *b,
+                                          const char    *title,
+                                          GCancellable  *cancellable);
+AfgDiffShape *afg_diff_shape_ref         (AfgDiffShape  *self);
+void          afg_diff_shape_unref       (AfgDiffShape  *self);
+AfgTree      *afg_diff_shape_get_tree    (AfgDiffShape  *self,
+                                          AfgDiffSide    side);
+/* The profile tree the side was built from. */
+AfgTree      *afg_diff_shape_get_source  (AfgDiffShape  *self,
+                                          AfgDiffSide    side);
+gint64        afg_diff_shape_get_value   (AfgDiffShape  *self,
+                                          AfgDiffSide    side,
+                                          AfgColumn      column,
+                                          guint32        node);
+/* TRUE when the frame exists on @side (it has calls there). */
+gboolean      afg_diff_shape_has_node    (AfgDiffShape  *self,
+                                          AfgDiffSide    side,
+                                          guint32        node);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgDiffShape, afg_diff_shape_unref)
+
+G_END_DECLS

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 17, discovery: the profiler DBs of a training job's folder. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "afg-error.h"
+#include "afg-format.h"
+#include "afg-job-folder.h"
+
+#define DB_PREFIX   "ascend_pytorch_profiler"
+#define INFO_PREFIX "profiler_info_"
+#define PT_SUFFIX   "_ascend_pt"
+#define STAMP_DIGITS 17   /* YYYYMMDDHHMMSSmmm */
+
+G_DEFINE_QUARK (afg-job-error-quark, afg_job_error)
+
+typedef struct {
+  char         *root;      /* realpath of the job folder */
+  GHashTable   *seen;      /* "dev:ino" of every directory and DB visited */
+  GHashTable   *by_rank;   /* GINT_TO_POINTER (rank) -> AfgJobRank * */
+  GPtrArray    *warnings;
+  guint         entries;
+  gboolean      exhausted;
+} Walk;
+
+static void walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp);
+
+static void
+job_rank_free (gpointer data)
+{
+  AfgJobRank *rank = data;
+
+  g_free (rank->path);
+  g_free (rank);
+}
+
+static void
+warn (Walk *walk, const char *path, const char *reason)
+{
+  g_autofree char *shown = afg_format_path (path);
+
+  g_ptr_array_add (walk->warnings, g_strdup_printf ("%s: %s", shown, reason));
+}
+
+/* Digits only, at most 9 of them: the value, else -1. */
+static int
+parse_rank (const char *digits, gsize len)
+{
+  int value = 0;
+
+  if (len == 0 || len > 9)
+    return -1;
+  for (gsize i = 0; i < len; i++)
+    {
+      if (!g_ascii_isdigit (digits[i]))
+        return -1;
+      value = value * 10 + (digits[i] - '0');
+    }
+  return value;
+}
+
+/* ascend_pytorch_profiler_{N}.db: N; ascend_pytorch_profiler.db: -1;
+ * anything else: -2 (not a profiler DB). */
+static int
+rank_from_db_name (const char *name)
+{
+  gsize len = strlen (name);
+  const char *rest = name + strlen (DB_PREFIX);
+
+  if (!g_str_has_prefix (name, DB_PREFIX) || !g_str_has_suffix (name, ".db"))
+    return -2;
+  if (strcmp (rest, ".db") == 0)
+    return -1;
+  if (rest[0] != '_' || len < strlen (DB_PREFIX) + 5)
+    return -2;
+  rest++;
+  {
+    int rank = parse_rank (rest, name + len - 3 - rest);
+    return rank < 0 ? -2 : rank;
+  }
+}
+
+/* The N of the only profiler_info_{N}.json in @dir; -1 when none, -2
+ * when several disagree. */
+static int
+rank_from_info_in (Walk *walk, const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  int found = -1;
+
+  while (listing != NULL && walk->entries < AFG_JOB_MAX_ENTRIES
+         && (name = g_dir_read_name (listing)) != NULL)
+    {
+      gsize len = strlen (name);
+      int rank;
+
+      walk->entries++;
+      if (!g_str_has_prefix (name, INFO_PREFIX) || !g_str_has_suffix (name, ".json"))
+        continue;
+      rank = parse_rank (name + strlen (INFO_PREFIX), len - strlen (INFO_PREFIX) - 5);
+      if (rank < 0)
+        continue;
+      if (found >= 0 && found != rank)
+        return -2;
+      found = rank;
+    }
+  return found;
+}
+
+/* Beside the DB, else in the parent `*_ascend_pt` folder (torch_npu's layout). */
+static int
+rank_from_info (Walk *walk, const char *db_dir)
+{
+  g_autofree char *parent = g_path_get_dirname (db_dir);
+  g_autofree char *parent_name = g_path_get_basename (parent);
+  int rank = rank_from_info_in (walk, db_dir);
+
+  if (rank == -1 && g_str_has_suffix (parent_name, PT_SUFFIX)
+      && g_str_has_prefix (parent, walk->root))
+    rank = rank_from_info_in (walk, parent);
+  return rank;
+}
+
+/* torch_npu's {host}_{pid}_{YYYYMMDDHHMMSSmmm}_ascend_pt: the stamp, else 0. */
+static gint64
+stamp_from_dir_name (const char *name)
+{
+  gsize len = strlen (name);
+  gsize tail = strlen (PT_SUFFIX);
+  const char *digits;
+  gint64 value = 0;
+
+  if (!g_str_has_suffix (name, PT_SUFFIX) || len < tail + STAMP_DIGITS + 1)
+    return 0;
+  digits = name + len - tail - STAMP_DIGITS;
+  if (digits[-1] != '_')
+    return 0;
+  for (int i = 0; i < STAMP_DIGITS; i++)
+    {
+      if (!g_ascii_isdigit (digits[i]))
+        return 0;
+      value = value * 10 + (digits[i] - '0');
+    }
+  return value;
+}
+
+static gboolean
+is_newer (const AfgJobRank *a, const AfgJobRank *b)
+{
+  if (a->stamp > 0 && b->stamp > 0 && a->stamp != b->stamp)
+    return a->stamp > b->stamp;
+  if (a->mtime != b->mtime)
+    return a->mtime > b->mtime;
+  return strcmp (a->path, b->path) > 0;
+}
+
+static void
+add_rank (Walk *walk, AfgJobRank *found)
+{
+  AfgJobRank *other = g_hash_table_lookup (walk->by_rank, GINT_TO_POINTER (found->rank));
+  AfgJobRank *kept, *dropped;
+  g_autofree char *kept_shown = NULL;
+  g_autofree char *dropped_shown = NULL;
+
+  if (other == NULL)
+    {
+      g_hash_table_insert (walk->by_rank, GINT_TO_POINTER (found->rank), found);
+      return;
+    }
+  kept = is_newer (found, other) ? found : other;
+  dropped = kept == found ? other : found;
+  kept_shown = afg_format_path (kept->path);
+  dropped_shown = afg_format_path (dropped->path);
+  g_ptr_array_add (walk->warnings,
+                   g_strdup_printf (_("rank %d is in both %s and %s; using the newer, %s"),
+                                    found->rank, dropped_shown, kept_shown, kept_shown));
+  /* The hash table frees the value it replaces. */
+  if (kept == found)
+    g_hash_table_insert (walk->by_rank, GINT_TO_POINTER (found->rank), found);
+  else
+    job_rank_free (found);
+}
+
+static gboolean
+first_visit (Walk *walk, const struct stat *st)
+{
+  char *key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+                               (guint64) st->st_dev, (guint64) st->st_ino);
+
+  if (g_hash_table_contains (walk->seen, key))
+    {
+      g_free (key);
+      return FALSE;
+    }
+  g_hash_table_add (walk->seen, key);
+  return TRUE;
+}
+
+static void
+found_db (Walk *walk, const char *dir, const char *path, int rank, const struct stat *st,
+          gint64 stamp)
+{
+  AfgJobRank *found;
+
+  if (!first_visit (walk, st))
+    return;
+  if (rank == -1)
+    {
+      rank = rank_from_info (walk, dir);
+      if (rank < 0)
+        {
+          warn (walk, path, rank == -2
+                ? _("profiler_info files disagree on the rank; shown as rank -1")
+                : _("no rank in the name nor a profiler_info_{N}.json beside it; shown as rank -1"));
+          rank = -1;
+        }
+    }
+  found = g_new0 (AfgJobRank, 1);
+  found->rank = rank;
+  found->path = g_strdup (path);
+  found->stamp = stamp;
+  found->mtime = st->st_mtime;
+  add_rank (walk, found);
+}
+
+/* lstat, and for a symlink the target's stat when it stays in the folder.
+ * FALSE for an entry to skip. */
+static gboolean
+stat_entry (Walk *walk, const char *path, struct stat *st)
+{
+  g_autofree char *target = NULL;
+
+  if (g_lstat (path, st) != 0)
+    return FALSE;
+  if (!S_ISLNK (st->st_mode))
+    return TRUE;
+  target = realpath (path, NULL);
+  if (target == NULL)
+    return FALSE;
+  if (strcmp (target, walk->root) != 0
+      && !(g_str_has_prefix (target, walk->root) && target[strlen (walk->root)] == '/'))
+    {
+      warn (walk, path, _("a symbolic link out of the folder; not followed"));
+      return FALSE;
+    }
+  return g_stat (target, st) == 0;
+}
+
+static void
+walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 stamp)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct stat st;
+  int rank;
+
+  if (!stat_entry (walk, path, &st))
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      gint64 own = stamp_from_dir_name (name);
+
+      if (depth < AFG_JOB_MAX_DEPTH && first_visit (walk, &st))
+        walk_dir (walk, path, depth + 1, own > 0 ? own : stamp);
+      return;
+    }
+  rank = rank_from_db_name (name);
+  if (S_ISREG (st.st_mode) && rank >= -1)
+    found_db (walk, dir, path, rank, &st, stamp);
+}
+
+static void
+walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, &error);
+  const char *name;
+
+  if (listing == NULL)
+    {
+      warn (walk, dir, _("cannot be read; skipped"));
+      return;
+    }
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      if (++walk->entries > AFG_JOB_MAX_ENTRIES)
+        {
+          walk->exhausted = TRUE;
+          return;
+        }
+      walk_entry (walk, dir, name, depth, stamp);
+    }
+}
+
+static int
+compare_ranks (gconstpointer a, gconstpointer b)
+{
+  const AfgJobRank *x = *(AfgJobRank * const *) a;
+  const AfgJobRank *y = *(AfgJobRank * const *) b;
+
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static GPtrArray *
+sorted_ranks (Walk *walk)
+{
+  GPtrArray *ranks = g_ptr_array_new_with_free_func (job_rank_free);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, walk->by_rank);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (ranks, value);
+      g_hash_table_iter_steal (&iter);
+    }
+  g_ptr_array_sort (ranks, compare_ranks);
+  if (ranks->len > AFG_JOB_MAX_RANKS)
+    {
+      const AfgJobRank *first_dropped = g_ptr_array_index (ranks, AFG_JOB_MAX_RANKS);
+
+      g_ptr_array_add (walk->warnings,
+                       g_strdup_printf (_("%u ranks found; only the first %d are read "
+                                          "(ranks from %d on are ignored)"),
+                                        ranks->len, AFG_JOB_MAX_RANKS, first_dropped->rank));
+      g_ptr_array_set_size (ranks, AFG_JOB_MAX_RANKS);
+    }
+  return ranks;
+}
+
+gboolean
+afg_job_folder_is_folder (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_DIR);
+}
+
+static void
+walk_clear (Walk *walk)
+{
+  g_free (walk->root);
+  g_hash_table_unref (walk->seen);
+  g_hash_table_unref (walk->by_rank);
+  if (walk->warnings != NULL)
+    g_ptr_array_unref (walk->warnings);
+}
+
+AfgJobFolder *
+afg_job_folder_discover (const char *dir, GError **error)
+{
+  Walk walk = { 0 };
+  AfgJobFolder *self;
+  struct stat st;
+
+  walk.root = realpath (dir, NULL);
+  if (walk.root == NULL || g_stat (walk.root, &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      g_free (walk.root);
+      afg_error_set_path (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NOT_A_FOLDER, dir,
+                          _("not a readable folder"));
+      return NULL;
+    }
+  walk.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  walk.by_rank = g_hash_table_new_full (NULL, NULL, NULL, job_rank_free);
+  walk.warnings = g_ptr_array_new_with_free_func (g_free);
+  first_visit (&walk, &st);
+  walk_dir (&walk, dir, 0, stamp_from_dir_name (walk.root));
+  if (walk.exhausted)
+    warn (&walk, dir, _("more than 200000 entries; the search stopped there"));
+
+  self = g_new0 (AfgJobFolder, 1);
+  self->ranks = sorted_ranks (&walk);
+  self->warnings = g_steal_pointer (&walk.warnings);
+  walk_clear (&walk);
+  if (self->ranks->len == 0)
+    {
+      afg_job_folder_free (self);
+      afg_error_set_path (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_PROFILER_DB, dir,
+                          _("no ascend_pytorch_profiler_{rank}.db in this folder"));
+      return NULL;
+    }
+  return self;
+}
+
+void
+afg_job_folder_free (AfgJobFolder *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->ranks);
+  g_ptr_array_unref (self->warnings);
+  g_free (self);
+}
+
+const char *
+afg_job_error_get_hint (const GError *error)
+{
+  if (error == NULL || error->domain != AFG_JOB_ERROR)
+    return NULL;
+  if (error->code == AFG_JOB_ERROR_NO_PROFILER_DB)
+    return _("searched 6 levels deep for torch_npu's {name}_ascend_pt/ASCEND_PROFILER_OUTPUT/"
+             "ascend_pytorch_profiler_{rank}.db; pass the job's profiler output folder");
+  return _("pass a folder or an ascend_pytorch_profiler_{rank}.db file");
+}

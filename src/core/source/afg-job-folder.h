@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Directories searched below the job folder (the folder itself is level 0). */
+#define AFG_JOB_MAX_DEPTH    6
+#define AFG_JOB_MAX_RANKS    1024
+/* Directory entries read in all before the search stops (hostile trees). */
+#define AFG_JOB_MAX_ENTRIES  200000
+
+#define AFG_JOB_ERROR (afg_job_error_quark ())
+
+typedef enum {
+  AFG_JOB_ERROR_NOT_A_FOLDER,
+  AFG_JOB_ERROR_NO_PROFILER_DB,
+} AfgJobError;
+
+typedef struct {
+  int     rank;      /* -1 when neither the name nor profiler_info tells it */
+  char   *path;      /* the .db, under the job folder */
+  gint64  stamp;     /* the folder name's YYYYMMDDHHMMSSmmm, else 0 */
+  gint64  mtime;     /* seconds */
+} AfgJobRank;
+
+typedef struct {
+  GPtrArray *ranks;     /* AfgJobRank *, by rank, one per rank */
+  GPtrArray *warnings;  /* char *, translated, one line each */
+} AfgJobFolder;
+
+GQuark        afg_job_error_quark      (void);
+/* TRUE when @path is a directory (following a symlink given by the user). */
+gboolean      afg_job_folder_is_folder (const char   *path);
+/* Every ascend_pytorch_profiler[_N].db under @dir; NULL with an error when
+ * @dir is not a readable folder or holds no profiler DB. */
+AfgJobFolder *afg_job_folder_discover  (const char   *dir,
+                                        GError      **error);
+void          afg_job_folder_free      (AfgJobFolder *self);
+/* A hint for an AFG_JOB_ERROR, or NULL. */
+const char   *afg_job_error_get_hint   (const GError *error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgJobFolder, afg_job_folder_free)
+
+G_END_DECLS

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-step-strip"
+
+#include "config.h"
+
+#include <inttypes.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-format.h"
+#include "afg-step-range.h"
+#include "afg-step-strip.h"
+
+#define STRIP_HEIGHT 36
+#define BAR_GAP 1.0
+#define MIN_BAR_HEIGHT 2.0
+
+/* One bar per step, its height the step's duration: a click picks a step,
+ * a shift-click or a drag a range, arrows move it, Esc goes back to the
+ * whole profile. The range is told (::range-changed) when a gesture ends,
+ * so a drag builds one tree, not one per bar crossed. */
+struct _AfgStepStrip {
+  GtkWidget     parent_instance;
+
+  AfgStep      *steps;
+  gboolean     *slow;
+  guint         n_steps;
+  gint64        max_ns;
+  AfgStepRange  range;
+  AfgStepRange  told;   /* the range last emitted */
+  int           hover;
+  double        drag_x;
+};
+
+G_DEFINE_FINAL_TYPE (AfgStepStrip, afg_step_strip, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_HOVER,
+  N_PROPS
+};
+
+enum {
+  RANGE_CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static const GdkRGBA scope_color = { 0.208, 0.518, 0.894, 1.0 };  /* blue 3 */
+static const GdkRGBA slow_color = { 0.878, 0.106, 0.141, 1.0 };   /* red 3 */
+
+static void
+tell_range (AfgStepStrip *self)
+{
+  if (self->range.first == self->told.first && self->range.last == self->told.last)
+    return;
+  self->told = self->range;
+  g_signal_emit (self, signals[RANGE_CHANGED], 0);
+}
+
+static gboolean
+in_range (AfgStepStrip *self, guint i)
+{
+  return afg_step_range_is_all (&self->range)
+         || ((int) i >= self->range.first && (int) i <= self->range.last);
+}
+
+static GdkRGBA
+bar_color (AfgStepStrip *self, guint i, const GdkRGBA *fg)
+{
+  GdkRGBA color = self->slow[i] ? slow_color : in_range (self, i) ? scope_color : *fg;
+
+  if (!in_range (self, i))
+    color.alpha = self->slow[i] ? 0.45 : 0.3;
+  if ((int) i == self->hover)
+    color.alpha *= 0.75;
+  return color;
+}
+
+static graphene_rect_t
+bar_rect (AfgStepStrip *self, guint i, double width, double height)
+{
+  double w = width / self->n_steps;
+  double gap = w > 4 * BAR_GAP ? BAR_GAP : 0;
+  gint64 d = self->steps[i].end_ns - self->steps[i].start_ns;
+  double h = self->max_ns > 0 ? MAX (MIN_BAR_HEIGHT, (height - 2) * d / (double) self->max_ns) : MIN_BAR_HEIGHT;
+
+  return GRAPHENE_RECT_INIT (i * w, height - h, MAX (1.0, w - gap), h);
+}
+
+static void
+draw_focus (AfgStepStrip *self, GtkSnapshot *snapshot, double width, double height, const GdkRGBA *fg)
+{
+  double w = width / self->n_steps;
+  int first = afg_step_range_is_all (&self->range) ? 0 : self->range.first;
+  int last = afg_step_range_is_all (&self->range) ? (int) self->n_steps - 1 : self->range.last;
+  GskRoundedRect outline;
+  GdkRGBA colors[4];
+  float widths[4] = { 1, 1, 1, 1 };
+
+  for (guint k = 0; k < 4; k++)
+    {
+      colors[k] = *fg;
+      colors[k].alpha = 0.6;
+    }
+  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (first * w, 0, (last - first + 1) * w, height), 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+}
+
+static void
+afg_step_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  AfgStepStrip *self = AFG_STEP_STRIP (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  GdkRGBA fg;
+
+  if (self->n_steps == 0 || width <= 0)
+    return;
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  for (guint i = 0; i < self->n_steps; i++)
+    {
+      GdkRGBA color = bar_color (self, i, &fg);
+      graphene_rect_t rect = bar_rect (self, i, width, height);
+
+      gtk_snapshot_append_color (snapshot, &color, &rect);
+    }
+  if (gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_FOCUS_VISIBLE)
+    draw_focus (self, snapshot, width, height, &fg);
+}
+
+static void
+afg_step_strip_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                        int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  *minimum = *natural = orientation == GTK_ORIENTATION_VERTICAL ? STRIP_HEIGHT : 48;
+}
+
+static int
+index_at (AfgStepStrip *self, double x)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  return afg_step_index_at (self->n_steps, width, CLAMP (x, 0, width - 1));
+}
+
+static char *
+step_tooltip (AfgStepStrip *self, guint i)
+{
+  g_autofree char *duration = afg_format_duration (self->steps[i].end_ns - self->steps[i].start_ns);
+
+  /* Translators: a bar of the step strip: "step 11 · 1.02 s" */
+  return self->slow[i]
+    ? g_strdup_printf (_("step %" PRId64 " · %s · slow"), self->steps[i].id, duration)
+    : g_strdup_printf (_("step %" PRId64 " · %s"), self->steps[i].id, duration);
+}
+
+static gboolean
+afg_step_strip_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  AfgStepStrip *self = AFG_STEP_STRIP (widget);
+  int i = keyboard ? self->range.last : afg_step_index_at (self->n_steps, gtk_widget_get_width (widget), x);
+  g_autofree char *text = NULL;
+
+  if (i < 0)
+    return FALSE;
+  text = step_tooltip (self, i);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+set_hover (AfgStepStrip *self, int hover)
+{
+  if (hover == self->hover)
+    return;
+  self->hover = hover;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER]);
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion, double x, double y, AfgStepStrip *self)
+{
+  set_hover (self, afg_step_index_at (self->n_steps, gtk_widget_get_width (GTK_WIDGET (self)), x));
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion, AfgStepStrip *self)
+{
+  set_hover (self, -1);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *drag, double x, double y, AfgStepStrip *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (drag));
+  int i = index_at (self, x);
+
+  if (i < 0)
+    return;
+  self->drag_x = x;
+  if (state & GDK_SHIFT_MASK)
+    afg_step_range_extend (&self->range, i);
+  else
+    afg_step_range_select (&self->range, i);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_drag_update (GtkGestureDrag *drag, double dx, double dy, AfgStepStrip *self)
+{
+  int i = index_at (self, self->drag_x + dx);
+
+  if (i < 0 || afg_step_range_is_all (&self->range))
+    return;
+  afg_step_range_extend (&self->range, i);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_drag_end (GtkGestureDrag *drag, double dx, double dy, AfgStepStrip *self)
+{
+  tell_range (self);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                AfgStepStrip *self)
+{
+  gboolean extend = (state & GDK_SHIFT_MASK) != 0;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      afg_step_range_move (&self->range, -1, self->n_steps, extend);
+      break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      afg_step_range_move (&self->range, 1, self->n_steps, extend);
+      break;
+    case GDK_KEY_Escape:
+      /* Already the whole profile: the window's Esc does the rest. */
+      if (afg_step_range_is_all (&self->range))
+        return FALSE;
+      afg_step_range_clear (&self->range);
+      break;
+    default:
+      return FALSE;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  tell_range (self);
+  return TRUE;
+}
+
+static void
+afg_step_strip_state_flags_changed (GtkWidget *widget, GtkStateFlags previous)
+{
+  GTK_WIDGET_CLASS (afg_step_strip_parent_class)->state_flags_changed (widget, previous);
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+afg_step_strip_finalize (GObject *object)
+{
+  AfgStepStrip *self = AFG_STEP_STRIP (object);
+
+  g_clear_pointer (&self->steps, g_free);
+  g_clear_pointer (&self->slow, g_free);
+  G_OBJECT_CLASS (afg_step_strip_parent_class)->finalize (object);
+}
+
+static void
+afg_step_strip_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AfgStepStrip *self = AFG_STEP_STRIP (object);
+
+  switch (prop_id)
+    {
+    case PROP_HOVER:
+      g_value_set_int (value, self->hover);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+afg_step_strip_class_init (AfgStepStripClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = afg_step_strip_finalize;
+  object_class->get_property = afg_step_strip_get_property;
+  widget_class->snapshot = afg_step_strip_snapshot;
+  widget_class->measure = afg_step_strip_measure;
+  widget_class->query_tooltip = afg_step_strip_query_tooltip;
+  widget_class->state_flags_changed = afg_step_strip_state_flags_changed;
+
+  /* The index of the step under the pointer, or -1. */
+  properties[PROP_HOVER] =
+    g_param_spec_int ("hover", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The selected steps changed (afg_step_strip_get_range). */
+  signals[RANGE_CHANGED] = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_css_name (widget_class, "afgstepstrip");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+afg_step_strip_init (AfgStepStrip *self)
+{
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *key = gtk_event_controller_key_new ();
+
+  afg_step_range_clear (&self->range);
+  self->told = self->range;
+  self->hover = -1;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Steps"), -1);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
+}
+
+GtkWidget *
+afg_step_strip_new (void)
+{
+  return g_object_new (AFG_TYPE_STEP_STRIP, NULL);
+}
+
+void
+afg_step_strip_set_steps (AfgStepStrip *self, const AfgStep *steps, guint n_steps)
+{
+  gint64 median;
+
+  g_return_if_fail (AFG_IS_STEP_STRIP (self));
+
+  g_free (self->steps);
+  g_free (self->slow);
+  self->steps = g_memdup2 (steps, sizeof *steps * n_steps);
+  self->slow = g_new0 (gboolean, n_steps);
+  self->n_steps = n_steps;
+  self->max_ns = 0;
+  median = afg_step_median_ns (steps, n_steps);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      self->max_ns = MAX (self->max_ns, steps[i].end_ns - steps[i].start_ns);
+      self->slow[i] = afg_step_is_slow (steps, n_steps, i, median);
+    }
+  afg_step_range_clear (&self->range);
+  self->told = self->range;
+  set_hover (self, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+afg_step_strip_get_n_steps (AfgStepStrip *self)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), 0);
+
+  return self->n_steps;
+}
+
+gboolean
+afg_step_strip_get_range (AfgStepStrip *self, guint *first, guint *last)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), FALSE);
+
+  if (afg_step_range_is_all (&self->told))
+    return FALSE;
+  *first = self->told.first;
+  *last = self->told.last;
+  return TRUE;
+}
+
+void
+afg_step_strip_clear_range (AfgStepStrip *self)
+{
+  g_return_if_fail (AFG_IS_STEP_STRIP (self));
+
+  afg_step_range_clear (&self->range);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  tell_range (self);
+}
+
+int
+afg_step_strip_get_hover (AfgStepStrip *self)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), -1);
+
+  return self->hover;
+}
+
+gboolean
+afg_step_strip_is_slow (AfgStepStrip *self, guint index)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), FALSE);
+  g_return_val_if_fail (index < self->n_steps, FALSE);
+
+  return self->slow[index];
+}

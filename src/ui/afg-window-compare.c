@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <inttypes.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-format.h"
+#include "afg-loader.h"
+#include "afg-settings.h"
+#include "afg-tree-builder.h"
+#include "afg-window-private.h"
+
+/* The loading page is refreshed from the workers' counters this often. */
+#define PROGRESS_INTERVAL_MS 100
+
+/* One side's load, in its own thread. */
+typedef struct {
+  char         *path;
+  GCancellable *cancellable;
+  gint          phase;   /* AfgLoadPhase, atomic */
+  guint64       rows;    /* atomic */
+  guint64       total;   /* atomic */
+  AfgTree      *tree;
+  GError       *error;
+} Side;
+
+typedef struct {
+  GWeakRef        window;
+  GCancellable   *cancellable;
+  Side            sides[2];
+  AfgDiffShape   *shape;
+  AfgFlameLayout *layout;
+  guint           progress_source;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_weak_ref_clear (&job->window);
+  g_clear_object (&job->cancellable);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_free (job->sides[s].path);
+      g_clear_pointer (&job->sides[s].tree, afg_tree_unref);
+      g_clear_error (&job->sides[s].error);
+    }
+  g_clear_pointer (&job->shape, afg_diff_shape_unref);
+  g_clear_pointer (&job->layout, afg_flame_layout_free);
+  g_free (job);
+}
+
+static void
+on_side_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
+{
+  Side *side = data;
+
+  g_atomic_int_set (&side->phase, phase);
+  __atomic_store_n (&side->rows, rows, __ATOMIC_RELAXED);
+  __atomic_store_n (&side->total, total, __ATOMIC_RELAXED);
+}
+
+/* The same tree the window builds for one DB, with address variants
+ * merged: no two processes share addresses, so unmerged sides of two
+ * ranks would hardly line up. */
+static gpointer
+load_side (gpointer data)
+{
+  Side *side = data;
+  g_autoptr(AfgDocument) document = afg_document_load (side->path, side->cancellable,
+                                                       on_side_progress, side, &side->error);
+
+  if (document != NULL)
+    {
+      g_atomic_int_set (&side->phase, AFG_LOAD_PHASE_BUILDING);
+      side->tree = afg_tree_build (document, NULL, AFG_TREE_MERGE_ADDRESSES, side->cancellable, &side->error);
+    }
+  if (side->tree != NULL && !afg_tree_check_not_empty (side->tree, &side->error))
+    g_clear_pointer (&side->tree, afg_tree_unref);
+  return NULL;
+}
+
+/* Both DBs at once, one per core, then their diff and its first layout. */
+static void
+compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  GThread *other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
+
+  load_side (&job->sides[0]);
+  g_thread_join (other);
+  for (guint s = 0; s < 2; s++)
+    if (job->sides[s].error != NULL)
+      {
+        g_task_return_error (task, g_steal_pointer (&job->sides[s].error));
+        return;
+      }
+  job->shape = afg_diff_shape_new (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, cancellable);
+  if (job->shape == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+  job->layout = afg_flame_layout_new (afg_diff_shape_get_tree (job->shape, AFG_DIFF_SIDE_B),
+                                      AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  g_task_return_boolean (task, TRUE);
+}
+
+static AfgWindow *
+job_get_window (Job *job)
+{
+  AfgWindow *self = g_weak_ref_get (&job->window);
+
+  if (self != NULL && self->load_cancellable == job->cancellable
+      && !g_cancellable_is_cancelled (job->cancellable))
+    return self;
+  g_clear_object (&self);
+  return NULL;
+}
+
+/* Both sides in one bar: their rows added up, the slower side's phase. */
+static gboolean
+poll_progress (gpointer data)
+{
+  Job *job = data;
+  g_autoptr(AfgWindow) self = job_get_window (job);
+  AfgLoadPhase phase = AFG_LOAD_PHASE_BUILDING;
+  guint64 rows = 0, total = 0;
+
+  if (self == NULL)
+    return G_SOURCE_CONTINUE;
+  for (guint s = 0; s < 2; s++)
+    {
+      phase = MIN (phase, (AfgLoadPhase) g_atomic_int_get (&job->sides[s].phase));
+      rows += __atomic_load_n (&job->sides[s].rows, __ATOMIC_RELAXED);
+      total += __atomic_load_n (&job->sides[s].total, __ATOMIC_RELAXED);
+    }
+  _afg_window_show_progress (self, phase, rows, total);
+  return G_SOURCE_CONTINUE;
+}
+
+static char *
+side_name (AfgDiffShape *shape, AfgDiffSide side)
+{
+  return g_strdup (afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (shape, side))));
+}
+
+static void
+update_status (AfgWindow *self, AfgDiffShape *shape)
+{
+  g_autofree char *a = side_name (shape, AFG_DIFF_SIDE_A);
+  g_autofree char *b = side_name (shape, AFG_DIFF_SIDE_B);
+  gint64 total_a = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+  gint64 total_b = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+  g_autofree char *ta = afg_format_duration (total_a);
+  g_autofree char *tb = afg_format_duration (total_b);
+  g_autofree char *text = g_strdup_printf (_("A: %s (%s) → B: %s (%s) · %'u frames, threads merged"),
+                                           a, ta, b, tb,
+                                           afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
+
+  gtk_label_set_text (self->status_label, text);
+}
+
+static char *
+compare_title (GFile *a, GFile *b)
+{
+  g_autofree char *name_a = g_file_get_basename (a);
+  g_autofree char *name_b = g_file_get_basename (b);
+  g_autofree char *safe_a = afg_format_path (name_a);
+  g_autofree char *safe_b = afg_format_path (name_b);
+
+  return g_strdup_printf ("%s ↔ %s", safe_a, safe_b);
+}
+
+static GFile *
+side_file (AfgDiffShape *shape, AfgDiffSide side)
+{
+  return g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, side))));
+}
+
+/* The title of the diff on screen: also after a cancelled load. */
+void
+_afg_window_compare_show_title (AfgWindow *self)
+{
+  AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+  g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
+  g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
+  g_autofree char *title = compare_title (a, b);
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+/* The selected frame in the status line as A → B, not as B alone. */
+static void
+on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
+{
+  guint32 node = afg_flame_view_get_selected_node (view);
+  AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *text = NULL;
+
+  if (shape == NULL || node == AFG_FLAME_NO_FRAME)
+    return;
+  a = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, node));
+  b = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node));
+  text = g_strdup_printf (_("Selected: %s · total %s → %s"),
+                          afg_tree_get_node_name (afg_diff_view_get_tree (self->diff_view), node), a, b);
+  gtk_label_set_text (self->selection_label, text);
+}
+
+static void
+show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
+{
+
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  self->tree = afg_tree_ref (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
+  g_clear_object (&self->exported);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  afg_diff_view_set_shape (self->diff_view, shape, layout);
+  update_status (self, shape);
+  _afg_window_compare_show_title (self);
+  gtk_stack_set_visible_child_name (self->stack, "graph");
+  gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
+  _afg_window_update_actions (self);
+}
+
+static void
+on_compared (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgWindow) self = job_get_window (job);
+
+  /* Here, in the main thread: the poll may not outlive the job. */
+  g_clear_handle_id (&job->progress_source, g_source_remove);
+  g_task_propagate_boolean (G_TASK (result), &error);
+  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("dropped a cancelled or stale comparison");
+  else if (error != NULL)
+    _afg_window_show_error (self, error);
+  else
+    show_diff (self, job->shape, g_steal_pointer (&job->layout));
+}
+
+/* Shows A's profile against B's; like opening a DB, the load can be
+ * cancelled, and a failure on either side is the window's error page. */
+void
+_afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *title = compare_title (a, b);
+  g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
+  Job *job;
+
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+  g_set_object (&self->file, a);
+  gtk_label_set_text (self->loading_title, loading);
+  _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
+  gtk_progress_bar_set_fraction (self->loading_bar, 0);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  _afg_window_update_actions (self);
+
+  job = g_new0 (Job, 1);
+  g_weak_ref_init (&job->window, self);
+  job->cancellable = g_object_ref (self->load_cancellable);
+  job->sides[0] = (Side) { g_file_get_path (a), job->cancellable };
+  job->sides[1] = (Side) { g_file_get_path (b), job->cancellable };
+  for (guint s = 0; s < 2; s++)
+    if (job->sides[s].path == NULL)
+      {
+        g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                               _("%s: only local files can be opened"), title);
+        job_free (job);
+        _afg_window_show_error (self, error);
+        return;
+      }
+  job->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, poll_progress, job);
+  task = g_task_new (NULL, self->load_cancellable, on_compared, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compare_in_thread);
+}
+
+static void
+on_compare_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_clear_object (&self->chooser);
+  if (file != NULL && self->file != NULL)
+    {
+      afg_settings_remember_folder (file);
+      _afg_window_compare (self, self->file, file);
+    }
+}
+
+/* A of the comparison is the profile on screen (A of the diff on screen). */
+static void
+compare_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Compare with a Profiler Database"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Profiler databases"), "*.db");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("All files"), "*");
+  afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_compare_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+void
+_afg_window_class_install_compare (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
+}
+
+/* The options button goes to the header bar, the legend beside the
+ * status line: both show only while a diff is on screen. */
+void
+_afg_window_compare_init (AfgWindow *self)
+{
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+  GtkWidget *statusbar = gtk_widget_get_parent (GTK_WIDGET (self->status_label));
+
+  self->diff_view = afg_diff_view_new (self->flame_view);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "diff", afg_diff_view_get_actions (self->diff_view));
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), afg_diff_view_get_options (self->diff_view));
+  gtk_box_insert_child_after (GTK_BOX (statusbar), afg_diff_view_get_legend (self->diff_view),
+                              GTK_WIDGET (self->status_label));
+  /* After the window's own handler, which it corrects. */
+  g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+}
+
+gboolean
+_afg_window_is_comparing (AfgWindow *self)
+{
+  return self->diff_view != NULL && afg_diff_view_get_shape (self->diff_view) != NULL;
+}
+
+static char *
+node_path (AfgTree *tree, guint32 node)
+{
+  g_autoptr(GString) path = g_string_new (afg_tree_get_node_name (tree, node));
+
+  for (node = afg_tree_get_node (tree, node)->parent; node != AFG_TREE_ROOT && node != AFG_NODE_NONE;
+       node = afg_tree_get_node (tree, node)->parent)
+    {
+      g_string_prepend_c (path, ';');
+      g_string_prepend (path, afg_tree_get_node_name (tree, node));
+    }
+  return g_string_free (g_steal_pointer (&path), FALSE);
+}
+
+static char *
+node_values (AfgDiffShape *shape, guint32 node)
+{
+  g_autoptr(GString) values = g_string_new (NULL);
+
+  for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+    for (AfgColumn c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+      g_string_append_printf (values, "%s%" G_GINT64_FORMAT, values->len ? " " : "",
+                              afg_diff_shape_get_value (shape, s, c, node));
+  return g_string_free (g_steal_pointer (&values), FALSE);
+}
+
+/* The state line's diff fields (README, "Test state line"). */
+void
+_afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph)
+{
+  AfgDiffShape *shape = graph && self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
+  guint32 hover = shape ? afg_flame_view_get_hover_node (self->flame_view) : AFG_FLAME_NO_FRAME;
+  g_autofree char *compared = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *values = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (shape != NULL)
+    compared = g_strdup (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B))));
+  if (hover != AFG_FLAME_NO_FRAME && hover != AFG_TREE_ROOT)
+    {
+      path = node_path (afg_diff_view_get_tree (self->diff_view), hover);
+      values = node_values (shape, hover);
+      tooltip = afg_diff_view_get_tooltip_text (self->diff_view, hover);
+    }
+  _afg_window_append_state_field (line, "mode", shape ? "diff" : "profile");
+  _afg_window_append_state_field (line, "compared", compared);
+  _afg_window_append_state_field (line, "shape", shape ? afg_diff_view_get_option (self->diff_view, "shape") : NULL);
+  _afg_window_append_state_field (line, "color", shape ? afg_diff_view_get_option (self->diff_view, "color") : NULL);
+  _afg_window_append_state_field (line, "norm", shape ? afg_diff_view_get_option (self->diff_view, "norm") : NULL);
+  _afg_window_append_state_field (line, "hover_path", path);
+  _afg_window_append_state_field (line, "hover_values", values);
+  _afg_window_append_state_field (line, "tooltip", tooltip);
+}
+
+void
+afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+{
+  g_return_if_fail (AFG_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+
+  _afg_window_compare (self, a, b);
+}
+
+gboolean
+afg_window_is_comparing (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+
+  return _afg_window_is_comparing (self);
+}

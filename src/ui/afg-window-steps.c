@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <inttypes.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-format.h"
+#include "afg-scope.h"
+#include "afg-step-range.h"
+#include "afg-tree-builder.h"
+#include "afg-window-private.h"
+
+/* The step strip under the header bar: picking steps rebuilds the tree
+ * for them in a worker, from the document's event store (no DB access);
+ * the thread, the flame view's weight and the search carry over. */
+
+typedef struct {
+  GWeakRef      window;
+  GCancellable *cancellable;
+} ScopeRequest;
+
+static void
+scope_request_free (ScopeRequest *req)
+{
+  g_weak_ref_clear (&req->window);
+  g_clear_object (&req->cancellable);
+  g_free (req);
+}
+
+static AfgDocument *
+window_document (AfgWindow *self)
+{
+  return self->tree != NULL ? afg_tree_get_document (self->tree) : NULL;
+}
+
+static void
+disconnect_paint (AfgWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock != NULL && self->scope_paint_handler != 0)
+    g_signal_handler_disconnect (clock, self->scope_paint_handler);
+  self->scope_paint_handler = 0;
+}
+
+static void
+cancel_scope (AfgWindow *self)
+{
+  g_cancellable_cancel (self->scope_cancellable);
+  g_clear_object (&self->scope_cancellable);
+  disconnect_paint (self);
+}
+
+static gint64
+selected_thread (AfgWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->thread_dropdown);
+
+  if (self->tree == NULL || selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+    return -1;
+  return afg_tree_get_thread (self->tree, selected - 1)->global_tid;
+}
+
+/* Refills the thread picker (its totals follow the scope and "Per step")
+ * and picks @global_tid again if the tree still has it. */
+static void
+refill_threads (AfgWindow *self, gint64 global_tid)
+{
+  _afg_window_fill_threads (self);
+  for (guint i = 0; global_tid >= 0 && i < afg_tree_get_n_threads (self->tree); i++)
+    if (afg_tree_get_thread (self->tree, i)->global_tid == global_tid)
+      gtk_drop_down_set_selected (self->thread_dropdown, i + 1);
+}
+
+/* "steps 10–12", "step 11", or NULL for the whole profile. */
+static char *
+scope_words (const AfgScope *scope)
+{
+  if (scope->n_steps == 0)
+    return NULL;
+  if (scope->first_step == scope->last_step)
+    return g_strdup_printf (_("step %" PRId64), scope->first_step);
+  return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
+}
+
+static void
+update_title (AfgWindow *self)
+{
+  const char *name = afg_document_get_source_name (window_document (self));
+  g_autofree char *words = scope_words (afg_tree_get_scope (self->tree));
+  /* The scope first: the title ellipsizes at its start, keeping the file
+   * name's end (the rank), which tells windows apart. */
+  g_autofree char *title = words ? g_strdup_printf ("%s — %s", words, name) : NULL;
+
+  gtk_window_set_title (GTK_WINDOW (self), title ? title : name);
+}
+
+/* Everything that "Per step" divides; @thread is picked again. */
+static void
+show_values (AfgWindow *self, gint64 thread)
+{
+  refill_threads (self, thread);
+  afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+  _afg_window_update_status (self);
+}
+
+/* The click-to-redraw figure of README's "Steps": the first frame painted
+ * once the view has the new tree's layout. */
+static void
+on_after_paint (GdkFrameClock *clock, AfgWindow *self)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+  g_autofree char *words = NULL;
+
+  if (afg_flame_view_is_busy (self->flame_view) || layout == NULL
+      || afg_flame_layout_get_tree (layout) != self->tree)
+    return;
+  words = scope_words (afg_tree_get_scope (self->tree));
+  g_debug ("%s drawn %.1f ms after the click", words ? words : "whole profile",
+           (g_get_monotonic_time () - self->scope_clicked) / 1000.0);
+  disconnect_paint (self);
+}
+
+static void
+show_scoped_tree (AfgWindow *self, AfgTree *tree)
+{
+  gint64 thread = selected_thread (self);
+  g_autofree char *search = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  self->tree = afg_tree_ref (tree);
+  g_clear_object (&self->exported);
+  /* The view keeps its weight: the layout it builds is in that column. */
+  afg_flame_view_set_tree (self->flame_view, tree);
+  afg_flame_view_set_search (self->flame_view, search);
+  show_values (self, thread);
+  update_title (self);
+  gtk_widget_set_sensitive (self->all_steps_button, afg_tree_get_scope (tree)->bounded);
+  if (gtk_widget_get_frame_clock (GTK_WIDGET (self)) != NULL)
+    self->scope_paint_handler = g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
+                                                  G_CALLBACK (on_after_paint), self);
+  _afg_window_update_actions (self);
+  _afg_window_report_state (self);
+}
+
+static void
+on_scope_built (GObject *source, GAsyncResult *result, gpointer data)
+{
+  ScopeRequest *req = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgTree) tree = afg_tree_build_finish (result, &error);
+  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
+
+  if (self == NULL || tree == NULL || req->cancellable != self->scope_cancellable)
+    g_debug ("dropped a stale scoped tree");
+  else
+    {
+      g_debug ("scoped tree built %.1f ms after the click",
+               (g_get_monotonic_time () - self->scope_clicked) / 1000.0);
+      show_scoped_tree (self, tree);
+    }
+  scope_request_free (req);
+}
+
+static void
+build_scope (AfgWindow *self, const AfgScope *scope)
+{
+  ScopeRequest *req = g_new0 (ScopeRequest, 1);
+
+  cancel_scope (self);
+  self->scope_cancellable = g_cancellable_new ();
+  g_weak_ref_init (&req->window, self);
+  req->cancellable = g_object_ref (self->scope_cancellable);
+  afg_tree_build_async (window_document (self), scope, afg_tree_get_flags (self->tree),
+                        self->scope_cancellable, on_scope_built, req);
+}
+
+static void
+on_range_changed (AfgWindow *self, AfgStepStrip *strip)
+{
+  AfgDocument *document = window_document (self);
+  const AfgStep *steps;
+  g_autoptr(GError) error = NULL;
+  AfgScope scope = { 0 };
+  guint first, last, n;
+
+  if (document == NULL)
+    return;
+  self->scope_clicked = g_get_monotonic_time ();
+  steps = afg_document_get_steps (document, &n);
+  if (afg_step_strip_get_range (strip, &first, &last)
+      && !afg_scope_init_steps (&scope, document, steps[first].id, steps[last].id, &error))
+    {
+      g_warning ("%s", error->message);
+      return;
+    }
+  build_scope (self, &scope);
+}
+
+static void
+on_per_step_toggled (AfgWindow *self, GtkToggleButton *button)
+{
+  if (self->tree == NULL)
+    return;
+  show_values (self, selected_thread (self));
+  /* The selected frame's line in the status bar shows a value too. */
+  g_object_notify (G_OBJECT (self->flame_view), "selected-node");
+  _afg_window_report_state (self);
+}
+
+static void
+on_strip_hover (AfgWindow *self, GParamSpec *pspec, AfgStepStrip *strip)
+{
+  _afg_window_report_state (self);
+}
+
+static void
+on_all_clicked (AfgWindow *self, GtkButton *button)
+{
+  afg_step_strip_clear_range (self->step_strip);
+}
+
+/* "22 steps · slowest: step 11 (1.02 s)", as the page's strip says. */
+static char *
+strip_summary (const AfgStep *steps, guint n)
+{
+  guint slowest = 0;
+  g_autofree char *time = NULL;
+
+  for (guint i = 1; i < n; i++)
+    if (steps[i].end_ns - steps[i].start_ns > steps[slowest].end_ns - steps[slowest].start_ns)
+      slowest = i;
+  time = afg_format_duration (steps[slowest].end_ns - steps[slowest].start_ns);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step · slowest: step %" PRId64 " (%s)",
+                                       "%u steps · slowest: step %" PRId64 " (%s)", n),
+                          n, steps[slowest].id, time);
+}
+
+void
+_afg_window_steps_show (AfgWindow *self)
+{
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (window_document (self), &n);
+  g_autofree char *summary = n > 0 ? strip_summary (steps, n) : NULL;
+
+  cancel_scope (self);
+  afg_step_strip_set_steps (self->step_strip, steps, n);
+  gtk_label_set_text (self->steps_label, summary ? summary : "");
+  gtk_widget_set_sensitive (self->all_steps_button, FALSE);
+  gtk_widget_set_visible (self->steps_bar, n > 0);
+  afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+}
+
+void
+_afg_window_steps_hide (AfgWindow *self)
+{
+  cancel_scope (self);
+  gtk_widget_set_visible (self->steps_bar, FALSE);
+}
+
+/* Esc's last resort, after the search and the zoom: the whole profile. */
+gboolean
+_afg_window_steps_escape (AfgWindow *self)
+{
+  guint first, last;
+
+  if (!gtk_widget_get_visible (self->steps_bar)
+      || !afg_step_strip_get_range (self->step_strip, &first, &last))
+    return FALSE;
+  afg_step_strip_clear_range (self->step_strip);
+  return TRUE;
+}
+
+/* What every value shown is divided by: 1, or with "Per step" the steps
+ * in scope (all the DB's steps for the whole profile). */
+guint
+_afg_window_steps_divisor (AfgWindow *self)
+{
+  guint n;
+
+  if (self->tree == NULL || !gtk_toggle_button_get_active (self->per_step_button))
+    return 1;
+  n = afg_scope_count_steps (afg_tree_get_scope (self->tree), window_document (self));
+  return MAX (n, 1);
+}
+
+/* A time as "Per step" shows it: "1.72 s", or "0.57 s / step". */
+char *
+_afg_window_steps_format_ns (AfgWindow *self, gint64 ns)
+{
+  guint divisor = _afg_window_steps_divisor (self);
+  g_autofree char *time = afg_format_duration (ns / divisor);
+
+  /* TRANSLATORS: a time per step, "0.57 s / step" */
+  return gtk_toggle_button_get_active (self->per_step_button)
+    ? g_strdup_printf (_("%s / step"), time) : g_steal_pointer (&time);
+}
+
+/* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s)", or
+ * "all 22 steps (19.2 s)"; NULL for a DB without steps. */
+char *
+_afg_window_steps_describe (AfgWindow *self)
+{
+  const AfgScope *scope = afg_tree_get_scope (self->tree);
+  g_autofree char *words = scope_words (scope);
+  g_autofree char *time = NULL;
+  guint n;
+
+  afg_document_get_steps (window_document (self), &n);
+  if (n == 0)
+    return NULL;
+  time = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  if (words == NULL)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s)", "all %u steps (%s)", n), n, time);
+  /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s)" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u of %u step, %s)", "%s (%u of %u steps, %s)", n),
+                          words, scope->n_steps, n, time);
+}
+
+/* The state line's step fields: the step under the pointer ("7" or
+ * empty) and the slow ones ("5" or "5,9"). */
+void
+_afg_window_steps_append_state (AfgWindow *self, GString *hover, GString *slow)
+{
+  guint n;
+  const AfgStep *steps = self->tree ? afg_document_get_steps (window_document (self), &n) : NULL;
+  int index = afg_step_strip_get_hover (self->step_strip);
+
+  if (steps == NULL || n != afg_step_strip_get_n_steps (self->step_strip))
+    return;
+  if (index >= 0)
+    g_string_append_printf (hover, "%" PRId64, steps[index].id);
+  for (guint i = 0; i < n; i++)
+    if (afg_step_strip_is_slow (self->step_strip, i))
+      g_string_append_printf (slow, "%s%" PRId64, slow->len ? "," : "", steps[i].id);
+}
+
+/* The state line's scope: "10-12", "11", or empty for the whole profile. */
+char *
+_afg_window_steps_scope_field (AfgWindow *self)
+{
+  const AfgScope *scope = self->tree ? afg_tree_get_scope (self->tree) : NULL;
+
+  if (scope == NULL || scope->n_steps == 0)
+    return g_strdup ("");
+  if (scope->first_step == scope->last_step)
+    return g_strdup_printf ("%" PRId64, scope->first_step);
+  return g_strdup_printf ("%" PRId64 "-%" PRId64, scope->first_step, scope->last_step);
+}
+
+void
+_afg_window_steps_class_init (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (AFG_TYPE_STEP_STRIP);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_bar);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, step_strip);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, per_step_button);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, all_steps_button);
+  gtk_widget_class_bind_template_callback_full (widget_class, "_afg_window_steps_on_range_changed",
+                                                G_CALLBACK (on_range_changed));
+  gtk_widget_class_bind_template_callback_full (widget_class, "_afg_window_steps_on_per_step_toggled",
+                                                G_CALLBACK (on_per_step_toggled));
+  gtk_widget_class_bind_template_callback_full (widget_class, "_afg_window_steps_on_strip_hover",
+                                                G_CALLBACK (on_strip_hover));
+  gtk_widget_class_bind_template_callback_full (widget_class, "_afg_window_steps_on_all_clicked",
+                                                G_CALLBACK (on_all_clicked));
+}
+
+void
+_afg_window_steps_dispose (AfgWindow *self)
+{
+  cancel_scope (self);
+}

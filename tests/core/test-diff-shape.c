@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/* The diff the window draws (AfgDiffShape) and the diff colour rule. */
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-diff-color.h"
+#include "afg-diff-shape.h"
+#include "afg-test-db.h"
+
+static const AfgDiffNoise noise = { AFG_DIFF_DEFAULT_MIN_NS, AFG_DIFF_DEFAULT_MIN_PERCENT };
+
+static void
+append_path (AfgTree *tree, guint32 node, GString *out)
+{
+  guint32 parent = afg_tree_get_node (tree, node)->parent;
+
+  if (parent != AFG_TREE_ROOT)
+    {
+      append_path (tree, parent, out);
+      g_string_append_c (out, ';');
+    }
+  g_string_append (out, afg_tree_get_node_name (tree, node));
+}
+
+static int
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* The lines of the .diff.expected format, sorted. */
+static GPtrArray *
+render_shape (AfgDiffShape *shape)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  AfgTree *tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+
+  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      append_path (tree, n, line);
+      for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+        g_string_append_printf (line, "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
+                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_CALLS, n),
+                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_TOTAL_NS, n),
+                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_SELF_NS, n));
+      g_ptr_array_add (lines, g_string_free (g_steal_pointer (&line), FALSE));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  return lines;
+}
+
+static AfgTree *
+load_sample (const char *name)
+{
+  g_autofree char *path = afg_test_sample_path (name, ".db");
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return afg_test_build (document, NULL, AFG_TREE_MERGE_ADDRESSES);
+}
+
+static void
+test_samples (void)
+{
+  g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level0_rank0");
+  g_autoptr(AfgTree) b = load_sample ("ascend_pytorch_profiler_level1_rank0");
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  g_autofree char *expected_path = afg_test_sample_path ("level0_rank0-vs-level1_rank0", ".diff.expected");
+  g_autoptr(GPtrArray) expected = afg_test_read_lines (expected_path);
+  g_autoptr(GPtrArray) actual = render_shape (shape);
+
+  g_ptr_array_sort (expected, compare_lines);
+  afg_test_assert_lines (actual, expected, "diff of the samples");
+}
+
+static AfgTree *
+load_events (const AfgTestEvent *events, gsize n_events)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  AfgTree *tree;
+
+  afg_test_db_add_events (db, events, n_events);
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_MERGE_ADDRESSES);
+  afg_test_db_free (db);
+  return tree;
+}
+
+static void
+test_sides (void)
+{
+  /* A: two threads both calling f (merged), g only in A, an address
+   * variant; B: f, h only in B, another address of the same call. */
+  static const AfgTestEvent ea[] = {
+    { GTID (1, 1), 0, 100, "f" }, { GTID (1, 1), 10, 30, "g" },
+    { GTID (1, 2), 0, 50, "f" },
+    { GTID (1, 2), 60, 70, "<m at 0xffff1234>" },
+  };
+  static const AfgTestEvent eb[] = {
+    { GTID (2, 7), 0, 300, "f" }, { GTID (2, 7), 20, 60, "h" },
+    { GTID (2, 7), 400, 420, "<m at 0xabc>" },
+  };
+  g_autoptr(AfgTree) a = NULL, b = NULL;
+  g_autoptr(AfgDiffShape) shape = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  const char *expected[] = {
+    "<m at 0x…>\t1\t10\t10\t1\t20\t20",
+    "f\t2\t150\t130\t1\t300\t260",
+    "f;g\t1\t20\t20\t0\t0\t0",
+    "f;h\t0\t0\t0\t1\t40\t40",
+  };
+  a = load_events (ea, G_N_ELEMENTS (ea));
+  b = load_events (eb, G_N_ELEMENTS (eb));
+  shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  lines = render_shape (shape);
+  g_assert_cmpuint (lines->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < lines->len; i++)
+    g_assert_cmpstr (lines->pdata[i], ==, expected[i]);
+  /* The root: sums, no calls, no self. */
+  g_assert_cmpint (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, 0), ==, 160);
+  g_assert_cmpint (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, 0), ==, 320);
+  g_assert_cmpint (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_SELF_NS, 0), ==, 0);
+  g_assert_cmpuint (afg_tree_get_n_threads (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)), ==, 0);
+  g_assert_true (afg_diff_shape_has_node (shape, AFG_DIFF_SIDE_B, 0));
+}
+
+static void
+test_against_itself (void)
+{
+  g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level0_rank0");
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, a, "a ↔ a", NULL);
+  AfgTree *tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+  AfgDiffNoise exact = { 0, 0 };
+
+  g_assert_cmpuint (afg_tree_get_n_nodes (tree), >, 100);
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (tree); n++)
+    for (AfgColumn c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+      {
+        gint64 va = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, c, n);
+        gint64 vb = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, c, n);
+
+        g_assert_cmpint (va, ==, vb);
+        g_assert_cmpint (afg_diff_classify (va, vb, TRUE, TRUE, &exact), ==, AFG_DIFF_SAME);
+      }
+}
+
+static void
+test_empty_side (void)
+{
+  g_autoptr(AfgTree) a = load_events (NULL, 0);
+  g_autoptr(AfgTree) b = load_sample ("ascend_pytorch_profiler_level0_rank0");
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "empty ↔ b", NULL);
+  AfgTree *tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_A);
+
+  g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, 0), ==, 0);
+  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
+    g_assert_false (afg_diff_shape_has_node (shape, AFG_DIFF_SIDE_A, n));
+  g_assert_cmpint (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, 0), ==,
+                   afg_tree_get_value (b, AFG_COLUMN_TOTAL_NS, 0));
+}
+
+/* 5000 frames, more than are merged between two looks at the
+ * cancellable: a cancelled diff gives NULL, the same uncancelled does not. */
+static void
+test_cancelled (void)
+{
+  g_autofree AfgTestEvent *events = g_new (AfgTestEvent, 5000);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AfgTree) a = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(AfgDiffShape) shape = NULL;
+
+  for (guint i = 0; i < 5000; i++)
+    {
+      g_ptr_array_add (names, g_strdup_printf ("f%u", i));
+      events[i] = (AfgTestEvent) { GTID (1, 1), i * 10, i * 10 + 5, names->pdata[i] };
+    }
+  a = load_events (events, 5000);
+  shape = afg_diff_shape_new (a, a, "x", cancellable);
+  g_assert_nonnull (shape);
+  g_assert_cmpuint (afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_A)), ==, 5001);
+  g_cancellable_cancel (cancellable);
+  g_assert_null (afg_diff_shape_new (a, a, "x", cancellable));
+}
+
+static void
+assert_hsl (double a, double b, gboolean in_a, gboolean in_b, guint hue, guint sat, guint light)
+{
+  AfgFlameHsl hsl;
+
+  afg_diff_hsl (a, b, in_a, in_b, &noise, &hsl);
+  g_assert_cmpuint (hsl.hue, ==, hue);
+  g_assert_cmpuint (hsl.saturation, ==, sat);
+  g_assert_cmpuint (hsl.lightness, ==, light);
+}
+
+static void
+test_color_rule (void)
+{
+  /* Grey: equal, under the ns floor, under the percent floor. */
+  assert_hsl (5e6, 5e6, TRUE, TRUE, 0, 0, 80);
+  assert_hsl (1000, 1000 + 99999, TRUE, TRUE, 0, 0, 80);
+  assert_hsl (1e9, 1e9 + 4.9e7, TRUE, TRUE, 0, 0, 80);
+  /* A 0-vs-1-call frame of a few µs does not glow. */
+  assert_hsl (0, 3000, FALSE, TRUE, 0, 0, 80);
+  assert_hsl (3000, 0, TRUE, FALSE, 0, 0, 80);
+  /* Red grew, blue shrank, saturation ∝ |Δ%| (90 at 100%), capped. */
+  assert_hsl (1e6, 1.5e6, TRUE, TRUE, 0, 45, 62);
+  assert_hsl (1e6, 0.5e6, TRUE, TRUE, 220, 45, 62);
+  assert_hsl (1e6, 2e6, TRUE, TRUE, 0, 90, 62);
+  assert_hsl (1e6, 9e6, TRUE, TRUE, 0, 90, 62);
+  /* Just over the floor: still told from grey. */
+  assert_hsl (1e7, 1.06e7, TRUE, TRUE, 0, 15, 62);
+  /* From zero self (present on both sides): a full change. */
+  assert_hsl (0, 1e6, TRUE, TRUE, 0, 90, 62);
+  /* One side only, over the floor: its own hue. */
+  assert_hsl (0, 1e6, FALSE, TRUE, 285, 90, 62);
+  assert_hsl (1e6, 0, TRUE, FALSE, 175, 90, 62);
+}
+
+static void
+test_norm (void)
+{
+  double sa, sb;
+
+  afg_diff_norm_scales (AFG_DIFF_NORM_RAW, 100, 300, 4, 2, &sa, &sb);
+  g_assert_cmpfloat (sa, ==, 1);
+  g_assert_cmpfloat (sb, ==, 1);
+  afg_diff_norm_scales (AFG_DIFF_NORM_PER_STEP, 100, 300, 4, 0, &sa, &sb);
+  g_assert_cmpfloat (sa, ==, 0.25);
+  g_assert_cmpfloat (sb, ==, 1);
+  afg_diff_norm_scales (AFG_DIFF_NORM_EQUAL_TOTALS, 100, 300, 4, 2, &sa, &sb);
+  g_assert_cmpfloat (sa, ==, 3);
+  g_assert_cmpfloat (sb, ==, 1);
+  afg_diff_norm_scales (AFG_DIFF_NORM_EQUAL_TOTALS, 0, 300, 4, 2, &sa, &sb);
+  g_assert_cmpfloat (sa, ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/diff-shape/samples", test_samples);
+  g_test_add_func ("/diff-shape/sides", test_sides);
+  g_test_add_func ("/diff-shape/against-itself", test_against_itself);
+  g_test_add_func ("/diff-shape/empty-side", test_empty_side);
+  g_test_add_func ("/diff-shape/cancelled", test_cancelled);
+  g_test_add_func ("/diff-shape/color-rule", test_color_rule);
+  g_test_add_func ("/diff-shape/norm", test_norm);
+  return g_test_run ();
+}

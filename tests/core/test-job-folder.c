@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 17, discovery: the profiler DBs of a job folder the test builds. */
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include <glib/gstdio.h>
+
+#include "afg-job-folder.h"
+#include "afg-test-db.h"
+
+static AfgJobFolder *
+discover (const char *root)
+{
+  g_autoptr(GError) error = NULL;
+  AfgJobFolder *job = afg_job_folder_discover (root, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (job);
+  return job;
+}
+
+static const AfgJobRank *
+rank_at (const AfgJobFolder *job, guint i)
+{
+  g_assert_cmpuint (i, <, job->ranks->len);
+  return g_ptr_array_index (job->ranks, i);
+}
+
+static gboolean
+warned (const AfgJobFolder *job, const char *needle)
+{
+  for (guint i = 0; i < job->warnings->len; i++)
+    if (strstr (g_ptr_array_index (job->warnings, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_real_layout (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *db0 = afg_test_make_job_rank (root, "rank0_ascend_pt", "ascend_pytorch_profiler_0.db", 0,
+                                    "ascend_pytorch_profiler_level0_rank0");
+  g_autofree char *db1 = afg_test_make_job_rank (root, "rank1_ascend_pt", "ascend_pytorch_profiler_1.db", 1,
+                                    "ascend_pytorch_profiler_level1_rank0");
+  g_autoptr(AfgJobFolder) job = discover (root);
+
+  g_assert_cmpuint (job->ranks->len, ==, 2);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 0);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, db0);
+  g_assert_cmpint (rank_at (job, 1)->rank, ==, 1);
+  g_assert_cmpstr (rank_at (job, 1)->path, ==, db1);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_rank_from_info (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *beside = g_build_filename (root, "flat", NULL);
+  g_autofree char *parent = afg_test_make_job_rank (root, "a_ascend_pt", "ascend_pytorch_profiler.db", 5, NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (beside, "ascend_pytorch_profiler.db", "x");
+  afg_test_make_file (beside, "profiler_info_7.json", "{}");
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 2);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 5);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, parent);
+  g_assert_cmpint (rank_at (job, 1)->rank, ==, 7);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_no_rank (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *db = afg_test_make_job_rank (root, "x_ascend_pt", "ascend_pytorch_profiler.db", -1, NULL);
+  g_autoptr(AfgJobFolder) job = discover (root);
+
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, -1);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, db);
+  g_assert_true (warned (job, "shown as rank -1"));
+  afg_test_rm_rf (root);
+}
+
+static void
+set_mtime (const char *path, time_t when)
+{
+  struct utimbuf times = { when, when };
+
+  g_assert_cmpint (utime (path, &times), ==, 0);
+}
+
+/* The folder name's stamp wins over the file's mtime. */
+static void
+test_duplicate_by_stamp (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *newer = afg_test_make_job_rank (root, "h_2_20260102000000000_ascend_pt",
+                                      "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autofree char *older = afg_test_make_job_rank (root, "h_1_20260101000000000_ascend_pt",
+                                      "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  set_mtime (newer, 1000);
+  set_mtime (older, 2000);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, newer);
+  g_assert_cmpuint (job->warnings->len, ==, 1);
+  g_assert_true (warned (job, "h_2_20260102000000000_ascend_pt"));
+  g_assert_true (warned (job, "h_1_20260101000000000_ascend_pt"));
+  afg_test_rm_rf (root);
+}
+
+static void
+test_duplicate_by_mtime (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *a = afg_test_make_job_rank (root, "a_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autofree char *b = afg_test_make_job_rank (root, "b_ascend_pt", "ascend_pytorch_profiler_3.db", 3, NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  set_mtime (a, 3000);
+  set_mtime (b, 2000);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, a);
+  g_assert_true (warned (job, "a_ascend_pt") && warned (job, "b_ascend_pt"));
+  afg_test_rm_rf (root);
+}
+
+static void
+test_no_profiler_db (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *out = g_build_filename (root, "x_ascend_pt", "ASCEND_PROFILER_OUTPUT", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (out, "analysis.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_x.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_1234567890.db", "");
+  afg_test_make_file (out, "ascend_pytorch_profiler_1.db.bak", "");
+  job = afg_job_folder_discover (root, &error);
+  g_assert_null (job);
+  g_assert_error (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_PROFILER_DB);
+  g_assert_nonnull (afg_job_error_get_hint (error));
+  afg_test_rm_rf (root);
+}
+
+static void
+test_not_a_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (afg_job_folder_discover ("/nonexistent/afg-job", &error));
+  g_assert_error (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NOT_A_FOLDER);
+}
+
+static void
+test_symlink_loop (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *db = afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_autofree char *loop = g_build_filename (root, "r_ascend_pt", "ASCEND_PROFILER_OUTPUT",
+                                            "loop", NULL);
+  g_autofree char *self = g_build_filename (root, "self", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  g_assert_cmpint (symlink ("..", loop), ==, 0);
+  g_assert_cmpint (symlink (".", self), ==, 0);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, db);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_symlink_outside (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *outside = afg_test_make_tmp_dir ();
+  g_autofree char *target = afg_test_make_job_rank (outside, "o_ascend_pt", "ascend_pytorch_profiler_4.db", 4,
+                                       NULL);
+  g_autofree char *dir_link = g_build_filename (root, "linked_dir", NULL);
+  g_autofree char *file_link = g_build_filename (root, "ascend_pytorch_profiler_5.db", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_assert_cmpint (symlink (outside, dir_link), ==, 0);
+  g_assert_cmpint (symlink (target, file_link), ==, 0);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 0);
+  g_assert_true (warned (job, "linked_dir: a symbolic link out of the folder"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_5.db: a symbolic link out of the folder"));
+  afg_test_rm_rf (root);
+  afg_test_rm_rf (outside);
+}
+
+/* A link inside the folder to a DB already found is that DB, not a duplicate. */
+static void
+test_symlink_inside (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *db = afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_autofree char *link = g_build_filename (root, "ascend_pytorch_profiler_0.db", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  g_assert_cmpint (symlink (db, link), ==, 0);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_depth (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *level6 = g_build_filename (root, "1", "2", "3", "4", "5", "6", NULL);
+  g_autofree char *level7 = g_build_filename (level6, "7", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (level6, "ascend_pytorch_profiler_6.db", "");
+  afg_test_make_file (level7, "ascend_pytorch_profiler_7.db", "");
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 6);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_unreadable_folder (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *closed = g_build_filename (root, "closed", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  if (afg_test_is_root ())
+    {
+      g_test_skip ("root reads any folder");
+      return;
+    }
+  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  afg_test_make_file (closed, "ascend_pytorch_profiler_1.db", "");
+  g_assert_cmpint (g_chmod (closed, 0), ==, 0);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_true (warned (job, "closed: cannot be read"));
+  g_chmod (closed, 0755);
+  afg_test_rm_rf (root);
+}
+
+static void
+test_rank_limit (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  for (int i = 0; i < AFG_JOB_MAX_RANKS + 6; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", i);
+      afg_test_make_file (root, name, "");
+    }
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, AFG_JOB_MAX_RANKS);
+  g_assert_cmpint (rank_at (job, AFG_JOB_MAX_RANKS - 1)->rank, ==, AFG_JOB_MAX_RANKS - 1);
+  g_assert_true (warned (job, "ranks from 1024 on are ignored"));
+  afg_test_rm_rf (root);
+}
+
+/* A folder name that is not UTF-8 and holds a newline still works. */
+static void
+test_weird_names (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *weird = g_build_filename (root, "we\nird\xff_ascend_pt", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (weird, "ascend_pytorch_profiler_2.db", "");
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 2);
+  afg_test_rm_rf (root);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/job-folder/real-layout", test_real_layout);
+  g_test_add_func ("/job-folder/rank-from-info", test_rank_from_info);
+  g_test_add_func ("/job-folder/no-rank", test_no_rank);
+  g_test_add_func ("/job-folder/duplicate/by-stamp", test_duplicate_by_stamp);
+  g_test_add_func ("/job-folder/duplicate/by-mtime", test_duplicate_by_mtime);
+  g_test_add_func ("/job-folder/no-profiler-db", test_no_profiler_db);
+  g_test_add_func ("/job-folder/not-a-folder", test_not_a_folder);
+  g_test_add_func ("/job-folder/symlink/loop", test_symlink_loop);
+  g_test_add_func ("/job-folder/symlink/outside", test_symlink_outside);
+  g_test_add_func ("/job-folder/symlink/inside", test_symlink_inside);
+  g_test_add_func ("/job-folder/depth", test_depth);
+  g_test_add_func ("/job-folder/unreadable-folder", test_unreadable_folder);
+  g_test_add_func ("/job-folder/rank-limit", test_rank_limit);
+  g_test_add_func ("/job-folder/weird-names", test_weird_names);
+  return g_test_run ();
+}

@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The window's comparison of two profiles, end to end (under xvfb-run):
+# `--diff A B` and "Compare with…" (Ctrl+D and the file chooser) show the
+# diff of the two real samples; hovering frames shows their tooltip and
+# state fields, whose A and B values must be those of
+# tests/data/level0_rank0-vs-level1_rank0.diff.expected.
+# Usage: test-diff-window.sh ASCEND_FLAMEGRAPH
+EXE=$1
+. "$(dirname "$0")/e2e-lib.sh"
+
+A=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
+B=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level1_rank0.db
+EXPECTED=$AFG_SAMPLES_DIR/level0_rank0-vs-level1_rank0.diff.expected
+TITLE="$(basename "$A") ↔ $(basename "$B")"
+
+find_window () {
+  WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
+  [ -n "$WID" ] || fail "no window named '$1'"
+  eval "$(xdotool getwindowgeometry --shell "$WID")"
+}
+
+# choose_file KEYS TITLE PATH: KEYS open the chooser TITLE; typing a path
+# opens its location entry, Return picks the file.
+choose_file () {
+  xdotool key "$1"
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
+  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
+  sleep 0.5
+  xdotool type --delay 20 "$3"
+  xdotool key Return
+}
+
+# The expected line of the hovered frame: its path, then its six values.
+check_hovered () {
+  local path values want
+  path=$(state_field hover_path)
+  values=$(state_field hover_values)
+  want=$(awk -F '\t' -v p="$path" '$1 == p { print $2, $3, $4, $5, $6, $7 }' "$EXPECTED")
+  [ -n "$want" ] || fail "the hovered '$path' is not in the expected diff"
+  [ "$values" = "$want" ] || fail "'$path': the window shows $values, expected $want"
+  read -r AC AT AS BC BT BS <<< "$values"
+  case "$(state_field tooltip)" in
+    *"Calls: $AC → $BC"*) ;;
+    *) fail "the tooltip of '$path' lacks 'Calls: $AC → $BC': $(state_field tooltip)" ;;
+  esac
+}
+
+# hover_frames: moves along rows from the bottom (the flame's roots) and
+# checks every distinct frame the pointer meets; sets CHECKED.
+hover_frames () {
+  local seen="" y x path
+  CHECKED=0
+  for y in $(seq $((HEIGHT - 40)) -20 $((HEIGHT - 400))); do
+    for x in $((WIDTH / 10)) $((WIDTH / 2)) $((WIDTH * 55 / 100)) $((WIDTH * 8 / 10)) $((WIDTH * 97 / 100)); do
+      xdotool mousemove --window "$WID" "$x" "$y"
+      sleep 0.05
+      path=$(state_field hover_path)
+      [ -n "$path" ] || continue
+      case "$seen" in *"|$path|"*) continue ;; esac
+      seen="$seen|$path|"
+      check_hovered
+      CHECKED=$((CHECKED + 1))
+    done
+  done
+}
+
+# The tooltip is on screen: GTK shows it as a window of its own, named
+# after the application, tall enough for the four lines of a diff frame
+# and drawn dark.
+tooltip_shown () {
+  local tip
+  for _ in $(seq 30); do
+    for tip in $(xdotool search --onlyvisible --name "^Ascend Flame Graph\$" 2>/dev/null); do
+      eval "$(xdotool getwindowgeometry --shell "$tip")"
+      [ "$HEIGHT" -ge 60 ] || continue
+      import -window "$tip" "$WORK/tip.png"
+      convert "$WORK/tip.png" -format "%[fx:mean]" info: | awk '{ exit !($1 < 0.35) }' && return 0
+    done
+    sleep 0.1
+  done
+  return 1
+}
+
+# --- --diff A B opens a window with the diff --------------------------------
+start_app --diff "$A" "$B"
+wait_state page=graph mode=diff "file=$A" "compared=$B" shape=b color=self norm=raw "zoom=All threads"
+find_window "^$TITLE\$"
+[ "$(xdotool getwindowname "$WID")" = "$TITLE" ] || fail "window title"
+ok "--diff A B opens a window titled '$TITLE'"
+
+hover_frames
+[ "$CHECKED" -ge 8 ] || fail "only $CHECKED frames hovered"
+ok "$CHECKED hovered frames show A's and B's calls, total and self of the expected diff"
+
+# The widest frame of the B shape's second row, and its tooltip on screen.
+xdotool mousemove --window "$WID" $((WIDTH / 4)) $((HEIGHT - 60))
+wait_state "hover_path=<string>(1): <module>"
+check_hovered
+case "$(state_field tooltip)" in
+  *"Total: "*" → "*" ("*"%)"*) ;;
+  *) fail "the tooltip has no 'A → B (Δ, Δ%)' line: $(state_field tooltip)" ;;
+esac
+tooltip_shown || fail "no tooltip on screen"
+find_window "^$TITLE\$"
+ok "the tooltip of <string>(1): <module> reads 'A → B (Δ, Δ%)' and is on screen"
+
+xdotool key ctrl+f
+xdotool type --delay 30 "Dequeue"
+for _ in $(seq 100); do
+  [ -n "$(state_field matches)" ] && break
+  sleep 0.1
+done
+MATCHES=$(state_field matches)
+[ -n "$MATCHES" ] && [ "$MATCHES" -ge 1 ] || fail "the search found nothing"
+xdotool key Escape
+wait_state matches=
+ok "search works in the diff ($MATCHES matches for Dequeue)"
+stop_app
+
+# --- Compare with… picks B in the file chooser --------------------------------
+start_app "$A"
+wait_state page=graph mode=profile "file=$A"
+find_window "^$(basename "$A")\$"
+choose_file ctrl+d "Compare with a Profiler Database" "$B"
+wait_state page=graph mode=diff "file=$A" "compared=$B"
+find_window "^$TITLE\$"
+hover_frames
+[ "$CHECKED" -ge 8 ] || fail "only $CHECKED frames hovered"
+ok "Ctrl+D and the chooser compare A with B: $CHECKED hovered frames as expected"
+
+# Opening a DB leaves the diff.
+choose_file ctrl+o "Open a Profiler Database" "$B"
+wait_state page=graph mode=profile "file=$B" compared=
+find_window "^$(basename "$B")\$"
+ok "opening a DB from the diff shows it as a profile again"
+stop_app
+
+# --- a side that cannot be read is the window's error ---------------------------
+printf 'this is not a database\n' > "$WORK/bad.db"
+"$EXE" --export -o "$WORK" "$WORK/bad.db" 2> "$WORK/cli.err" && fail "the CLI accepted a bad file"
+MESSAGE=$(sed -n 's/^ascend-flamegraph: error: //p' "$WORK/cli.err" | head -1)
+start_app --diff "$A" "$WORK/bad.db"
+wait_state page=error "error=$MESSAGE"
+find_window "^$(basename "$A") ↔ bad.db\$"
+ok "a bad B shows the error page with the CLI's message"
+stop_app
+echo "1..$N"

@@ -1,0 +1,56 @@
+#!/bin/bash
+# Job folder benchmark (issue 17): eight synthetic ranks of ROWS rows
+# (afg-gen-db, 8 steps; rank 5 with 30% more rows, the straggler) in
+# torch_npu's layout. Prints the wall seconds and peak RSS of
+# `--export -f json` of the folder, the sum of the eight single exports'
+# seconds, the largest single peak RSS, and the two ratios (targets:
+# <= 0.7 and <= 2). Each figure is the best of RUNS runs (the machine is
+# shared and noisy).
+# Usage: tools/bench-ranks.sh BUILD_DIR [ROWS]   (default 1000000)
+set -euo pipefail
+build=${1:?usage: tools/bench-ranks.sh BUILD_DIR [ROWS]}
+rows=${2:-1000000}
+runs=${RUNS:-3}
+job=${AFG_BENCH_DIR:-/tmp/afg-bench}/job-$rows
+exe="$build/src/ascend-flamegraph"
+
+best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
+  local best_s=999999 best_kb=0 s kb tfile
+  tfile=$(mktemp)
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$tfile" -f '%e %M' "$@" >/dev/null 2>&1 || true
+    read -r s kb < "$tfile"
+    if awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_kb=$kb; fi
+  done
+  rm -f "$tfile"
+  echo "$best_s $best_kb"
+}
+
+dbs=()
+for rank in 0 1 2 3 4 5 6 7; do
+  dir="$job/host_${rank}_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT"
+  db="$dir/ascend_pytorch_profiler_$rank.db"
+  n=$rows
+  [ "$rank" = 5 ] && n=$((rows * 13 / 10))
+  if [ ! -f "$db" ]; then
+    mkdir -p "$dir"
+    "$build/tools/afg-gen-db" --steps 8 "$db.$$" "$n" >/dev/null
+    mv "$db.$$" "$db"
+  fi
+  dbs+=("$db")
+done
+
+out=$(mktemp -d)
+sum_s=0 max_kb=0
+for db in "${dbs[@]}"; do
+  read -r s kb < <(best "$exe" --export -q -f json -o "$out" "$db")
+  sum_s=$(awk -v a="$sum_s" -v b="$s" 'BEGIN { print a + b }')
+  [ "$kb" -gt "$max_kb" ] && max_kb=$kb
+done
+read -r job_s job_kb < <(best "$exe" --export -q -f json -o "$out" "$job")
+rm -rf "$out"
+printf '%-9s %6s %8s %8s %6s %13s %13s %6s\n' rows_rank cores job_s sum_s ratio job_rss_MB single_rss_MB ratio
+printf '%-9s %6s %8s %8s %6.2f %13.1f %13.1f %6.2f\n' "$rows" "$(nproc)" "$job_s" "$sum_s" \
+  "$(awk -v a="$job_s" -v b="$sum_s" 'BEGIN { print a / b }')" \
+  "$(awk -v k="$job_kb" 'BEGIN { print k / 1024 }')" "$(awk -v k="$max_kb" 'BEGIN { print k / 1024 }')" \
+  "$(awk -v a="$job_kb" -v b="$max_kb" 'BEGIN { print a / b }')"

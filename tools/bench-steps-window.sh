@@ -1,0 +1,61 @@
+#!/bin/bash
+# The window's click-to-redraw time for the step strip (issue 14): starts
+# the app under Xvfb on the synthetic DB of ROWS rows (tools/afg-gen-db,
+# 22 steps at 1M rows), clicks every step of the strip with xdotool, then
+# a shift-click range, a drag and Esc, and prints each "drawn N ms after
+# the click" line the window logs (G_MESSAGES_DEBUG=afg-window: from the
+# strip's click handling to the first frame painted with the new tree's
+# layout), then their median and maximum.
+# Usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]   (default 1000000)
+set -euo pipefail
+build=$(realpath "${1:?usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]}")
+rows=${2:-1000000}
+work=${AFG_BENCH_DIR:-/tmp/afg-bench}
+mkdir -p "$work"
+db="$work/synthetic-v2-$rows.db"
+if [ ! -f "$db" ]; then
+  "$build/tools/afg-gen-db" "$db.$$" "$rows" >/dev/null
+  mv "$db.$$" "$db"
+fi
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$build" "$rows"
+fi
+
+log=$(mktemp)
+tab=$(printf '\t')
+GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none AFG_TEST_STATE=1 G_MESSAGES_DEBUG=afg-window \
+  XDG_DATA_HOME=$(mktemp -d) "$build/src/ascend-flamegraph" "$db" >"$log" 2>&1 &
+app=$!
+trap 'kill $app 2>/dev/null; rm -f "$log"' EXIT
+field () { grep -a '^afg-state' "$log" | tail -1 | tr '\t' '\n' | sed -n "s/^$1=//p"; }
+for _ in $(seq 300); do grep -aq "${tab}page=graph$tab" "$log" && break; sleep 0.1; done
+wid=$(timeout 10 xdotool search --sync --onlyvisible --name "$(basename "$db")" | head -1)
+xdotool windowsize "$wid" 1200 720
+sleep 1
+
+# Each step's bar: where the pointer hovers it (the state line's "step").
+declare -A at
+y=
+for try in $(seq 40 2 160); do
+  xdotool mousemove --window "$wid" 30 "$try"; sleep 0.03
+  [ -n "$(field step)" ] && y=$try && break
+done
+[ -n "$y" ] || { echo "no step strip found" >&2; exit 1; }
+for x in $(seq 0 3 1200); do
+  xdotool mousemove --window "$wid" "$x" "$y"; sleep 0.02
+  s=$(field step)
+  [ -n "$s" ] && [ -z "${at[$s]:-}" ] && at[$s]=$((x + 2))
+done
+ids=$(printf '%s\n' "${!at[@]}" | sort -n)
+first=$(head -1 <<< "$ids"); last=$(tail -1 <<< "$ids")
+mid=$(sed -n "$(( ($(wc -l <<< "$ids") + 1) / 2 ))p" <<< "$ids")
+for s in $ids; do
+  xdotool mousemove --window "$wid" "${at[$s]}" "$y" click 1; sleep 1
+done
+xdotool mousemove --window "$wid" "${at[$first]}" "$y" click 1; sleep 1
+xdotool mousemove --window "$wid" "${at[$last]}" "$y" keydown shift click 1 keyup shift; sleep 1
+xdotool mousemove --window "$wid" "${at[$last]}" "$y" mousedown 1 mousemove --window "$wid" "${at[$mid]}" "$y" mouseup 1; sleep 1
+xdotool key Escape; sleep 1.5
+grep -a ' drawn ' "$log" | sed 's/.*DEBUG: [0-9:.]*: //'
+grep -a ' drawn ' "$log" | sed 's/.* drawn \([0-9.]*\) ms.*/\1/' | sort -n \
+  | awk '{ v[NR] = $1 } END { printf "%d redraws: median %.1f ms, max %.1f ms\n", NR, v[int((NR + 1) / 2)], v[NR] }'
