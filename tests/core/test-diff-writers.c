@@ -25,7 +25,7 @@ static const AfgTestEvent b_events[] = {
   { GTID (7, 7), 610, 700, "aten::zero_" },
 };
 
-static AfgDiffTree *
+static AfgDiffShape *
 small_diff (AfgTreeFlags flags)
 {
   AfgTestDb *a_db = afg_test_db_new (0);
@@ -34,7 +34,7 @@ small_diff (AfgTreeFlags flags)
   g_autoptr(AfgDocument) b_doc = NULL;
   g_autoptr(AfgTree) a = NULL;
   g_autoptr(AfgTree) b = NULL;
-  AfgDiffTree *diff;
+  AfgDiffShape *diff;
 
   afg_test_db_add_events (a_db, a_events, G_N_ELEMENTS (a_events));
   afg_test_db_add_events (b_db, b_events, G_N_ELEMENTS (b_events));
@@ -42,7 +42,7 @@ small_diff (AfgTreeFlags flags)
   b_doc = afg_test_db_load_document (b_db);
   a = afg_test_build (a_doc, NULL, flags);
   b = afg_test_build (b_doc, NULL, flags);
-  diff = afg_diff_tree_new (a, b, NULL);
+  diff = afg_diff_shape_new (a, b, "diff", NULL);
   afg_test_db_free (a_db);
   afg_test_db_free (b_db);
   return diff;
@@ -91,7 +91,7 @@ render_nodes (GPtrArray *lines, const char *prefix, JsonArray *children)
 }
 
 static JsonParser *
-parse (const AfgDiffTree *diff, GString *text)
+parse (AfgDiffShape *diff, GString *text)
 {
   JsonParser *parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
@@ -125,7 +125,7 @@ assert_side (JsonObject *root, const char *key, const AfgTree *source)
 static void
 test_json (void)
 {
-  g_autoptr(AfgDiffTree) diff = small_diff (AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgDiffShape) diff = small_diff (AFG_TREE_FLAGS_NONE);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(JsonParser) parser = parse (diff, text);
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
@@ -140,8 +140,8 @@ test_json (void)
   g_assert_cmpuint (k, ==, G_N_ELEMENTS (keys));
   g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "ascend-flamegraph-diff");
   g_assert_cmpint (json_object_get_int_member (root, "version"), ==, 1);
-  assert_side (root, "a", afg_diff_tree_get_source (diff, AFG_DIFF_TREE_A));
-  assert_side (root, "b", afg_diff_tree_get_source (diff, AFG_DIFF_TREE_B));
+  assert_side (root, "a", afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A));
+  assert_side (root, "b", afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B));
   g_assert_true (json_object_get_null_member (member (root, "a"), "scope"));
   g_assert_false (json_object_get_boolean_member (member (root, "options"), "merge_addresses"));
   render_nodes (lines, NULL, json_object_get_array_member (root, "children"));
@@ -166,7 +166,7 @@ test_json_samples (void)
   g_autoptr(AfgDocument) b_doc = afg_document_load (b_path, NULL, NULL, NULL, &error);
   g_autoptr(AfgTree) a = afg_test_build (a_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
   g_autoptr(AfgTree) b = afg_test_build (b_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffTree) diff = afg_diff_tree_new (a, b, NULL);
+  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (a, b, "diff", NULL);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(JsonParser) parser = parse (diff, text);
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
@@ -191,7 +191,7 @@ test_json_scope (void)
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgTree) whole = NULL;
   g_autoptr(AfgTree) two = NULL;
-  g_autoptr(AfgDiffTree) diff = NULL;
+  g_autoptr(AfgDiffShape) diff = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   AfgScope scope;
@@ -201,7 +201,7 @@ test_json_scope (void)
   g_assert_true (afg_scope_init_steps (&scope, document, 2, 2, &error));
   whole = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   two = afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
-  diff = afg_diff_tree_new (whole, two, NULL);
+  diff = afg_diff_shape_new (whole, two, "diff", NULL);
   afg_diff_json_write (diff, text);
   g_assert_nonnull (strstr (text->str, "\"scope\":null},\"b\":"));
   g_assert_nonnull (strstr (text->str, "\"scope\":{\"steps\":[2,2],\"start_ns\":100,\"end_ns\":300}},\"options\""));
@@ -213,7 +213,7 @@ test_json_scope (void)
 static void
 test_folded (void)
 {
-  g_autoptr(AfgDiffTree) diff = small_diff (AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgDiffShape) diff = small_diff (AFG_TREE_FLAGS_NONE);
   g_autoptr(GString) text = g_string_new (NULL);
 
   afg_diff_folded_write (diff, text);
@@ -233,8 +233,8 @@ test_folded_empty (void)
   static const AfgTestEvent events[] = { { GTID (1, 1), 0, 100, MAIN } };
   g_autoptr(AfgTree) empty = afg_test_load_events (0, steps_only, G_N_ELEMENTS (steps_only));
   g_autoptr(AfgTree) full = afg_test_load_events (0, events, G_N_ELEMENTS (events));
-  g_autoptr(AfgDiffTree) one = afg_diff_tree_new (full, empty, NULL);
-  g_autoptr(AfgDiffTree) none = afg_diff_tree_new (empty, empty, NULL);
+  g_autoptr(AfgDiffShape) one = afg_diff_shape_new (full, empty, "diff", NULL);
+  g_autoptr(AfgDiffShape) none = afg_diff_shape_new (empty, empty, "diff", NULL);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) json = g_string_new (NULL);
 
@@ -260,7 +260,7 @@ test_folded_samples (void)
   g_autoptr(AfgDocument) b_doc = afg_document_load (b_path, NULL, NULL, NULL, &error);
   g_autoptr(AfgTree) a = afg_test_build (a_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
   g_autoptr(AfgTree) b = afg_test_build (b_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffTree) diff = afg_diff_tree_new (a, b, NULL);
+  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (a, b, "diff", NULL);
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
   gint64 sums[2] = { 0, 0 }, want[2] = { 0, 0 };
@@ -277,12 +277,12 @@ test_folded_samples (void)
       sums[0] += g_ascii_strtoll (a_count + 1, NULL, 10);
       sums[1] += g_ascii_strtoll (b_count + 1, NULL, 10);
     }
-  for (guint32 i = 1; i < afg_diff_tree_get_n_nodes (diff); i++)
-    for (AfgDiffTreeSide s = AFG_DIFF_TREE_A; s <= AFG_DIFF_TREE_B; s++)
+  for (guint32 i = 1; i < afg_tree_get_n_nodes (afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B)); i++)
+    for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
       {
         AfgDiffValues v;
 
-        afg_diff_tree_get_values (diff, s, i, &v);
+        afg_diff_shape_get_values (diff, s, i, &v);
         want[s] += v.self_ns;
       }
   g_assert_cmpint (sums[0], ==, want[0]);

@@ -5,6 +5,9 @@
 #include "afg-diff-writers.h"
 #include "afg-json-writer.h"
 
+/* Both sides' trees have the same nodes and names: B's stands for both. */
+#define NODES(diff) afg_diff_shape_get_tree ((diff), AFG_DIFF_SIDE_B)
+
 static void
 append_side (GString *out, const char *key, const AfgTree *source)
 {
@@ -17,11 +20,11 @@ append_side (GString *out, const char *key, const AfgTree *source)
 }
 
 static void
-append_values (GString *out, const char *key, const AfgDiffTree *diff, AfgDiffTreeSide side, guint32 node)
+append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side, guint32 node)
 {
   AfgDiffValues v;
 
-  afg_diff_tree_get_values (diff, side, node, &v);
+  afg_diff_shape_get_values (diff, side, node, &v);
   g_string_append_printf (out, ",\"%s\":{\"calls\":", key);
   afg_json_append_int (out, v.calls);
   g_string_append (out, ",\"total_ns\":");
@@ -32,15 +35,15 @@ append_values (GString *out, const char *key, const AfgDiffTree *diff, AfgDiffTr
 }
 
 static void
-append_node_open (GString *out, const AfgDiffTree *diff, guint32 node, gboolean first)
+append_node_open (GString *out, AfgDiffShape *diff, guint32 node, gboolean first)
 {
   g_string_append (out, first ? "{\"name\":" : ",{\"name\":");
-  afg_json_append_string (out, afg_diff_tree_get_node_name (diff, node));
+  afg_json_append_string (out, afg_tree_get_node_name (NODES (diff), node));
   g_string_append (out, ",\"category\":\"");
-  g_string_append (out, afg_category_to_string (afg_diff_tree_get_node_category (diff, node)));
+  g_string_append (out, afg_category_to_string (afg_tree_get_node_category (NODES (diff), node)));
   g_string_append_c (out, '"');
-  append_values (out, "a", diff, AFG_DIFF_TREE_A, node);
-  append_values (out, "b", diff, AFG_DIFF_TREE_B, node);
+  append_values (out, "a", diff, AFG_DIFF_SIDE_A, node);
+  append_values (out, "b", diff, AFG_DIFF_SIDE_B, node);
   g_string_append (out, ",\"children\":[");
 }
 
@@ -51,9 +54,10 @@ typedef struct {
 
 /* Pre-order without recursion: stacks may be 1000 frames deep. */
 static void
-append_children (GString *out, const AfgDiffTree *diff)
+append_children (GString *out, AfgDiffShape *diff)
 {
-  const AfgNode *root = afg_diff_tree_get_node (diff, AFG_TREE_ROOT);
+  const AfgTree *tree = NODES (diff);
+  const AfgNode *root = afg_tree_get_node (tree, AFG_TREE_ROOT);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
   Range range = { root->first_child, root->first_child + root->n_children };
 
@@ -70,8 +74,8 @@ append_children (GString *out, const AfgDiffTree *diff)
           g_string_append (out, stack->len > 0 ? "]}" : "]");
           continue;
         }
-      node = afg_diff_tree_get_node (diff, top->next);
-      append_node_open (out, diff, top->next, top->next == afg_diff_tree_get_node (diff, node->parent)->first_child);
+      node = afg_tree_get_node (tree, top->next);
+      append_node_open (out, diff, top->next, top->next == afg_tree_get_node (tree, node->parent)->first_child);
       top->next++;
       range = (Range) { node->first_child, node->first_child + node->n_children };
       g_array_append_val (stack, range);
@@ -79,15 +83,17 @@ append_children (GString *out, const AfgDiffTree *diff)
 }
 
 void
-afg_diff_json_write (const AfgDiffTree *diff, GString *out)
+afg_diff_json_write (AfgDiffShape *diff, GString *out)
 {
-  AfgTree *b = afg_diff_tree_get_source (diff, AFG_DIFF_TREE_B);
-  gboolean merged = (afg_tree_get_flags (b) & AFG_TREE_MERGE_ADDRESSES) != 0;
+  AfgTree *b;
+  gboolean merged;
 
   g_return_if_fail (diff != NULL && out != NULL);
 
+  b = afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B);
+  merged = (afg_tree_get_flags (b) & AFG_TREE_MERGE_ADDRESSES) != 0;
   g_string_append (out, "{\"format\":\"ascend-flamegraph-diff\",\"version\":1,");
-  append_side (out, "a", afg_diff_tree_get_source (diff, AFG_DIFF_TREE_A));
+  append_side (out, "a", afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A));
   g_string_append_c (out, ',');
   append_side (out, "b", b);
   g_string_append_printf (out, ",\"options\":{\"merge_addresses\":%s},", merged ? "true" : "false");
@@ -101,12 +107,12 @@ typedef struct {
 } Pending;
 
 static void
-append_value_line (GString *out, const GString *path, const AfgDiffTree *diff, guint32 node)
+append_value_line (GString *out, const GString *path, AfgDiffShape *diff, guint32 node)
 {
   AfgDiffValues a, b;
 
-  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_A, node, &a);
-  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_B, node, &b);
+  afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_A, node, &a);
+  afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_B, node, &b);
   if (a.self_ns <= 0 && b.self_ns <= 0)
     return;
   g_string_append_len (out, path->str, path->len);
@@ -118,26 +124,29 @@ append_value_line (GString *out, const GString *path, const AfgDiffTree *diff, g
 }
 
 void
-afg_diff_folded_write (const AfgDiffTree *diff, GString *out)
+afg_diff_folded_write (AfgDiffShape *diff, GString *out)
 {
-  const AfgNode *root = afg_diff_tree_get_node (diff, AFG_TREE_ROOT);
+  const AfgTree *tree;
+  const AfgNode *root;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
   g_autoptr(GString) path = g_string_new (NULL);
 
   g_return_if_fail (diff != NULL && out != NULL);
 
+  tree = NODES (diff);
+  root = afg_tree_get_node (tree, AFG_TREE_ROOT);
   for (guint32 c = root->n_children; c-- > 0;)
     g_array_append_val (stack, ((Pending) { root->first_child + c, 0 }));
   while (stack->len > 0)
     {
       Pending p = g_array_index (stack, Pending, stack->len - 1);
-      const AfgNode *node = afg_diff_tree_get_node (diff, p.node);
+      const AfgNode *node = afg_tree_get_node (tree, p.node);
 
       g_array_set_size (stack, stack->len - 1);
       g_string_truncate (path, p.path_len);
       if (p.path_len > 0)
         g_string_append_c (path, ';');
-      afg_folded_append_frame (path, afg_diff_tree_get_node_name (diff, p.node));
+      afg_folded_append_frame (path, afg_tree_get_node_name (tree, p.node));
       append_value_line (out, path, diff, p.node);
       for (guint32 c = node->n_children; c-- > 0;)
         g_array_append_val (stack, ((Pending) { node->first_child + c, path->len }));

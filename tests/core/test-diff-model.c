@@ -6,39 +6,62 @@
 
 #include <string.h>
 
-#include "afg-diff-tree.h"
+#include "afg-diff-shape.h"
 #include "afg-test-db.h"
 
 #define MAIN "main.py(1): main"
 #define FWD "model.py(5): forward"
 
-/* One side's values: self from the merged totals, zeros where absent,
- * the root the sum of the top frames. */
-static void
-check_side_values (const AfgDiffTree *diff, AfgDiffTreeSide side)
+/* The nodes and names, through B's tree (A's has the same). */
+static guint
+n_nodes (AfgDiffShape *diff)
 {
-  guint n = afg_diff_tree_get_n_nodes (diff);
+  return afg_tree_get_n_nodes (afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B));
+}
+
+static const AfgNode *
+node_at (AfgDiffShape *diff, guint32 node)
+{
+  return afg_tree_get_node (afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B), node);
+}
+
+static const char *
+node_name (AfgDiffShape *diff, guint32 node)
+{
+  return afg_tree_get_node_name (afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B), node);
+}
+
+static AfgCategory
+node_category (AfgDiffShape *diff, guint32 node)
+{
+  return afg_tree_get_node_category (afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B), node);
+}
+
+/* One side's values: self from the merged totals, zeros where absent,
+ * the root the sum of the top frames' totals, without calls or self. */
+static void
+check_side_values (AfgDiffShape *diff, AfgDiffSide side)
+{
+  guint n = n_nodes (diff);
   g_autofree gint64 *children = g_new0 (gint64, n);
-  g_autofree gint64 *calls = g_new0 (gint64, n);
   AfgDiffValues v;
 
   for (guint32 i = 1; i < n; i++)
     {
-      afg_diff_tree_get_values (diff, side, i, &v);
-      children[afg_diff_tree_get_node (diff, i)->parent] += v.total_ns;
-      calls[afg_diff_tree_get_node (diff, i)->parent] += v.calls;
-      g_assert_true (afg_diff_tree_has_node (diff, side, i) == (v.calls > 0));
+      afg_diff_shape_get_values (diff, side, i, &v);
+      children[node_at (diff, i)->parent] += v.total_ns;
+      g_assert_true (afg_diff_shape_has_node (diff, side, i) == (v.calls > 0));
       if (v.calls == 0)
         g_assert_true (v.total_ns == 0 && v.self_ns == 0);
     }
   for (guint32 i = 1; i < n; i++)
     {
-      afg_diff_tree_get_values (diff, side, i, &v);
+      afg_diff_shape_get_values (diff, side, i, &v);
       g_assert_cmpint (v.self_ns, ==, MAX (0, v.total_ns - children[i]));
     }
-  afg_diff_tree_get_values (diff, side, AFG_TREE_ROOT, &v);
+  afg_diff_shape_get_values (diff, side, AFG_TREE_ROOT, &v);
   g_assert_cmpint (v.total_ns, ==, children[AFG_TREE_ROOT]);
-  g_assert_cmpint (v.calls, ==, calls[AFG_TREE_ROOT]);
+  g_assert_cmpint (v.calls, ==, 0);
   g_assert_cmpint (v.self_ns, ==, 0);
 }
 
@@ -46,25 +69,25 @@ check_side_values (const AfgDiffTree *diff, AfgDiffTreeSide side)
  * order, each name once), both side trees the same nodes; every frame on
  * one side at least. */
 static void
-check_shape (const AfgDiffTree *diff)
+check_shape (AfgDiffShape *diff)
 {
-  guint n = afg_diff_tree_get_n_nodes (diff);
-  const AfgTree *a = afg_diff_tree_get_side (diff, AFG_DIFF_TREE_A);
-  const AfgTree *b = afg_diff_tree_get_side (diff, AFG_DIFF_TREE_B);
+  guint n = n_nodes (diff);
+  const AfgTree *a = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_A);
+  const AfgTree *b = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B);
   guint32 next_child = 1;
 
   g_assert_cmpuint (afg_tree_get_n_nodes (a), ==, n);
   g_assert_cmpuint (afg_tree_get_n_nodes (b), ==, n);
   g_assert_cmpuint (afg_tree_get_n_threads (a), ==, 0);
   g_assert_true (memcmp (afg_tree_get_nodes (a), afg_tree_get_nodes (b), n * sizeof (AfgNode)) == 0);
-  g_assert_cmpuint (afg_diff_tree_get_node (diff, AFG_TREE_ROOT)->parent, ==, AFG_NODE_NONE);
+  g_assert_cmpuint (node_at (diff, AFG_TREE_ROOT)->parent, ==, AFG_NODE_NONE);
   for (guint32 i = 0; i < n; i++)
     {
-      const AfgNode *node = afg_diff_tree_get_node (diff, i);
+      const AfgNode *node = node_at (diff, i);
 
       if (i > 0)
-        g_assert_true (afg_diff_tree_has_node (diff, AFG_DIFF_TREE_A, i)
-                       || afg_diff_tree_has_node (diff, AFG_DIFF_TREE_B, i));
+        g_assert_true (afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_A, i)
+                       || afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_B, i));
       g_assert_cmpuint (node->thread, ==, AFG_THREAD_NONE);
       if (node->n_children == 0)
         continue;
@@ -72,32 +95,32 @@ check_shape (const AfgDiffTree *diff)
       next_child += node->n_children;
       for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
         {
-          g_assert_cmpuint (afg_diff_tree_get_node (diff, c)->parent, ==, i);
-          g_assert_cmpuint (afg_diff_tree_get_node (diff, c)->depth, ==, node->depth + 1);
+          g_assert_cmpuint (node_at (diff, c)->parent, ==, i);
+          g_assert_cmpuint (node_at (diff, c)->depth, ==, node->depth + 1);
           if (c > node->first_child)
-            g_assert_cmpint (strcmp (afg_diff_tree_get_node_name (diff, c - 1),
-                                     afg_diff_tree_get_node_name (diff, c)), <, 0);
+            g_assert_cmpint (strcmp (node_name (diff, c - 1),
+                                     node_name (diff, c)), <, 0);
         }
     }
   g_assert_cmpuint (next_child, ==, n);
-  check_side_values (diff, AFG_DIFF_TREE_A);
-  check_side_values (diff, AFG_DIFF_TREE_B);
+  check_side_values (diff, AFG_DIFF_SIDE_A);
+  check_side_values (diff, AFG_DIFF_SIDE_B);
 }
 
-static AfgDiffTree *
+static AfgDiffShape *
 diff_of (AfgTree *a, AfgTree *b)
 {
-  AfgDiffTree *diff = afg_diff_tree_new (a, b, NULL);
+  AfgDiffShape *diff = afg_diff_shape_new (a, b, "a \xe2\x86\x94 b", NULL);
 
   g_assert_nonnull (diff);
   check_shape (diff);
-  g_assert_true (afg_diff_tree_get_source (diff, AFG_DIFF_TREE_A) == a);
-  g_assert_true (afg_diff_tree_get_source (diff, AFG_DIFF_TREE_B) == b);
+  g_assert_true (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A) == a);
+  g_assert_true (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B) == b);
   return diff;
 }
 
 static void
-assert_diff (const AfgDiffTree *diff, const char * const *expected_lines)
+assert_diff (AfgDiffShape *diff, const char * const *expected_lines)
 {
   g_autoptr(GPtrArray) actual = afg_test_render_diff (diff);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
@@ -124,7 +147,7 @@ test_samples (void)
 {
   g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level0_rank0", AFG_TREE_MERGE_ADDRESSES);
   g_autoptr(AfgTree) b = load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffTree) diff = diff_of (a, b);
+  g_autoptr(AfgDiffShape) diff = diff_of (a, b);
   g_autofree char *expected_path = afg_test_sample_path ("level0_rank0-vs-level1_rank0", ".diff.expected");
   g_autoptr(GPtrArray) expected = afg_test_read_lines (expected_path);
   g_autoptr(GPtrArray) actual = afg_test_render_diff (diff);
@@ -139,7 +162,7 @@ static void
 test_self (void)
 {
   g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffTree) diff = diff_of (a, a);
+  g_autoptr(AfgDiffShape) diff = diff_of (a, a);
   g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) lines = afg_test_render_diff (diff);
 
@@ -197,16 +220,16 @@ test_merged_threads (void)
   g_autoptr(AfgTree) a = afg_test_load_events (0, events, G_N_ELEMENTS (events));
   static const AfgTestEvent steps_only[] = { { GTID (1, 1), 0, 100, "ProfilerStep#1" } };
   g_autoptr(AfgTree) b = afg_test_load_events (0, steps_only, G_N_ELEMENTS (steps_only));
-  g_autoptr(AfgDiffTree) diff = NULL;
+  g_autoptr(AfgDiffShape) diff = NULL;
   AfgDiffValues root;
 
   g_assert_true (afg_tree_is_empty (b));
   diff = diff_of (a, b);
   assert_diff (diff, expected);
-  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_A, AFG_TREE_ROOT, &root);
+  afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_A, AFG_TREE_ROOT, &root);
   g_assert_cmpint (root.total_ns, ==, 600);
-  g_assert_cmpint (root.calls, ==, 3);
-  afg_diff_tree_get_values (diff, AFG_DIFF_TREE_B, AFG_TREE_ROOT, &root);
+  g_assert_cmpint (root.calls, ==, 0);
+  afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_B, AFG_TREE_ROOT, &root);
   g_assert_true (root.calls == 0 && root.total_ns == 0);
 }
 
@@ -243,8 +266,8 @@ test_one_side_only (void)
   };
   g_autoptr(AfgTree) a = afg_test_load_events (0, a_events, G_N_ELEMENTS (a_events));
   g_autoptr(AfgTree) b = afg_test_load_events (0, b_events, G_N_ELEMENTS (b_events));
-  g_autoptr(AfgDiffTree) forward = diff_of (a, b);
-  g_autoptr(AfgDiffTree) backward = diff_of (b, a);
+  g_autoptr(AfgDiffShape) forward = diff_of (a, b);
+  g_autoptr(AfgDiffShape) backward = diff_of (b, a);
 
   assert_diff (forward, a_vs_b);
   assert_diff (backward, b_vs_a);
@@ -292,10 +315,10 @@ test_address_variants (void)
       AfgTreeFlags flags = merge ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
       g_autoptr(AfgTree) a = afg_test_build (a_doc, NULL, flags);
       g_autoptr(AfgTree) b = afg_test_build (b_doc, NULL, flags);
-      g_autoptr(AfgDiffTree) diff = diff_of (a, b);
+      g_autoptr(AfgDiffShape) diff = diff_of (a, b);
 
       assert_diff (diff, merge ? merged : plain);
-      g_assert_cmpint (afg_diff_tree_get_node_category (diff, 2), ==, AFG_CATEGORY_PYTHON);
+      g_assert_cmpint (node_category (diff, 2), ==, AFG_CATEGORY_PYTHON);
     }
   afg_test_db_free (a_db);
   afg_test_db_free (b_db);
@@ -320,13 +343,13 @@ test_empty_side (void)
   };
   g_autoptr(AfgTree) full = afg_test_load_events (0, events, G_N_ELEMENTS (events));
   g_autoptr(AfgTree) empty = afg_test_load_events (0, steps_only, G_N_ELEMENTS (steps_only));
-  g_autoptr(AfgDiffTree) diff = diff_of (empty, full);
-  g_autoptr(AfgDiffTree) nothing = diff_of (empty, empty);
+  g_autoptr(AfgDiffShape) diff = diff_of (empty, full);
+  g_autoptr(AfgDiffShape) nothing = diff_of (empty, empty);
 
   g_assert_true (afg_tree_is_empty (empty));
   assert_diff (diff, expected);
-  g_assert_cmpuint (afg_diff_tree_get_n_nodes (nothing), ==, 1);
-  g_assert_cmpuint (afg_diff_tree_get_node (nothing, AFG_TREE_ROOT)->n_children, ==, 0);
+  g_assert_cmpuint (n_nodes (nothing), ==, 1);
+  g_assert_cmpuint (node_at (nothing, AFG_TREE_ROOT)->n_children, ==, 0);
 }
 
 /* Two step scopes of one DB (step 1 against step 2) and their step
@@ -353,8 +376,8 @@ test_steps (void)
   g_autoptr(AfgTree) whole = NULL;
   g_autoptr(AfgTree) one = NULL;
   g_autoptr(AfgTree) two = NULL;
-  g_autoptr(AfgDiffTree) diff = NULL;
-  g_autoptr(AfgDiffTree) whole_diff = NULL;
+  g_autoptr(AfgDiffShape) diff = NULL;
+  g_autoptr(AfgDiffShape) whole_diff = NULL;
   g_autoptr(GError) error = NULL;
   AfgScope scope_one, scope_two;
 
@@ -367,10 +390,10 @@ test_steps (void)
   whole = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   diff = diff_of (one, two);
   assert_diff (diff, expected);
-  g_assert_cmpuint (afg_diff_tree_get_step_count (diff, AFG_DIFF_TREE_A), ==, 1);
+  g_assert_cmpuint (afg_diff_shape_get_step_count (diff, AFG_DIFF_SIDE_A), ==, 1);
   whole_diff = diff_of (whole, one);
-  g_assert_cmpuint (afg_diff_tree_get_step_count (whole_diff, AFG_DIFF_TREE_A), ==, 2);
-  g_assert_cmpuint (afg_diff_tree_get_step_count (whole_diff, AFG_DIFF_TREE_B), ==, 1);
+  g_assert_cmpuint (afg_diff_shape_get_step_count (whole_diff, AFG_DIFF_SIDE_A), ==, 2);
+  g_assert_cmpuint (afg_diff_shape_get_step_count (whole_diff, AFG_DIFF_SIDE_B), ==, 1);
   afg_test_db_free (db);
 }
 
@@ -380,9 +403,9 @@ test_no_steps_count (void)
 {
   static const AfgTestEvent events[] = { { GTID (1, 1), 0, 100, MAIN } };
   g_autoptr(AfgTree) a = afg_test_load_events (0, events, G_N_ELEMENTS (events));
-  g_autoptr(AfgDiffTree) diff = diff_of (a, a);
+  g_autoptr(AfgDiffShape) diff = diff_of (a, a);
 
-  g_assert_cmpuint (afg_diff_tree_get_step_count (diff, AFG_DIFF_TREE_A), ==, 1);
+  g_assert_cmpuint (afg_diff_shape_get_step_count (diff, AFG_DIFF_SIDE_A), ==, 1);
 }
 
 /* The side trees are the diff's values as trees: node for node. */
@@ -391,23 +414,23 @@ test_side_trees (void)
 {
   g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level0_rank0", AFG_TREE_MERGE_ADDRESSES);
   g_autoptr(AfgTree) b = load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffTree) diff = diff_of (a, b);
+  g_autoptr(AfgDiffShape) diff = diff_of (a, b);
 
-  for (AfgDiffTreeSide side = AFG_DIFF_TREE_A; side <= AFG_DIFF_TREE_B; side++)
+  for (AfgDiffSide side = AFG_DIFF_SIDE_A; side <= AFG_DIFF_SIDE_B; side++)
     {
-      const AfgTree *tree = afg_diff_tree_get_side (diff, side);
+      const AfgTree *tree = afg_diff_shape_get_tree (diff, side);
 
       g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==,
-                       afg_tree_get_value (afg_diff_tree_get_source (diff, side), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
-      for (guint32 i = 0; i < afg_diff_tree_get_n_nodes (diff); i++)
+                       afg_tree_get_value (afg_diff_shape_get_source (diff, side), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      for (guint32 i = 0; i < n_nodes (diff); i++)
         {
           AfgDiffValues v;
 
-          afg_diff_tree_get_values (diff, side, i, &v);
+          afg_diff_shape_get_values (diff, side, i, &v);
           g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_CALLS, i), ==, v.calls);
           g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i), ==, v.total_ns);
           g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, i), ==, v.self_ns);
-          g_assert_cmpstr (afg_tree_get_node_name (tree, i), ==, afg_diff_tree_get_node_name (diff, i));
+          g_assert_cmpstr (afg_tree_get_node_name (tree, i), ==, node_name (diff, i));
         }
     }
 }
@@ -431,7 +454,7 @@ test_cancelled (void)
   afg_test_db_commit (db);
   tree = afg_test_db_load (db);
   g_cancellable_cancel (cancellable);
-  g_assert_null (afg_diff_tree_new (tree, tree, cancellable));
+  g_assert_null (afg_diff_shape_new (tree, tree, "x", cancellable));
   afg_test_db_free (db);
 }
 
@@ -439,15 +462,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/diff-tree/samples", test_samples);
-  g_test_add_func ("/diff-tree/self", test_self);
-  g_test_add_func ("/diff-tree/merged-threads", test_merged_threads);
-  g_test_add_func ("/diff-tree/one-side-only", test_one_side_only);
-  g_test_add_func ("/diff-tree/address-variants", test_address_variants);
-  g_test_add_func ("/diff-tree/empty-side", test_empty_side);
-  g_test_add_func ("/diff-tree/steps", test_steps);
-  g_test_add_func ("/diff-tree/steps/none", test_no_steps_count);
-  g_test_add_func ("/diff-tree/side-trees", test_side_trees);
-  g_test_add_func ("/diff-tree/cancelled", test_cancelled);
+  g_test_add_func ("/diff-model/samples", test_samples);
+  g_test_add_func ("/diff-model/self", test_self);
+  g_test_add_func ("/diff-model/merged-threads", test_merged_threads);
+  g_test_add_func ("/diff-model/one-side-only", test_one_side_only);
+  g_test_add_func ("/diff-model/address-variants", test_address_variants);
+  g_test_add_func ("/diff-model/empty-side", test_empty_side);
+  g_test_add_func ("/diff-model/steps", test_steps);
+  g_test_add_func ("/diff-model/steps/none", test_no_steps_count);
+  g_test_add_func ("/diff-model/side-trees", test_side_trees);
+  g_test_add_func ("/diff-model/cancelled", test_cancelled);
   return g_test_run ();
 }
