@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-cli.h"
+#include "afg-cli-diff.h"
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-format.h"
@@ -26,6 +27,7 @@
 
 typedef struct {
   gboolean   export;
+  gboolean   diff;
   gboolean   version;
   char      *output;
   char      *format;
@@ -167,8 +169,8 @@ print_npu_summary (const AfgTree *tree)
               PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
 }
 
-static void
-print_warnings (const AfgTree *tree, AfgWeight weight)
+void
+afg_cli_print_warnings (const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
   AfgDocument *document = afg_tree_get_document (tree);
@@ -245,8 +247,8 @@ scope_error_hint (const GError *error, const AfgDocument *document)
                             PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
 }
 
-static int
-report_build_error (const GError *error, const AfgDocument *document)
+int
+afg_cli_report_build_error (const GError *error, const AfgDocument *document)
 {
   g_autofree char *hint = NULL;
 
@@ -354,7 +356,7 @@ run_export (CliOptions *opts)
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
-    return report_build_error (error, document);
+    return afg_cli_report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (opts->top != TOP_UNSET)
     print_top (tree, opts->top);
@@ -363,17 +365,50 @@ run_export (CliOptions *opts)
   if (!write_output (opts, tree, format, weight, &out_path, &error))
     {
       if (error->domain != G_FILE_ERROR)
-        return report_build_error (error, document);
+        return afg_cli_report_build_error (error, document);
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (tree, weight);
+      afg_cli_print_warnings (tree, weight);
       print_summary (tree, seconds, out_path);
       print_npu_summary (tree);
     }
   return AFG_EXIT_OK;
+}
+
+/* Issue 16: the two DBs' difference (afg-cli-diff.c). */
+static int
+run_diff (CliOptions *opts, guint n_files)
+{
+  AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
+                             0, 0, opts->quiet };
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
+                                              "[--steps A[-B]] [--merge-addresses] [-q]"), PROG);
+
+  if (n_files != 2 || !opts->export || opts->weight != NULL || opts->top != TOP_UNSET)
+    {
+      afg_cli_print_error (n_files != 2 ? _("--diff takes two databases, A and B")
+                                        : _("--diff writes with --export, and takes no --weight or --top"), usage);
+      return AFG_EXIT_USAGE;
+    }
+  if (!parse_format (opts->format, &diff.format) || diff.format == AFG_FORMAT_TRACE)
+    {
+      g_autofree char *message = diff.format == AFG_FORMAT_TRACE
+                                   ? g_strdup (_("-f trace is one profile's timeline, not a diff"))
+                                   : g_strdup_printf (_("unknown format '%s'"), opts->format);
+
+      afg_cli_print_error (message, _("a diff is written with -f html, -f json or -f folded"));
+      return AFG_EXIT_USAGE;
+    }
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
+  if (!parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
+  diff.first_step = opts->first_step;
+  diff.last_step = opts->last_step;
+  return afg_cli_diff_export (opts->files[0], opts->files[1], &diff);
 }
 
 /* What is left once the options are parsed: the version, an export, or a
@@ -388,6 +423,8 @@ run_parsed (CliOptions *opts)
       g_print ("%s %s\n", PROG, PACKAGE_VERSION);
       return AFG_EXIT_OK;
     }
+  if (opts->diff)
+    return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
     return usage_error (_("-o, -f, -q, --weight, --steps and --merge-addresses work only with --export"));
@@ -405,9 +442,12 @@ make_context (GOptionEntry *entries)
       "  %s [DB…]\n"
       "Write the flame graph without a window (no display needed):\n"
       "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB\n"
+      "Compare two DBs in a window, or write their difference:\n"
+      "  %s --diff A.db B.db\n"
+      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--merge-addresses] [-q]\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
-    PROG, PROG);
+    PROG, PROG, PROG, PROG);
 
   g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
   g_option_context_set_description (context, description);
@@ -421,6 +461,7 @@ afg_cli_main (int argc, char **argv)
   CliOptions opts = { .top = TOP_UNSET };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
+    { "diff", 0, 0, G_OPTION_ARG_NONE, &opts.diff, N_("Compare two DBs, A and B (with --export: write the difference)"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json, folded or trace"), N_("FORMAT") },

@@ -1052,5 +1052,10 @@
     window.flamegraph.firstDrawMs = performance.now();
   }
 
-  main();
+  /* The diff page (diff.js) draws with the same view. */
+  window.AFG_VIEW = {
+    $, decodeVarints, decodeNames, fmtTime, fmtPct, fmtInt, fmtCount, placeTooltip, hideTooltip, FlameView,
+  };
+  if (!document.body.classList.contains('diff'))
+    main();
 })();

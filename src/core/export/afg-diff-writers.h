@@ -19,4 +19,19 @@ void        afg_diff_json_write        (AfgDiffShape      *diff,
  * mode (difffolded.pl's output). */
 void        afg_diff_folded_write      (AfgDiffShape      *diff,
                                         GString           *out);
+/* The self-contained diff page (data/html/diff.html). */
+gboolean    afg_diff_html_write        (AfgDiffShape      *diff,
+                                        GString           *out,
+                                        GError           **error);
+
+/* flamegraph-diff.html, .json or .folded; NULL for any other format. */
+const char *afg_diff_format_file_name  (AfgFormat          format);
+/* Serialises @diff and writes DIR/<its file name> atomically, as
+ * afg_export_to_dir() does; neither side's DB is ever the output. */
+gboolean    afg_diff_export_to_dir     (AfgDiffShape      *diff,
+                                        AfgFormat          format,
+                                        const char        *dir,
+                                        char             **out_path,
+                                        GError           **error);
+
 G_END_DECLS
