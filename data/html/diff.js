@@ -462,7 +462,8 @@
   function describeScope(side) {
     const scope = side.scope;
     if (scope === null)
-      return side.step_count > 0 ? AFG_T('scopeWholeSteps', { n: fmtInt(side.step_count) }) : AFG_T('scopeWhole');
+      return side.step_count > 1 ? AFG_T('scopeWholeSteps', { n: fmtInt(side.step_count) })
+        : AFG_T(side.step_count === 1 ? 'scopeWholeOneStep' : 'scopeWhole');
     if (scope.steps === null)
       return AFG_T('scopeRangeDiff');
     const [first, last] = scope.steps;
