@@ -21,7 +21,8 @@
 'use strict';
 (function () {
   const {
-    $, decodeVarints, decodeNames, fmtTime, fmtPct, fmtInt, fmtCount, placeTooltip, hideTooltip, FlameView,
+    $, decodeVarints, decodeNames, fmtTime, fmtPct, fmtInt, fmtCount, placeTooltip, FlameView, translateStatic,
+    showEmpty,
   } = AFG_VIEW;
   const RULE = AFG_DIFF_COLOR;
   /* Per frame: name, children, then calls, total and self of A and of B. */
@@ -243,20 +244,7 @@
     $('floor-us').value = String(s.floorNs / 1000);
     $('floor-percent').value = String(s.floorPercent);
     $('search').value = this.search;
-    const b = $('orientation');
-    b.textContent = AFG_T(this.view.icicle ? 'flame' : 'icicle');
-    b.setAttribute('aria-pressed', this.view.icicle ? 'true' : 'false');
-  };
-
-  App.prototype.apply = function (opts) {
-    hideTooltip();
-    this.view.hoverEntry = -1;
-    this.updateSearch();
-    this.view.render(true);
-    if (opts && opts.scroll)
-      this.view.scrollToRoot();
-    this.view.draw();
-    this.writeHash();
+    this.updateOrientationButton();
   };
 
   /* A new setting keeps the zoom unless its frame has no width now. */
@@ -267,42 +255,6 @@
       this.view.zoom = this.m.ALL;
     this.syncControls();
     this.apply({ scroll: key === 'shape' });
-  };
-
-  App.prototype.updateSearch = function () {
-    const v = this.view;
-    const res = v.setSearch(this.search);
-    const el = $('match-count');
-    if (res === null)
-      el.textContent = '';
-    else if (res.count === 0)
-      el.textContent = AFG_T('noMatches');
-    else
-      el.textContent = AFG_T(res.count === 1 ? 'oneMatch' : 'matches',
-                             { n: fmtInt(res.count), share: fmtPct(res.time, v.wt[v.viewRoot]) });
-  };
-
-  App.prototype.setSearchText = function (text) {
-    this.search = text;
-    if ($('search').value !== text)
-      $('search').value = text;
-    this.updateSearch();
-    this.view.draw();
-    this.writeHash();
-  };
-
-  App.prototype.zoomTo = function (node) {
-    if (node === this.view.zoom)
-      return;
-    this.view.zoom = node;
-    this.apply({ scroll: true });
-  };
-
-  App.prototype.onEscape = function () {
-    if (this.search !== '')
-      this.setSearchText('');
-    else
-      this.zoomTo(this.view.viewRoot);
   };
 
   /* "A → B (Δ, Δ%)", Δ% of A; "new" when A has none. */
@@ -365,67 +317,8 @@
     placeTooltip(ev);
   };
 
-  App.prototype.onMove = function (ev) {
-    const v = this.view;
-    const hit = v.hitTest(ev.offsetX, ev.offsetY);
-    const entry = hit ? hit.entry : -1;
-    if (entry !== v.hoverEntry) {
-      v.hoverEntry = entry;
-      v.hoverRow = hit ? hit.row : -1;
-      v.drawHover();
-    }
-    if (hit)
-      this.showTooltip(hit, ev);
-    else
-      hideTooltip();
-  };
-
-  App.prototype.onKey = function (ev) {
-    const t = ev.target;
-    const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement;
-    if (ev.key === 'Escape') {
-      ev.preventDefault();
-      this.onEscape();
-    } else if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'f') {
-      ev.preventDefault();
-      $('search').focus();
-      $('search').select();
-    } else if (ev.key === '/' && !typing) {
-      ev.preventDefault();
-      $('search').focus();
-    }
-  };
-
-  App.prototype.onScroll = function () {
-    if (this.pending)
-      return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.view.hoverEntry = -1;
-      hideTooltip();
-      this.view.draw();
-    });
-  };
-
   App.prototype.bind = function () {
-    const c = $('flame');
-    c.addEventListener('mousemove', (ev) => this.onMove(ev));
-    c.addEventListener('mouseleave', () => {
-      this.view.hoverEntry = -1;
-      this.view.drawHover();
-      hideTooltip();
-    });
-    c.addEventListener('click', (ev) => {
-      const hit = this.view.hitTest(ev.offsetX, ev.offsetY);
-      if (hit)
-        this.zoomTo(hit.node);
-    });
-    $('flame-wrap').addEventListener('scroll', () => this.onScroll());
-    document.addEventListener('keydown', (ev) => this.onKey(ev));
-    $('search').addEventListener('input', (ev) => this.setSearchText(ev.target.value));
-    $('clear-search').addEventListener('click', () => this.setSearchText(''));
-    $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
+    this.bindView();
     $('shape').addEventListener('change', (ev) => this.set('shape', ev.target.value));
     $('colour-by').addEventListener('change', (ev) => this.set('colourBy', ev.target.value));
     $('normalize').addEventListener('change', (ev) => this.set('normalize', ev.target.value));
@@ -433,27 +326,15 @@
       this.set('floorNs', nonNegative(ev.target.value, 0) * 1000));
     $('floor-percent').addEventListener('change', (ev) =>
       this.set('floorPercent', nonNegative(ev.target.value, 0)));
-    $('orientation').addEventListener('click', () => {
-      this.view.icicle = !this.view.icicle;
-      this.syncControls();
-      this.apply({ scroll: true });
-    });
-    window.addEventListener('hashchange', () => {
-      this.readHash();
-      this.apply({ scroll: true });
-    });
-    new ResizeObserver(() => this.view.render(false)).observe($('flame-wrap'));
   };
 
-  /* ---------- static parts ---------- */
+  /* The single page's handlers of the graph, search, zoom and keys: they
+   * only need view, search, showTooltip, readHash and writeHash. */
+  for (const name of ['apply', 'updateSearch', 'zoomTo', 'setSearchText', 'updateOrientationButton', 'onEscape',
+                      'hideTooltip', 'onMove', 'onLeave', 'onClick', 'onKey', 'onScroll', 'bindView'])
+    App.prototype[name] = AFG_VIEW.App.prototype[name];
 
-  function translateStatic() {
-    document.documentElement.lang = AFG_LANG;
-    for (const el of document.querySelectorAll('[data-i18n]'))
-      el.textContent = AFG_T(el.dataset.i18n);
-    for (const el of document.querySelectorAll('[data-i18n-placeholder]'))
-      el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
-  }
+  /* ---------- static parts ---------- */
 
   function fillSelect(id, options) {
     $(id).replaceChildren(...options.map(([value, key]) => new Option(AFG_T(key), value)));
@@ -505,21 +386,13 @@
     legend.append(scale);
   }
 
-  function showEmpty(message) {
-    const p = document.createElement('p');
-    p.textContent = message;
-    $('empty').replaceChildren(p);
-    $('empty').hidden = false;
-    $('flame-wrap').hidden = true;
-  }
-
   function main() {
     translateStatic();
     let m;
     try {
       m = loadModel();
     } catch (err) {
-      showEmpty(AFG_T('badData', { error: err.message }));
+      showEmpty(AFG_T('badData', { error: err.message }), false);
       return;
     }
     fillSelect('shape', [['b', 'shapeB'], ['a', 'shapeA']]);
@@ -536,7 +409,7 @@
     };
     app.readHash();
     if (m.F === 0) {
-      showEmpty(AFG_T('emptyBoth'));
+      showEmpty(AFG_T('emptyBoth'), false);
       return;
     }
     app.bind();
