@@ -40,6 +40,7 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   merged    1 while "Merge Address Variants" is on, else 0
  * Tabs and newlines in values become spaces. */
 
 void
@@ -147,6 +148,7 @@ build_line (AfgWindow *self)
   _afg_window_compare_append_state (self, line, graph);
   append_tree (self, line, graph);
   append_strip (self, line);
+  _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -218,10 +218,10 @@ find_window "^bad.db\$"
 ok "a bad file shows the error state with the CLI's message"
 stop_app
 
-# --- Export as HTML writes the CLI's bytes -----------------------------------
+# --- Export as HTML writes the CLI's bytes (addresses merged, the window's default)
 SAMPLE=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
 mkdir -p "$WORK/cli" "$WORK/gui"
-"$EXE" --export -q -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
+"$EXE" --export -q --merge-addresses -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
 start_app "$SAMPLE"
 wait_state page=graph
 find_window "^$(basename "$SAMPLE")\$"
@@ -237,7 +237,7 @@ cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export diff
 ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
 
 # A name ending in .json gets the Chrome trace, the CLI's -f trace.
-"$EXE" --export -q -f trace -o "$WORK/cli" "$SAMPLE" || fail "the CLI trace export failed"
+"$EXE" --export -q --merge-addresses -f trace -o "$WORK/cli" "$SAMPLE" || fail "the CLI trace export failed"
 xdotool key ctrl+e
 DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
 [ -n "$DIALOG" ] || fail "no export dialog"
