@@ -11,15 +11,30 @@
 #include "afg-window-private.h"
 #include "afg-writers.h"
 
-/* A name ending in .json gets the Chrome trace (-f trace), which also
- * reads each device task from the DB; any other the HTML page. */
+/* The name picks the format, as the CLI's file names do: *.trace.json the
+ * Chrome trace (-f trace, which also reads each device task from the DB),
+ * *.json the JSON v2 export, *.folded or *.txt folded stacks, anything
+ * else the HTML page. */
+static AfgFormat
+format_for_name (const char *path)
+{
+  if (g_str_has_suffix (path, ".trace.json"))
+    return AFG_FORMAT_TRACE;
+  if (g_str_has_suffix (path, ".json"))
+    return AFG_FORMAT_JSON;
+  if (g_str_has_suffix (path, ".folded") || g_str_has_suffix (path, ".txt"))
+    return AFG_FORMAT_FOLDED;
+  return AFG_FORMAT_HTML;
+}
+
 static gboolean
 export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr(AfgDeviceTasks) tasks = NULL;
+  AfgFormat format = format_for_name (path);
 
-  if (!g_str_has_suffix (path, ".json"))
-    return afg_export_to_file (tree, AFG_FORMAT_HTML, path, error);
+  if (format != AFG_FORMAT_TRACE)
+    return afg_export_to_file (tree, format, path, error);
   tasks = afg_trace_reader_read (afg_tree_get_document (tree), cancellable, error);
   return tasks != NULL && afg_export_trace_to_file (tree, tasks, path, error);
 }
@@ -118,12 +133,14 @@ _afg_window_export (AfgWindow *self)
   g_return_if_fail (self->tree != NULL);
 
   g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (_("Export as HTML"), GTK_WINDOW (self),
+  self->chooser = gtk_file_chooser_native_new (_("Export Flame Graph"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("HTML page (*.html)"), "*.html");
-  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.json");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.trace.json");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("JSON (*.json)"), "*.json");
+  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Folded stacks (*.folded)"), "*.folded");
   propose_file (self, GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

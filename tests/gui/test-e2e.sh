@@ -184,7 +184,7 @@ ok "Ctrl+D shows the compare dialog"
 # The export dialog proposes the DB's folder and a name from the DB.
 xdotool windowfocus --sync "$WID" 2>/dev/null
 xdotool key ctrl+e
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
 [ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog"
 sleep 0.5
 xdotool key Return
@@ -226,7 +226,7 @@ start_app "$SAMPLE"
 wait_state page=graph
 find_window "^$(basename "$SAMPLE")\$"
 xdotool key ctrl+e
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
 [ -n "$DIALOG" ] || fail "no export dialog"
 sleep 0.5
 xdotool key ctrl+a
@@ -236,17 +236,23 @@ wait_state "exported=$WORK/gui/flamegraph.html"
 cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export differs from the CLI"
 ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
 
-# A name ending in .json gets the Chrome trace, the CLI's -f trace.
-"$EXE" --export -q --merge-addresses -f trace -o "$WORK/cli" "$SAMPLE" || fail "the CLI trace export failed"
-xdotool key ctrl+e
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export as HTML\$" | head -1)
-[ -n "$DIALOG" ] || fail "no export dialog"
-sleep 0.5
-xdotool key ctrl+a
-xdotool type --delay 20 "$WORK/gui/flamegraph.trace.json"
-xdotool key Return
-wait_state "exported=$WORK/gui/flamegraph.trace.json"
-cmp "$WORK/cli/flamegraph.trace.json" "$WORK/gui/flamegraph.trace.json" || fail "the trace differs from the CLI's"
-ok "Export to a .json name writes the CLI's -f trace bytes"
+# The name picks the format: .trace.json the CLI's -f trace, .json its
+# -f json, .folded its -f folded.
+export_as () {
+  xdotool key ctrl+e
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
+  [ -n "$DIALOG" ] || fail "no export dialog"
+  sleep 0.5
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$WORK/gui/$1"
+  xdotool key Return
+  wait_state "exported=$WORK/gui/$1"
+}
+for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph.folded; do
+  "$EXE" --export -q --merge-addresses -f "${format%%:*}" -o "$WORK/cli" "$SAMPLE" || fail "the CLI ${format%%:*} export failed"
+  export_as "${format#*:}"
+  cmp "$WORK/cli/${format#*:}" "$WORK/gui/${format#*:}" || fail "the window's ${format#*:} differs from the CLI's"
+  ok "Export to ${format#*:} writes the CLI's -f ${format%%:*} bytes"
+done
 stop_app
 echo "1..$N"
