@@ -387,7 +387,8 @@ run_diff (CliOptions *opts, guint n_files)
   g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
                                               "[--steps A[-B]] [--merge-addresses] [-q]"), PROG);
 
-  if (n_files != 2 || !opts->export || opts->weight != NULL || opts->top != TOP_UNSET)
+  /* Without the window (-Dgui=disabled) the export is implied, as for one DB. */
+  if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->weight != NULL || opts->top != TOP_UNSET)
     {
       afg_cli_print_error (n_files != 2 ? _("--diff takes two databases, A and B")
                                         : _("--diff writes with --export, and takes no --weight or --top"), usage);
