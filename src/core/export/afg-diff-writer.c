@@ -35,9 +35,11 @@ append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide si
 }
 
 static void
-append_node_open (GString *out, AfgDiffShape *diff, guint32 node, gboolean first)
+append_node_open (GString *out, guint32 node, gpointer data)
 {
-  g_string_append (out, first ? "{\"name\":" : ",{\"name\":");
+  AfgDiffShape *diff = data;
+
+  g_string_append (out, "{\"name\":");
   afg_json_append_string (out, afg_tree_get_node_name (NODES (diff), node));
   g_string_append (out, ",\"category\":\"");
   g_string_append (out, afg_category_to_string (afg_tree_get_node_category (NODES (diff), node)));
@@ -45,41 +47,6 @@ append_node_open (GString *out, AfgDiffShape *diff, guint32 node, gboolean first
   append_values (out, "a", diff, AFG_DIFF_SIDE_A, node);
   append_values (out, "b", diff, AFG_DIFF_SIDE_B, node);
   g_string_append (out, ",\"children\":[");
-}
-
-typedef struct {
-  guint32 next;
-  guint32 end;
-} Range;
-
-/* Pre-order without recursion: stacks may be 1000 frames deep. */
-static void
-append_children (GString *out, AfgDiffShape *diff)
-{
-  const AfgTree *tree = NODES (diff);
-  const AfgNode *root = afg_tree_get_node (tree, AFG_TREE_ROOT);
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
-  Range range = { root->first_child, root->first_child + root->n_children };
-
-  g_string_append (out, "\"children\":[");
-  g_array_append_val (stack, range);
-  while (stack->len > 0)
-    {
-      Range *top = &g_array_index (stack, Range, stack->len - 1);
-      const AfgNode *node;
-
-      if (top->next == top->end)
-        {
-          g_array_set_size (stack, stack->len - 1);
-          g_string_append (out, stack->len > 0 ? "]}" : "]");
-          continue;
-        }
-      node = afg_tree_get_node (tree, top->next);
-      append_node_open (out, diff, top->next, top->next == afg_tree_get_node (tree, node->parent)->first_child);
-      top->next++;
-      range = (Range) { node->first_child, node->first_child + node->n_children };
-      g_array_append_val (stack, range);
-    }
 }
 
 void
@@ -97,7 +64,7 @@ afg_diff_json_write (AfgDiffShape *diff, GString *out)
   g_string_append_c (out, ',');
   append_side (out, "b", b);
   g_string_append_printf (out, ",\"options\":{\"merge_addresses\":%s},", merged ? "true" : "false");
-  append_children (out, diff);
+  afg_json_append_children (out, NODES (diff), AFG_TREE_ROOT, append_node_open, diff);
   g_string_append (out, "}\n");
 }
 

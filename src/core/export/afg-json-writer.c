@@ -176,12 +176,10 @@ append_durations (GString *out, const AfgTree *tree, guint32 i)
 }
 
 static void
-append_node_open (GString *out, const AfgTree *tree, guint32 i)
+append_node_open (GString *out, guint32 i, gpointer data)
 {
-  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  const AfgTree *tree = data;
 
-  if (i != nodes[nodes[i].parent].first_child)
-    g_string_append_c (out, ',');
   g_string_append (out, "{\"name\":");
   afg_json_append_string (out, afg_tree_get_node_name (tree, i));
   g_string_append (out, ",\"category\":\"");
@@ -198,12 +196,13 @@ typedef struct {
 } Range;
 
 /* Iterative pre-order walk: stacks may be 1000 frames deep. */
-static void
-append_children (GString *out, const AfgTree *tree, const AfgNode *parent)
+void
+afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, AfgJsonNodeFunc open_node,
+                          gpointer data)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
-  Range range = { parent->first_child, parent->first_child + parent->n_children };
+  Range range = { nodes[parent].first_child, nodes[parent].first_child + nodes[parent].n_children };
 
   g_string_append (out, "\"children\":[");
   g_array_append_val (stack, range);
@@ -219,7 +218,9 @@ append_children (GString *out, const AfgTree *tree, const AfgNode *parent)
           continue;
         }
       n = &nodes[top->next];
-      append_node_open (out, tree, top->next++);
+      if (top->next != nodes[n->parent].first_child)
+        g_string_append_c (out, ',');
+      open_node (out, top->next++, data);
       range = (Range) { n->first_child, n->first_child + n->n_children };
       g_array_append_val (stack, range);
     }
@@ -233,7 +234,7 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
   afg_json_append_string (out, t->label);
   append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
   g_string_append_c (out, ',');
-  append_children (out, tree, afg_tree_get_node (tree, t->node));
+  afg_json_append_children (out, tree, t->node, append_node_open, (gpointer) tree);
   g_string_append_c (out, '}');
 }
 

@@ -36,4 +36,17 @@ void afg_json_append_steps  (GString        *out,
 void afg_json_append_functions (GString       *out,
                                 const AfgTree *tree);
 
+/* Appends {"name",…} for a node, without its children or the closing
+ * "]}" (the walk adds them). */
+typedef void (*AfgJsonNodeFunc) (GString  *out,
+                                 guint32   node,
+                                 gpointer  data);
+/* "children":[…] under @parent, pre-order, each node opened by
+ * @open_node, then its children, then "]}". */
+void afg_json_append_children (GString        *out,
+                               const AfgTree  *tree,
+                               guint32         parent,
+                               AfgJsonNodeFunc open_node,
+                               gpointer        data);
+
 G_END_DECLS
