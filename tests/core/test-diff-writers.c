@@ -154,19 +154,35 @@ test_json (void)
   g_assert_true (g_str_has_suffix (text->str, "]}\n"));
 }
 
+/* The two real samples, addresses merged. */
+static AfgDiffShape *
+samples_diff (void)
+{
+  const char *names[] = { "ascend_pytorch_profiler_level0_rank0", "ascend_pytorch_profiler_level1_rank0" };
+  AfgTree *sides[2];
+  AfgDiffShape *diff;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree char *path = afg_test_sample_path (names[s], ".db");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      sides[s] = afg_test_build (document, NULL, AFG_TREE_MERGE_ADDRESSES);
+    }
+  diff = afg_diff_shape_new (sides[0], sides[1], "diff", NULL);
+  afg_tree_unref (sides[0]);
+  afg_tree_unref (sides[1]);
+  return diff;
+}
+
 /* The samples: the JSON's tree is the expected diff, merge_addresses true. */
 static void
 test_json_samples (void)
 {
-  g_autofree char *a_path = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
-  g_autofree char *b_path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
   g_autofree char *expected_path = afg_test_sample_path ("level0_rank0-vs-level1_rank0", ".diff.expected");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDocument) a_doc = afg_document_load (a_path, NULL, NULL, NULL, &error);
-  g_autoptr(AfgDocument) b_doc = afg_document_load (b_path, NULL, NULL, NULL, &error);
-  g_autoptr(AfgTree) a = afg_test_build (a_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgTree) b = afg_test_build (b_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (a, b, "diff", NULL);
+  g_autoptr(AfgDiffShape) diff = samples_diff ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(JsonParser) parser = parse (diff, text);
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
@@ -253,14 +269,7 @@ test_folded_empty (void)
 static void
 test_folded_samples (void)
 {
-  g_autofree char *a_path = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
-  g_autofree char *b_path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDocument) a_doc = afg_document_load (a_path, NULL, NULL, NULL, &error);
-  g_autoptr(AfgDocument) b_doc = afg_document_load (b_path, NULL, NULL, NULL, &error);
-  g_autoptr(AfgTree) a = afg_test_build (a_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgTree) b = afg_test_build (b_doc, NULL, AFG_TREE_MERGE_ADDRESSES);
-  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (a, b, "diff", NULL);
+  g_autoptr(AfgDiffShape) diff = samples_diff ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
   gint64 sums[2] = { 0, 0 }, want[2] = { 0, 0 };
