@@ -94,7 +94,12 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
   if (!opts->quiet)
     {
       for (guint s = 0; s < 2; s++)
-        afg_cli_print_warnings (sides[s].tree, AFG_WEIGHT_HOST);
+        {
+          g_autofree char *who = g_strdup_printf ("%s: %c %s", PROG, 'A' + s,
+                                                  afg_document_get_source_name (sides[s].document));
+
+          afg_cli_print_warnings (who, sides[s].tree, AFG_WEIGHT_HOST);
+        }
       print_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
     }
   return AFG_EXIT_OK;

@@ -170,7 +170,7 @@ print_npu_summary (const AfgTree *tree)
 }
 
 void
-afg_cli_print_warnings (const AfgTree *tree, AfgWeight weight)
+afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
   AfgDocument *document = afg_tree_get_document (tree);
@@ -178,23 +178,23 @@ afg_cli_print_warnings (const AfgTree *tree, AfgWeight weight)
 
   if (s->skipped_nonpositive > 0)
     g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
-                PROG, s->skipped_nonpositive);
+                who, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
-                  " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
+                  " their time stays in the frame above\n"), who, s->depth_truncated, AFG_MAX_DEPTH);
   if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), PROG,
+    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who,
                 afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
   else if (!afg_tree_check_not_empty (tree, &empty))
     {
-      g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
-      g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
+      g_printerr (_("%s: warning: %s\n"), who, empty->message);
+      g_printerr (_("%s: hint: %s\n"), who, afg_load_error_get_hint (empty));
     }
   if (afg_document_get_npu_warning (document) != NULL)
-    g_printerr (_("%s: warning: %s\n"), PROG, afg_document_get_npu_warning (document));
+    g_printerr (_("%s: warning: %s\n"), who, afg_document_get_npu_warning (document));
   if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
     g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
-                  " tables): the NPU-weighted output is empty\n"), PROG);
+                  " tables): the NPU-weighted output is empty\n"), who);
 }
 
 /* -f JSON is -f json: the value is matched in any case. */
@@ -371,7 +371,7 @@ run_export (CliOptions *opts)
     }
   if (!opts->quiet)
     {
-      afg_cli_print_warnings (tree, weight);
+      afg_cli_print_warnings (PROG, tree, weight);
       print_summary (tree, seconds, out_path);
       print_npu_summary (tree);
     }

@@ -31,8 +31,10 @@ void     afg_cli_print_error  (const char *message,
  * load) as error and hint lines; returns the exit status. */
 int      afg_cli_report_build_error (const GError      *error,
                                      const AfgDocument *document);
-/* The export's warnings about @tree (rows skipped, empty, no NPU). */
-void     afg_cli_print_warnings     (const AfgTree     *tree,
+/* The export's warnings about @tree (rows skipped, empty, no NPU), each
+ * line led by @who ("ascend-flamegraph", or that and the side of a diff). */
+void     afg_cli_print_warnings     (const char        *who,
+                                     const AfgTree     *tree,
                                      AfgWeight          weight);
 /* The window cannot open: says why in one line, hints at --export, and
  * returns the exit status. */

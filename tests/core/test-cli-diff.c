@@ -259,7 +259,7 @@ test_empty_side (Fixture *f, gconstpointer data)
   g_autofree char *written = NULL;
 
   g_assert_cmpint (run (args, &err), ==, EXIT_OK);
-  g_assert_nonnull (strstr (err, "ascend-flamegraph: warning: "));
+  g_assert_nonnull (strstr (err, "ascend-flamegraph: A ascend_pytorch_profiler_0.db: warning: "));
   written = read_output (f->out_dir, "flamegraph-diff.folded");
   g_assert_nonnull (strstr (written, MAIN " 0 140\n"));
   g_assert_nonnull (strstr (written, MAIN ";aten::copy_ 0 90\n"));
