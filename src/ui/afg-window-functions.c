@@ -222,7 +222,7 @@ top_row (AfgFunctionPanel *panel)
   return first ? g_strdup (afg_function_item_get_name (first)) : NULL;
 }
 
-/* The fields of README's "Test state line" from functions to histogram. */
+/* The fields of README's "Test state line" from functions to durations. */
 void
 _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
 {
@@ -252,4 +252,7 @@ _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean gra
   append_half (line, "callers", afg_function_panel_get_callers (panel));
   append_half (line, "callees", afg_function_panel_get_callees (panel));
   _afg_window_append_state_field (line, "histogram", histogram);
+  _afg_window_append_state_field (line, "durations",
+                                  graph && self->tree != NULL
+                                  && afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN) ? "1" : "0");
 }

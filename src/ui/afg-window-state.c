@@ -40,6 +40,7 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   merged    1 while "Merge Address Variants" is on, else 0
  *   functions 1 while the Functions panel is shown, else 0
  *   rows      the panel's table rows (after the search filter), or empty
  *   top       the name in its first row, or empty
@@ -48,6 +49,7 @@
  *   callers, callees  "CHILDREN ROOT_NS" of each sandwich half, or empty
  *   histogram how many call durations the histogram shows; empty while
  *             they are collected or with no function picked
+ *   durations 1 when the shown tree has the percentile columns (tooltips)
  * Tabs and newlines in values become spaces. */
 
 void
@@ -155,6 +157,7 @@ build_line (AfgWindow *self)
   _afg_window_compare_append_state (self, line, graph);
   append_tree (self, line, graph);
   append_strip (self, line);
+  _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   _afg_window_functions_append_state (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }

@@ -197,7 +197,7 @@ test_symlink_outside (void)
   g_autoptr(AfgJobFolder) job = NULL;
   g_autoptr(GError) error = NULL;
 
-  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
   g_assert_cmpint (symlink (outside, dir_link), ==, 0);
   g_assert_cmpint (symlink (target, file_link), ==, 0);
   job = discover (root);
@@ -253,7 +253,7 @@ test_unreadable_folder (void)
       g_test_skip ("root reads any folder");
       return;
     }
-  afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
   afg_test_make_file (closed, "ascend_pytorch_profiler_1.db", "");
   g_assert_cmpint (g_chmod (closed, 0), ==, 0);
   job = discover (root);

@@ -6,7 +6,8 @@
 # filters it, a double-click on a frame picks the frame's function, a
 # step scope rebuilds it. Every value the state line reports (rows, top
 # row, highlighted frames, both sandwich halves, histogram size) must be
-# what the CLI's JSON of the same DB and scope says.
+# what the CLI's JSON of the same DB and scope says (with
+# --merge-addresses, the window's default).
 # Usage: test-functions-window.sh ASCEND_FLAMEGRAPH SAMPLE_DB
 EXE=$1
 SAMPLE=$2
@@ -17,11 +18,12 @@ DB_DIR=$(mktemp -d)
 DB=$DB_DIR/level0.db
 cp "$SAMPLE" "$DB" || fail "no sample at $SAMPLE"
 
-# cli_json [A-B]: the CLI's JSON for the scope (none: the whole profile).
+# cli_json [A-B]: the CLI's JSON for the scope (none: the whole profile),
+# address variants merged as the window merges them by default.
 cli_json () {
   local out=$WORK/cli-${1:-all}
   mkdir -p "$out"
-  "$EXE" --export -q -f json -o "$out" ${1:+--steps "$1"} "$DB" || fail "the CLI failed for '${1:-}'"
+  "$EXE" --export -q --merge-addresses -f json -o "$out" ${1:+--steps "$1"} "$DB" || fail "the CLI failed for '${1:-}'"
   echo "$out/flamegraph.json"
 }
 ALL=$(cli_json)
@@ -38,7 +40,7 @@ expect_function () {
 }
 
 start_app "$DB"
-wait_state page=graph functions=0 "root_ns=$(python3 -c 'import json,sys; print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$ALL")"
+wait_state page=graph merged=1 durations=1 functions=0 "root_ns=$(python3 -c 'import json,sys; print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$ALL")"
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^level0.db\$" | head -1)
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
@@ -118,7 +120,7 @@ ok "a double-click on $FRAME zooms and picks its function; the histogram has tha
 # The strip's one step (50): the scoped tree's table and sandwich.
 xdotool mousemove --window "$WID" 100 70 click 1
 STEP=$(cli_json 50)
-wait_state scope=50 "rows=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["functions"]))' "$STEP")"
+wait_state scope=50 durations=1 "rows=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["functions"]))' "$STEP")"
 expect_function "$STEP" "$FRAME"
 ok "step 50 rebuilds the table for the scoped tree; $FRAME stays picked, as --steps 50 has it"
 

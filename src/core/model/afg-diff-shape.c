@@ -5,6 +5,7 @@
 
 #include "afg-diff-shape.h"
 #include "afg-document-private.h"
+#include "afg-math.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
 
@@ -127,7 +128,7 @@ finish_columns (AfgTree *tree)
   total[AFG_TREE_ROOT] = 0;
   calls[AFG_TREE_ROOT] = 0;
   for (guint32 n = tree->n_nodes; n-- > 1;)
-    children[tree->nodes[n].parent] += total[n];
+    children[tree->nodes[n].parent] = afg_sat_add (children[tree->nodes[n].parent], total[n]);
   total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
   for (guint32 n = 1; n < tree->n_nodes; n++)
     self_ns[n] = MAX (0, total[n] - children[n]);
@@ -198,4 +199,24 @@ gboolean
 afg_diff_shape_has_node (AfgDiffShape *self, AfgDiffSide side, guint32 node)
 {
   return node == AFG_TREE_ROOT || afg_tree_get_value (self->trees[side], AFG_COLUMN_CALLS, node) > 0;
+}
+
+void
+afg_diff_shape_get_values (AfgDiffShape *self, AfgDiffSide side, guint32 node, AfgDiffValues *values)
+{
+  AfgTree *tree = self->trees[side];
+
+  *values = (AfgDiffValues) {
+    afg_tree_get_value (tree, AFG_COLUMN_CALLS, node),
+    afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node),
+    afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, node),
+  };
+}
+
+guint
+afg_diff_shape_get_step_count (AfgDiffShape *self, AfgDiffSide side)
+{
+  AfgTree *source = self->sources[side];
+
+  return MAX (afg_scope_count_steps (afg_tree_get_scope (source), afg_tree_get_document (source)), 1);
 }
