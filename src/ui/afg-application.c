@@ -50,6 +50,7 @@ set_accels (GtkApplication *app)
 {
   static const struct { const char *action; const char *accel; } accels[] = {
     { "win.open", "<Control>o" },
+    { "win.open-folder", "<Control><Shift>o" },
     { "win.compare", "<Control>d" },
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "afg-diff-view.h"
+#include "afg-rank-sidebar.h"
 #include "afg-flame-view.h"
 #include "afg-step-strip.h"
 #include "afg-loader.h"
@@ -49,6 +50,8 @@ struct _AfgWindow {
   AfgDiffView          *diff_view;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
+  AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
+  struct _AfgWindowJob *job;           /* the job folder open, or NULL */
 
   guint                 flipped : 1;
 };
@@ -107,5 +110,16 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_dispose       (AfgWindow       *self);
+
+/* afg-window-ranks.c */
+typedef struct _AfgWindowJob AfgWindowJob;
+void     _afg_window_ranks_init          (AfgWindow       *self);
+void     _afg_window_ranks_class_init    (GtkWidgetClass  *widget_class);
+void     _afg_window_ranks_dispose       (AfgWindow       *self);
+gboolean _afg_window_ranks_open          (AfgWindow       *self,
+                                          GFile           *file);
+void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
+void     _afg_window_ranks_append_state  (AfgWindow       *self,
+                                          GString         *line);
 
 G_END_DECLS

@@ -40,6 +40,9 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   ranks     with a job folder open: "READ/N" ranks read; else empty
+ *   rank      the rank picked in the rank sidebar, "all", or empty
+ *   straggler the ranks the sidebar marks stragglers, "3" or "3,5"
  * Tabs and newlines in values become spaces. */
 
 void
@@ -147,6 +150,7 @@ build_line (AfgWindow *self)
   _afg_window_compare_append_state (self, line, graph);
   append_tree (self, line, graph);
   append_strip (self, line);
+  _afg_window_ranks_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
