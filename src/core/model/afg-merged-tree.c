@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "afg-address.h"
 #include "afg-document-private.h"
 #include "afg-int-map.h"
@@ -12,6 +14,9 @@
 #include "afg-merged-tree.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
+
+/* Node 1, below the root: the one thread all profiles merge into. */
+#define THREAD_NODE 1
 
 typedef struct {
   guint32 name;
@@ -29,6 +34,9 @@ struct _AfgMergedTree {
   AfgStats    stats;     /* the profiles' counts added up */
 };
 
+static guint32 intern (AfgMergedTree *self, const char *name);
+static guint32 child  (AfgMergedTree *self, guint32 parent, guint32 name);
+
 AfgMergedTree *
 afg_merged_tree_new (void)
 {
@@ -40,6 +48,7 @@ afg_merged_tree_new (void)
   self->nodes = g_array_new (FALSE, FALSE, sizeof (MergedNode));
   g_array_append_val (self->nodes, root);
   afg_int_map_init (&self->children, 256);
+  child (self, AFG_TREE_ROOT, intern (self, _("All ranks")));
   return self;
 }
 
@@ -88,6 +97,15 @@ child (AfgMergedTree *self, guint32 parent, guint32 name)
 }
 
 static void
+add_to (AfgMergedTree *self, guint32 node, gint64 calls, gint64 total_ns)
+{
+  MergedNode *merged = &g_array_index (self->nodes, MergedNode, node);
+
+  merged->calls = afg_sat_add (merged->calls, calls);
+  merged->total_ns = afg_sat_add (merged->total_ns, total_ns);
+}
+
+static void
 add_stats (AfgStats *sum, const AfgStats *s)
 {
   sum->rows += s->rows;
@@ -120,22 +138,22 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
       const AfgNode *thread = &tree->nodes[tree->threads[t].node];
 
       for (guint32 c = 0; c < thread->n_children; c++)
-        g_array_append_val (stack, ((Pending) { thread->first_child + c, AFG_TREE_ROOT }));
+        g_array_append_val (stack, ((Pending) { thread->first_child + c, THREAD_NODE }));
     }
+  add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
+          tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
   while (stack->len > 0)
     {
       Pending p = g_array_index (stack, Pending, stack->len - 1);
       const AfgNode *node = &tree->nodes[p.source];
       guint32 target;
-      MergedNode *merged;
 
       if (map[node->name] == AFG_NODE_NONE)
         map[node->name] = intern (self, afg_document_get_string (document, node->name));
       target = child (self, p.target, map[node->name]);
       g_array_set_size (stack, stack->len - 1);
-      merged = &g_array_index (self->nodes, MergedNode, target);
-      merged->calls = afg_sat_add (merged->calls, tree->columns[AFG_COLUMN_CALLS][p.source]);
-      merged->total_ns = afg_sat_add (merged->total_ns, tree->columns[AFG_COLUMN_TOTAL_NS][p.source]);
+      add_to (self, target, tree->columns[AFG_COLUMN_CALLS][p.source],
+              tree->columns[AFG_COLUMN_TOTAL_NS][p.source]);
       for (guint32 c = 0; c < node->n_children; c++)
         g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
     }
@@ -147,6 +165,18 @@ guint
 afg_merged_tree_get_n_added (AfgMergedTree *self)
 {
   return self->n_added;
+}
+
+/* The path tree's node 1 (the first child of the root, built first) as
+ * the tree's one thread, so that the window takes the tree as a profile. */
+static void
+make_thread (AfgTree *tree, const char *label)
+{
+  tree->n_threads = 1;
+  tree->threads[0] = (AfgThread) { 0, 0, 0, label, THREAD_NODE };
+  tree->first_frame = THREAD_NODE + 1;
+  for (guint32 n = THREAD_NODE; n < tree->n_nodes; n++)
+    tree->nodes[n].thread = 0;
 }
 
 AfgTree *
@@ -175,5 +205,6 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
   tree = afg_path_tree_builder_finish (builder);
   tree->stats = self->stats;
   afg_path_tree_sum_children (tree);
+  make_thread (tree, afg_document_get_string (names, map[g_array_index (self->nodes, MergedNode, THREAD_NODE).name]));
   return tree;
 }
