@@ -139,7 +139,7 @@ show_no_rank (AfgWindow *self, AfgWindowJob *job)
   job->waiting_first = FALSE;
   for (guint i = 0; i < afg_job_load_get_n_ranks (job->load) && error == NULL; i++)
     if (summaries[i]->error != NULL)
-      error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("Rank %d: %s"), summaries[i]->rank, summaries[i]->error);
+      error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("rank %d: %s"), summaries[i]->rank, summaries[i]->error);
   if (error == NULL)
     error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("No rank of this job could be read"));
   _afg_window_show_error (self, error);
