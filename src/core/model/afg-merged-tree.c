@@ -177,6 +177,8 @@ make_thread (AfgTree *tree, const char *label)
   tree->first_frame = THREAD_NODE + 1;
   for (guint32 n = THREAD_NODE; n < tree->n_nodes; n++)
     tree->nodes[n].thread = 0;
+  /* A profile's root and threads hold their children's calls. */
+  tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT] = tree->columns[AFG_COLUMN_CALLS][THREAD_NODE];
 }
 
 AfgTree *
