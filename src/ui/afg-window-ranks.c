@@ -219,7 +219,6 @@ start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   gtk_label_set_text (self->loading_title, title);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   _afg_window_steps_hide (self);
-  gtk_window_set_title (GTK_WINDOW (self), name);
   afg_rank_sidebar_set_job (self->rank_sidebar, job->load);
   gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), TRUE);
   show_job_progress (self, job);
@@ -233,6 +232,7 @@ gboolean
 _afg_window_ranks_open (AfgWindow *self, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = g_file_get_basename (file);
   g_autoptr(GError) error = NULL;
   AfgJobFolder *found;
 
@@ -241,6 +241,7 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
     return FALSE;
   g_cancellable_cancel (self->load_cancellable);
   g_set_object (&self->file, file);
+  gtk_window_set_title (GTK_WINDOW (self), name);
   found = afg_job_folder_discover (path, &error);
   for (guint i = 0; found != NULL && i < found->warnings->len; i++)
     g_warning ("%s", (const char *) g_ptr_array_index (found->warnings, i));

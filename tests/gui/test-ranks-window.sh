@@ -102,5 +102,18 @@ case "$(state_field error)" in
   *) fail "the error page says '$(state_field error)'" ;;
 esac
 ok "a folder without a profiler DB shows an error page ($(state_field error))"
+
+# --- File → Open Folder… (Ctrl+Shift+O) from that window --------------------
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^empty\$" | head -1)
+[ -n "$WID" ] || fail "no window named 'empty'"
+xdotool windowfocus --sync "$WID" 2>/dev/null
+xdotool key ctrl+shift+o
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training Job's Folder\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+Shift+O shows no folder dialog"
+sleep 0.5
+xdotool type --delay 20 "$JOB/"
+xdotool key Return
+wait_state page=graph ranks=8/8 "straggler=$WANT_STRAGGLERS"
+ok "Ctrl+Shift+O picks the job's folder in the folder dialog: its 8 ranks are read"
 stop_app
 echo "1..$N"
