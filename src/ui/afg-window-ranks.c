@@ -165,16 +165,25 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer data)
   job_release (job);
 }
 
-static void
-close_job (AfgWindow *self)
+/* The workers stop at their next check; on_job_done drops the rest. */
+static gboolean
+drop_job (AfgWindow *self)
 {
   AfgWindowJob *job = g_steal_pointer (&self->job);
 
   if (job == NULL)
-    return;
+    return FALSE;
   g_cancellable_cancel (job->cancellable);
   stop_polling (job);
   job_release (job);
+  return TRUE;
+}
+
+static void
+close_job (AfgWindow *self)
+{
+  if (!drop_job (self))
+    return;
   afg_rank_sidebar_set_job (self->rank_sidebar, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
 }
@@ -306,13 +315,7 @@ _afg_window_ranks_init (AfgWindow *self)
 void
 _afg_window_ranks_dispose (AfgWindow *self)
 {
-  AfgWindowJob *job = g_steal_pointer (&self->job);
-
-  if (job == NULL)
-    return;
-  g_cancellable_cancel (job->cancellable);
-  stop_polling (job);
-  job_release (job);
+  drop_job (self);
 }
 
 /* Cancel on the loading page while no rank is shown yet stops the job. */

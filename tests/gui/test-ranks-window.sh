@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # A training job's folder in the window (run under xvfb-run): eight ranks
-# of tools/afg-gen-db, rank 5 with 30% more rows per step. The window opens
+# of tools/afg-gen-db, rank 5 with 30% more rows per step, and a rank 8
+# that is not a database (read, failed, never judged). The window opens
 # the folder, reads every rank, and its sidebar marks the stragglers that
 # ranks.json of `--export` makes (a mean step more than 5% from the
 # median); a rank picked by a click shows the root total of that rank's
@@ -22,10 +23,14 @@ for rank in 0 1 2 3 4 5 6 7; do
   [ "$rank" = 5 ] && rows=26000
   "$GEN_DB" --steps 4 "$dir/ascend_pytorch_profiler_$rank.db" "$rows" >/dev/null || fail "afg-gen-db failed"
 done
+BROKEN=$JOB/host_8_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT
+mkdir -p "$BROKEN"
+echo "not a database" > "$BROKEN/ascend_pytorch_profiler_8.db"
 db_of () { echo "$JOB/host_${1}_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$1.db"; }
 
 OUT=$WORK/cli
-"$EXE" --export -q -f json -o "$OUT" "$JOB" || fail "the CLI's folder export failed"
+"$EXE" --export -q -f json -o "$OUT" "$JOB" 2>/dev/null
+[ $? = 1 ] || fail "the CLI's folder export does not fail on rank 8"
 
 # The stragglers by ranks.json's figures: mean step host_ns vs the median.
 WANT_STRAGGLERS=$(python3 - "$OUT/ranks.json" <<'PY'
@@ -42,14 +47,14 @@ cli_root () {
   python3 -c 'import json, sys; print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' \
     "$OUT/rank$1/flamegraph.json"
 }
-ALL_NS=$(python3 -c 'import json, sys; print(sum(r["host_ns"] for r in json.load(open(sys.argv[1]))["ranks"]))' "$OUT/ranks.json")
+ALL_NS=$(python3 -c 'import json, sys; print(sum(r["host_ns"] for r in json.load(open(sys.argv[1]))["ranks"] if r["error"] is None))' "$OUT/ranks.json")
 
 # --- the folder on the command line ----------------------------------------
 start_app "$JOB"
-wait_state page=graph ranks=8/8
+wait_state page=graph ranks=9/9
 [ "$(state_field straggler)" = "$WANT_STRAGGLERS" ] \
   || fail "the sidebar marks '$(state_field straggler)', ranks.json '$WANT_STRAGGLERS'"
-ok "all 8 ranks read; the sidebar's stragglers ($WANT_STRAGGLERS) are those of ranks.json"
+ok "all 9 ranks read (one failed); the sidebar's stragglers ($WANT_STRAGGLERS) are those of ranks.json"
 
 FIRST=$(state_field rank)
 [ -n "$FIRST" ] || fail "no rank shown first"
@@ -80,7 +85,7 @@ ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARG
 
 click_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
-ok "All ranks shows the ranks merged: root total $ALL_NS, the sum of ranks.json's host_ns"
+ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
 
 click_rank 5
 wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
@@ -113,7 +118,7 @@ DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training
 sleep 0.5
 xdotool type --delay 20 "$JOB/"
 xdotool key Return
-wait_state page=graph ranks=8/8 "straggler=$WANT_STRAGGLERS"
-ok "Ctrl+Shift+O picks the job's folder in the folder dialog: its 8 ranks are read"
+wait_state page=graph ranks=9/9 "straggler=$WANT_STRAGGLERS"
+ok "Ctrl+Shift+O picks the job's folder in the folder dialog: its 9 ranks are read"
 stop_app
 echo "1..$N"
