@@ -267,13 +267,21 @@ show_all_ranks (AfgWindow *self, AfgWindowJob *job)
   g_autofree char *path = g_file_get_path (job->folder);
   g_autoptr(AfgTree) tree = NULL;
 
+  g_autofree char *status = NULL;
+  guint merged;
+
   g_mutex_lock (&job->lock);
   tree = afg_merged_tree_build (job->merged, path);
+  merged = afg_merged_tree_get_n_added (job->merged);
   g_mutex_unlock (&job->lock);
   g_cancellable_cancel (self->load_cancellable);
   job->waiting_first = FALSE;
   g_set_object (&self->file, job->folder);
   _afg_window_show_profile (self, tree, NULL);
+  /* Not a load: the ranks' threads and addresses merged. */
+  status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
+                            merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
+  gtk_label_set_text (self->status_label, status);
 }
 
 static void
