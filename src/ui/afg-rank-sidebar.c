@@ -526,6 +526,23 @@ afg_rank_sidebar_get_n_read (AfgRankSidebar *self)
   return self->n_read;
 }
 
+guint
+afg_rank_sidebar_get_n_cancelled (AfgRankSidebar *self)
+{
+  guint n, cancelled = 0;
+
+  g_return_val_if_fail (AFG_IS_RANK_SIDEBAR (self), 0);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(AfgRankItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), i);
+
+      cancelled += afg_rank_item_get_view (item)->state == AFG_RANK_STATE_CANCELLED;
+    }
+  return cancelled;
+}
+
 char *
 afg_rank_sidebar_get_stragglers (AfgRankSidebar *self)
 {

@@ -27,6 +27,8 @@ void       afg_rank_sidebar_select          (AfgRankSidebar *self,
 int        afg_rank_sidebar_get_selected    (AfgRankSidebar *self);
 /* How many ranks are read (done or failed). */
 guint      afg_rank_sidebar_get_n_read      (AfgRankSidebar *self);
+/* How many ranks were cancelled before they were read. */
+guint      afg_rank_sidebar_get_n_cancelled (AfgRankSidebar *self);
 /* The stragglers' rank numbers, "3" or "3,5"; "" for none. */
 char      *afg_rank_sidebar_get_stragglers  (AfgRankSidebar *self);
 

@@ -145,6 +145,15 @@ show_no_rank (AfgWindow *self, AfgWindowJob *job)
   _afg_window_show_error (self, error);
 }
 
+/* Cancelled before any rank was read: the start page, the sidebar kept
+ * (a rank picked there is read on demand). */
+static void
+show_cancelled (AfgWindow *self, AfgWindowJob *job)
+{
+  job->waiting_first = FALSE;
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
 static void
 on_job_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -158,7 +167,9 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer data)
       stop_polling (job);
       afg_rank_sidebar_refresh (self->rank_sidebar);
       show_first (self, job);
-      if (job->waiting_first && !g_cancellable_is_cancelled (job->cancellable))
+      if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
+        show_cancelled (self, job);
+      else if (job->waiting_first)
         show_no_rank (self, job);
       _afg_window_update_actions (self);
     }
@@ -404,6 +415,7 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   g_autofree char *ranks = NULL;
   g_autofree char *rank = NULL;
   g_autofree char *stragglers = NULL;
+  g_autofree char *cancelled = NULL;
   int selected;
 
   if (self->job != NULL)
@@ -411,6 +423,7 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
       ranks = g_strdup_printf ("%u/%u", afg_rank_sidebar_get_n_read (self->rank_sidebar),
                                afg_job_load_get_n_ranks (self->job->load));
       stragglers = afg_rank_sidebar_get_stragglers (self->rank_sidebar);
+      cancelled = g_strdup_printf ("%u", afg_rank_sidebar_get_n_cancelled (self->rank_sidebar));
       selected = afg_rank_sidebar_get_selected (self->rank_sidebar);
       if (selected == AFG_RANK_SIDEBAR_ALL)
         rank = g_strdup ("all");
@@ -420,4 +433,5 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "ranks", ranks);
   _afg_window_append_state_field (line, "rank", rank);
   _afg_window_append_state_field (line, "straggler", stragglers);
+  _afg_window_append_state_field (line, "cancelled", cancelled);
 }

@@ -43,6 +43,7 @@
  *   ranks     with a job folder open: "READ/N" ranks read; else empty
  *   rank      the rank picked in the rank sidebar, "all", or empty
  *   straggler the ranks the sidebar marks stragglers, "3" or "3,5"
+ *   cancelled how many ranks Cancel left unread (with a job folder)
  * Tabs and newlines in values become spaces. */
 
 void

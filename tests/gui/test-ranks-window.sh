@@ -98,6 +98,35 @@ wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
 ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
 stop_app
 
+# --- Cancel in the sidebar's header stops the ranks not read yet ------------
+BIG=$DB_DIR/big
+for rank in 0 1 2 3; do
+  dir=$BIG/r${rank}_ascend_pt/ASCEND_PROFILER_OUTPUT
+  mkdir -p "$dir"
+  "$GEN_DB" --steps 4 "$dir/ascend_pytorch_profiler_$rank.db" 150000 >/dev/null || fail "afg-gen-db failed"
+done
+start_app "$BIG"
+wait_state ranks=0/4
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^big\$" | head -1)
+[ -n "$WID" ] || fail "no window named 'big'"
+# The sidebar's Cancel: the right end of its header, below the title bar.
+xdotool mousemove --window "$WID" 260 73 click 1
+for _ in $(seq 100); do
+  READ=$(state_field ranks)
+  [ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] && break
+  sleep 0.1
+done
+[ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] || fail "ranks neither read nor cancelled: $(last_state | tr '\t' ' ')"
+[ "$(state_field cancelled)" -ge 1 ] || fail "Cancel stopped nothing: $READ read"
+case "${READ%/4}" in
+  0) wait_state page=empty ;;
+  *) wait_state page=graph ;;
+esac
+sleep 1
+[ "$(state_field ranks)" = "$READ" ] || fail "ranks still read after Cancel: $READ, then $(state_field ranks)"
+ok "Cancel stops the job: $READ ranks read, $(state_field cancelled) cancelled, page $(state_field page)"
+stop_app
+
 # --- a folder without a profiler DB ----------------------------------------
 mkdir -p "$DB_DIR/empty/sub"
 start_app "$DB_DIR/empty"
