@@ -162,7 +162,7 @@ update_row (AfgRankItem *item, GtkListItem *list_item)
   gtk_label_set_text (row->total, total);
   gtk_label_set_text (row->detail, detail);
   gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), detail);
-  if (view->straggler)
+  if (view->straggler || view->state == AFG_RANK_STATE_FAILED)
     gtk_widget_add_css_class (GTK_WIDGET (row->detail), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (row->detail), "error");

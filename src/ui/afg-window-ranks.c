@@ -435,3 +435,11 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "straggler", stragglers);
   _afg_window_append_state_field (line, "cancelled", cancelled);
 }
+
+GFile *
+afg_window_get_job_folder (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
+
+  return self->job != NULL ? self->job->folder : NULL;
+}
