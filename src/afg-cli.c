@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-cli.h"
+#include "afg-cli-diff.h"
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-format.h"
@@ -26,11 +27,13 @@
 
 typedef struct {
   gboolean   export;
+  gboolean   diff;
   gboolean   version;
   char      *output;
   char      *format;
   char      *weight;
   gboolean   quiet;
+  gboolean   merge_addresses;
   char      *steps;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
@@ -83,7 +86,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB|FOLDER"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -166,8 +169,8 @@ print_npu_summary (const AfgTree *tree)
               PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
 }
 
-static void
-print_warnings (const AfgTree *tree, AfgWeight weight)
+void
+afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
   AfgDocument *document = afg_tree_get_document (tree);
@@ -175,23 +178,23 @@ print_warnings (const AfgTree *tree, AfgWeight weight)
 
   if (s->skipped_nonpositive > 0)
     g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
-                PROG, s->skipped_nonpositive);
+                who, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
     g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
-                  " their time stays in the frame above\n"), PROG, s->depth_truncated, AFG_MAX_DEPTH);
+                  " their time stays in the frame above\n"), who, s->depth_truncated, AFG_MAX_DEPTH);
   if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), PROG,
+    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who,
                 afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
   else if (!afg_tree_check_not_empty (tree, &empty))
     {
-      g_printerr (_("%s: warning: %s\n"), PROG, empty->message);
-      g_printerr (_("%s: hint: %s\n"), PROG, afg_load_error_get_hint (empty));
+      g_printerr (_("%s: warning: %s\n"), who, empty->message);
+      g_printerr (_("%s: hint: %s\n"), who, afg_load_error_get_hint (empty));
     }
   if (afg_document_get_npu_warning (document) != NULL)
-    g_printerr (_("%s: warning: %s\n"), PROG, afg_document_get_npu_warning (document));
+    g_printerr (_("%s: warning: %s\n"), who, afg_document_get_npu_warning (document));
   if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
     g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
-                  " tables): the NPU-weighted output is empty\n"), PROG);
+                  " tables): the NPU-weighted output is empty\n"), who);
 }
 
 /* -f JSON is -f json: the value is matched in any case. */
@@ -244,8 +247,8 @@ scope_error_hint (const GError *error, const AfgDocument *document)
                             PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
 }
 
-static int
-report_build_error (const GError *error, const AfgDocument *document)
+int
+afg_cli_report_build_error (const GError *error, const AfgDocument *document)
 {
   g_autofree char *hint = NULL;
 
@@ -322,6 +325,7 @@ run_export (CliOptions *opts)
   Progress progress = { !opts->quiet && isatty (STDERR_FILENO), 0 };
   AfgFormat format = AFG_FORMAT_HTML;
   AfgWeight weight = AFG_WEIGHT_HOST;
+  AfgTreeFlags flags = AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0);
   AfgScope scope;
 
   if (opts->top != TOP_UNSET && opts->top < 1)
@@ -348,11 +352,11 @@ run_export (CliOptions *opts)
     return export_folder (opts, format, weight);
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
-    tree = afg_tree_build (document, &scope, AFG_TREE_DURATIONS, NULL, &error);
+    tree = afg_tree_build (document, &scope, flags, NULL, &error);
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
-    return report_build_error (error, document);
+    return afg_cli_report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (opts->top != TOP_UNSET)
     print_top (tree, opts->top);
@@ -361,17 +365,51 @@ run_export (CliOptions *opts)
   if (!write_output (opts, tree, format, weight, &out_path, &error))
     {
       if (error->domain != G_FILE_ERROR)
-        return report_build_error (error, document);
+        return afg_cli_report_build_error (error, document);
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!opts->quiet)
     {
-      print_warnings (tree, weight);
+      afg_cli_print_warnings (PROG, tree, weight);
       print_summary (tree, seconds, out_path);
       print_npu_summary (tree);
     }
   return AFG_EXIT_OK;
+}
+
+/* Issue 16: the two DBs' difference (afg-cli-diff.c). */
+static int
+run_diff (CliOptions *opts, guint n_files)
+{
+  AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
+                             0, 0, opts->quiet };
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
+                                              "[--steps A[-B]] [--merge-addresses] [-q]"), PROG);
+
+  /* Without the window (-Dgui=disabled) the export is implied, as for one DB. */
+  if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->weight != NULL || opts->top != TOP_UNSET)
+    {
+      afg_cli_print_error (n_files != 2 ? _("--diff takes two databases, A and B")
+                                        : _("--diff writes with --export, and takes no --weight or --top"), usage);
+      return AFG_EXIT_USAGE;
+    }
+  if (!parse_format (opts->format, &diff.format) || diff.format == AFG_FORMAT_TRACE)
+    {
+      g_autofree char *message = diff.format == AFG_FORMAT_TRACE
+                                   ? g_strdup (_("-f trace is one profile's timeline, not a diff"))
+                                   : g_strdup_printf (_("unknown format '%s'"), opts->format);
+
+      afg_cli_print_error (message, _("a diff is written with -f html, -f json or -f folded"));
+      return AFG_EXIT_USAGE;
+    }
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
+  if (!parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
+  diff.first_step = opts->first_step;
+  diff.last_step = opts->last_step;
+  return afg_cli_diff_export (opts->files[0], opts->files[1], &diff);
 }
 
 /* What is left once the options are parsed: the version, an export, or a
@@ -386,9 +424,11 @@ run_parsed (CliOptions *opts)
       g_print ("%s %s\n", PROG, PACKAGE_VERSION);
       return AFG_EXIT_OK;
     }
+  if (opts->diff)
+    return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (_("-o, -f, -q, --weight and --steps work only with --export"));
+    return usage_error (_("-o, -f, -q, --weight, --steps and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -402,11 +442,14 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window, or a training job's FOLDER with every rank's DB in it:\n"
       "  %s [DB|FOLDER…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB|FOLDER\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n"
       "  (a FOLDER writes DIR/rank{N}/flamegraph.* and DIR/ranks.json, with html DIR/index.html)\n"
+      "Compare two DBs in a window, or write their difference:\n"
+      "  %s --diff A.db B.db\n"
+      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--merge-addresses] [-q]\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
-    PROG, PROG);
+    PROG, PROG, PROG, PROG);
 
   g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
   g_option_context_set_description (context, description);
@@ -420,12 +463,14 @@ afg_cli_main (int argc, char **argv)
   CliOptions opts = { .top = TOP_UNSET };
   GOptionEntry entries[] = {
     { "export", 0, 0, G_OPTION_ARG_NONE, &opts.export, N_("Write the flame graph without a window"), NULL },
+    { "diff", 0, 0, G_OPTION_ARG_NONE, &opts.diff, N_("Compare two DBs, A and B (with --export: write the difference)"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json, folded or trace"), N_("FORMAT") },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
+    { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB|FOLDER…]") },
     { NULL }

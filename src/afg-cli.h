@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "afg-writers.h"
+
 G_BEGIN_DECLS
 
 enum {
@@ -25,6 +27,15 @@ int      afg_cli_main         (int         argc,
 /* `PROG: error: MESSAGE` and, when @hint is set, `PROG: hint: HINT`. */
 void     afg_cli_print_error  (const char *message,
                                const char *hint);
+/* A load, scope or build error of @document (NULL when it did not
+ * load) as error and hint lines; returns the exit status. */
+int      afg_cli_report_build_error (const GError      *error,
+                                     const AfgDocument *document);
+/* The export's warnings about @tree (rows skipped, empty, no NPU), each
+ * line led by @who ("ascend-flamegraph", or that and the side of a diff). */
+void     afg_cli_print_warnings     (const char        *who,
+                                     const AfgTree     *tree,
+                                     AfgWeight          weight);
 /* The window cannot open: says why in one line, hints at --export, and
  * returns the exit status. */
 int      afg_cli_no_display   (void);

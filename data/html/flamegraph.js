@@ -886,6 +886,14 @@
   };
 
   App.prototype.bind = function () {
+    this.bindView();
+    $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
+    $('per-step').addEventListener('click', () => this.togglePerStep());
+    $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
+  };
+
+  /* The graph, search, zoom, orientation and hash: the diff page's too. */
+  App.prototype.bindView = function () {
     const c = $('flame');
     c.addEventListener('mousemove', (ev) => this.onMove(ev));
     c.addEventListener('mouseleave', () => this.onLeave());
@@ -895,9 +903,6 @@
     $('search').addEventListener('input', (ev) => this.setSearchText(ev.target.value));
     $('clear-search').addEventListener('click', () => this.setSearchText(''));
     $('reset-zoom').addEventListener('click', () => this.zoomTo(this.view.viewRoot));
-    $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
-    $('per-step').addEventListener('click', () => this.togglePerStep());
-    $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
     $('orientation').addEventListener('click', () => {
       this.view.icicle = !this.view.icicle;
       this.updateOrientationButton();
@@ -1052,5 +1057,11 @@
     window.flamegraph.firstDrawMs = performance.now();
   }
 
-  main();
+  /* The diff page (diff.js) draws with the same view. */
+  window.AFG_VIEW = {
+    $, decodeVarints, decodeNames, fmtTime, fmtPct, fmtInt, fmtCount, placeTooltip, hideTooltip, FlameView, App,
+    translateStatic, showEmpty,
+  };
+  if (!document.body.classList.contains('diff'))
+    main();
 })();

@@ -27,15 +27,6 @@ static const char *const norm_names[] = {
   [AFG_DIFF_NORM_EQUAL_TOTALS] = "equal-totals",
 };
 
-static guint
-source_steps (AfgDiffShape *shape, AfgDiffSide side)
-{
-  guint n = 0;
-
-  afg_document_get_steps (afg_tree_get_document (afg_diff_shape_get_source (shape, side)), &n);
-  return n;
-}
-
 static void
 update_scales (AfgDiffView *self)
 {
@@ -44,7 +35,8 @@ update_scales (AfgDiffView *self)
   afg_diff_norm_scales (self->norm,
                         afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT),
                         afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT),
-                        source_steps (self->shape, AFG_DIFF_SIDE_A), source_steps (self->shape, AFG_DIFF_SIDE_B),
+                        afg_diff_shape_get_step_count (self->shape, AFG_DIFF_SIDE_A),
+                        afg_diff_shape_get_step_count (self->shape, AFG_DIFF_SIDE_B),
                         &self->scales[AFG_DIFF_SIDE_A], &self->scales[AFG_DIFF_SIDE_B]);
 }
 

@@ -23,6 +23,7 @@ typedef struct {
   gint          phase;   /* AfgLoadPhase, atomic */
   guint64       rows;    /* atomic */
   guint64       total;   /* atomic */
+  AfgTreeFlags  flags;
   AfgTree      *tree;
   GError       *error;
 } Side;
@@ -62,9 +63,9 @@ on_side_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data
   __atomic_store_n (&side->total, total, __ATOMIC_RELAXED);
 }
 
-/* The same tree the window builds for one DB, with address variants
- * merged: no two processes share addresses, so unmerged sides of two
- * ranks would hardly line up. */
+/* The same tree the window builds for one DB: address variants merged
+ * unless the window's toggle says otherwise (no two processes share
+ * addresses, so unmerged sides of two ranks hardly line up). */
 static gpointer
 load_side (gpointer data)
 {
@@ -75,7 +76,7 @@ load_side (gpointer data)
   if (document != NULL)
     {
       g_atomic_int_set (&side->phase, AFG_LOAD_PHASE_BUILDING);
-      side->tree = afg_tree_build (document, NULL, AFG_TREE_MERGE_ADDRESSES, side->cancellable, &side->error);
+      side->tree = afg_tree_build (document, NULL, side->flags, side->cancellable, &side->error);
     }
   if (side->tree != NULL && !afg_tree_check_not_empty (side->tree, &side->error))
     g_clear_pointer (&side->tree, afg_tree_unref);
@@ -269,8 +270,8 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   job = g_new0 (Job, 1);
   g_weak_ref_init (&job->window, self);
   job->cancellable = g_object_ref (self->load_cancellable);
-  job->sides[0] = (Side) { g_file_get_path (a), job->cancellable };
-  job->sides[1] = (Side) { g_file_get_path (b), job->cancellable };
+  job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
+  job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
       {

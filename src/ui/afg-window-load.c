@@ -155,8 +155,9 @@ build_first_view (GTask *task, gpointer source, gpointer data, GCancellable *can
 {
   GError *error = NULL;
   FirstView *view = g_new0 (FirstView, 1);
+  AfgTreeFlags flags = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "tree-flags"));
 
-  view->tree = afg_tree_build (data, NULL, AFG_TREE_FLAGS_NONE, cancellable, &error);
+  view->tree = afg_tree_build (data, NULL, flags, cancellable, &error);
   if (view->tree == NULL)
     {
       first_view_free (view);
@@ -204,6 +205,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer data)
     {
       task = g_task_new (NULL, self->load_cancellable, on_first_view_built, req);  /* it releases req */
       g_task_set_task_data (task, g_steal_pointer (&document), (GDestroyNotify) afg_document_unref);
+      g_object_set_data (G_OBJECT (task), "tree-flags", GUINT_TO_POINTER (_afg_window_tree_flags (self)));
       g_task_run_in_thread (task, build_first_view);
       return;
     }

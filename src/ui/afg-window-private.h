@@ -96,6 +96,11 @@ void     _afg_window_compare_append_state  (AfgWindow      *self,
                                             GString        *line,
                                             gboolean        graph);
 
+/* afg-window-merge.c */
+void         _afg_window_merge_init  (AfgWindow *self);
+/* AFG_TREE_MERGE_ADDRESSES while "Merge Address Variants" is on. */
+AfgTreeFlags _afg_window_tree_flags  (AfgWindow *self);
+
 /* afg-window-steps.c */
 void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
@@ -109,6 +114,8 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *hover,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
+/* The shown profile's tree again, same steps, as the window's flags say. */
+void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);
 
 /* afg-window-ranks.c */
@@ -119,6 +126,7 @@ void     _afg_window_ranks_dispose       (AfgWindow       *self);
 gboolean _afg_window_ranks_open          (AfgWindow       *self,
                                           GFile           *file);
 void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
+gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
 

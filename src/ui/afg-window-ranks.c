@@ -204,7 +204,7 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
 {
   AfgWindowJob *job = g_atomic_rc_box_new0 (AfgWindowJob);
   g_autofree char *path = g_file_get_path (folder);
-  AfgJobLoadOptions options = { AFG_TREE_FLAGS_NONE, FALSE, 0, 0, use_rank_tree, job };
+  AfgJobLoadOptions options = { _afg_window_tree_flags (self), FALSE, 0, 0, use_rank_tree, job };
 
   g_weak_ref_init (&job->window, self);
   g_mutex_init (&job->lock);
@@ -335,6 +335,13 @@ void
 _afg_window_ranks_dispose (AfgWindow *self)
 {
   drop_job (self);
+}
+
+gboolean
+_afg_window_ranks_showing_all (AfgWindow *self)
+{
+  return self->job != NULL && afg_rank_sidebar_get_selected (self->rank_sidebar) == AFG_RANK_SIDEBAR_ALL
+         && self->file != NULL && g_file_equal (self->file, self->job->folder);
 }
 
 /* Cancel on the loading page while no rank is shown yet stops the job. */

@@ -40,6 +40,7 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   merged    1 while "Merge Address Variants" is on, else 0
  *   ranks     with a job folder open: "READ/N" ranks read; else empty
  *   rank      the rank picked in the rank sidebar, "all", or empty
  *   straggler the ranks the sidebar marks stragglers, "3" or "3,5"
@@ -151,6 +152,7 @@ build_line (AfgWindow *self)
   _afg_window_compare_append_state (self, line, graph);
   append_tree (self, line, graph);
   append_strip (self, line);
+  _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   _afg_window_ranks_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }

@@ -174,7 +174,7 @@ build_scope (AfgWindow *self, const AfgScope *scope)
   self->scope_cancellable = g_cancellable_new ();
   g_weak_ref_init (&req->window, self);
   req->cancellable = g_object_ref (self->scope_cancellable);
-  afg_tree_build_async (window_document (self), scope, afg_tree_get_flags (self->tree),
+  afg_tree_build_async (window_document (self), scope, _afg_window_tree_flags (self),
                         self->scope_cancellable, on_scope_built, req);
 }
 
@@ -252,6 +252,14 @@ _afg_window_steps_show (AfgWindow *self)
   gtk_widget_set_sensitive (self->all_steps_button, FALSE);
   gtk_widget_set_visible (self->steps_bar, n > 0);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+}
+
+void
+_afg_window_steps_rebuild (AfgWindow *self)
+{
+  AfgScope scope = *afg_tree_get_scope (self->tree);
+
+  build_scope (self, &scope);
 }
 
 void

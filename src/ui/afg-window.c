@@ -334,6 +334,7 @@ afg_window_init (AfgWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_compare_init (self);
+  _afg_window_merge_init (self);
   _afg_window_ranks_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -513,6 +513,35 @@ afg_test_render_tree (const AfgTree *tree)
   return lines;
 }
 
+/* `path a_calls a_total a_self b_calls b_total b_self`, the path without a
+ * thread part: the format of level0_rank0-vs-level1_rank0.diff.expected. */
+GPtrArray *
+afg_test_render_diff (AfgDiffShape *diff)
+{
+  AfgTree *tree = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B);
+  guint n = afg_tree_get_n_nodes (tree);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, g_free);
+  GPtrArray *lines = g_ptr_array_new_full (n, g_free);
+
+  g_ptr_array_add (paths, g_strdup (""));
+  for (guint32 i = 1; i < n; i++)
+    {
+      const AfgNode *node = afg_tree_get_node (tree, i);
+      const char *name = afg_tree_get_node_name (tree, i);
+      char *path = node->depth == 1 ? g_strdup (name)
+                                    : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
+      AfgDiffValues a, b;
+
+      afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_A, i, &a);
+      afg_diff_shape_get_values (diff, AFG_DIFF_SIDE_B, i, &b);
+      g_ptr_array_add (paths, path);
+      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT
+                                               "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
+                                               path, a.calls, a.total_ns, a.self_ns, b.calls, b.total_ns, b.self_ns));
+    }
+  return lines;
+}
+
 static int
 compare_lines (gconstpointer a, gconstpointer b)
 {

@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "afg-diff-shape.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
@@ -144,6 +145,10 @@ AfgTree    *afg_test_load_events     (AfgTestDbFlags     flags,
 void        afg_test_check_invariants (const AfgTree *profile);
 /* Every node as one `.expected` line, sorted in byte order. */
 GPtrArray  *afg_test_render_tree     (const AfgTree  *profile);
+/* Every frame of a diff (afg-diff-shape.h) as a line of the
+ * `.diff.expected` format: the path without a thread part, then A's and
+ * B's calls, total and self; not sorted. */
+GPtrArray  *afg_test_render_diff     (AfgDiffShape      *diff);
 /* Compares two sorted line lists and fails naming every difference. */
 void        afg_test_assert_lines    (GPtrArray         *actual,
                                       GPtrArray         *expected,

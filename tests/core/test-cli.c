@@ -433,8 +433,8 @@ test_usage_needs_export (Fixture *f, gconstpointer data)
   g_autofree char *err = NULL;
 
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_USAGE);
-  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight and --steps work only with --export\n"
-                   HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB|FOLDER\n");
+  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight, --steps and --merge-addresses work only with --export\n"
+                   HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n");
 }
 
 /* --help tells the whole usage, the export options included. */
@@ -445,7 +445,8 @@ test_help (gconstpointer data)
   const char * const needles[] = {
     "Usage:\n  ascend-flamegraph [OPTION", "--export", "-o, --output=DIR", "-f, --format=FORMAT",
     "-q, --quiet", "--version", "--steps=A[-B]", "\n  ascend-flamegraph [DB|FOLDER",
-    "ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [-q] DB|FOLDER\n",
+    "ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n",
+    "--merge-addresses",
     "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written.",
   };
   g_autofree char *out = NULL;
@@ -701,6 +702,55 @@ test_readonly_dir_live_wal (void)
   afg_test_db_free (db);
 }
 
+#define ITEM_AT(addr) "item of Tensor object at 0x" addr
+#define ITEM_MERGED "item of Tensor object at 0x\xe2\x80\xa6"
+
+/* --merge-addresses, every format: the two calls at other addresses are
+ * one frame (2 calls, 250 ns) with the ellipsis; without it, two. */
+static void
+test_merge_addresses (gconstpointer data)
+{
+  const char *format = data;
+  AfgTestDb *db = afg_test_db_new (0);
+  g_autofree char *out_dir = afg_test_make_tmp_dir ();
+  g_autofree char *merged = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *merged_top = NULL;
+  g_autofree char *plain_top = NULL;
+  AfgFormat afg_format;
+
+  afg_test_db_add (db, GTID (10, 11), 0, 1000, "main.py(1): main");
+  afg_test_db_add (db, GTID (10, 11), 100, 200, ITEM_AT ("7f3a01"));
+  afg_test_db_add (db, GTID (10, 11), 300, 450, ITEM_AT ("7f3a02"));
+  afg_test_db_close (db);
+  g_assert_true (afg_format_from_string (format, &afg_format));
+  for (guint merge = 0; merge < 2; merge++)
+    {
+      const char *args[] = { "--export", "-q", "--top", "3", "-f", format, "-o", out_dir, db->path,
+                             merge ? "--merge-addresses" : NULL, NULL };
+      g_autofree char *out = NULL;
+
+      g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, NULL), ==, EXIT_OK);
+      *(merge ? &merged_top : &plain_top) = g_steal_pointer (&out);
+      *(merge ? &merged : &plain) = read_output (out_dir, afg_format_file_name (afg_format));
+    }
+  g_assert_nonnull (strstr (merged, ITEM_MERGED));
+  g_assert_null (strstr (merged, ITEM_AT ("7f3a01")));
+  g_assert_null (strstr (plain, ITEM_MERGED));
+  g_assert_nonnull (strstr (plain, ITEM_AT ("7f3a01")));
+  /* The page front-codes its names: the second only adds "2". */
+  if (afg_format != AFG_FORMAT_HTML)
+    g_assert_nonnull (strstr (plain, ITEM_AT ("7f3a02")));
+  g_assert_true (g_regex_match_simple ("\\b2\\b.*" ITEM_MERGED, merged_top, 0, 0));
+  g_assert_nonnull (strstr (plain_top, ITEM_AT ("7f3a02")));
+  if (afg_format == AFG_FORMAT_FOLDED)
+    g_assert_nonnull (strstr (merged, "10/11;main.py(1): main;" ITEM_MERGED " 250\n"));
+  if (afg_format == AFG_FORMAT_JSON)
+    g_assert_nonnull (strstr (merged, "{\"name\":\"" ITEM_MERGED "\",\"category\":\"unknown\",\"calls\":2,\"total_ns\":250,"));
+  afg_test_rm_rf (out_dir);
+  afg_test_db_free (db);
+}
+
 static void
 add_fixture_test (const char *path, void (*func) (Fixture *, gconstpointer))
 {
@@ -744,5 +794,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cli/readonly-dir/wal-mode", GINT_TO_POINTER (AFG_TEST_DB_WAL),
                         test_readonly_dir);
   g_test_add_func ("/cli/readonly-dir/live-wal", test_readonly_dir_live_wal);
+  g_test_add_data_func ("/cli/merge-addresses/html", "html", test_merge_addresses);
+  g_test_add_data_func ("/cli/merge-addresses/json", "json", test_merge_addresses);
+  g_test_add_data_func ("/cli/merge-addresses/folded", "folded", test_merge_addresses);
+  g_test_add_data_func ("/cli/merge-addresses/trace", "trace", test_merge_addresses);
   return g_test_run ();
 }

@@ -10,19 +10,6 @@
 
 static const AfgDiffNoise noise = { AFG_DIFF_DEFAULT_MIN_NS, AFG_DIFF_DEFAULT_MIN_PERCENT };
 
-static void
-append_path (AfgTree *tree, guint32 node, GString *out)
-{
-  guint32 parent = afg_tree_get_node (tree, node)->parent;
-
-  if (parent != AFG_TREE_ROOT)
-    {
-      append_path (tree, parent, out);
-      g_string_append_c (out, ';');
-    }
-  g_string_append (out, afg_tree_get_node_name (tree, node));
-}
-
 static int
 compare_lines (gconstpointer a, gconstpointer b)
 {
@@ -33,21 +20,8 @@ compare_lines (gconstpointer a, gconstpointer b)
 static GPtrArray *
 render_shape (AfgDiffShape *shape)
 {
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  AfgTree *tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+  GPtrArray *lines = afg_test_render_diff (shape);
 
-  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
-    {
-      g_autoptr(GString) line = g_string_new (NULL);
-
-      append_path (tree, n, line);
-      for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
-        g_string_append_printf (line, "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
-                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_CALLS, n),
-                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_TOTAL_NS, n),
-                                afg_diff_shape_get_value (shape, s, AFG_COLUMN_SELF_NS, n));
-      g_ptr_array_add (lines, g_string_free (g_steal_pointer (&line), FALSE));
-    }
   g_ptr_array_sort (lines, compare_lines);
   return lines;
 }

@@ -67,10 +67,12 @@ hover_frames () {
 
 # The tooltip is on screen: GTK shows it as a window of its own, named
 # after the application, tall enough for the four lines of a diff frame
-# and drawn dark.
+# and drawn dark. Up to 20 s: under ASan (tools/ci-sanitize.sh) the
+# tooltip's first draw takes seconds.
 tooltip_shown () {
-  local tip
-  for _ in $(seq 30); do
+  local tip WINDOW X Y WIDTH HEIGHT SCREEN
+  local deadline=$((SECONDS + 20))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     for tip in $(xdotool search --onlyvisible --name "^Ascend Flame Graph\$" 2>/dev/null); do
       eval "$(xdotool getwindowgeometry --shell "$tip")"
       [ "$HEIGHT" -ge 60 ] || continue

@@ -219,10 +219,10 @@ find_window "^bad.db\$"
 ok "a bad file shows the error state with the CLI's message"
 stop_app
 
-# --- Export as HTML writes the CLI's bytes -----------------------------------
+# --- Export as HTML writes the CLI's bytes (addresses merged, the window's default)
 SAMPLE=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
 mkdir -p "$WORK/cli" "$WORK/gui"
-"$EXE" --export -q -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
+"$EXE" --export -q --merge-addresses -o "$WORK/cli" "$SAMPLE" || fail "the CLI export failed"
 start_app "$SAMPLE"
 wait_state page=graph
 find_window "^$(basename "$SAMPLE")\$"
@@ -250,7 +250,7 @@ export_as () {
   wait_state "exported=$WORK/gui/$1"
 }
 for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph.folded; do
-  "$EXE" --export -q -f "${format%%:*}" -o "$WORK/cli" "$SAMPLE" || fail "the CLI ${format%%:*} export failed"
+  "$EXE" --export -q --merge-addresses -f "${format%%:*}" -o "$WORK/cli" "$SAMPLE" || fail "the CLI ${format%%:*} export failed"
   export_as "${format#*:}"
   cmp "$WORK/cli/${format#*:}" "$WORK/gui/${format#*:}" || fail "the window's ${format#*:} differs from the CLI's"
   ok "Export to ${format#*:} writes the CLI's -f ${format%%:*} bytes"

@@ -4,7 +4,8 @@
 # tools/afg-gen-db with 8 steps of unequal length, step 5 three times as
 # long, a click, a shift-click, a drag, arrow keys and Esc scope the
 # window; each scope's tree (root total, node count, from the state line)
-# must equal what `--export -f json --steps A-B` writes for the same DB,
+# must equal what `--export -f json --merge-addresses --steps A-B` writes
+# (the window merges address variants by default) for the same DB,
 # host time and NPU device time alike.
 # Usage: test-steps-window.sh ASCEND_FLAMEGRAPH AFG_GEN_DB
 EXE=$1
@@ -21,7 +22,7 @@ DB=$DB_DIR/steps.db
 cli_tree () {
   local out=$WORK/cli-${1:-all}
   mkdir -p "$out"
-  "$EXE" --export -q -f json -o "$out" ${1:+--steps "$1"} "$DB" || fail "the CLI failed for '${1:-}'"
+  "$EXE" --export -q --merge-addresses -f json -o "$out" ${1:+--steps "$1"} "$DB" || fail "the CLI failed for '${1:-}'"
   python3 - "$out/flamegraph.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -222,6 +222,12 @@ afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, cons
 }
 
 gboolean
+afg_export_check_path (const AfgTree *tree, const char *path, GError **error)
+{
+  return check_output_path (tree, path, error);
+}
+
+gboolean
 afg_export_trace_to_dir (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *dir, char **out_path,
                          GError **error)
 {

@@ -6,8 +6,8 @@
 /* Collapsed stacks separate frames with ';' and the count with a space:
  * frame names keep their spaces (readers split at the last one), but a
  * newline would break the line format. */
-static void
-append_frame (GString *out, const char *name)
+void
+afg_folded_append_frame (GString *out, const char *name)
 {
   for (const char *p = name; *p; p++)
     g_string_append_c (out, *p == '\n' || *p == '\r' || *p == ';' ? ' ' : *p);
@@ -23,7 +23,7 @@ append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
     g_array_append_val (path, i);
   for (guint k = path->len; k-- > 0;)
     {
-      append_frame (out, afg_tree_get_node_name (tree, g_array_index (path, guint32, k)));
+      afg_folded_append_frame (out, afg_tree_get_node_name (tree, g_array_index (path, guint32, k)));
       g_string_append_c (out, k > 0 ? ';' : ' ');
     }
   g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", value);

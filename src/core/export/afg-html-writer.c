@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "afg-html-page.h"
 #include "afg-json-writer.h"
 #include "afg-writers.h"
 
@@ -274,16 +275,37 @@ append_npu_nodes (GString *out, const AfgTree *tree)
   g_string_append_c (out, '"');
 }
 
-static void
-append_data (GString *out, const AfgTree *tree)
+gboolean
+afg_html_append_file (GString *out, const char *name, GError **error)
 {
-  AfgDocument *doc = afg_tree_get_document (tree);
-  guint n_strings = afg_document_get_n_strings (doc);
-  g_autofree guint32 *compact = g_new (guint32, MAX (n_strings, 1));
+  return append_page_file (out, name, error);
+}
+
+void
+afg_html_append_varint (GString *out, guint64 value)
+{
+  append_varint (out, value);
+}
+
+guint32 *
+afg_html_append_names (GString *out, const AfgTree *tree)
+{
+  guint n_strings = afg_document_get_n_strings (afg_tree_get_document (tree));
+  guint32 *compact = g_new (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) order = NULL;
 
   memset (compact, 0xff, sizeof (guint32) * n_strings);
   order = collect_names (tree, compact);
+  append_names (out, tree, order);
+  return compact;
+}
+
+static void
+append_data (GString *out, const AfgTree *tree)
+{
+  AfgDocument *doc = afg_tree_get_document (tree);
+  g_autofree guint32 *compact = NULL;
+
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":1,\"encoding\":\"compact-3\","
                         "\"source\":{\"file\":");
   afg_json_append_string (out, afg_document_get_source_name (doc));
@@ -291,7 +313,7 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
-  append_names (out, tree, order);
+  compact = afg_html_append_names (out, tree);
   append_threads (out, tree);
   append_nodes (out, tree, compact);
   append_npu_nodes (out, tree);
@@ -300,8 +322,9 @@ append_data (GString *out, const AfgTree *tree)
 }
 
 static gboolean
-append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, GError **error)
+append_piece (GString *out, const char *marker, gsize len, gpointer data, GError **error)
 {
+  const AfgTree *tree = data;
   g_autofree char *title = NULL;
 
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
@@ -329,16 +352,13 @@ append_piece (GString *out, const AfgTree *tree, const char *marker, gsize len, 
 /* The template holds @AFG_NAME@ markers where the style, the script, the
  * data and the title go; everything else is copied as is. */
 gboolean
-afg_html_write (const AfgTree *tree, GString *out, GError **error)
+afg_html_expand (const char *template_name, AfgHtmlMarkerFunc marker_func, gpointer data, GString *out,
+                 GError **error)
 {
-  g_autoptr(GBytes) template = NULL;
+  g_autoptr(GBytes) template = lookup_page_file (template_name, error);
   const char *text, *end;
   gsize len;
 
-  g_return_val_if_fail (tree != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-
-  template = lookup_page_file ("flamegraph.html", error);
   if (template == NULL)
     return FALSE;
   text = g_bytes_get_data (template, &len);
@@ -354,10 +374,19 @@ afg_html_write (const AfgTree *tree, GString *out, GError **error)
       if (close == NULL)
         break;
       g_string_append_len (out, text, marker - text);
-      if (!append_piece (out, tree, marker, close + 1 - marker, error))
+      if (!marker_func (out, marker, close + 1 - marker, data, error))
         return FALSE;
       text = close + 1;
     }
   g_string_append_len (out, text, end - text);
   return TRUE;
+}
+
+gboolean
+afg_html_write (const AfgTree *tree, GString *out, GError **error)
+{
+  g_return_val_if_fail (tree != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  return afg_html_expand ("flamegraph.html", append_piece, (gpointer) tree, out, error);
 }

@@ -112,6 +112,20 @@ append_scope (GString *out, const AfgScope *scope)
 }
 
 void
+afg_json_append_scope (GString *out, const AfgScope *scope)
+{
+  append_scope (out, scope);
+}
+
+void
+afg_json_append_source (GString *out, const AfgDocument *document)
+{
+  g_string_append (out, "\"source\":{\"file\":");
+  afg_json_append_string (out, afg_document_get_source_name (document));
+  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "}", afg_document_get_source_bytes (document));
+}
+
+void
 afg_json_append_steps (GString *out, const AfgTree *tree)
 {
   guint n;
@@ -162,12 +176,10 @@ append_durations (GString *out, const AfgTree *tree, guint32 i)
 }
 
 static void
-append_node_open (GString *out, const AfgTree *tree, guint32 i)
+append_node_open (GString *out, guint32 i, gpointer data)
 {
-  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  const AfgTree *tree = data;
 
-  if (i != nodes[nodes[i].parent].first_child)
-    g_string_append_c (out, ',');
   g_string_append (out, "{\"name\":");
   afg_json_append_string (out, afg_tree_get_node_name (tree, i));
   g_string_append (out, ",\"category\":\"");
@@ -184,12 +196,13 @@ typedef struct {
 } Range;
 
 /* Iterative pre-order walk: stacks may be 1000 frames deep. */
-static void
-append_children (GString *out, const AfgTree *tree, const AfgNode *parent)
+void
+afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, AfgJsonNodeFunc open_node,
+                          gpointer data)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
-  Range range = { parent->first_child, parent->first_child + parent->n_children };
+  Range range = { nodes[parent].first_child, nodes[parent].first_child + nodes[parent].n_children };
 
   g_string_append (out, "\"children\":[");
   g_array_append_val (stack, range);
@@ -205,7 +218,9 @@ append_children (GString *out, const AfgTree *tree, const AfgNode *parent)
           continue;
         }
       n = &nodes[top->next];
-      append_node_open (out, tree, top->next++);
+      if (top->next != nodes[n->parent].first_child)
+        g_string_append_c (out, ',');
+      open_node (out, top->next++, data);
       range = (Range) { n->first_child, n->first_child + n->n_children };
       g_array_append_val (stack, range);
     }
@@ -219,7 +234,7 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
   afg_json_append_string (out, t->label);
   append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
   g_string_append_c (out, ',');
-  append_children (out, tree, afg_tree_get_node (tree, t->node));
+  afg_json_append_children (out, tree, t->node, append_node_open, (gpointer) tree);
   g_string_append_c (out, '}');
 }
 
@@ -268,9 +283,9 @@ afg_json_write (const AfgTree *tree, GString *out)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
 
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,\"source\":{\"file\":");
-  afg_json_append_string (out, afg_document_get_source_name (doc));
-  g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
+  afg_json_append_source (out, doc);
+  g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));

@@ -20,6 +20,13 @@ void afg_json_append_stats  (GString        *out,
 void afg_json_append_npu    (GString           *out,
                              const AfgNpuStats *npu);
 
+/* "source":{"file","bytes"} of JSON v1: the DB's name and size. */
+void afg_json_append_source (GString           *out,
+                             const AfgDocument *document);
+/* ,"scope":… of JSON v2: null for the whole profile, else the steps
+ * (null for a bare time range), start_ns and end_ns. */
+void afg_json_append_scope  (GString        *out,
+                             const AfgScope *scope);
 /* ,"scope":…,"steps":[…] of JSON v2: the tree's scope (null for the
  * whole profile) and every step of its document, by id. */
 void afg_json_append_steps  (GString        *out,
@@ -28,5 +35,18 @@ void afg_json_append_steps  (GString        *out,
  * descending, then name. */
 void afg_json_append_functions (GString       *out,
                                 const AfgTree *tree);
+
+/* Appends {"name",…} for a node, without its children or the closing
+ * "]}" (the walk adds them). */
+typedef void (*AfgJsonNodeFunc) (GString  *out,
+                                 guint32   node,
+                                 gpointer  data);
+/* "children":[…] under @parent, pre-order, each node opened by
+ * @open_node, then its children, then "]}". */
+void afg_json_append_children (GString        *out,
+                               const AfgTree  *tree,
+                               guint32         parent,
+                               AfgJsonNodeFunc open_node,
+                               gpointer        data);
 
 G_END_DECLS

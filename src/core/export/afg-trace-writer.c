@@ -15,6 +15,7 @@
 typedef struct {
   const AfgDocument    *document;
   const AfgScope       *scope;
+  gboolean              merge_addresses;  /* names as the tree's frames have them */
   const AfgDeviceTasks *tasks;
   AfgWriteFunc          write_func;
   gpointer              write_data;
@@ -217,6 +218,8 @@ write_thread (TraceWriter *w, const AfgEventThread *thread)
     {
       gint64 start = e.start, end = e.end;
 
+      if (w->merge_addresses)
+        e.name = afg_document_get_merged_name (w->document, e.name);
       if (clip (w->scope, &start, &end))
         append_complete (w, thread->pid, thread->tid, afg_document_get_string (w->document, e.name),
                          afg_category_to_string (afg_document_get_category (w->document, e.name)), start, end);
@@ -367,6 +370,7 @@ afg_trace_write (const AfgTree *tree, const AfgDeviceTasks *tasks, AfgWriteFunc 
 
   w.document = afg_tree_get_document (tree);
   w.scope = afg_tree_get_scope (tree);
+  w.merge_addresses = (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0;
   w.out = g_string_sized_new (CHUNK_BYTES + 4096);
   w.host_pids = collect_host_pids (w.document);
   find_base (&w);

@@ -34,6 +34,10 @@ void        afg_json_write          (const AfgTree    *tree,
 void        afg_folded_write        (const AfgTree    *tree,
                                      AfgColumn         self_column,
                                      GString          *out);
+/* @name as one frame of a folded stack: ';', newlines and carriage
+ * returns become spaces. */
+void        afg_folded_append_frame (GString          *out,
+                                     const char       *name);
 /* The first @n functions by self time as a text table (calls, self,
  * total, % of all, name), with a header line. */
 void        afg_top_write           (const AfgTree    *tree,
@@ -98,6 +102,11 @@ gboolean    afg_export_trace_to_dir (const AfgTree    *tree,
                                      const AfgDeviceTasks *tasks,
                                      const char       *dir,
                                      char            **out_path,
+                                     GError          **error);
+
+/* FALSE, with G_FILE_ERROR, when @path is a directory or @tree's DB. */
+gboolean    afg_export_check_path   (const AfgTree    *tree,
+                                     const char       *path,
                                      GError          **error);
 
 G_END_DECLS

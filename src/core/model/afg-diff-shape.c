@@ -179,3 +179,23 @@ afg_diff_shape_has_node (AfgDiffShape *self, AfgDiffSide side, guint32 node)
 {
   return node == AFG_TREE_ROOT || afg_tree_get_value (self->trees[side], AFG_COLUMN_CALLS, node) > 0;
 }
+
+void
+afg_diff_shape_get_values (AfgDiffShape *self, AfgDiffSide side, guint32 node, AfgDiffValues *values)
+{
+  AfgTree *tree = self->trees[side];
+
+  *values = (AfgDiffValues) {
+    afg_tree_get_value (tree, AFG_COLUMN_CALLS, node),
+    afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node),
+    afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, node),
+  };
+}
+
+guint
+afg_diff_shape_get_step_count (AfgDiffShape *self, AfgDiffSide side)
+{
+  AfgTree *source = self->sources[side];
+
+  return MAX (afg_scope_count_steps (afg_tree_get_scope (source), afg_tree_get_document (source)), 1);
+}

@@ -22,6 +22,13 @@ typedef enum {
  * live in a document of their own, named by @title. */
 typedef struct _AfgDiffShape AfgDiffShape;
 
+/* One side's values of a frame (zeros where the side lacks it). */
+typedef struct {
+  gint64 calls;
+  gint64 total_ns;
+  gint64 self_ns;
+} AfgDiffValues;
+
 /* NULL only when cancelled. */
 AfgDiffShape *afg_diff_shape_new         (AfgTree       *a,
                                           AfgTree       *b,
@@ -42,6 +49,17 @@ gint64        afg_diff_shape_get_value   (AfgDiffShape  *self,
 gboolean      afg_diff_shape_has_node    (AfgDiffShape  *self,
                                           AfgDiffSide    side,
                                           guint32        node);
+/* For the writers (issue 16's JSON, folded and page): node 0 is the
+ * root, nodes in AfgNode's order, names and categories those of either
+ * side's tree. */
+void          afg_diff_shape_get_values  (AfgDiffShape  *self,
+                                          AfgDiffSide    side,
+                                          guint32        node,
+                                          AfgDiffValues *values);
+/* What "per step" divides a side by: the steps of its scope, or all its
+ * DB's steps for a whole profile; 1 when it has none. */
+guint         afg_diff_shape_get_step_count (AfgDiffShape *self,
+                                             AfgDiffSide   side);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgDiffShape, afg_diff_shape_unref)
 

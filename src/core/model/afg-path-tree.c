@@ -173,7 +173,7 @@ afg_path_tree_sum_children (AfgTree *tree)
   total[AFG_TREE_ROOT] = 0;
   calls[AFG_TREE_ROOT] = 0;
   for (guint32 n = tree->n_nodes; n-- > 1;)
-    children[tree->nodes[n].parent] += total[n];
+    children[tree->nodes[n].parent] = afg_sat_add (children[tree->nodes[n].parent], total[n]);
   total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
   for (guint32 n = 1; n < tree->n_nodes; n++)
     self_ns[n] = MAX (0, total[n] - children[n]);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-writers.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *output;     /* NULL: the current directory */
+  AfgFormat   format;     /* html, json or folded */
+  gboolean    merge_addresses;
+  gboolean    has_steps;  /* the same steps on both sides */
+  gint64      first_step;
+  gint64      last_step;
+  gboolean    quiet;
+} AfgCliDiffOptions;
+
+/* --diff A B --export (issue 16): both DBs loaded in parallel, their
+ * difference written to OUT/flamegraph-diff.{html,json,folded}; returns
+ * the exit status. */
+int afg_cli_diff_export (const char              *a,
+                         const char              *b,
+                         const AfgCliDiffOptions *opts);
+
+G_END_DECLS

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 16: "Merge Address Variants" (win.merge-addresses), on by default
+ * and remembered (the merge-addresses setting): every ` at 0x<hex>` in a
+ * frame name becomes ` at 0x…` before the tree is built, so that the
+ * variants of one call are one frame. Toggling it builds again what the
+ * window shows, a profile (its steps kept) or a comparison. */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include "afg-settings.h"
+#include "afg-window-private.h"
+
+#define ACTION_NAME "merge-addresses"
+
+AfgTreeFlags
+_afg_window_tree_flags (AfgWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), ACTION_NAME);
+  g_autoptr(GVariant) state = action != NULL ? g_action_get_state (action) : NULL;
+
+  return state == NULL || g_variant_get_boolean (state) ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
+}
+
+static gboolean
+is_merged (AfgTree *tree)
+{
+  return (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0;
+}
+
+static GFile *
+source_file (AfgDiffShape *shape, AfgDiffSide side)
+{
+  AfgDocument *document = afg_tree_get_document (afg_diff_shape_get_source (shape, side));
+
+  return g_file_new_for_path (afg_document_get_source_path (document));
+}
+
+/* A load under way reads the setting when its tree is built. */
+static void
+on_state_changed (AfgWindow *self)
+{
+  gboolean merge = _afg_window_tree_flags (self) != AFG_TREE_FLAGS_NONE;
+
+  if (_afg_window_is_comparing (self))
+    {
+      AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+      g_autoptr(GFile) a = source_file (shape, AFG_DIFF_SIDE_A);
+      g_autoptr(GFile) b = source_file (shape, AFG_DIFF_SIDE_B);
+
+      if (is_merged (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)) != merge)
+        _afg_window_compare (self, a, b);
+    }
+  /* "All ranks" merges addresses whatever the setting: no two ranks'
+   * processes share addresses (afg-merged-tree.h). */
+  else if (self->tree != NULL && is_merged (self->tree) != merge && !_afg_window_ranks_showing_all (self))
+    _afg_window_steps_rebuild (self);
+  _afg_window_report_state (self);
+}
+
+/* Without the installed schema (a build tree) the toggle still works,
+ * but is not kept. */
+void
+_afg_window_merge_init (AfgWindow *self)
+{
+  GSettings *settings = afg_settings_get ();
+  g_autoptr(GAction) action = NULL;
+
+  if (settings != NULL)
+    action = g_settings_create_action (settings, ACTION_NAME);
+  else
+    action = G_ACTION (g_simple_action_new_stateful (ACTION_NAME, NULL, g_variant_new_boolean (TRUE)));
+  g_action_map_add_action (G_ACTION_MAP (self), action);
+  g_signal_connect_object (action, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# "Merge Address Variants" in the window (issue 16), end to end under
+# xvfb-run: on by default, for one profile (its tree is the CLI's with
+# --merge-addresses) and for a comparison (the samples' .diff.expected);
+# the main menu (F10, M) turns it off and on, the tree is built again
+# with its steps kept, and the choice is remembered at the next start.
+# Usage: test-merge-window.sh ASCEND_FLAMEGRAPH
+EXE=$1
+. "$(dirname "$0")/e2e-lib.sh"
+
+# A compiled schema and the keyfile backend: the choice must be kept.
+SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
+mkdir -p "$WORK/schemas"
+cp "$SCHEMA_SRC" "$WORK/schemas/"
+glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
+export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+
+A=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
+B=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level1_rank0.db
+EXPECTED=$AFG_SAMPLES_DIR/level0_rank0-vs-level1_rank0.diff.expected
+
+# cli_nodes [OPTION…]: the node count of the CLI's JSON of A, counted as
+# the window counts (root, threads, frames).
+cli_nodes () {
+  local out=$WORK/cli$#
+  mkdir -p "$out"
+  "$EXE" --export -q -f json -o "$out" "$@" "$A" || fail "the CLI failed"
+  python3 - "$out/flamegraph.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def count(nodes):
+    return sum(1 + count(n.get("children", [])) for n in nodes)
+print(1 + len(d["threads"]) + count([c for t in d["threads"] for c in t.get("children", [])]))
+PY
+}
+
+# toggle: the main menu's "_Merge Address Variants".
+toggle () {
+  WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
+  [ -n "$WID" ] || fail "no window named '$1'"
+  xdotool windowactivate --sync "$WID" 2>/dev/null || xdotool windowfocus --sync "$WID"
+  sleep 0.3
+  xdotool key F10
+  sleep 0.5
+  xdotool key m
+}
+
+MERGED=$(cli_nodes --merge-addresses)
+PLAIN=$(cli_nodes)
+[ "$PLAIN" -gt "$MERGED" ] || fail "the sample should have address variants ($PLAIN vs $MERGED nodes)"
+DIFF_NODES=$(( $(grep -c . "$EXPECTED") + 1 ))
+
+start_app "$A"
+wait_state page=graph mode=profile merged=1 "nodes=$MERGED"
+ok "one profile: merged by default, the tree of --merge-addresses ($MERGED nodes)"
+
+toggle "^$(basename "$A")\$"
+wait_state page=graph merged=0 "nodes=$PLAIN"
+ok "the menu turns it off: the tree of the plain export ($PLAIN nodes)"
+stop_app
+
+start_app "$A"
+wait_state page=graph merged=0 "nodes=$PLAIN"
+ok "off is remembered at the next start"
+toggle "^$(basename "$A")\$"
+wait_state page=graph merged=1 "nodes=$MERGED"
+ok "and on again"
+stop_app
+
+start_app --diff "$A" "$B"
+wait_state page=graph mode=diff merged=1 "nodes=$DIFF_NODES"
+TITLE="$(basename "$A") ↔ $(basename "$B")"
+toggle "^$TITLE\$"
+wait_state page=graph mode=diff merged=0 "file=$A" "compared=$B"
+[ "$(state_field nodes)" -gt "$DIFF_NODES" ] || fail "the unmerged diff should have more frames"
+ok "a comparison: merged by default (the expected diff), built again without merging"
+stop_app
+echo "1..$N"

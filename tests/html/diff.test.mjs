@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// The diff page (issue 16): dump() is the diff JSON's tree, the colours
+// are the window's (afg-diff-dump prints what afg_diff_hsl() gives, on a
+// table of inputs and on the samples' diff), the tooltip says A → B, and
+// the controls switch the shape, the colour and the normalisation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import * as h from './helpers.mjs';
+
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const samples = h.samplesDir();
+const A = path.join(samples, 'ascend_pytorch_profiler_level0_rank0.db');
+const B = path.join(samples, 'ascend_pytorch_profiler_level1_rank0.db');
+let browser;
+
+before(async () => {
+  browser = await h.launchBrowser({ width: 1400, height: 800 });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+function diffDump(...args) {
+  const exe = process.env.AFG_DIFF_DUMP;
+  assert.ok(exe && fs.existsSync(exe), 'AFG_DIFF_DUMP must name the built afg-diff-dump');
+  return execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 1 << 26 }).split('\n').filter(Boolean);
+}
+
+/* Writes the diff of @a and @b as @format; returns the file's path. */
+function exportDiff(a, b, format, extra = []) {
+  const dir = h.tmpDir('afg-diff-');
+  execFileSync(h.afgBin(), ['--diff', a, b, '--export', '-q', '-f', format, '-o', dir, ...extra], { stdio: 'pipe' });
+  return path.join(dir, `flamegraph-diff.${format}`);
+}
+
+/* The JSON's tree as dump() lines. */
+function jsonLines(file) {
+  const lines = [];
+  const walk = (nodes, prefix) => {
+    for (const n of nodes) {
+      const p = prefix === null ? n.name : `${prefix};${n.name}`;
+      lines.push([p, n.a.calls, n.a.total_ns, n.a.self_ns, n.b.calls, n.b.total_ns, n.b.self_ns].join('\t'));
+      walk(n.children, p);
+    }
+  };
+  walk(JSON.parse(fs.readFileSync(file, 'utf8')).children, null);
+  return lines.sort(byCodeUnit);
+}
+
+test('diff-color.js is afg_diff_hsl() on a table of inputs', () => {
+  const code = fs.readFileSync(path.join(h.repoRoot, 'data', 'html', 'diff-color.js'), 'utf8');
+  const rule = vm.runInNewContext(`${code}\n;AFG_DIFF_COLOR`);
+  let hsl = 0, norm = 0;
+  for (const line of diffDump('table')) {
+    const f = line.split('\t');
+    if (f[0] === 'hsl') {
+      const [a, b, inA, inB, minNs, minPercent] = f.slice(1, 7).map(Number);
+      const got = [...rule.hsl(a, b, inA === 1, inB === 1, { minNs, minPercent })];
+      assert.deepEqual(got, f.slice(7).map(Number), line);
+      hsl++;
+    } else {
+      const got = [...rule.normScales(f[1], Number(f[2]), Number(f[3]), Number(f[4]), Number(f[5]))];
+      assert.deepEqual(got, [Number(f[6]), Number(f[7])], line);
+      norm++;
+    }
+  }
+  assert.ok(hsl > 4000 && norm === 12);
+});
+
+test('the samples: dump() is the JSON, colours are the window\'s', async () => {
+  const page = exportDiff(A, B, 'html', ['--merge-addresses']);
+  const want = jsonLines(exportDiff(A, B, 'json', ['--merge-addresses']));
+  assert.ok(want.length > 1000);
+  const expected = fs.readFileSync(path.join(samples, 'level0_rank0-vs-level1_rank0.diff.expected'), 'utf8')
+    .split('\n').filter(Boolean).sort(byCodeUnit);
+  assert.deepEqual(want, expected);
+  for (const [hash, by, norm] of [['', 'self', 'raw'], ['#by=total&norm=per-step', 'total', 'per-step'],
+                                  ['#norm=equal-totals', 'self', 'equal-totals']]) {
+    const { page: p, log } = await h.openPage(browser.context, page, hash);
+    const state = await p.evaluate(() => window.flamegraph.state());
+    assert.equal(state.mode, 'diff');
+    assert.equal(state.colourBy, by);
+    assert.equal(state.normalize, norm);
+    if (hash === '')
+      assert.deepEqual(await p.evaluate(() => window.flamegraph.dump()), want);
+    const colours = await p.evaluate(() => window.flamegraph.dump('view'));
+    assert.deepEqual(colours, diffDump('view', A, B, by, norm).sort(byCodeUnit), hash);
+    assert.ok(colours.some((l) => !l.endsWith('hsl(0, 0%, 80%)')));
+    assert.deepEqual(log.errors, []);
+    await p.close();
+  }
+});
+
+const MAIN = 'train.py(1): main';
+const ITEM = '<built-in method item of Tensor object at 0x';
+
+/* A: main > add, main > gone, item at one address; B: main > add
+ * (slower), main > fresh, item at another. */
+function smallPair() {
+  const a = h.makeDb([MAIN, 'aten::add', 'gone', `${ITEM}ffff1>`],
+                     [[1, 1, 1, 0, 10e6], [1, 1, 2, 0, 2e6], [1, 1, 3, 3e6, 5e6], [1, 1, 4, 6e6, 7e6]]);
+  const b = h.makeDb([MAIN, 'aten::add', 'fresh', `${ITEM}eeee2>`],
+                     [[2, 2, 1, 0, 10e6], [2, 2, 2, 0, 4e6], [2, 2, 3, 5e6, 8e6], [2, 2, 4, 8e6, 9e6]]);
+  return { a, b };
+}
+
+test('frames only in A or B, address variants, the tooltip and the controls', async () => {
+  const { a, b } = smallPair();
+  const { page, log } = await h.openPage(browser.context, exportDiff(a, b, 'html', ['--merge-addresses']));
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.dump()), [
+    MAIN + '\t1\t10000000\t5000000\t1\t10000000\t2000000',
+    `${MAIN};${ITEM}…>\t1\t1000000\t1000000\t1\t1000000\t1000000`,
+    `${MAIN};aten::add\t1\t2000000\t2000000\t1\t4000000\t4000000`,
+    `${MAIN};fresh\t0\t0\t0\t1\t3000000\t3000000`,
+    `${MAIN};gone\t1\t2000000\t2000000\t0\t0\t0`,
+  ]);
+  const view = new Map((await page.evaluate(() => window.flamegraph.dump('view'))).map((l) => l.split('\t')));
+  assert.equal(view.get(`${MAIN};aten::add`), 'hsl(0, 90%, 62%)');
+  assert.equal(view.get(`${MAIN};gone`), 'hsl(175, 90%, 62%)');
+  assert.equal(view.get(`${MAIN};fresh`), 'hsl(285, 90%, 62%)');
+  assert.equal(view.get(`${MAIN};${ITEM}…>`), 'hsl(0, 0%, 80%)');
+  assert.equal(view.get(MAIN), 'hsl(220, 54%, 62%)');
+
+  const c = await h.frameCentre(page, 'aten::add');
+  await page.mouse.move(c.x, c.y);
+  const tip = await page.textContent('#tooltip');
+  assert.match(tip, /2\.00 ms → 4\.00 ms \(\+2\.00 ms, \+100(\.0)?%\)/);
+
+  /* B's shape hides what is gone; A's shows it. */
+  assert.equal((await page.evaluate(() => window.flamegraph.frames('gone'))).length, 0);
+  await page.selectOption('#shape', 'a');
+  assert.equal((await page.evaluate(() => window.flamegraph.state())).shape, 'a');
+  assert.equal((await page.evaluate(() => window.flamegraph.frames('gone'))).length, 1);
+  assert.equal((await page.evaluate(() => window.flamegraph.frames('fresh'))).length, 0);
+
+  /* Equal totals: both sides 10 ms, so nothing changes but the children. */
+  await page.selectOption('#normalize', 'equal-totals');
+  await page.selectOption('#colour-by', 'total');
+  const totals = new Map((await page.evaluate(() => window.flamegraph.dump('view'))).map((l) => l.split('\t')));
+  assert.equal(totals.get(MAIN), 'hsl(0, 0%, 80%)');
+  assert.match(page.url(), /shape=a/);
+
+  /* The noise floor: 3 ms hides the +2 ms of add. */
+  await page.fill('#floor-us', '3000');
+  await page.dispatchEvent('#floor-us', 'change');
+  const floored = new Map((await page.evaluate(() => window.flamegraph.dump('view'))).map((l) => l.split('\t')));
+  assert.equal(floored.get(`${MAIN};aten::add`), 'hsl(0, 0%, 80%)');
+  assert.equal(floored.get(`${MAIN};fresh`), 'hsl(285, 90%, 62%)');
+
+  await page.fill('#search', 'add');
+  assert.match(await page.textContent('#match-count'), /^1 match/);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a DB against itself is all grey; an empty side is all zeros', async () => {
+  const { a, b } = smallPair();
+  const self = await h.openPage(browser.context, exportDiff(b, b, 'html'));
+  const colours = await self.page.evaluate(() => window.flamegraph.dump('view'));
+  assert.equal(colours.length, 4);
+  assert.ok(colours.every((l) => l.endsWith('\thsl(0, 0%, 80%)')), colours.join('\n'));
+  await self.page.close();
+
+  const empty = h.makeDb(['ProfilerStep#1'], [[1, 1, 1, 0, 100]]);
+  const one = await h.openPage(browser.context, exportDiff(empty, a, 'html'));
+  const lines = await one.page.evaluate(() => window.flamegraph.dump());
+  assert.equal(lines.length, 4);
+  assert.ok(lines.every((l) => /\t0\t0\t0\t1\t\d+\t\d+$/.test(l)), lines.join('\n'));
+  assert.deepEqual(one.log.errors, []);
+  await one.page.close();
+});
