@@ -185,11 +185,26 @@ row_label (GtkWidget *box, gboolean caption)
   return GTK_LABEL (label);
 }
 
+/* A right click picks the rank and opens "Compare with Rank…" for it. */
+static void
+on_row_pressed (GtkGestureClick *gesture, int n_press, double x, double y, GtkListItem *list_item)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  AfgRankSidebar *self = g_object_get_data (G_OBJECT (child), "sidebar");
+  guint position = gtk_list_item_get_position (list_item);
+
+  if (position == GTK_INVALID_LIST_POSITION || position == 0)
+    return;
+  gtk_single_selection_set_selected (self->selection, position);
+  gtk_menu_button_popup (self->compare_button);
+}
+
 static void
 setup_row (GtkSignalListItemFactory *factory, GtkListItem *list_item, AfgRankSidebar *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkGesture *secondary = gtk_gesture_click_new ();
   Row *row = g_new0 (Row, 1);
 
   g_object_set (box, "margin-top", 6, "margin-bottom", 6, "margin-start", 6, "margin-end", 6, NULL);
@@ -208,6 +223,9 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *list_item, AfgRankSid
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (row->progress));
   g_object_set_data_full (G_OBJECT (box), "row", row, g_free);
   g_object_set_data (G_OBJECT (box), "sidebar", self);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (secondary), GDK_BUTTON_SECONDARY);
+  g_signal_connect (secondary, "pressed", G_CALLBACK (on_row_pressed), list_item);
+  gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (secondary));
   gtk_list_item_set_child (list_item, box);
 }
 

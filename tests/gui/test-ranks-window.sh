@@ -66,12 +66,14 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "ascend_pytorch_prof
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 
-# click_rank WANT: clicks down the sidebar until the state shows rank WANT.
+# click_rank WANT: clicks down the sidebar until the state shows rank WANT;
+# ROW_Y is then the row's height in the window.
 click_rank () {
   local y
   for y in $(seq 70 12 $((HEIGHT - 60))); do
     xdotool mousemove --window "$WID" 120 "$y" click 1
     sleep 0.15
+    ROW_Y=$y
     [ "$(state_field rank)" = "$1" ] && return 0
   done
   fail "no click in the sidebar picked rank $1 (last: $(state_field rank))"
@@ -96,6 +98,14 @@ sleep 0.5
 xdotool key Return
 wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
 ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
+
+# A right click on a row picks that rank and opens the same menu.
+click_rank 2
+xdotool mousemove --window "$WID" 120 "$ROW_Y" click 3
+sleep 0.5
+xdotool key Return
+wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
+ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
 stop_app
 
 # --- Cancel in the sidebar's header stops the ranks not read yet ------------
