@@ -86,7 +86,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -105,7 +105,7 @@ afg_cli_no_display (void)
   else
     message = g_strdup_printf (_("no display: cannot open display '%s'"),
                                wayland != NULL && *wayland != '\0' ? wayland : x11);
-  hint = g_strdup_printf (_("to write the flame graph without a window, run %s --export [-o DIR] DB"), PROG);
+  hint = g_strdup_printf (_("to write the flame graph without a window, run %s --export [-o DIR] DB|FOLDER"), PROG);
   afg_cli_print_error (message, hint);
   return AFG_EXIT_USAGE;
 }
@@ -439,10 +439,11 @@ make_context (GOptionEntry *entries)
 {
   GOptionContext *context = g_option_context_new (NULL);
   g_autofree char *description = g_strdup_printf (
-    _("Open each DB in a window:\n"
-      "  %s [DB…]\n"
+    _("Open each DB in a window, or a training job's FOLDER with every rank's DB in it:\n"
+      "  %s [DB|FOLDER…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n"
+      "  (a FOLDER writes DIR/rank{N}/flamegraph.* and DIR/ranks.json, with html DIR/index.html)\n"
       "Compare two DBs in a window, or write their difference:\n"
       "  %s --diff A.db B.db\n"
       "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--merge-addresses] [-q]\n"
@@ -471,7 +472,7 @@ afg_cli_main (int argc, char **argv)
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
     { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB…]") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB|FOLDER…]") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = make_context (entries);

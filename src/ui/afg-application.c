@@ -50,6 +50,7 @@ set_accels (GtkApplication *app)
 {
   static const struct { const char *action; const char *accel; } accels[] = {
     { "win.open", "<Control>o" },
+    { "win.open-folder", "<Control><Shift>o" },
     { "win.compare", "<Control>d" },
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },
@@ -149,6 +150,10 @@ find_window (GtkApplication *app, GFile *file)
         continue;
       shown = afg_window_get_file (l->data);
       if (shown != NULL && same_file (shown, file))
+        return l->data;
+      /* A job's window shows one of its ranks, but stands for the folder. */
+      if (afg_window_get_job_folder (l->data) != NULL
+          && same_file (afg_window_get_job_folder (l->data), file))
         return l->data;
       if (shown == NULL && empty == NULL)
         empty = l->data;

@@ -85,6 +85,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
   AfgWindow *self = AFG_WINDOW (widget);
 
   g_cancellable_cancel (self->load_cancellable);
+  _afg_window_ranks_cancel_first (self);
   gtk_stack_set_visible_child_name (self->stack, self->tree ? "graph" : "empty");
   g_clear_object (&self->file);
   if (self->tree == NULL)

@@ -51,7 +51,9 @@ on_state_changed (AfgWindow *self)
       if (is_merged (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)) != merge)
         _afg_window_compare (self, a, b);
     }
-  else if (self->tree != NULL && is_merged (self->tree) != merge)
+  /* "All ranks" merges addresses whatever the setting: no two ranks'
+   * processes share addresses (afg-merged-tree.h). */
+  else if (self->tree != NULL && is_merged (self->tree) != merge && !_afg_window_ranks_showing_all (self))
     _afg_window_steps_rebuild (self);
   _afg_window_report_state (self);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "afg-diff-view.h"
+#include "afg-rank-sidebar.h"
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
@@ -52,6 +53,8 @@ struct _AfgWindow {
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
+  AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
+  struct _AfgWindowJob *job;           /* the job folder open, or NULL */
 
   guint                 flipped : 1;
 };
@@ -117,6 +120,18 @@ void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);
+
+/* afg-window-ranks.c */
+typedef struct _AfgWindowJob AfgWindowJob;
+void     _afg_window_ranks_init          (AfgWindow       *self);
+void     _afg_window_ranks_class_init    (GtkWidgetClass  *widget_class);
+void     _afg_window_ranks_dispose       (AfgWindow       *self);
+gboolean _afg_window_ranks_open          (AfgWindow       *self,
+                                          GFile           *file);
+void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
+gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
+void     _afg_window_ranks_append_state  (AfgWindow       *self,
+                                          GString         *line);
 
 /* afg-window-functions.c */
 void     _afg_window_functions_init         (AfgWindow      *self);

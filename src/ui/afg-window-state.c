@@ -41,6 +41,10 @@
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
  *   merged    1 while "Merge Address Variants" is on, else 0
+ *   ranks     with a job folder open: "READ/N" ranks read; else empty
+ *   rank      the rank picked in the rank sidebar, "all", or empty
+ *   straggler the ranks the sidebar marks stragglers, "3" or "3,5"
+ *   cancelled how many ranks Cancel left unread (with a job folder)
  *   functions 1 while the Functions panel is shown, else 0
  *   rows      the panel's table rows (after the search filter), or empty
  *   top       the name in its first row, or empty
@@ -158,6 +162,7 @@ build_line (AfgWindow *self)
   append_tree (self, line, graph);
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
+  _afg_window_ranks_append_state (self, line);
   _afg_window_functions_append_state (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }

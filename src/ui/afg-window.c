@@ -227,6 +227,7 @@ afg_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->load_cancellable);
   g_cancellable_cancel (self->export_cancellable);
+  _afg_window_ranks_dispose (self);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->exported);
@@ -324,6 +325,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
   _afg_window_class_install_actions (widget_class);
   _afg_window_steps_class_init (widget_class);
+  _afg_window_ranks_class_init (widget_class);
   _afg_window_functions_class_init (widget_class);
 }
 
@@ -335,6 +337,7 @@ afg_window_init (AfgWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_compare_init (self);
   _afg_window_merge_init (self);
+  _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -484,7 +487,8 @@ afg_window_open (AfgWindow *self, GFile *file)
   g_return_if_fail (AFG_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  _afg_window_load (self, file);
+  if (!_afg_window_ranks_open (self, file))
+    _afg_window_load (self, file);
 }
 
 /* The file the window loads, shows or failed to load; NULL on the start page. */

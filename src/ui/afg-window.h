@@ -18,5 +18,7 @@ void       afg_window_compare    (AfgWindow      *self,
 gboolean   afg_window_is_comparing (AfgWindow    *self);
 GFile     *afg_window_get_file   (AfgWindow      *self);
 gboolean   afg_window_has_failed (AfgWindow      *self);
+/* The job folder whose ranks the window lists, or NULL. */
+GFile     *afg_window_get_job_folder (AfgWindow  *self);
 
 G_END_DECLS

@@ -5,7 +5,6 @@
 
 #include "afg-diff-shape.h"
 #include "afg-document-private.h"
-#include "afg-math.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
 
@@ -115,26 +114,6 @@ add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *canc
   return TRUE;
 }
 
-/* Children follow their parent in the node array: a backward sweep sums
- * them up. The root holds the sum of its children and no calls. */
-static void
-finish_columns (AfgTree *tree)
-{
-  gint64 *calls = tree->columns[AFG_COLUMN_CALLS];
-  gint64 *total = tree->columns[AFG_COLUMN_TOTAL_NS];
-  gint64 *self_ns = tree->columns[AFG_COLUMN_SELF_NS];
-  g_autofree gint64 *children = g_new0 (gint64, tree->n_nodes);
-
-  total[AFG_TREE_ROOT] = 0;
-  calls[AFG_TREE_ROOT] = 0;
-  for (guint32 n = tree->n_nodes; n-- > 1;)
-    children[tree->nodes[n].parent] = afg_sat_add (children[tree->nodes[n].parent], total[n]);
-  total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
-  for (guint32 n = 1; n < tree->n_nodes; n++)
-    self_ns[n] = MAX (0, total[n] - children[n]);
-  self_ns[AFG_TREE_ROOT] = 0;
-}
-
 static AfgDocument *
 names_document (AfgTree *a, AfgTree *b, const char *title, ShapeBuild *build)
 {
@@ -168,7 +147,7 @@ afg_diff_shape_new (AfgTree *a, AfgTree *b, const char *title, GCancellable *can
       self->sources[s] = afg_tree_ref (sides[s]);
       self->trees[s] = afg_path_tree_builder_finish (build.builders[s]);
       self->trees[s]->stats = sides[s]->stats;
-      finish_columns (self->trees[s]);
+      afg_path_tree_sum_children (self->trees[s]);
       g_free (build.name_maps[s]);
     }
   if (!done)

@@ -159,3 +159,23 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
   g_free (self);
   return tree;
 }
+
+/* Children follow their parent in the node array: a backward sweep sums
+ * them up. The root holds the sum of its children and no calls. */
+void
+afg_path_tree_sum_children (AfgTree *tree)
+{
+  gint64 *calls = tree->columns[AFG_COLUMN_CALLS];
+  gint64 *total = tree->columns[AFG_COLUMN_TOTAL_NS];
+  gint64 *self_ns = tree->columns[AFG_COLUMN_SELF_NS];
+  g_autofree gint64 *children = g_new0 (gint64, tree->n_nodes);
+
+  total[AFG_TREE_ROOT] = 0;
+  calls[AFG_TREE_ROOT] = 0;
+  for (guint32 n = tree->n_nodes; n-- > 1;)
+    children[tree->nodes[n].parent] = afg_sat_add (children[tree->nodes[n].parent], total[n]);
+  total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
+  for (guint32 n = 1; n < tree->n_nodes; n++)
+    self_ns[n] = MAX (0, total[n] - children[n]);
+  self_ns[AFG_TREE_ROOT] = 0;
+}

@@ -27,5 +27,8 @@ void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
                                                   gint64              self_ns);
 /* Consumes @self. */
 AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
+/* Self time from the totals: max(0, total − the children's totals); the
+ * root gets the sum of its children and no calls. */
+void                afg_path_tree_sum_children   (AfgTree            *tree);
 
 G_END_DECLS

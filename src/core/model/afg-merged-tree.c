@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-tree"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "afg-address.h"
+#include "afg-document-private.h"
+#include "afg-int-map.h"
+#include "afg-math.h"
+#include "afg-merged-tree.h"
+#include "afg-path-tree.h"
+#include "afg-tree-private.h"
+
+/* Node 1, below the root: the one thread all profiles merge into. */
+#define THREAD_NODE 1
+
+typedef struct {
+  guint32 name;
+  guint32 parent;
+  gint64  calls;
+  gint64  total_ns;
+} MergedNode;
+
+struct _AfgMergedTree {
+  GPtrArray  *names;     /* char *, merged names */
+  GHashTable *by_name;   /* char * -> index + 1 */
+  GArray     *nodes;     /* MergedNode, parents before children; 0 is the root */
+  AfgIntMap   children;  /* parent << 32 | name -> node */
+  guint       n_added;
+  AfgStats    stats;     /* the profiles' counts added up */
+};
+
+static guint32 intern (AfgMergedTree *self, const char *name);
+static guint32 child  (AfgMergedTree *self, guint32 parent, guint32 name);
+
+AfgMergedTree *
+afg_merged_tree_new (void)
+{
+  AfgMergedTree *self = g_new0 (AfgMergedTree, 1);
+  MergedNode root = { 0, AFG_NODE_NONE, 0, 0 };
+
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (MergedNode));
+  g_array_append_val (self->nodes, root);
+  afg_int_map_init (&self->children, 256);
+  child (self, AFG_TREE_ROOT, intern (self, _("All ranks")));
+  return self;
+}
+
+void
+afg_merged_tree_free (AfgMergedTree *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->by_name);
+  g_ptr_array_unref (self->names);
+  g_array_unref (self->nodes);
+  afg_int_map_clear (&self->children);
+  g_free (self);
+}
+
+static guint32
+intern (AfgMergedTree *self, const char *name)
+{
+  g_autofree char *merged = afg_address_merge (name);
+  const char *key = merged != NULL ? merged : name;
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_name, key));
+
+  if (index > 0)
+    return index - 1;
+  g_ptr_array_add (self->names, g_strdup (key));
+  g_hash_table_insert (self->by_name, g_ptr_array_index (self->names, self->names->len - 1),
+                       GUINT_TO_POINTER (self->names->len));
+  return self->names->len - 1;
+}
+
+static guint32
+child (AfgMergedTree *self, guint32 parent, guint32 name)
+{
+  guint64 key = (guint64) parent << 32 | name;
+  guint32 node;
+
+  if (!afg_int_map_lookup (&self->children, key, &node))
+    {
+      MergedNode made = { name, parent, 0, 0 };
+
+      node = self->nodes->len;
+      g_array_append_val (self->nodes, made);
+      afg_int_map_insert (&self->children, key, node);
+    }
+  return node;
+}
+
+static void
+add_to (AfgMergedTree *self, guint32 node, gint64 calls, gint64 total_ns)
+{
+  MergedNode *merged = &g_array_index (self->nodes, MergedNode, node);
+
+  merged->calls = afg_sat_add (merged->calls, calls);
+  merged->total_ns = afg_sat_add (merged->total_ns, total_ns);
+}
+
+static void
+add_stats (AfgStats *sum, const AfgStats *s)
+{
+  sum->rows += s->rows;
+  sum->used += s->used;
+  sum->skipped_type += s->skipped_type;
+  sum->skipped_null += s->skipped_null;
+  sum->skipped_malformed += s->skipped_malformed;
+  sum->skipped_nonpositive += s->skipped_nonpositive;
+  sum->profiler_steps += s->profiler_steps;
+  sum->partial_overlaps += s->partial_overlaps;
+  sum->depth_truncated += s->depth_truncated;
+}
+
+typedef struct {
+  guint32 source;
+  guint32 target;
+} Pending;
+
+/* Depth-first without recursion: stacks may be AFG_MAX_DEPTH deep. */
+void
+afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
+  AfgDocument *document = afg_tree_get_document (tree);
+  g_autofree guint32 *map = g_new (guint32, MAX (afg_document_get_n_strings (document), 1));
+
+  memset (map, 0xff, sizeof (guint32) * MAX (afg_document_get_n_strings (document), 1));
+  for (guint t = 0; t < tree->n_threads; t++)
+    {
+      const AfgNode *thread = &tree->nodes[tree->threads[t].node];
+
+      for (guint32 c = 0; c < thread->n_children; c++)
+        g_array_append_val (stack, ((Pending) { thread->first_child + c, THREAD_NODE }));
+    }
+  add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
+          tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
+  while (stack->len > 0)
+    {
+      Pending p = g_array_index (stack, Pending, stack->len - 1);
+      const AfgNode *node = &tree->nodes[p.source];
+      guint32 target;
+
+      if (map[node->name] == AFG_NODE_NONE)
+        map[node->name] = intern (self, afg_document_get_string (document, node->name));
+      target = child (self, p.target, map[node->name]);
+      g_array_set_size (stack, stack->len - 1);
+      add_to (self, target, tree->columns[AFG_COLUMN_CALLS][p.source],
+              tree->columns[AFG_COLUMN_TOTAL_NS][p.source]);
+      for (guint32 c = 0; c < node->n_children; c++)
+        g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
+    }
+  add_stats (&self->stats, afg_tree_get_stats (tree));
+  self->n_added++;
+}
+
+guint
+afg_merged_tree_get_n_added (AfgMergedTree *self)
+{
+  return self->n_added;
+}
+
+/* The path tree's node 1 (the first child of the root, built first) as
+ * the tree's one thread, so that the window takes the tree as a profile. */
+static void
+make_thread (AfgTree *tree, const char *label)
+{
+  tree->n_threads = 1;
+  tree->threads[0] = (AfgThread) { 0, 0, 0, label, THREAD_NODE };
+  tree->first_frame = THREAD_NODE + 1;
+  for (guint32 n = THREAD_NODE; n < tree->n_nodes; n++)
+    tree->nodes[n].thread = 0;
+  /* A profile's root and threads hold their children's calls. */
+  tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT] = tree->columns[AFG_COLUMN_CALLS][THREAD_NODE];
+}
+
+AfgTree *
+afg_merged_tree_build (AfgMergedTree *self, const char *title)
+{
+  g_autoptr(AfgDocument) names = afg_document_new (title, 0);
+  g_autoptr(AfgTree) model = NULL;
+  g_autofree guint32 *map = g_new (guint32, MAX (self->names->len, 1));
+  g_autofree guint32 *made = g_new (guint32, self->nodes->len);
+  AfgPathTreeBuilder *builder;
+  AfgTree *tree;
+
+  for (guint i = 0; i < self->names->len; i++)
+    map[i] = afg_string_table_add (&names->strings, g_ptr_array_index (self->names, i));
+  afg_document_seal (names);
+  model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
+  builder = afg_path_tree_builder_new (model, afg_document_get_root_name (names));
+  made[0] = AFG_TREE_ROOT;
+  for (guint32 n = 1; n < self->nodes->len; n++)
+    {
+      const MergedNode *node = &g_array_index (self->nodes, MergedNode, n);
+
+      made[n] = afg_path_tree_builder_child (builder, made[node->parent], map[node->name]);
+      afg_path_tree_builder_add (builder, made[n], node->calls, node->total_ns, 0);
+    }
+  tree = afg_path_tree_builder_finish (builder);
+  tree->stats = self->stats;
+  afg_path_tree_sum_children (tree);
+  make_thread (tree, afg_document_get_string (names, map[g_array_index (self->nodes, MergedNode, THREAD_NODE).name]));
+  return tree;
+}

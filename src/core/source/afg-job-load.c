@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 17: a training job's ranks read in parallel for the CLI and the
+ * window alike, so that both show the same figures. */
+#define G_LOG_DOMAIN "afg-job"
+
+#include "config.h"
+
+#include <malloc.h>
+#include <string.h>
+
+#include "afg-format.h"
+#include "afg-job-load.h"
+#include "afg-loader.h"
+#include "afg-tree-builder.h"
+
+typedef struct {
+  AfgJobLoad       *job;
+  guint             index;
+  const AfgJobRank *rank;
+  GCancellable     *cancellable;
+  gint              state;   /* AfgRankState, atomic */
+  guint64           rows;    /* atomic */
+  guint64           total;   /* atomic */
+} Task;
+
+struct _AfgJobLoad {
+  char              *path;
+  AfgJobFolder      *folder;
+  AfgJobLoadOptions  options;
+  GPtrArray         *summaries;  /* AfgRankSummary *, one per rank */
+  Task              *tasks;
+};
+
+static void
+job_load_clear (gpointer data)
+{
+  AfgJobLoad *self = data;
+
+  g_free (self->path);
+  g_clear_pointer (&self->folder, afg_job_folder_free);
+  g_clear_pointer (&self->summaries, g_ptr_array_unref);
+  g_free (self->tasks);
+}
+
+AfgJobLoad *
+afg_job_load_ref (AfgJobLoad *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_job_load_unref (AfgJobLoad *self)
+{
+  g_atomic_rc_box_release_full (self, job_load_clear);
+}
+
+/* The DB as ranks.json names it: relative to the job folder, printable. */
+static char *
+relative_file (const char *folder, const char *path)
+{
+  gsize len = strlen (folder);
+
+  if (g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
+    path += len + 1;
+  return afg_format_path (path);
+}
+
+AfgJobLoad *
+afg_job_load_new (const char *folder_path, AfgJobFolder *folder, const AfgJobLoadOptions *options)
+{
+  AfgJobLoad *self;
+  guint n;
+
+  g_return_val_if_fail (folder_path != NULL && folder != NULL && options != NULL, NULL);
+
+  self = g_atomic_rc_box_new0 (AfgJobLoad);
+  self->path = g_strdup (folder_path);
+  self->folder = folder;
+  self->options = *options;
+  n = folder->ranks->len;
+  self->summaries = g_ptr_array_new_full (n, (GDestroyNotify) afg_rank_summary_free);
+  self->tasks = g_new0 (Task, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const AfgJobRank *rank = g_ptr_array_index (folder->ranks, i);
+      g_autofree char *file = relative_file (folder_path, rank->path);
+
+      self->tasks[i] = (Task) { self, i, rank, NULL, AFG_RANK_STATE_WAITING, 0, 0 };
+      g_ptr_array_add (self->summaries, afg_rank_summary_new (rank->rank, file));
+    }
+  return self;
+}
+
+const char *
+afg_job_load_get_path (AfgJobLoad *self)
+{
+  return self->path;
+}
+
+const AfgJobFolder *
+afg_job_load_get_folder (AfgJobLoad *self)
+{
+  return self->folder;
+}
+
+guint
+afg_job_load_get_n_ranks (AfgJobLoad *self)
+{
+  return self->summaries->len;
+}
+
+AfgRankSummary * const *
+afg_job_load_get_summaries (AfgJobLoad *self)
+{
+  return (AfgRankSummary * const *) self->summaries->pdata;
+}
+
+AfgRankState
+afg_job_load_get_state (AfgJobLoad *self, guint index, guint64 *rows, guint64 *total)
+{
+  Task *task;
+
+  g_return_val_if_fail (index < self->summaries->len, AFG_RANK_STATE_WAITING);
+
+  task = &self->tasks[index];
+  if (rows != NULL)
+    *rows = __atomic_load_n (&task->rows, __ATOMIC_RELAXED);
+  if (total != NULL)
+    *total = __atomic_load_n (&task->total, __ATOMIC_RELAXED);
+  return g_atomic_int_get (&task->state);
+}
+
+static void
+on_rank_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
+{
+  Task *task = data;
+
+  __atomic_store_n (&task->rows, rows, __ATOMIC_RELAXED);
+  __atomic_store_n (&task->total, total, __ATOMIC_RELAXED);
+}
+
+/* The rank's tree handed to use_tree, its totals kept, then dropped before
+ * the step and merged trees are built: one tree alive at a time. */
+static gboolean
+sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
+{
+  const AfgJobLoadOptions *options = &task->job->options;
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  AfgScope scope = { 0 };
+
+  document = afg_document_load (task->rank->path, task->cancellable, on_rank_progress, task, error);
+  if (document == NULL)
+    return FALSE;
+  g_atomic_int_set (&task->state, AFG_RANK_STATE_SUMMING);
+  if (options->has_steps
+      && !afg_scope_init_steps (&scope, document, options->first_step, options->last_step, error))
+    return FALSE;
+  tree = afg_tree_build (document, &scope, options->tree_flags, task->cancellable, error);
+  if (tree == NULL)
+    return FALSE;
+  if (options->use_tree != NULL
+      && !options->use_tree (task->rank, task->index, tree, options->use_tree_data, error))
+    return FALSE;
+  afg_rank_summary_fill_totals (summary, tree);
+  g_clear_pointer (&tree, afg_tree_unref);
+  return afg_rank_summary_fill_details (summary, document, &scope, error);
+}
+
+static void
+rank_worker (gpointer data, gpointer user_data)
+{
+  Task *task = data;
+  AfgRankSummary *summary = g_ptr_array_index (task->job->summaries, task->index);
+  g_autoptr(GError) error = NULL;
+
+  if (g_cancellable_is_cancelled (task->cancellable))
+    {
+      g_atomic_int_set (&task->state, AFG_RANK_STATE_CANCELLED);
+      return;
+    }
+  g_atomic_int_set (&task->state, AFG_RANK_STATE_READING);
+  if (sum_up_rank (task, summary, &error))
+    g_atomic_int_set (&task->state, AFG_RANK_STATE_DONE);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_atomic_int_set (&task->state, AFG_RANK_STATE_CANCELLED);
+  else
+    {
+      summary->error = g_strdup (error->message);
+      g_atomic_int_set (&task->state, AFG_RANK_STATE_FAILED);
+    }
+  /* Each worker's malloc arena would otherwise keep a document's worth of
+   * freed pages: the job's peak would grow with the number of workers. */
+  malloc_trim (0);
+}
+
+void
+afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  GThreadPool *pool = g_thread_pool_new (rank_worker, self,
+                                         (int) MAX (1, g_get_num_processors ()), FALSE, &error);
+
+  for (guint i = 0; i < self->summaries->len; i++)
+    {
+      self->tasks[i].cancellable = cancellable;
+      if (pool == NULL)
+        rank_worker (&self->tasks[i], self);
+      else
+        g_thread_pool_push (pool, &self->tasks[i], NULL);
+    }
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+}
+
+static void
+run_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  afg_job_load_run (data, cancellable);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+afg_job_load_run_async (AfgJobLoad *self, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, afg_job_load_run_async);
+  g_task_set_task_data (task, afg_job_load_ref (self), (GDestroyNotify) afg_job_load_unref);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, run_in_thread);
+}
+
+void
+afg_job_load_run_finish (AfgJobLoad *self, GAsyncResult *result)
+{
+  g_return_if_fail (g_task_is_valid (result, NULL));
+
+  g_task_propagate_boolean (G_TASK (result), NULL);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "afg-job-load.h"
+
+G_BEGIN_DECLS
+
+#define AFG_TYPE_RANK_SIDEBAR (afg_rank_sidebar_get_type ())
+
+G_DECLARE_FINAL_TYPE (AfgRankSidebar, afg_rank_sidebar, AFG, RANK_SIDEBAR, GtkBox)
+
+/* The entry that stands for the job's ranks merged, in ::rank-selected. */
+#define AFG_RANK_SIDEBAR_ALL (-1)
+
+GtkWidget *afg_rank_sidebar_new             (void);
+/* Lists @load's ranks after an "All ranks" entry; NULL empties it. */
+void       afg_rank_sidebar_set_job         (AfgRankSidebar *self,
+                                             AfgJobLoad     *load);
+/* Reads the ranks' states again and judges the ranks read so far. */
+void       afg_rank_sidebar_refresh         (AfgRankSidebar *self);
+/* Selects rank @index (or AFG_RANK_SIDEBAR_ALL) without ::rank-selected. */
+void       afg_rank_sidebar_select          (AfgRankSidebar *self,
+                                             int             index);
+/* The index selected, AFG_RANK_SIDEBAR_ALL, or -2 for none. */
+int        afg_rank_sidebar_get_selected    (AfgRankSidebar *self);
+/* How many ranks are read (done or failed). */
+guint      afg_rank_sidebar_get_n_read      (AfgRankSidebar *self);
+/* How many ranks were cancelled before they were read. */
+guint      afg_rank_sidebar_get_n_cancelled (AfgRankSidebar *self);
+/* The stragglers' rank numbers, "3" or "3,5"; "" for none. */
+char      *afg_rank_sidebar_get_stragglers  (AfgRankSidebar *self);
+
+G_END_DECLS

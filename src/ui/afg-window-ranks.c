@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 17: a training job's folder in the window. Its ranks are read in
+ * the background (afg-job-load.c) and listed in the rank sidebar; the
+ * first rank read is shown at once, any other is loaded again from its DB
+ * when picked, so that only the summaries, the merged tree of "All ranks"
+ * and the rank on screen stay in memory. */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-job-load.h"
+#include "afg-merged-tree.h"
+#include "afg-rank-sidebar.h"
+#include "afg-settings.h"
+#include "afg-window-private.h"
+
+/* The sidebar and the loading page are refreshed this often. */
+#define POLL_INTERVAL_MS 100
+
+struct _AfgWindowJob {
+  GWeakRef       window;
+  AfgJobLoad    *load;
+  GFile         *folder;
+  GCancellable  *cancellable;
+  guint          poll_source;
+  gboolean       running;
+  gboolean       waiting_first;  /* the loading page waits for a rank */
+
+  GMutex         lock;           /* the workers' hand-over: */
+  AfgMergedTree *merged;         /* every rank's tree added up */
+  AfgTree       *first;          /* the first rank's tree, until shown */
+  int            first_index;
+};
+
+static void
+job_clear (gpointer data)
+{
+  AfgWindowJob *job = data;
+
+  g_weak_ref_clear (&job->window);
+  g_clear_pointer (&job->load, afg_job_load_unref);
+  g_clear_object (&job->folder);
+  g_clear_object (&job->cancellable);
+  g_mutex_clear (&job->lock);
+  g_clear_pointer (&job->merged, afg_merged_tree_free);
+  g_clear_pointer (&job->first, afg_tree_unref);
+}
+
+static void
+job_release (AfgWindowJob *job)
+{
+  g_atomic_rc_box_release_full (job, job_clear);
+}
+
+/* In a worker: the rank's tree is added to "All ranks", and the first one
+ * read is kept for the window to show without reading it again. */
+static gboolean
+use_rank_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
+{
+  AfgWindowJob *job = data;
+
+  g_mutex_lock (&job->lock);
+  afg_merged_tree_add (job->merged, tree);
+  if (job->first == NULL && job->first_index < 0)
+    {
+      job->first = afg_tree_ref (tree);
+      job->first_index = (int) index;
+    }
+  g_mutex_unlock (&job->lock);
+  return TRUE;
+}
+
+static GFile *
+rank_file (AfgWindowJob *job, guint index)
+{
+  const AfgJobRank *rank = g_ptr_array_index (afg_job_load_get_folder (job->load)->ranks, index);
+
+  return g_file_new_for_path (rank->path);
+}
+
+static void
+show_first (AfgWindow *self, AfgWindowJob *job)
+{
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_mutex_lock (&job->lock);
+  tree = g_steal_pointer (&job->first);
+  g_mutex_unlock (&job->lock);
+  if (tree == NULL || !job->waiting_first)
+    return;
+  job->waiting_first = FALSE;
+  file = rank_file (job, job->first_index);
+  g_set_object (&self->file, file);
+  afg_rank_sidebar_select (self->rank_sidebar, job->first_index);
+  _afg_window_show_profile (self, tree, NULL);
+}
+
+static void
+show_job_progress (AfgWindow *self, AfgWindowJob *job)
+{
+  guint n = afg_job_load_get_n_ranks (job->load);
+  guint read = afg_rank_sidebar_get_n_read (self->rank_sidebar);
+  g_autofree char *text = g_strdup_printf (_("Reading ranks: %u of %u"), read, n);
+
+  gtk_label_set_text (self->loading_label, text);
+  gtk_progress_bar_set_fraction (self->loading_bar, n > 0 ? (double) read / n : 0);
+}
+
+static gboolean
+poll_job (gpointer data)
+{
+  AfgWindow *self = data;
+  AfgWindowJob *job = self->job;
+
+  afg_rank_sidebar_refresh (self->rank_sidebar);
+  if (job->waiting_first)
+    show_job_progress (self, job);
+  show_first (self, job);
+  _afg_window_report_state (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_polling (AfgWindowJob *job)
+{
+  g_clear_handle_id (&job->poll_source, g_source_remove);
+}
+
+/* No rank could be shown: the first rank's error, or the job's. */
+static void
+show_no_rank (AfgWindow *self, AfgWindowJob *job)
+{
+  AfgRankSummary * const *summaries = afg_job_load_get_summaries (job->load);
+  g_autoptr(GError) error = NULL;
+
+  job->waiting_first = FALSE;
+  for (guint i = 0; i < afg_job_load_get_n_ranks (job->load) && error == NULL; i++)
+    if (summaries[i]->error != NULL)
+      error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("rank %d: %s"), summaries[i]->rank, summaries[i]->error);
+  if (error == NULL)
+    error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("No rank of this job could be read"));
+  _afg_window_show_error (self, error);
+}
+
+/* Cancelled before any rank was read: the start page, the sidebar kept
+ * (a rank picked there is read on demand). */
+static void
+show_cancelled (AfgWindow *self, AfgWindowJob *job)
+{
+  job->waiting_first = FALSE;
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+static void
+on_job_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AfgWindowJob *job = data;
+  g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
+
+  afg_job_load_run_finish (job->load, result);
+  job->running = FALSE;
+  if (self != NULL && self->job == job)
+    {
+      stop_polling (job);
+      afg_rank_sidebar_refresh (self->rank_sidebar);
+      show_first (self, job);
+      if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
+        show_cancelled (self, job);
+      else if (job->waiting_first)
+        show_no_rank (self, job);
+      _afg_window_update_actions (self);
+    }
+  job_release (job);
+}
+
+/* The workers stop at their next check; on_job_done drops the rest. */
+static gboolean
+drop_job (AfgWindow *self)
+{
+  AfgWindowJob *job = g_steal_pointer (&self->job);
+
+  if (job == NULL)
+    return FALSE;
+  g_cancellable_cancel (job->cancellable);
+  stop_polling (job);
+  job_release (job);
+  return TRUE;
+}
+
+static void
+close_job (AfgWindow *self)
+{
+  if (!drop_job (self))
+    return;
+  afg_rank_sidebar_set_job (self->rank_sidebar, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
+}
+
+static AfgWindowJob *
+job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
+{
+  AfgWindowJob *job = g_atomic_rc_box_new0 (AfgWindowJob);
+  g_autofree char *path = g_file_get_path (folder);
+  AfgJobLoadOptions options = { _afg_window_tree_flags (self), FALSE, 0, 0, use_rank_tree, job };
+
+  g_weak_ref_init (&job->window, self);
+  g_mutex_init (&job->lock);
+  job->folder = g_object_ref (folder);
+  job->cancellable = g_cancellable_new ();
+  job->merged = afg_merged_tree_new ();
+  job->first_index = -1;
+  job->load = afg_job_load_new (path, found, &options);
+  return job;
+}
+
+static void
+show_folder_error (AfgWindow *self, const GError *error)
+{
+  const char *hint = afg_job_error_get_hint (error);
+
+  _afg_window_show_error (self, error);
+  gtk_label_set_text (self->hint_label, hint ? hint : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+}
+
+static void
+start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
+{
+  g_autofree char *name = g_file_get_basename (folder);
+  g_autofree char *title = g_strdup_printf (_("Loading the ranks of %s…"), name);
+  AfgWindowJob *job = job_new (self, folder, found);
+
+  self->job = job;
+  job->running = TRUE;
+  job->waiting_first = TRUE;
+  gtk_label_set_text (self->loading_title, title);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  _afg_window_steps_hide (self);
+  afg_rank_sidebar_set_job (self->rank_sidebar, job->load);
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), TRUE);
+  show_job_progress (self, job);
+  job->poll_source = g_timeout_add (POLL_INTERVAL_MS, poll_job, self);
+  afg_job_load_run_async (job->load, job->cancellable, on_job_done, g_atomic_rc_box_acquire (job));
+  _afg_window_update_actions (self);
+}
+
+/* TRUE when @file is a folder, opened as a job; else any job is closed. */
+gboolean
+_afg_window_ranks_open (AfgWindow *self, GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(GError) error = NULL;
+  AfgJobFolder *found;
+
+  close_job (self);
+  if (path == NULL || !afg_job_folder_is_folder (path))
+    return FALSE;
+  g_cancellable_cancel (self->load_cancellable);
+  g_set_object (&self->file, file);
+  gtk_window_set_title (GTK_WINDOW (self), name);
+  found = afg_job_folder_discover (path, &error);
+  for (guint i = 0; found != NULL && i < found->warnings->len; i++)
+    g_warning ("%s", (const char *) g_ptr_array_index (found->warnings, i));
+  if (found == NULL)
+    show_folder_error (self, error);
+  else
+    start_job (self, file, found);
+  return TRUE;
+}
+
+static void
+show_all_ranks (AfgWindow *self, AfgWindowJob *job)
+{
+  g_autofree char *path = g_file_get_path (job->folder);
+  g_autoptr(AfgTree) tree = NULL;
+
+  g_autofree char *status = NULL;
+  guint merged;
+
+  g_mutex_lock (&job->lock);
+  tree = afg_merged_tree_build (job->merged, path);
+  merged = afg_merged_tree_get_n_added (job->merged);
+  g_mutex_unlock (&job->lock);
+  g_cancellable_cancel (self->load_cancellable);
+  job->waiting_first = FALSE;
+  g_set_object (&self->file, job->folder);
+  _afg_window_show_profile (self, tree, NULL);
+  /* Not a load: the ranks' threads and addresses merged. */
+  status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
+                            merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
+  gtk_label_set_text (self->status_label, status);
+}
+
+static void
+on_rank_selected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (self->job == NULL)
+    return;
+  if (index == AFG_RANK_SIDEBAR_ALL)
+    {
+      show_all_ranks (self, self->job);
+      return;
+    }
+  self->job->waiting_first = FALSE;
+  file = rank_file (self->job, index);
+  _afg_window_load (self, file);
+}
+
+/* The sidebar left of everything the window shows, added here rather
+ * than in the template so that the template keeps its shape. */
+void
+_afg_window_ranks_init (AfgWindow *self)
+{
+  g_autoptr(GtkWidget) content = g_object_ref (gtk_window_get_child (GTK_WINDOW (self)));
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+
+  self->rank_sidebar = AFG_RANK_SIDEBAR (afg_rank_sidebar_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
+  g_signal_connect_swapped (self->rank_sidebar, "rank-selected", G_CALLBACK (on_rank_selected), self);
+  gtk_window_set_child (GTK_WINDOW (self), NULL);
+  gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->rank_sidebar));
+  gtk_paned_set_end_child (GTK_PANED (paned), content);
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_window_set_child (GTK_WINDOW (self), paned);
+}
+
+void
+_afg_window_ranks_dispose (AfgWindow *self)
+{
+  drop_job (self);
+}
+
+gboolean
+_afg_window_ranks_showing_all (AfgWindow *self)
+{
+  return self->job != NULL && afg_rank_sidebar_get_selected (self->rank_sidebar) == AFG_RANK_SIDEBAR_ALL
+         && self->file != NULL && g_file_equal (self->file, self->job->folder);
+}
+
+/* Cancel on the loading page while no rank is shown yet stops the job. */
+void
+_afg_window_ranks_cancel_first (AfgWindow *self)
+{
+  if (self->job != NULL && self->job->waiting_first)
+    {
+      self->job->waiting_first = FALSE;
+      g_cancellable_cancel (self->job->cancellable);
+    }
+}
+
+static void
+on_folder_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
+{
+  g_autoptr(GFile) folder = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_clear_object (&self->chooser);
+  if (folder != NULL)
+    afg_window_open (self, folder);
+}
+
+static void
+open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Open a Training Job's Folder"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_folder_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+cancel_ranks_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+
+  if (self->job != NULL)
+    g_cancellable_cancel (self->job->cancellable);
+}
+
+static void
+compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+  int a = afg_rank_sidebar_get_selected (self->rank_sidebar);
+  int b = g_variant_get_int32 (param);
+  guint n = self->job ? afg_job_load_get_n_ranks (self->job->load) : 0;
+  g_autoptr(GFile) file_a = NULL;
+  g_autoptr(GFile) file_b = NULL;
+
+  if (a < 0 || b < 0 || (guint) a >= n || (guint) b >= n)
+    return;
+  file_a = rank_file (self->job, a);
+  file_b = rank_file (self->job, b);
+  _afg_window_compare (self, file_a, file_b);
+}
+
+void
+_afg_window_ranks_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-ranks", NULL, cancel_ranks_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-rank", "i", compare_rank_action);
+}
+
+/* The state line's job fields (afg-window-state.c). */
+void
+_afg_window_ranks_append_state (AfgWindow *self, GString *line)
+{
+  g_autofree char *ranks = NULL;
+  g_autofree char *rank = NULL;
+  g_autofree char *stragglers = NULL;
+  g_autofree char *cancelled = NULL;
+  int selected;
+
+  if (self->job != NULL)
+    {
+      ranks = g_strdup_printf ("%u/%u", afg_rank_sidebar_get_n_read (self->rank_sidebar),
+                               afg_job_load_get_n_ranks (self->job->load));
+      stragglers = afg_rank_sidebar_get_stragglers (self->rank_sidebar);
+      cancelled = g_strdup_printf ("%u", afg_rank_sidebar_get_n_cancelled (self->rank_sidebar));
+      selected = afg_rank_sidebar_get_selected (self->rank_sidebar);
+      if (selected == AFG_RANK_SIDEBAR_ALL)
+        rank = g_strdup ("all");
+      else if (selected >= 0)
+        rank = g_strdup_printf ("%d", afg_job_load_get_summaries (self->job->load)[selected]->rank);
+    }
+  _afg_window_append_state_field (line, "ranks", ranks);
+  _afg_window_append_state_field (line, "rank", rank);
+  _afg_window_append_state_field (line, "straggler", stragglers);
+  _afg_window_append_state_field (line, "cancelled", cancelled);
+}
+
+GFile *
+afg_window_get_job_folder (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
+
+  return self->job != NULL ? self->job->folder : NULL;
+}

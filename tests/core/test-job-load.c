@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 17: a job's ranks read in parallel (afg-job-load.c), the window's
+ * "All ranks" (afg-merged-tree.c) and Cancel. */
+#include "config.h"
+
+#include "afg-function-table.h"
+#include "afg-job-load.h"
+#include "afg-merged-tree.h"
+#include "afg-test-db.h"
+
+#define SAMPLE0 "ascend_pytorch_profiler_level0_rank0"
+#define SAMPLE1 "ascend_pytorch_profiler_level1_rank0"
+
+/* @n ranks in the real layout, the two real samples taking turns. */
+static char *
+make_job (guint n)
+{
+  char *root = afg_test_make_tmp_dir ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("rank%u_ascend_pt", i);
+      g_autofree char *db = g_strdup_printf ("ascend_pytorch_profiler_%u.db", i);
+
+      g_free (afg_test_make_job_rank (root, folder, db, (int) i, i % 2 ? SAMPLE1 : SAMPLE0));
+    }
+  return root;
+}
+
+static AfgJobLoad *
+new_load (const char *root, AfgJobTreeFunc use_tree, gpointer data)
+{
+  AfgJobLoadOptions options = { AFG_TREE_FLAGS_NONE, FALSE, 0, 0, use_tree, data };
+  g_autoptr(GError) error = NULL;
+  AfgJobFolder *folder = afg_job_folder_discover (root, &error);
+
+  g_assert_no_error (error);
+  return afg_job_load_new (root, folder, &options);
+}
+
+typedef struct {
+  GMutex         lock;
+  AfgMergedTree *merged;
+  GCancellable  *cancel;
+  guint          calls;
+} Hook;
+
+static gboolean
+merge_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
+{
+  Hook *hook = data;
+
+  g_mutex_lock (&hook->lock);
+  afg_merged_tree_add (hook->merged, tree);
+  hook->calls++;
+  g_mutex_unlock (&hook->lock);
+  if (hook->cancel != NULL)
+    g_cancellable_cancel (hook->cancel);
+  return TRUE;
+}
+
+static gint64
+summed_frame_ns (AfgJobLoad *load, const char *name)
+{
+  gint64 sum = 0;
+
+  for (guint i = 0; i < afg_job_load_get_n_ranks (load); i++)
+    sum += afg_rank_summary_frame_ns (afg_job_load_get_summaries (load)[i], name);
+  return sum;
+}
+
+/* What afg_test_check_invariants asks of a profile, but for the thread's
+ * label: not a pid/tid but the name of the merge. */
+static void
+check_one_thread (const AfgTree *tree)
+{
+  gint64 *children_ns = g_new0 (gint64, afg_tree_get_n_nodes (tree));
+  gint64 *children_calls = g_new0 (gint64, afg_tree_get_n_nodes (tree));
+
+  g_assert_cmpuint (afg_tree_get_n_threads (tree), ==, 1);
+  g_assert_cmpuint (afg_tree_get_thread (tree, 0)->node, ==, 1);
+  g_assert_cmpstr (afg_tree_get_thread (tree, 0)->label, ==, afg_tree_get_node_name (tree, 1));
+  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
+    {
+      const AfgNode *node = afg_tree_get_node (tree, n);
+      const AfgNode *parent = afg_tree_get_node (tree, node->parent);
+
+      g_assert_cmpuint (node->depth, ==, parent->depth + 1);
+      g_assert_cmpuint (node->thread, ==, 0);
+      g_assert_cmpuint (n, >=, parent->first_child);
+      g_assert_cmpuint (n, <, parent->first_child + parent->n_children);
+      children_ns[node->parent] += afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, n);
+      children_calls[node->parent] += afg_tree_get_value (tree, AFG_COLUMN_CALLS, n);
+    }
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (tree); n++)
+    {
+      gint64 total = afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, n);
+
+      if (n <= 1)
+        {
+          g_assert_cmpint (total, ==, children_ns[n]);
+          g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_CALLS, n), ==, children_calls[n]);
+        }
+      g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, n), ==, n <= 1 ? 0 : MAX (0, total - children_ns[n]));
+    }
+  g_free (children_ns);
+  g_free (children_calls);
+}
+
+/* "All ranks": one thread, its root the sum of the ranks' totals, and
+ * every function's total the sum of the ranks' (addresses merged, as
+ * ranks.json's frames). */
+static void
+test_merged (void)
+{
+  g_autofree char *root = make_job (2);
+  Hook hook = { .merged = afg_merged_tree_new () };
+  g_autoptr(AfgJobLoad) load = new_load (root, merge_tree, &hook);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgFunctionTable) table = NULL;
+  AfgRankSummary * const *summaries;
+
+  g_mutex_init (&hook.lock);
+  afg_job_load_run (load, NULL);
+  summaries = afg_job_load_get_summaries (load);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (afg_job_load_get_state (load, i, NULL, NULL), ==, AFG_RANK_STATE_DONE);
+      g_assert_null (summaries[i]->error);
+    }
+  g_assert_cmpuint (hook.calls, ==, 2);
+  tree = afg_merged_tree_build (hook.merged, root);
+  check_one_thread (tree);
+  g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==,
+                   summaries[0]->host_ns + summaries[1]->host_ns);
+  table = afg_function_table_new (tree);
+  g_assert_cmpuint (afg_function_table_get_n_functions (table), >=, g_hash_table_size (summaries[0]->frames));
+  g_assert_cmpuint (afg_function_table_get_n_functions (table), >=, g_hash_table_size (summaries[1]->frames));
+  for (guint i = 0; i < afg_function_table_get_n_functions (table); i++)
+    {
+      const char *name = afg_function_table_get_name (table, i);
+
+      g_assert_cmpint (afg_function_table_get (table, i)->total_ns, ==, summed_frame_ns (load, name));
+    }
+  afg_merged_tree_free (hook.merged);
+  g_mutex_clear (&hook.lock);
+  afg_test_rm_rf (root);
+}
+
+/* Cancel while the first rank is summed up: the ranks not started are
+ * CANCELLED, with no error; at most one per worker got read. */
+static void
+test_cancel (void)
+{
+  g_autofree char *root = make_job (8);
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  Hook hook = { .merged = afg_merged_tree_new (), .cancel = cancel };
+  g_autoptr(AfgJobLoad) load = new_load (root, merge_tree, &hook);
+  guint done = 0, cancelled = 0;
+
+  g_mutex_init (&hook.lock);
+  afg_job_load_run (load, cancel);
+  for (guint i = 0; i < 8; i++)
+    {
+      AfgRankState state = afg_job_load_get_state (load, i, NULL, NULL);
+
+      g_assert_true (state == AFG_RANK_STATE_DONE || state == AFG_RANK_STATE_CANCELLED);
+      g_assert_null (afg_job_load_get_summaries (load)[i]->error);
+      done += state == AFG_RANK_STATE_DONE;
+      cancelled += state == AFG_RANK_STATE_CANCELLED;
+    }
+  g_assert_cmpuint (done, >=, 1);
+  g_assert_cmpuint (done, <=, MAX (1, g_get_num_processors ()));
+  g_assert_cmpuint (cancelled, ==, 8 - done);
+  afg_merged_tree_free (hook.merged);
+  g_mutex_clear (&hook.lock);
+  afg_test_rm_rf (root);
+}
+
+/* Cancelled before it starts: no rank is read. */
+static void
+test_cancelled_before (void)
+{
+  g_autofree char *root = make_job (3);
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(AfgJobLoad) load = new_load (root, NULL, NULL);
+
+  g_cancellable_cancel (cancel);
+  afg_job_load_run (load, cancel);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpint (afg_job_load_get_state (load, i, NULL, NULL), ==, AFG_RANK_STATE_CANCELLED);
+  afg_test_rm_rf (root);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/job-load/merged", test_merged);
+  g_test_add_func ("/job-load/cancel", test_cancel);
+  g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);
+  return g_test_run ();
+}

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# A training job's folder in the window (run under xvfb-run): eight ranks
+# of tools/afg-gen-db, rank 5 with 30% more rows per step, and a rank 8
+# that is not a database (read, failed, never judged). The window opens
+# the folder, reads every rank, and its sidebar marks the stragglers that
+# ranks.json of `--export` makes (a mean step more than 5% from the
+# median); a rank picked by a click shows the root total of that rank's
+# exported JSON, "All ranks" the sum of them all, and "Compare with
+# Rank…" the diff of two ranks.
+# Usage: test-ranks-window.sh ASCEND_FLAMEGRAPH AFG_GEN_DB
+EXE=$1
+GEN_DB=$2
+. "$(dirname "$0")/e2e-lib.sh"
+
+DB_DIR=$(mktemp -d)
+JOB=$DB_DIR/job
+for rank in 0 1 2 3 4 5 6 7; do
+  dir=$JOB/host_${rank}_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT
+  mkdir -p "$dir"
+  : > "$dir/analysis.db"
+  rows=$((20000 + 40 * rank))
+  [ "$rank" = 5 ] && rows=26000
+  "$GEN_DB" --steps 4 "$dir/ascend_pytorch_profiler_$rank.db" "$rows" >/dev/null || fail "afg-gen-db failed"
+done
+BROKEN=$JOB/host_8_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT
+mkdir -p "$BROKEN"
+echo "not a database" > "$BROKEN/ascend_pytorch_profiler_8.db"
+db_of () { echo "$JOB/host_${1}_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$1.db"; }
+
+OUT=$WORK/cli
+"$EXE" --export -q -f json -o "$OUT" "$JOB" 2>/dev/null
+[ $? = 1 ] || fail "the CLI's folder export does not fail on rank 8"
+
+# The stragglers by ranks.json's figures: mean step host_ns vs the median.
+WANT_STRAGGLERS=$(python3 - "$OUT/ranks.json" <<'PY'
+import json, statistics, sys
+ranks = [r for r in json.load(open(sys.argv[1]))["ranks"] if r["error"] is None and r["steps"]]
+means = {r["rank"]: sum(s["host_ns"] for s in r["steps"]) / len(r["steps"]) for r in ranks}
+median = statistics.median(means.values())
+print(",".join(str(k) for k in sorted(means) if abs(means[k] - median) / median > 0.05))
+PY
+)
+case ",$WANT_STRAGGLERS," in *,5,*) ;; *) fail "ranks.json does not make rank 5 a straggler: '$WANT_STRAGGLERS'" ;; esac
+
+cli_root () {
+  python3 -c 'import json, sys; print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' \
+    "$OUT/rank$1/flamegraph.json"
+}
+ALL_NS=$(python3 -c 'import json, sys; print(sum(r["host_ns"] for r in json.load(open(sys.argv[1]))["ranks"] if r["error"] is None))' "$OUT/ranks.json")
+
+# --- the folder on the command line ----------------------------------------
+start_app "$JOB"
+wait_state page=graph ranks=9/9
+[ "$(state_field straggler)" = "$WANT_STRAGGLERS" ] \
+  || fail "the sidebar marks '$(state_field straggler)', ranks.json '$WANT_STRAGGLERS'"
+ok "all 9 ranks read (one failed); the sidebar's stragglers ($WANT_STRAGGLERS) are those of ranks.json"
+
+FIRST=$(state_field rank)
+[ -n "$FIRST" ] || fail "no rank shown first"
+[ "$(state_field file)" = "$(db_of "$FIRST")" ] || fail "rank $FIRST shown with file $(state_field file)"
+[ "$(state_field root_ns)" = "$(cli_root "$FIRST")" ] || fail "rank $FIRST: root $(state_field root_ns), CLI $(cli_root "$FIRST")"
+ok "the first rank read (rank $FIRST) is shown with the CLI's root total"
+
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "ascend_pytorch_profiler_$FIRST.db" | head -1)
+[ -n "$WID" ] || fail "no window"
+eval "$(xdotool getwindowgeometry --shell "$WID")"
+
+# click_rank WANT: clicks down the sidebar until the state shows rank WANT;
+# ROW_Y is then the row's height in the window.
+click_rank () {
+  local y
+  for y in $(seq 70 12 $((HEIGHT - 60))); do
+    xdotool mousemove --window "$WID" 120 "$y" click 1
+    sleep 0.15
+    ROW_Y=$y
+    [ "$(state_field rank)" = "$1" ] && return 0
+  done
+  fail "no click in the sidebar picked rank $1 (last: $(state_field rank))"
+}
+
+TARGET=3
+[ "$FIRST" = 3 ] && TARGET=6
+click_rank "$TARGET"
+wait_state page=graph "rank=$TARGET" "file=$(db_of "$TARGET")" "root_ns=$(cli_root "$TARGET")"
+ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json"
+
+click_rank all
+wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
+ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
+
+click_rank 5
+wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
+# "Compare with Rank…" is the sidebar's last widget; its menu lists the
+# other ranks in order, the first being rank 0.
+xdotool mousemove --window "$WID" 120 $((HEIGHT - 25)) click 1
+sleep 0.5
+xdotool key Return
+wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
+ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
+
+# A right click on a row picks that rank and opens the same menu.
+click_rank 2
+xdotool mousemove --window "$WID" 120 "$ROW_Y" click 3
+sleep 0.5
+xdotool key Return
+wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
+ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
+stop_app
+
+# --- Cancel in the sidebar's header stops the ranks not read yet ------------
+BIG=$DB_DIR/big
+for rank in 0 1 2 3; do
+  dir=$BIG/r${rank}_ascend_pt/ASCEND_PROFILER_OUTPUT
+  mkdir -p "$dir"
+  "$GEN_DB" --steps 4 "$dir/ascend_pytorch_profiler_$rank.db" 150000 >/dev/null || fail "afg-gen-db failed"
+done
+start_app "$BIG"
+wait_state ranks=0/4
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^big\$" | head -1)
+[ -n "$WID" ] || fail "no window named 'big'"
+# The sidebar's Cancel: the right end of its header, below the title bar.
+xdotool mousemove --window "$WID" 260 73 click 1
+for _ in $(seq 100); do
+  READ=$(state_field ranks)
+  [ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] && break
+  sleep 0.1
+done
+[ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] || fail "ranks neither read nor cancelled: $(last_state | tr '\t' ' ')"
+[ "$(state_field cancelled)" -ge 1 ] || fail "Cancel stopped nothing: $READ read"
+case "${READ%/4}" in
+  0) wait_state page=empty ;;
+  *) wait_state page=graph ;;
+esac
+sleep 1
+[ "$(state_field ranks)" = "$READ" ] || fail "ranks still read after Cancel: $READ, then $(state_field ranks)"
+ok "Cancel stops the job: $READ ranks read, $(state_field cancelled) cancelled, page $(state_field page)"
+stop_app
+
+# --- a folder without a profiler DB ----------------------------------------
+mkdir -p "$DB_DIR/empty/sub"
+start_app "$DB_DIR/empty"
+wait_state page=error
+case "$(state_field error)" in
+  *"no ascend_pytorch_profiler"*|*"No ascend_pytorch_profiler"*|*profiler*) ;;
+  *) fail "the error page says '$(state_field error)'" ;;
+esac
+ok "a folder without a profiler DB shows an error page ($(state_field error))"
+
+# --- File → Open Folder… (Ctrl+Shift+O) from that window --------------------
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^empty\$" | head -1)
+[ -n "$WID" ] || fail "no window named 'empty'"
+xdotool windowfocus --sync "$WID" 2>/dev/null
+xdotool key ctrl+shift+o
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training Job's Folder\$" | head -1)
+[ -n "$DIALOG" ] || fail "Ctrl+Shift+O shows no folder dialog"
+sleep 0.5
+xdotool type --delay 20 "$JOB/"
+xdotool key Return
+wait_state page=graph ranks=9/9 "straggler=$WANT_STRAGGLERS"
+ok "Ctrl+Shift+O picks the job's folder in the folder dialog: its 9 ranks are read"
+stop_app
+echo "1..$N"
