@@ -419,7 +419,13 @@ add_recent (AfgTree *profile)
 {
   g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
   g_autofree char *uri = g_file_get_uri (file);
-  const char *groups[] = { RECENT_GROUP, NULL };
+  /* GTK 4.8's gtk_recent_manager_add_full() tests the first byte of the
+   * groups array, the low byte of the first group's address, for '\0',
+   * and drops the groups when that address ends in 00 (it does in some
+   * builds, e.g. with ASan's aligned globals). One byte past an aligned
+   * start is odd, so never ends in 00. */
+  static _Alignas (2) const char group[] = "\x01" RECENT_GROUP;
+  const char *groups[] = { group + 1, NULL };
   GtkRecentData data = {
     .mime_type = (char *) "application/vnd.sqlite3",
     .app_name = (char *) g_get_application_name (),
