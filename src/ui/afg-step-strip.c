@@ -401,6 +401,23 @@ afg_step_strip_clear_range (AfgStepStrip *self)
   tell_range (self);
 }
 
+/* Steps @first..@last, or the whole profile for @first < 0, as the
+ * window shows them already: not told. */
+void
+afg_step_strip_set_range (AfgStepStrip *self, int first, int last)
+{
+  g_return_if_fail (AFG_IS_STEP_STRIP (self));
+
+  afg_step_range_clear (&self->range);
+  if (first >= 0 && last >= first && (guint) last < self->n_steps)
+    {
+      afg_step_range_select (&self->range, first);
+      afg_step_range_extend (&self->range, last);
+    }
+  self->told = self->range;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 int
 afg_step_strip_get_hover (AfgStepStrip *self)
 {

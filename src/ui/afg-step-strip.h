@@ -29,5 +29,8 @@ gboolean   afg_step_strip_is_slow     (AfgStepStrip  *self,
                                        guint          index);
 /* Back to the whole profile; emits ::range-changed if that changed it. */
 void       afg_step_strip_clear_range (AfgStepStrip  *self);
+void       afg_step_strip_set_range   (AfgStepStrip  *self,
+                                       int            first,
+                                       int            last);
 
 G_END_DECLS

@@ -188,7 +188,8 @@ _afg_window_compare_show_title (AfgWindow *self)
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
   g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
-  g_autofree char *title = compare_title (a, b);
+  g_autofree char *steps = _afg_window_step_compare_title (self);
+  g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (a, b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
@@ -212,10 +213,9 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_label_set_text (self->selection_label, text);
 }
 
-static void
-show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
+void
+_afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
 {
-
   g_clear_pointer (&self->tree, afg_tree_unref);
   self->tree = afg_tree_ref (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
   g_clear_object (&self->exported);
@@ -243,7 +243,7 @@ on_compared (GObject *source, GAsyncResult *result, gpointer data)
   else if (error != NULL)
     _afg_window_show_error (self, error);
   else
-    show_diff (self, job->shape, g_steal_pointer (&job->layout));
+    _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
 }
 
 /* Shows A's profile against B's; like opening a DB, the load can be

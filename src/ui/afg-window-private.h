@@ -55,6 +55,7 @@ struct _AfgWindow {
   guint                 n_recent;
   AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
+  struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
 
   guint                 flipped : 1;
 };
@@ -94,6 +95,9 @@ void     _afg_window_compare               (AfgWindow      *self,
                                             GFile          *a,
                                             GFile          *b);
 gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_show_diff     (AfgWindow      *self,
+                                            AfgDiffShape   *shape,
+                                            AfgFlameLayout *layout);
 void     _afg_window_compare_show_title    (AfgWindow      *self);
 void     _afg_window_compare_append_state  (AfgWindow      *self,
                                             GString        *line,
@@ -120,6 +124,9 @@ void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);
+/* Shows @tree, a scope of the document on screen, as a pick does. */
+void     _afg_window_steps_show_tree     (AfgWindow       *self,
+                                          AfgTree         *tree);
 
 /* afg-window-ranks.c */
 typedef struct _AfgWindowJob AfgWindowJob;
@@ -132,6 +139,22 @@ void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
 gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
+
+/* afg-window-step-compare.c */
+typedef struct _AfgStepCompare AfgStepCompare;
+void     _afg_window_step_compare_init         (AfgWindow      *self);
+void     _afg_window_step_compare_class_init   (GtkWidgetClass *widget_class);
+void     _afg_window_step_compare_dispose      (AfgWindow      *self);
+gboolean _afg_window_step_compare_take         (AfgWindow      *self,
+                                                AfgDocument    *document,
+                                                const AfgScope *scope);
+gboolean _afg_window_step_compare_escape       (AfgWindow      *self);
+void     _afg_window_step_compare_reset        (AfgWindow      *self);
+char    *_afg_window_step_compare_title        (AfgWindow      *self);
+/* The document of the two step ranges compared, or NULL. */
+AfgDocument *_afg_window_step_compare_get_document (AfgWindow  *self);
+void     _afg_window_step_compare_append_state (AfgWindow      *self,
+                                                GString        *line);
 
 /* afg-window-functions.c */
 void     _afg_window_functions_init         (AfgWindow      *self);

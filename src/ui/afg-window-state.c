@@ -40,6 +40,9 @@
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
  *   tooltip   its tooltip's text, lines joined by spaces
+ *   scope_a   comparing two step ranges of one DB: A's steps, "10-12",
+ *             "11" or "all", while B is picked and while the diff shows
+ *   scope_b   B's steps while that diff shows, else empty
  *   merged    1 while "Merge Address Variants" is on, else 0
  *   ranks     with a job folder open: "READ/N" ranks read; else empty
  *   rank      the rank picked in the rank sidebar, "all", or empty
@@ -159,6 +162,7 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
   _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
   _afg_window_compare_append_state (self, line, graph);
+  _afg_window_step_compare_append_state (self, line);
   append_tree (self, line, graph);
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");

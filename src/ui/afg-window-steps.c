@@ -181,23 +181,30 @@ build_scope (AfgWindow *self, const AfgScope *scope)
 static void
 on_range_changed (AfgWindow *self, AfgStepStrip *strip)
 {
-  AfgDocument *document = window_document (self);
+  /* A diff's tree has a document of its own; the strip is its sides'. */
+  AfgDocument *document = _afg_window_step_compare_get_document (self);
   const AfgStep *steps;
   g_autoptr(GError) error = NULL;
   AfgScope scope = { 0 };
   guint first, last, n;
 
   if (document == NULL)
+    document = window_document (self);
+  if (document == NULL)
     return;
   self->scope_clicked = g_get_monotonic_time ();
   steps = afg_document_get_steps (document, &n);
+  /* A diff of two DBs has no steps of its own. */
+  if (n != afg_step_strip_get_n_steps (strip))
+    return;
   if (afg_step_strip_get_range (strip, &first, &last)
       && !afg_scope_init_steps (&scope, document, steps[first].id, steps[last].id, &error))
     {
       g_warning ("%s", error->message);
       return;
     }
-  build_scope (self, &scope);
+  if (!_afg_window_step_compare_take (self, document, &scope))
+    build_scope (self, &scope);
 }
 
 static void
@@ -247,11 +254,19 @@ _afg_window_steps_show (AfgWindow *self)
   g_autofree char *summary = n > 0 ? strip_summary (steps, n) : NULL;
 
   cancel_scope (self);
+  _afg_window_step_compare_reset (self);
   afg_step_strip_set_steps (self->step_strip, steps, n);
   gtk_label_set_text (self->steps_label, summary ? summary : "");
   gtk_widget_set_sensitive (self->all_steps_button, FALSE);
   gtk_widget_set_visible (self->steps_bar, n > 0);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+}
+
+void
+_afg_window_steps_show_tree (AfgWindow *self, AfgTree *tree)
+{
+  cancel_scope (self);
+  show_scoped_tree (self, tree);
 }
 
 void
@@ -266,6 +281,7 @@ void
 _afg_window_steps_hide (AfgWindow *self)
 {
   cancel_scope (self);
+  _afg_window_step_compare_reset (self);
   gtk_widget_set_visible (self->steps_bar, FALSE);
 }
 

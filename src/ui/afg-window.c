@@ -64,7 +64,8 @@ _afg_window_escape (AfgWindow *self)
       gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
-  else if (afg_flame_view_is_zoomed (self->flame_view) || !_afg_window_steps_escape (self))
+  else if (afg_flame_view_is_zoomed (self->flame_view)
+           || (!_afg_window_step_compare_escape (self) && !_afg_window_steps_escape (self)))
     afg_flame_view_reset_zoom (self->flame_view);
 }
 
@@ -234,6 +235,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->file);
   _afg_window_steps_dispose (self);
+  _afg_window_step_compare_dispose (self);
   _afg_window_functions_dispose (self);
   g_clear_pointer (&self->tree, afg_tree_unref);
   g_clear_pointer (&self->state_line, g_free);
@@ -325,6 +327,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
   _afg_window_class_install_actions (widget_class);
   _afg_window_steps_class_init (widget_class);
+  _afg_window_step_compare_class_init (widget_class);
   _afg_window_ranks_class_init (widget_class);
   _afg_window_functions_class_init (widget_class);
 }
@@ -339,6 +342,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_merge_init (self);
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
+  _afg_window_step_compare_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));

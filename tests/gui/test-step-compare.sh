@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Two step ranges of one DB compared in the window (issue 16), under the
+# real pointer (run under xvfb-run), on a DB of tools/afg-gen-db with 8
+# steps: steps 2-3 picked as A, "Compare with Steps…" from the strip's
+# right-click menu, step 5 picked as B; then Ctrl+click on step 6 and a
+# new pick (step 7) as B. The diff's root and its top frames' A and B
+# values must be what `--export -f json --merge-addresses --steps A` and
+# `--steps B` write for the same DB, their threads merged; Esc goes back
+# to A's tree.
+# Usage: test-step-compare.sh ASCEND_FLAMEGRAPH AFG_GEN_DB
+EXE=$1
+GEN_DB=$2
+. "$(dirname "$0")/e2e-lib.sh"
+
+DB_DIR=$(mktemp -d)
+DB=$DB_DIR/steps.db
+"$GEN_DB" --steps 8 --slow-step 5 "$DB" 20000 >/dev/null || fail "afg-gen-db failed"
+
+# cli_export RANGE: the CLI's JSON of the steps, as the window builds its
+# trees (address variants merged).
+cli_export () {
+  mkdir -p "$WORK/cli-$1"
+  "$EXE" --export -q --merge-addresses -f json -o "$WORK/cli-$1" --steps "$1" "$DB" \
+    || fail "the CLI failed for --steps $1"
+}
+
+# cli_root RANGE: the export's total, its threads merged.
+cli_root () {
+  python3 -c 'import json, sys
+print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$WORK/cli-$1/flamegraph.json"
+}
+
+# cli_top RANGE NAME: "CALLS TOTAL_NS" of the top frame NAME, its threads
+# merged (0 0 where no thread has it).
+cli_top () {
+  python3 -c 'import json, sys
+top = [c for t in json.load(open(sys.argv[1]))["threads"] for c in t.get("children", []) if c["name"] == sys.argv[2]]
+print(sum(c["calls"] for c in top), sum(c["total_ns"] for c in top))' "$WORK/cli-$1/flamegraph.json" "$2"
+}
+
+for r in 2-3 5 6 7; do cli_export "$r"; done
+ROOT_23=$(cli_root 2-3)
+
+start_app "$DB"
+wait_state page=graph scope= strip=8 mode=profile scope_a= scope_b=
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head -1)
+[ -n "$WID" ] || fail "no window"
+eval "$(xdotool getwindowgeometry --shell "$WID")"
+
+# The strip: the row below the header bar where a step is hovered; each
+# step's bar along it.
+STRIP_Y=
+for y in $(seq 40 2 160); do
+  xdotool mousemove --window "$WID" 30 "$y"
+  sleep 0.03
+  [ -n "$(state_field step)" ] && STRIP_Y=$y && break
+done
+[ -n "$STRIP_Y" ] || fail "no step under the pointer below the header bar"
+declare -A FIRST LAST
+for x in $(seq 0 6 "$WIDTH"); do
+  xdotool mousemove --window "$WID" "$x" "$STRIP_Y"
+  sleep 0.02
+  s=$(state_field step)
+  [ -n "$s" ] || continue
+  [ -n "${FIRST[$s]:-}" ] || FIRST[$s]=$x
+  LAST[$s]=$x
+done
+bar () { echo $(((FIRST[$1] + LAST[$1]) / 2)); }
+for s in 2 3 5 6 7; do [ -n "${FIRST[$s]:-}" ] || fail "step $s has no bar"; done
+
+xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1
+xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" keydown shift click 1 keyup shift
+wait_state page=graph scope=2-3 "root_ns=$ROOT_23" mode=profile
+ok "steps 2-3 picked as A"
+
+# The strip's right-click menu: its first item, "Compare with Steps…",
+# is the one under the keyboard.
+xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" click 3
+sleep 0.5
+xdotool key Return
+wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
+ok "Compare with Steps… waits for B (scope_a=2-3)"
+
+# expect_diff A B A_WORDS B_WORDS: the diff of A's and B's trees, its root and each top
+# frame under the pointer as the CLI's exports say.
+expect_diff () {
+  local title="steps.db $3 ↔ $4"
+  wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")"
+  [ "$(xdotool getwindowname "$WID")" = "$title" ] || fail "title: $(xdotool getwindowname "$WID"), not $title"
+  local checked=0 y x path values ca ta cb tb
+  # The frames right above the root bar, along the bottom of the graph.
+  for y in $(seq $((HEIGHT - 40)) -4 $((HEIGHT - 120))); do
+    for x in $(seq 20 60 $((WIDTH - 20))); do
+      xdotool mousemove --window "$WID" "$x" "$y"
+      sleep 0.05
+      path=$(state_field hover_path)
+      case "$path" in ''|*';'*) continue ;; esac
+      values=$(state_field hover_values)
+      read -r ca ta cb tb <<< "$(cli_top "$1" "$path") $(cli_top "$2" "$path")"
+      read -r a_calls a_total _ b_calls b_total _ <<< "$values"
+      [ "$a_calls $a_total $b_calls $b_total" = "$ca $ta $cb $tb" ] \
+        || fail "$path: window A/B '$values', the CLI's A '$ca $ta' and B '$cb $tb'"
+      checked=$((checked + 1))
+    done
+    [ "$checked" -gt 0 ] && break
+  done
+  [ "$checked" -gt 0 ] || fail "no top frame under the pointer in the diff"
+}
+
+xdotool mousemove --window "$WID" "$(bar 5)" "$STRIP_Y" click 1
+expect_diff 2-3 5 "steps 2–3" "step 5"
+ok "a click on step 5 shows steps 2-3 against step 5; root and top frames are the CLI's --steps 2-3 and --steps 5"
+
+xdotool key Escape
+wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b=
+[ "$(xdotool getwindowname "$WID")" = "steps 2–3 — steps.db" ] || fail "title after Esc: $(xdotool getwindowname "$WID")"
+ok "Esc goes back to steps 2-3"
+
+xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" keydown ctrl click 1 keyup ctrl
+expect_diff 2-3 6 "steps 2–3" "step 6"
+ok "Ctrl+click on step 6 compares steps 2-3 with step 6"
+
+xdotool mousemove --window "$WID" "$(bar 7)" "$STRIP_Y" click 1
+expect_diff 2-3 7 "steps 2–3" "step 7"
+ok "a new pick while comparing makes step 7 the new B"
+
+xdotool key Escape
+wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b=
+ok "Esc goes back to steps 2-3 again"
+echo "1..$N"
