@@ -34,6 +34,7 @@ typedef struct {
   AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
+  gint64          started;  /* for README's figure */
 } Job;
 
 static void
@@ -164,6 +165,7 @@ on_compared (GObject *source, GAsyncResult *result, gpointer data)
     _afg_window_show_notice (self, error->message, FALSE);
   else
     {
+      g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - job->started) / 1000.0);
       _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
       update_status (self, job->shape);
       set_picking (self, FALSE);
@@ -191,6 +193,7 @@ start_job (AfgWindow *self, AfgDocument *document, const AfgScope *b)
   job->document = afg_document_ref (document);
   job->scopes[0] = sc->a;
   job->scopes[1] = *b;
+  job->started = g_get_monotonic_time ();
   /* The window's own scoped trees' flags (afg-window-steps.c). */
   job->flags = _afg_window_tree_flags (self) | AFG_TREE_DURATIONS;
   task = g_task_new (NULL, sc->cancellable, on_compared, NULL);
