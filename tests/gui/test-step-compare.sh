@@ -12,6 +12,7 @@
 EXE=$1
 GEN_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
+. "$(dirname "$0")/strip-lib.sh"
 
 DB_DIR=$(mktemp -d)
 DB=$DB_DIR/steps.db
@@ -48,25 +49,7 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 
-# The strip: the row below the header bar where a step is hovered; each
-# step's bar along it.
-STRIP_Y=
-for y in $(seq 40 2 160); do
-  xdotool mousemove --window "$WID" 30 "$y"
-  sleep 0.03
-  [ -n "$(state_field step)" ] && STRIP_Y=$y && break
-done
-[ -n "$STRIP_Y" ] || fail "no step under the pointer below the header bar"
-declare -A FIRST LAST
-for x in $(seq 0 6 "$WIDTH"); do
-  xdotool mousemove --window "$WID" "$x" "$STRIP_Y"
-  sleep 0.02
-  s=$(state_field step)
-  [ -n "$s" ] || continue
-  [ -n "${FIRST[$s]:-}" ] || FIRST[$s]=$x
-  LAST[$s]=$x
-done
-bar () { echo $(((FIRST[$1] + LAST[$1]) / 2)); }
+find_strip "$WID" "$WIDTH"
 for s in 2 3 5 6 7; do [ -n "${FIRST[$s]:-}" ] || fail "step $s has no bar"; done
 
 xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1
@@ -89,7 +72,7 @@ expect_diff () {
   wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")"
   [ "$(xdotool getwindowname "$WID")" = "$title" ] || fail "title: $(xdotool getwindowname "$WID"), not $title"
   local checked=0 y x path values ca ta cb tb
-  # The frames right above the root bar, along the bottom of the graph.
+  # Up to 4 frames right above the root bar, along the bottom of the graph.
   for y in $(seq $((HEIGHT - 40)) -4 $((HEIGHT - 120))); do
     for x in $(seq 20 60 $((WIDTH - 20))); do
       xdotool mousemove --window "$WID" "$x" "$y"
@@ -102,6 +85,7 @@ expect_diff () {
       [ "$a_calls $a_total $b_calls $b_total" = "$ca $ta $cb $tb" ] \
         || fail "$path: window A/B '$values', the CLI's A '$ca $ta' and B '$cb $tb'"
       checked=$((checked + 1))
+      [ "$checked" -lt 4 ] || return 0
     done
     [ "$checked" -gt 0 ] && break
   done

@@ -11,6 +11,7 @@
 EXE=$1
 GEN_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
+. "$(dirname "$0")/strip-lib.sh"
 
 DB_DIR=$(mktemp -d)
 DB=$DB_DIR/steps.db
@@ -64,29 +65,11 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 ok "the whole profile, as the CLI exports it; the strip marks step $SLOW slow, as the page's rule does"
 
-# Find the strip by moving the pointer down below the header bar until a
-# step is hovered, then each step's bar along that row.
-STRIP_Y=
-for y in $(seq 40 2 160); do
-  xdotool mousemove --window "$WID" 30 "$y"
-  sleep 0.03
-  [ -n "$(state_field step)" ] && STRIP_Y=$y && break
-done
-[ -n "$STRIP_Y" ] || fail "no step under the pointer below the header bar"
-declare -A FIRST LAST
-for x in $(seq 0 4 "$WIDTH"); do
-  xdotool mousemove --window "$WID" "$x" "$STRIP_Y"
-  sleep 0.02
-  s=$(state_field step)
-  [ -n "$s" ] || continue
-  [ -n "${FIRST[$s]:-}" ] || FIRST[$s]=$x
-  LAST[$s]=$x
-done
+find_strip "$WID" "$WIDTH"
 for s in 0 1 2 3 4 5 6 7; do
   [ -n "${FIRST[$s]:-}" ] || fail "step $s has no bar under the pointer"
 done
 [ "${FIRST[0]}" -lt "${FIRST[7]}" ] || fail "the steps are not in order"
-bar () { echo $(((FIRST[$1] + LAST[$1]) / 2)); }
 ok "hovering the strip names the 8 steps in order"
 
 xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1
