@@ -358,6 +358,17 @@ on_strip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, Afg
     begin (self);
 }
 
+/* Esc in the focused strip while B is awaited cancels, before the strip
+ * takes it to mean "the whole profile" (which would be B). */
+static gboolean
+on_strip_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state, AfgWindow *self)
+{
+  if (keyval != GDK_KEY_Escape || !self->step_compare->picking)
+    return FALSE;
+  stop (self);
+  return TRUE;
+}
+
 static GtkMenuButton *
 compare_button_new (void)
 {
@@ -377,6 +388,7 @@ void
 _afg_window_step_compare_init (AfgWindow *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *key = gtk_event_controller_key_new ();
 
   self->step_compare = g_new0 (AfgStepCompare, 1);
   self->step_compare->button = compare_button_new ();
@@ -386,6 +398,9 @@ _afg_window_step_compare_init (AfgWindow *self)
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
   g_signal_connect (click, "pressed", G_CALLBACK (on_strip_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->step_strip), GTK_EVENT_CONTROLLER (click));
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_strip_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->step_strip), key);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", FALSE);
 }
 

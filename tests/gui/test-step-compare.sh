@@ -65,6 +65,18 @@ xdotool key Return
 wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
 ok "Compare with Steps… waits for B (scope_a=2-3)"
 
+# Esc cancels the wait; then the menu again.
+xdotool key Escape
+wait_state mode=profile scope_a= scope_b= scope=2-3 "root_ns=$ROOT_23"
+sleep 0.5
+[ "$(state_field mode)" = profile ] || fail "Esc while waiting for B compared something"
+[ "$(state_field scope)" = 2-3 ] || fail "Esc while waiting for B changed the scope"
+xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" click 3
+sleep 0.5
+xdotool key Return
+wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
+ok "Esc while waiting for B cancels; the menu starts again"
+
 # expect_diff A B A_WORDS B_WORDS: the diff of A's and B's trees, its root and each top
 # frame under the pointer as the CLI's exports say.
 expect_diff () {
