@@ -83,6 +83,23 @@ load_side (gpointer data)
   return NULL;
 }
 
+/* In a worker: the diff of @a and @b and its first layout, the task's
+ * result (TRUE, or cancelled). */
+void
+_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title,
+                                 GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
+{
+  *shape = afg_diff_shape_new (a, b, title, cancellable);
+  if (*shape == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+  *layout = afg_flame_layout_new (afg_diff_shape_get_tree (*shape, AFG_DIFF_SIDE_B),
+                                  AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  g_task_return_boolean (task, TRUE);
+}
+
 /* Both DBs at once, one per core, then their diff and its first layout. */
 static void
 compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
@@ -98,15 +115,8 @@ compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
         g_task_return_error (task, g_steal_pointer (&job->sides[s].error));
         return;
       }
-  job->shape = afg_diff_shape_new (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, cancellable);
-  if (job->shape == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-  job->layout = afg_flame_layout_new (afg_diff_shape_get_tree (job->shape, AFG_DIFF_SIDE_B),
-                                      AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
-  g_task_return_boolean (task, TRUE);
+  _afg_window_compare_return_diff (task, job->sides[0].tree, job->sides[1].tree, job->sides[0].path,
+                                   cancellable, &job->shape, &job->layout);
 }
 
 static AfgWindow *

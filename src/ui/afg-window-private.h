@@ -95,6 +95,13 @@ void     _afg_window_compare               (AfgWindow      *self,
                                             GFile          *a,
                                             GFile          *b);
 gboolean _afg_window_is_comparing          (AfgWindow      *self);
+void     _afg_window_compare_return_diff   (GTask          *task,
+                                            AfgTree        *a,
+                                            AfgTree        *b,
+                                            const char     *title,
+                                            GCancellable   *cancellable,
+                                            AfgDiffShape  **shape,
+                                            AfgFlameLayout **layout);
 void     _afg_window_compare_show_diff     (AfgWindow      *self,
                                             AfgDiffShape   *shape,
                                             AfgFlameLayout *layout);

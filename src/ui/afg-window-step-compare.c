@@ -124,15 +124,8 @@ compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
       g_task_return_error (task, error);
       return;
     }
-  job->shape = afg_diff_shape_new (a, b, afg_document_get_source_path (job->document), cancellable);
-  if (job->shape == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-  job->layout = afg_flame_layout_new (afg_diff_shape_get_tree (job->shape, AFG_DIFF_SIDE_B),
-                                      AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
-  g_task_return_boolean (task, TRUE);
+  _afg_window_compare_return_diff (task, a, b, afg_document_get_source_path (job->document),
+                                   cancellable, &job->shape, &job->layout);
 }
 
 /* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s) · 310 frames, threads merged" */

@@ -1,6 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the step strip's GUI tests, after e2e-lib.sh.
 
+# steps_db ROWS: DB, a DB of afg-gen-db ($GEN_DB) with ROWS rows in 8
+# steps, step 5 three times as long.
+steps_db () {
+  DB_DIR=$(mktemp -d)
+  DB=$DB_DIR/steps.db
+  "$GEN_DB" --steps 8 --slow-step 5 "$DB" "$1" >/dev/null || fail "afg-gen-db failed"
+}
+
 # find_strip WINDOW WIDTH: the strip's row (STRIP_Y), found by moving the
 # pointer down below the header bar until a step is hovered, then each
 # step's bar along that row (FIRST and LAST x of step S); `bar S` is the

@@ -14,9 +14,7 @@ GEN_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
 . "$(dirname "$0")/strip-lib.sh"
 
-DB_DIR=$(mktemp -d)
-DB=$DB_DIR/steps.db
-"$GEN_DB" --steps 8 --slow-step 5 "$DB" 20000 >/dev/null || fail "afg-gen-db failed"
+steps_db 20000
 
 # cli_export RANGE: the CLI's JSON of the steps, as the window builds its
 # trees (address variants merged).

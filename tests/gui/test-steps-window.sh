@@ -13,9 +13,7 @@ GEN_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
 . "$(dirname "$0")/strip-lib.sh"
 
-DB_DIR=$(mktemp -d)
-DB=$DB_DIR/steps.db
-"$GEN_DB" --steps 8 --slow-step 5 "$DB" 40000 >/dev/null || fail "afg-gen-db failed"
+steps_db 40000
 
 # cli_tree [A-B]: "ROOT_NS NODES NPU_NS" of the CLI's JSON for the scope
 # (none: the whole profile), counted as the window counts: root, threads,
