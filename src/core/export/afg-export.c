@@ -168,13 +168,18 @@ export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const A
                 const char *path, GError **error)
 {
   g_autoptr(GString) out = NULL;
+  gint64 t0 = g_get_monotonic_time (), t1;
+  gboolean ok;
 
   if (!check_output_path (tree, path, error))
     return FALSE;
   if (format == AFG_FORMAT_TRACE)
     return write_trace (tree, tasks, path, error);
   out = serialize (tree, format, weight, error);
-  return out != NULL && afg_export_write_data (path, out->str, out->len, error);
+  t1 = g_get_monotonic_time ();
+  ok = out != NULL && afg_export_write_data (path, out->str, out->len, error);
+  g_debug ("serialize %.3f s, write %.3f s", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6);
+  return ok;
 }
 
 gboolean

@@ -443,6 +443,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   const AfgEventStore *events = afg_document_get_events (document);
   Builder self = { .cancellable = cancellable };
   gboolean ok = TRUE;
+  gint64 t0 = g_get_monotonic_time (), t1;
 
   g_return_val_if_fail (document != NULL, NULL);
 
@@ -456,8 +457,11 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
   for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
     ok = add_thread (&self, i, afg_event_store_get_thread (events, i));
+  t1 = g_get_monotonic_time ();
   if (ok)
     finish (&self);
+  g_debug ("walk %.3f s, finish %.3f s, %u nodes", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6,
+           self.nodes->len);
   g_array_unref (self.nodes);
   g_array_unref (self.threads);
   g_clear_pointer (&self.durations, g_array_unref);
