@@ -39,6 +39,8 @@ struct _AfgNpuTasks {
   guint32    *pair_groups;
   gsize       n_pairs;
   guint8     *claimed;      /* by api slot */
+  Column2     tasks;        /* until indexed */
+  Column2     pairs;
 };
 
 typedef AfgNpuTasks NpuRead;
@@ -324,35 +326,65 @@ afg_npu_tasks_free (AfgNpuTasks *self)
   g_free (self->pair_first);
   g_free (self->pair_groups);
   g_free (self->claimed);
+  column2_clear (&self->tasks);
+  column2_clear (&self->pairs);
   g_free (self);
+}
+
+AfgNpuTasks *
+afg_npu_tasks_new (void)
+{
+  AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
+
+  self->data = afg_npu_data_new (0);
+  return self;
+}
+
+int
+afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  int rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+
+  g_debug ("TASK %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  return rc;
+}
+
+int
+afg_npu_tasks_read_pairs (AfgNpuTasks *self, sqlite3 *db)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  int rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
+
+  g_debug ("CONNECTION_IDS %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  return rc;
+}
+
+void
+afg_npu_tasks_index (AfgNpuTasks *self)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  group_tasks (self, &self->tasks);
+  column2_clear (&self->tasks);
+  index_pairs (self, &self->pairs);
+  column2_clear (&self->pairs);
+  g_debug ("NPU index %.3f s", (g_get_monotonic_time () - t0) / 1e6);
 }
 
 int
 afg_npu_tasks_read (sqlite3 *db, AfgNpuTasks **out)
 {
-  AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
-  Column2 tasks = { NULL, NULL }, pairs = { NULL, NULL };
-  gint64 t0 = g_get_monotonic_time (), t1, t2;
-  int rc;
+  AfgNpuTasks *self = afg_npu_tasks_new ();
+  int rc = afg_npu_tasks_read_tasks (self, db);
 
-  self->data = afg_npu_data_new (0);
-  rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &tasks);
-  t1 = g_get_monotonic_time ();
   if (rc == SQLITE_OK)
-    rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &pairs);
-  t2 = g_get_monotonic_time ();
+    rc = afg_npu_tasks_read_pairs (self, db);
   if (rc == SQLITE_OK)
     {
-      group_tasks (self, &tasks);
-      column2_clear (&tasks);
-      index_pairs (self, &pairs);
+      afg_npu_tasks_index (self);
+      *out = self;
     }
-  column2_clear (&tasks);
-  column2_clear (&pairs);
-  g_debug ("TASK %.3f s, CONNECTION_IDS %.3f s, index %.3f s", (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-           (g_get_monotonic_time () - t2) / 1e6);
-  if (rc == SQLITE_OK)
-    *out = self;
   else
     afg_npu_tasks_free (self);
   return rc;
