@@ -14,6 +14,7 @@
 
 #include "afg-atomic-file.h"
 #include "afg-error.h"
+#include "afg-huge.h"
 #include "afg-tree-builder.h"
 #include "afg-writers.h"
 
@@ -80,7 +81,9 @@ serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, GError **er
 
   if (tree == NULL)
     return NULL;
-  out = g_string_sized_new (4096 + 160 * (gsize) afg_tree_get_n_nodes (tree));
+  /* The JSON of the generated profiles takes about 260 bytes a node. */
+  out = g_string_sized_new (4096 + 320 * (gsize) afg_tree_get_n_nodes (tree));
+  afg_huge_advise (out->str, out->allocated_len);
 
   switch (format)
     {

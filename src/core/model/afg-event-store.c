@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "afg-event-store.h"
+#include "afg-huge.h"
 
 struct _AfgEventStore {
   GArray *threads;  /* AfgEventThread */
@@ -56,7 +57,7 @@ afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks
 
   for (AfgChunk *c = chunks; c != NULL; c = c->next)
     t.n_events += c->len;
-  t.events = g_new (AfgPackedEvent, MAX (t.n_events, 1));
+  t.events = afg_huge_alloc (sizeof (AfgPackedEvent) * MAX (t.n_events, 1));
   afg_event_merge_init (&merge, chunks, TRUE);
   for (guint64 i = 0; (ev = afg_event_merge_next (&merge)) != NULL; i++)
     {

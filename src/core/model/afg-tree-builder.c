@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "afg-document-private.h"
+#include "afg-huge.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
 #include "afg-tree-builder.h"
@@ -196,7 +197,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
       offsets[self->event_nodes[e] - mark + 1]++;
   for (guint32 k = 0; k < n_local; k++)
     offsets[k + 1] += offsets[k];
-  ns = g_new (gint64, MAX (offsets[n_local], 1));
+  ns = afg_huge_alloc (sizeof (gint64) * MAX (offsets[n_local], 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {
@@ -250,7 +251,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   self->sp = 0;
   self->stack[0] = (Frame) { G_MAXINT64, thread.node, AFG_NODE_NONE };
   if (durations)
-    self->event_nodes = g_new (guint32, MAX (t->n_events, 1));
+    self->event_nodes = afg_huge_alloc (sizeof (guint32) * MAX (t->n_events, 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {

@@ -12,6 +12,7 @@
 
 #include "afg-error.h"
 #include "afg-event-sort.h"
+#include "afg-huge.h"
 #include "afg-loader.h"
 #include "afg-npu-reader.h"
 #include "afg-document-private.h"
@@ -110,7 +111,7 @@ sort_chunk (Reader *r, AfgChunk *chunk)
     {
       g_free (r->scratch);
       r->scratch_capacity = chunk->capacity;
-      r->scratch = g_new (AfgEvent, r->scratch_capacity);
+      r->scratch = afg_huge_alloc (sizeof (AfgEvent) * r->scratch_capacity);
     }
   afg_chunk_sort (chunk, r->scratch);
 }
@@ -352,7 +353,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->index = index;
   r->db = db;
   if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
-    ctx->npu_rows[index] = g_array_new (FALSE, FALSE, sizeof (AfgNpuRow));
+    ctx->npu_rows[index] = afg_huge_array_new (sizeof (AfgNpuRow), afg_npu_tasks_get_n_links (ctx->npu_tasks));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "afg-id-index.h"
+#include "afg-huge.h"
 #include "afg-math.h"
 #include "afg-npu-reader.h"
 #include "afg-sql-value.h"
 
 #define ROW_NONE G_MAXUINT32
+#define MAX_ESTIMATE (1 << 24)
 
 /* The used tasks of one connection id; tasks == 0 is an empty slot. */
 typedef struct {
@@ -155,15 +157,32 @@ add_pair (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
     }
 }
 
+/* About how many rows @table has (its largest rowid, O(log n)), for the
+ * columns' first allocation; a hostile value only reserves address space. */
+static gsize
+estimate_rows (sqlite3 *db, const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM %s", table);
+  sqlite3_stmt *stmt = NULL;
+  gint64 rows = 0;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW
+      && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    rows = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return (gsize) CLAMP (rows, 0, MAX_ESTIMATE);
+}
+
 static int
-scan (sqlite3 *db, const char *sql, void (*row_func) (NpuRead *, Column2 *, sqlite3_stmt *), NpuRead *self,
-      Column2 *out)
+scan (sqlite3 *db, const char *table, const char *sql, void (*row_func) (NpuRead *, Column2 *, sqlite3_stmt *),
+      NpuRead *self, Column2 *out)
 {
   sqlite3_stmt *stmt = NULL;
+  gsize estimate = estimate_rows (db, table);
   int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
-  out->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  out->values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  out->ids = afg_huge_array_new (sizeof (gint64), estimate);
+  out->values = afg_huge_array_new (sizeof (gint64), estimate);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       row_func (self, out, stmt);
@@ -187,7 +206,7 @@ group_tasks (NpuRead *self, const Column2 *tasks)
   const gint64 *ns = (const gint64 *) tasks->values->data;
 
   afg_id_index_init (&self->group_index, ids, tasks->ids->len);
-  self->groups = g_new0 (TaskGroup, MAX (self->group_index.n_slots, 1));
+  self->groups = afg_huge_alloc0 (sizeof (TaskGroup) * MAX (self->group_index.n_slots, 1));
   for (guint i = 0; i < tasks->ids->len; i++)
     {
       gsize slot;
@@ -290,11 +309,25 @@ row_at (GArray * const *row_lists, guint n_lists, guint64 ordinal)
   g_assert_not_reached ();
 }
 
+/* Each thread's entries counted first: one allocation each, no copying. */
+static void
+reserve_entries (NpuRead *self, GArray * const *row_lists, guint n_lists)
+{
+  g_autofree gsize *counts = g_new0 (gsize, MAX (self->data->n_threads, 1));
+
+  for (gsize g = 0; g < self->group_index.n_slots; g++)
+    if (self->groups[g].tasks > 0 && self->groups[g].row != ROW_NONE)
+      counts[row_at (row_lists, n_lists, self->groups[g].row)->thread]++;
+  for (guint t = 0; t < self->data->n_threads; t++)
+    afg_npu_data_reserve (self->data, t, counts[t]);
+}
+
 static void
 give_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
 {
   AfgNpuStats *stats = &self->data->stats;
 
+  reserve_entries (self, row_lists, n_lists);
   for (gsize g = 0; g < self->group_index.n_slots; g++)
     {
       const TaskGroup *group = &self->groups[g];
@@ -344,7 +377,7 @@ int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
   gint64 t0 = g_get_monotonic_time ();
-  int rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+  int rc = scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
 
   g_debug ("TASK %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   return rc;
@@ -354,7 +387,7 @@ int
 afg_npu_tasks_read_pairs (AfgNpuTasks *self, sqlite3 *db)
 {
   gint64 t0 = g_get_monotonic_time ();
-  int rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
+  int rc = scan (db, "CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
 
   g_debug ("CONNECTION_IDS %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   return rc;
@@ -394,6 +427,12 @@ gboolean
 afg_npu_tasks_has_links (const AfgNpuTasks *self)
 {
   return self->n_pairs > 0;
+}
+
+gsize
+afg_npu_tasks_get_n_links (const AfgNpuTasks *self)
+{
+  return self->n_pairs;
 }
 
 gboolean

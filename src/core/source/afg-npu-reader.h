@@ -68,6 +68,9 @@ int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
 void         afg_npu_tasks_index  (AfgNpuTasks      *self);
 /* FALSE when no PYTORCH_API row could take a task (no linkable task). */
 gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
+/* The CONNECTION_IDS rows that reach a task: at least as many as the
+ * distinct PYTORCH_API connection ids that can take one. */
+gsize        afg_npu_tasks_get_n_links (const AfgNpuTasks *self);
 /* Can a PYTORCH_API row with connection id @api_id take tasks? Safe to
  * call from several threads. */
 gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
