@@ -4,6 +4,8 @@
  * whole profile and, when the DB has steps, its middle step and the
  * middle half of its steps. "+ layout" adds the flame layout of the new
  * tree: what the window does between a click on a step and its redraw.
+ * "+ durations + functions" is issue 15's figure: the whole tree with
+ * the duration percentiles and its function table.
  * Usage: afg-bench-tree DB [RUNS] */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 
 #include "afg-flame-layout.h"
+#include "afg-function-table.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
@@ -22,8 +25,14 @@ compare_doubles (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+typedef enum {
+  EXTRA_NONE,
+  EXTRA_LAYOUT,
+  EXTRA_FUNCTIONS,  /* durations too */
+} Extra;
+
 static void
-time_builds (AfgDocument *document, const AfgScope *scope, gboolean layout, int runs, const char *what)
+time_builds (AfgDocument *document, const AfgScope *scope, Extra extra, int runs, const char *what)
 {
   double *ms = g_new (double, runs);
   guint nodes = 0;
@@ -31,10 +40,14 @@ time_builds (AfgDocument *document, const AfgScope *scope, gboolean layout, int 
   for (int i = 0; i < runs; i++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      g_autoptr(AfgTree) tree = afg_tree_build (document, scope, AFG_TREE_FLAGS_NONE, NULL, NULL);
+      g_autoptr(AfgTree) tree = afg_tree_build (document, scope,
+                                                extra == EXTRA_FUNCTIONS ? AFG_TREE_DURATIONS : AFG_TREE_FLAGS_NONE,
+                                                NULL, NULL);
 
-      if (layout)
+      if (extra == EXTRA_LAYOUT)
         afg_flame_layout_free (afg_flame_layout_new (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT));
+      else if (extra == EXTRA_FUNCTIONS)
+        afg_function_table_unref (afg_function_table_new (tree));
       ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
       nodes = afg_tree_get_n_nodes (tree);
     }
@@ -52,8 +65,8 @@ time_steps (AfgDocument *document, gint64 first, gint64 last, int runs)
 
   if (!afg_scope_init_steps (&scope, document, first, last, NULL))
     return;
-  time_builds (document, &scope, FALSE, runs, what);
-  time_builds (document, &scope, TRUE, runs, with_layout);
+  time_builds (document, &scope, EXTRA_NONE, runs, what);
+  time_builds (document, &scope, EXTRA_LAYOUT, runs, with_layout);
 }
 
 int
@@ -82,8 +95,9 @@ main (int argc, char **argv)
           afg_event_store_get_n_events (events), afg_event_store_get_bytes (events) / 1e6,
           (double) afg_event_store_get_bytes (events) / MAX (afg_event_store_get_n_events (events), 1),
           afg_document_get_load_seconds (document));
-  time_builds (document, NULL, FALSE, runs, "all");
-  time_builds (document, NULL, TRUE, runs, "all + layout");
+  time_builds (document, NULL, EXTRA_NONE, runs, "all");
+  time_builds (document, NULL, EXTRA_LAYOUT, runs, "all + layout");
+  time_builds (document, NULL, EXTRA_FUNCTIONS, runs, "all + durations + functions");
   steps = afg_document_get_steps (document, &n_steps);
   if (n_steps > 0)
     {
