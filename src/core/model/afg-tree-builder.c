@@ -9,6 +9,7 @@
 #include "afg-huge.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
+#include "afg-select.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-private.h"
 
@@ -148,34 +149,39 @@ scoped_ns (const AfgScope *scope, const AfgEvent *ev)
   return MIN (ev->end, scope->end_ns) - MAX (ev->start, scope->start_ns);
 }
 
-static int
-compare_ns (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the ceil(p*n/100)-th smallest of @n sorted values. */
-static inline gint64
-nearest_rank (const gint64 *sorted, guint64 n, guint p)
+/* Nearest rank: the ceil(p*n/100)-th smallest of @n values, as an index. */
+static inline guint64
+nearest_rank (guint64 n, guint p)
 {
   guint64 rank = (p * n + 99) / 100;
 
-  return sorted[MAX (rank, 1) - 1];
+  return MAX (rank, 1) - 1;
 }
 
+/* The five numbers need no full sort: the three ranks are selected, the
+ * minimum lies before the first and the maximum after the last. */
 static void
 reduce_durations (Durations *out, gint64 *ns, guint64 n)
 {
+  guint64 ks[3];
+  gint64 min, max;
+
   if (n == 0)
     {
       *out = (Durations) { { 0 } };
       return;
     }
-  qsort (ns, n, sizeof *ns, compare_ns);
-  *out = (Durations) { { ns[0], nearest_rank (ns, n, 50), nearest_rank (ns, n, 90),
-                         nearest_rank (ns, n, 99), ns[n - 1] } };
+  ks[0] = nearest_rank (n, 50);
+  ks[1] = nearest_rank (n, 90);
+  ks[2] = nearest_rank (n, 99);
+  afg_select_ranks (ns, n, ks, G_N_ELEMENTS (ks));
+  min = ns[ks[0]];
+  for (guint64 i = 0; i < ks[0]; i++)
+    min = MIN (min, ns[i]);
+  max = ns[ks[2]];
+  for (guint64 i = ks[2] + 1; i < n; i++)
+    max = MAX (max, ns[i]);
+  *out = (Durations) { { min, ns[ks[0]], ns[ks[1]], ns[ks[2]], max } };
 }
 
 /* The durations of one thread's calls, grouped by the node (all created
