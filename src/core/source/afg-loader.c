@@ -518,19 +518,71 @@ merge_slots (Reader readers[N_READERS], guint n)
   return merged;
 }
 
-static gboolean
-store_events (LoadContext *ctx, GArray *slots, GError **error)
+typedef struct {
+  LoadContext *ctx;
+  GArray      *slots;
+  guint       *order;  /* slot indices, most events first */
+  guint        next;   /* atomic: the next entry of order to encode */
+} StoreJob;
+
+static gpointer
+store_worker (gpointer data)
 {
+  StoreJob *job = data;
+  guint k;
+
+  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->slots->len
+         && !g_cancellable_is_cancelled (job->ctx->cancellable))
+    {
+      ThreadSlot *slot = &g_array_index (job->slots, ThreadSlot, job->order[k]);
+
+      afg_event_store_fill (job->ctx->document->events, job->order[k], slot->global_tid,
+                            g_steal_pointer (&slot->head), place_link, job->ctx);
+    }
+  return NULL;
+}
+
+static guint64
+count_events (const ThreadSlot *slot)
+{
+  guint64 n = 0;
+
+  for (const AfgChunk *c = slot->head; c != NULL; c = c->next)
+    n += c->len;
+  return n;
+}
+
+static int
+compare_counts (gconstpointer a, gconstpointer b, gpointer counts)
+{
+  guint64 x = ((const guint64 *) counts)[*(const guint *) a], y = ((const guint64 *) counts)[*(const guint *) b];
+
+  return x > y ? -1 : x < y;
+}
+
+/* Threads are encoded on both cores, the biggest first; each slot's
+ * place in the store is its place in @slots (ascending global tid). */
+static gboolean
+store_events (LoadContext *ctx, GArray *slots, gboolean parallel, GError **error)
+{
+  StoreJob job = { ctx, slots, g_new (guint, MAX (slots->len, 1)), 0 };
+  g_autofree guint64 *counts = g_new (guint64, MAX (slots->len, 1));
+  GThread *helper = NULL;
+
   report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->document->stats.rows);
   for (guint i = 0; i < slots->len; i++)
     {
-      ThreadSlot *slot = &g_array_index (slots, ThreadSlot, i);
-
-      if (g_cancellable_is_cancelled (ctx->cancellable))
-        break;
-      afg_event_store_append (ctx->document->events, slot->global_tid, g_steal_pointer (&slot->head),
-                              place_link, ctx);
+      job.order[i] = i;
+      counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
     }
+  g_qsort_with_data (job.order, slots->len, sizeof (guint), compare_counts, counts);
+  afg_event_store_reserve (ctx->document->events, slots->len);
+  if (parallel && slots->len > 1)
+    helper = g_thread_new ("afg-store", store_worker, &job);
+  store_worker (&job);
+  if (helper != NULL)
+    g_thread_join (helper);
+  g_free (job.order);
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
 }
 
@@ -716,7 +768,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
         add_stats (&ctx->document->stats, &readers[i].stats);
       collect_steps (ctx, readers, n);
       slots = merge_slots (readers, n);
-      ok = store_events (ctx, slots, error);
+      ok = store_events (ctx, slots, n > 1, error);
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
         ok = fail_sqlite (ctx, db, rc, error);
