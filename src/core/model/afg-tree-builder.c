@@ -184,6 +184,53 @@ reduce_durations (Durations *out, gint64 *ns, guint64 n)
   *out = (Durations) { { min, ns[ks[0]], ns[ks[1]], ns[ks[2]], max } };
 }
 
+#define PARALLEL_MIN_CALLS 100000
+
+/* Nodes [lo, hi) of one thread; @ends[k] is where node k's calls end in @ns. */
+typedef struct {
+  Durations     *out;
+  const guint64 *ends;
+  gint64        *ns;
+  guint32        lo;
+  guint32        hi;
+} ReduceJob;
+
+static gpointer
+reduce_range (gpointer data)
+{
+  ReduceJob *job = data;
+
+  for (guint32 k = job->lo; k < job->hi; k++)
+    {
+      guint64 start = k > 0 ? job->ends[k - 1] : 0;
+
+      reduce_durations (&job->out[k], job->ns + start, job->ends[k] - start);
+    }
+  return NULL;
+}
+
+/* A big thread's nodes in two halves of about as many calls, the upper
+ * on a second core (the ranges of @ns they select in are disjoint). */
+static void
+reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends, gint64 *ns)
+{
+  guint64 total = n_local > 0 ? ends[n_local - 1] : 0;
+  Durations *out = &g_array_index (self->durations, Durations, mark);
+  ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
+  GThread *helper = NULL;
+
+  if (total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
+    {
+      while (low.hi > 1 && ends[low.hi - 2] >= total / 2)
+        low.hi--;
+      high.lo = low.hi;
+      helper = g_thread_new ("afg-durations", reduce_range, &high);
+    }
+  reduce_range (&low);
+  if (helper != NULL)
+    g_thread_join (helper);
+}
+
 /* The durations of one thread's calls, grouped by the node (all created
  * by this thread, from @mark on) each became, sorted and reduced to five
  * numbers. Per thread and freed at once, so the peak is one thread's
@@ -213,13 +260,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
         ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev);
     }
   g_array_set_size (self->durations, self->nodes->len);
-  for (guint32 k = n_local; k-- > 0;)
-    {
-      guint64 start = k > 0 ? offsets[k - 1] : 0;
-
-      reduce_durations (&g_array_index (self->durations, Durations, mark + k),
-                        ns + start, offsets[k] - start);
-    }
+  reduce_nodes (self, mark, n_local, offsets, ns);
 }
 
 /* Device time follows the launching row's start: a row starting in the
