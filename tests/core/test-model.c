@@ -294,14 +294,6 @@ test_steps_from_table (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
-static int
-compare_gint64 (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* afg_select_ranks() against a full sort: random values with many
  * repeats, sorted and reversed runs (a naive quickselect's worst case),
  * all equal, every size up to 300 and a large one. */
@@ -311,7 +303,7 @@ check_select (gint64 *values, guint64 n)
   g_autofree gint64 *sorted = g_memdup2 (values, n * sizeof *values);
   guint64 ks[3] = { (n - 1) / 3, (n - 1) / 2, n - 1 };
 
-  qsort (sorted, n, sizeof *sorted, compare_gint64);
+  qsort (sorted, n, sizeof *sorted, afg_compare_int64);
   afg_select_ranks (values, n, ks, G_N_ELEMENTS (ks));
   for (guint i = 0; i < G_N_ELEMENTS (ks); i++)
     {

@@ -177,6 +177,7 @@ static int
 scan (sqlite3 *db, const char *table, const char *sql, void (*row_func) (NpuRead *, Column2 *, sqlite3_stmt *),
       NpuRead *self, Column2 *out)
 {
+  gint64 t0 = g_get_monotonic_time ();
   sqlite3_stmt *stmt = NULL;
   gsize estimate = estimate_rows (db, table);
   int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
@@ -189,6 +190,7 @@ scan (sqlite3 *db, const char *table, const char *sql, void (*row_func) (NpuRead
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
+  g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -376,21 +378,13 @@ afg_npu_tasks_new (void)
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  int rc = scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
-
-  g_debug ("TASK %.3f s", (g_get_monotonic_time () - t0) / 1e6);
-  return rc;
+  return scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
 }
 
 int
 afg_npu_tasks_read_pairs (AfgNpuTasks *self, sqlite3 *db)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  int rc = scan (db, "CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
-
-  g_debug ("CONNECTION_IDS %.3f s", (g_get_monotonic_time () - t0) / 1e6);
-  return rc;
+  return scan (db, "CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
 }
 
 void

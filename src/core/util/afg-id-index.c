@@ -5,19 +5,12 @@
 #include <string.h>
 
 #include "afg-id-index.h"
+#include "afg-select.h"
 
 /* Dense when the slots would be at most this many per id given (plus a
  * little): a few bytes per slot, and usually the ids are consecutive. */
 #define DENSE_FACTOR 2
 #define DENSE_SLACK  1024
-
-static int
-compare_ids (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 static void
 init_sorted (AfgIdIndex *index, const gint64 *ids, gsize n)
@@ -26,7 +19,7 @@ init_sorted (AfgIdIndex *index, const gint64 *ids, gsize n)
 
   index->sorted = g_new (gint64, MAX (n, 1));
   memcpy (index->sorted, ids, n * sizeof *ids);
-  qsort (index->sorted, n, sizeof *ids, compare_ids);
+  qsort (index->sorted, n, sizeof *ids, afg_compare_int64);
   for (gsize i = 0; i < n; i++)
     if (kept == 0 || index->sorted[kept - 1] != index->sorted[i])
       index->sorted[kept++] = index->sorted[i];

@@ -7,8 +7,8 @@
 
 #define SMALL 16
 
-static int
-compare_values (const void *a, const void *b)
+int
+afg_compare_int64 (const void *a, const void *b)
 {
   gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
 
@@ -77,7 +77,7 @@ select_k (gint64 *v, guint64 lo, guint64 hi, guint64 k)
 
       if (budget-- == 0)
         {
-          qsort (v + lo, hi - lo + 1, sizeof *v, compare_values);
+          qsort (v + lo, hi - lo + 1, sizeof *v, afg_compare_int64);
           return;
         }
       p = partition (v, lo, hi, median3 (v[lo], v[lo + (hi - lo) / 2], v[hi]));

@@ -10,6 +10,10 @@ G_BEGIN_DECLS
  * indices, ascending, each < @n), everything before it no larger and
  * everything after it no smaller. Linear time on average; a range that
  * partitions badly is sorted instead, so hostile input stays O(n log n). */
+/* qsort() order of gint64 values. */
+int  afg_compare_int64 (const void *a,
+                        const void *b);
+
 void afg_select_ranks (gint64        *values,
                        guint64        n,
                        const guint64 *ks,
