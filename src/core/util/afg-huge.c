@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include "afg-huge.h"
@@ -25,6 +26,17 @@ afg_huge_alloc (gsize size)
 {
   gpointer mem = g_malloc (size);
 
+  afg_huge_advise (mem, size);
+  return mem;
+}
+
+gpointer
+afg_huge_alloc_aligned (gsize size)
+{
+  void *mem = NULL;
+
+  if (size < HUGE_PAGE || posix_memalign (&mem, HUGE_PAGE, size) != 0)
+    return afg_huge_alloc (size);
   afg_huge_advise (mem, size);
   return mem;
 }

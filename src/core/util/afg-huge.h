@@ -15,6 +15,9 @@ void    afg_huge_advise (gpointer mem,
                          gsize    size);
 /* g_malloc (@size), advised. */
 gpointer afg_huge_alloc (gsize    size);
+/* As afg_huge_alloc(), on a 2 MB boundary so that a buffer of a whole
+ * number of huge pages is all huge pages; freed with g_free(). */
+gpointer afg_huge_alloc_aligned (gsize size);
 /* g_malloc0 (@size), advised (calloc's fresh pages are not touched). */
 gpointer afg_huge_alloc0 (gsize   size);
 /* A GArray with room for @reserved elements, advised. */
