@@ -53,6 +53,7 @@ set_accels (GtkApplication *app)
     { "win.compare", "<Control>d" },
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },
+    { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },
     { "win.show-help-overlay", "<Control>question" },
     { "app.quit", "<Control>q" },

@@ -381,6 +381,27 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
     }
 }
 
+/* Both weights, whichever the widths follow: the device time of a frame
+ * means little without its host time and the other way round. Empty for
+ * a tree without NPU data. */
+static char *
+npu_markup (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *total = NULL;
+  g_autofree char *self_time = NULL;
+  gint64 tasks;
+
+  if (!afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
+    return g_strdup ("");
+  total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, node) / self->divisor);
+  self_time = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_SELF_NS, node) / self->divisor);
+  tasks = afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TASKS, node);
+  return g_strdup_printf ("%s: %s\n%s: %s\n%s: %" G_GINT64_FORMAT "\n",
+                          self->divisor > 1 ? _("NPU total / step") : _("NPU total"), total,
+                          self->divisor > 1 ? _("NPU self / step") : _("NPU self"), self_time,
+                          _("NPU tasks"), tasks);
+}
+
 static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
@@ -397,14 +418,16 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
                                                   : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
 
+  g_autofree char *npu = npu_markup (self, node);
+
   return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
-                                  "%s: %s\n%s: %s",
+                                  "%s%s: %s\n%s: %s",
                                   afg_tree_get_node_name (self->tree, node),
                                   _("Category"), afg_category_to_string (category),
                                   self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
                                   self->divisor > 1 ? _("Total / step") : _("Total"), total,
                                   self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
-                                  _("Of all"), of_all, _("Of zoom"), of_zoom);
+                                  npu, _("Of all"), of_all, _("Of zoom"), of_zoom);
 }
 
 static gboolean
@@ -886,6 +909,52 @@ afg_flame_view_set_divisor (AfgFlameView *self, guint divisor)
   g_return_if_fail (divisor > 0);
 
   self->divisor = divisor;
+}
+
+/* Widths, shares and the tooltip's "Of all" follow @weight, a total
+ * column: AFG_COLUMN_TOTAL_NS or AFG_COLUMN_NPU_TOTAL_NS. The zoom stays
+ * unless its frame weighs nothing there. A tree without that column gets
+ * it at the next afg_flame_view_set_tree*, which its caller is about to
+ * call. */
+void
+afg_flame_view_set_weight (AfgFlameView *self, AfgColumn weight)
+{
+  const gint64 *weights;
+
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (weight == AFG_COLUMN_TOTAL_NS || weight == AFG_COLUMN_NPU_TOTAL_NS);
+
+  if (weight == self->weight)
+    return;
+  self->weight = weight;
+  weights = self->tree ? afg_tree_get_column (self->tree, weight) : NULL;
+  if (weights != NULL)
+    rebuild_layout (self, weights[self->zoom_root] > 0 ? self->zoom_root : self->view_root);
+}
+
+AfgColumn
+afg_flame_view_get_weight (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), AFG_COLUMN_TOTAL_NS);
+
+  return self->weight;
+}
+
+/* The plain text of NODE's tooltip, lines joined by "\n". */
+char *
+afg_flame_view_get_tooltip_text (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *markup = NULL;
+  char *text = NULL;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
+  g_return_val_if_fail (self->layout != NULL, NULL);
+
+  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
+                                      : tooltip_markup (self, node);
+  if (!pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL))
+    return NULL;
+  return text;
 }
 
 /* TRUE while a requested layout is still being built. */
