@@ -406,10 +406,11 @@ static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
   AfgTree *tree = self->tree;
-  AfgColumn self_column = afg_column_get_info (self->weight)->self;
   gint64 value = afg_tree_get_value (tree, self->weight, node);
-  g_autofree char *total = afg_format_duration (value / self->divisor);
-  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node) / self->divisor);
+  /* Total and Self are host time whatever the weight: the shares are of
+   * the weight, and NPU time has its own lines. */
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node) / self->divisor);
+  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, node) / self->divisor);
   g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
   g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
