@@ -136,6 +136,12 @@ start_app "$DB"
 wait_state page=graph weight=npu "npu_ns=$NPU_NS"
 ok "the NPU weight is remembered across starts"
 
+# A comparison weighs host time only: the switch leaves the header.
+stop_app
+start_app --diff "$DB" "$DB"
+wait_state page=graph mode=diff weight=host
+ok "a comparison shows host time, though NPU time was chosen"
+
 # A DB without TASK: the switch is off, a click on it and Ctrl+N change nothing.
 stop_app
 NO_NPU=$("$MAKE_DB") || fail "could not build the test DB"
