@@ -409,11 +409,13 @@ _afg_window_update_status (AfgWindow *self)
     afg_tree_get_n_nodes (profile) - 1 - threads, s->partial_overlaps,
     afg_document_get_load_seconds (afg_tree_get_document (profile)));
 
+  /* The device time before the load counts: it still shows in a narrow
+   * window. */
   if (scope != NULL)
     g_string_append_printf (line, "%s · ", scope);
-  g_string_append (line, text);
   if (npu != NULL)
-    g_string_append_printf (line, " · %s", npu);
+    g_string_append_printf (line, "%s · ", npu);
+  g_string_append (line, text);
   gtk_label_set_text (self->status_label, line->str);
 }
 
