@@ -418,7 +418,6 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
   g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
                                                   : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
-
   g_autofree char *npu = npu_markup (self, node);
 
   return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
@@ -429,6 +428,14 @@ tooltip_markup (AfgFlameView *self, guint32 node)
                                   self->divisor > 1 ? _("Total / step") : _("Total"), total,
                                   self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
                                   npu, _("Of all"), of_all, _("Of zoom"), of_zoom);
+}
+
+/* The provider's markup, or the profile's. */
+static char *
+node_markup (AfgFlameView *self, guint32 node)
+{
+  return self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
+                                    : tooltip_markup (self, node);
 }
 
 static gboolean
@@ -951,8 +958,7 @@ afg_flame_view_get_tooltip_text (AfgFlameView *self, guint32 node)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
-  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
-                                      : tooltip_markup (self, node);
+  markup = node_markup (self, node);
   if (!pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL))
     return NULL;
   return text;
@@ -978,8 +984,7 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
-  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
-                                      : tooltip_markup (self, node);
+  markup = node_markup (self, node);
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -54,12 +54,14 @@ ok "the sample opens in host time (the default), its NPU total the CLI's linked 
 
 # The switch sits left of the search entry, a fixed distance from the
 # window's right edge: click along the header there until the weight
-# changes. Clicks are 0.5 s apart, never a double-click on the title.
+# changes. Clicks are 1 s apart, never a double-click on the title.
 SWITCH_X=
-for x in $(seq $((WIDTH - 500)) 6 $((WIDTH - 300))); do
+for x in $(seq $((WIDTH - 460)) 6 $((WIDTH - 300))); do
   xdotool mousemove --window "$WID" "$x" 20 click 1
-  sleep 0.5
-  [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break
+  for _ in $(seq 10); do
+    sleep 0.1
+    [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break 2
+  done
 done
 [ -n "$SWITCH_X" ] || fail "no click in the header switched to NPU time"
 wait_state weight=npu "npu_ns=$NPU_NS" "zoom=All threads"
@@ -94,7 +96,20 @@ for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
   [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
 done
 [ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
-TIP=$(state_field tooltip | tr -d ' ')
+# The tooltip's popup can take the pointer away for a moment (the hover
+# blinks): read hover and tooltip from one state line.
+hovered_tooltip () {
+  local line
+  for _ in $(seq 50); do
+    line=$(last_state | tr '\t' '\n')
+    if [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ]; then
+      sed -n 's/^tooltip=//p' <<< "$line"
+      return
+    fi
+    sleep 0.1
+  done
+}
+TIP=$(hovered_tooltip "All threads" | tr -d ' ')
 case "$TIP" in
   *"Total:$HOST_TEXT"*"NPUtotal:$NPU_TEXT"*"NPUtasks:"*"Ofall:100.0%"*) ;;
   *) fail "the root's tooltip lacks 'Total: $HOST_TEXT' and 'NPU total: $NPU_TEXT': $(state_field tooltip)" ;;
@@ -108,9 +123,10 @@ for y in $(seq "$ROOT_Y" -4 40); do
   break
 done
 [ -n "$FRAME" ] || fail "no call frame above the root"
-case "$(state_field tooltip)" in
+TIP=$(hovered_tooltip "$FRAME")
+case "$TIP" in
   *"Total: "*"Self: "*"NPU total: "*"NPU self: "*"NPU tasks: "*) ;;
-  *) fail "the tooltip of '$FRAME' lacks a weight: $(state_field tooltip)" ;;
+  *) fail "the tooltip of '$FRAME' lacks a weight: $TIP" ;;
 esac
 ok "the tooltips show both weights: the root's are the CLI's $HOST_TEXT host, $NPU_TEXT NPU; '$FRAME' too"
 
