@@ -129,6 +129,17 @@ _afg_window_weight_prepare (AfgWindow *self, AfgTree *tree, AfgFlameLayout *layo
   return layout;
 }
 
+/* Only a change: setting a tooltip queries the one under the pointer
+ * again, and this runs on every zoom. */
+static void
+set_tooltip (GtkWidget *widget, const char *text)
+{
+  const char *old = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (old, text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 /* Called by _afg_window_update_actions: the switch shows the weight on
  * screen, and is sensitive only when the other one could be shown. */
 void
@@ -143,9 +154,9 @@ _afg_window_weight_update (AfgWindow *self)
   /* A comparison has its own options in the header, and no room for both. */
   gtk_widget_set_visible (GTK_WIDGET (self->npu_button), on_graph (self) && !_afg_window_is_comparing (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->npu_button), reason == NULL);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->npu_button),
-                               reason ? reason : npu ? _("Widths show NPU device time: the time of the tasks each frame launched. Click for host time (Ctrl+N)")
-                                                     : _("Widths show host time. Click for NPU device time: the time of the tasks each frame launched (Ctrl+N)"));
+  set_tooltip (GTK_WIDGET (self->npu_button),
+               reason ? reason : npu ? _("Widths show NPU device time: the time of the tasks each frame launched. Click for host time (Ctrl+N)")
+                                     : _("Widths show host time. Click for NPU device time: the time of the tasks each frame launched (Ctrl+N)"));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-weight", reason == NULL);
 }
 
