@@ -152,6 +152,35 @@ start_app "$DB"
 wait_state page=graph weight=npu "npu_ns=$NPU_NS"
 ok "the NPU weight is remembered across starts"
 
+# The Functions panel follows the weight: its first row is the function
+# with the most NPU self time (the window merges address variants).
+"$EXE" --export -q --merge-addresses -f json -o "$WORK/merged" "$DB" || fail "the CLI failed"
+NPU_TOP=$(python3 - "$WORK/merged/flamegraph.json" <<'PY'
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1]))
+npu = Counter()
+def walk(nodes):
+    for n in nodes:
+        npu[n["name"]] += n["npu_self_ns"]
+        walk(n.get("children", []))
+walk([c for t in d["threads"] for c in t.get("children", [])])
+(top, a), (_, b) = npu.most_common(2)
+assert a > b, "a tie at the top"
+print(top)
+PY
+)
+[ -n "$NPU_TOP" ] || fail "could not read the merged JSON"
+xdotool key ctrl+shift+f
+wait_state functions=1 weight=npu "top=$NPU_TOP"
+xdotool key ctrl+n
+wait_state functions=1 weight=host "top=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functions"][0]["name"])' "$WORK/merged/flamegraph.json")"
+ok "the Functions panel sorts by NPU self time in NPU time ($NPU_TOP first), by host self time in host time"
+xdotool key ctrl+n
+wait_state weight=npu
+xdotool key ctrl+shift+f
+wait_state functions=0
+
 # A comparison weighs host time only: the switch leaves the header.
 stop_app
 start_app --diff "$DB" "$DB"
