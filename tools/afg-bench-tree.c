@@ -5,8 +5,10 @@
  * middle half of its steps. "+ layout" adds the flame layout of the new
  * tree: what the window does between a click on a step and its redraw.
  * "+ durations" builds the percentile columns too (the window's trees
- * have them); then the Functions panel's work on the whole profile: its
- * table, the top function's sandwich and its calls' durations.
+ * have them); "+ durations + functions" is issue 15's figure: the whole
+ * tree with the duration percentiles and its function table. Then the
+ * Functions panel's work on the whole profile: its table, the top
+ * function's sandwich and its calls' durations.
  * Usage: afg-bench-tree DB [RUNS] */
 #include "config.h"
 
@@ -27,15 +29,21 @@ compare_doubles (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+typedef enum {
+  EXTRA_NONE,
+  EXTRA_LAYOUT,
+  EXTRA_FUNCTIONS,  /* durations too */
+} Extra;
+
 static void
 print_times (double *ms, int runs, const char *what, guint count, const char *unit)
 {
   qsort (ms, runs, sizeof *ms, compare_doubles);
-  printf ("%-26s best %8.1f ms  median %8.1f ms  %u %s\n", what, ms[0], ms[runs / 2], count, unit);
+  printf ("%-30s best %8.1f ms  median %8.1f ms  %u %s\n", what, ms[0], ms[runs / 2], count, unit);
 }
 
 static void
-time_builds (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags, gboolean layout,
+time_builds (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags, Extra extra,
              int runs, const char *what)
 {
   double *ms = g_new (double, runs);
@@ -44,10 +52,14 @@ time_builds (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags, g
   for (int i = 0; i < runs; i++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      g_autoptr(AfgTree) tree = afg_tree_build (document, scope, flags, NULL, NULL);
+      g_autoptr(AfgTree) tree = afg_tree_build (document, scope,
+                                                extra == EXTRA_FUNCTIONS ? flags | AFG_TREE_DURATIONS : flags,
+                                                NULL, NULL);
 
-      if (layout)
+      if (extra == EXTRA_LAYOUT)
         afg_flame_layout_free (afg_flame_layout_new (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT));
+      else if (extra == EXTRA_FUNCTIONS)
+        afg_function_table_unref (afg_function_table_new (tree));
       ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
       nodes = afg_tree_get_n_nodes (tree);
     }
@@ -116,9 +128,9 @@ time_steps (AfgDocument *document, gint64 first, gint64 last, int runs)
 
   if (!afg_scope_init_steps (&scope, document, first, last, NULL))
     return;
-  time_builds (document, &scope, AFG_TREE_FLAGS_NONE, FALSE, runs, what);
-  time_builds (document, &scope, AFG_TREE_FLAGS_NONE, TRUE, runs, with_layout);
-  time_builds (document, &scope, AFG_TREE_DURATIONS, TRUE, runs, with_durations);
+  time_builds (document, &scope, AFG_TREE_FLAGS_NONE, EXTRA_NONE, runs, what);
+  time_builds (document, &scope, AFG_TREE_FLAGS_NONE, EXTRA_LAYOUT, runs, with_layout);
+  time_builds (document, &scope, AFG_TREE_DURATIONS, EXTRA_LAYOUT, runs, with_durations);
 }
 
 int
@@ -147,9 +159,10 @@ main (int argc, char **argv)
           afg_event_store_get_n_events (events), afg_event_store_get_bytes (events) / 1e6,
           (double) afg_event_store_get_bytes (events) / MAX (afg_event_store_get_n_events (events), 1),
           afg_document_get_load_seconds (document));
-  time_builds (document, NULL, AFG_TREE_FLAGS_NONE, FALSE, runs, "all");
-  time_builds (document, NULL, AFG_TREE_FLAGS_NONE, TRUE, runs, "all + layout");
-  time_builds (document, NULL, AFG_TREE_DURATIONS, FALSE, runs, "all + durations");
+  time_builds (document, NULL, AFG_TREE_FLAGS_NONE, EXTRA_NONE, runs, "all");
+  time_builds (document, NULL, AFG_TREE_FLAGS_NONE, EXTRA_LAYOUT, runs, "all + layout");
+  time_builds (document, NULL, AFG_TREE_DURATIONS, EXTRA_NONE, runs, "all + durations");
+  time_builds (document, NULL, AFG_TREE_FLAGS_NONE, EXTRA_FUNCTIONS, runs, "all + durations + functions");
   time_functions (document, runs);
   steps = afg_document_get_steps (document, &n_steps);
   if (n_steps > 0)

@@ -55,6 +55,7 @@ set_accels (GtkApplication *app)
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },
     { "win.toggle-functions", "<Control><Shift>f" },
+    { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },
     { "win.show-help-overlay", "<Control>question" },
     { "app.quit", "<Control>q" },

@@ -403,14 +403,36 @@ durations_markup (AfgFlameView *self, guint32 node)
                           _("min / p50 / p90 / p99 / max"));
 }
 
+/* Both weights, whichever the widths follow: the device time of a frame
+ * means little without its host time and the other way round. Empty for
+ * a tree without NPU data. */
+static char *
+npu_markup (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *total = NULL;
+  g_autofree char *self_time = NULL;
+  gint64 tasks;
+
+  if (!afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
+    return g_strdup ("");
+  total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, node) / self->divisor);
+  self_time = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_SELF_NS, node) / self->divisor);
+  tasks = afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TASKS, node);
+  return g_strdup_printf ("%s: %s\n%s: %s\n%s: %" G_GINT64_FORMAT "\n",
+                          self->divisor > 1 ? _("NPU total / step") : _("NPU total"), total,
+                          self->divisor > 1 ? _("NPU self / step") : _("NPU self"), self_time,
+                          _("NPU tasks"), tasks);
+}
+
 static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
   AfgTree *tree = self->tree;
-  AfgColumn self_column = afg_column_get_info (self->weight)->self;
   gint64 value = afg_tree_get_value (tree, self->weight, node);
-  g_autofree char *total = afg_format_duration (value / self->divisor);
-  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, self_column, node) / self->divisor);
+  /* Total and Self are host time whatever the weight: the shares are of
+   * the weight, and NPU time has its own lines. */
+  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node) / self->divisor);
+  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, node) / self->divisor);
   g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
   g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
                                                    afg_flame_layout_get_zoom_root (self->layout)));
@@ -418,18 +440,27 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
   g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
                                                   : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
+  g_autofree char *npu = npu_markup (self, node);
   g_autofree char *durations = durations_markup (self, node);
   g_autofree char *markup = NULL;
 
   markup = g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
-                                    "%s: %s\n%s: %s",
+                                    "%s%s: %s\n%s: %s",
                                     afg_tree_get_node_name (self->tree, node),
                                     _("Category"), afg_category_to_string (category),
                                     self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
                                     self->divisor > 1 ? _("Total / step") : _("Total"), total,
                                     self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
-                                    _("Of all"), of_all, _("Of zoom"), of_zoom);
+                                    npu, _("Of all"), of_all, _("Of zoom"), of_zoom);
   return g_strconcat (markup, durations, NULL);
+}
+
+/* The provider's markup, or the profile's. */
+static char *
+node_markup (AfgFlameView *self, guint32 node)
+{
+  return self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
+                                    : tooltip_markup (self, node);
 }
 
 static gboolean
@@ -915,6 +946,51 @@ afg_flame_view_set_divisor (AfgFlameView *self, guint divisor)
   self->divisor = divisor;
 }
 
+/* Widths, shares and the tooltip's "Of all" follow @weight, a total
+ * column: AFG_COLUMN_TOTAL_NS or AFG_COLUMN_NPU_TOTAL_NS. The zoom stays
+ * unless its frame weighs nothing there. A tree without that column gets
+ * it at the next afg_flame_view_set_tree*, which its caller is about to
+ * call. */
+void
+afg_flame_view_set_weight (AfgFlameView *self, AfgColumn weight)
+{
+  const gint64 *weights;
+
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (weight == AFG_COLUMN_TOTAL_NS || weight == AFG_COLUMN_NPU_TOTAL_NS);
+
+  if (weight == self->weight)
+    return;
+  self->weight = weight;
+  weights = self->tree ? afg_tree_get_column (self->tree, weight) : NULL;
+  if (weights != NULL)
+    rebuild_layout (self, weights[self->zoom_root] > 0 ? self->zoom_root : self->view_root);
+}
+
+AfgColumn
+afg_flame_view_get_weight (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), AFG_COLUMN_TOTAL_NS);
+
+  return self->weight;
+}
+
+/* The plain text of NODE's tooltip, lines joined by "\n". */
+char *
+afg_flame_view_get_tooltip_text (AfgFlameView *self, guint32 node)
+{
+  g_autofree char *markup = NULL;
+  char *text = NULL;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
+  g_return_val_if_fail (self->layout != NULL, NULL);
+
+  markup = node_markup (self, node);
+  if (!pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL))
+    return NULL;
+  return text;
+}
+
 /* TRUE while a requested layout is still being built. */
 gboolean
 afg_flame_view_is_busy (AfgFlameView *self)
@@ -935,8 +1011,7 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
-  markup = self->tooltip_func != NULL ? self->tooltip_func (node, self->tooltip_data)
-                                      : tooltip_markup (self, node);
+  markup = node_markup (self, node);
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -58,5 +58,10 @@ void                  afg_flame_view_set_highlight     (AfgFlameView          *s
                                                         guint8                *marks);
 GtkWidget            *afg_flame_view_create_tooltip    (AfgFlameView          *self,
                                                         guint32                node);
+char                 *afg_flame_view_get_tooltip_text  (AfgFlameView          *self,
+                                                        guint32                node);
+void                  afg_flame_view_set_weight        (AfgFlameView          *self,
+                                                        AfgColumn              weight);
+AfgColumn             afg_flame_view_get_weight        (AfgFlameView          *self);
 
 G_END_DECLS

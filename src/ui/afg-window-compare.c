@@ -230,6 +230,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   self->tree = afg_tree_ref (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  afg_flame_view_set_weight (self->flame_view, AFG_COLUMN_TOTAL_NS);
   afg_diff_view_set_shape (self->diff_view, shape, layout);
   update_status (self, shape);
   _afg_window_compare_show_title (self);
@@ -404,6 +405,8 @@ _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph
       values = node_values (shape, hover);
       tooltip = afg_diff_view_get_tooltip_text (self->diff_view, hover);
     }
+  else if (shape == NULL && graph && afg_flame_view_get_hover_node (self->flame_view) != AFG_FLAME_NO_FRAME)
+    tooltip = afg_flame_view_get_tooltip_text (self->flame_view, afg_flame_view_get_hover_node (self->flame_view));
   _afg_window_append_state_field (line, "mode", shape ? "diff" : "profile");
   _afg_window_append_state_field (line, "compared", compared);
   _afg_window_append_state_field (line, "shape", shape ? afg_diff_view_get_option (self->diff_view, "shape") : NULL);

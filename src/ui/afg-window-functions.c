@@ -43,11 +43,14 @@ panel_in_step (AfgWindow *self)
       && afg_function_table_get_tree (table) == shown_tree (self);
 }
 
+/* The table's times follow the graph's weight (host or NPU). */
 static void
 sync_tree (AfgWindow *self)
 {
-  if (panel_shown (self))
-    afg_function_panel_set_tree (self->function_panel, shown_tree (self));
+  if (!panel_shown (self))
+    return;
+  afg_function_panel_set_weight (self->function_panel, afg_flame_view_get_weight (self->flame_view));
+  afg_function_panel_set_tree (self->function_panel, shown_tree (self));
 }
 
 /* Dims every frame but the picked function's, as the page does. */

@@ -37,6 +37,7 @@ struct _AfgWindow {
   GtkLabel             *steps_label;
   GtkToggleButton      *per_step_button;
   GtkWidget            *all_steps_button;
+  GtkToggleButton      *npu_button;
 
   /* Owned */
   AfgTree           *tree;
@@ -58,6 +59,8 @@ struct _AfgWindow {
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
 
   guint                 flipped : 1;
+  guint                 npu_chosen : 1;  /* the weight switch, remembered */
+  guint                 weight_syncing : 1;
 };
 
 void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
@@ -170,5 +173,15 @@ void     _afg_window_functions_dispose      (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);
+
+/* afg-window-weight.c */
+void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);
+void            _afg_window_weight_init         (AfgWindow       *self);
+AfgColumn       _afg_window_weight_column       (AfgWindow       *self);
+AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
+                                                 AfgTree         *tree,
+                                                 AfgFlameLayout  *layout);
+void            _afg_window_weight_update       (AfgWindow       *self);
+char           *_afg_window_weight_describe_npu (AfgWindow       *self);
 
 G_END_DECLS

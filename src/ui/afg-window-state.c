@@ -30,6 +30,7 @@
  *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
  *   nodes     the shown tree's node count (root and threads included)
  *   npu_ns    the shown tree's root NPU total, empty without NPU data
+ *   weight    what the widths show: host | npu (the weight switch)
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
@@ -39,7 +40,8 @@
  *             raw|per-step|equal-totals; empty without a diff
  *   hover_path    the hovered frame's path in a diff, names joined by ";"
  *   hover_values  its "a_calls a_total a_self b_calls b_total b_self"
- *   tooltip   its tooltip's text, lines joined by spaces
+ *   tooltip   its tooltip's text, lines joined by spaces; outside a diff,
+ *             the tooltip of the frame under the pointer
  *   scope_a   comparing two step ranges of one DB: A's steps, "10-12",
  *             "11" or "all", while B is picked and while the diff shows
  *   scope_b   B's steps while that diff shows, else empty
@@ -124,6 +126,8 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   _afg_window_append_state_field (line, "root_ns", root);
   _afg_window_append_state_field (line, "nodes", nodes);
   _afg_window_append_state_field (line, "npu_ns", npu);
+  _afg_window_append_state_field (line, "weight", afg_flame_view_get_weight (self->flame_view) == AFG_COLUMN_NPU_TOTAL_NS
+                                                  ? "npu" : "host");
 }
 
 static void

@@ -101,9 +101,11 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
   if (node != AFG_FLAME_NO_FRAME && self->tree != NULL)
     {
-      total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
-      percent = afg_format_percent (afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node),
-                                    afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      AfgColumn weight = _afg_window_weight_column (self);
+
+      total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, weight, node));
+      percent = afg_format_percent (afg_tree_get_value (self->tree, weight, node),
+                                    afg_tree_get_value (self->tree, weight, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
                               afg_tree_get_node_name (self->tree, node), total, percent);
       gtk_label_set_text (self->selection_label, text);
@@ -330,6 +332,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_step_compare_class_init (widget_class);
   _afg_window_ranks_class_init (widget_class);
   _afg_window_functions_class_init (widget_class);
+  _afg_window_weight_class_init (widget_class);
 }
 
 static void
@@ -338,6 +341,7 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _afg_window_weight_init (self);
   _afg_window_compare_init (self);
   _afg_window_merge_init (self);
   _afg_window_ranks_init (self);
@@ -365,18 +369,19 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 static char *
 thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, node));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, _afg_window_weight_column (self), node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
 
-/* The totals divided as "Per step" asks (afg-window-steps.c). */
+/* The totals of the weight shown, divided as "Per step" asks
+ * (afg-window-steps.c). */
 void
 _afg_window_fill_threads (AfgWindow *self)
 {
   AfgTree *profile = self->tree;
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
 
   gtk_string_list_append (list, all);
@@ -403,7 +408,8 @@ _afg_window_update_status (AfgWindow *self)
 {
   AfgTree *profile = self->tree;
   g_autofree char *scope = _afg_window_steps_describe (self);
-  g_autofree char *line = NULL;
+  g_autofree char *npu = _afg_window_weight_describe_npu (self);
+  g_autoptr(GString) line = g_string_new (NULL);
   const AfgStats *s = afg_tree_get_stats (profile);
   guint threads = afg_tree_get_n_threads (profile);
   g_autofree char *text = g_strdup_printf (
@@ -413,9 +419,14 @@ _afg_window_update_status (AfgWindow *self)
     afg_tree_get_n_nodes (profile) - 1 - threads, s->partial_overlaps,
     afg_document_get_load_seconds (afg_tree_get_document (profile)));
 
+  /* The device time before the load counts: it still shows in a narrow
+   * window. */
   if (scope != NULL)
-    line = g_strdup_printf ("%s · %s", scope, text);
-  gtk_label_set_text (self->status_label, line ? line : text);
+    g_string_append_printf (line, "%s · ", scope);
+  if (npu != NULL)
+    g_string_append_printf (line, "%s · ", npu);
+  g_string_append (line, text);
+  gtk_label_set_text (self->status_label, line->str);
 }
 
 static void
@@ -459,6 +470,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   afg_diff_view_set_shape (self->diff_view, NULL, NULL);
+  layout = _afg_window_weight_prepare (self, profile, layout);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);

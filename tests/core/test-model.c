@@ -3,9 +3,12 @@
  * built from it for a scope or with names merged. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "afg-address.h"
+#include "afg-id-index.h"
+#include "afg-select.h"
 #include "afg-test-db.h"
 
 #define T1 GTID (1, 1)
@@ -291,11 +294,98 @@ test_steps_from_table (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* afg_select_ranks() against a full sort: random values with many
+ * repeats, sorted and reversed runs (a naive quickselect's worst case),
+ * all equal, every size up to 300 and a large one. */
+static void
+check_select (gint64 *values, guint64 n)
+{
+  g_autofree gint64 *sorted = g_memdup2 (values, n * sizeof *values);
+  guint64 ks[3] = { (n - 1) / 3, (n - 1) / 2, n - 1 };
+
+  qsort (sorted, n, sizeof *sorted, afg_compare_int64);
+  afg_select_ranks (values, n, ks, G_N_ELEMENTS (ks));
+  for (guint i = 0; i < G_N_ELEMENTS (ks); i++)
+    {
+      g_assert_cmpint (values[ks[i]], ==, sorted[ks[i]]);
+      for (guint64 j = 0; j < ks[i]; j++)
+        g_assert_cmpint (values[j], <=, values[ks[i]]);
+      for (guint64 j = ks[i] + 1; j < n; j++)
+        g_assert_cmpint (values[j], >=, values[ks[i]]);
+    }
+}
+
+static void
+test_select_ranks (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (15);
+
+  for (guint64 n = 1; n <= 300; n++)
+    for (guint shape = 0; shape < 4; shape++)
+      {
+        g_autofree gint64 *v = g_new (gint64, n);
+
+        for (guint64 i = 0; i < n; i++)
+          v[i] = shape == 0 ? g_rand_int_range (rand, -5, 6)
+               : shape == 1 ? (gint64) i
+               : shape == 2 ? (gint64) (n - i) * G_GINT64_CONSTANT (1000000000000)
+               : 7;
+        check_select (v, n);
+      }
+  {
+    guint64 n = 200000;
+    g_autofree gint64 *v = g_new (gint64, n);
+
+    for (guint64 i = 0; i < n; i++)
+      v[i] = i % 2 ? G_MAXINT64 - (gint64) i : G_MININT64 + (gint64) g_rand_int (rand);
+    check_select (v, n);
+  }
+}
+
+/* Dense ids are found by offset, sparse ones by search; absent ids and
+ * ids past either end are not found. */
+static void
+test_id_index (void)
+{
+  const gint64 dense[] = { 12, 10, 11, 15, 10 };
+  const gint64 sparse[] = { G_MININT64, 5, G_MAXINT64, 5, -1 };
+  AfgIdIndex index;
+  gsize slot;
+
+  afg_id_index_init (&index, dense, G_N_ELEMENTS (dense));
+  g_assert_null (index.sorted);
+  g_assert_true (afg_id_index_find (&index, 15, &slot));
+  g_assert_cmpuint (slot, ==, 5);
+  g_assert_false (afg_id_index_find (&index, 9, &slot));
+  g_assert_false (afg_id_index_find (&index, 16, &slot));
+  g_assert_false (afg_id_index_find (&index, G_MININT64, &slot));
+  afg_id_index_clear (&index);
+
+  afg_id_index_init (&index, sparse, G_N_ELEMENTS (sparse));
+  g_assert_nonnull (index.sorted);
+  g_assert_cmpuint (index.n_slots, ==, 4);
+  g_assert_true (afg_id_index_find (&index, G_MININT64, &slot));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_true (afg_id_index_find (&index, 5, &slot));
+  g_assert_cmpuint (slot, ==, 2);
+  g_assert_true (afg_id_index_find (&index, G_MAXINT64, &slot));
+  g_assert_cmpuint (slot, ==, 3);
+  g_assert_false (afg_id_index_find (&index, 4, &slot));
+  g_assert_false (afg_id_index_find (&index, 0, &slot));
+  afg_id_index_clear (&index);
+
+  afg_id_index_init (&index, NULL, 0);
+  g_assert_false (afg_id_index_find (&index, 0, &slot));
+  afg_id_index_clear (&index);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/store/wide-values", test_store_wide_values);
+  g_test_add_func ("/model/select-ranks", test_select_ranks);
+  g_test_add_func ("/model/id-index", test_id_index);
   g_test_add_func ("/model/tree/rebuild", test_rebuild);
   g_test_add_func ("/model/tree/root", test_root);
   g_test_add_func ("/model/scope/clips", test_scope_clips);

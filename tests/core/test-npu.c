@@ -226,6 +226,45 @@ test_lowest_rowid (void)
   g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;fourth_row"), ==, 0);
 }
 
+/* Ids far apart on both sides (negative, past 2^32, near 2^62) are
+ * looked up by search, not as a dense run: the same rules hold, and an
+ * id between two known ones finds nothing. */
+static void
+test_sparse_ids (void)
+{
+  g_autoptr(NpuTestDb) db = npu_db_new ();
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  const AfgNpuStats *npu;
+
+  add_api (db, T1, 500, 600, "first_row", "-5");
+  add_api (db, T1, 100, 200, "second_row", "-5");
+  add_api (db, T1, 300, 400, "big", "9000000000000");
+  add_api (db, T1, 700, 800, "between", "9000000000001");
+  add_api (db, T1, 900, 950, "huge", "4611686018427387904");
+  add_link (db, "-5", "-3000000000000");
+  add_link (db, "9000000000000", "1099511627776");
+  add_link (db, "4611686018427387904", "77");
+  add_link (db, "4611686018427387904", "1099511627776");  /* "big" has the lower rowid */
+  add_link (db, "9000000000002", "78");                   /* no row, no task */
+  add_task (db, "1000", "1010", "-3000000000000");
+  add_task (db, "1000", "1003", "1099511627776");
+  add_task (db, "1000", "1100", "77");
+  add_task (db, "1000", "1001", "1099511627777");         /* no pair: unlinked */
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  npu = afg_document_get_npu_stats (document);
+  g_assert_cmpuint (npu->tasks, ==, 4);
+  g_assert_cmpuint (npu->unlinked_tasks, ==, 1);
+  g_assert_cmpint (npu->unlinked_ns, ==, 1);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;first_row"), ==, 10);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;second_row"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;big"), ==, 3);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;between"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;huge"), ==, 100);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_TASKS, "1/1;huge"), ==, 1);
+}
+
 /* Over the parallel split too: reader 0 holds the lower rowids. */
 static void
 test_lowest_rowid_parallel (void)
@@ -627,6 +666,7 @@ main (int argc, char **argv)
   g_test_add_func ("/npu/link-basic", test_link_basic);
   g_test_add_func ("/npu/lowest-rowid", test_lowest_rowid);
   g_test_add_func ("/npu/lowest-rowid-parallel", test_lowest_rowid_parallel);
+  g_test_add_func ("/npu/sparse-ids", test_sparse_ids);
   g_test_add_func ("/npu/depth-cut", test_depth_cut);
   g_test_add_func ("/npu/skipped-tasks", test_skipped_tasks);
   g_test_add_func ("/npu/text-times", test_text_times);

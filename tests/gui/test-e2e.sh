@@ -66,12 +66,12 @@ key () {
 }
 
 # --- README's shortcuts are all in the Shortcuts window and tested here ------
-TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|"
+TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|Ctrl+N|"
 LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
          | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
 [ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
 for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;&lt;shift&gt;o' '&lt;ctrl&gt;d' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
-             '&lt;ctrl&gt;f' '&lt;ctrl&gt;&lt;shift&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c'; do
+             '&lt;ctrl&gt;f' '&lt;ctrl&gt;&lt;shift&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c' '&lt;ctrl&gt;n'; do
   grep -qF "<property name=\"accelerator\">$accel</property>" "$HELP_UI" \
     || fail "the Shortcuts window lacks $accel"
 done
@@ -164,6 +164,13 @@ key ctrl+f
 key ctrl+v "matches=1"
 key Escape matches=
 ok "Ctrl+C copies the selected frame's name (pasted into the search: 1 match)"
+
+# This DB has no TASK table: the weight switch is off, Ctrl+N does nothing
+# (test-npu-window presses it on a DB with NPU data).
+key ctrl+n weight=host
+sleep 0.3
+[ "$(state_field weight)" = host ] || fail "Ctrl+N switched a DB without NPU data to '$(state_field weight)'"
+ok "Ctrl+N keeps host time on a DB without NPU data"
 
 xdotool key ctrl+o
 DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler Database\$" | head -1)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <string.h>
+
 #include "afg-event-store.h"
+#include "afg-huge.h"
 
 struct _AfgEventStore {
   GArray *threads;  /* AfgEventThread */
@@ -44,9 +47,9 @@ pack (guint64 value, GArray *wide)
   return AFG_PACKED_WIDE;
 }
 
-void
-afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks,
-                        AfgEventLinkFunc link_func, gpointer link_data)
+static void
+encode (AfgEventThread *out, guint index, gint64 global_tid, AfgChunk *chunks,
+        AfgEventLinkFunc link_func, gpointer link_data)
 {
   AfgEventThread t = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, 0, 0, NULL, NULL, 0 };
   g_autoptr(GArray) wide = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -56,7 +59,7 @@ afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks
 
   for (AfgChunk *c = chunks; c != NULL; c = c->next)
     t.n_events += c->len;
-  t.events = g_new (AfgPackedEvent, MAX (t.n_events, 1));
+  t.events = afg_huge_alloc (sizeof (AfgPackedEvent) * MAX (t.n_events, 1));
   afg_event_merge_init (&merge, chunks, TRUE);
   for (guint64 i = 0; (ev = afg_event_merge_next (&merge)) != NULL; i++)
     {
@@ -65,13 +68,39 @@ afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks
       t.events[i].name = ev->name;
       prev = ev->start;
       if (ev->link != 0 && link_func != NULL)
-        link_func (ev->link, self->threads->len, i, link_data);
+        link_func (ev->link, index, i, link_data);
     }
   afg_event_merge_clear (&merge);
   t.n_wide = wide->len;
   if (t.n_wide > 0)
     t.wide = (guint64 *) g_array_free (g_steal_pointer (&wide), FALSE);
+  *out = t;
+}
+
+void
+afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks,
+                        AfgEventLinkFunc link_func, gpointer link_data)
+{
+  AfgEventThread t;
+
+  encode (&t, self->threads->len, global_tid, chunks, link_func, link_data);
   g_array_append_val (self->threads, t);
+}
+
+void
+afg_event_store_reserve (AfgEventStore *self, guint n)
+{
+  g_return_if_fail (self->threads->len == 0);
+  g_array_set_size (self->threads, n);
+  memset (self->threads->data, 0, n * sizeof (AfgEventThread));
+}
+
+void
+afg_event_store_fill (AfgEventStore *self, guint index, gint64 global_tid, AfgChunk *chunks,
+                      AfgEventLinkFunc link_func, gpointer link_data)
+{
+  g_return_if_fail (index < self->threads->len);
+  encode (&g_array_index (self->threads, AfgEventThread, index), index, global_tid, chunks, link_func, link_data);
 }
 
 void

@@ -51,6 +51,17 @@ void                  afg_event_store_append       (AfgEventStore  *self,
                                                     AfgChunk       *chunks,
                                                     AfgEventLinkFunc link_func,
                                                     gpointer        link_data);
+/* For threads encoded in parallel: @n empty threads, then each filled
+ * once by afg_event_store_fill() (as append would, at @index; distinct
+ * indices may be filled from different threads at the same time). */
+void                  afg_event_store_reserve      (AfgEventStore  *self,
+                                                    guint           n);
+void                  afg_event_store_fill         (AfgEventStore  *self,
+                                                    guint           index,
+                                                    gint64          global_tid,
+                                                    AfgChunk       *chunks,
+                                                    AfgEventLinkFunc link_func,
+                                                    gpointer        link_data);
 void                  afg_event_store_set_label    (AfgEventStore  *self,
                                                     guint           index,
                                                     guint32         label);

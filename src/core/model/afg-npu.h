@@ -40,6 +40,10 @@ void        afg_npu_data_add  (AfgNpuData *self,
                                guint64     tasks);
 /* Sorts each thread's entries and merges those of one event. */
 void        afg_npu_data_seal (AfgNpuData *self);
+/* Room for @n entries of @thread, before the first add to it. */
+void        afg_npu_data_reserve (AfgNpuData *self,
+                                  guint       thread,
+                                  gsize       n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgNpuData, afg_npu_data_free)
 

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "afg-document-private.h"
+#include "afg-huge.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
+#include "afg-select.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-private.h"
 
@@ -143,34 +145,86 @@ scoped_ns (const AfgScope *scope, const AfgEvent *ev)
   return afg_scope_overlap_ns (scope, ev->start, ev->end);
 }
 
-static int
-compare_ns (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the ceil(p*n/100)-th smallest of @n sorted values. */
-static inline gint64
-nearest_rank (const gint64 *sorted, guint64 n, guint p)
+/* Nearest rank: the ceil(p*n/100)-th smallest of @n values, as an index. */
+static inline guint64
+nearest_rank (guint64 n, guint p)
 {
   guint64 rank = (p * n + 99) / 100;
 
-  return sorted[MAX (rank, 1) - 1];
+  return MAX (rank, 1) - 1;
 }
 
+/* The five numbers need no full sort: the three ranks are selected, the
+ * minimum lies before the first and the maximum after the last. */
 static void
 reduce_durations (Durations *out, gint64 *ns, guint64 n)
 {
+  guint64 ks[3];
+  gint64 min, max;
+
   if (n == 0)
     {
       *out = (Durations) { { 0 } };
       return;
     }
-  qsort (ns, n, sizeof *ns, compare_ns);
-  *out = (Durations) { { ns[0], nearest_rank (ns, n, 50), nearest_rank (ns, n, 90),
-                         nearest_rank (ns, n, 99), ns[n - 1] } };
+  ks[0] = nearest_rank (n, 50);
+  ks[1] = nearest_rank (n, 90);
+  ks[2] = nearest_rank (n, 99);
+  afg_select_ranks (ns, n, ks, G_N_ELEMENTS (ks));
+  min = ns[ks[0]];
+  for (guint64 i = 0; i < ks[0]; i++)
+    min = MIN (min, ns[i]);
+  max = ns[ks[2]];
+  for (guint64 i = ks[2] + 1; i < n; i++)
+    max = MAX (max, ns[i]);
+  *out = (Durations) { { min, ns[ks[0]], ns[ks[1]], ns[ks[2]], max } };
+}
+
+#define PARALLEL_MIN_CALLS 100000
+
+/* Nodes [lo, hi) of one thread; @ends[k] is where node k's calls end in @ns. */
+typedef struct {
+  Durations     *out;
+  const guint64 *ends;
+  gint64        *ns;
+  guint32        lo;
+  guint32        hi;
+} ReduceJob;
+
+static gpointer
+reduce_range (gpointer data)
+{
+  ReduceJob *job = data;
+
+  for (guint32 k = job->lo; k < job->hi; k++)
+    {
+      guint64 start = k > 0 ? job->ends[k - 1] : 0;
+
+      reduce_durations (&job->out[k], job->ns + start, job->ends[k] - start);
+    }
+  return NULL;
+}
+
+/* A big thread's nodes in two halves of about as many calls, the upper
+ * on a second core (the ranges of @ns they select in are disjoint). */
+static void
+reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends, gint64 *ns)
+{
+  guint64 total = n_local > 0 ? ends[n_local - 1] : 0;
+  Durations *out = &g_array_index (self->durations, Durations, mark);
+  ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
+  GThread *helper = NULL;
+
+  if (total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
+    {
+      while (low.hi > 1 && ends[low.hi - 2] >= total / 2)
+        low.hi--;
+      high.lo = low.hi;
+      helper = g_thread_new ("afg-durations", reduce_range, &high);
+    }
+  reduce_range (&low);
+  if (helper != NULL)
+    g_thread_join (helper);
 }
 
 /* The durations of one thread's calls, grouped by the node (all created
@@ -192,7 +246,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
       offsets[self->event_nodes[e] - mark + 1]++;
   for (guint32 k = 0; k < n_local; k++)
     offsets[k + 1] += offsets[k];
-  ns = g_new (gint64, MAX (offsets[n_local], 1));
+  ns = afg_huge_alloc (sizeof (gint64) * MAX (offsets[n_local], 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {
@@ -202,13 +256,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
         ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev);
     }
   g_array_set_size (self->durations, self->nodes->len);
-  for (guint32 k = n_local; k-- > 0;)
-    {
-      guint64 start = k > 0 ? offsets[k - 1] : 0;
-
-      reduce_durations (&g_array_index (self->durations, Durations, mark + k),
-                        ns + start, offsets[k] - start);
-    }
+  reduce_nodes (self, mark, n_local, offsets, ns);
 }
 
 /* Device time follows the launching row's start: a row starting in the
@@ -246,7 +294,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   self->sp = 0;
   self->stack[0] = (Frame) { G_MAXINT64, thread.node, AFG_NODE_NONE };
   if (durations)
-    self->event_nodes = g_new (guint32, MAX (t->n_events, 1));
+    self->event_nodes = afg_huge_alloc (sizeof (guint32) * MAX (t->n_events, 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {
@@ -439,6 +487,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   const AfgEventStore *events = afg_document_get_events (document);
   Builder self = { .cancellable = cancellable };
   gboolean ok = TRUE;
+  gint64 t0 = g_get_monotonic_time (), t1;
 
   g_return_val_if_fail (document != NULL, NULL);
 
@@ -452,8 +501,11 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
   for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
     ok = add_thread (&self, i, afg_event_store_get_thread (events, i));
+  t1 = g_get_monotonic_time ();
   if (ok)
     finish (&self);
+  g_debug ("walk %.3f s, finish %.3f s, %u nodes", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6,
+           self.nodes->len);
   g_array_unref (self.nodes);
   g_array_unref (self.threads);
   g_clear_pointer (&self.durations, g_array_unref);

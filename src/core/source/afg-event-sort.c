@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "afg-event-sort.h"
+#include "afg-huge.h"
 
 static inline gboolean
 event_less (const AfgEvent *a, const AfgEvent *b)
@@ -16,7 +17,7 @@ event_less (const AfgEvent *a, const AfgEvent *b)
 AfgChunk *
 afg_chunk_new (guint32 capacity)
 {
-  AfgChunk *chunk = g_malloc (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
+  AfgChunk *chunk = afg_huge_alloc_aligned (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
 
   chunk->next = NULL;
   chunk->len = 0;

@@ -17,7 +17,8 @@ typedef struct __attribute__ ((packed)) {
   guint32 link;
 } AfgEvent;
 
-#define AFG_CHUNK_MAX_EVENTS (64 * 1024)
+/* The largest chunk is 4 MB exactly: two huge pages (afg-huge.h). */
+#define AFG_CHUNK_MAX_EVENTS ((4u << 20) / sizeof (AfgEvent) - 1)
 
 /* A thread's events, read in row order, in chunks that double up to
  * AFG_CHUNK_MAX_EVENTS: no per-row allocation, little slack. */

@@ -12,6 +12,7 @@
 
 #include "afg-error.h"
 #include "afg-event-sort.h"
+#include "afg-huge.h"
 #include "afg-loader.h"
 #include "afg-npu-reader.h"
 #include "afg-document-private.h"
@@ -110,7 +111,7 @@ sort_chunk (Reader *r, AfgChunk *chunk)
     {
       g_free (r->scratch);
       r->scratch_capacity = chunk->capacity;
-      r->scratch = g_new (AfgEvent, r->scratch_capacity);
+      r->scratch = afg_huge_alloc_aligned (sizeof (AfgEvent) * r->scratch_capacity);
     }
   afg_chunk_sort (chunk, r->scratch);
 }
@@ -352,7 +353,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->index = index;
   r->db = db;
   if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
-    ctx->npu_rows[index] = g_array_new (FALSE, FALSE, sizeof (AfgNpuRow));
+    ctx->npu_rows[index] = afg_huge_array_new (sizeof (AfgNpuRow), afg_npu_tasks_get_n_links (ctx->npu_tasks));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);
@@ -401,9 +402,10 @@ fail_sqlite (LoadContext *ctx, sqlite3 *db, int rc, GError **error)
   return FALSE;
 }
 
-/* Splits the table by rowid between two connections when it is big. */
+/* Splits the table by rowid between two connections when it is big
+ * (@second, when open already, is taken). */
 static guint
-plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
+plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_READERS])
 {
   gint64 lo, hi;
   guint n = 1;
@@ -424,14 +426,14 @@ plan_readers (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS])
   ctx->rows_total = MAX ((guint64) hi - (guint64) lo, (guint64) hi - (guint64) lo + 1);  /* saturates */
   if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
     {
-      sqlite3 *second = afg_source_connect (&ctx->source, NULL);
-
-      if (second != NULL)
+      if (*second == NULL)
+        *second = afg_source_connect (&ctx->source, NULL);
+      if (*second != NULL)
         {
           /* Unsigned: hi - lo may not fit a gint64 in a hostile file. */
           gint64 mid = (gint64) ((guint64) lo + ((guint64) hi - (guint64) lo) / 2);
 
-          reader_init (&readers[1], 1, ctx, second);
+          reader_init (&readers[1], 1, ctx, g_steal_pointer (second));
           readers[1].ranged = TRUE;
           readers[1].lo = mid + 1;
           readers[1].hi = hi;
@@ -516,19 +518,71 @@ merge_slots (Reader readers[N_READERS], guint n)
   return merged;
 }
 
-static gboolean
-store_events (LoadContext *ctx, GArray *slots, GError **error)
+typedef struct {
+  LoadContext *ctx;
+  GArray      *slots;
+  guint       *order;  /* slot indices, most events first */
+  guint        next;   /* atomic: the next entry of order to encode */
+} StoreJob;
+
+static gpointer
+store_worker (gpointer data)
 {
+  StoreJob *job = data;
+  guint k;
+
+  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->slots->len
+         && !g_cancellable_is_cancelled (job->ctx->cancellable))
+    {
+      ThreadSlot *slot = &g_array_index (job->slots, ThreadSlot, job->order[k]);
+
+      afg_event_store_fill (job->ctx->document->events, job->order[k], slot->global_tid,
+                            g_steal_pointer (&slot->head), place_link, job->ctx);
+    }
+  return NULL;
+}
+
+static guint64
+count_events (const ThreadSlot *slot)
+{
+  guint64 n = 0;
+
+  for (const AfgChunk *c = slot->head; c != NULL; c = c->next)
+    n += c->len;
+  return n;
+}
+
+static int
+compare_counts (gconstpointer a, gconstpointer b, gpointer counts)
+{
+  guint64 x = ((const guint64 *) counts)[*(const guint *) a], y = ((const guint64 *) counts)[*(const guint *) b];
+
+  return x > y ? -1 : x < y;
+}
+
+/* Threads are encoded on both cores, the biggest first; each slot's
+ * place in the store is its place in @slots (ascending global tid). */
+static gboolean
+store_events (LoadContext *ctx, GArray *slots, gboolean parallel, GError **error)
+{
+  StoreJob job = { ctx, slots, g_new (guint, MAX (slots->len, 1)), 0 };
+  g_autofree guint64 *counts = g_new (guint64, MAX (slots->len, 1));
+  GThread *helper = NULL;
+
   report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->document->stats.rows);
   for (guint i = 0; i < slots->len; i++)
     {
-      ThreadSlot *slot = &g_array_index (slots, ThreadSlot, i);
-
-      if (g_cancellable_is_cancelled (ctx->cancellable))
-        break;
-      afg_event_store_append (ctx->document->events, slot->global_tid, g_steal_pointer (&slot->head),
-                              place_link, ctx);
+      job.order[i] = i;
+      counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
     }
+  g_qsort_with_data (job.order, slots->len, sizeof (guint), compare_counts, counts);
+  afg_event_store_reserve (ctx->document->events, slots->len);
+  if (parallel && slots->len > 1)
+    helper = g_thread_new ("afg-store", store_worker, &job);
+  store_worker (&job);
+  if (helper != NULL)
+    g_thread_join (helper);
+  g_free (job.order);
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
 }
 
@@ -592,26 +646,68 @@ load_step_table (LoadContext *ctx, sqlite3 *db)
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+typedef struct {
+  AfgNpuTasks *tasks;
+  sqlite3     *db;
+  int          rc;
+} TaskScan;
+
+static gpointer
+scan_tasks (gpointer data)
+{
+  TaskScan *scan = data;
+
+  scan->rc = afg_npu_tasks_read_tasks (scan->tasks, scan->db);
+  return NULL;
+}
+
+/* TASK on @second in a thread while this one reads STRING_IDS and
+ * CONNECTION_IDS: about the same work. Without @second, one after the other. */
+static GThread *
+start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
+{
+  ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
+  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
+    return NULL;
+  ctx->npu_tasks = afg_npu_tasks_new ();
+  *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
+  if (second == NULL)
+    return NULL;
+  sqlite3_progress_handler (second, 4096, progress_handler, ctx);
+  return g_thread_new ("afg-tasks", scan_tasks, scan);
+}
+
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
  * the host graph; cancelling still cancels. Read before PYTORCH_API: the
  * readers then keep only the rows that can take a task. */
 static gboolean
-read_npu_tasks (LoadContext *ctx, sqlite3 *db, GError **error)
+finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GError **error)
 {
-  int rc;
+  int rc = SQLITE_OK;
 
-  ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
-  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
+  if (ctx->npu_tasks == NULL)
     return TRUE;
-  rc = afg_npu_tasks_read (db, &ctx->npu_tasks);
+  if (thread == NULL)
+    scan->rc = afg_npu_tasks_read_tasks (ctx->npu_tasks, db);
+  if (scan->rc == SQLITE_OK)
+    rc = afg_npu_tasks_read_pairs (ctx->npu_tasks, db);
+  if (thread != NULL)
+    g_thread_join (thread);
+  if (rc == SQLITE_OK)
+    rc = scan->rc;
   if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
     {
       g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
       return FALSE;
     }
   if (rc != SQLITE_OK)
-    ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
-                                                    " failed: %s"), sqlite3_errstr (rc));
+    {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
+                                                      " failed: %s"), sqlite3_errstr (rc));
+      return TRUE;
+    }
+  afg_npu_tasks_index (ctx->npu_tasks);
   return TRUE;
 }
 
@@ -641,6 +737,9 @@ static gboolean
 load_into (LoadContext *ctx, sqlite3 *db, GError **error)
 {
   Reader readers[N_READERS] = { 0 };
+  sqlite3 *second = NULL;
+  GThread *npu_thread;
+  TaskScan task_scan = { NULL, NULL, SQLITE_OK };
   guint n = 0;
   GArray *slots = NULL;
   gboolean ok = FALSE;
@@ -648,15 +747,19 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   int rc;
 
   t0 = g_get_monotonic_time ();
-  if ((rc = load_types (ctx, db)) != SQLITE_OK
-      || (rc = afg_string_table_load (&ctx->document->strings, db)) != SQLITE_OK)
+  if ((rc = load_types (ctx, db)) != SQLITE_OK)
+    return fail_sqlite (ctx, db, rc, error);
+  if (g_get_num_processors () > 1)
+    second = afg_source_connect (&ctx->source, NULL);
+  npu_thread = start_npu (ctx, db, second, &task_scan);
+  rc = afg_string_table_load (&ctx->document->strings, db);
+  if (!finish_npu (ctx, db, npu_thread, &task_scan, error) || (rc != SQLITE_OK && !fail_sqlite (ctx, db, rc, error)))
     {
-      fail_sqlite (ctx, db, rc, error);
+      g_clear_pointer (&second, sqlite3_close);
       return FALSE;
     }
-  if (!read_npu_tasks (ctx, db, error))
-    return FALSE;
-  n = plan_readers (ctx, db, readers);
+  n = plan_readers (ctx, db, &second, readers);
+  g_clear_pointer (&second, sqlite3_close);
   t1 = g_get_monotonic_time ();
   if (read_rows (ctx, readers, n, error))
     {
@@ -665,7 +768,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
         add_stats (&ctx->document->stats, &readers[i].stats);
       collect_steps (ctx, readers, n);
       slots = merge_slots (readers, n);
-      ok = store_events (ctx, slots, error);
+      ok = store_events (ctx, slots, n > 1, error);
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
         ok = fail_sqlite (ctx, db, rc, error);

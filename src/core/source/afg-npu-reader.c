@@ -5,32 +5,44 @@
 
 #include <glib/gi18n.h>
 
-#include "afg-int-map.h"
+#include <string.h>
+
+#include "afg-id-index.h"
+#include "afg-huge.h"
 #include "afg-math.h"
 #include "afg-npu-reader.h"
 #include "afg-sql-value.h"
 
-#define ROW_NONE G_MAXUINT64
+#define ROW_NONE G_MAXUINT32
+#define MAX_ESTIMATE (1 << 24)
 
-/* The used tasks of one connection id. */
+/* The used tasks of one connection id; tasks == 0 is an empty slot. */
 typedef struct {
   gint64  ns;
-  guint64 tasks;
-  guint64 row;    /* the lowest ordinal of a row it reaches, ROW_NONE */
+  guint32 tasks;  /* saturates */
+  guint32 row;    /* the lowest ordinal of a row it reaches, ROW_NONE */
 } TaskGroup;
 
-/* One CONNECTION_IDS row whose task side has tasks. */
+/* What one scan of a table leaves, in rowid order. */
 typedef struct {
-  gint64  api_id;
-  guint32 group;
-} Pair;
+  GArray *ids;     /* gint64: TASK.connectionId, CONNECTION_IDS.id */
+  GArray *values;  /* gint64: the task's ns, CONNECTION_IDS.connectionId */
+} Column2;
 
+/* No hash table: both sides are indexed by id (AfgIdIndex), the pairs
+ * grouped by PYTORCH_API connection id in one array (pair_first[slot] …
+ * pair_first[slot + 1] in pair_groups). */
 struct _AfgNpuTasks {
   AfgNpuData *data;
-  AfgIntMap   group_map;   /* TASK.connectionId -> group */
-  GArray     *groups;      /* TaskGroup */
-  GArray     *pairs;       /* Pair, sorted by api_id once read */
-  AfgIntMap   first_pair;  /* api_id -> its first pair */
+  AfgIdIndex  group_index;  /* TASK.connectionId -> slot of groups */
+  TaskGroup  *groups;
+  AfgIdIndex  api_index;    /* CONNECTION_IDS.id -> slot of pair_first */
+  guint32    *pair_first;
+  guint32    *pair_groups;
+  gsize       n_pairs;
+  guint8     *claimed;      /* by api slot */
+  Column2     tasks;        /* until indexed */
+  Column2     pairs;
 };
 
 typedef AfgNpuTasks NpuRead;
@@ -111,12 +123,10 @@ read_link (sqlite3_stmt *stmt, int col, gint64 *id)
 }
 
 static void
-add_task (NpuRead *self, sqlite3_stmt *stmt)
+add_task (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
 {
   AfgNpuStats *stats = &self->data->stats;
-  TaskGroup group = { 0, 0, ROW_NONE };
   gint64 ns, id;
-  guint32 at;
 
   if (!afg_npu_task_time (stmt, &ns))
     {
@@ -131,77 +141,159 @@ add_task (NpuRead *self, sqlite3_stmt *stmt)
       stats->unlinked_ns = afg_sat_add (stats->unlinked_ns, ns);
       return;
     }
-  at = afg_int_map_insert (&self->group_map, (guint64) id, self->groups->len);
-  if (at == self->groups->len)
-    g_array_append_val (self->groups, group);
-  g_array_index (self->groups, TaskGroup, at).ns = afg_sat_add (g_array_index (self->groups, TaskGroup, at).ns, ns);
-  g_array_index (self->groups, TaskGroup, at).tasks++;
+  g_array_append_val (out->ids, id);
+  g_array_append_val (out->values, ns);
 }
 
 static void
-add_pair (NpuRead *self, sqlite3_stmt *stmt)
+add_pair (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
 {
-  Pair pair;
-  gint64 task_id;
+  gint64 api_id, task_id;
 
-  if (read_link (stmt, 0, &pair.api_id) && read_link (stmt, 1, &task_id)
-      && afg_int_map_lookup (&self->group_map, (guint64) task_id, &pair.group))
-    g_array_append_val (self->pairs, pair);
+  if (read_link (stmt, 0, &api_id) && read_link (stmt, 1, &task_id))
+    {
+      g_array_append_val (out->ids, api_id);
+      g_array_append_val (out->values, task_id);
+    }
+}
+
+/* About how many rows @table has (its largest rowid, O(log n)), for the
+ * columns' first allocation; a hostile value only reserves address space. */
+static gsize
+estimate_rows (sqlite3 *db, const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM %s", table);
+  sqlite3_stmt *stmt = NULL;
+  gint64 rows = 0;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW
+      && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    rows = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return (gsize) CLAMP (rows, 0, MAX_ESTIMATE);
 }
 
 static int
-scan (sqlite3 *db, const char *sql, void (*row_func) (NpuRead *, sqlite3_stmt *), NpuRead *self)
+scan (sqlite3 *db, const char *table, const char *sql, void (*row_func) (NpuRead *, Column2 *, sqlite3_stmt *),
+      NpuRead *self, Column2 *out)
 {
+  gint64 t0 = g_get_monotonic_time ();
   sqlite3_stmt *stmt = NULL;
+  gsize estimate = estimate_rows (db, table);
   int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
+  out->ids = afg_huge_array_new (sizeof (gint64), estimate);
+  out->values = afg_huge_array_new (sizeof (gint64), estimate);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      row_func (self, stmt);
+      row_func (self, out, stmt);
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
+  g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static int
-compare_pairs (gconstpointer a, gconstpointer b)
-{
-  gint64 ia = ((const Pair *) a)->api_id, ib = ((const Pair *) b)->api_id;
-
-  return ia < ib ? -1 : ia > ib;
-}
-
-/* Rows come in rowid order, so the first row of an id is its lowest, and
- * the first row to reach a group is the group's: each id's pairs are
- * visited once. */
 static void
-index_pairs (NpuRead *self)
+column2_clear (Column2 *c)
 {
-  g_array_sort (self->pairs, compare_pairs);
-  afg_int_map_init (&self->first_pair, MAX (self->pairs->len, 16));
-  for (guint i = 0; i < self->pairs->len; i++)
-    afg_int_map_insert (&self->first_pair, (guint64) g_array_index (self->pairs, Pair, i).api_id, i);
+  g_clear_pointer (&c->ids, g_array_unref);
+  g_clear_pointer (&c->values, g_array_unref);
 }
 
+static void
+group_tasks (NpuRead *self, const Column2 *tasks)
+{
+  const gint64 *ids = (const gint64 *) tasks->ids->data;
+  const gint64 *ns = (const gint64 *) tasks->values->data;
+
+  afg_id_index_init (&self->group_index, ids, tasks->ids->len);
+  self->groups = afg_huge_alloc0 (sizeof (TaskGroup) * MAX (self->group_index.n_slots, 1));
+  for (guint i = 0; i < tasks->ids->len; i++)
+    {
+      gsize slot;
+      TaskGroup *group;
+
+      afg_id_index_find (&self->group_index, ids[i], &slot);
+      group = &self->groups[slot];
+      group->ns = afg_sat_add (group->ns, ns[i]);
+      if (group->tasks < G_MAXUINT32)
+        group->tasks++;
+      group->row = ROW_NONE;
+    }
+}
+
+static gboolean
+find_group (const NpuRead *self, gint64 task_id, gsize *slot)
+{
+  return afg_id_index_find (&self->group_index, task_id, slot) && self->groups[*slot].tasks > 0;
+}
+
+/* Keeps the pairs whose task side has tasks, grouped by api id (the
+ * order within an id does not matter: a group takes the lowest row). */
+static void
+index_pairs (NpuRead *self, Column2 *pairs)
+{
+  gint64 *api_ids = (gint64 *) pairs->ids->data;
+  gint64 *task_ids = (gint64 *) pairs->values->data;
+  g_autofree guint32 *group_of = g_new (guint32, MAX (pairs->ids->len, 1));
+  gsize kept = 0, slot, n_slots;
+
+  for (guint i = 0; i < pairs->ids->len; i++)
+    if (find_group (self, task_ids[i], &slot))
+      {
+        api_ids[kept] = api_ids[i];
+        group_of[kept++] = (guint32) slot;
+      }
+  self->n_pairs = kept;
+  afg_id_index_init (&self->api_index, api_ids, kept);
+  n_slots = self->api_index.n_slots;
+  self->pair_first = g_new0 (guint32, n_slots + 1);
+  self->pair_groups = g_new (guint32, MAX (kept, 1));
+  self->claimed = g_new0 (guint8, MAX (n_slots, 1));
+  for (gsize i = 0; i < kept; i++)
+    {
+      afg_id_index_find (&self->api_index, api_ids[i], &slot);
+      self->pair_first[slot + 1]++;
+    }
+  for (gsize k = 0; k < n_slots; k++)
+    self->pair_first[k + 1] += self->pair_first[k];
+  for (gsize i = 0; i < kept; i++)
+    {
+      afg_id_index_find (&self->api_index, api_ids[i], &slot);
+      self->pair_groups[self->pair_first[slot]++] = group_of[i];
+    }
+  /* Each start was moved to the next slot's: shift back. */
+  memmove (self->pair_first + 1, self->pair_first, n_slots * sizeof (guint32));
+  self->pair_first[0] = 0;
+}
+
+static gboolean
+find_pairs (const NpuRead *self, gint64 api_id, gsize *slot)
+{
+  return self->n_pairs > 0 && afg_id_index_find (&self->api_index, api_id, slot)
+         && self->pair_first[*slot + 1] > self->pair_first[*slot];
+}
+
+/* Rows come in rowid order, so the first row to reach an id is its
+ * lowest: each id's pairs are visited once. */
 static void
 claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
 {
-  g_autofree gboolean *claimed = g_new0 (gboolean, MAX (self->pairs->len, 1));
-  guint64 ordinal = 0;
+  guint32 ordinal = 0;
 
   for (guint l = 0; l < n_lists; l++)
     for (guint r = 0; r < row_lists[l]->len; r++, ordinal++)
       {
-        gint64 id = g_array_index (row_lists[l], AfgNpuRow, r).connection_id;
-        guint32 p;
+        gsize slot;
 
-        if (!afg_int_map_lookup (&self->first_pair, (guint64) id, &p) || claimed[p])
+        if (!find_pairs (self, g_array_index (row_lists[l], AfgNpuRow, r).connection_id, &slot)
+            || self->claimed[slot])
           continue;
-        claimed[p] = TRUE;
-        for (; p < self->pairs->len && g_array_index (self->pairs, Pair, p).api_id == id; p++)
+        self->claimed[slot] = TRUE;
+        for (guint32 p = self->pair_first[slot]; p < self->pair_first[slot + 1]; p++)
           {
-            TaskGroup *group = &g_array_index (self->groups, TaskGroup, g_array_index (self->pairs, Pair, p).group);
+            TaskGroup *group = &self->groups[self->pair_groups[p]];
             group->row = MIN (group->row, ordinal);
           }
       }
@@ -219,16 +311,32 @@ row_at (GArray * const *row_lists, guint n_lists, guint64 ordinal)
   g_assert_not_reached ();
 }
 
+/* Each thread's entries counted first: one allocation each, no copying. */
+static void
+reserve_entries (NpuRead *self, GArray * const *row_lists, guint n_lists)
+{
+  g_autofree gsize *counts = g_new0 (gsize, MAX (self->data->n_threads, 1));
+
+  for (gsize g = 0; g < self->group_index.n_slots; g++)
+    if (self->groups[g].tasks > 0 && self->groups[g].row != ROW_NONE)
+      counts[row_at (row_lists, n_lists, self->groups[g].row)->thread]++;
+  for (guint t = 0; t < self->data->n_threads; t++)
+    afg_npu_data_reserve (self->data, t, counts[t]);
+}
+
 static void
 give_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
 {
   AfgNpuStats *stats = &self->data->stats;
 
-  for (guint g = 0; g < self->groups->len; g++)
+  reserve_entries (self, row_lists, n_lists);
+  for (gsize g = 0; g < self->group_index.n_slots; g++)
     {
-      const TaskGroup *group = &g_array_index (self->groups, TaskGroup, g);
+      const TaskGroup *group = &self->groups[g];
       const AfgNpuRow *row;
 
+      if (group->tasks == 0)
+        continue;
       if (group->row == ROW_NONE)
         {
           stats->unlinked_tasks += group->tasks;
@@ -247,34 +355,63 @@ afg_npu_tasks_free (AfgNpuTasks *self)
   if (self == NULL)
     return;
   afg_npu_data_free (self->data);
-  afg_int_map_clear (&self->group_map);
-  afg_int_map_clear (&self->first_pair);
-  g_array_unref (self->groups);
-  g_array_unref (self->pairs);
+  afg_id_index_clear (&self->group_index);
+  afg_id_index_clear (&self->api_index);
+  g_free (self->groups);
+  g_free (self->pair_first);
+  g_free (self->pair_groups);
+  g_free (self->claimed);
+  column2_clear (&self->tasks);
+  column2_clear (&self->pairs);
   g_free (self);
+}
+
+AfgNpuTasks *
+afg_npu_tasks_new (void)
+{
+  AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
+
+  self->data = afg_npu_data_new (0);
+  return self;
+}
+
+int
+afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
+{
+  return scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+}
+
+int
+afg_npu_tasks_read_pairs (AfgNpuTasks *self, sqlite3 *db)
+{
+  return scan (db, "CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
+}
+
+void
+afg_npu_tasks_index (AfgNpuTasks *self)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  group_tasks (self, &self->tasks);
+  column2_clear (&self->tasks);
+  index_pairs (self, &self->pairs);
+  column2_clear (&self->pairs);
+  g_debug ("NPU index %.3f s", (g_get_monotonic_time () - t0) / 1e6);
 }
 
 int
 afg_npu_tasks_read (sqlite3 *db, AfgNpuTasks **out)
 {
-  AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
-  gint64 t0 = g_get_monotonic_time (), t1, t2;
-  int rc;
+  AfgNpuTasks *self = afg_npu_tasks_new ();
+  int rc = afg_npu_tasks_read_tasks (self, db);
 
-  self->data = afg_npu_data_new (0);
-  afg_int_map_init (&self->group_map, 1024);
-  self->groups = g_array_new (FALSE, FALSE, sizeof (TaskGroup));
-  self->pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
-  rc = scan (db, "SELECT startNs, endNs, connectionId FROM TASK", add_task, self);
-  t1 = g_get_monotonic_time ();
   if (rc == SQLITE_OK)
-    rc = scan (db, "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self);
-  t2 = g_get_monotonic_time ();
-  index_pairs (self);
-  g_debug ("TASK %.3f s, CONNECTION_IDS %.3f s, index %.3f s", (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-           (g_get_monotonic_time () - t2) / 1e6);
+    rc = afg_npu_tasks_read_pairs (self, db);
   if (rc == SQLITE_OK)
-    *out = self;
+    {
+      afg_npu_tasks_index (self);
+      *out = self;
+    }
   else
     afg_npu_tasks_free (self);
   return rc;
@@ -283,15 +420,21 @@ afg_npu_tasks_read (sqlite3 *db, AfgNpuTasks **out)
 gboolean
 afg_npu_tasks_has_links (const AfgNpuTasks *self)
 {
-  return self->pairs->len > 0;
+  return self->n_pairs > 0;
+}
+
+gsize
+afg_npu_tasks_get_n_links (const AfgNpuTasks *self)
+{
+  return self->n_pairs;
 }
 
 gboolean
 afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
 {
-  guint32 unused;
+  gsize unused;
 
-  return afg_int_map_lookup (&self->first_pair, (guint64) api_id, &unused);
+  return find_pairs (self, api_id, &unused);
 }
 
 /* Once: the groups are handed out. */
@@ -318,10 +461,10 @@ afg_npu_tasks_claim (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists
 gboolean
 afg_npu_tasks_find_row (const AfgNpuTasks *self, gint64 task_id, guint64 *ordinal)
 {
-  guint32 group;
+  gsize slot;
 
-  if (!afg_npu_is_link (task_id) || !afg_int_map_lookup (&self->group_map, (guint64) task_id, &group))
+  if (!afg_npu_is_link (task_id) || !find_group (self, task_id, &slot) || self->groups[slot].row == ROW_NONE)
     return FALSE;
-  *ordinal = g_array_index (self->groups, TaskGroup, group).row;
-  return *ordinal != ROW_NONE;
+  *ordinal = self->groups[slot].row;
+  return TRUE;
 }

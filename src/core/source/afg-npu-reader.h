@@ -56,8 +56,21 @@ typedef struct _AfgNpuTasks AfgNpuTasks;
 int          afg_npu_tasks_read   (sqlite3          *db,
                                    AfgNpuTasks     **out);
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
+/* afg_npu_tasks_read() in steps, for a loader that reads TASK and
+ * CONNECTION_IDS at the same time on two connections (the two touch
+ * nothing in common); then afg_npu_tasks_index() once both returned
+ * SQLITE_OK. */
+AfgNpuTasks *afg_npu_tasks_new    (void);
+int          afg_npu_tasks_read_tasks (AfgNpuTasks *self,
+                                       sqlite3     *db);
+int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
+                                       sqlite3     *db);
+void         afg_npu_tasks_index  (AfgNpuTasks      *self);
 /* FALSE when no PYTORCH_API row could take a task (no linkable task). */
 gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
+/* The CONNECTION_IDS rows that reach a task: at least as many as the
+ * distinct PYTORCH_API connection ids that can take one. */
+gsize        afg_npu_tasks_get_n_links (const AfgNpuTasks *self);
 /* Can a PYTORCH_API row with connection id @api_id take tasks? Safe to
  * call from several threads. */
 gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,

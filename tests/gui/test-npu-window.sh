@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The window's weight switch (issue 13) under the real pointer and keys
+# (run under xvfb-run): on a real sample with NPU data, a click on "NPU"
+# and Ctrl+N switch the widths between host and NPU time; the shown NPU
+# total, the search share and the root's tooltip are the CLI JSON's
+# figures; the choice is remembered (GSettings, keyfile backend); on a DB
+# without TASK the switch is insensitive and Ctrl+N does nothing.
+# Usage: test-npu-window.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
+EXE=$1
+MAKE_DB=$2
+. "$(dirname "$0")/e2e-lib.sh"
+
+DB=${AFG_SAMPLES_DIR:?}/ascend_pytorch_profiler_level1_rank0.db
+NEEDLE=allreduce
+SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
+mkdir -p "$WORK/schemas"
+cp "$SCHEMA_SRC" "$WORK/schemas/"
+glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
+export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+
+# The CLI's figures: host and NPU root totals, the device time linked and
+# unlinked, the share of frames named *$NEEDLE* in NPU time (the search's
+# rule: the topmost matches), and both root totals as the tooltip prints them.
+"$EXE" --export -q -f json -o "$WORK/cli" "$DB" || fail "the CLI failed"
+read -r HOST_NS NPU_NS LINKED UNLINKED SHARE HOST_TEXT NPU_TEXT <<< "$(python3 - "$WORK/cli/flamegraph.json" "$NEEDLE" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+needle = sys.argv[2].lower()
+def matched(nodes):
+    return sum(n["npu_total_ns"] if needle in n["name"].lower() else matched(n.get("children", []))
+               for n in nodes)
+def ms(ns):
+    return "%.2fms" % (ns / 1e6)
+threads = d["threads"]
+host = sum(t["total_ns"] for t in threads)
+npu = sum(t["npu_total_ns"] for t in threads)
+share = 100.0 * matched([c for t in threads for c in t.get("children", [])]) / npu
+assert share >= 10, share  # "%.1f%%" is the percent rule from 10 % up
+print(host, npu, d["npu"]["ns"] - d["npu"]["unlinked_ns"], d["npu"]["unlinked_ns"], "%.1f%%" % share,
+      ms(host), ms(npu))
+PY
+)"
+[ -n "$SHARE" ] || fail "could not read the CLI's JSON"
+[ "$NPU_NS" = "$LINKED" ] || fail "the threads' NPU time $NPU_NS is not the linked device time $LINKED"
+[ "$UNLINKED" -gt 0 ] || fail "the sample should have unlinked device time"
+
+start_app "$DB"
+wait_state page=graph weight=host "npu_ns=$NPU_NS" "root_ns=$HOST_NS"
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$DB")\$" | head -1)
+[ -n "$WID" ] || fail "no window"
+eval "$(xdotool getwindowgeometry --shell "$WID")"
+ok "the sample opens in host time (the default), its NPU total the CLI's linked device time"
+
+# The switch sits left of the search entry, a fixed distance from the
+# window's right edge: click along the header there until the weight
+# changes. Clicks are 1 s apart, never a double-click on the title.
+SWITCH_X=
+for x in $(seq $((WIDTH - 460)) 6 $((WIDTH - 300))); do
+  xdotool mousemove --window "$WID" "$x" 20 click 1
+  for _ in $(seq 10); do
+    sleep 0.1
+    [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break 2
+  done
+done
+[ -n "$SWITCH_X" ] || fail "no click in the header switched to NPU time"
+wait_state weight=npu "npu_ns=$NPU_NS" "zoom=All threads"
+ok "a click on the switch shows NPU time"
+
+xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
+xdotool key ctrl+n
+wait_state weight=host
+xdotool key ctrl+n
+wait_state weight=npu
+ok "Ctrl+N switches to host time and back"
+
+# Search: the share is of NPU time, the CLI's.
+xdotool key ctrl+f
+xdotool type "$NEEDLE"
+wait_state weight=npu "matched=$SHARE"
+xdotool key ctrl+n
+wait_state weight=host
+[ "$(state_field matched)" != "$SHARE" ] || fail "the host share of '$NEEDLE' equals its NPU share"
+xdotool key ctrl+n
+wait_state weight=npu "matched=$SHARE"
+xdotool key Escape
+wait_state matches= weight=npu
+ok "the search share of '$NEEDLE' is its NPU time's, $SHARE as the CLI's JSON gives"
+
+# The tooltip of the root ("All threads", the bottom row) shows both
+# weights, as the CLI counts them; then a call frame's shows both too.
+ROOT_Y=
+for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
+  xdotool mousemove --window "$WID" $((WIDTH / 2)) "$y"
+  sleep 0.05
+  [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
+done
+[ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
+# The tooltip's popup can take the pointer away for a moment (the hover
+# blinks): read hover and tooltip from one state line.
+hovered_tooltip () {
+  local line
+  for _ in $(seq 50); do
+    line=$(last_state | tr '\t' '\n')
+    if [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ]; then
+      sed -n 's/^tooltip=//p' <<< "$line"
+      return
+    fi
+    sleep 0.1
+  done
+}
+TIP=$(hovered_tooltip "All threads" | tr -d ' ')
+case "$TIP" in
+  *"Total:$HOST_TEXT"*"NPUtotal:$NPU_TEXT"*"NPUtasks:"*"Ofall:100.0%"*) ;;
+  *) fail "the root's tooltip lacks 'Total: $HOST_TEXT' and 'NPU total: $NPU_TEXT': $(state_field tooltip)" ;;
+esac
+FRAME=
+for y in $(seq "$ROOT_Y" -4 40); do
+  xdotool mousemove --window "$WID" $((WIDTH / 2)) "$y"
+  sleep 0.05
+  case "$(state_field hover)" in ""|"All threads"|[0-9]*/[0-9]*) continue ;; esac
+  FRAME=$(state_field hover)
+  break
+done
+[ -n "$FRAME" ] || fail "no call frame above the root"
+TIP=$(hovered_tooltip "$FRAME")
+case "$TIP" in
+  *"Total: "*"Self: "*"NPU total: "*"NPU self: "*"NPU tasks: "*) ;;
+  *) fail "the tooltip of '$FRAME' lacks a weight: $TIP" ;;
+esac
+ok "the tooltips show both weights: the root's are the CLI's $HOST_TEXT host, $NPU_TEXT NPU; '$FRAME' too"
+
+# Frames without device time vanish: none under the pointer has 0 ns.
+SEEN=0
+for y in $(seq "$ROOT_Y" -20 $((ROOT_Y - 160))); do
+  for x in $(seq 10 60 $((WIDTH - 10))); do
+    xdotool mousemove --window "$WID" "$x" "$y"
+    sleep 0.04
+    case "$(state_field tooltip)" in
+      "") ;;
+      *"NPU total: 0 ns"*) fail "a frame without NPU time is drawn: $(state_field tooltip)" ;;
+      *) SEEN=$((SEEN + 1)) ;;
+    esac
+  done
+done
+[ "$SEEN" -ge 20 ] || fail "only $SEEN frames under the pointer"
+ok "in NPU time, every frame under the pointer ($SEEN places) has device time"
+
+# Remembered: a new start shows NPU time at once.
+stop_app
+start_app "$DB"
+wait_state page=graph weight=npu "npu_ns=$NPU_NS"
+ok "the NPU weight is remembered across starts"
+
+# The Functions panel follows the weight: its first row is the function
+# with the most NPU self time (the window merges address variants).
+"$EXE" --export -q --merge-addresses -f json -o "$WORK/merged" "$DB" || fail "the CLI failed"
+NPU_TOP=$(python3 - "$WORK/merged/flamegraph.json" <<'PY'
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1]))
+npu = Counter()
+def walk(nodes):
+    for n in nodes:
+        npu[n["name"]] += n["npu_self_ns"]
+        walk(n.get("children", []))
+walk([c for t in d["threads"] for c in t.get("children", [])])
+(top, a), (_, b) = npu.most_common(2)
+assert a > b, "a tie at the top"
+print(top)
+PY
+)
+[ -n "$NPU_TOP" ] || fail "could not read the merged JSON"
+xdotool key ctrl+shift+f
+wait_state functions=1 weight=npu "top=$NPU_TOP"
+xdotool key ctrl+n
+wait_state functions=1 weight=host "top=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functions"][0]["name"])' "$WORK/merged/flamegraph.json")"
+ok "the Functions panel sorts by NPU self time in NPU time ($NPU_TOP first), by host self time in host time"
+xdotool key ctrl+n
+wait_state weight=npu
+xdotool key ctrl+shift+f
+wait_state functions=0
+
+# A comparison weighs host time only: the switch leaves the header.
+stop_app
+start_app --diff "$DB" "$DB"
+wait_state page=graph mode=diff weight=host
+ok "a comparison shows host time, though NPU time was chosen"
+
+# A DB without TASK: the switch is off, a click on it and Ctrl+N change nothing.
+stop_app
+NO_NPU=$("$MAKE_DB") || fail "could not build the test DB"
+DB_DIR=$(dirname "$NO_NPU")
+start_app "$NO_NPU"
+wait_state page=graph weight=host npu_ns=
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$NO_NPU")\$" | head -1)
+[ -n "$WID" ] || fail "no window for the DB without TASK"
+eval "$(xdotool getwindowgeometry --shell "$WID")"
+xdotool mousemove --window "$WID" "$SWITCH_X" 20 click 1
+sleep 0.5
+xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
+xdotool key ctrl+n
+sleep 0.5
+[ "$(state_field weight)" = host ] || fail "a DB without NPU data switched to '$(state_field weight)'"
+ok "on a DB without TASK the switch stays on host time, even though NPU was chosen before"
+echo "1..$N"

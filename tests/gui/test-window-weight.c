@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* The weight switch's other outputs, which the state line does not carry:
+ * on the level 1 sample the status line shows the device time linked and
+ * unlinked (the document's NPU counts), and in NPU time the thread picker
+ * lists each thread's NPU total; on a tree without NPU data the switch is
+ * insensitive and its tooltip says why. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "afg-format.h"
+#include "afg-gui-test-tree.h"
+#include "afg-loader.h"
+#include "afg-tree-builder.h"
+#include "afg-window-private.h"
+
+static AfgWindow *
+show_window (AfgTree *tree)
+{
+  AfgWindow *window = g_object_new (AFG_TYPE_WINDOW, NULL);
+
+  _afg_window_show_profile (window, tree, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  while (afg_flame_view_is_busy (window->flame_view)
+         || !gtk_widget_get_mapped (GTK_WIDGET (window->flame_view)))
+    g_main_context_iteration (NULL, TRUE);
+  return window;
+}
+
+static AfgTree *
+load_sample (void)
+{
+  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+  AfgTree *tree;
+
+  g_assert_no_error (error);
+  tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+  g_assert_no_error (error);
+  return tree;
+}
+
+static const char *
+picker_item (AfgWindow *window, guint i)
+{
+  GListModel *model = gtk_drop_down_get_model (window->thread_dropdown);
+
+  return gtk_string_list_get_string (GTK_STRING_LIST (model), i);
+}
+
+/* "(12.34 ms)" of @column's value at @node, as the picker prints it. */
+static char *
+picker_value (AfgTree *tree, AfgColumn column, guint32 node)
+{
+  g_autofree char *value = afg_format_duration (afg_tree_get_value (tree, column, node));
+
+  return g_strdup_printf ("(%s)", value);
+}
+
+static void
+assert_picker (AfgWindow *window, AfgTree *tree, AfgColumn column)
+{
+  g_autofree char *all = picker_value (tree, column, AFG_TREE_ROOT);
+
+  g_assert_true (g_str_has_suffix (picker_item (window, 0), all));
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+    {
+      g_autofree char *value = picker_value (tree, column, afg_tree_get_thread (tree, i)->node);
+
+      g_test_message ("%s", picker_item (window, i + 1));
+      g_assert_true (g_str_has_suffix (picker_item (window, i + 1), value));
+    }
+}
+
+static void
+test_sample (void)
+{
+  g_autoptr(AfgTree) tree = load_sample ();
+  const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
+  AfgWindow *window;
+  g_autofree char *linked = NULL;
+  g_autofree char *unlinked = NULL;
+  g_autofree char *words = NULL;
+
+  g_assert_nonnull (npu);
+  g_assert_cmpint (npu->unlinked_ns, >, 0);
+  window = show_window (tree);
+  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+  unlinked = afg_format_duration (npu->unlinked_ns);
+  words = g_strdup_printf ("NPU %s linked (%" G_GUINT64_FORMAT " tasks), %s unlinked (%" G_GUINT64_FORMAT ")",
+                           linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
+  g_test_message ("%s", gtk_label_get_text (window->status_label));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), words));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->npu_button)));
+  assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_NPU_TOTAL_NS);
+  g_assert_true (gtk_toggle_button_get_active (window->npu_button));
+  assert_picker (window, tree, AFG_COLUMN_NPU_TOTAL_NS);
+
+  gtk_toggle_button_set_active (window->npu_button, FALSE);
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
+  assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_no_npu (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  AfgWindow *window = show_window (f->tree);
+
+  g_assert_false (afg_tree_has_column (f->tree, AFG_COLUMN_NPU_TOTAL_NS));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->npu_button)));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->npu_button)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->npu_button)), ==,
+                   "No NPU time: this database has no TASK and CONNECTION_IDS tables");
+  g_assert_null (strstr (gtk_label_get_text (window->status_label), "NPU"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/window-weight/sample", test_sample);
+  g_test_add ("/window-weight/no-npu", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_no_npu,
+              afg_gui_tree_fixture_tear_down);
+  return g_test_run ();
+}
