@@ -52,7 +52,7 @@ for (const name of [SAMPLE, 'ascend_pytorch_profiler_level1_rank0']) {
     assert.equal(json.version, 2);
     assert.deepEqual(Object.keys(json.npu), ['tasks', 'ns', 'unlinked_tasks', 'unlinked_ns', 'skipped']);
     assert.deepEqual(jsonLines(json), expected);
-    const { page, log } = await h.openPage(browser.context, h.exportHtml(db));
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');
     const dump = await page.evaluate(() => window.flamegraph.dump('npu'));
     assert.deepEqual(dump.sort(byCodeUnit), expected);
     const host = await page.evaluate(() => window.flamegraph.dump());
@@ -67,7 +67,7 @@ test('#weight=npu selects the NPU weight: widths, threads, tooltip, hash', async
   const expected = fs.readFileSync(path.join(h.samplesDir(), SAMPLE + '.npu.expected'), 'utf8')
     .split('\n').filter((l) => l !== '');
   const file = h.exportHtml(db);
-  const { page, log } = await h.openPage(browser.context, file, '#weight=npu');
+  const { page, log } = await h.openPage(browser.context, file, '#weight=npu&merge=0');
   assert.equal((await page.evaluate(() => window.flamegraph.state())).weight, 'npu');
   assert.equal(await page.$eval('#weight', (e) => e.value), 'npu');
   assert.equal(await page.$eval('#weight', (e) => e.disabled), false);

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// The page's "Merge addresses" toggle (issue 16): on by default, its
+// merged tree is the CLI's --merge-addresses export frame by frame (and the
+// samples' .merged.expected), off it is the plain export; the choice
+// survives a reload; #merge= overrides it; a frame merged from several
+// variants shows no call durations.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import * as h from './helpers.mjs';
+
+const SAMPLES = ['ascend_pytorch_profiler_level0_rank0', 'ascend_pytorch_profiler_level1_rank0'];
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+let browser;
+
+before(async () => {
+  browser = await h.launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+function exportJson(db, args = []) {
+  const dir = h.tmpDir('afg-json-');
+  execFileSync(h.afgBin(), ['--export', '-q', '-f', 'json', '-o', dir, ...args, db], { stdio: 'pipe' });
+  return JSON.parse(fs.readFileSync(path.join(dir, 'flamegraph.json'), 'utf8'));
+}
+
+/* The JSON tree in dump('npu')'s line format. */
+function jsonLines(json) {
+  const lines = [];
+  const walk = (prefix, node) => {
+    const p = `${prefix};${node.name}`;
+    lines.push(`${p}\t${node.calls}\t${node.total_ns}\t${node.self_ns}\t${node.npu_total_ns}\t${node.npu_self_ns}\t${node.npu_tasks}`);
+    node.children.forEach((c) => walk(p, c));
+  };
+  for (const t of json.threads) {
+    const calls = t.children.reduce((n, c) => n + c.calls, 0);
+    lines.push(`${t.label}\t${calls}\t${t.total_ns}\t0\t${t.npu_total_ns}\t0\t0`);
+    t.children.forEach((c) => walk(t.label, c));
+  }
+  return lines.sort(byCodeUnit);
+}
+
+const hostOnly = (lines) => lines.map((l) => l.split('\t').slice(0, 4).join('\t'));
+
+function readLines(file) {
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').sort(byCodeUnit);
+}
+
+const state = (page) => page.evaluate(() => window.flamegraph.state());
+const dump = async (page, kind) => (await page.evaluate((k) => window.flamegraph.dump(k), kind)).sort(byCodeUnit);
+
+for (const name of SAMPLES) {
+  test(`${name}: merged by default as --merge-addresses, plain when toggled off`, async () => {
+    const db = path.join(h.samplesDir(), name + '.db');
+    const merged = jsonLines(exportJson(db, ['--merge-addresses']));
+    const plain = jsonLines(exportJson(db));
+    assert.notDeepEqual(merged, plain, 'the sample has address variants');
+    assert.deepEqual(hostOnly(merged), readLines(path.join(h.samplesDir(), name + '.merged.expected')));
+
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db));
+    await page.evaluate(() => localStorage.removeItem('afg.mergeAddresses'));
+    await page.reload();
+    await page.waitForFunction(() => window.flamegraph !== undefined);
+    assert.equal((await state(page)).merged, true);
+    assert.equal(await page.getAttribute('#merge-addresses', 'aria-pressed'), 'true');
+    assert.deepEqual(await dump(page, 'npu'), merged);
+    assert.deepEqual(await dump(page), hostOnly(merged));
+    assert.deepEqual(await page.evaluate(() => window.flamegraph.functions()),
+                     exportJson(db, ['--merge-addresses']).functions);
+
+    await page.click('#merge-addresses');
+    assert.equal((await state(page)).merged, false);
+    assert.equal(await page.getAttribute('#merge-addresses', 'aria-pressed'), 'false');
+    assert.match(await page.evaluate(() => location.hash), /merge=0/);
+    assert.deepEqual(await dump(page, 'npu'), plain);
+    await page.click('#merge-addresses');
+    assert.deepEqual(await dump(page, 'npu'), merged);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  });
+}
+
+test('the choice is remembered across a reload; #merge= overrides it', async () => {
+  const db = path.join(h.samplesDir(), SAMPLES[0] + '.db');
+  const file = h.exportHtml(db);
+  const { page, log } = await h.openPage(browser.context, file);
+  await page.evaluate(() => localStorage.removeItem('afg.mergeAddresses'));
+  await page.reload();
+  await page.waitForFunction(() => window.flamegraph !== undefined);
+  assert.equal((await state(page)).merged, true);
+  await page.click('#merge-addresses');
+  assert.equal((await state(page)).merged, false);
+  await page.close();
+
+  const again = await h.openPage(browser.context, file);
+  assert.equal((await state(again.page)).merged, false, 'remembered off');
+  assert.equal(await again.page.evaluate(() => location.hash), '', 'a plain open keeps its plain URL');
+  await again.page.close();
+  const forced = await h.openPage(browser.context, file, '#merge=1');
+  assert.equal((await state(forced.page)).merged, true, '#merge=1 wins over the stored choice');
+  await forced.page.click('#merge-addresses');
+  await forced.page.click('#merge-addresses');
+  await forced.page.close();
+  const back = await h.openPage(browser.context, file, '#merge=0');
+  assert.equal((await state(back.page)).merged, false);
+  assert.deepEqual([...log.errors, ...again.log.errors, ...forced.log.errors, ...back.log.errors], []);
+  await back.page.close();
+});
+
+/* A frame in the page whose merged name stands for several variants. */
+async function mergedFrame(page, db) {
+  const plain = exportJson(db).functions.map((f) => f.name);
+  const variants = new Map();
+  for (const n of plain) {
+    const m = n.replace(/ at 0x[0-9A-Fa-f]+/g, ' at 0x…');
+    variants.set(m, (variants.get(m) || 0) + 1);
+  }
+  const lines = await dump(page);
+  for (const [n, count] of [...variants].sort((a, b) => b[1] - a[1])) {
+    if (count < 2)
+      break;
+    const rects = await page.evaluate((x) => window.flamegraph.frames(x), n);
+    if (rects.some((r) => r.width > 20))
+      return n;
+  }
+  assert.fail(`no on-screen merged frame among ${lines.length} frames`);
+}
+
+test('a frame merged from variants shows no call durations; a plain one does', async () => {
+  const db = path.join(h.samplesDir(), SAMPLES[1] + '.db');
+  const file = h.exportHtml(db);
+  const { page, log } = await h.openPage(browser.context, file, '#merge=1');
+  const name = await mergedFrame(page, db);
+  const rects = await page.evaluate((x) => window.flamegraph.frames(x), name);
+  const i = rects.findIndex((r) => r.width > 20);
+  const c = await h.frameCentre(page, name, i);
+  await page.mouse.move(c.x, c.y);
+  const tip = await page.textContent('#tooltip');
+  assert.ok(tip.includes(name), tip);
+  assert.match(tip, /Call durations.*—/);
+  assert.match(tip, /merges address variants/);
+  assert.doesNotMatch(tip, /\d (ns|µs|ms|s) \/ /, 'no percentile values');
+
+  await page.click('#merge-addresses');
+  const top = (await dump(page)).map((l) => l.split('\t')[0].split(';')).find((p) => p.length === 2);
+  const d = await h.frameCentre(page, top[1]);
+  await page.mouse.move(d.x, d.y);
+  assert.match(await page.textContent('#tooltip'), /Call durations[^]*\d (ns|µs|ms|s) \/ /);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
