@@ -68,6 +68,13 @@ const AFG_MERGE = (function () {
     }
   }
 
+  function sorted(kids, key) {
+    for (let j = 1; j < kids.length; j++)
+      if (key(kids[j - 1]) > key(kids[j]))
+        return false;
+    return true;
+  }
+
   /* Totals above 2^50 (hostile timestamps only) add up exactly. */
   function exactSum(m, t, k, sources) {
     if (!sources.some((s) => m.exactTotal.has(s)))
@@ -101,7 +108,8 @@ const AFG_MERGE = (function () {
       for (let s = start[k]; s < start[k + 1]; s++)
         for (let c = m.first[list[s]], stop = c + m.nchild[list[s]]; c < stop; c++)
           kids.push(c);
-      kids.sort((a, b) => key(a) - key(b) || a - b);
+      if (!sorted(kids, key))
+        kids.sort((a, b) => key(a) - key(b) || a - b);
       for (let j = 0; j < kids.length; len++) {
         const n = key(kids[j]);
         t.name[len] = n;
