@@ -154,3 +154,36 @@ test('a frame merged from variants shows no call durations; a plain one does', a
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+/* Variants under one parent merge, recursively, in byte order; under other
+ * parents they stay apart; " at 0x" without digits is no address. */
+test('a built profile: merged as --merge-addresses, children in byte order', async () => {
+  const names = ['main', 'b of T at 0x1f', 'a of T at 0xAB', 'b of T at 0x2e', 'leaf', 'x at 0x', 'other',
+                 'b of T at 0x3d'];
+  const db = h.makeDb(names, [
+    [1, 1, 1, 0, 1000],
+    [1, 1, 2, 0, 300],
+    [1, 1, 5, 10, 110],
+    [1, 1, 3, 300, 400],
+    [1, 1, 4, 400, 700],
+    [1, 1, 5, 410, 450],
+    [1, 1, 6, 700, 800],
+    [1, 1, 7, 800, 1000],
+    [1, 1, 8, 810, 900],
+  ]);
+  const merged = jsonLines(exportJson(db, ['--merge-addresses']));
+  const plain = jsonLines(exportJson(db));
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=1');
+  assert.deepEqual(await dump(page), hostOnly(merged));
+  const lines = await dump(page);
+  assert.ok(lines.includes('1/1;main;b of T at 0x…\t2\t600\t460'), lines.join('\n'));
+  assert.ok(lines.includes('1/1;main;other;b of T at 0x…\t1\t90\t90'));
+  assert.ok(lines.some((l) => l.startsWith('1/1;main;x at 0x\t')));
+  const [a] = await page.evaluate(() => window.flamegraph.frames('a of T at 0x…'));
+  const [b] = await page.evaluate(() => window.flamegraph.frames('b of T at 0x…'));
+  assert.ok(a.x < b.x && a.y === b.y, 'merged siblings in byte order');
+  await page.click('#merge-addresses');
+  assert.deepEqual(await dump(page), hostOnly(plain));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
