@@ -8,7 +8,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import * as h from './helpers.mjs';
 
 const SAMPLES = ['ascend_pytorch_profiler_level0_rank0', 'ascend_pytorch_profiler_level1_rank0'];
@@ -23,27 +22,8 @@ after(async () => {
   await browser?.close();
 });
 
-function exportJson(db, args = []) {
-  const dir = h.tmpDir('afg-json-');
-  execFileSync(h.afgBin(), ['--export', '-q', '-f', 'json', '-o', dir, ...args, db], { stdio: 'pipe' });
-  return JSON.parse(fs.readFileSync(path.join(dir, 'flamegraph.json'), 'utf8'));
-}
-
-/* The JSON tree in dump('npu')'s line format. */
-function jsonLines(json) {
-  const lines = [];
-  const walk = (prefix, node) => {
-    const p = `${prefix};${node.name}`;
-    lines.push(`${p}\t${node.calls}\t${node.total_ns}\t${node.self_ns}\t${node.npu_total_ns}\t${node.npu_self_ns}\t${node.npu_tasks}`);
-    node.children.forEach((c) => walk(p, c));
-  };
-  for (const t of json.threads) {
-    const calls = t.children.reduce((n, c) => n + c.calls, 0);
-    lines.push(`${t.label}\t${calls}\t${t.total_ns}\t0\t${t.npu_total_ns}\t0\t0`);
-    t.children.forEach((c) => walk(t.label, c));
-  }
-  return lines.sort(byCodeUnit);
-}
+const exportJson = h.exportJson;
+const jsonLines = h.npuJsonLines;
 
 const hostOnly = (lines) => lines.map((l) => l.split('\t').slice(0, 4).join('\t'));
 
