@@ -846,7 +846,7 @@
     this.setWeightControls(old.weight);
     if (this.functions)
       this.functions.reset();
-    $('merge-addresses').setAttribute('aria-pressed', on ? 'true' : 'false');
+    $('merge-addresses').checked = on;
   };
 
   App.prototype.toggleMerged = function () {
@@ -955,7 +955,7 @@
     this.bindView();
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
     $('per-step').addEventListener('click', () => this.togglePerStep());
-    $('merge-addresses').addEventListener('click', () => this.toggleMerged());
+    $('merge-addresses').addEventListener('change', () => this.toggleMerged());
     $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
   };
 

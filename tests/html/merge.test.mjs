@@ -47,7 +47,7 @@ for (const name of SAMPLES) {
     await page.reload();
     await page.waitForFunction(() => window.flamegraph !== undefined);
     assert.equal((await state(page)).merged, true);
-    assert.equal(await page.getAttribute('#merge-addresses', 'aria-pressed'), 'true');
+    assert.equal(await page.isChecked('#merge-addresses'), true);
     assert.deepEqual(await dump(page, 'npu'), merged);
     assert.deepEqual(await dump(page), hostOnly(merged));
     assert.deepEqual(await page.evaluate(() => window.flamegraph.functions()),
@@ -55,7 +55,7 @@ for (const name of SAMPLES) {
 
     await page.click('#merge-addresses');
     assert.equal((await state(page)).merged, false);
-    assert.equal(await page.getAttribute('#merge-addresses', 'aria-pressed'), 'false');
+    assert.equal(await page.isChecked('#merge-addresses'), false);
     assert.match(await page.evaluate(() => location.hash), /merge=0/);
     assert.deepEqual(await dump(page, 'npu'), plain);
     await page.click('#merge-addresses');
