@@ -139,7 +139,7 @@ test('a frame merged from variants shows no call durations; a plain one does', a
  * parents they stay apart; " at 0x" without digits is no address. */
 test('a built profile: merged as --merge-addresses, children in byte order', async () => {
   const names = ['main', 'b of T at 0x1f', 'a of T at 0xAB', 'b of T at 0x2e', 'leaf', 'x at 0x', 'other',
-                 'b of T at 0x3d'];
+                 'b of T at 0x3d', 'q at 0x1 z', 'q at 0x3', 'q at 0x5'];
   const db = h.makeDb(names, [
     [1, 1, 1, 0, 1000],
     [1, 1, 2, 0, 300],
@@ -150,6 +150,9 @@ test('a built profile: merged as --merge-addresses, children in byte order', asy
     [1, 1, 6, 700, 800],
     [1, 1, 7, 800, 1000],
     [1, 1, 8, 810, 900],
+    [1, 2, 9, 0, 100],
+    [1, 2, 10, 100, 200],
+    [1, 2, 11, 200, 300],
   ]);
   const merged = jsonLines(exportJson(db, ['--merge-addresses']));
   const plain = jsonLines(exportJson(db));
@@ -162,6 +165,10 @@ test('a built profile: merged as --merge-addresses, children in byte order', asy
   const [a] = await page.evaluate(() => window.flamegraph.frames('a of T at 0x…'));
   const [b] = await page.evaluate(() => window.flamegraph.frames('b of T at 0x…'));
   assert.ok(a.x < b.x && a.y === b.y, 'merged siblings in byte order');
+  /* "q at 0x1 z" came first; merged, "q at 0x…" sorts before "q at 0x… z". */
+  const [q] = await page.evaluate(() => window.flamegraph.frames('q at 0x…'));
+  const [qz] = await page.evaluate(() => window.flamegraph.frames('q at 0x… z'));
+  assert.ok(q.x < qz.x && q.y === qz.y, 'a merged frame moves to its byte-order place');
   await page.click('#merge-addresses');
   assert.deepEqual(await dump(page), hostOnly(plain));
   assert.deepEqual(log.errors, []);
