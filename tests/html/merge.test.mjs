@@ -174,3 +174,19 @@ test('a built profile: merged as --merge-addresses, children in byte order', asy
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+/* Totals above 2^53 add up exactly when variants merge, then round once,
+ * as JSON.parse rounds the --merge-addresses export. */
+test('merged totals above 2^53 are the JSON export\'s', async () => {
+  const db = h.makeDb(['p', 'v at 0x1', 'v at 0x2'], [
+    [1, 1, 1, '0', '4611686018427387907'],
+    [1, 1, 2, '1', '2305843009213693955'],
+    [1, 1, 3, '2305843009213693955', '4611686018427387906'],
+  ]);
+  const merged = hostOnly(jsonLines(exportJson(db, ['--merge-addresses'])));
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=1');
+  assert.deepEqual(await dump(page), merged);
+  assert.ok(merged.some((l) => l.startsWith('1/1;p;v at 0x…\t2\t')), merged.join('\n'));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
