@@ -130,14 +130,43 @@
     m.hasNpu = raw.npu != null;
     if (m.hasNpu)
       loadNpu(m);
+    m.origin = null;
+    m.plain = treeOf(m);
     return m;
+  }
+
+  /* The model's tree: the merge toggle swaps these fields of the model
+   * between the plain tree and the merged one (merge.js). */
+  const TREE_FIELDS = ['names', 'nameCat', 'name', 'calls', 'total', 'self', 'nchild', 'first', 'parent',
+                       'thread', 'depth', 'exactTotal', 'F', 'ALL', 'N', 'npuTotal', 'npuSelf', 'npuTasks', 'origin'];
+
+  function treeOf(m) {
+    const tree = { T: m.T, raw: m.raw, hasNpu: m.hasNpu };
+    for (const k of TREE_FIELDS)
+      tree[k] = m[k];
+    return tree;
+  }
+
+  /* Built once, from the plain tree; the plain tree itself when no name
+   * has an address. */
+  function mergedTree(m) {
+    const t = AFG_MERGE.build(m.plain);
+    if (t === null)
+      return m.plain;
+    Object.assign(t, {
+      raw: m.raw, hasNpu: m.hasNpu, self: new Float64Array(t.N), first: new Uint32Array(t.N),
+      parent: new Int32Array(t.N).fill(-1), thread: new Int32Array(t.N), depth: new Uint16Array(t.N),
+    });
+    linkChildren(t);
+    if (m.hasNpu)
+      npuSelf(t);
+    return treeOf(t);
   }
 
   /* Frames that launched nothing are not in npu_nodes: (gap, total,
    * tasks) triples. NPU self time is total minus the children's totals. */
   function loadNpu(m) {
     m.npuTotal = new Float64Array(m.N);
-    m.npuSelf = new Float64Array(m.N);
     m.npuTasks = new Float64Array(m.N);
     for (let t = 0; t < m.T; t++) {
       m.npuTotal[t] = m.raw.threads[t].npu_total_ns;
@@ -151,6 +180,11 @@
       m.npuTotal[i] = values[k + 1];
       m.npuTasks[i] = values[k + 2];
     }
+    npuSelf(m);
+  }
+
+  function npuSelf(m) {
+    m.npuSelf = new Float64Array(m.N);
     for (let i = m.T; i < m.ALL; i++) {
       let sum = 0;
       for (let c = m.first[i], end = c + m.nchild[i]; c < end; c++)
@@ -625,6 +659,8 @@
     this.search = '';
     this.pending = false;
     this.perStep = false;
+    this.merged = false;  /* the model holds the plain tree */
+    this.mergeDefault = AFG_MERGE.stored();
     this.functions = null;  /* AFG_FUNCTIONS.attach() */
   }
 
@@ -651,6 +687,7 @@
       perStep: this.perStep,
       stepCount: this.strip.count(),
       scope: this.m.raw.scope ? this.m.raw.scope.steps : null,
+      merged: this.merged,
     };
   };
 
@@ -668,9 +705,10 @@
       p.set('weight', 'npu');
     if (s.perStep)
       p.set('perstep', '1');
+    p.set('merge', s.merged ? '1' : '0');
     const hash = '#' + p.toString();
     /* A page opened plainly keeps its plain URL until the view changes. */
-    if (location.hash === '' && hash === '#thread=all')
+    if (location.hash === '' && hash === '#thread=all&merge=' + (this.mergeDefault ? '1' : '0'))
       return;
     if (location.hash !== hash)
       history.replaceState(null, '', hash);
@@ -679,6 +717,8 @@
   App.prototype.readHash = function () {
     const p = new URLSearchParams(location.hash.slice(1));
     const m = this.m;
+    const merge = p.get('merge');
+    this.setMerged(merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored());
     const t = p.get('thread');
     let root = m.ALL;
     for (let i = 0; i < m.T; i++)
@@ -789,6 +829,32 @@
     this.writeHash();
   };
 
+  /* Swaps the model's tree; node ids change, so the zoom goes back to the
+   * thread view's root. */
+  App.prototype.setMerged = function (on) {
+    const m = this.m, old = this.view;
+    if (on === this.merged)
+      return;
+    if (on && m.merged === undefined)
+      m.merged = mergedTree(m);
+    Object.assign(m, on ? m.merged : m.plain);
+    this.merged = on;
+    this.view = new FlameView(m);
+    this.view.icicle = old.icicle;
+    this.view.hoverDrawn = old.hoverDrawn;
+    this.view.viewRoot = this.view.zoom = old.viewRoot < m.T ? old.viewRoot : m.ALL;
+    this.setWeightControls(old.weight);
+    if (this.functions)
+      this.functions.reset();
+    $('merge-addresses').checked = on;
+  };
+
+  App.prototype.toggleMerged = function () {
+    this.setMerged(!this.merged);
+    AFG_MERGE.store(this.merged);
+    this.apply({ scroll: true });
+  };
+
   App.prototype.onEscape = function () {
     if (this.search !== '')
       this.setSearchText('');
@@ -889,6 +955,7 @@
     this.bindView();
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
     $('per-step').addEventListener('click', () => this.togglePerStep());
+    $('merge-addresses').addEventListener('change', () => this.toggleMerged());
     $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
   };
 
@@ -923,6 +990,8 @@
       el.textContent = AFG_T(el.dataset.i18n);
     for (const el of document.querySelectorAll('[data-i18n-placeholder]'))
       el.placeholder = AFG_T(el.dataset.i18nPlaceholder);
+    for (const el of document.querySelectorAll('[data-i18n-title]'))
+      el.title = AFG_T(el.dataset.i18nTitle);
   }
 
   function fillThreads(m, wt, divisor = 1) {

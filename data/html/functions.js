@@ -268,11 +268,16 @@ const AFG_FUNCTIONS = (function () {
     if (node < m.T || node === m.ALL)
       return [];
     if (this.durations === undefined)
-      this.durations = decodeDurations(m, h.decodeVarints);
+      this.durations = decodeDurations(m.plain, h.decodeVarints);
     if (this.durations === null)
       return [];
-    const d = this.durations.values.subarray(5 * node, 5 * node + 5);
-    const approx = this.durations.approx[node] === 1;
+    /* A frame merged from address variants: the page has only each
+     * variant's percentiles, which do not combine. */
+    const from = m.origin === null ? node : m.origin[node];
+    if (from < 0)
+      return [[AFG_T('durations'), '—'], ['', AFG_T('durationsMerged')]];
+    const d = this.durations.values.subarray(5 * from, 5 * from + 5);
+    const approx = this.durations.approx[from] === 1;
     const fmt = (v) => (approx ? '≈' : '') + h.fmtTime(v);
     const rows = [[AFG_T('durations'), Array.from(d, fmt).join(' / ')]];
     if (approx)
@@ -314,6 +319,12 @@ const AFG_FUNCTIONS = (function () {
         panel.render();
       },
       select: (name) => panel.select(m.names.indexOf(String(name))),
+      reset: () => {
+        panel.table = null;
+        panel.selected = null;
+        panel.render();
+        panel.drawSandwich();
+      },
     };
   }
 

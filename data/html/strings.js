@@ -81,6 +81,9 @@ const AFG_STRINGS = {
     calleesTitle: 'Callees (what it calls)',
     durations: 'Call durations (min / p50 / p90 / p99 / max)',
     durationsApprox: '≈ rounded to ±2.2% in this page; exact in the JSON export',
+    durationsMerged: 'none: this frame merges address variants; export with --merge-addresses for them',
+    mergeAddresses: 'Merge addresses',
+    mergeAddressesTip: 'Merge address variants: every " at 0x<hex>" in a name becomes " at 0x…" and the frames that then have one name merge',
   },
   'zh-CN': {
     thread: '线程',
@@ -159,6 +162,9 @@ const AFG_STRINGS = {
     calleesTitle: '被调用者（它调用的函数）',
     durations: '单次调用耗时（最小 / p50 / p90 / p99 / 最大）',
     durationsApprox: '≈ 本页中按 ±2.2% 取整；JSON 导出中为精确值',
+    durationsMerged: '无：此帧合并了地址变体；使用 --merge-addresses 导出可得',
+    mergeAddresses: '合并地址',
+    mergeAddressesTip: '合并地址变体：名称中的每个“ at 0x<十六进制>”变为“ at 0x…”，同名的帧随之合并',
   },
 };
 

@@ -41,7 +41,7 @@ for (const name of samples) {
     const db = path.join(dir, name);
     const want = windowView(db);
     assert.ok(want.frames.length > 1000);
-    const { page, log } = await h.openPage(browser.context, h.exportHtml(db));
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');
     const got = await page.evaluate(() => window.flamegraph.dump('view'));
     assert.deepEqual(got.sort(byCodeUnit), want.frames);
     for (const q of queries) {

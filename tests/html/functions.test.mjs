@@ -58,7 +58,7 @@ test('functions() is the JSON export\'s array', async () => {
 for (const name of ['ascend_pytorch_profiler_level0_rank0', 'ascend_pytorch_profiler_level1_rank0']) {
   test(`functions() of sample ${name}`, async () => {
     const sample = path.join(h.samplesDir(), name + '.db');
-    const p = await h.openPage(browser.context, h.exportHtml(sample));
+    const p = await h.openPage(browser.context, h.exportHtml(sample), '#merge=0');
     assert.deepEqual(await p.page.evaluate(() => window.flamegraph.functions()), exportedFunctions(sample));
     await done(p);
   });

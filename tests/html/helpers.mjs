@@ -146,3 +146,26 @@ export function decodeVarints(text) {
   }
   return values;
 }
+
+/* Exports @db as JSON (with @extraArgs) and parses it. */
+export function exportJson(db, extraArgs = []) {
+  const dir = tmpDir('afg-json-');
+  execFileSync(afgBin(), ['--export', '-q', '-f', 'json', '-o', dir, ...extraArgs, db], { stdio: 'pipe' });
+  return JSON.parse(fs.readFileSync(path.join(dir, 'flamegraph.json'), 'utf8'));
+}
+
+/* The JSON tree in dump('npu')'s line format, sorted by code unit. */
+export function npuJsonLines(json) {
+  const lines = [];
+  const walk = (prefix, node) => {
+    const p = `${prefix};${node.name}`;
+    lines.push(`${p}\t${node.calls}\t${node.total_ns}\t${node.self_ns}\t${node.npu_total_ns}\t${node.npu_self_ns}\t${node.npu_tasks}`);
+    node.children.forEach((c) => walk(p, c));
+  };
+  for (const t of json.threads) {
+    const calls = t.children.reduce((n, c) => n + c.calls, 0);
+    lines.push(`${t.label}\t${calls}\t${t.total_ns}\t0\t${t.npu_total_ns}\t0\t0`);
+    t.children.forEach((c) => walk(t.label, c));
+  }
+  return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -6,7 +6,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import * as h from './helpers.mjs';
 
 const SAMPLE = 'ascend_pytorch_profiler_level0_rank0';
@@ -21,27 +20,8 @@ after(async () => {
   await browser?.close();
 });
 
-function exportJson(db) {
-  const dir = h.tmpDir('afg-json-');
-  execFileSync(h.afgBin(), ['--export', '-q', '-f', 'json', '-o', dir, db], { stdio: 'pipe' });
-  return JSON.parse(fs.readFileSync(path.join(dir, 'flamegraph.json'), 'utf8'));
-}
-
-/* The JSON tree in dump('npu')'s line format. */
-function jsonLines(json) {
-  const lines = [];
-  const walk = (prefix, node) => {
-    const p = `${prefix};${node.name}`;
-    lines.push(`${p}\t${node.calls}\t${node.total_ns}\t${node.self_ns}\t${node.npu_total_ns}\t${node.npu_self_ns}\t${node.npu_tasks}`);
-    node.children.forEach((c) => walk(p, c));
-  };
-  for (const t of json.threads) {
-    const calls = t.children.reduce((n, c) => n + c.calls, 0);
-    lines.push(`${t.label}\t${calls}\t${t.total_ns}\t0\t${t.npu_total_ns}\t0\t0`);
-    t.children.forEach((c) => walk(t.label, c));
-  }
-  return lines.sort(byCodeUnit);
-}
+const exportJson = h.exportJson;
+const jsonLines = h.npuJsonLines;
 
 for (const name of [SAMPLE, 'ascend_pytorch_profiler_level1_rank0']) {
   test(`dump('npu') of ${name} is the JSON export and the expected file`, async () => {
@@ -52,7 +32,7 @@ for (const name of [SAMPLE, 'ascend_pytorch_profiler_level1_rank0']) {
     assert.equal(json.version, 2);
     assert.deepEqual(Object.keys(json.npu), ['tasks', 'ns', 'unlinked_tasks', 'unlinked_ns', 'skipped']);
     assert.deepEqual(jsonLines(json), expected);
-    const { page, log } = await h.openPage(browser.context, h.exportHtml(db));
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');
     const dump = await page.evaluate(() => window.flamegraph.dump('npu'));
     assert.deepEqual(dump.sort(byCodeUnit), expected);
     const host = await page.evaluate(() => window.flamegraph.dump());
@@ -67,7 +47,7 @@ test('#weight=npu selects the NPU weight: widths, threads, tooltip, hash', async
   const expected = fs.readFileSync(path.join(h.samplesDir(), SAMPLE + '.npu.expected'), 'utf8')
     .split('\n').filter((l) => l !== '');
   const file = h.exportHtml(db);
-  const { page, log } = await h.openPage(browser.context, file, '#weight=npu');
+  const { page, log } = await h.openPage(browser.context, file, '#weight=npu&merge=0');
   assert.equal((await page.evaluate(() => window.flamegraph.state())).weight, 'npu');
   assert.equal(await page.$eval('#weight', (e) => e.value), 'npu');
   assert.equal(await page.$eval('#weight', (e) => e.disabled), false);

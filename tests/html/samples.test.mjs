@@ -65,7 +65,7 @@ for (const name of samples) {
     const dataBytes = Buffer.byteLength(JSON.stringify(data));
     assert.ok(dataBytes <= nameBytes + 40 * expected.length, `${dataBytes} bytes of data`);
 
-    const { page, log } = await h.openPage(browser.context, file);
+    const { page, log } = await h.openPage(browser.context, file, '#merge=0');
     const dump = await page.evaluate(() => window.flamegraph.dump());
     assert.deepEqual(dump.sort(byCodeUnit), expected);
 

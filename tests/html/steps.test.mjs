@@ -135,7 +135,7 @@ test('the sample exported with --steps 50 decodes to its .step50.expected', asyn
   const page = h.exportHtml(path.join(h.samplesDir(), name + '.db'), ['--steps', '50']);
   const expected = fs.readFileSync(path.join(h.samplesDir(), name + '.step50.expected'), 'utf8')
     .split('\n').filter((l) => l !== '');
-  const p = await open(page);
+  const p = await open(page, '#merge=0');
   assert.deepEqual(await p.eval(() => window.flamegraph.dump('npu')), expected);
   assert.match(await stat(p.page, 'scope'), /^step 50 \(/);
   assert.equal((await p.eval(() => window.flamegraph.state())).stepCount, 1);
