@@ -13,17 +13,8 @@ runs=${RUNS:-3}
 dir=${AFG_BENCH_DIR:-/tmp/afg-bench}/diff-$rows
 exe="$build/src/ascend-flamegraph"
 
-best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
-  local best_s=999999 best_kb=0 s kb tfile
-  tfile=$(mktemp)
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$tfile" -f '%e %M' "$@" >/dev/null 2>&1 || true
-    read -r s kb < "$tfile"
-    if awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_kb=$kb; fi
-  done
-  rm -f "$tfile"
-  echo "$best_s $best_kb"
-}
+# shellcheck source=tools/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
 
 mkdir -p "$dir"
 for seed in 1 2; do

@@ -14,17 +14,8 @@ runs=${RUNS:-3}
 job=${AFG_BENCH_DIR:-/tmp/afg-bench}/job-$rows
 exe="$build/src/ascend-flamegraph"
 
-best() { # best wall seconds and its peak RSS (KB) of $runs runs of "$@"
-  local best_s=999999 best_kb=0 s kb tfile
-  tfile=$(mktemp)
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$tfile" -f '%e %M' "$@" >/dev/null 2>&1 || true
-    read -r s kb < "$tfile"
-    if awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_kb=$kb; fi
-  done
-  rm -f "$tfile"
-  echo "$best_s $best_kb"
-}
+# shellcheck source=tools/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
 
 dbs=()
 for rank in 0 1 2 3 4 5 6 7; do

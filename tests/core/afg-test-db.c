@@ -814,3 +814,31 @@ afg_test_db_new_npu_recursion (void)
   afg_test_db_add_task (db, 2000, 2040, 103);
   return db;
 }
+
+char *
+afg_test_read_output (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *data = NULL;
+
+  g_file_get_contents (path, &data, NULL, &error);
+  g_assert_no_error (error);
+  return data;
+}
+
+void
+afg_test_assert_dir_holds (const char *dir, const char *name)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((entry = g_dir_read_name (d)) != NULL)
+    {
+      g_assert_cmpstr (entry, ==, name);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, name ? 1 : 0);
+}

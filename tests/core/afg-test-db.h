@@ -180,6 +180,12 @@ char       *afg_test_sample_path     (const char        *name,
                                       const char        *suffix);
 /* The non-empty lines of a text file. */
 GPtrArray  *afg_test_read_lines      (const char        *path);
+/* DIR/NAME's contents; fails the test when it cannot be read. */
+char       *afg_test_read_output     (const char        *dir,
+                                      const char        *name);
+/* @dir holds exactly @name, or nothing when NULL: no temp file is left. */
+void        afg_test_assert_dir_holds (const char       *dir,
+                                       const char       *name);
 
 /* Writes DIR/NAME (creating DIR) with @data. */
 void        afg_test_make_file       (const char        *dir,

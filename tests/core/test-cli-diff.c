@@ -99,35 +99,6 @@ serialize (const char *a_path, const char *b_path, AfgFormat format, const AfgSc
   return g_string_free (out, FALSE);
 }
 
-static char *
-read_output (const char *dir, const char *name)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-
-  g_file_get_contents (path, &data, NULL, &error);
-  g_assert_no_error (error);
-  return data;
-}
-
-/* @dir holds exactly @name, or nothing when NULL: no temp file is left. */
-static void
-assert_dir_holds (const char *dir, const char *name)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *entry;
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while ((entry = g_dir_read_name (d)) != NULL)
-    {
-      g_assert_cmpstr (entry, ==, name);
-      n++;
-    }
-  g_assert_cmpuint (n, ==, name ? 1 : 0);
-}
-
 static int
 run (const char * const *args, char **err)
 {
@@ -158,8 +129,8 @@ test_format (Fixture *f, gconstpointer data)
   g_autofree char *expected = serialize (f->a->path, f->b->path, c->afg_format, NULL, AFG_TREE_FLAGS_NONE);
 
   g_assert_cmpint (run (args, &err), ==, EXIT_OK);
-  assert_dir_holds (f->out_dir, c->file_name);
-  written = read_output (f->out_dir, c->file_name);
+  afg_test_assert_dir_holds (f->out_dir, c->file_name);
+  written = afg_test_read_output (f->out_dir, c->file_name);
   g_assert_cmpstr (written, ==, expected);
   g_assert_null (strstr (err, "error"));
   g_assert_nonnull (strstr (err, ": A ascend_pytorch_profiler_0.db, B ascend_pytorch_profiler_0.db: 6 frames, 2 only in A, 2 only in B;"));
@@ -176,8 +147,8 @@ test_html (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (run (args, &err), ==, EXIT_OK);
   g_assert_cmpstr (err, ==, "");
-  assert_dir_holds (f->out_dir, "flamegraph-diff.html");
-  page = read_output (f->out_dir, "flamegraph-diff.html");
+  afg_test_assert_dir_holds (f->out_dir, "flamegraph-diff.html");
+  page = afg_test_read_output (f->out_dir, "flamegraph-diff.html");
   g_assert_true (g_str_has_prefix (page, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (page, "{\"format\":\"ascend-flamegraph-diff\",\"version\":1,\"encoding\":\"compact-diff-1\""));
   g_assert_nonnull (strstr (page, "const AFG_DIFF_COLOR"));
@@ -198,11 +169,11 @@ test_merge_addresses (Fixture *f, gconstpointer data)
   g_autofree char *expected = serialize (f->a->path, f->b->path, AFG_FORMAT_FOLDED, NULL, AFG_TREE_MERGE_ADDRESSES);
 
   g_assert_cmpint (run (plain_args, NULL), ==, EXIT_OK);
-  plain = read_output (f->out_dir, "flamegraph-diff.folded");
+  plain = afg_test_read_output (f->out_dir, "flamegraph-diff.folded");
   g_assert_nonnull (strstr (plain, MAIN ";" ITEM "ffff8342ae0> 10 0\n"));
   g_assert_nonnull (strstr (plain, MAIN ";" ITEM "aaaa0001> 0 40\n"));
   g_assert_cmpint (run (merged_args, NULL), ==, EXIT_OK);
-  merged = read_output (f->out_dir, "flamegraph-diff.folded");
+  merged = afg_test_read_output (f->out_dir, "flamegraph-diff.folded");
   g_assert_cmpstr (merged, ==, expected);
   g_assert_nonnull (strstr (merged, MAIN ";" ITEM "\xe2\x80\xa6> 10 40\n"));
 }
@@ -218,7 +189,7 @@ test_steps (Fixture *f, gconstpointer data)
   g_autofree char *expected = serialize (f->a->path, f->b->path, AFG_FORMAT_JSON, &two, AFG_TREE_FLAGS_NONE);
 
   g_assert_cmpint (run (args, NULL), ==, EXIT_OK);
-  written = read_output (f->out_dir, "flamegraph-diff.json");
+  written = afg_test_read_output (f->out_dir, "flamegraph-diff.json");
   g_assert_cmpstr (written, ==, expected);
   g_assert_nonnull (strstr (written, "\"scope\":{\"steps\":[2,2],\"start_ns\":100,\"end_ns\":200}},\"b\""));
   g_assert_nonnull (strstr (written, "\"scope\":{\"steps\":[2,2],\"start_ns\":100,\"end_ns\":300}},\"options\""));
@@ -235,7 +206,7 @@ test_against_itself (Fixture *f, gconstpointer data)
   g_auto(GStrv) lines = NULL;
 
   g_assert_cmpint (run (args, NULL), ==, EXIT_OK);
-  written = read_output (f->out_dir, "flamegraph-diff.folded");
+  written = afg_test_read_output (f->out_dir, "flamegraph-diff.folded");
   lines = g_strsplit (written, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 5);
   for (guint i = 0; lines[i][0] != '\0'; i++)
@@ -260,7 +231,7 @@ test_empty_side (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (run (args, &err), ==, EXIT_OK);
   g_assert_nonnull (strstr (err, "ascend-flamegraph: A ascend_pytorch_profiler_0.db: warning: "));
-  written = read_output (f->out_dir, "flamegraph-diff.folded");
+  written = afg_test_read_output (f->out_dir, "flamegraph-diff.folded");
   g_assert_nonnull (strstr (written, MAIN " 0 140\n"));
   g_assert_nonnull (strstr (written, MAIN ";aten::copy_ 0 90\n"));
   afg_test_db_free (empty);
@@ -302,7 +273,7 @@ test_usage (Fixture *f, gconstpointer data)
       g_test_message ("usage case %u", i);
       g_assert_cmpint (run (cases[i], &err), ==, EXIT_USAGE);
       assert_error_and_hint (err);
-      assert_dir_holds (o, NULL);
+      afg_test_assert_dir_holds (o, NULL);
     }
 }
 
@@ -353,7 +324,7 @@ test_cannot_write (Fixture *f, gconstpointer data)
   afg_test_write_file (file, "keep me", -1);
   g_assert_cmpint (run (to_file, &err), ==, EXIT_WRITE_FAILED);
   assert_error_and_hint (err);
-  kept = read_output (f->out_dir, "plain-file");
+  kept = afg_test_read_output (f->out_dir, "plain-file");
   g_assert_cmpstr (kept, ==, "keep me");
   g_assert_cmpint (g_mkdir (target, 0755), ==, 0);
   g_assert_cmpint (run (to_dir, &err2), ==, EXIT_WRITE_FAILED);

@@ -68,35 +68,6 @@ serialize (const char *db_path, AfgFormat format)
   return g_string_free (out, FALSE);
 }
 
-static char *
-read_output (const char *dir, const char *name)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-
-  g_file_get_contents (path, &data, NULL, &error);
-  g_assert_no_error (error);
-  return data;
-}
-
-/* The output directory holds exactly @name (or nothing when NULL). */
-static void
-assert_dir_holds (const char *dir, const char *name)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *entry;
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while ((entry = g_dir_read_name (d)) != NULL)
-    {
-      g_assert_cmpstr (entry, ==, name);
-      n++;
-    }
-  g_assert_cmpuint (n, ==, name ? 1 : 0);
-}
-
 static void
 export_ok (Fixture *f, const char *format, const char *file_name, AfgFormat afg_format)
 {
@@ -107,8 +78,8 @@ export_ok (Fixture *f, const char *format, const char *file_name, AfgFormat afg_
   g_autofree char *expected = NULL;
 
   g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
-  assert_dir_holds (f->out_dir, file_name);
-  written = read_output (f->out_dir, file_name);
+  afg_test_assert_dir_holds (f->out_dir, file_name);
+  written = afg_test_read_output (f->out_dir, file_name);
   expected = serialize (f->db->path, afg_format);
   g_assert_cmpstr (written, ==, expected);
   g_assert_null (strstr (err, "error"));
@@ -149,7 +120,7 @@ test_quiet (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
   g_assert_cmpstr (err, ==, "");
-  assert_dir_holds (f->out_dir, "flamegraph.json");
+  afg_test_assert_dir_holds (f->out_dir, "flamegraph.json");
 }
 
 /* No usable rows: exit 0, output written, a warning on stderr. */
@@ -166,7 +137,7 @@ test_no_usable_rows (void)
   afg_test_db_close (db);
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_OK);
   g_assert_nonnull (strstr (err, "warning"));
-  json = read_output (out_dir, "flamegraph.json");
+  json = afg_test_read_output (out_dir, "flamegraph.json");
   g_assert_nonnull (strstr (json, "\"threads\":[]"));
   afg_test_rm_rf (out_dir);
   afg_test_db_free (db);
@@ -198,7 +169,7 @@ assert_cli_fails (const char *path, gboolean as_nobody, const char *needle)
       g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
       g_assert_cmpstr (lines[2], ==, "");
     }
-  assert_dir_holds (out_dir, NULL);
+  afg_test_assert_dir_holds (out_dir, NULL);
   after = afg_test_snapshot_dir (in_dir);
   g_assert_cmpstr (after, ==, before);
   afg_test_rm_rf (out_dir);
@@ -373,7 +344,7 @@ test_out_dir_is_file (Fixture *f, gconstpointer data)
   assert_write_fails (f, out, FALSE);
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_WRITE_FAILED);
   g_assert_cmpstr (err, ==, expected);
-  kept = read_output (f->out_dir, "plain-file");
+  kept = afg_test_read_output (f->out_dir, "plain-file");
   g_assert_cmpstr (kept, ==, "keep me");
 }
 
@@ -422,7 +393,7 @@ test_usage (Fixture *f, gconstpointer data)
       g_assert_cmpint (afg_test_run_cli (cases[i], FALSE, &out, &err), ==, EXIT_USAGE);
       assert_error_and_hint (err);
       g_assert_cmpstr (out, ==, "");
-      assert_dir_holds (o, NULL);
+      afg_test_assert_dir_holds (o, NULL);
     }
 }
 
@@ -551,7 +522,7 @@ test_no_display (Fixture *f, gconstpointer data)
   else
     g_assert_cmpstr (lines[0], ==, ERROR_PREFIX "no display: cannot open display ':31999'");
   g_assert_nonnull (strstr (lines[1], "ascend-flamegraph --export"));
-  assert_dir_holds (f->out_dir, NULL);
+  afg_test_assert_dir_holds (f->out_dir, NULL);
 }
 
 /* A DB with enough rows for the loader to report progress (every 16,384
@@ -666,7 +637,7 @@ assert_loads_as_nobody (const char *db_path, const char *must_contain)
   g_assert_cmpint (afg_test_run_cli (args, TRUE, NULL, &err), ==, EXIT_OK);
   after = afg_test_snapshot_dir (in_dir);
   g_assert_cmpstr (after, ==, before);
-  json = read_output (out_dir, "flamegraph.json");
+  json = afg_test_read_output (out_dir, "flamegraph.json");
   expected = serialize (db_path, AFG_FORMAT_JSON);
   g_assert_cmpstr (json, ==, expected);
   if (must_contain != NULL)
@@ -732,7 +703,7 @@ test_merge_addresses (gconstpointer data)
 
       g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, NULL), ==, EXIT_OK);
       *(merge ? &merged_top : &plain_top) = g_steal_pointer (&out);
-      *(merge ? &merged : &plain) = read_output (out_dir, afg_format_file_name (afg_format));
+      *(merge ? &merged : &plain) = afg_test_read_output (out_dir, afg_format_file_name (afg_format));
     }
   g_assert_nonnull (strstr (merged, ITEM_MERGED));
   g_assert_null (strstr (merged, ITEM_AT ("7f3a01")));
