@@ -92,7 +92,8 @@ afg_event_store_reserve (AfgEventStore *self, guint n)
 {
   g_return_if_fail (self->threads->len == 0);
   g_array_set_size (self->threads, n);
-  memset (self->threads->data, 0, n * sizeof (AfgEventThread));
+  if (n > 0)  /* an empty GArray's data is NULL, which memset must not get */
+    memset (self->threads->data, 0, n * sizeof (AfgEventThread));
 }
 
 void
