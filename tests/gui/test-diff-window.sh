@@ -67,12 +67,20 @@ hover_frames () {
 
 # The tooltip is on screen: GTK shows it as a window of its own, named
 # after the application, tall enough for the four lines of a diff frame
-# and drawn dark. Up to 20 s: under ASan (tools/ci-sanitize.sh) the
+# and drawn dark. Up to 30 s: under ASan (tools/ci-sanitize.sh) the
 # tooltip's first draw takes seconds.
 tooltip_shown () {
   local tip WINDOW X Y WIDTH HEIGHT SCREEN
-  local deadline=$((SECONDS + 20))
+  local deadline=$((SECONDS + 30)) tries=0
   while [ "$SECONDS" -lt "$deadline" ]; do
+    # A tooltip GTK dropped (a redraw under the pointer, seconds late
+    # under ASan) comes back after a one-pixel move within the frame.
+    tries=$((tries + 1))
+    if [ $((tries % 40)) -eq 0 ]; then
+      xdotool mousemove_relative -- 1 0
+      sleep 0.2
+      xdotool mousemove_relative -- -1 0
+    fi
     for tip in $(xdotool search --onlyvisible --name "^Ascend Flame Graph\$" 2>/dev/null); do
       eval "$(xdotool getwindowgeometry --shell "$tip")"
       [ "$HEIGHT" -ge 60 ] || continue
