@@ -842,3 +842,14 @@ afg_test_assert_dir_holds (const char *dir, const char *name)
     }
   g_assert_cmpuint (n, ==, name ? 1 : 0);
 }
+
+void
+afg_test_assert_error_and_hint (const char *err)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_true (g_str_has_prefix (lines[0], "ascend-flamegraph: error: "));
+  g_assert_true (g_str_has_prefix (lines[1], "ascend-flamegraph: hint: "));
+  g_assert_cmpstr (lines[2], ==, "");
+}

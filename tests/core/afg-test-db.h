@@ -183,6 +183,8 @@ GPtrArray  *afg_test_read_lines      (const char        *path);
 /* DIR/NAME's contents; fails the test when it cannot be read. */
 char       *afg_test_read_output     (const char        *dir,
                                       const char        *name);
+/* Exactly `ascend-flamegraph: error: …` then `ascend-flamegraph: hint: …`. */
+void        afg_test_assert_error_and_hint (const char *err);
 /* @dir holds exactly @name, or nothing when NULL: no temp file is left. */
 void        afg_test_assert_dir_holds (const char       *dir,
                                        const char       *name);

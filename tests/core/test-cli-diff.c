@@ -237,18 +237,6 @@ test_empty_side (Fixture *f, gconstpointer data)
   afg_test_db_free (empty);
 }
 
-/* Exactly `ascend-flamegraph: error: …` then `ascend-flamegraph: hint: …`. */
-static void
-assert_error_and_hint (const char *err)
-{
-  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
-
-  g_assert_cmpuint (g_strv_length (lines), ==, 3);
-  g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
-  g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
-  g_assert_cmpstr (lines[2], ==, "");
-}
-
 /* Exit 2, two lines, nothing written. */
 static void
 test_usage (Fixture *f, gconstpointer data)
@@ -272,7 +260,7 @@ test_usage (Fixture *f, gconstpointer data)
 
       g_test_message ("usage case %u", i);
       g_assert_cmpint (run (cases[i], &err), ==, EXIT_USAGE);
-      assert_error_and_hint (err);
+      afg_test_assert_error_and_hint (err);
       afg_test_assert_dir_holds (o, NULL);
     }
 }
@@ -296,7 +284,7 @@ test_bad_side (Fixture *f, gconstpointer data)
 
       g_test_message ("bad side %u", i);
       g_assert_cmpint (run (cases[i], &err), ==, EXIT_BAD_INPUT);
-      assert_error_and_hint (err);
+      afg_test_assert_error_and_hint (err);
       g_assert_nonnull (strstr (err, i == 2 ? f->a->path : missing));
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
     }
@@ -323,17 +311,17 @@ test_cannot_write (Fixture *f, gconstpointer data)
 
   afg_test_write_file (file, "keep me", -1);
   g_assert_cmpint (run (to_file, &err), ==, EXIT_WRITE_FAILED);
-  assert_error_and_hint (err);
+  afg_test_assert_error_and_hint (err);
   kept = afg_test_read_output (f->out_dir, "plain-file");
   g_assert_cmpstr (kept, ==, "keep me");
   g_assert_cmpint (g_mkdir (target, 0755), ==, 0);
   g_assert_cmpint (run (to_dir, &err2), ==, EXIT_WRITE_FAILED);
-  assert_error_and_hint (err2);
+  afg_test_assert_error_and_hint (err2);
   /* B named as the output: never overwritten. */
   g_assert_cmpint (g_rename (f->b->path, renamed), ==, 0);
   g_file_get_contents (renamed, &b_copy, NULL, NULL);
   g_assert_cmpint (run (over_db, &err3), ==, EXIT_WRITE_FAILED);
-  assert_error_and_hint (err3);
+  afg_test_assert_error_and_hint (err3);
   g_assert_nonnull (strstr (err3, "never overwritten"));
   g_file_get_contents (renamed, &b_bytes, NULL, NULL);
   g_assert_true (b_copy != NULL && b_bytes != NULL && memcmp (b_copy, b_bytes, 16) == 0);

@@ -348,18 +348,6 @@ test_out_dir_is_file (Fixture *f, gconstpointer data)
   g_assert_cmpstr (kept, ==, "keep me");
 }
 
-/* Exactly `ascend-flamegraph: error: …` then `ascend-flamegraph: hint: …`. */
-static void
-assert_error_and_hint (const char *err)
-{
-  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
-
-  g_assert_cmpuint (g_strv_length (lines), ==, 3);
-  g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
-  g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
-  g_assert_cmpstr (lines[2], ==, "");
-}
-
 /* With or without --export: a bad command line is exit 2 and two lines,
  * never GLib's bare message, and nothing is written. */
 static void
@@ -391,7 +379,7 @@ test_usage (Fixture *f, gconstpointer data)
 
       g_test_message ("usage case %u", i);
       g_assert_cmpint (afg_test_run_cli (cases[i], FALSE, &out, &err), ==, EXIT_USAGE);
-      assert_error_and_hint (err);
+      afg_test_assert_error_and_hint (err);
       g_assert_cmpstr (out, ==, "");
       afg_test_assert_dir_holds (o, NULL);
     }
@@ -515,7 +503,7 @@ test_no_display (Fixture *f, gconstpointer data)
   if (data != NULL)
     env = g_environ_setenv (env, "DISPLAY", data, TRUE);
   g_assert_cmpint (run_in_env (args, env, &err), ==, EXIT_USAGE);
-  assert_error_and_hint (err);
+  afg_test_assert_error_and_hint (err);
   lines = g_strsplit (err, "\n", -1);
   if (data == NULL)
     g_assert_cmpstr (lines[0], ==, ERROR_PREFIX "no display: DISPLAY and WAYLAND_DISPLAY are not set");
