@@ -54,22 +54,25 @@ encode (AfgEventThread *out, guint index, gint64 global_tid, AfgChunk *chunks,
   AfgEventThread t = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, 0, 0, NULL, NULL, 0 };
   g_autoptr(GArray) wide = g_array_new (FALSE, FALSE, sizeof (guint64));
   AfgEventMerge merge;
-  const AfgEvent *ev;
+  const AfgEvent *run;
+  gsize n_run;
+  guint64 i = 0;
   gint64 prev = 0;
 
   for (AfgChunk *c = chunks; c != NULL; c = c->next)
     t.n_events += c->len;
   t.events = afg_huge_alloc (sizeof (AfgPackedEvent) * MAX (t.n_events, 1));
   afg_event_merge_init (&merge, chunks, TRUE);
-  for (guint64 i = 0; (ev = afg_event_merge_next (&merge)) != NULL; i++)
-    {
-      t.events[i].start_delta = pack ((guint64) ev->start - (guint64) prev, wide);
-      t.events[i].duration = pack ((guint64) ev->end - (guint64) ev->start, wide);
-      t.events[i].name = ev->name;
-      prev = ev->start;
-      if (ev->link != 0 && link_func != NULL)
-        link_func (ev->link, index, i, link_data);
-    }
+  while ((run = afg_event_merge_next_run (&merge, &n_run)) != NULL)
+    for (const AfgEvent *ev = run; ev < run + n_run; ev++, i++)
+      {
+        t.events[i].start_delta = pack ((guint64) ev->start - (guint64) prev, wide);
+        t.events[i].duration = pack ((guint64) ev->end - (guint64) ev->start, wide);
+        t.events[i].name = ev->name;
+        prev = ev->start;
+        if (ev->link != 0 && link_func != NULL)
+          link_func (ev->link, index, i, link_data);
+      }
   afg_event_merge_clear (&merge);
   t.n_wide = wide->len;
   if (t.n_wide > 0)

@@ -32,18 +32,13 @@ typedef struct {
 
 AfgNpuData *afg_npu_data_new  (guint       n_threads);
 void        afg_npu_data_free (AfgNpuData *self);
-/* Adds @ns and @tasks to the event (@thread, @event); any order. */
+/* The entry of the event (@thread, @event): each thread's events in
+ * ascending order, once each. */
 void        afg_npu_data_add  (AfgNpuData *self,
                                guint       thread,
                                guint64     event,
                                gint64      ns,
                                guint64     tasks);
-/* Sorts each thread's entries and merges those of one event. */
-void        afg_npu_data_seal (AfgNpuData *self);
-/* Room for @n entries of @thread, before the first add to it. */
-void        afg_npu_data_reserve (AfgNpuData *self,
-                                  guint       thread,
-                                  gsize       n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgNpuData, afg_npu_data_free)
 

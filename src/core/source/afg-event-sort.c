@@ -151,25 +151,46 @@ afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head, gboolean owns)
     sift_down (merge, i);
 }
 
-const AfgEvent *
-afg_event_merge_next (AfgEventMerge *merge)
+/* Does the last event of @c come before the head of @other? */
+static inline gboolean
+tail_before (const AfgMergeCursor *c, const AfgMergeCursor *other)
 {
-  const AfgEvent *ev;
+  AfgMergeCursor last = *c;
+
+  last.pos = c->end - 1;
+  return cursor_less (&last, other);
+}
+
+const AfgEvent *
+afg_event_merge_next_run (AfgEventMerge *merge, gsize *n_events)
+{
+  AfgMergeCursor *top = &merge->heap[0];
+  const AfgMergeCursor *next;
+  const AfgEvent *run;
 
   if (merge->n == 0)
     return NULL;
-  ev = merge->heap[0].pos++;
-  if (merge->heap[0].pos == merge->heap[0].end)
+  run = top->pos;
+  next = merge->n > 2 && cursor_less (&merge->heap[2], &merge->heap[1]) ? &merge->heap[2] : &merge->heap[1];
+  /* Chunks read in time order do not overlap: a whole chunk is one run. */
+  if (merge->n == 1 || tail_before (top, next))
+    top->pos = top->end;
+  else
+    do
+      top->pos++;
+    while (cursor_less (top, next));  /* @top cannot run out: its tail is after @next */
+  *n_events = (gsize) (top->pos - run);
+  if (top->pos == top->end)
     {
-      /* The event is copied out by the caller before the next call, so
-       * an owned chunk can go once the one after it has been taken. */
+      /* The run is read by the caller before the next call, so an owned
+       * chunk can go once the one after it has been taken. */
       if (merge->owns)
         g_free (merge->retired);
-      merge->retired = merge->heap[0].chunk;
+      merge->retired = top->chunk;
       merge->heap[0] = merge->heap[--merge->n];
     }
   sift_down (merge, 0);
-  return ev;
+  return run;
 }
 
 void

@@ -17,9 +17,6 @@ typedef struct __attribute__ ((packed)) {
   guint32 link;
 } AfgEvent;
 
-/* The largest chunk is 4 MB exactly: two huge pages (afg-huge.h). */
-#define AFG_CHUNK_MAX_EVENTS ((4u << 20) / sizeof (AfgEvent) - 1)
-
 /* A thread's events, read in row order, in chunks that double up to
  * AFG_CHUNK_MAX_EVENTS: no per-row allocation, little slack. */
 typedef struct _AfgChunk AfgChunk;
@@ -29,6 +26,11 @@ struct _AfgChunk {
   guint32   capacity;
   AfgEvent  events[];
 };
+
+/* The largest chunk, header included, fills 4 MB: two whole huge pages
+ * (afg-huge.h). One byte short and only the first would be advised, the
+ * second faulted in 4 kB pages, each fault costly in a VM. */
+#define AFG_CHUNK_MAX_EVENTS ((guint32) (((4u << 20) - sizeof (AfgChunk)) / sizeof (AfgEvent)))
 
 AfgChunk *afg_chunk_new        (guint32         capacity);
 void      afg_chunk_list_free  (AfgChunk       *head);
@@ -57,7 +59,10 @@ typedef struct {
 void            afg_event_merge_init  (AfgEventMerge *merge,
                                        AfgChunk      *head,
                                        gboolean       owns);
-const AfgEvent *afg_event_merge_next  (AfgEventMerge *merge);
+/* The next events in global order: a run of *@n_events from one chunk
+ * (NULL at the end), valid until the next call. */
+const AfgEvent *afg_event_merge_next_run (AfgEventMerge *merge,
+                                          gsize         *n_events);
 void            afg_event_merge_clear (AfgEventMerge *merge);
 
 G_END_DECLS

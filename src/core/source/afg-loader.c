@@ -38,7 +38,8 @@ typedef struct {
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
-  GArray              *npu_rows[N_READERS];  /* AfgNpuRow per reader, for the store to fill in */
+  GArray              *npu_rows[N_READERS];  /* connection ids (gint64) per reader, until linking */
+  guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
 } LoadContext;
 
 typedef struct {
@@ -170,12 +171,12 @@ static guint32
 npu_link (Reader *r, sqlite3_stmt *stmt)
 {
   GArray *rows = r->ctx->npu_rows[r->index];
-  AfgNpuRow row = { 0, 0, 0 };
+  gint64 connection_id;
 
-  if (rows == NULL || afg_column_int64 (stmt, 5, &row.connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (r->ctx->npu_tasks, row.connection_id) || rows->len >= G_MAXINT32)
+  if (rows == NULL || afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
+      || !afg_npu_tasks_wants (r->ctx->npu_tasks, connection_id) || rows->len >= G_MAXINT32)
     return 0;
-  g_array_append_val (rows, row);
+  g_array_append_val (rows, connection_id);
   return (guint32) r->index << 31 | rows->len;
 }
 
@@ -183,10 +184,8 @@ static void
 place_link (guint32 link, guint thread, guint64 event, gpointer data)
 {
   LoadContext *ctx = data;
-  AfgNpuRow *row = &g_array_index (ctx->npu_rows[link >> 31], AfgNpuRow, (link & G_MAXINT32) - 1);
 
-  row->thread = thread;
-  row->event = event;
+  afg_npu_tasks_link_place (ctx->npu_tasks, thread, event, ctx->npu_rows_first[link >> 31] + (link & G_MAXINT32) - 1);
 }
 
 /* "ProfilerStep#N", N decimal: step N. */
@@ -353,7 +352,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->index = index;
   r->db = db;
   if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
-    ctx->npu_rows[index] = afg_huge_array_new (sizeof (AfgNpuRow), afg_npu_tasks_get_n_links (ctx->npu_tasks));
+    ctx->npu_rows[index] = afg_huge_array_new (sizeof (gint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);
@@ -711,16 +710,28 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
   return TRUE;
 }
 
-/* Without a row list (no task could link), every task stays unlinked. */
+/* Tasks go to rows before the store is encoded, which then tells where
+ * each row landed. Without a row list (no task could link), every task
+ * stays unlinked. The lists go at once: the rows are known by ordinal. */
 static void
-link_npu (LoadContext *ctx, guint n_readers)
+begin_link (LoadContext *ctx, guint n_readers, guint n_threads)
 {
-  AfgDocument *doc = ctx->document;
+  guint n_lists = ctx->npu_rows[0] != NULL ? n_readers : 0;
 
   if (ctx->npu_tasks == NULL)
     return;
-  doc->npu = afg_npu_tasks_link (ctx->npu_tasks, ctx->npu_rows, ctx->npu_rows[0] != NULL ? n_readers : 0,
-                                 afg_event_store_get_n_threads (doc->events));
+  for (guint i = 1; i < n_lists; i++)
+    ctx->npu_rows_first[i] = ctx->npu_rows_first[i - 1] + ctx->npu_rows[i - 1]->len;
+  afg_npu_tasks_link_begin (ctx->npu_tasks, ctx->npu_rows, n_lists, n_threads);
+  for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
+    g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+}
+
+static void
+end_link (LoadContext *ctx)
+{
+  if (ctx->npu_tasks != NULL)
+    ctx->document->npu = afg_npu_tasks_link_end (ctx->npu_tasks);
 }
 
 static void
@@ -768,12 +779,13 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
         add_stats (&ctx->document->stats, &readers[i].stats);
       collect_steps (ctx, readers, n);
       slots = merge_slots (readers, n);
+      begin_link (ctx, n, slots->len);
       ok = store_events (ctx, slots, n > 1, error);
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)
         ok = fail_sqlite (ctx, db, rc, error);
       if (ok)
-        link_npu (ctx, n);
+        end_link (ctx);
       g_debug ("strings %.3f s, %u readers %.3f s, store %.3f s", (t1 - t0) / 1e6, n,
                (t2 - t1) / 1e6, (g_get_monotonic_time () - t2) / 1e6);
     }

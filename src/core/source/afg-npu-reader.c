@@ -23,6 +23,12 @@ typedef struct {
   guint32 row;    /* the lowest ordinal of a row it reaches, ROW_NONE */
 } TaskGroup;
 
+/* The tasks a row takes, summed over its groups. */
+typedef struct {
+  gint64  ns;
+  guint64 tasks;
+} RowSum;
+
 /* What one scan of a table leaves, in rowid order. */
 typedef struct {
   GArray *ids;     /* gint64: TASK.connectionId, CONNECTION_IDS.id */
@@ -41,6 +47,7 @@ struct _AfgNpuTasks {
   guint32    *pair_groups;
   gsize       n_pairs;
   guint8     *claimed;      /* by api slot */
+  RowSum     *sums;         /* by row ordinal, while linking */
   Column2     tasks;        /* until indexed */
   Column2     pairs;
 };
@@ -287,7 +294,7 @@ claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
       {
         gsize slot;
 
-        if (!find_pairs (self, g_array_index (row_lists[l], AfgNpuRow, r).connection_id, &slot)
+        if (!find_pairs (self, g_array_index (row_lists[l], gint64, r), &slot)
             || self->claimed[slot])
           continue;
         self->claimed[slot] = TRUE;
@@ -299,41 +306,29 @@ claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
       }
 }
 
-static const AfgNpuRow *
-row_at (GArray * const *row_lists, guint n_lists, guint64 ordinal)
+static gsize
+count_rows (GArray * const *row_lists, guint n_lists)
 {
+  gsize n = 0;
+
   for (guint l = 0; l < n_lists; l++)
-    {
-      if (ordinal < row_lists[l]->len)
-        return &g_array_index (row_lists[l], AfgNpuRow, ordinal);
-      ordinal -= row_lists[l]->len;
-    }
-  g_assert_not_reached ();
+    n += row_lists[l]->len;
+  return n;
 }
 
-/* Each thread's entries counted first: one allocation each, no copying. */
+/* Each claimed group's tasks added to its row: a row then takes its
+ * tasks in one entry, appended in event order as the store places it
+ * (no sorting, no merging afterwards). */
 static void
-reserve_entries (NpuRead *self, GArray * const *row_lists, guint n_lists)
-{
-  g_autofree gsize *counts = g_new0 (gsize, MAX (self->data->n_threads, 1));
-
-  for (gsize g = 0; g < self->group_index.n_slots; g++)
-    if (self->groups[g].tasks > 0 && self->groups[g].row != ROW_NONE)
-      counts[row_at (row_lists, n_lists, self->groups[g].row)->thread]++;
-  for (guint t = 0; t < self->data->n_threads; t++)
-    afg_npu_data_reserve (self->data, t, counts[t]);
-}
-
-static void
-give_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
+sum_groups (NpuRead *self, gsize n_rows)
 {
   AfgNpuStats *stats = &self->data->stats;
 
-  reserve_entries (self, row_lists, n_lists);
+  self->sums = afg_huge_alloc0 (sizeof (RowSum) * MAX (n_rows, 1));
   for (gsize g = 0; g < self->group_index.n_slots; g++)
     {
       const TaskGroup *group = &self->groups[g];
-      const AfgNpuRow *row;
+      RowSum *sum;
 
       if (group->tasks == 0)
         continue;
@@ -343,10 +338,10 @@ give_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
           stats->unlinked_ns = afg_sat_add (stats->unlinked_ns, group->ns);
           continue;
         }
-      row = row_at (row_lists, n_lists, group->row);
-      afg_npu_data_add (self->data, row->thread, row->event, group->ns, group->tasks);
+      sum = &self->sums[group->row];
+      sum->ns = afg_sat_add (sum->ns, group->ns);
+      sum->tasks += group->tasks;
     }
-  afg_npu_data_seal (self->data);
 }
 
 void
@@ -361,6 +356,7 @@ afg_npu_tasks_free (AfgNpuTasks *self)
   g_free (self->pair_first);
   g_free (self->pair_groups);
   g_free (self->claimed);
+  g_free (self->sums);
   column2_clear (&self->tasks);
   column2_clear (&self->pairs);
   g_free (self);
@@ -437,19 +433,34 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
   return find_pairs (self, api_id, &unused);
 }
 
-/* Once: the groups are handed out. */
-AfgNpuData *
-afg_npu_tasks_link (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads)
+void
+afg_npu_tasks_link_begin (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads)
 {
   AfgNpuData *data = afg_npu_data_new (n_threads);
+
+  g_return_if_fail (self->sums == NULL);
 
   data->stats = self->data->stats;
   afg_npu_data_free (self->data);
   self->data = data;
   claim_groups (self, row_lists, n_lists);
-  give_groups (self, row_lists, n_lists);
-  self->data = NULL;
-  return data;
+  sum_groups (self, count_rows (row_lists, n_lists));
+}
+
+void
+afg_npu_tasks_link_place (AfgNpuTasks *self, guint thread, guint64 event, guint64 row)
+{
+  const RowSum *sum = &self->sums[row];
+
+  if (sum->tasks > 0)
+    afg_npu_data_add (self->data, thread, event, sum->ns, sum->tasks);
+}
+
+AfgNpuData *
+afg_npu_tasks_link_end (AfgNpuTasks *self)
+{
+  g_clear_pointer (&self->sums, g_free);
+  return g_steal_pointer (&self->data);
 }
 
 void

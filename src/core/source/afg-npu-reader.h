@@ -9,14 +9,6 @@
 
 G_BEGIN_DECLS
 
-/* A used PYTORCH_API row with a connection id, as the loader read it,
- * and where it landed in the event store. */
-typedef struct {
-  gint64  connection_id;
-  guint64 event;
-  guint32 thread;
-} AfgNpuRow;
-
 typedef enum {
   AFG_NPU_SCHEMA_ABSENT,    /* no TASK or no CONNECTION_IDS: no NPU data, silently */
   AFG_NPU_SCHEMA_USABLE,
@@ -75,16 +67,27 @@ gsize        afg_npu_tasks_get_n_links (const AfgNpuTasks *self);
  * call from several threads. */
 gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
                                    gint64            api_id);
-/* Gives each used task to the row of @row_lists with the lowest rowid
- * among those it reaches. @row_lists holds @n_lists GArrays of AfgNpuRow,
- * each in rowid order, the lists in rowid order too. */
-AfgNpuData  *afg_npu_tasks_link   (AfgNpuTasks      *self,
-                                   GArray * const   *row_lists,
-                                   guint             n_lists,
-                                   guint             n_threads);
+/* Linking, around the encoding of the event store. _begin gives each
+ * used task to the row of @row_lists with the lowest rowid among those it
+ * reaches: @row_lists holds @n_lists GArrays of the connection ids
+ * (gint64) of the rows that may launch, each in rowid order, the lists in
+ * rowid order too; a row is known by its ordinal over them (@row_lists
+ * may go once _begin returns). _place is then told, for each thread in
+ * its event order, where row @row landed (from several threads at once
+ * for distinct threads); _end returns per thread of the store the entries
+ * of the events that took tasks. Once. */
+void         afg_npu_tasks_link_begin (AfgNpuTasks  *self,
+                                       GArray * const *row_lists,
+                                       guint         n_lists,
+                                       guint         n_threads);
+void         afg_npu_tasks_link_place (AfgNpuTasks  *self,
+                                       guint         thread,
+                                       guint64       event,
+                                       guint64       row);
+AfgNpuData  *afg_npu_tasks_link_end   (AfgNpuTasks  *self);
 
-/* The first half of afg_npu_tasks_link(), for a reader that wants to know
- * which row each task goes to rather than the sums: afterwards
+/* The claiming of afg_npu_tasks_link_begin(), for a reader that wants to
+ * know which row each task goes to rather than the sums: afterwards
  * afg_npu_tasks_find_row() gives the ordinal (over @row_lists, in order)
  * of the row that takes the tasks of TASK.connectionId @task_id. */
 void         afg_npu_tasks_claim  (AfgNpuTasks      *self,

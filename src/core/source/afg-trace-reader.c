@@ -23,7 +23,7 @@ typedef struct {
   gint64            *types;
   guint              n_types;
   AfgNpuTasks       *npu;
-  GArray            *rows;        /* AfgNpuRow of the rows that may launch, in rowid order */
+  GArray            *rows;        /* connection ids (gint64) of the rows that may launch, in rowid order */
   GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
@@ -80,13 +80,13 @@ read_used_row (const TraceRead *self, sqlite3_stmt *stmt, AfgDeviceLaunch *row)
 static void
 add_api_row (TraceRead *self, sqlite3_stmt *stmt)
 {
-  AfgNpuRow row = { 0, self->rows->len, 0 };
+  gint64 connection_id;
   AfgDeviceLaunch launch;
 
-  if (afg_column_int64 (stmt, 5, &row.connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (self->npu, row.connection_id) || !read_used_row (self, stmt, &launch))
+  if (afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
+      || !afg_npu_tasks_wants (self->npu, connection_id) || !read_used_row (self, stmt, &launch))
     return;
-  g_array_append_val (self->rows, row);
+  g_array_append_val (self->rows, connection_id);
   g_array_append_val (self->candidates, launch);
 }
 
@@ -162,7 +162,7 @@ read_tasks (TraceRead *self)
   if ((rc = afg_npu_tasks_read (self->db, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
-  self->rows = g_array_new (FALSE, FALSE, sizeof (AfgNpuRow));
+  self->rows = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
   if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
     return rc;
