@@ -303,6 +303,60 @@ test_parallel_matches_reference (void)
   afg_test_db_free (db);
 }
 
+static void
+assert_same_trees (const AfgTree *a, const AfgTree *b)
+{
+  const AfgStats *sa = afg_tree_get_stats (a), *sb = afg_tree_get_stats (b);
+
+  g_assert_cmpuint (afg_tree_get_n_nodes (a), ==, afg_tree_get_n_nodes (b));
+  g_assert_cmpmem (afg_tree_get_nodes (a), sizeof (AfgNode) * afg_tree_get_n_nodes (a),
+                   afg_tree_get_nodes (b), sizeof (AfgNode) * afg_tree_get_n_nodes (b));
+  for (guint c = 0; c < AFG_N_COLUMNS; c++)
+    {
+      g_assert_cmpint (afg_tree_has_column (a, c), ==, afg_tree_has_column (b, c));
+      if (afg_tree_has_column (a, c))
+        g_assert_cmpmem (afg_tree_get_column (a, c), sizeof (gint64) * afg_tree_get_n_nodes (a),
+                         afg_tree_get_column (b, c), sizeof (gint64) * afg_tree_get_n_nodes (b));
+    }
+  g_assert_cmpuint (afg_tree_get_n_threads (a), ==, afg_tree_get_n_threads (b));
+  for (guint i = 0; i < afg_tree_get_n_threads (a); i++)
+    g_assert_cmpmem (afg_tree_get_thread (a, i), sizeof (AfgThread), afg_tree_get_thread (b, i), sizeof (AfgThread));
+  g_assert_cmpmem (sa, sizeof *sa, sb, sizeof *sb);
+}
+
+/* The threads' trees are walked on two cores and appended in order: the
+ * same nodes, columns (durations included), threads and counts as the
+ * walk on one core, for the whole profile and for its middle third. */
+static void
+test_parallel_walk_matches_one_core (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(GArray) rows = arrange (rand, generate (rand));
+  AfgTestDb *db = write_db (rows);
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+  AfgTreeFlags flags[] = { AFG_TREE_DURATIONS, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES, AFG_TREE_FLAGS_NONE };
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      lo = MIN (lo, g_array_index (rows, Row, i).start);
+      hi = MAX (hi, g_array_index (rows, Row, i).end);
+    }
+  g_assert_cmpuint (afg_event_store_get_n_threads (afg_document_get_events (document)), ==, N_THREADS);
+  for (guint s = 0; s < 2; s++)
+    for (guint f = 0; f < G_N_ELEMENTS (flags); f++)
+      {
+        AfgScope third = { TRUE, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, 0, 0, 0 };
+        const AfgScope *scope = s == 0 ? NULL : &third;
+        g_autoptr(AfgTree) two = afg_tree_build (document, scope, flags[f], NULL, NULL);
+        g_autoptr(AfgTree) one = afg_tree_build (document, scope, flags[f] | AFG_TREE_ONE_CORE, NULL, NULL);
+
+        g_assert_cmpuint (afg_tree_get_n_nodes (two), >, 1000);
+        assert_same_trees (two, one);
+      }
+  afg_test_db_free (db);
+}
+
 typedef struct {
   GCancellable *cancellable;
   AfgLoadPhase  phase;
@@ -417,6 +471,7 @@ main (int argc, char **argv)
   /* A load that ignores one cancellation must not hide the other cases. */
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/parallel/matches-reference", test_parallel_matches_reference);
+  g_test_add_func ("/parallel/walk-matches-one-core", test_parallel_walk_matches_one_core);
   for (guint i = 0; i < G_N_ELEMENTS (cancel_cases); i++)
     g_test_add_data_func (cancel_cases[i].path, &cancel_cases[i], test_cancel);
   g_test_add_func ("/cancel/before-load", test_cancel_before);

@@ -43,6 +43,8 @@ typedef struct {
 typedef struct {
   AfgTree      *tree;
   GCancellable *cancellable;
+  AfgStats     *stats;       /* the tree's, or a part's own */
+  gint         *busy;        /* walkers at work, NULL when alone */
   GArray       *nodes;       /* BuildNode */
   GArray       *durations;   /* Durations by build node, with AFG_TREE_DURATIONS */
   guint32      *event_nodes; /* the node each event of the thread became */
@@ -115,7 +117,7 @@ child_of (Builder *self, Frame *frame, guint32 name)
 static guint32
 add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 {
-  AfgStats *stats = &self->tree->stats;
+  AfgStats *stats = self->stats;
   BuildNode *node;
   guint32 child;
 
@@ -215,7 +217,9 @@ reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends,
   ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
   GThread *helper = NULL;
 
-  if (total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
+  /* A second core only when no other walker has it. */
+  if ((self->busy == NULL || g_atomic_int_get (self->busy) == 1)
+      && total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
     {
       while (low.hi > 1 && ends[low.hi - 2] >= total / 2)
         low.hi--;
@@ -241,11 +245,9 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
   AfgEvent ev;
   guint64 i = 0;
 
-  for (guint64 e = 0; e < t->n_events; e++)
-    if (self->event_nodes[e] != AFG_NODE_NONE)
-      offsets[self->event_nodes[e] - mark + 1]++;
+  /* A node's calls so far are the events that became it. */
   for (guint32 k = 0; k < n_local; k++)
-    offsets[k + 1] += offsets[k];
+    offsets[k + 1] = offsets[k] + node_at (self, mark + k)->calls;
   ns = afg_huge_alloc (sizeof (gint64) * MAX (offsets[n_local], 1));
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
@@ -301,7 +303,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
       gint64 ns = scoped_ns (&self->tree->scope, &ev);
       const AfgNpuEntry *npu = next_npu < n_npu && npu_entries[next_npu].event == n ? &npu_entries[next_npu++] : NULL;
       guint32 node = AFG_NODE_NONE;
-      guint64 truncated = self->tree->stats.depth_truncated;
+      guint64 truncated = self->stats->depth_truncated;
 
       if (++n % CANCEL_CHECK_EVENTS == 0 && g_cancellable_is_cancelled (self->cancellable))
         {
@@ -320,7 +322,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
         }
       /* A row cut at the depth limit is no call of the frame that keeps its time. */
       if (durations)
-        self->event_nodes[n - 1] = self->tree->stats.depth_truncated == truncated ? node : AFG_NODE_NONE;
+        self->event_nodes[n - 1] = self->stats->depth_truncated == truncated ? node : AFG_NODE_NONE;
     }
   if (durations)
     thread_durations (self, t, mark);
@@ -480,39 +482,191 @@ finish (Builder *self)
     }
 }
 
+static void
+builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats *stats)
+{
+  *self = (Builder) { .tree = tree, .cancellable = cancellable, .stats = stats };
+  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
+  self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
+  if (tree->flags & AFG_TREE_DURATIONS)
+    self->durations = g_array_new (FALSE, TRUE, sizeof (Durations));
+  afg_int_map_init (&self->children, 4096);
+  append_node (self, AFG_NODE_NONE, afg_document_get_root_name (tree->document), 0, AFG_THREAD_NONE);
+}
+
+static void
+builder_clear (Builder *self)
+{
+  g_clear_pointer (&self->nodes, g_array_unref);
+  g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->durations, g_array_unref);
+  afg_int_map_clear (&self->children);
+}
+
+/* A part's node index where @part's nodes land from @mark on (its own
+ * root, 0, is the tree's). */
+static inline guint32
+relocate (guint32 index, guint32 mark)
+{
+  return index == AFG_NODE_NONE || index == AFG_TREE_ROOT ? index : index - 1 + mark;
+}
+
+/* Appends the thread a part built alone, as the serial walk would have
+ * built it here: its nodes after the others, renumbered. */
+static void
+append_part (Builder *self, Builder *part)
+{
+  guint32 mark = self->nodes->len, thread_index = self->threads->len;
+  AfgThread thread;
+
+  if (part->threads->len == 0)
+    return;
+  for (guint32 k = 1; k < part->nodes->len; k++)
+    {
+      BuildNode node = *node_at (part, k);
+
+      node.parent = relocate (node.parent, mark);
+      node.first_child = relocate (node.first_child, mark);
+      node.next_sibling = relocate (node.next_sibling, mark);
+      node.first_called = relocate (node.first_called, mark);
+      node.successor = relocate (node.successor, mark);
+      node.thread = thread_index;
+      g_array_append_val (self->nodes, node);
+    }
+  node_at (self, mark)->next_sibling = node_at (self, AFG_TREE_ROOT)->first_child;
+  node_at (self, AFG_TREE_ROOT)->first_child = mark;
+  thread = g_array_index (part->threads, AfgThread, 0);
+  thread.node = mark;
+  g_array_append_val (self->threads, thread);
+  if (self->durations != NULL)
+    {
+      g_array_set_size (self->durations, mark);
+      g_array_append_vals (self->durations, &g_array_index (part->durations, Durations, 1), part->nodes->len - 1);
+    }
+}
+
+#define PARALLEL_MIN_EVENTS 100000
+
+typedef struct {
+  AfgTree             *tree;
+  GCancellable        *cancellable;
+  const AfgEventStore *events;
+  Builder             *parts;   /* by thread of the store */
+  AfgStats            *stats;   /* by thread of the store */
+  guint               *order;   /* the store's threads, most events first */
+  guint                n;
+  guint                next;    /* atomic: the next entry of order to walk */
+  gint                 busy;    /* atomic: workers walking a thread */
+  gint                 cancelled;
+} WalkJob;
+
+static gpointer
+walk_worker (gpointer data)
+{
+  WalkJob *job = data;
+  guint k;
+
+  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->n && !g_atomic_int_get (&job->cancelled))
+    {
+      guint i = job->order[k];
+
+      g_atomic_int_inc (&job->busy);
+      builder_init (&job->parts[i], job->tree, job->cancellable, &job->stats[i]);
+      job->parts[i].busy = &job->busy;
+      if (!add_thread (&job->parts[i], i, afg_event_store_get_thread (job->events, i)))
+        g_atomic_int_set (&job->cancelled, TRUE);
+      g_atomic_int_dec_and_test (&job->busy);
+    }
+  return NULL;
+}
+
+static int
+compare_sizes (gconstpointer a, gconstpointer b, gpointer events)
+{
+  guint64 x = afg_event_store_get_thread (events, *(const guint *) a)->n_events;
+  guint64 y = afg_event_store_get_thread (events, *(const guint *) b)->n_events;
+
+  return x > y ? -1 : x < y;
+}
+
+static void
+add_stats (AfgStats *into, const AfgStats *from)
+{
+  into->used += from->used;
+  into->partial_overlaps += from->partial_overlaps;
+  into->depth_truncated += from->depth_truncated;
+}
+
+/* Threads' trees are independent: each is walked alone on one of two
+ * cores, the biggest first, then appended in the store's order. */
+static gboolean
+walk_parallel (Builder *self, const AfgEventStore *events)
+{
+  guint n = afg_event_store_get_n_threads (events);
+  WalkJob job = { self->tree, self->cancellable, events, g_new0 (Builder, n), g_new0 (AfgStats, n),
+                  g_new (guint, n), n, 0, 0, FALSE };
+  GThread *helper;
+
+  for (guint i = 0; i < n; i++)
+    job.order[i] = i;
+  g_qsort_with_data (job.order, n, sizeof (guint), compare_sizes, (gpointer) events);
+  helper = g_thread_new ("afg-walk", walk_worker, &job);
+  walk_worker (&job);
+  g_thread_join (helper);
+  for (guint i = 0; i < n; i++)
+    {
+      if (!job.cancelled)
+        {
+          append_part (self, &job.parts[i]);
+          add_stats (self->stats, &job.stats[i]);
+        }
+      builder_clear (&job.parts[i]);
+    }
+  g_free (job.parts);
+  g_free (job.stats);
+  g_free (job.order);
+  return !job.cancelled;
+}
+
+static gboolean
+walk (Builder *self, const AfgEventStore *events)
+{
+  guint n = afg_event_store_get_n_threads (events);
+  gboolean ok = TRUE;
+
+  if (n > 1 && !(self->tree->flags & AFG_TREE_ONE_CORE) && afg_event_store_get_n_events (events) >= PARALLEL_MIN_EVENTS
+      && g_get_num_processors () > 1)
+    return walk_parallel (self, events);
+  for (guint i = 0; ok && i < n; i++)
+    ok = add_thread (self, i, afg_event_store_get_thread (events, i));
+  return ok;
+}
+
 AfgTree *
 afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags,
                 GCancellable *cancellable, GError **error)
 {
   const AfgEventStore *events = afg_document_get_events (document);
-  Builder self = { .cancellable = cancellable };
-  gboolean ok = TRUE;
+  Builder self;
+  gboolean ok;
   gint64 t0 = g_get_monotonic_time (), t1;
+  AfgTree *tree;
 
   g_return_val_if_fail (document != NULL, NULL);
 
-  self.tree = afg_tree_new (document, scope, flags);
-  self.tree->stats.used = self.tree->stats.partial_overlaps = self.tree->stats.depth_truncated = 0;
-  self.nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
-  self.threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
-  if (flags & AFG_TREE_DURATIONS)
-    self.durations = g_array_new (FALSE, TRUE, sizeof (Durations));
-  afg_int_map_init (&self.children, 4096);
-  append_node (&self, AFG_NODE_NONE, afg_document_get_root_name (document), 0, AFG_THREAD_NONE);
-  for (guint i = 0; ok && i < afg_event_store_get_n_threads (events); i++)
-    ok = add_thread (&self, i, afg_event_store_get_thread (events, i));
+  tree = afg_tree_new (document, scope, flags);
+  tree->stats.used = tree->stats.partial_overlaps = tree->stats.depth_truncated = 0;
+  builder_init (&self, tree, cancellable, &tree->stats);
+  ok = walk (&self, events);
   t1 = g_get_monotonic_time ();
   if (ok)
     finish (&self);
   g_debug ("walk %.3f s, finish %.3f s, %u nodes", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6,
            self.nodes->len);
-  g_array_unref (self.nodes);
-  g_array_unref (self.threads);
-  g_clear_pointer (&self.durations, g_array_unref);
-  afg_int_map_clear (&self.children);
+  builder_clear (&self);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_clear_pointer (&self.tree, afg_tree_unref);
-  return self.tree;
+    g_clear_pointer (&tree, afg_tree_unref);
+  return tree;
 }
 
 typedef struct {

@@ -78,6 +78,9 @@ typedef enum {
   AFG_TREE_FLAGS_NONE      = 0,
   AFG_TREE_MERGE_ADDRESSES = 1 << 0,  /* names through afg_address_merge() */
   AFG_TREE_DURATIONS       = 1 << 1,  /* the AFG_COLUMN_DURATION_* columns */
+  /* Walk the threads one after the other on one core: the same tree as
+   * the parallel walk, which tests check against it. */
+  AFG_TREE_ONE_CORE        = 1 << 2,
 } AfgTreeFlags;
 
 /* What is built from a document for one scope: immutable, shared. */
