@@ -243,7 +243,7 @@ index_pairs (NpuRead *self, Column2 *pairs)
 {
   gint64 *api_ids = (gint64 *) pairs->ids->data;
   gint64 *task_ids = (gint64 *) pairs->values->data;
-  g_autofree guint32 *group_of = g_new (guint32, MAX (pairs->ids->len, 1));
+  g_autofree guint32 *group_of = afg_huge_alloc (sizeof (guint32) * MAX (pairs->ids->len, 1));
   gsize kept = 0, slot, n_slots;
 
   for (guint i = 0; i < pairs->ids->len; i++)
@@ -255,9 +255,9 @@ index_pairs (NpuRead *self, Column2 *pairs)
   self->n_pairs = kept;
   afg_id_index_init (&self->api_index, api_ids, kept);
   n_slots = self->api_index.n_slots;
-  self->pair_first = g_new0 (guint32, n_slots + 1);
-  self->pair_groups = g_new (guint32, MAX (kept, 1));
-  self->claimed = g_new0 (guint8, MAX (n_slots, 1));
+  self->pair_first = afg_huge_alloc0 (sizeof (guint32) * (n_slots + 1));
+  self->pair_groups = afg_huge_alloc (sizeof (guint32) * MAX (kept, 1));
+  self->claimed = afg_huge_alloc0 (MAX (n_slots, 1));
   for (gsize i = 0; i < kept; i++)
     {
       afg_id_index_find (&self->api_index, api_ids[i], &slot);
@@ -371,10 +371,19 @@ afg_npu_tasks_new (void)
   return self;
 }
 
+/* Grouped at once, on the thread that read them: the loader reads
+ * CONNECTION_IDS on another meanwhile. */
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  return scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+  int rc = scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (rc == SQLITE_OK)
+    group_tasks (self, &self->tasks);
+  column2_clear (&self->tasks);
+  g_debug ("TASK grouped %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  return rc;
 }
 
 int
@@ -388,8 +397,6 @@ afg_npu_tasks_index (AfgNpuTasks *self)
 {
   gint64 t0 = g_get_monotonic_time ();
 
-  group_tasks (self, &self->tasks);
-  column2_clear (&self->tasks);
   index_pairs (self, &self->pairs);
   column2_clear (&self->pairs);
   g_debug ("NPU index %.3f s", (g_get_monotonic_time () - t0) / 1e6);

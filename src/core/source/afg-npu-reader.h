@@ -50,8 +50,8 @@ int          afg_npu_tasks_read   (sqlite3          *db,
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
 /* afg_npu_tasks_read() in steps, for a loader that reads TASK and
  * CONNECTION_IDS at the same time on two connections (the two touch
- * nothing in common); then afg_npu_tasks_index() once both returned
- * SQLITE_OK. */
+ * nothing in common; read_tasks also groups the tasks by connection id);
+ * then afg_npu_tasks_index() once both returned SQLITE_OK. */
 AfgNpuTasks *afg_npu_tasks_new    (void);
 int          afg_npu_tasks_read_tasks (AfgNpuTasks *self,
                                        sqlite3     *db);
