@@ -278,10 +278,36 @@ afg_json_append_functions (GString *out, const AfgTree *tree)
   g_string_append_c (out, ']');
 }
 
+typedef struct {
+  const AfgTree *tree;
+  GString       *out;
+} ThreadsText;
+
+static gpointer
+append_threads (gpointer data)
+{
+  const AfgTree *tree = ((ThreadsText *) data)->tree;
+  GString *out = ((ThreadsText *) data)->out;
+
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      append_thread (out, tree, afg_tree_get_thread (tree, i));
+    }
+  return NULL;
+}
+
+#define PARALLEL_MIN_NODES 10000
+
+/* The threads' text, most of the output, is written on a second core
+ * while this one builds the function table that comes before it. */
 void
 afg_json_write (const AfgTree *tree, GString *out)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
+  ThreadsText threads = { tree, out };
+  GThread *helper = NULL;
 
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
   afg_json_append_source (out, doc);
@@ -290,13 +316,20 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append_c (out, ',');
+  if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && g_get_num_processors () > 1)
+    {
+      threads.out = g_string_sized_new (256 * (gsize) afg_tree_get_n_nodes (tree));
+      helper = g_thread_new ("afg-json", append_threads, &threads);
+    }
   afg_json_append_functions (out, tree);
   g_string_append (out, ",\"threads\":[");
-  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+  if (helper != NULL)
     {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      append_thread (out, tree, afg_tree_get_thread (tree, i));
+      g_thread_join (helper);
+      g_string_append_len (out, threads.out->str, threads.out->len);
+      g_string_free (threads.out, TRUE);
     }
+  else
+    append_threads (&threads);
   g_string_append (out, "]}\n");
 }
