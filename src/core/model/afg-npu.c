@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-huge.h"
 #include "afg-npu.h"
 
 AfgNpuData *
@@ -24,6 +25,14 @@ afg_npu_data_free (AfgNpuData *self)
     g_array_unref (self->threads[i]);
   g_free (self->threads);
   g_free (self);
+}
+
+void
+afg_npu_data_reserve (AfgNpuData *self, guint thread, gsize n)
+{
+  g_return_if_fail (thread < self->n_threads && self->threads[thread]->len == 0);
+  g_array_unref (self->threads[thread]);
+  self->threads[thread] = afg_huge_array_new (sizeof (AfgNpuEntry), n);
 }
 
 void

@@ -40,6 +40,11 @@ void        afg_npu_data_add  (AfgNpuData *self,
                                gint64      ns,
                                guint64     tasks);
 
+/* Room for @n entries of @thread, before the first add to it. */
+void        afg_npu_data_reserve (AfgNpuData *self,
+                                  guint       thread,
+                                  gsize       n);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgNpuData, afg_npu_data_free)
 
 G_END_DECLS

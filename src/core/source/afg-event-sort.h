@@ -17,8 +17,8 @@ typedef struct __attribute__ ((packed)) {
   guint32 link;
 } AfgEvent;
 
-/* A thread's events, read in row order, in chunks that double up to
- * AFG_CHUNK_MAX_EVENTS: no per-row allocation, little slack. */
+/* A thread's events, read in row order, in chunks that grow up to
+ * AFG_CHUNK_MAX_EVENTS: no per-row allocation, slack only in address space. */
 typedef struct _AfgChunk AfgChunk;
 struct _AfgChunk {
   AfgChunk *next;

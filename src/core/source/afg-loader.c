@@ -125,7 +125,9 @@ append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 na
 
   if (tail == NULL || tail->len == tail->capacity)
     {
-      AfgChunk *chunk = afg_chunk_new (tail ? MIN (tail->capacity * 2, AFG_CHUNK_MAX_EVENTS)
+      /* Eightfold: chunks under 2 MB cannot be huge pages and fault in
+       * 4 kB pages; what a chunk holds beyond its events is never touched. */
+      AfgChunk *chunk = afg_chunk_new (tail ? MIN (tail->capacity * 8, AFG_CHUNK_MAX_EVENTS)
                                             : FIRST_CHUNK_EVENTS);
       if (tail != NULL)
         {
@@ -714,15 +716,19 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
  * each row landed. Without a row list (no task could link), every task
  * stays unlinked. The lists go at once: the rows are known by ordinal. */
 static void
-begin_link (LoadContext *ctx, guint n_readers, guint n_threads)
+begin_link (LoadContext *ctx, guint n_readers, GArray *slots)
 {
   guint n_lists = ctx->npu_rows[0] != NULL ? n_readers : 0;
+  g_autofree guint64 *counts = NULL;
 
   if (ctx->npu_tasks == NULL)
     return;
   for (guint i = 1; i < n_lists; i++)
     ctx->npu_rows_first[i] = ctx->npu_rows_first[i - 1] + ctx->npu_rows[i - 1]->len;
-  afg_npu_tasks_link_begin (ctx->npu_tasks, ctx->npu_rows, n_lists, n_threads);
+  counts = g_new (guint64, MAX (slots->len, 1));
+  for (guint i = 0; i < slots->len; i++)
+    counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
+  afg_npu_tasks_link_begin (ctx->npu_tasks, ctx->npu_rows, n_lists, slots->len, counts);
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
     g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
 }
@@ -779,7 +785,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
         add_stats (&ctx->document->stats, &readers[i].stats);
       collect_steps (ctx, readers, n);
       slots = merge_slots (readers, n);
-      begin_link (ctx, n, slots->len);
+      begin_link (ctx, n, slots);
       ok = store_events (ctx, slots, n > 1, error);
       g_clear_pointer (&slots, free_slots);
       if (ok && (rc = load_step_table (ctx, db)) != SQLITE_OK)

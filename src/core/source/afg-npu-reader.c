@@ -319,10 +319,11 @@ count_rows (GArray * const *row_lists, guint n_lists)
 /* Each claimed group's tasks added to its row: a row then takes its
  * tasks in one entry, appended in event order as the store places it
  * (no sorting, no merging afterwards). */
-static void
+static gsize
 sum_groups (NpuRead *self, gsize n_rows)
 {
   AfgNpuStats *stats = &self->data->stats;
+  gsize n_linked = 0;
 
   self->sums = afg_huge_alloc0 (sizeof (RowSum) * MAX (n_rows, 1));
   for (gsize g = 0; g < self->group_index.n_slots; g++)
@@ -339,9 +340,11 @@ sum_groups (NpuRead *self, gsize n_rows)
           continue;
         }
       sum = &self->sums[group->row];
+      n_linked += sum->tasks == 0;
       sum->ns = afg_sat_add (sum->ns, group->ns);
       sum->tasks += group->tasks;
     }
+  return n_linked;
 }
 
 void
@@ -441,9 +444,11 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
 }
 
 void
-afg_npu_tasks_link_begin (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads)
+afg_npu_tasks_link_begin (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads,
+                          const guint64 *thread_events)
 {
   AfgNpuData *data = afg_npu_data_new (n_threads);
+  gsize n_linked;
 
   g_return_if_fail (self->sums == NULL);
 
@@ -451,7 +456,10 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, GArray * const *row_lists, guint n_
   afg_npu_data_free (self->data);
   self->data = data;
   claim_groups (self, row_lists, n_lists);
-  sum_groups (self, count_rows (row_lists, n_lists));
+  n_linked = sum_groups (self, count_rows (row_lists, n_lists));
+  /* Bounds, not counts: the room past the entries is never touched. */
+  for (guint t = 0; t < n_threads; t++)
+    afg_npu_data_reserve (data, t, MIN (thread_events[t], n_linked));
 }
 
 void

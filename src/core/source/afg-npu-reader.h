@@ -72,14 +72,16 @@ gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
  * reaches: @row_lists holds @n_lists GArrays of the connection ids
  * (gint64) of the rows that may launch, each in rowid order, the lists in
  * rowid order too; a row is known by its ordinal over them (@row_lists
- * may go once _begin returns). _place is then told, for each thread in
+ * may go once _begin returns); @thread_events has the number of events
+ * of each of the store's @n_threads threads. _place is then told, for each thread in
  * its event order, where row @row landed (from several threads at once
  * for distinct threads); _end returns per thread of the store the entries
  * of the events that took tasks. Once. */
 void         afg_npu_tasks_link_begin (AfgNpuTasks  *self,
                                        GArray * const *row_lists,
                                        guint         n_lists,
-                                       guint         n_threads);
+                                       guint         n_threads,
+                                       const guint64 *thread_events);
 void         afg_npu_tasks_link_place (AfgNpuTasks  *self,
                                        guint         thread,
                                        guint64       event,
