@@ -482,15 +482,24 @@ finish (Builder *self)
     }
 }
 
+/* @expected nodes: a part for a thread of a few events (there may be
+ * 100,000 such threads) starts small. */
 static void
-builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats *stats)
+builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats *stats, guint expected)
 {
-  *self = (Builder) { .tree = tree, .cancellable = cancellable, .stats = stats };
-  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), 4096);
+  /* Field by field: a compound literal would clear the whole stack. */
+  self->tree = tree;
+  self->cancellable = cancellable;
+  self->stats = stats;
+  self->busy = NULL;
+  self->durations = NULL;
+  self->event_nodes = NULL;
+  self->sp = 0;
+  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), expected);
   self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
   if (tree->flags & AFG_TREE_DURATIONS)
     self->durations = g_array_new (FALSE, TRUE, sizeof (Durations));
-  afg_int_map_init (&self->children, 4096);
+  afg_int_map_init (&self->children, expected);
   append_node (self, AFG_NODE_NONE, afg_document_get_root_name (tree->document), 0, AFG_THREAD_NONE);
 }
 
@@ -511,10 +520,26 @@ relocate (guint32 index, guint32 mark)
   return index == AFG_NODE_NONE || index == AFG_TREE_ROOT ? index : index - 1 + mark;
 }
 
+/* What the walk of one thread alone left: its nodes (0 standing for the
+ * root), their durations, its AfgThread (none when nothing was in scope). */
+typedef struct {
+  GArray *nodes;
+  GArray *durations;
+  GArray *threads;
+} Part;
+
+static void
+part_clear (Part *part)
+{
+  g_clear_pointer (&part->nodes, g_array_unref);
+  g_clear_pointer (&part->durations, g_array_unref);
+  g_clear_pointer (&part->threads, g_array_unref);
+}
+
 /* Appends the thread a part built alone, as the serial walk would have
  * built it here: its nodes after the others, renumbered. */
 static void
-append_part (Builder *self, Builder *part)
+append_part (Builder *self, const Part *part)
 {
   guint32 mark = self->nodes->len, thread_index = self->threads->len;
   AfgThread thread;
@@ -523,7 +548,7 @@ append_part (Builder *self, Builder *part)
     return;
   for (guint32 k = 1; k < part->nodes->len; k++)
     {
-      BuildNode node = *node_at (part, k);
+      BuildNode node = g_array_index (part->nodes, BuildNode, k);
 
       node.parent = relocate (node.parent, mark);
       node.first_child = relocate (node.first_child, mark);
@@ -551,7 +576,7 @@ typedef struct {
   AfgTree             *tree;
   GCancellable        *cancellable;
   const AfgEventStore *events;
-  Builder             *parts;   /* by thread of the store */
+  Part                *parts;   /* by thread of the store */
   AfgStats            *stats;   /* by thread of the store */
   guint               *order;   /* the store's threads, most events first */
   guint                n;
@@ -564,17 +589,22 @@ static gpointer
 walk_worker (gpointer data)
 {
   WalkJob *job = data;
+  Builder walker;  /* one per worker: its stack is 16 kB */
   guint k;
 
   while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->n && !g_atomic_int_get (&job->cancelled))
     {
       guint i = job->order[k];
+      const AfgEventThread *t = afg_event_store_get_thread (job->events, i);
 
       g_atomic_int_inc (&job->busy);
-      builder_init (&job->parts[i], job->tree, job->cancellable, &job->stats[i]);
-      job->parts[i].busy = &job->busy;
-      if (!add_thread (&job->parts[i], i, afg_event_store_get_thread (job->events, i)))
+      builder_init (&walker, job->tree, job->cancellable, &job->stats[i], (guint) MIN (t->n_events + 2, 4096));
+      walker.busy = &job->busy;
+      if (!add_thread (&walker, i, t))
         g_atomic_int_set (&job->cancelled, TRUE);
+      job->parts[i] = (Part) { g_steal_pointer (&walker.nodes), g_steal_pointer (&walker.durations),
+                               g_steal_pointer (&walker.threads) };
+      builder_clear (&walker);
       g_atomic_int_dec_and_test (&job->busy);
     }
   return NULL;
@@ -603,7 +633,7 @@ static gboolean
 walk_parallel (Builder *self, const AfgEventStore *events)
 {
   guint n = afg_event_store_get_n_threads (events);
-  WalkJob job = { self->tree, self->cancellable, events, g_new0 (Builder, n), g_new0 (AfgStats, n),
+  WalkJob job = { self->tree, self->cancellable, events, g_new0 (Part, n), g_new0 (AfgStats, n),
                   g_new (guint, n), n, 0, 0, FALSE };
   GThread *helper;
 
@@ -620,7 +650,7 @@ walk_parallel (Builder *self, const AfgEventStore *events)
           append_part (self, &job.parts[i]);
           add_stats (self->stats, &job.stats[i]);
         }
-      builder_clear (&job.parts[i]);
+      part_clear (&job.parts[i]);
     }
   g_free (job.parts);
   g_free (job.stats);
@@ -656,7 +686,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
 
   tree = afg_tree_new (document, scope, flags);
   tree->stats.used = tree->stats.partial_overlaps = tree->stats.depth_truncated = 0;
-  builder_init (&self, tree, cancellable, &tree->stats);
+  builder_init (&self, tree, cancellable, &tree->stats, 4096);
   ok = walk (&self, events);
   t1 = g_get_monotonic_time ();
   if (ok)
