@@ -320,7 +320,15 @@ assert_same_trees (const AfgTree *a, const AfgTree *b)
     }
   g_assert_cmpuint (afg_tree_get_n_threads (a), ==, afg_tree_get_n_threads (b));
   for (guint i = 0; i < afg_tree_get_n_threads (a); i++)
-    g_assert_cmpmem (afg_tree_get_thread (a, i), sizeof (AfgThread), afg_tree_get_thread (b, i), sizeof (AfgThread));
+    {
+      const AfgThread *ta = afg_tree_get_thread (a, i), *tb = afg_tree_get_thread (b, i);
+
+      g_assert_cmpint (ta->global_tid, ==, tb->global_tid);
+      g_assert_cmpuint (ta->pid, ==, tb->pid);
+      g_assert_cmpuint (ta->tid, ==, tb->tid);
+      g_assert_cmpstr (ta->label, ==, tb->label);
+      g_assert_cmpuint (ta->node, ==, tb->node);
+    }
   g_assert_cmpmem (sa, sizeof *sa, sb, sizeof *sb);
 }
 
