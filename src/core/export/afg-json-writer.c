@@ -278,36 +278,43 @@ afg_json_append_functions (GString *out, const AfgTree *tree)
   g_string_append_c (out, ']');
 }
 
-typedef struct {
-  const AfgTree *tree;
-  GString       *out;
-} ThreadsText;
-
-static gpointer
-append_threads (gpointer data)
+static void
+append_threads (GString *out, const AfgTree *tree)
 {
-  const AfgTree *tree = ((ThreadsText *) data)->tree;
-  GString *out = ((ThreadsText *) data)->out;
-
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
       if (i > 0)
         g_string_append_c (out, ',');
       append_thread (out, tree, afg_tree_get_thread (tree, i));
     }
+}
+
+typedef struct {
+  const AfgTree *tree;
+  GString       *out;
+} FunctionsText;
+
+static gpointer
+append_functions_job (gpointer data)
+{
+  FunctionsText *job = data;
+
+  afg_json_append_functions (job->out, job->tree);
   return NULL;
 }
 
 #define PARALLEL_MIN_NODES 10000
 
-/* The threads' text, most of the output, is written on a second core
- * while this one builds the function table that comes before it. */
+/* The function table is built on a second core while this one writes the
+ * threads, most of the output; its text, a small part, is then moved in
+ * before them (no second copy of the threads' text). */
 void
 afg_json_write (const AfgTree *tree, GString *out)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
-  ThreadsText threads = { tree, out };
+  FunctionsText functions = { tree, NULL };
   GThread *helper = NULL;
+  gsize at;
 
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
   afg_json_append_source (out, doc);
@@ -316,20 +323,21 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append_c (out, ',');
+  at = out->len;
   if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && g_get_num_processors () > 1)
     {
-      threads.out = g_string_sized_new (256 * (gsize) afg_tree_get_n_nodes (tree));
-      helper = g_thread_new ("afg-json", append_threads, &threads);
+      functions.out = g_string_new (NULL);
+      helper = g_thread_new ("afg-json", append_functions_job, &functions);
     }
-  afg_json_append_functions (out, tree);
+  else
+    afg_json_append_functions (out, tree);
   g_string_append (out, ",\"threads\":[");
+  append_threads (out, tree);
+  g_string_append (out, "]}\n");
   if (helper != NULL)
     {
       g_thread_join (helper);
-      g_string_append_len (out, threads.out->str, threads.out->len);
-      g_string_free (threads.out, TRUE);
+      g_string_insert_len (out, at, functions.out->str, functions.out->len);
+      g_string_free (functions.out, TRUE);
     }
-  else
-    append_threads (&threads);
-  g_string_append (out, "]}\n");
 }
