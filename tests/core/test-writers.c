@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "afg-json-writer.h"
 #include "afg-loader.h"
 #include "afg-test-db.h"
 #include "afg-writers.h"
@@ -137,6 +138,50 @@ test_json_order (void)
   g_assert_cmpstr (child_name (children, 4), ==, "b");
   g_assert_cmpstr (child_name (children, 5), ==, "\xc3\xa9");
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (children, 4), "calls"), ==, 2);
+  afg_test_db_free (db);
+}
+
+/* From 10,000 nodes the function table is built on a second core and its
+ * text moved in before the threads': it must be where and what the table
+ * writes alone, and the threads complete after it. */
+static void
+test_json_big_tree (void)
+{
+  enum { N_NAMES = 12000 };
+  AfgTestDb *db = afg_test_db_new (0);
+  g_autoptr(AfgTree) profile = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GString) functions = g_string_new (NULL);
+  g_autoptr(JsonNode) root = NULL;
+  const char *at;
+  JsonArray *threads;
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < N_NAMES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%05u", i);
+
+      afg_test_db_add (db, i % 2 ? TA : TB, i * 10, i * 10 + 5, name);
+    }
+  afg_test_db_commit (db);
+  profile = afg_test_db_load (db);
+  g_assert_cmpuint (afg_tree_get_n_nodes (profile), >, 10000);
+  json = write_json (profile);
+  afg_json_append_functions (functions, profile);
+  at = strstr (json, "\"npu\":null,\"functions\":[");
+  g_assert_nonnull (at);
+  at += strlen ("\"npu\":null,");
+  g_assert_cmpmem (at, functions->len, functions->str, functions->len);
+  g_assert_true (g_str_has_prefix (at + functions->len, ",\"threads\":[{\"global_tid\":"));
+  root = parse (json);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "functions")),
+                    ==, N_NAMES);
+  threads = json_object_get_array_member (json_node_get_object (root), "threads");
+  g_assert_cmpuint (json_array_get_length (threads), ==, 2);
+  for (guint t = 0; t < 2; t++)
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_array_get_object_element (threads, t),
+                                                                           "children")), ==, N_NAMES / 2);
+  g_assert_true (g_str_has_suffix (json, "]}]}]}\n"));
   afg_test_db_free (db);
 }
 
@@ -304,6 +349,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/exact", test_json_exact);
   g_test_add_func ("/json/order", test_json_order);
   g_test_add_func ("/json/escaping", test_json_escaping);
+  g_test_add_func ("/json/big-tree", test_json_big_tree);
   g_test_add_func ("/writers/deterministic", test_deterministic);
   g_test_add_func ("/folded/lines", test_folded);
   g_test_add_data_func ("/export/json", GINT_TO_POINTER (AFG_FORMAT_JSON), test_export_to_dir);
