@@ -362,6 +362,18 @@ test_parallel_walk_matches_one_core (void)
         g_assert_cmpuint (afg_tree_get_n_nodes (two), >, 1000);
         assert_same_trees (two, one);
       }
+  /* A cancelled walk gives no tree, on two cores as on one. */
+  for (guint f = 0; f < 2; f++)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AfgTree) tree = NULL;
+
+      g_cancellable_cancel (cancellable);
+      tree = afg_tree_build (document, NULL, AFG_TREE_DURATIONS | (f ? AFG_TREE_ONE_CORE : 0), cancellable, &error);
+      g_assert_null (tree);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    }
   afg_test_db_free (db);
 }
 
