@@ -113,18 +113,21 @@
 
   const INT64_MAX = (1n << 63n) - 1n;
 
-  /* Value field f of every source added up as the core adds (saturating
-   * at 2^63 − 1), exactly where it leaves 2^53 (hostile input only). */
-  function sumField(m, t, k, f, sources) {
-    const side = f < 5 ? m.a : m.b, key = SIDE_KEYS[(f - 2) % 3];
-    let sum = 0;
-    for (const s of sources)
-      sum += side[key][s];
-    if (sum <= Number.MAX_SAFE_INTEGER && !sources.some((s) => m.exact.has(s * FIELDS + f)))
+  /* Value field f of the sources list[from] … list[to - 1] added up as
+   * the core adds (saturating at 2^63 − 1), exactly where it leaves 2^53
+   * (hostile input only). */
+  function sumField(m, t, k, f, list, from, to) {
+    const values = (f < 5 ? m.a : m.b)[SIDE_KEYS[(f - 2) % 3]];
+    let sum = 0, exact = false;
+    for (let j = from; j < to; j++) {
+      sum += values[list[j]];
+      exact ||= m.exact.size > 0 && m.exact.has(list[j] * FIELDS + f);
+    }
+    if (sum <= Number.MAX_SAFE_INTEGER && !exact)
       return sum;
     let big = 0n;
-    for (const s of sources)
-      big += m.exact.get(s * FIELDS + f) ?? BigInt(side[key][s]);
+    for (const s of list.subarray(from, to))
+      big += m.exact.get(s * FIELDS + f) ?? BigInt(values[s]);
     big = big > INT64_MAX ? INT64_MAX : big;
     t.exact.set(k * FIELDS + f, big);
     return Number(big);
@@ -171,9 +174,11 @@
     t.name.set(g.name.subarray(1, g.len));
     t.nchild.set(g.nchild.subarray(1, g.len));
     for (let i = 0; i < F; i++) {
-      const sources = g.list.subarray(g.start[i + 1], g.start[i + 2]);
-      for (const f of [2, 3, 5, 6])  /* calls and totals; self follows from them */
-        (f < 5 ? t.a : t.b)[SIDE_KEYS[(f - 2) % 3]][i] = sumField(m, t, i, f, sources);
+      const from = g.start[i + 1], to = g.start[i + 2];
+      t.a.calls[i] = sumField(m, t, i, 2, g.list, from, to);
+      t.a.total[i] = sumField(m, t, i, 3, g.list, from, to);
+      t.b.calls[i] = sumField(m, t, i, 5, g.list, from, to);
+      t.b.total[i] = sumField(m, t, i, 6, g.list, from, to);  /* self follows from the totals */
     }
     linkChildren(t, g.nchild[0]);
     sumChildren(t);
