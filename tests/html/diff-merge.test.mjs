@@ -29,26 +29,8 @@ after(async () => {
   await browser?.close();
 });
 
-function exportDiff(a, b, format, extra = []) {
-  const dir = h.tmpDir('afg-diff-merge-');
-  execFileSync(h.afgBin(), ['--diff', a, b, '--export', '-q', '-f', format, '-o', dir, ...extra], { stdio: 'pipe' });
-  return path.join(dir, `flamegraph-diff.${format}`);
-}
-
-/* The diff JSON's tree as dump() lines; integers past 2^53 kept exact. */
-function jsonLines(a, b, extra = []) {
-  const text = fs.readFileSync(exportDiff(a, b, 'json', extra), 'utf8').replace(/:(\d{16,})([,}])/g, ':"$1"$2');
-  const lines = [];
-  const walk = (nodes, prefix) => {
-    for (const n of nodes) {
-      const p = prefix === null ? n.name : `${prefix};${n.name}`;
-      lines.push([p, n.a.calls, n.a.total_ns, n.a.self_ns, n.b.calls, n.b.total_ns, n.b.self_ns].join('\t'));
-      walk(n.children, p);
-    }
-  };
-  walk(JSON.parse(text).children, null);
-  return lines.sort(byCodeUnit);
-}
+const exportDiff = h.exportDiff;
+const jsonLines = (a, b, extra = []) => h.diffJsonLines(exportDiff(a, b, 'json', extra));
 
 /* The core's colour of every frame (afg_diff_hsl), merged or plain. */
 function coreColours(a, b, by, norm, merged) {
