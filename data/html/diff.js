@@ -523,7 +523,7 @@
     const app = new App(m);
     if (app.premerged) {
       $('merge-addresses').disabled = true;
-      $('merge-field').title = AFG_T('mergedByExport');
+      $('merge-field').title = $('merge-addresses').title = AFG_T('mergedByExport');
     }
     window.flamegraph = {
       state: () => app.state(),
