@@ -7,16 +7,19 @@
  * Automation API, window.flamegraph:
  *   state()      -> {mode: 'diff', shape: 'a'|'b', colourBy: 'self'|'total',
  *                   normalize: 'raw'|'per-step'|'equal-totals', floorNs,
- *                   floorPercent, zoom, zoomName, search, orientation}
- *                   (the defaults are the window's: B, self, raw, 0.1 ms, 5 %)
+ *                   floorPercent, zoom, zoomName, search, orientation, merged}
+ *                   (the defaults are the window's: B, self, raw, 0.1 ms, 5 %;
+ *                   merged: "Merge addresses", on unless the browser keeps
+ *                   it off, as on the single page)
  *   dump()       -> 'path\ta_calls\ta_total\ta_self\tb_calls\tb_total\tb_self'
- *                   per frame, sorted, the path without a thread part: the
- *                   format of level0_rank0-vs-level1_rank0.diff.expected.
+ *                   per frame of the tree shown (merged or not), sorted, the
+ *                   path without a thread part: the format of
+ *                   level0_rank0-vs-level1_rank0.diff.expected.
  *   dump('view') -> 'path\thsl(h, s%, l%)' per frame, as coloured now.
  *   frames(name) -> [{x, y, width, height}] of the drawn frames so named.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * The view lives in the URL hash:
- * #shape=a&by=total&norm=per-step&floor=NS&floorpct=P&zoom=N&search=TEXT&view=icicle.
+ * #shape=a&by=total&norm=per-step&floor=NS&floorpct=P&zoom=N&search=TEXT&view=icicle&merge=0|1.
  */
 'use strict';
 (function () {
@@ -328,7 +331,7 @@
     if (location.hash === '' && hash === '#merge=' + (this.mergeDefault ? '1' : '0'))
       return;
     if (location.hash !== hash)
-      history.replaceState(null, '', hash === '' ? location.pathname + location.search : hash);
+      history.replaceState(null, '', hash);
   };
 
   const nonNegative = (text, fallback) => {
