@@ -41,28 +41,86 @@ afg_parse_int64 (const unsigned char *s, int len, gint64 *out)
   return TRUE;
 }
 
-/* sqlite3_value_* skips the per-call checks of sqlite3_column_*: this
- * runs five times per row. */
-static inline AfgValueStatus
-afg_column_int64 (sqlite3_stmt *stmt, int col, gint64 *out)
-{
-  sqlite3_value *value = sqlite3_column_value (stmt, col);
+/* One value of a row, as SQLite would return it: @type is SQLITE_INTEGER,
+ * SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL; @bytes and @len
+ * for text and blobs (not NUL-terminated). Filled either from a
+ * statement or by the b-tree reader (afg-btree-cursor.h). */
+typedef struct {
+  int                  type;
+  int                  len;
+  gint64               i;
+  double               d;
+  const unsigned char *bytes;
+} AfgValue;
 
-  switch (sqlite3_value_type (value))
+#define AFG_ROW_MAX_VALUES 8
+
+typedef struct {
+  gint64   rowid;
+  AfgValue values[AFG_ROW_MAX_VALUES];
+} AfgRow;
+
+static inline AfgValueStatus
+afg_value_int64 (const AfgValue *value, gint64 *out)
+{
+  switch (value->type)
     {
     case SQLITE_INTEGER:
-      *out = sqlite3_value_int64 (value);
+      *out = value->i;
       return AFG_VALUE_OK;
     case SQLITE_TEXT:
-      {
-        const unsigned char *text = sqlite3_value_text (value);
-        return afg_parse_int64 (text, sqlite3_value_bytes (value), out) ? AFG_VALUE_OK : AFG_VALUE_BAD;
-      }
+      return afg_parse_int64 (value->bytes, value->len, out) ? AFG_VALUE_OK : AFG_VALUE_BAD;
     case SQLITE_NULL:
       return AFG_VALUE_NULL;
     default:
       return AFG_VALUE_BAD;
     }
+}
+
+/* sqlite3_value_* skips the per-call checks of sqlite3_column_*: this
+ * runs for every value of every row. */
+static inline void
+afg_value_from_stmt (sqlite3_stmt *stmt, int col, AfgValue *out)
+{
+  sqlite3_value *value = sqlite3_column_value (stmt, col);
+
+  out->type = sqlite3_value_type (value);
+  switch (out->type)
+    {
+    case SQLITE_INTEGER:
+      out->i = sqlite3_value_int64 (value);
+      break;
+    case SQLITE_FLOAT:
+      out->d = sqlite3_value_double (value);
+      break;
+    case SQLITE_TEXT:
+      out->bytes = sqlite3_value_text (value);
+      out->len = sqlite3_value_bytes (value);
+      break;
+    case SQLITE_BLOB:
+      out->bytes = sqlite3_value_blob (value);
+      out->len = sqlite3_value_bytes (value);
+      break;
+    default:
+      break;
+    }
+}
+
+/* The first @n columns of the statement's current row. */
+static inline void
+afg_row_from_stmt (sqlite3_stmt *stmt, int n, AfgRow *row)
+{
+  for (int i = 0; i < n && i < AFG_ROW_MAX_VALUES; i++)
+    afg_value_from_stmt (stmt, i, &row->values[i]);
+}
+
+static inline AfgValueStatus
+afg_column_int64 (sqlite3_stmt *stmt, int col, gint64 *out)
+{
+  AfgValue value;
+
+  afg_value_from_stmt (stmt, col, &value);
+  return afg_value_int64 (&value, out);
 }
 
 G_END_DECLS
