@@ -788,6 +788,7 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
   if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
+  afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
@@ -870,7 +871,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   if (g_get_num_processors () > 1)
     second = afg_source_connect (&ctx->source, NULL);
   npu_thread = start_npu (ctx, db, second, &task_scan);
-  rc = afg_string_table_load (&ctx->document->strings, db);
+  rc = afg_string_table_load (&ctx->document->strings, db, ctx->source.btree, ctx->cancellable);
   if (!finish_npu (ctx, db, npu_thread, &task_scan, error) || (rc != SQLITE_OK && !fail_sqlite (ctx, db, rc, error)))
     {
       g_clear_pointer (&second, sqlite3_close);
