@@ -205,7 +205,14 @@ decode_record (const AfgRecordMap *map, const guint8 *payload, guint64 size, Afg
   end = payload + header;
   for (p = payload + n; p < end; p += n, n_columns++)
     {
-      if ((n = afg_btree_varint (p, end, &type)) == 0 || type == 10 || type == 11)
+      if (*p < 0x80)  /* most serial types fit a byte */
+        {
+          type = *p;
+          n = 1;
+        }
+      else if ((n = afg_btree_varint (p, end, &type)) == 0)
+        return AFG_BTREE_FALLBACK;
+      if (type == 10 || type == 11)
         return AFG_BTREE_FALLBACK;
       if (n_columns < map->n_needed)
         {
