@@ -874,6 +874,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   rc = afg_string_table_load (&ctx->document->strings, db, ctx->source.btree, ctx->cancellable);
   if (!finish_npu (ctx, db, npu_thread, &task_scan, error) || (rc != SQLITE_OK && !fail_sqlite (ctx, db, rc, error)))
     {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
       g_clear_pointer (&second, sqlite3_close);
       return FALSE;
     }
