@@ -857,11 +857,8 @@ afg_test_assert_error_and_hint (const char *err)
   g_assert_cmpstr (lines[2], ==, "");
 }
 
-/* The whole-profile JSON of @path, or "error: MESSAGE", read with or
- * without the direct b-tree reader; @fast and @fallbacks count the tables
- * it read and gave up on meanwhile. */
-static char *
-load_json_counted (const char *path, gboolean sqlite_only, guint *fast, guint *fallbacks)
+char *
+afg_test_load_json (const char *path, gboolean sqlite_only, guint *fast, guint *fallbacks)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = NULL;
@@ -889,8 +886,8 @@ char *
 afg_test_load_both (const char *path, guint *fast, guint *fallbacks)
 {
   guint sqlite_fast, sqlite_fallbacks;
-  g_autofree char *direct = load_json_counted (path, FALSE, fast, fallbacks);
-  g_autofree char *sqlite = load_json_counted (path, TRUE, &sqlite_fast, &sqlite_fallbacks);
+  g_autofree char *direct = afg_test_load_json (path, FALSE, fast, fallbacks);
+  g_autofree char *sqlite = afg_test_load_json (path, TRUE, &sqlite_fast, &sqlite_fallbacks);
 
   if (strcmp (direct, sqlite) != 0)
     g_error ("%s: the direct read gives %.300s…, SQLite %.300s…", path, direct, sqlite);

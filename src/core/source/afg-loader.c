@@ -574,7 +574,6 @@ read_rows (LoadContext *ctx, Reader readers[N_READERS], guint n, GError **error)
   reader_run (&readers[0]);
   if (helper != NULL)
     g_thread_join (helper);
-
   for (guint i = 0; i < n; i++)
     if (readers[i].rc != SQLITE_OK)
       {
@@ -806,9 +805,11 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
 
   if (ctx->npu_tasks == NULL)
     return TRUE;
+  /* With a thread, scan->rc is not read before the join: which of the
+   * two ends first must not decide what is read. */
   if (thread == NULL)
     scan->rc = afg_npu_tasks_read_tasks (ctx->npu_tasks, db);
-  if (scan->rc == SQLITE_OK)
+  if (thread != NULL || scan->rc == SQLITE_OK)
     rc = afg_npu_tasks_read_pairs (ctx->npu_tasks, db);
   if (thread != NULL)
     g_thread_join (thread);
