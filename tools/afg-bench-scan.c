@@ -80,9 +80,13 @@ main (int argc, char **argv)
     g_error ("%s", error->message);
   for (int i = 0; i < runs; i++)
     {
+      double sqlite_s, direct_s;
+
       ok_sqlite = ok_direct = 0;
-      best_sqlite = MIN (best_sqlite, scan_sqlite (db, &ok_sqlite));
-      best_direct = MIN (best_direct, scan_direct (&source, db, &ok_direct));
+      sqlite_s = scan_sqlite (db, &ok_sqlite);
+      direct_s = scan_direct (&source, db, &ok_direct);
+      best_sqlite = MIN (best_sqlite, sqlite_s);
+      best_direct = MIN (best_direct, direct_s);
     }
   if (ok_sqlite != ok_direct)
     g_error ("the two reads differ: %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT " whole values",
