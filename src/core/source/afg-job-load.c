@@ -139,8 +139,8 @@ on_rank_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data
   __atomic_store_n (&task->total, total, __ATOMIC_RELAXED);
 }
 
-/* The rank's tree handed to use_tree, its totals kept, then dropped before
- * the step and merged trees are built: one tree alive at a time. */
+/* The rank's tree handed to use_tree, then summed up: the summary is
+ * taken from that tree and its document, no other tree is built. */
 static gboolean
 sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
 {
@@ -162,9 +162,8 @@ sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
   if (options->use_tree != NULL
       && !options->use_tree (task->rank, task->index, tree, options->use_tree_data, error))
     return FALSE;
-  afg_rank_summary_fill_totals (summary, tree);
-  g_clear_pointer (&tree, afg_tree_unref);
-  return afg_rank_summary_fill_details (summary, document, &scope, error);
+  afg_rank_summary_fill (summary, tree);
+  return TRUE;
 }
 
 static void
