@@ -3,6 +3,7 @@
  * "All ranks" (afg-merged-tree.c) and Cancel. */
 #include "config.h"
 
+#include "afg-cores.h"
 #include "afg-function-table.h"
 #include "afg-job-load.h"
 #include "afg-merged-tree.h"
@@ -177,6 +178,37 @@ test_cancel (void)
   afg_test_rm_rf (root);
 }
 
+static gboolean
+count_cores (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
+{
+  guint *cores = data;
+
+  cores[index] = afg_cores_get ();
+  return TRUE;
+}
+
+/* As many ranks as cores (or more): each read on one core, side by
+ * side; a lone rank gets them all. */
+static void
+test_cores_per_rank (void)
+{
+  guint n = MAX (2, g_get_num_processors ());
+  g_autofree char *many = make_job (n);
+  g_autofree char *one = make_job (1);
+  g_autofree guint *cores = g_new0 (guint, n);
+  g_autoptr(AfgJobLoad) load = new_load (many, count_cores, cores);
+  g_autoptr(AfgJobLoad) alone = NULL;
+
+  afg_job_load_run (load, NULL);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (cores[i], ==, 1);
+  alone = new_load (one, count_cores, cores);
+  afg_job_load_run (alone, NULL);
+  g_assert_cmpuint (cores[0], ==, g_get_num_processors ());
+  afg_test_rm_rf (many);
+  afg_test_rm_rf (one);
+}
+
 /* Cancelled before it starts: no rank is read. */
 static void
 test_cancelled_before (void)
@@ -198,6 +230,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-load/merged", test_merged);
   g_test_add_func ("/job-load/cancel", test_cancel);
+  g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);
   g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);
   return g_test_run ();
 }

@@ -8,10 +8,13 @@
 #include <malloc.h>
 #include <string.h>
 
+#include "afg-cores.h"
 #include "afg-format.h"
 #include "afg-job-load.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
+
+#define MMAP_THRESHOLD (1 << 20)
 
 typedef struct {
   AfgJobLoad       *job;
@@ -25,6 +28,7 @@ typedef struct {
 
 struct _AfgJobLoad {
   char              *path;
+  guint              worker_cores;  /* each worker's share of the cores */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
   GPtrArray         *summaries;  /* AfgRankSummary *, one per rank */
@@ -178,6 +182,7 @@ rank_worker (gpointer data, gpointer user_data)
       g_atomic_int_set (&task->state, AFG_RANK_STATE_CANCELLED);
       return;
     }
+  afg_cores_limit_thread (task->job->worker_cores);
   g_atomic_int_set (&task->state, AFG_RANK_STATE_READING);
   if (sum_up_rank (task, summary, &error))
     g_atomic_int_set (&task->state, AFG_RANK_STATE_DONE);
@@ -193,13 +198,23 @@ rank_worker (gpointer data, gpointer user_data)
   malloc_trim (0);
 }
 
+/* One rank per core at a time, each read on its own core (one reader, no
+ * helper threads): two ranks side by side need no merge of a split read,
+ * and one rank's writing overlaps the other's reading. A job of fewer
+ * ranks than cores gives each its share. */
 void
 afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
 {
   g_autoptr(GError) error = NULL;
-  GThreadPool *pool = g_thread_pool_new (rank_worker, self,
-                                         (int) MAX (1, g_get_num_processors ()), FALSE, &error);
+  guint cores = afg_cores_get ();
+  guint workers = MAX (1, MIN (cores, self->summaries->len));
+  GThreadPool *pool = g_thread_pool_new (rank_worker, self, (int) workers, FALSE, &error);
 
+  self->worker_cores = MAX (1, cores / workers);
+  /* glibc raises its mmap threshold to the size of the first big array
+   * freed: the next ranks' arrays would then come from the heap and stay
+   * there, fragmented, after their rank is dropped. */
+  mallopt (M_MMAP_THRESHOLD, MMAP_THRESHOLD);
   for (guint i = 0; i < self->summaries->len; i++)
     {
       self->tasks[i].cancellable = cancellable;

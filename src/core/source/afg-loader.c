@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-cores.h"
 #include "afg-error.h"
 #include "afg-event-sort.h"
 #include "afg-huge.h"
@@ -424,7 +425,7 @@ plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_
   if (hi < lo)
     return 1;  /* a damaged b-tree: read it in one go, without a range */
   ctx->rows_total = MAX ((guint64) hi - (guint64) lo, (guint64) hi - (guint64) lo + 1);  /* saturates */
-  if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
+  if (ctx->rows_total >= PARALLEL_MIN_ROWS && afg_cores_get () > 1)
     {
       if (*second == NULL)
         *second = afg_source_connect (&ctx->source, NULL);
@@ -749,7 +750,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   t0 = g_get_monotonic_time ();
   if ((rc = load_types (ctx, db)) != SQLITE_OK)
     return fail_sqlite (ctx, db, rc, error);
-  if (g_get_num_processors () > 1)
+  if (afg_cores_get () > 1)
     second = afg_source_connect (&ctx->source, NULL);
   npu_thread = start_npu (ctx, db, second, &task_scan);
   rc = afg_string_table_load (&ctx->document->strings, db);
