@@ -14,7 +14,15 @@
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
-#define MMAP_THRESHOLD (1 << 20)
+/* Above these, malloc maps and unmaps each block on its own: fixed, since
+ * glibc would otherwise raise the threshold to the size of the first big
+ * array freed, and the next ranks' arrays would come from the heap and
+ * stay there, fragmented, once their rank is dropped. To reuse memory,
+ * only the blocks above glibc's own ceiling (a rank's serialised page)
+ * are mapped, and the heap is never trimmed. */
+#define RETURN_MMAP_THRESHOLD (1 << 20)
+#define REUSE_MMAP_THRESHOLD  (32 << 20)
+#define REUSE_TRIM_THRESHOLD  (1 << 30)
 
 typedef struct {
   AfgJobLoad       *job;
@@ -195,7 +203,16 @@ rank_worker (gpointer data, gpointer user_data)
     }
   /* Each worker's malloc arena would otherwise keep a document's worth of
    * freed pages: the job's peak would grow with the number of workers. */
-  malloc_trim (0);
+  if (!task->job->options.reuse_memory)
+    malloc_trim (0);
+}
+
+static void
+tune_malloc (gboolean reuse)
+{
+  mallopt (M_MMAP_THRESHOLD, reuse ? REUSE_MMAP_THRESHOLD : RETURN_MMAP_THRESHOLD);
+  if (reuse)
+    mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);
 }
 
 /* One rank per core at a time, each read on its own core (one reader, no
@@ -211,10 +228,7 @@ afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
   GThreadPool *pool = g_thread_pool_new (rank_worker, self, (int) workers, FALSE, &error);
 
   self->worker_cores = MAX (1, cores / workers);
-  /* glibc raises its mmap threshold to the size of the first big array
-   * freed: the next ranks' arrays would then come from the heap and stay
-   * there, fragmented, after their rank is dropped. */
-  mallopt (M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+  tune_malloc (self->options.reuse_memory);
   for (guint i = 0; i < self->summaries->len; i++)
     {
       self->tasks[i].cancellable = cancellable;
