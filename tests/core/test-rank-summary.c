@@ -42,6 +42,7 @@ static AfgDocument *
 load_rows (void)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  AfgDocument *document;
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
@@ -56,7 +57,9 @@ load_rows (void)
   afg_test_db_add_step_time (db, 1, 0, 1000);
   afg_test_db_add_step_time (db, 2, 1000, 2000);
   afg_test_db_add_step_time (db, 3, 2000, 3000);
-  return afg_test_db_load_document (db);
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  return document;
 }
 
 static gint64
