@@ -187,6 +187,29 @@ count_cores (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   return TRUE;
 }
 
+static void
+record_cores (gpointer data, gpointer user_data)
+{
+  guint *cores = user_data;
+
+  cores[GPOINTER_TO_UINT (data) - 1] = afg_cores_get ();
+}
+
+/* GLib shares the idle threads of its pools: the job's, once done, may
+ * run another pool's work, which must get every core again. */
+static void
+assert_pool_threads_unlimited (guint n)
+{
+  g_autofree guint *cores = g_new0 (guint, n);
+  GThreadPool *pool = g_thread_pool_new (record_cores, cores, (int) n, FALSE, NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+  g_thread_pool_free (pool, FALSE, TRUE);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (cores[i], ==, g_get_num_processors ());
+}
+
 /* As many ranks as cores (or more): each read on one core, side by
  * side; a lone rank gets them all. */
 static void
@@ -202,6 +225,7 @@ test_cores_per_rank (void)
   afg_job_load_run (load, NULL);
   for (guint i = 0; i < n; i++)
     g_assert_cmpuint (cores[i], ==, 1);
+  assert_pool_threads_unlimited (n);
   alone = new_load (one, count_cores, cores);
   afg_job_load_run (alone, NULL);
   g_assert_cmpuint (cores[0], ==, g_get_num_processors ());

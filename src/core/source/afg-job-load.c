@@ -205,6 +205,8 @@ rank_worker (gpointer data, gpointer user_data)
    * freed pages: the job's peak would grow with the number of workers. */
   if (!task->job->options.reuse_memory)
     malloc_trim (0);
+  /* The pool's threads are GLib's, shared with other pools (GTask's). */
+  afg_cores_limit_thread (0);
 }
 
 static void
