@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "afg-cores.h"
 #include "afg-document-private.h"
 #include "afg-huge.h"
 #include "afg-int-map.h"
@@ -215,7 +216,7 @@ reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends,
   ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
   GThread *helper = NULL;
 
-  if (total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
+  if (total >= PARALLEL_MIN_CALLS && afg_cores_get () > 1)
     {
       while (low.hi > 1 && ends[low.hi - 2] >= total / 2)
         low.hi--;

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-cores.h"
 #include "afg-error.h"
 #include "afg-event-sort.h"
 #include "afg-huge.h"
@@ -460,7 +461,7 @@ plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_
   readers[0].reports = TRUE;
   if (!rowid_range (ctx, db, &lo, &hi))
     return 1;
-  if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
+  if (ctx->rows_total >= PARALLEL_MIN_ROWS && afg_cores_get () > 1)
     {
       if (*second == NULL)
         *second = afg_source_connect (&ctx->source, NULL);
@@ -537,7 +538,7 @@ read_rows_direct (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS], guin
   gint64 lo, hi;
 
   ctx->scan = afg_table_scan_new (ctx->source.btree, db, "PYTORCH_API", columns, n_scan_columns (ctx),
-                                  g_get_num_processors () > 1 ? N_READERS : 1, PARALLEL_MIN_LEAVES);
+                                  afg_cores_get () > 1 ? N_READERS : 1, PARALLEL_MIN_LEAVES);
   if (ctx->scan == NULL)
     return FALSE;
   rowid_range (ctx, db, &lo, &hi);
@@ -869,7 +870,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   t0 = g_get_monotonic_time ();
   if ((rc = load_types (ctx, db)) != SQLITE_OK)
     return fail_sqlite (ctx, db, rc, error);
-  if (g_get_num_processors () > 1)
+  if (afg_cores_get () > 1)
     second = afg_source_connect (&ctx->source, NULL);
   npu_thread = start_npu (ctx, db, second, &task_scan);
   rc = afg_string_table_load (&ctx->document->strings, db, ctx->source.btree, ctx->cancellable);
