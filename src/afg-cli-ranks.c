@@ -106,7 +106,8 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   AfgJobFolder *folder = afg_job_folder_discover (folder_path, &error);
   Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
   AfgJobLoadOptions options = {
-    AFG_TREE_DURATIONS, opts->has_steps, opts->first_step, opts->last_step, export_rank, &job,
+    AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
+    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE,
   };
   g_autoptr(AfgJobLoad) load = NULL;
   AfgRankSummary * const *summaries;

@@ -15,6 +15,7 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  gboolean    merge_addresses;
 } AfgCliRanksOptions;
 
 /* --export of a job folder: OUT/rank{N}/flamegraph.* and OUT/ranks.json;

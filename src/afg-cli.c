@@ -306,7 +306,7 @@ static int
 export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
   AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
-                               opts->first_step, opts->last_step, opts->quiet };
+                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses };
 
   if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
     return usage_error (_("a job folder takes --export with -f html, json or folded"));

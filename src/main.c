@@ -9,9 +9,7 @@
 #include "afg-cli.h"
 
 #if HAVE_GUI
-#include <gtk/gtk.h>
-
-#include "afg-application.h"
+#include "afg-ui-module.h"
 #endif
 
 int
@@ -29,17 +27,13 @@ main (int argc, char *argv[])
   const char *diff_a, *diff_b;
 
   if (afg_cli_window_diff (argc, argv, &diff_a, &diff_b))
-    return gtk_init_check () ? afg_application_run_diff (argv[0], diff_a, diff_b) : afg_cli_no_display ();
+    return afg_ui_module_run (argc, argv, diff_a, diff_b);
 #endif
   /* Decided before any GTK call: the exporter must run without a display. */
   if (afg_cli_handles (argc, argv))
     return afg_cli_main (argc, argv);
 #if HAVE_GUI
-  /* Opened here, so that no display is one error line and a hint rather
-   * than a Gtk-WARNING; the application's own gtk_init() then reuses it. */
-  if (!gtk_init_check ())
-    return afg_cli_no_display ();
-  return afg_application_run (argc, argv);
+  return afg_ui_module_run (argc, argv, NULL, NULL);
 #else
   return afg_cli_main (argc, argv);
 #endif

@@ -9,6 +9,10 @@
 # cpu_s is the user + system seconds of the best export run, which a
 # loaded machine disturbs less than wall time. Issues 13 and 15 want
 # ex/scan <= 0.80 at 1M and 5M rows and peak RSS <= 350 MB at 5M.
+# With RANKS=ROWS set (issue 17: RANKS=1000000), a last section runs
+# tools/bench-ranks.sh with eight ranks of ROWS rows: a job folder's
+# --export against the sum of its ranks' single exports (a few minutes
+# more, the first time its DBs are generated).
 # Usage: tools/bench-core.sh BUILD_DIR [ROWS...]   (default: 1000000 10000000; 5000000 is
 # the other size the issues quote)
 set -euo pipefail
@@ -17,26 +21,14 @@ shift
 sizes=("$@")
 [ $# -eq 0 ] && sizes=(1000000 10000000)
 runs=${RUNS:-5}
+# shellcheck source=tools/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
 work=${AFG_BENCH_DIR:-/tmp/afg-bench}
 mkdir -p "$work"
 query='select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(name), total(type) from PYTORCH_API'
 scan=('select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(connectionId), total(name), total(type) from PYTORCH_API;'
       'select total(startNs), total(endNs), total(connectionId) from TASK;'
       'select total(id), total(connectionId) from CONNECTION_IDS;')
-
-best() { # best wall seconds, its peak RSS (KB) and CPU seconds of $runs runs of "$@"
-  local best_s=999999 best_kb=0 best_cpu=0 s kb u sy tfile
-  tfile=$(mktemp)
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$tfile" -f '%e %M %U %S' "$@" >/dev/null 2>&1
-    read -r s kb u sy < "$tfile"
-    if awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
-      best_s=$s; best_kb=$kb; best_cpu=$(awk -v a="$u" -v b="$sy" 'BEGIN { print a + b }')
-    fi
-  done
-  rm -f "$tfile"
-  echo "$best_s $best_kb $best_cpu"
-}
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
 
@@ -66,3 +58,8 @@ for rows in "${sizes[@]}"; do
   echo "rebuild from the event store, $rows rows:"
   "$build/tools/afg-bench-tree" "$work/synthetic-v2-$rows.db" "$runs"
 done
+
+if [ -n "${RANKS:-}" ]; then
+  echo "job folder of eight ranks, $RANKS rows each (tools/bench-ranks.sh):"
+  RUNS=$runs "$(dirname "$0")/bench-ranks.sh" "$build" "$RANKS"
+fi

@@ -5,7 +5,8 @@
 # `--export -f json` of the folder, the sum of the eight single exports'
 # seconds, the largest single peak RSS, and the two ratios (targets:
 # <= 0.7 and <= 2). Each figure is the best of RUNS runs (the machine is
-# shared and noisy).
+# shared and noisy): the CPU seconds (user + system) of those runs and
+# the 1-minute load average before and after say how much it was.
 # Usage: tools/bench-ranks.sh BUILD_DIR [ROWS]   (default 1000000)
 set -euo pipefail
 build=${1:?usage: tools/bench-ranks.sh BUILD_DIR [ROWS]}
@@ -32,16 +33,19 @@ for rank in 0 1 2 3 4 5 6 7; do
 done
 
 out=$(mktemp -d)
-sum_s=0 max_kb=0
+load_before=$(load_average)
+sum_s=0 sum_cpu=0 max_kb=0
 for db in "${dbs[@]}"; do
-  read -r s kb < <(best "$exe" --export -q -f json -o "$out" "$db")
+  read -r s kb cpu < <(best "$exe" --export -q -f json -o "$out" "$db")
   sum_s=$(awk -v a="$sum_s" -v b="$s" 'BEGIN { print a + b }')
+  sum_cpu=$(awk -v a="$sum_cpu" -v b="$cpu" 'BEGIN { print a + b }')
   [ "$kb" -gt "$max_kb" ] && max_kb=$kb
 done
-read -r job_s job_kb < <(best "$exe" --export -q -f json -o "$out" "$job")
+read -r job_s job_kb job_cpu < <(best "$exe" --export -q -f json -o "$out" "$job")
 rm -rf "$out"
-printf '%-9s %6s %8s %8s %6s %13s %13s %6s\n' rows_rank cores job_s sum_s ratio job_rss_MB single_rss_MB ratio
-printf '%-9s %6s %8s %8s %6.2f %13.1f %13.1f %6.2f\n' "$rows" "$(nproc)" "$job_s" "$sum_s" \
-  "$(awk -v a="$job_s" -v b="$sum_s" 'BEGIN { print a / b }')" \
+printf '%-9s %5s %7s %7s %6s %7s %7s %11s %11s %6s %9s\n' rows_rank cores job_s sum_s ratio job_cpu sum_cpu \
+  job_rss_MB single_MB ratio load
+printf '%-9s %5s %7s %7s %6.2f %7s %7s %11.1f %11.1f %6.2f %9s\n' "$rows" "$(nproc)" "$job_s" "$sum_s" \
+  "$(awk -v a="$job_s" -v b="$sum_s" 'BEGIN { print a / b }')" "$job_cpu" "$sum_cpu" \
   "$(awk -v k="$job_kb" 'BEGIN { print k / 1024 }')" "$(awk -v k="$max_kb" 'BEGIN { print k / 1024 }')" \
-  "$(awk -v a="$job_kb" -v b="$max_kb" 'BEGIN { print a / b }')"
+  "$(awk -v a="$job_kb" -v b="$max_kb" 'BEGIN { print a / b }')" "$load_before-$(load_average)"

@@ -7,16 +7,19 @@
  * Automation API, window.flamegraph:
  *   state()      -> {mode: 'diff', shape: 'a'|'b', colourBy: 'self'|'total',
  *                   normalize: 'raw'|'per-step'|'equal-totals', floorNs,
- *                   floorPercent, zoom, zoomName, search, orientation}
- *                   (the defaults are the window's: B, self, raw, 0.1 ms, 5 %)
+ *                   floorPercent, zoom, zoomName, search, orientation, merged}
+ *                   (the defaults are the window's: B, self, raw, 0.1 ms, 5 %;
+ *                   merged: "Merge addresses", on unless the browser keeps
+ *                   it off, as on the single page)
  *   dump()       -> 'path\ta_calls\ta_total\ta_self\tb_calls\tb_total\tb_self'
- *                   per frame, sorted, the path without a thread part: the
- *                   format of level0_rank0-vs-level1_rank0.diff.expected.
+ *                   per frame of the tree shown (merged or not), sorted, the
+ *                   path without a thread part: the format of
+ *                   level0_rank0-vs-level1_rank0.diff.expected.
  *   dump('view') -> 'path\thsl(h, s%, l%)' per frame, as coloured now.
  *   frames(name) -> [{x, y, width, height}] of the drawn frames so named.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * The view lives in the URL hash:
- * #shape=a&by=total&norm=per-step&floor=NS&floorpct=P&zoom=N&search=TEXT&view=icicle.
+ * #shape=a&by=total&norm=per-step&floor=NS&floorpct=P&zoom=N&search=TEXT&view=icicle&merge=0|1.
  */
 'use strict';
 (function () {
@@ -37,17 +40,10 @@
     return { calls: new Float64Array(n), total: new Float64Array(n), self: new Float64Array(n) };
   }
 
-  function loadModel() {
-    const raw = JSON.parse($('afg-data').textContent);
-    const { values, exact } = decodeVarints(raw.nodes);
-    const F = values.length / FIELDS;
-    if (!Number.isInteger(F))
-      throw new Error('frames do not add up');
+  function newModel(raw, F, names, nameCat, exact) {
     const N = F + 1;
-    const m = {
-      raw, T: 0, F, ALL: F, N,
-      names: decodeNames(raw),
-      nameCat: Uint8Array.from(raw.name_categories, (c) => c.charCodeAt(0) - 48),
+    return {
+      raw, T: 0, F, ALL: F, N, names, nameCat,
       categories: raw.categories,
       name: new Int32Array(N).fill(-1),
       nchild: new Uint32Array(N),
@@ -59,6 +55,16 @@
       b: sideArrays(N),
       exact,
     };
+  }
+
+  function loadModel() {
+    const raw = JSON.parse($('afg-data').textContent);
+    const { values, exact } = decodeVarints(raw.nodes);
+    const F = values.length / FIELDS;
+    if (!Number.isInteger(F))
+      throw new Error('frames do not add up');
+    const nameCat = Uint8Array.from(raw.name_categories, (c) => c.charCodeAt(0) - 48);
+    const m = newModel(raw, F, decodeNames(raw), nameCat, exact);
     for (let i = 0, k = 0; i < F; i++, k += FIELDS) {
       m.name[i] = values[k];
       m.nchild[i] = values[k + 1];
@@ -106,6 +112,82 @@
     return out;
   }
 
+  /* ---------- address variants merged (merge.js's rule) ---------- */
+
+  const INT64_MAX = (1n << 63n) - 1n;
+
+  /* Value field f of the sources list[from] … list[to - 1] added up as
+   * the core adds (saturating at 2^63 − 1), exactly where it leaves 2^53
+   * (hostile input only). */
+  function sumField(m, t, k, f, list, from, to) {
+    const values = (f < 5 ? m.a : m.b)[SIDE_KEYS[(f - 2) % 3]];
+    let sum = 0, exact = false;
+    for (let j = from; j < to; j++) {
+      sum += values[list[j]];
+      exact ||= m.exact.size > 0 && m.exact.has(list[j] * FIELDS + f);
+    }
+    if (sum <= Number.MAX_SAFE_INTEGER && !exact)
+      return sum;
+    let big = 0n;
+    for (const s of list.subarray(from, to))
+      big += m.exact.get(s * FIELDS + f) ?? BigInt(values[s]);
+    big = big > INT64_MAX ? INT64_MAX : big;
+    t.exact.set(k * FIELDS + f, big);
+    return Number(big);
+  }
+
+  /* Self = max(0, total − children's total), per side, as the core's
+   * afg_path_tree_sum_children() gives it after merging. */
+  function sumChildren(t) {
+    for (const [side, f] of [[t.a, 4], [t.b, 7]]) {
+      const children = new Float64Array(t.N);
+      for (let i = 0; i < t.F; i++)
+        children[t.parent[i]] += side.total[i];
+      for (let i = 0; i < t.F; i++)
+        side.self[i] = Math.max(0, side.total[i] - children[i]);
+      if (t.exact.size > 0 || children.some((v) => v > Number.MAX_SAFE_INTEGER))
+        exactSelf(t, side, f);
+    }
+  }
+
+  function exactSelf(t, side, f) {
+    const total = (i) => t.exact.get(i * FIELDS + f - 1) ?? BigInt(side.total[i]);
+    const children = new Array(t.N).fill(0n);
+    for (let i = 0; i < t.F; i++)
+      children[t.parent[i]] += total(i);
+    for (let i = 0; i < t.F; i++) {
+      const child = children[i] > INT64_MAX ? INT64_MAX : children[i];
+      const self = total(i) > child ? total(i) - child : 0n;
+      side.self[i] = Number(self);
+      if (self > Number.MAX_SAFE_INTEGER)
+        t.exact.set(i * FIELDS + f, self);
+    }
+  }
+
+  /* The diff of the two sides with their names' addresses merged: merging
+   * each side and then taking the union is merging the union, since both
+   * group by path. The model itself when no name has an address. */
+  function mergedModel(m) {
+    const nm = AFG_MERGE.mergeNames(m);
+    if (nm === null)
+      return m;
+    const g = AFG_MERGE.group(m, (c) => nm.map[m.name[c]], [m.ALL], m.N);
+    const F = g.len - 1;
+    const t = newModel(m.raw, F, nm.names, nm.nameCat, new Map());
+    t.name.set(g.name.subarray(1, g.len));
+    t.nchild.set(g.nchild.subarray(1, g.len));
+    for (let i = 0; i < F; i++) {
+      const from = g.start[i + 1], to = g.start[i + 2];
+      t.a.calls[i] = sumField(m, t, i, 2, g.list, from, to);
+      t.a.total[i] = sumField(m, t, i, 3, g.list, from, to);
+      t.b.calls[i] = sumField(m, t, i, 5, g.list, from, to);
+      t.b.total[i] = sumField(m, t, i, 6, g.list, from, to);  /* self follows from the totals */
+    }
+    linkChildren(t, g.nchild[0]);
+    sumChildren(t);
+    return t;
+  }
+
   /* Exact integers, also past 2^53 (decodeVarints keeps those apart). */
   function dumpModel(m) {
     const p = paths(m);
@@ -125,18 +207,50 @@
   /* ---------- the page ---------- */
 
   function App(m) {
-    this.m = m;
+    this.m = this.plain = m;
+    /* An export merged by --merge-addresses cannot be taken apart again. */
+    this.premerged = m.raw.options.merge_addresses === true;
+    this.merged = this.premerged;
+    this.mergeDefault = this.premerged || AFG_MERGE.stored();
     this.settings = {
       shape: 'b', colourBy: 'self', normalize: 'raw',
       floorNs: RULE.DEFAULT_MIN_NS, floorPercent: RULE.DEFAULT_MIN_PERCENT,
     };
-    this.colours = new Array(m.N);
-    this.view = new FlameView(m);
-    this.view.colour = (node) => this.colourOf(node);
+    this.newView(null);
     this.search = '';
     this.pending = false;
     this.prepare();
   }
+
+  App.prototype.newView = function (old) {
+    this.colours = new Array(this.m.N);
+    this.view = new FlameView(this.m);
+    this.view.colour = (node) => this.colourOf(node);
+    if (old !== null) {
+      this.view.icicle = old.icicle;
+      this.view.hoverDrawn = old.hoverDrawn;
+    }
+  };
+
+  /* Swaps the model; node ids change, so the zoom goes back to the root. */
+  App.prototype.setMerged = function (on) {
+    on = on || this.premerged;
+    if (on !== this.merged) {
+      if (on && this.mergedModel === undefined)
+        this.mergedModel = mergedModel(this.plain);
+      this.m = on ? this.mergedModel : this.plain;
+      this.merged = on;
+      this.newView(this.view);
+      this.prepare();
+    }
+    $('merge-addresses').checked = on;
+  };
+
+  App.prototype.toggleMerged = function () {
+    this.setMerged(!this.merged);
+    AFG_MERGE.store(this.merged);
+    this.apply({ scroll: true });
+  };
 
   /* After any setting: the scales, the widths, and colours anew. */
   App.prototype.prepare = function () {
@@ -188,6 +302,7 @@
       zoomName: v.zoom === v.viewRoot ? null : v.nodeName(v.zoom),
       search: this.search,
       orientation: v.icicle ? 'icicle' : 'flame',
+      merged: this.merged,
     };
   };
 
@@ -210,9 +325,13 @@
       p.set('search', s.search);
     if (s.orientation === 'icicle')
       p.set('view', 'icicle');
-    const hash = p.toString() === '' ? '' : '#' + p.toString();
-    if (location.hash !== hash && !(location.hash === '' && hash === ''))
-      history.replaceState(null, '', hash === '' ? location.pathname + location.search : hash);
+    p.set('merge', s.merged ? '1' : '0');
+    const hash = '#' + p.toString();
+    /* A page opened plainly keeps its plain URL until the view changes. */
+    if (location.hash === '' && hash === '#merge=' + (this.mergeDefault ? '1' : '0'))
+      return;
+    if (location.hash !== hash)
+      history.replaceState(null, '', hash);
   };
 
   const nonNegative = (text, fallback) => {
@@ -222,7 +341,10 @@
 
   App.prototype.readHash = function () {
     const p = new URLSearchParams(location.hash.slice(1));
-    const s = this.settings, m = this.m;
+    const s = this.settings;
+    const merge = p.get('merge');
+    this.setMerged(merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored());
+    const m = this.m;
     s.shape = p.get('shape') === 'a' ? 'a' : 'b';
     s.colourBy = p.get('by') === 'total' ? 'total' : 'self';
     s.normalize = ['per-step', 'equal-totals'].includes(p.get('norm')) ? p.get('norm') : 'raw';
@@ -326,6 +448,7 @@
       this.set('floorNs', nonNegative(ev.target.value, 0) * 1000));
     $('floor-percent').addEventListener('change', (ev) =>
       this.set('floorPercent', nonNegative(ev.target.value, 0)));
+    $('merge-addresses').addEventListener('change', () => this.toggleMerged());
   };
 
   /* The single page's handlers of the graph, search, zoom and keys: they
@@ -401,14 +524,18 @@
     fillSides(m);
     fillLegend();
     const app = new App(m);
+    if (app.premerged) {
+      $('merge-addresses').disabled = true;
+      $('merge-field').title = $('merge-addresses').title = AFG_T('mergedByExport');
+    }
     window.flamegraph = {
       state: () => app.state(),
-      dump: (kind) => (kind === 'view' ? app.dumpView() : dumpModel(m)),
+      dump: (kind) => (kind === 'view' ? app.dumpView() : dumpModel(app.m)),
       frames: (name) => app.view.frames(String(name)),
       firstDrawMs: null,
     };
     app.readHash();
-    if (m.F === 0) {
+    if (app.m.F === 0) {
       showEmpty(AFG_T('emptyBoth'), false);
       return;
     }

@@ -86,22 +86,18 @@ const AFG_MERGE = (function () {
     t.total[k] = Number(sum);
   }
 
-  /* Breadth-first like the plain tree: merged node k's sources are
-   * list[start[k]] … list[start[k + 1] - 1]; their children, grouped by
-   * merged name, become k's children. */
-  function build(m) {
-    const nm = mergeNames(m);
-    if (nm === null)
-      return null;
-    const t = newTree(m, nm);
-    const list = new Int32Array(m.ALL), start = new Int32Array(m.ALL + 1);
-    for (let i = 0; i < m.T; i++) {
-      list[i] = i;
+  /* Breadth-first like the plain tree: each seed is merged node 0, 1, …
+   * of its own; merged node k's sources are list[start[k]] …
+   * list[start[k + 1] - 1], and their children, grouped by merged name
+   * (key), become k's children. @m needs first, nchild and name. */
+  function group(m, key, seeds, size) {
+    const list = new Int32Array(size), start = new Int32Array(size + 1);
+    const name = new Int32Array(size).fill(-1), nchild = new Uint32Array(size);
+    seeds.forEach((s, i) => {
+      list[i] = s;
       start[i + 1] = i + 1;
-      add(m, t, i, i);
-    }
-    const key = (c) => nm.map[m.name[c]];
-    let len = m.T, end = m.T;
+    });
+    let len = seeds.length, end = seeds.length;
     const kids = [];
     for (let k = 0; k < len; k++) {
       kids.length = 0;
@@ -112,20 +108,36 @@ const AFG_MERGE = (function () {
         kids.sort((a, b) => key(a) - key(b) || a - b);
       for (let j = 0; j < kids.length; len++) {
         const n = key(kids[j]);
-        t.name[len] = n;
-        for (; j < kids.length && key(kids[j]) === n; j++) {
+        name[len] = n;
+        for (; j < kids.length && key(kids[j]) === n; j++)
           list[end++] = kids[j];
-          add(m, t, len, kids[j]);
-        }
         start[len + 1] = end;
-        t.nchild[k]++;
+        nchild[k]++;
       }
     }
-    for (let k = m.T; k < len; k++) {
-      t.origin[k] = start[k + 1] - start[k] === 1 ? list[start[k]] : -1;
+    return { list, start, name, nchild, len };
+  }
+
+  function build(m) {
+    const nm = mergeNames(m);
+    if (nm === null)
+      return null;
+    const t = newTree(m, nm);
+    const threads = Array.from({ length: m.T }, (_, i) => i);
+    const g = group(m, (c) => nm.map[m.name[c]], threads, m.ALL);
+    const len = g.len;
+    for (let k = 0; k < len; k++) {
+      const sources = g.list.subarray(g.start[k], g.start[k + 1]);
+      for (const s of sources)
+        add(m, t, k, s);
+      if (k < m.T)
+        continue;
+      t.name[k] = g.name[k];
+      t.origin[k] = sources.length === 1 ? sources[0] : -1;
       if (m.exactTotal.size > 0)
-        exactSum(m, t, k, list.subarray(start[k], start[k + 1]));
+        exactSum(m, t, k, sources);
     }
+    t.nchild.set(g.nchild.subarray(0, len));
     t.total[len] = m.total[m.ALL];
     if (m.hasNpu)
       t.npuTotal[len] = m.npuTotal[m.ALL];
@@ -148,5 +160,5 @@ const AFG_MERGE = (function () {
     }
   }
 
-  return { build, stored, store };
+  return { build, group, mergeNames, stored, store };
 })();

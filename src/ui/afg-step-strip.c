@@ -14,6 +14,7 @@
 #define STRIP_HEIGHT 36
 #define BAR_GAP 1.0
 #define MIN_BAR_HEIGHT 2.0
+#define MARK_HEIGHT 2.0  /* each of the A and B bands above the bars */
 
 /* One bar per step, its height the step's duration: a click picks a step,
  * a shift-click or a drag a range, arrows move it, Esc goes back to the
@@ -28,6 +29,8 @@ struct _AfgStepStrip {
   gint64        max_ns;
   AfgStepRange  range;
   AfgStepRange  told;   /* the range last emitted */
+  gboolean      marked; /* A of a comparison shown, the range being B */
+  AfgStepRange  mark;
   int           hover;
   double        drag_x;
 };
@@ -50,6 +53,7 @@ static guint signals[N_SIGNALS];
 
 static const GdkRGBA scope_color = { 0.208, 0.518, 0.894, 1.0 };  /* blue 3 */
 static const GdkRGBA slow_color = { 0.878, 0.106, 0.141, 1.0 };   /* red 3 */
+static const GdkRGBA mark_color = { 1.0, 0.471, 0.0, 1.0 };       /* orange 3: A */
 
 static void
 tell_range (AfgStepStrip *self)
@@ -61,10 +65,22 @@ tell_range (AfgStepStrip *self)
 }
 
 static gboolean
+range_has (const AfgStepRange *range, guint i)
+{
+  return afg_step_range_is_all (range) || ((int) i >= range->first && (int) i <= range->last);
+}
+
+static gboolean
 in_range (AfgStepStrip *self, guint i)
 {
-  return afg_step_range_is_all (&self->range)
-         || ((int) i >= self->range.first && (int) i <= self->range.last);
+  return range_has (&self->range, i);
+}
+
+/* The bars' room: below the A and B bands while they are drawn. */
+static double
+bars_top (AfgStepStrip *self)
+{
+  return self->marked ? 2 * MARK_HEIGHT + 1 : 0;
 }
 
 static GdkRGBA
@@ -85,7 +101,8 @@ bar_rect (AfgStepStrip *self, guint i, double width, double height)
   double w = width / self->n_steps;
   double gap = w > 4 * BAR_GAP ? BAR_GAP : 0;
   gint64 d = self->steps[i].end_ns - self->steps[i].start_ns;
-  double h = self->max_ns > 0 ? MAX (MIN_BAR_HEIGHT, (height - 2) * d / (double) self->max_ns) : MIN_BAR_HEIGHT;
+  double room = height - bars_top (self) - 2;
+  double h = self->max_ns > 0 ? MAX (MIN_BAR_HEIGHT, room * d / (double) self->max_ns) : MIN_BAR_HEIGHT;
 
   return GRAPHENE_RECT_INIT (i * w, height - h, MAX (1.0, w - gap), h);
 }
@@ -109,6 +126,19 @@ draw_focus (AfgStepStrip *self, GtkSnapshot *snapshot, double width, double heig
   gtk_snapshot_append_border (snapshot, &outline, widths, colors);
 }
 
+/* A band over @range's steps in row @row (0 for A, 1 for B). */
+static void
+draw_band (AfgStepStrip *self, GtkSnapshot *snapshot, const AfgStepRange *range, guint row, double width,
+           const GdkRGBA *color)
+{
+  double w = width / self->n_steps;
+  int first = afg_step_range_is_all (range) ? 0 : range->first;
+  int last = afg_step_range_is_all (range) ? (int) self->n_steps - 1 : range->last;
+
+  gtk_snapshot_append_color (snapshot, color,
+                             &GRAPHENE_RECT_INIT (first * w, row * MARK_HEIGHT, (last - first + 1) * w, MARK_HEIGHT));
+}
+
 static void
 afg_step_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -126,6 +156,11 @@ afg_step_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       graphene_rect_t rect = bar_rect (self, i, width, height);
 
       gtk_snapshot_append_color (snapshot, &color, &rect);
+    }
+  if (self->marked)
+    {
+      draw_band (self, snapshot, &self->mark, 0, width, &mark_color);
+      draw_band (self, snapshot, &self->range, 1, width, &scope_color);
     }
   if (gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_FOCUS_VISIBLE)
     draw_focus (self, snapshot, width, height, &fg);
@@ -146,15 +181,28 @@ index_at (AfgStepStrip *self, double x)
   return afg_step_index_at (self->n_steps, width, CLAMP (x, 0, width - 1));
 }
 
+/* " · A", " · B", " · A and B" while a comparison is marked, else "". */
+static const char *
+side_words (AfgStepStrip *self, guint i)
+{
+  gboolean a = self->marked && range_has (&self->mark, i);
+  gboolean b = self->marked && in_range (self, i);
+
+  /* Translators: a step of the strip in both compared ranges */
+  return a && b ? _(" · A and B") : a ? _(" · A") : b ? _(" · B") : "";
+}
+
 static char *
 step_tooltip (AfgStepStrip *self, guint i)
 {
   g_autofree char *duration = afg_format_duration (self->steps[i].end_ns - self->steps[i].start_ns);
+  g_autofree char *text = NULL;
 
   /* Translators: a bar of the step strip: "step 11 · 1.02 s" */
-  return self->slow[i]
+  text = self->slow[i]
     ? g_strdup_printf (_("step %" PRId64 " · %s · slow"), self->steps[i].id, duration)
     : g_strdup_printf (_("step %" PRId64 " · %s"), self->steps[i].id, duration);
+  return g_strconcat (text, side_words (self, i), NULL);
 }
 
 static gboolean
@@ -323,6 +371,7 @@ afg_step_strip_init (AfgStepStrip *self)
   GtkEventController *key = gtk_event_controller_key_new ();
 
   afg_step_range_clear (&self->range);
+  afg_step_range_clear (&self->mark);
   self->told = self->range;
   self->hover = -1;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -367,6 +416,7 @@ afg_step_strip_set_steps (AfgStepStrip *self, const AfgStep *steps, guint n_step
     }
   afg_step_range_clear (&self->range);
   self->told = self->range;
+  self->marked = FALSE;
   set_hover (self, -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -433,4 +483,32 @@ afg_step_strip_is_slow (AfgStepStrip *self, guint index)
   g_return_val_if_fail (index < self->n_steps, FALSE);
 
   return self->slow[index];
+}
+
+/* With @marked, steps @first..@last (the whole profile for @first < 0)
+ * are A of a comparison: an orange band above them, a blue one above the
+ * range (B), and the tooltips say which. */
+void
+afg_step_strip_set_mark (AfgStepStrip *self, gboolean marked, int first, int last)
+{
+  g_return_if_fail (AFG_IS_STEP_STRIP (self));
+
+  afg_step_range_clear (&self->mark);
+  if (marked && first >= 0 && last >= first && (guint) last < self->n_steps)
+    {
+      afg_step_range_select (&self->mark, first);
+      afg_step_range_extend (&self->mark, last);
+    }
+  self->marked = marked && self->n_steps > 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+afg_step_strip_get_mark (AfgStepStrip *self, int *first, int *last)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), FALSE);
+
+  *first = self->mark.first;
+  *last = self->mark.last;
+  return self->marked;
 }

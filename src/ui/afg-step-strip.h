@@ -33,4 +33,14 @@ void       afg_step_strip_set_range   (AfgStepStrip  *self,
                                        int            first,
                                        int            last);
 
+/* A of a comparison, marked above the bars (see the .c). */
+void       afg_step_strip_set_mark    (AfgStepStrip  *self,
+                                       gboolean       marked,
+                                       int            first,
+                                       int            last);
+/* Whether A is marked; @first < 0 for the whole profile. */
+gboolean   afg_step_strip_get_mark    (AfgStepStrip  *self,
+                                       int           *first,
+                                       int           *last);
+
 G_END_DECLS

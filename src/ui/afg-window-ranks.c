@@ -96,6 +96,10 @@ show_first (AfgWindow *self, AfgWindowJob *job)
   g_set_object (&self->file, file);
   afg_rank_sidebar_select (self->rank_sidebar, job->first_index);
   _afg_window_show_profile (self, tree, NULL);
+  /* Built with the setting of when the job started: "Merge Address
+   * Variants" may have been toggled since. */
+  if ((afg_tree_get_flags (tree) ^ _afg_window_tree_flags (self)) & AFG_TREE_MERGE_ADDRESSES)
+    _afg_window_steps_rebuild (self);
 }
 
 static void

@@ -45,6 +45,8 @@
  *   scope_a   comparing two step ranges of one DB: A's steps, "10-12",
  *             "11" or "all", while B is picked and while the diff shows
  *   scope_b   B's steps while that diff shows, else empty
+ *   strip_a   the steps the strip marks A (read from the strip), as
+ *             scope_a; empty when none
  *   merged    1 while "Merge Address Variants" is on, else 0
  *   ranks     with a job folder open: "READ/N" ranks read; else empty
  *   rank      the rank picked in the rank sidebar, "all", or empty

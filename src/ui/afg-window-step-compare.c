@@ -89,6 +89,8 @@ side_scope (AfgDiffShape *shape, AfgDiffSide side)
   return afg_tree_get_scope (afg_diff_shape_get_source (shape, side));
 }
 
+static void sync_mark (AfgWindow *self);
+
 /* The status line asks for B: text beside the strip would resize it
  * under the pointer. */
 static void
@@ -109,6 +111,7 @@ set_picking (AfgWindow *self, gboolean picking)
     _afg_window_update_status (self);
   sc->picking = picking;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", picking || step_diff (self) != NULL);
+  sync_mark (self);
 }
 
 static void
@@ -233,6 +236,33 @@ step_index (const AfgStep *steps, guint n, const AfgScope *scope)
   return -1;
 }
 
+/* A's scope while B is picked or the two ranges' diff shows, else NULL;
+ * @steps, @n: its document's steps. */
+static const AfgScope *
+marked_scope (AfgWindow *self, const AfgStep **steps, guint *n)
+{
+  AfgDiffShape *shape = step_diff (self);
+  AfgTree *tree = shape ? afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A) : self->tree;
+
+  if (tree == NULL || (shape == NULL && !self->step_compare->picking))
+    return NULL;
+  *steps = afg_document_get_steps (afg_tree_get_document (tree), n);
+  return shape ? side_scope (shape, AFG_DIFF_SIDE_A) : &self->step_compare->a;
+}
+
+/* The strip marks A above its bars (its range being B) while compared. */
+static void
+sync_mark (AfgWindow *self)
+{
+  const AfgStep *steps = NULL;
+  guint n = 0;
+  const AfgScope *a = marked_scope (self, &steps, &n);
+  int first = a ? step_index (steps, n, a) : -1;
+
+  afg_step_strip_set_mark (self->step_strip, a != NULL, first, first < 0 ? -1 : first + (int) a->n_steps - 1);
+  _afg_window_report_state (self);
+}
+
 /* Back to A's tree, A's range picked on the strip again. */
 static gboolean
 stop (AfgWindow *self)
@@ -304,6 +334,27 @@ _afg_window_step_compare_get_document (AfgWindow *self)
   return shape ? afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
 }
 
+/* strip_a: the steps the strip marks A, by id as scope_a ("all" for
+ * the whole profile), read back from the strip; empty when none. */
+static void
+append_strip_mark (AfgWindow *self, GString *line)
+{
+  const AfgStep *steps = NULL;
+  guint n = 0;
+  int first, last;
+  g_autofree char *field = NULL;
+
+  if (self->step_compare != NULL && afg_step_strip_get_mark (self->step_strip, &first, &last))
+    {
+      if (first < 0)
+        field = g_strdup ("all");
+      else if (marked_scope (self, &steps, &n) != NULL && (guint) last < n)
+        field = first == last ? g_strdup_printf ("%" PRId64, steps[first].id)
+                              : g_strdup_printf ("%" PRId64 "-%" PRId64, steps[first].id, steps[last].id);
+    }
+  _afg_window_append_state_field (line, "strip_a", field);
+}
+
 /* scope_a: A's steps while B is picked or shown ("10-12", "11", "all");
  * scope_b: B's while shown. */
 void
@@ -323,6 +374,7 @@ _afg_window_step_compare_append_state (AfgWindow *self, GString *line)
     a = range_field (&sc->a);
   _afg_window_append_state_field (line, "scope_a", a);
   _afg_window_append_state_field (line, "scope_b", b);
+  append_strip_mark (self, line);
 }
 
 static void

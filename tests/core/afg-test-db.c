@@ -9,7 +9,10 @@
 #include <glib/gstdio.h>
 
 #include "afg-loader.h"
+#include "afg-source.h"
+#include "afg-table-scan.h"
 #include "afg-test-db.h"
+#include "afg-writers.h"
 
 #define PYTORCH_API_COLUMNS \
   "connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER," \
@@ -852,4 +855,42 @@ afg_test_assert_error_and_hint (const char *err)
   g_assert_true (g_str_has_prefix (lines[0], "ascend-flamegraph: error: "));
   g_assert_true (g_str_has_prefix (lines[1], "ascend-flamegraph: hint: "));
   g_assert_cmpstr (lines[2], ==, "");
+}
+
+char *
+afg_test_load_json (const char *path, gboolean sqlite_only, guint *fast, guint *fallbacks)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  GString *json = g_string_new (NULL);
+  guint fast0, fallbacks0;
+
+  afg_source_set_sqlite_only (sqlite_only);
+  afg_table_scan_get_counts (&fast0, &fallbacks0);
+  document = afg_document_load (path, NULL, NULL, NULL, &error);
+  afg_table_scan_get_counts (fast, fallbacks);
+  afg_source_set_sqlite_only (FALSE);
+  *fast -= fast0;
+  *fallbacks -= fallbacks0;
+  if (document != NULL)
+    tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
+  if (tree != NULL)
+    afg_json_write (tree, json);
+  else
+    g_string_printf (json, "error: %s", error->message);
+  return g_string_free (json, FALSE);
+}
+
+char *
+afg_test_load_both (const char *path, guint *fast, guint *fallbacks)
+{
+  guint sqlite_fast, sqlite_fallbacks;
+  g_autofree char *direct = afg_test_load_json (path, FALSE, fast, fallbacks);
+  g_autofree char *sqlite = afg_test_load_json (path, TRUE, &sqlite_fast, &sqlite_fallbacks);
+
+  if (strcmp (direct, sqlite) != 0)
+    g_error ("%s: the direct read gives %.300s…, SQLite %.300s…", path, direct, sqlite);
+  g_assert_cmpuint (sqlite_fast + sqlite_fallbacks, ==, 0);
+  return g_steal_pointer (&direct);
 }

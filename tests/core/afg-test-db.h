@@ -208,4 +208,19 @@ char       *afg_test_make_job_rank   (const char        *root,
  * 40 ns: a recursive name with device time at both depths. */
 AfgTestDb  *afg_test_db_new_npu_recursion (void);
 
+/* The whole-profile JSON of @path, or "error: MESSAGE", read with or
+ * without the direct b-tree reader; @fast and @fallbacks count the tables
+ * it read and gave up on meanwhile. */
+char       *afg_test_load_json       (const char        *path,
+                                      gboolean           sqlite_only,
+                                      guint             *fast,
+                                      guint             *fallbacks);
+/* Loads @path with the direct b-tree reader (afg-table-scan.h) and with
+ * SQLite only, fails unless both give the same whole-profile JSON (or the
+ * same "error: MESSAGE"), and returns it; @fast and @fallbacks: the
+ * tables the direct reader read whole and gave up on. */
+char       *afg_test_load_both       (const char        *path,
+                                      guint             *fast,
+                                      guint             *fallbacks);
+
 G_END_DECLS

@@ -3,6 +3,7 @@
  * "All ranks" (afg-merged-tree.c) and Cancel. */
 #include "config.h"
 
+#include "afg-cores.h"
 #include "afg-function-table.h"
 #include "afg-job-load.h"
 #include "afg-merged-tree.h"
@@ -177,6 +178,61 @@ test_cancel (void)
   afg_test_rm_rf (root);
 }
 
+static gboolean
+count_cores (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
+{
+  guint *cores = data;
+
+  cores[index] = afg_cores_get ();
+  return TRUE;
+}
+
+static void
+record_cores (gpointer data, gpointer user_data)
+{
+  guint *cores = user_data;
+
+  cores[GPOINTER_TO_UINT (data) - 1] = afg_cores_get ();
+}
+
+/* GLib shares the idle threads of its pools: the job's, once done, may
+ * run another pool's work, which must get every core again. */
+static void
+assert_pool_threads_unlimited (guint n)
+{
+  g_autofree guint *cores = g_new0 (guint, n);
+  GThreadPool *pool = g_thread_pool_new (record_cores, cores, (int) n, FALSE, NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+  g_thread_pool_free (pool, FALSE, TRUE);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (cores[i], ==, g_get_num_processors ());
+}
+
+/* As many ranks as cores (or more): each read on one core, side by
+ * side; a lone rank gets them all. */
+static void
+test_cores_per_rank (void)
+{
+  guint n = MAX (2, g_get_num_processors ());
+  g_autofree char *many = make_job (n);
+  g_autofree char *one = make_job (1);
+  g_autofree guint *cores = g_new0 (guint, n);
+  g_autoptr(AfgJobLoad) load = new_load (many, count_cores, cores);
+  g_autoptr(AfgJobLoad) alone = NULL;
+
+  afg_job_load_run (load, NULL);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (cores[i], ==, 1);
+  assert_pool_threads_unlimited (n);
+  alone = new_load (one, count_cores, cores);
+  afg_job_load_run (alone, NULL);
+  g_assert_cmpuint (cores[0], ==, g_get_num_processors ());
+  afg_test_rm_rf (many);
+  afg_test_rm_rf (one);
+}
+
 /* Cancelled before it starts: no rank is read. */
 static void
 test_cancelled_before (void)
@@ -198,6 +254,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-load/merged", test_merged);
   g_test_add_func ("/job-load/cancel", test_cancel);
+  g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);
   g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "afg-cores.h"
 #include "afg-loader.h"
 #include "afg-test-db.h"
 
@@ -271,8 +272,9 @@ write_db (GArray *rows)
   return db;
 }
 
+/* @one_core: as a job's worker reads a rank, one reader and no helper thread. */
 static void
-test_parallel_matches_reference (void)
+assert_matches_reference (gboolean one_core)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (20241202);
   g_autoptr(GArray) main_rows = generate (rand);
@@ -290,7 +292,10 @@ test_parallel_matches_reference (void)
   g_assert_cmpuint (g_get_num_processors (), >, 1);
   ref = reference_build (rows, &partial, &truncated);
   expected = reference_lines (ref);
+  afg_cores_limit_thread (one_core ? 1 : 0);
+  g_assert_cmpuint (afg_cores_get (), ==, one_core ? 1 : g_get_num_processors ());
   profile = afg_test_db_load (db);
+  afg_cores_limit_thread (0);
   actual = afg_test_render_tree (profile);
   afg_test_assert_lines (actual, expected, "parallel load vs reference");
   s = afg_tree_get_stats (profile);
@@ -375,6 +380,39 @@ test_parallel_walk_matches_one_core (void)
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     }
   afg_test_db_free (db);
+}
+
+static void
+test_parallel_matches_reference (void)
+{
+  assert_matches_reference (FALSE);
+}
+
+static void
+test_one_core_matches_reference (void)
+{
+  assert_matches_reference (TRUE);
+}
+
+static gpointer
+cores_in_thread (gpointer data)
+{
+  return GUINT_TO_POINTER (afg_cores_get ());
+}
+
+/* A limit holds for its thread only, and never raises the count. */
+static void
+test_cores_limit (void)
+{
+  guint n = g_get_num_processors ();
+
+  afg_cores_limit_thread (1);
+  g_assert_cmpuint (afg_cores_get (), ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (g_thread_new ("cores", cores_in_thread, NULL))), ==, n);
+  afg_cores_limit_thread (n + 4);
+  g_assert_cmpuint (afg_cores_get (), ==, n);
+  afg_cores_limit_thread (0);
+  g_assert_cmpuint (afg_cores_get (), ==, n);
 }
 
 typedef struct {
@@ -492,6 +530,8 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/parallel/matches-reference", test_parallel_matches_reference);
   g_test_add_func ("/parallel/walk-matches-one-core", test_parallel_walk_matches_one_core);
+  g_test_add_func ("/parallel/one-core-matches-reference", test_one_core_matches_reference);
+  g_test_add_func ("/parallel/cores-limit", test_cores_limit);
   for (guint i = 0; i < G_N_ELEMENTS (cancel_cases); i++)
     g_test_add_data_func (cancel_cases[i].path, &cancel_cases[i], test_cancel);
   g_test_add_func ("/cancel/before-load", test_cancel_before);

@@ -28,12 +28,19 @@ make_sample_job (void)
   return root;
 }
 
+/* @option: one more option, or NULL. */
+static int
+run_export_with (const char *format, const char *option, const char *out, const char *input, char **err)
+{
+  const char *args[] = { "--export", "-f", format, "-o", out, input, option, NULL };
+
+  return afg_test_run_cli (args, FALSE, NULL, err);
+}
+
 static int
 run_export (const char *format, const char *out, const char *input, char **err)
 {
-  const char *args[] = { "--export", "-f", format, "-o", out, input, NULL };
-
-  return afg_test_run_cli (args, FALSE, NULL, err);
+  return run_export_with (format, NULL, out, input, err);
 }
 
 static char *
@@ -46,10 +53,11 @@ read_text (const char *dir, const char *name)
   return text;
 }
 
-/* The rank's file is the sample's bytes but for its file name. */
+/* The rank's file is the sample's bytes (exported with @option too) but
+ * for its file name. */
 static void
-assert_same_as_single (const char *format, const char *file, const char *out, int rank,
-                       const char *sample)
+assert_same_as_single_with (const char *format, const char *option, const char *file, const char *out,
+                            int rank, const char *sample)
 {
   g_autofree char *single_dir = afg_test_make_tmp_dir ();
   g_autofree char *db = afg_test_sample_path (sample, ".db");
@@ -60,13 +68,20 @@ assert_same_as_single (const char *format, const char *file, const char *out, in
   g_autofree char *rank_name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", rank);
   g_autoptr(GString) expected = NULL;
 
-  g_assert_cmpint (run_export (format, single_dir, db, NULL), ==, 0);
+  g_assert_cmpint (run_export_with (format, option, single_dir, db, NULL), ==, 0);
   single = read_text (single_dir, file);
   ranked = read_text (rank_dir, file);
   expected = g_string_new (single);
   g_string_replace (expected, sample_name, rank_name, 0);
   g_assert_true (strcmp (expected->str, ranked) == 0);
   afg_test_rm_rf (single_dir);
+}
+
+static void
+assert_same_as_single (const char *format, const char *file, const char *out, int rank,
+                       const char *sample)
+{
+  assert_same_as_single_with (format, NULL, file, out, rank, sample);
 }
 
 static JsonObject *
@@ -142,6 +157,39 @@ test_samples (gconstpointer data)
                    "rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_1.db");
   afg_test_rm_rf (job);
   afg_test_rm_rf (out);
+}
+
+/* --merge-addresses: each rank as that DB exported alone with it; the
+ * samples have address variants, so the files differ from the plain ones,
+ * and ranks.json (its frames merged anyway) does not. */
+static void
+test_samples_merged (gconstpointer data)
+{
+  const char *format = data;
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *plain = afg_test_make_tmp_dir ();
+  g_autofree char *file = g_strconcat ("flamegraph.", format, NULL);
+  g_autofree char *rank0 = g_build_filename (out, "rank0", NULL);
+  g_autofree char *plain0 = g_build_filename (plain, "rank0", NULL);
+  g_autofree char *merged_text = NULL;
+  g_autofree char *plain_text = NULL;
+  g_autofree char *merged_json = NULL;
+  g_autofree char *plain_json = NULL;
+
+  g_assert_cmpint (run_export_with (format, "--merge-addresses", out, job, NULL), ==, 0);
+  g_assert_cmpint (run_export (format, plain, job, NULL), ==, 0);
+  assert_same_as_single_with (format, "--merge-addresses", file, out, 0, SAMPLE0);
+  assert_same_as_single_with (format, "--merge-addresses", file, out, 1, SAMPLE1);
+  merged_text = read_text (rank0, file);
+  plain_text = read_text (plain0, file);
+  g_assert_cmpstr (merged_text, !=, plain_text);
+  merged_json = read_text (out, "ranks.json");
+  plain_json = read_text (plain, "ranks.json");
+  g_assert_cmpstr (merged_json, ==, plain_json);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+  afg_test_rm_rf (plain);
 }
 
 static void
@@ -359,6 +407,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ranks/samples/json", "json", test_samples);
   g_test_add_data_func ("/ranks/samples/folded", "folded", test_samples);
   g_test_add_data_func ("/ranks/samples/html", "html", test_samples);
+  g_test_add_data_func ("/ranks/samples-merged/json", "json", test_samples_merged);
+  g_test_add_data_func ("/ranks/samples-merged/folded", "folded", test_samples_merged);
+  g_test_add_data_func ("/ranks/samples-merged/html", "html", test_samples_merged);
   g_test_add_func ("/ranks/broken-rank", test_broken_rank);
   g_test_add_func ("/ranks/no-profiler-db", test_no_profiler_db);
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);

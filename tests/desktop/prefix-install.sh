@@ -26,6 +26,10 @@ if [ ! -f "$nb/build.ninja" ]; then
   meson setup --prefix="$prefix" -Dgui=enabled "$nb" "$root" >>"$log" 2>&1 \
     || { cat "$log" >&2; echo "FAIL: meson setup of the prefix build failed" >&2; exit 1; }
 fi
+# Regenerated first: the list of what is installed comes from the build
+# files, stale after a meson.build changed.
+ninja -C "$nb" build.ninja >>"$log" 2>&1 \
+  || { tail -40 "$log" >&2; echo "FAIL: regenerating the prefix build failed" >&2; exit 1; }
 # Build only what is installed: the project's test programs are not needed here.
 targets=$(meson introspect --installed "$nb" | python3 -c '
 import json, os, sys

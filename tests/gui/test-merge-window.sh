@@ -20,12 +20,14 @@ A=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
 B=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level1_rank0.db
 EXPECTED=$AFG_SAMPLES_DIR/level0_rank0-vs-level1_rank0.diff.expected
 
-# cli_nodes [OPTION…]: the node count of the CLI's JSON of A, counted as
-# the window counts (root, threads, frames).
-cli_nodes () {
-  local out=$WORK/cli$#
+# cli_nodes_of DB [OPTION…]: the node count of the CLI's JSON of DB,
+# counted as the window counts (root, threads, frames).
+cli_nodes_of () {
+  local db=$1 out=$WORK/cli$#
+  shift
+  rm -rf "$out"
   mkdir -p "$out"
-  "$EXE" --export -q -f json -o "$out" "$@" "$A" || fail "the CLI failed"
+  "$EXE" --export -q -f json -o "$out" "$@" "$db" || fail "the CLI failed"
   python3 - "$out/flamegraph.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -34,6 +36,7 @@ def count(nodes):
 print(1 + len(d["threads"]) + count([c for t in d["threads"] for c in t.get("children", [])]))
 PY
 }
+cli_nodes () { cli_nodes_of "$A" "$@"; }
 
 # toggle: the main menu's "_Merge Address Variants".
 toggle () {
@@ -75,5 +78,24 @@ toggle "^$TITLE\$"
 wait_state page=graph mode=diff merged=0 "file=$A" "compared=$B"
 [ "$(state_field nodes)" -gt "$DIFF_NODES" ] || fail "the unmerged diff should have more frames"
 ok "a comparison: merged by default (the expected diff), built again without merging"
+stop_app
+
+# A job folder of the two samples (issue 17): its first rank is built as
+# the setting says (off, remembered from above), and the toggle builds it
+# again, as for one DB.
+JOB=$WORK/job
+for rank in 0 1; do
+  mkdir -p "$JOB/rank${rank}_ascend_pt/ASCEND_PROFILER_OUTPUT"
+  cp "$([ $rank = 0 ] && echo "$A" || echo "$B")" \
+    "$JOB/rank${rank}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$rank.db"
+done
+start_app "$JOB"
+wait_state page=graph mode=profile ranks=2/2 merged=0
+RANK_DB=$(state_field file)
+case "$RANK_DB" in "$JOB"/rank*) ;; *) fail "no rank of the job shown: file=$RANK_DB" ;; esac
+wait_state page=graph merged=0 "nodes=$(cli_nodes_of "$RANK_DB")"
+toggle "^ascend_pytorch_profiler_"
+wait_state page=graph merged=1 "file=$RANK_DB" "nodes=$(cli_nodes_of "$RANK_DB" --merge-addresses)"
+ok "a job folder's first rank follows the setting, off and toggled on (the CLI's --merge-addresses)"
 stop_app
 echo "1..$N"

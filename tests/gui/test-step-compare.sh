@@ -42,7 +42,7 @@ for r in 2-3 5 6 7; do cli_export "$r"; done
 ROOT_23=$(cli_root 2-3)
 
 start_app "$DB"
-wait_state page=graph scope= strip=8 mode=profile scope_a= scope_b=
+wait_state page=graph scope= strip=8 mode=profile scope_a= scope_b= strip_a=
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^steps.db\$" | head -1)
 [ -n "$WID" ] || fail "no window"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
@@ -60,12 +60,12 @@ ok "steps 2-3 picked as A"
 xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" click 3
 sleep 0.5
 xdotool key Return
-wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
-ok "Compare with Steps… waits for B (scope_a=2-3)"
+wait_state mode=profile scope_a=2-3 scope_b= scope=2-3 strip_a=2-3
+ok "Compare with Steps… waits for B (scope_a=2-3), the strip marks 2-3 as A"
 
 # Esc cancels the wait; then the menu again.
 xdotool key Escape
-wait_state mode=profile scope_a= scope_b= scope=2-3 "root_ns=$ROOT_23"
+wait_state mode=profile scope_a= scope_b= scope=2-3 "root_ns=$ROOT_23" strip_a=
 sleep 0.5
 [ "$(state_field mode)" = profile ] || fail "Esc while waiting for B compared something"
 [ "$(state_field scope)" = 2-3 ] || fail "Esc while waiting for B changed the scope"
@@ -79,7 +79,7 @@ ok "Esc while waiting for B cancels; the menu starts again"
 # frame under the pointer as the CLI's exports say.
 expect_diff () {
   local title="steps.db $3 ↔ $4"
-  wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")"
+  wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")" "strip_a=$1"
   [ "$(xdotool getwindowname "$WID")" = "$title" ] || fail "title: $(xdotool getwindowname "$WID"), not $title"
   local checked=0 y x path values ca ta cb tb
   # Up to 4 frames right above the root bar, along the bottom of the graph.
@@ -106,8 +106,25 @@ xdotool mousemove --window "$WID" "$(bar 5)" "$STRIP_Y" click 1
 expect_diff 2-3 5 "steps 2–3" "step 5"
 ok "a click on step 5 shows steps 2-3 against step 5; root and top frames are the CLI's --steps 2-3 and --steps 5"
 
+# band_rows X: which bands the strip draws above the bar at X, read from
+# the window's pixels (captured in strip.png) just below the row where the strip starts: "A" for
+# orange (A), "B" for blue (B), one letter per row that has one.
+band_rows () {
+  convert "$WORK/strip.png" -crop "1x10+$1+$((STRIP_Y - 4))" +repage txt:- \
+    | sed -n 's/.*srgb[a]*(\([0-9]*\),\([0-9]*\),\([0-9]*\).*/\1 \2 \3/p' \
+    | awk '$1 > 200 && $2 > 80 && $2 < 160 && $3 < 60 { printf "A" }
+           $1 < 90 && $2 > 100 && $2 < 160 && $3 > 190 { printf "B" }'
+}
+xdotool mousemove --window "$WID" "$(bar 2)" $((HEIGHT - 60))
+sleep 0.3
+import -window "$WID" "$WORK/strip.png" 2>/dev/null || fail "could not capture the window"
+case "$(band_rows "$(bar 2)")" in *A*) ;; *) fail "no orange A band above step 2: $(band_rows "$(bar 2)")" ;; esac
+case "$(band_rows "$(bar 5)")" in *A*) fail "an A band above step 5" ;; *B*) ;; *) fail "no blue B band above step 5" ;; esac
+case "$(band_rows "$(bar 6)")" in *A*|*B*) fail "a band above step 6, in neither range" ;; esac
+ok "the strip draws A's band above steps 2-3 and B's above step 5, none above step 6"
+
 xdotool key Escape
-wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b=
+wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b= strip_a=
 [ "$(xdotool getwindowname "$WID")" = "steps 2–3 — steps.db" ] || fail "title after Esc: $(xdotool getwindowname "$WID")"
 ok "Esc goes back to steps 2-3"
 

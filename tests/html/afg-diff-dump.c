@@ -4,10 +4,10 @@
  *   afg-diff-dump table
  *     afg_diff_hsl() and afg_diff_norm_scales() on a table of inputs (edge
  *     cases, then pseudo-random ones), a line each;
- *   afg-diff-dump view A.db B.db [self|total] [raw|per-step|equal-totals]
+ *   afg-diff-dump view A.db B.db [self|total] [raw|per-step|equal-totals] [plain]
  *     `path\thsl(h, s%, l%)` per frame of the two DBs' diff (addresses
- *     merged), coloured as AfgDiffView colours it with those settings and
- *     the default noise floor. */
+ *     merged, unless "plain"), coloured as AfgDiffView colours it with
+ *     those settings and the default noise floor. */
 #include "config.h"
 
 #include <math.h>
@@ -77,11 +77,11 @@ print_table (void)
 }
 
 static AfgTree *
-load (const char *path)
+load (const char *path, AfgTreeFlags flags)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
-  AfgTree *tree = document ? afg_tree_build (document, NULL, AFG_TREE_MERGE_ADDRESSES, NULL, &error) : NULL;
+  AfgTree *tree = document ? afg_tree_build (document, NULL, flags, NULL, &error) : NULL;
 
   if (tree == NULL)
     {
@@ -102,10 +102,10 @@ norm_from_string (const char *text)
 }
 
 static void
-print_view (const char *a_path, const char *b_path, AfgColumn column, AfgDiffNorm norm)
+print_view (const char *a_path, const char *b_path, AfgColumn column, AfgDiffNorm norm, AfgTreeFlags flags)
 {
-  g_autoptr(AfgTree) a = load (a_path);
-  g_autoptr(AfgTree) b = load (b_path);
+  g_autoptr(AfgTree) a = load (a_path, flags);
+  g_autoptr(AfgTree) b = load (b_path, flags);
   g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (a, b, "diff", NULL);
   AfgTree *tree = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B);
   guint n = afg_tree_get_n_nodes (tree);
@@ -142,10 +142,11 @@ main (int argc, char **argv)
     print_table ();
   else if (argc >= 4 && strcmp (argv[1], "view") == 0)
     print_view (argv[2], argv[3], g_strcmp0 (argv[4], "total") == 0 ? AFG_COLUMN_TOTAL_NS : AFG_COLUMN_SELF_NS,
-                norm_from_string (argc > 5 ? argv[5] : NULL));
+                norm_from_string (argc > 5 ? argv[5] : NULL),
+                argc > 6 && strcmp (argv[6], "plain") == 0 ? AFG_TREE_FLAGS_NONE : AFG_TREE_MERGE_ADDRESSES);
   else
     {
-      fprintf (stderr, "usage: %s table | view A.db B.db [self|total] [raw|per-step|equal-totals]\n", argv[0]);
+      fprintf (stderr, "usage: %s table | view A.db B.db [self|total] [raw|per-step|equal-totals] [plain]\n", argv[0]);
       return 2;
     }
   return 0;

@@ -31,26 +31,8 @@ function diffDump(...args) {
   return execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 1 << 26 }).split('\n').filter(Boolean);
 }
 
-/* Writes the diff of @a and @b as @format; returns the file's path. */
-function exportDiff(a, b, format, extra = []) {
-  const dir = h.tmpDir('afg-diff-');
-  execFileSync(h.afgBin(), ['--diff', a, b, '--export', '-q', '-f', format, '-o', dir, ...extra], { stdio: 'pipe' });
-  return path.join(dir, `flamegraph-diff.${format}`);
-}
-
-/* The JSON's tree as dump() lines. */
-function jsonLines(file) {
-  const lines = [];
-  const walk = (nodes, prefix) => {
-    for (const n of nodes) {
-      const p = prefix === null ? n.name : `${prefix};${n.name}`;
-      lines.push([p, n.a.calls, n.a.total_ns, n.a.self_ns, n.b.calls, n.b.total_ns, n.b.self_ns].join('\t'));
-      walk(n.children, p);
-    }
-  };
-  walk(JSON.parse(fs.readFileSync(file, 'utf8')).children, null);
-  return lines.sort(byCodeUnit);
-}
+const exportDiff = h.exportDiff;
+const jsonLines = h.diffJsonLines;
 
 test('diff-color.js is afg_diff_hsl() on a table of inputs', () => {
   const code = fs.readFileSync(path.join(h.repoRoot, 'data', 'html', 'diff-color.js'), 'utf8');

@@ -169,3 +169,26 @@ export function npuJsonLines(json) {
   }
   return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/* Writes the diff of @a and @b as @format; returns the file's path. */
+export function exportDiff(a, b, format, extraArgs = []) {
+  const dir = tmpDir('afg-diff-');
+  execFileSync(afgBin(), ['--diff', a, b, '--export', '-q', '-f', format, '-o', dir, ...extraArgs], { stdio: 'pipe' });
+  return path.join(dir, `flamegraph-diff.${format}`);
+}
+
+/* A diff JSON file's tree as the diff page's dump() lines, sorted by code
+ * unit; integers past 2^53 kept exact. */
+export function diffJsonLines(file) {
+  const text = fs.readFileSync(file, 'utf8').replace(/:(\d{16,})([,}])/g, ':"$1"$2');
+  const lines = [];
+  const walk = (nodes, prefix) => {
+    for (const n of nodes) {
+      const p = prefix === null ? n.name : `${prefix};${n.name}`;
+      lines.push([p, n.a.calls, n.a.total_ns, n.a.self_ns, n.b.calls, n.b.total_ns, n.b.self_ns].join('\t'));
+      walk(n.children, p);
+    }
+  };
+  walk(JSON.parse(text).children, null);
+  return lines.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+}

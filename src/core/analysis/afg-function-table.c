@@ -24,14 +24,12 @@ is_frame (const AfgTree *tree, guint32 node)
   return node > afg_tree_get_n_threads (tree) || afg_tree_get_n_threads (tree) == 0;
 }
 
-/* Calls for a node walk down each thread with a count of the frames of
- * each name on the current stack: a frame whose name is not on it yet
- * is outermost. Iterative: stacks may be 1000 frames deep. */
-typedef void (*OutermostFunc) (guint32 node, gpointer data);
-
-static void
-for_each_outermost (const AfgTree *tree, const guint32 *node_key, guint n_keys,
-                    OutermostFunc func, gpointer data)
+/* A walk down each thread with a count of the frames of each key on the
+ * current stack: a frame whose key is not on it yet is outermost.
+ * Iterative: stacks may be 1000 frames deep. */
+void
+afg_function_table_for_each_outermost (const AfgTree *tree, const guint32 *node_key, guint n_keys,
+                                       AfgOutermostFunc func, gpointer data)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autofree guint32 *on_stack = g_new0 (guint32, MAX (n_keys, 1));
@@ -196,7 +194,7 @@ sum_outermost (AfgFunctionTable *self)
 
   for (guint32 i = 0; i < n_nodes; i++)
     keys[i] = self->node_function[i] == AFG_FUNCTION_NONE ? self->n_functions : self->node_function[i];
-  for_each_outermost (self->tree, keys, self->n_functions + 1, add_outermost_total, self);
+  afg_function_table_for_each_outermost (self->tree, keys, self->n_functions + 1, add_outermost_total, self);
 }
 
 AfgFunctionTable *
@@ -450,7 +448,7 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   for (guint32 i = 0; i < n_nodes; i++)
     keys[i] = table->node_function[i] == AFG_FUNCTION_NONE ? table->n_functions : table->node_function[i];
   d.builder = afg_path_tree_builder_new (tree, d.name);
-  for_each_outermost (tree, keys, table->n_functions + 1, add_sandwich_frame, &d);
+  afg_function_table_for_each_outermost (tree, keys, table->n_functions + 1, add_sandwich_frame, &d);
   return afg_path_tree_builder_finish (d.builder);
 }
 

@@ -78,6 +78,17 @@ AfgTree           *afg_function_table_callees      (AfgTree                *tree
 AfgTree           *afg_function_table_callers      (AfgTree                *tree,
                                                     const char             *name);
 
+/* Calls @func for each frame of @tree that is outermost by @node_key
+ * (a key per node, < @n_keys): no ancestor frame in its thread has the
+ * same key. total_ns sums these frames' totals, keyed by function. */
+typedef void (*AfgOutermostFunc) (guint32 node, gpointer data);
+
+void               afg_function_table_for_each_outermost (const AfgTree    *tree,
+                                                          const guint32    *node_key,
+                                                          guint             n_keys,
+                                                          AfgOutermostFunc  func,
+                                                          gpointer          data);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgFunctionTable, afg_function_table_unref)
 
 G_END_DECLS

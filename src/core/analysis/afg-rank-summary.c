@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "afg-function-table.h"
+#include "afg-math.h"
 #include "afg-rank-summary.h"
-#include "afg-tree-builder.h"
+#include "afg-scope-totals.h"
 
 AfgRankSummary *
 afg_rank_summary_new (int rank, const char *file)
@@ -40,62 +41,91 @@ root_value (const AfgTree *tree, AfgColumn column)
   return afg_tree_has_column (tree, column) ? afg_tree_get_value (tree, column, AFG_TREE_ROOT) : 0;
 }
 
-/* Each step within @scope (all of them when it names none) as a tree of its own. */
-static gboolean
-fill_steps (AfgRankSummary *self, AfgDocument *document, const AfgScope *scope, GError **error)
+/* Each of the DB's steps within the tree's scope (all of them when it
+ * names none), its totals as the tree scoped to that one step has them. */
+static void
+fill_steps (AfgRankSummary *self, const AfgTree *tree)
 {
+  AfgDocument *document = afg_tree_get_document (tree);
+  const AfgScope *scope = afg_tree_get_scope (tree);
   guint n;
   const AfgStep *steps = afg_document_get_steps (document, &n);
+  g_autofree AfgScope *scopes = g_new (AfgScope, MAX (n, 1));
+  g_autofree gint64 *host_ns = NULL;
+  g_autofree gint64 *npu_ns = NULL;
 
   for (guint i = 0; i < n; i++)
     {
-      AfgScope one;
-      g_autoptr(AfgTree) tree = NULL;
       AfgRankStep step = { steps[i].id, 0, 0 };
 
       if (scope->n_steps > 0 && (steps[i].id < scope->first_step || steps[i].id > scope->last_step))
         continue;
-      if (!afg_scope_init_steps (&one, document, steps[i].id, steps[i].id, error))
-        return FALSE;
-      tree = afg_tree_build (document, &one, AFG_TREE_FLAGS_NONE, NULL, error);
-      if (tree == NULL)
-        return FALSE;
-      step.host_ns = root_value (tree, AFG_COLUMN_TOTAL_NS);
-      step.npu_ns = root_value (tree, AFG_COLUMN_NPU_TOTAL_NS);
+      /* Cannot fail: the step is the document's. */
+      afg_scope_init_steps (&scopes[self->steps->len], document, steps[i].id, steps[i].id, NULL);
       g_array_append_val (self->steps, step);
     }
-  return TRUE;
+  host_ns = g_new (gint64, MAX (self->steps->len, 1));
+  npu_ns = g_new (gint64, MAX (self->steps->len, 1));
+  afg_scope_totals_compute (document, scopes, self->steps->len, host_ns, npu_ns);
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      g_array_index (self->steps, AfgRankStep, i).host_ns = host_ns[i];
+      g_array_index (self->steps, AfgRankStep, i).npu_ns = npu_ns[i];
+    }
 }
 
-static gboolean
-fill_frames (AfgRankSummary *self, AfgDocument *document, const AfgScope *scope, GError **error)
-{
-  g_autoptr(AfgTree) merged = afg_tree_build (document, scope, AFG_TREE_MERGE_ADDRESSES, NULL, error);
-  g_autoptr(AfgFunctionTable) table = NULL;
+typedef struct {
+  const AfgTree *tree;
+  gint64        *totals;  /* by merged name */
+} FrameSums;
 
-  if (merged == NULL)
-    return FALSE;
-  table = afg_function_table_new (merged);
-  for (guint i = 0; i < afg_function_table_get_n_functions (table); i++)
-    g_hash_table_insert (self->frames, g_strdup (afg_function_table_get_name (table, i)),
-                         g_memdup2 (&afg_function_table_get (table, i)->total_ns, sizeof (gint64)));
-  return TRUE;
+static void
+add_outermost (guint32 node, gpointer data)
+{
+  FrameSums *sums = data;
+  guint32 name = afg_document_get_merged_name (afg_tree_get_document (sums->tree),
+                                               afg_tree_get_nodes (sums->tree)[node].name);
+
+  sums->totals[name] = afg_sat_add (sums->totals[name],
+                                    afg_tree_get_value (sums->tree, AFG_COLUMN_TOTAL_NS, node));
+}
+
+/* The function table's totals of the tree with addresses merged, taken
+ * from @tree merged or not: a merged frame's total is the sum of the
+ * frames merged into it, and it is outermost when no ancestor has its
+ * merged name. Every frame's name is some outermost frame's. */
+static void
+fill_frames (AfgRankSummary *self, const AfgTree *tree)
+{
+  AfgDocument *document = afg_tree_get_document (tree);
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  guint n_nodes = afg_tree_get_n_nodes (tree), n_strings = afg_document_get_n_strings (document);
+  g_autofree guint32 *keys = g_new (guint32, MAX (n_nodes, 1));
+  g_autofree gint64 *totals = g_new0 (gint64, MAX (n_strings, 1));
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (n_strings, 1));
+  FrameSums sums = { tree, totals };
+
+  for (guint32 i = 0; i < n_nodes; i++)
+    keys[i] = afg_document_get_merged_name (document, nodes[i].name);
+  /* The function table of a tree without threads has the root as its one function. */
+  for (guint32 i = afg_tree_get_n_threads (tree) == 0 ? 0 : 1 + afg_tree_get_n_threads (tree); i < n_nodes; i++)
+    seen[keys[i]] = TRUE;
+  afg_function_table_for_each_outermost (tree, keys, n_strings, add_outermost, &sums);
+  for (guint32 k = 0; k < n_strings; k++)
+    if (seen[k])
+      g_hash_table_insert (self->frames, g_strdup (afg_document_get_string (document, k)),
+                           g_memdup2 (&totals[k], sizeof (gint64)));
 }
 
 void
-afg_rank_summary_fill_totals (AfgRankSummary *self, const AfgTree *tree)
+afg_rank_summary_fill (AfgRankSummary *self, const AfgTree *tree)
 {
   self->rows = afg_document_get_load_stats (afg_tree_get_document (tree))->rows;
   self->threads = afg_tree_get_n_threads (tree);
   self->host_ns = root_value (tree, AFG_COLUMN_TOTAL_NS);
   self->npu_ns = root_value (tree, AFG_COLUMN_NPU_TOTAL_NS);
-}
-
-gboolean
-afg_rank_summary_fill_details (AfgRankSummary *self, AfgDocument *document,
-                               const AfgScope *scope, GError **error)
-{
-  return fill_steps (self, document, scope, error) && fill_frames (self, document, scope, error);
+  fill_steps (self, tree);
+  fill_frames (self, tree);
 }
 
 gboolean

@@ -35,16 +35,13 @@ typedef struct {
 AfgRankSummary *afg_rank_summary_new        (int               rank,
                                              const char       *file);
 void            afg_rank_summary_free       (AfgRankSummary   *self);
-/* rows, threads, host_ns and npu_ns from @tree, the exported one. */
-void            afg_rank_summary_fill_totals (AfgRankSummary  *self,
+/* Everything from @tree, the exported one, and its document: rows,
+ * threads, host_ns and npu_ns of the tree; each step within its scope as
+ * the tree scoped to that step would total it; the frames' totals with
+ * addresses merged, as a tree built with AFG_TREE_MERGE_ADDRESSES has
+ * them in its function table. No other tree is built. */
+void            afg_rank_summary_fill       (AfgRankSummary   *self,
                                              const AfgTree    *tree);
-/* The steps and frames: a tree per step within @scope and one with
- * addresses merged (call it once the exported tree is dropped, to keep
- * one tree alive at a time). */
-gboolean        afg_rank_summary_fill_details (AfgRankSummary *self,
-                                             AfgDocument      *document,
-                                             const AfgScope   *scope,
-                                             GError          **error);
 /* The mean of the steps' host_ns; FALSE when the rank has no step or failed. */
 gboolean        afg_rank_summary_mean_step  (const AfgRankSummary *self,
                                              double               *mean);
@@ -66,6 +63,7 @@ void            afg_job_figures_free        (AfgJobFigures          *self);
 gint64          afg_rank_summary_frame_ns   (const AfgRankSummary   *self,
                                              const char             *name);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgRankSummary, afg_rank_summary_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgJobFigures, afg_job_figures_free)
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-cores.h"
 #include "afg-function-table.h"
 #include "afg-json-writer.h"
 #include "afg-writers.h"
@@ -324,7 +325,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   g_string_append_c (out, ',');
   at = out->len;
-  if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && g_get_num_processors () > 1)
+  if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && afg_cores_get () > 1)
     {
       functions.out = g_string_new (NULL);
       helper = g_thread_new ("afg-json", append_functions_job, &functions);

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "afg-cores.h"
 #include "afg-document-private.h"
 #include "afg-huge.h"
 #include "afg-int-map.h"
@@ -219,7 +220,7 @@ reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends,
 
   /* A second core only when no other walker has it. */
   if ((self->busy == NULL || g_atomic_int_get (self->busy) == 1)
-      && total >= PARALLEL_MIN_CALLS && g_get_num_processors () > 1)
+      && total >= PARALLEL_MIN_CALLS && afg_cores_get () > 1)
     {
       while (low.hi > 1 && ends[low.hi - 2] >= total / 2)
         low.hi--;
@@ -665,7 +666,7 @@ walk (Builder *self, const AfgEventStore *events)
   gboolean ok = TRUE;
 
   if (n > 1 && !(self->tree->flags & AFG_TREE_ONE_CORE) && afg_event_store_get_n_events (events) >= PARALLEL_MIN_EVENTS
-      && g_get_num_processors () > 1)
+      && afg_cores_get () > 1)
     return walk_parallel (self, events);
   for (guint i = 0; ok && i < n; i++)
     ok = add_thread (self, i, afg_event_store_get_thread (events, i));

@@ -8,10 +8,21 @@
 #include <malloc.h>
 #include <string.h>
 
+#include "afg-cores.h"
 #include "afg-format.h"
 #include "afg-job-load.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
+
+/* Above these, malloc maps and unmaps each block on its own: fixed, since
+ * glibc would otherwise raise the threshold to the size of the first big
+ * array freed, and the next ranks' arrays would come from the heap and
+ * stay there, fragmented, once their rank is dropped. To reuse memory,
+ * only the blocks above glibc's own ceiling (a rank's serialised page)
+ * are mapped, and the heap is never trimmed. */
+#define RETURN_MMAP_THRESHOLD (1 << 20)
+#define REUSE_MMAP_THRESHOLD  (32 << 20)
+#define REUSE_TRIM_THRESHOLD  (1 << 30)
 
 typedef struct {
   AfgJobLoad       *job;
@@ -25,6 +36,7 @@ typedef struct {
 
 struct _AfgJobLoad {
   char              *path;
+  guint              worker_cores;  /* each worker's share of the cores */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
   GPtrArray         *summaries;  /* AfgRankSummary *, one per rank */
@@ -139,8 +151,8 @@ on_rank_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data
   __atomic_store_n (&task->total, total, __ATOMIC_RELAXED);
 }
 
-/* The rank's tree handed to use_tree, its totals kept, then dropped before
- * the step and merged trees are built: one tree alive at a time. */
+/* The rank's tree handed to use_tree, then summed up: the summary is
+ * taken from that tree and its document, no other tree is built. */
 static gboolean
 sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
 {
@@ -162,9 +174,8 @@ sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
   if (options->use_tree != NULL
       && !options->use_tree (task->rank, task->index, tree, options->use_tree_data, error))
     return FALSE;
-  afg_rank_summary_fill_totals (summary, tree);
-  g_clear_pointer (&tree, afg_tree_unref);
-  return afg_rank_summary_fill_details (summary, document, &scope, error);
+  afg_rank_summary_fill (summary, tree);
+  return TRUE;
 }
 
 static void
@@ -179,6 +190,7 @@ rank_worker (gpointer data, gpointer user_data)
       g_atomic_int_set (&task->state, AFG_RANK_STATE_CANCELLED);
       return;
     }
+  afg_cores_limit_thread (task->job->worker_cores);
   g_atomic_int_set (&task->state, AFG_RANK_STATE_READING);
   if (sum_up_rank (task, summary, &error))
     g_atomic_int_set (&task->state, AFG_RANK_STATE_DONE);
@@ -191,16 +203,34 @@ rank_worker (gpointer data, gpointer user_data)
     }
   /* Each worker's malloc arena would otherwise keep a document's worth of
    * freed pages: the job's peak would grow with the number of workers. */
-  malloc_trim (0);
+  if (!task->job->options.reuse_memory)
+    malloc_trim (0);
+  /* The pool's threads are GLib's, shared with other pools (GTask's). */
+  afg_cores_limit_thread (0);
 }
 
+static void
+tune_malloc (gboolean reuse)
+{
+  mallopt (M_MMAP_THRESHOLD, reuse ? REUSE_MMAP_THRESHOLD : RETURN_MMAP_THRESHOLD);
+  if (reuse)
+    mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);
+}
+
+/* One rank per core at a time, each read on its own core (one reader, no
+ * helper threads): two ranks side by side need no merge of a split read,
+ * and one rank's writing overlaps the other's reading. A job of fewer
+ * ranks than cores gives each its share. */
 void
 afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
 {
   g_autoptr(GError) error = NULL;
-  GThreadPool *pool = g_thread_pool_new (rank_worker, self,
-                                         (int) MAX (1, g_get_num_processors ()), FALSE, &error);
+  guint cores = afg_cores_get ();
+  guint workers = MAX (1, MIN (cores, self->summaries->len));
+  GThreadPool *pool = g_thread_pool_new (rank_worker, self, (int) workers, FALSE, &error);
 
+  self->worker_cores = MAX (1, cores / workers);
+  tune_malloc (self->options.reuse_memory);
   for (guint i = 0; i < self->summaries->len; i++)
     {
       self->tasks[i].cancellable = cancellable;

@@ -33,6 +33,12 @@ typedef struct {
   gint64         last_step;
   AfgJobTreeFunc use_tree;     /* or NULL */
   gpointer       use_tree_data;
+  /* For a process that reads the job and exits (the CLI): the memory a
+   * rank frees is kept for the next one's instead of going back to the
+   * kernel, which saves the next rank's page faults (a third of the
+   * job's CPU time) for a peak of about two ranks' memory. Sets malloc's
+   * thresholds for the whole process. */
+  gboolean       reuse_memory;
 } AfgJobLoadOptions;
 
 /* A job's ranks read in parallel, one document per core alive at a time;

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-cores.h"
 #include "afg-error.h"
 #include "afg-event-sort.h"
 #include "afg-huge.h"
@@ -18,10 +19,12 @@
 #include "afg-document-private.h"
 #include "afg-source.h"
 #include "afg-sql-value.h"
+#include "afg-table-scan.h"
 
 #define FIRST_CHUNK_EVENTS 8
 #define REPORT_EVERY_ROWS 16384
 #define PARALLEL_MIN_ROWS 100000
+#define PARALLEL_MIN_LEAVES 1024  /* about PARALLEL_MIN_ROWS rows of 4 KiB pages */
 #define N_READERS 2  /* at most 2: a link keeps the reader in one bit */
 #define BACKGROUND_NICE 10
 
@@ -32,6 +35,7 @@ typedef struct {
   guint                n_types;
   GCancellable        *cancellable;
   gint                 abort;
+  gint                 fast_abort;    /* a part of the direct read gave up: stop the others */
   guint64              rows_read;
   guint64              rows_total;
   AfgLoadProgressFunc  progress;
@@ -40,6 +44,7 @@ typedef struct {
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
   GArray              *npu_rows[N_READERS];  /* connection ids (gint64) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
+  AfgTableScan        *scan;          /* the direct read of PYTORCH_API, while it runs */
 } LoadContext;
 
 typedef struct {
@@ -66,6 +71,7 @@ typedef struct {
   guint32      scratch_capacity;
   guint        unreported;
   int          rc;
+  AfgScanResult scan_result;  /* of its part of the direct read */
 } __attribute__ ((aligned (128))) Reader;  /* no false sharing between readers */
 
 static void
@@ -143,11 +149,11 @@ append_event (Reader *r, gint64 global_tid, gint64 start, gint64 end, guint32 na
 }
 
 static inline gboolean
-type_accepted (Reader *r, sqlite3_stmt *stmt)
+type_accepted (Reader *r, const AfgRow *row)
 {
   gint64 type;
 
-  if (afg_column_int64 (stmt, 4, &type) != AFG_VALUE_OK)
+  if (afg_value_int64 (&row->values[4], &type) != AFG_VALUE_OK)
     return FALSE;
   for (guint i = 0; i < r->ctx->n_types; i++)
     if (r->ctx->types[i] == type)
@@ -156,12 +162,12 @@ type_accepted (Reader *r, sqlite3_stmt *stmt)
 }
 
 static guint32
-name_index (Reader *r, sqlite3_stmt *stmt)
+name_index (Reader *r, const AfgRow *row)
 {
   AfgStringTable *strings = &r->ctx->document->strings;
   gint64 id;
 
-  if (afg_column_int64 (stmt, 3, &id) != AFG_VALUE_OK)
+  if (afg_value_int64 (&row->values[3], &id) != AFG_VALUE_OK)
     return strings->null_name;
   return afg_string_table_lookup_id (strings, id);
 }
@@ -170,12 +176,12 @@ name_index (Reader *r, sqlite3_stmt *stmt)
  * reader in the top bit: it must survive the sort to find where the row
  * lands in the store. */
 static guint32
-npu_link (Reader *r, sqlite3_stmt *stmt)
+npu_link (Reader *r, const AfgRow *values)
 {
   GArray *rows = r->ctx->npu_rows[r->index];
   gint64 connection_id;
 
-  if (rows == NULL || afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
+  if (rows == NULL || afg_value_int64 (&values->values[5], &connection_id) != AFG_VALUE_OK
       || !afg_npu_tasks_wants (r->ctx->npu_tasks, connection_id) || rows->len >= G_MAXINT32)
     return 0;
   g_array_append_val (rows, connection_id);
@@ -211,70 +217,71 @@ record_step (Reader *r, guint32 name, gint64 start, gint64 end)
 
 /* Steps come from ProfilerStep# rows of any type. */
 static void
-read_times (sqlite3_stmt *stmt, AfgValueStatus s[3], gint64 *start, gint64 *end, gint64 *global_tid)
+read_times (const AfgRow *row, AfgValueStatus s[3], gint64 *start, gint64 *end, gint64 *global_tid)
 {
-  s[0] = afg_column_int64 (stmt, 0, start);
-  s[1] = afg_column_int64 (stmt, 1, end);
-  s[2] = afg_column_int64 (stmt, 2, global_tid);
+  s[0] = afg_value_int64 (&row->values[0], start);
+  s[1] = afg_value_int64 (&row->values[1], end);
+  s[2] = afg_value_int64 (&row->values[2], global_tid);
 }
 
 /* A row skipped for its values still marks a step when it is one and
  * its times are whole: steps come from rows of any thread, a NULL or
  * malformed globalTid included. */
 static void
-record_unused_step (Reader *r, sqlite3_stmt *stmt, const AfgValueStatus s[3], gint64 start, gint64 end)
+record_unused_step (Reader *r, const AfgRow *row, const AfgValueStatus s[3], gint64 start, gint64 end)
 {
   guint32 name;
 
   if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK)
     return;
-  name = name_index (r, stmt);
+  name = name_index (r, row);
   if (afg_string_table_is_step (&r->ctx->document->strings, name))
     record_step (r, name, start, end);
 }
 
 static void
-read_skipped_type_row (Reader *r, sqlite3_stmt *stmt)
+read_skipped_type_row (Reader *r, const AfgRow *row)
 {
   AfgValueStatus s[3];
   gint64 start = 0, end = 0, global_tid = 0;
-  guint32 name = name_index (r, stmt);
+  guint32 name = name_index (r, row);
 
   if (!afg_string_table_is_step (&r->ctx->document->strings, name))
     return;
-  read_times (stmt, s, &start, &end, &global_tid);
+  read_times (row, s, &start, &end, &global_tid);
   if (s[0] == AFG_VALUE_OK && s[1] == AFG_VALUE_OK)
     record_step (r, name, start, end);
 }
 
+/* One logic for the rows of SQLite and of the direct reader. */
 static void
-read_row (Reader *r, sqlite3_stmt *stmt)
+read_row (Reader *r, const AfgRow *row)
 {
   AfgValueStatus s[3];
   gint64 start = 0, end = 0, global_tid = 0, duration;
   guint32 name;
 
   r->stats.rows++;
-  if (r->ctx->source.has_type && !type_accepted (r, stmt))
+  if (r->ctx->source.has_type && !type_accepted (r, row))
     {
       r->stats.skipped_type++;
-      read_skipped_type_row (r, stmt);
+      read_skipped_type_row (r, row);
       return;
     }
-  read_times (stmt, s, &start, &end, &global_tid);
+  read_times (row, s, &start, &end, &global_tid);
   if (s[0] == AFG_VALUE_NULL || s[1] == AFG_VALUE_NULL || s[2] == AFG_VALUE_NULL)
     {
       r->stats.skipped_null++;
-      record_unused_step (r, stmt, s, start, end);
+      record_unused_step (r, row, s, start, end);
       return;
     }
   if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK || s[2] != AFG_VALUE_OK)
     {
       r->stats.skipped_malformed++;
-      record_unused_step (r, stmt, s, start, end);
+      record_unused_step (r, row, s, start, end);
       return;
     }
-  name = name_index (r, stmt);
+  name = name_index (r, row);
   if (afg_string_table_is_step (&r->ctx->document->strings, name))
     {
       r->stats.profiler_steps++;
@@ -285,7 +292,7 @@ read_row (Reader *r, sqlite3_stmt *stmt)
   else if (__builtin_sub_overflow (end, start, &duration))
     r->stats.skipped_malformed++;
   else
-    append_event (r, global_tid, start, end, name, npu_link (r, stmt));
+    append_event (r, global_tid, start, end, name, npu_link (r, row));
 }
 
 static void
@@ -299,6 +306,19 @@ count_progress (Reader *r)
   r->unreported = 0;
   if (r->reports)
     report (r->ctx, AFG_LOAD_PHASE_READING, total);
+}
+
+static gboolean
+wants_links (LoadContext *ctx)
+{
+  return ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks);
+}
+
+/* startNs, endNs, globalTid, name, type (or NULL), connectionId when a task may link. */
+static int
+n_scan_columns (LoadContext *ctx)
+{
+  return wants_links (ctx) ? 6 : 5;
 }
 
 static int
@@ -320,26 +340,34 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
   return rc;
 }
 
+static void
+finish_reader (Reader *r)
+{
+  for (guint i = 0; i < r->slots->len; i++)
+    sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
+  g_clear_pointer (&r->scratch, g_free);
+  r->scratch_capacity = 0;
+}
+
 static gpointer
 reader_run (gpointer data)
 {
   Reader *r = data;
   sqlite3_stmt *stmt = NULL;
-  int rc;
+  AfgRow row;
+  int rc, n_columns = n_scan_columns (r->ctx);
 
   sqlite3_progress_handler (r->db, 4096, progress_handler, r->ctx);
   rc = prepare_scan (r, &stmt);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      read_row (r, stmt);
+      afg_row_from_stmt (stmt, n_columns, &row);
+      read_row (r, &row);
       count_progress (r);
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
-  for (guint i = 0; i < r->slots->len; i++)
-    sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
-  g_clear_pointer (&r->scratch, g_free);
-  r->scratch_capacity = 0;
+  finish_reader (r);
   r->rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
   if (r->rc != SQLITE_OK)
     g_atomic_int_set (&r->ctx->abort, TRUE);
@@ -353,7 +381,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->ctx = ctx;
   r->index = index;
   r->db = db;
-  if (ctx->npu_tasks != NULL && afg_npu_tasks_has_links (ctx->npu_tasks))
+  if (wants_links (ctx))
     ctx->npu_rows[index] = afg_huge_array_new (sizeof (gint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
@@ -403,6 +431,25 @@ fail_sqlite (LoadContext *ctx, sqlite3 *db, int rc, GError **error)
   return FALSE;
 }
 
+/* The rowid range of PYTORCH_API, which sets the rows progress counts to. */
+static gboolean
+rowid_range (LoadContext *ctx, sqlite3 *db, gint64 *lo, gint64 *hi)
+{
+  g_autofree char *min_sql = NULL;
+  g_autofree char *max_sql = NULL;
+
+  if (ctx->source.rowid_alias == NULL)
+    return FALSE;
+  min_sql = g_strdup_printf ("SELECT min(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
+  max_sql = g_strdup_printf ("SELECT max(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
+  if (!query_int64 (db, min_sql, lo) || !query_int64 (db, max_sql, hi))
+    return FALSE;
+  if (*hi < *lo)
+    return FALSE;  /* a damaged b-tree: read it in one go, without a range */
+  ctx->rows_total = MAX ((guint64) *hi - (guint64) *lo, (guint64) *hi - (guint64) *lo + 1);  /* saturates */
+  return TRUE;
+}
+
 /* Splits the table by rowid between two connections when it is big
  * (@second, when open already, is taken). */
 static guint
@@ -411,21 +458,11 @@ plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_
   gint64 lo, hi;
   guint n = 1;
 
-  g_autofree char *min_sql = NULL;
-  g_autofree char *max_sql = NULL;
-
   reader_init (&readers[0], 0, ctx, db);
   readers[0].reports = TRUE;
-  if (ctx->source.rowid_alias == NULL)
+  if (!rowid_range (ctx, db, &lo, &hi))
     return 1;
-  min_sql = g_strdup_printf ("SELECT min(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
-  max_sql = g_strdup_printf ("SELECT max(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
-  if (!query_int64 (db, min_sql, &lo) || !query_int64 (db, max_sql, &hi))
-    return 1;
-  if (hi < lo)
-    return 1;  /* a damaged b-tree: read it in one go, without a range */
-  ctx->rows_total = MAX ((guint64) hi - (guint64) lo, (guint64) hi - (guint64) lo + 1);  /* saturates */
-  if (ctx->rows_total >= PARALLEL_MIN_ROWS && g_get_num_processors () > 1)
+  if (ctx->rows_total >= PARALLEL_MIN_ROWS && afg_cores_get () > 1)
     {
       if (*second == NULL)
         *second = afg_source_connect (&ctx->source, NULL);
@@ -448,6 +485,88 @@ plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_
 }
 
 static gboolean
+stop_fast (gpointer data)
+{
+  LoadContext *ctx = data;
+
+  return g_atomic_int_get (&ctx->fast_abort) || progress_handler (ctx);
+}
+
+static gboolean
+take_row (gpointer data, const AfgRow *row)
+{
+  Reader *r = data;
+
+  read_row (r, row);
+  count_progress (r);
+  return TRUE;
+}
+
+static gpointer
+fast_reader_run (gpointer data)
+{
+  Reader *r = data;
+
+  r->scan_result = afg_table_scan_run (r->ctx->scan, r->index, take_row, r, stop_fast, r->ctx);
+  finish_reader (r);
+  if (r->scan_result == AFG_SCAN_FALLBACK)
+    g_atomic_int_set (&r->ctx->fast_abort, TRUE);
+  return NULL;
+}
+
+static void
+reset_readers (LoadContext *ctx, Reader readers[N_READERS], guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      reader_clear (&readers[i]);
+      g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+    }
+  ctx->rows_read = 0;
+  g_atomic_int_set (&ctx->fast_abort, FALSE);
+}
+
+/* PYTORCH_API read from its b-tree, a part of its leaves per reader
+ * (reader 0 the lowest rowids). FALSE when this cannot be done or gave up
+ * on something SQLite must judge: nothing of it is kept then. */
+static gboolean
+read_rows_direct (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS], guint *n)
+{
+  const char *columns[] = { "startNs", "endNs", "globalTid", "name",
+                            ctx->source.has_type ? "type" : NULL, "connectionId" };
+  GThread *helpers[N_READERS] = { NULL };
+  gboolean ok = TRUE;
+  gint64 lo, hi;
+
+  ctx->scan = afg_table_scan_new (ctx->source.btree, db, "PYTORCH_API", columns, n_scan_columns (ctx),
+                                  afg_cores_get () > 1 ? N_READERS : 1, PARALLEL_MIN_LEAVES);
+  if (ctx->scan == NULL)
+    return FALSE;
+  rowid_range (ctx, db, &lo, &hi);
+  *n = afg_table_scan_get_n_parts (ctx->scan);
+  for (guint i = 0; i < *n; i++)
+    reader_init (&readers[i], i, ctx, NULL);
+  readers[0].reports = TRUE;
+  for (guint i = 1; i < *n; i++)
+    helpers[i] = g_thread_new ("afg-reader", fast_reader_run, &readers[i]);
+  fast_reader_run (&readers[0]);
+  for (guint i = 0; i < *n; i++)
+    {
+      if (helpers[i] != NULL)
+        g_thread_join (helpers[i]);
+      ok = ok && readers[i].scan_result != AFG_SCAN_FALLBACK;
+    }
+  g_clear_pointer (&ctx->scan, afg_table_scan_free);
+  if (!ok)
+    {
+      g_debug ("PYTORCH_API: the direct read gave up, SQLite reads it");
+      reset_readers (ctx, readers, *n);
+      *n = 0;
+    }
+  return ok;
+}
+
+static gboolean
 read_rows (LoadContext *ctx, Reader readers[N_READERS], guint n, GError **error)
 {
   GThread *helper = NULL;
@@ -457,7 +576,6 @@ read_rows (LoadContext *ctx, Reader readers[N_READERS], guint n, GError **error)
   reader_run (&readers[0]);
   if (helper != NULL)
     g_thread_join (helper);
-
   for (guint i = 0; i < n; i++)
     if (readers[i].rc != SQLITE_OK)
       {
@@ -671,6 +789,7 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
   if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
+  afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
@@ -688,9 +807,11 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
 
   if (ctx->npu_tasks == NULL)
     return TRUE;
+  /* With a thread, scan->rc is not read before the join: which of the
+   * two ends first must not decide what is read. */
   if (thread == NULL)
     scan->rc = afg_npu_tasks_read_tasks (ctx->npu_tasks, db);
-  if (scan->rc == SQLITE_OK)
+  if (thread != NULL || scan->rc == SQLITE_OK)
     rc = afg_npu_tasks_read_pairs (ctx->npu_tasks, db);
   if (thread != NULL)
     g_thread_join (thread);
@@ -759,26 +880,33 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   TaskScan task_scan = { NULL, NULL, SQLITE_OK };
   guint n = 0;
   GArray *slots = NULL;
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, read_ok;
   gint64 t0, t1, t2;
   int rc;
 
   t0 = g_get_monotonic_time ();
   if ((rc = load_types (ctx, db)) != SQLITE_OK)
     return fail_sqlite (ctx, db, rc, error);
-  if (g_get_num_processors () > 1)
+  if (afg_cores_get () > 1)
     second = afg_source_connect (&ctx->source, NULL);
   npu_thread = start_npu (ctx, db, second, &task_scan);
-  rc = afg_string_table_load (&ctx->document->strings, db);
+  rc = afg_string_table_load (&ctx->document->strings, db, ctx->source.btree, ctx->cancellable);
   if (!finish_npu (ctx, db, npu_thread, &task_scan, error) || (rc != SQLITE_OK && !fail_sqlite (ctx, db, rc, error)))
     {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
       g_clear_pointer (&second, sqlite3_close);
       return FALSE;
     }
-  n = plan_readers (ctx, db, &second, readers);
-  g_clear_pointer (&second, sqlite3_close);
   t1 = g_get_monotonic_time ();
-  if (read_rows (ctx, readers, n, error))
+  if (read_rows_direct (ctx, db, readers, &n))
+    read_ok = !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
+  else
+    {
+      n = plan_readers (ctx, db, &second, readers);
+      read_ok = read_rows (ctx, readers, n, error);
+    }
+  g_clear_pointer (&second, sqlite3_close);
+  if (read_ok)
     {
       t2 = g_get_monotonic_time ();
       for (guint i = 0; i < n; i++)

@@ -12,6 +12,7 @@
 #include "afg-math.h"
 #include "afg-npu-reader.h"
 #include "afg-sql-value.h"
+#include "afg-table-scan.h"
 
 #define ROW_NONE G_MAXUINT32
 #define MAX_ESTIMATE (1 << 24)
@@ -50,12 +51,14 @@ struct _AfgNpuTasks {
   RowSum     *sums;         /* by row ordinal, while linking */
   Column2     tasks;        /* until indexed */
   Column2     pairs;
+  const AfgBtree *btree;    /* to read the tables directly, or NULL */
+  GCancellable   *cancellable;
 };
 
 typedef AfgNpuTasks NpuRead;
 
-static const char * const task_columns[] = { "startNs", "endNs", "connectionId" };
-static const char * const connection_columns[] = { "id", "connectionId" };
+static const char * const task_columns[] = { "startNs", "endNs", "connectionId", NULL };
+static const char * const connection_columns[] = { "id", "connectionId", NULL };
 
 static gboolean
 has_columns (sqlite3 *db, const char *table, const char * const *columns, guint n, const char **missing)
@@ -100,9 +103,10 @@ afg_npu_check_schema (sqlite3 *db, const AfgSource *source, char **warning)
 
   if (!afg_source_has_object (db, "TASK") || !afg_source_has_object (db, "CONNECTION_IDS"))
     return AFG_NPU_SCHEMA_ABSENT;
-  problem = afg_npu_table_problem (db, "TASK", task_columns, G_N_ELEMENTS (task_columns));
+  problem = afg_npu_table_problem (db, "TASK", task_columns, G_N_ELEMENTS (task_columns) - 1);
   if (problem == NULL)
-    problem = afg_npu_table_problem (db, "CONNECTION_IDS", connection_columns, G_N_ELEMENTS (connection_columns));
+    problem = afg_npu_table_problem (db, "CONNECTION_IDS", connection_columns,
+                                     G_N_ELEMENTS (connection_columns) - 1);
   if (problem == NULL && !source->has_connection_id)
     problem = g_strdup (_("table PYTORCH_API has no column connectionId"));
   if (problem == NULL)
@@ -111,38 +115,47 @@ afg_npu_check_schema (sqlite3 *db, const AfgSource *source, char **warning)
   return AFG_NPU_SCHEMA_UNUSABLE;
 }
 
-gboolean
-afg_npu_task_time (sqlite3_stmt *stmt, gint64 *ns)
+static gboolean
+task_time (const AfgRow *row, gint64 *ns)
 {
   gint64 start, end;
 
-  if (sqlite3_column_type (stmt, 0) != SQLITE_INTEGER || sqlite3_column_type (stmt, 1) != SQLITE_INTEGER)
+  if (row->values[0].type != SQLITE_INTEGER || row->values[1].type != SQLITE_INTEGER)
     return FALSE;
-  start = sqlite3_column_int64 (stmt, 0);
-  end = sqlite3_column_int64 (stmt, 1);
+  start = row->values[0].i;
+  end = row->values[1].i;
   return end >= start && !__builtin_sub_overflow (end, start, ns);
 }
 
-static inline gboolean
-read_link (sqlite3_stmt *stmt, int col, gint64 *id)
+gboolean
+afg_npu_task_time (sqlite3_stmt *stmt, gint64 *ns)
 {
-  return afg_column_int64 (stmt, col, id) == AFG_VALUE_OK && afg_npu_is_link (*id);
+  AfgRow row;
+
+  afg_row_from_stmt (stmt, 2, &row);
+  return task_time (&row, ns);
+}
+
+static inline gboolean
+read_link (const AfgRow *row, int col, gint64 *id)
+{
+  return afg_value_int64 (&row->values[col], id) == AFG_VALUE_OK && afg_npu_is_link (*id);
 }
 
 static void
-add_task (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
+add_task (NpuRead *self, Column2 *out, const AfgRow *row)
 {
   AfgNpuStats *stats = &self->data->stats;
   gint64 ns, id;
 
-  if (!afg_npu_task_time (stmt, &ns))
+  if (!task_time (row, &ns))
     {
       stats->skipped++;
       return;
     }
   stats->tasks++;
   stats->ns = afg_sat_add (stats->ns, ns);
-  if (!read_link (stmt, 2, &id))
+  if (!read_link (row, 2, &id))
     {
       stats->unlinked_tasks++;
       stats->unlinked_ns = afg_sat_add (stats->unlinked_ns, ns);
@@ -153,11 +166,11 @@ add_task (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
 }
 
 static void
-add_pair (NpuRead *self, Column2 *out, sqlite3_stmt *stmt)
+add_pair (NpuRead *self, Column2 *out, const AfgRow *row)
 {
   gint64 api_id, task_id;
 
-  if (read_link (stmt, 0, &api_id) && read_link (stmt, 1, &task_id))
+  if (read_link (row, 0, &api_id) && read_link (row, 1, &task_id))
     {
       g_array_append_val (out->ids, api_id);
       g_array_append_val (out->values, task_id);
@@ -180,25 +193,68 @@ estimate_rows (sqlite3 *db, const char *table)
   return (gsize) CLAMP (rows, 0, MAX_ESTIMATE);
 }
 
-static int
-scan (sqlite3 *db, const char *table, const char *sql, void (*row_func) (NpuRead *, Column2 *, sqlite3_stmt *),
-      NpuRead *self, Column2 *out)
-{
-  gint64 t0 = g_get_monotonic_time ();
-  sqlite3_stmt *stmt = NULL;
-  gsize estimate = estimate_rows (db, table);
-  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+typedef void (*NpuRowFunc) (NpuRead *self, Column2 *out, const AfgRow *row);
 
-  out->ids = afg_huge_array_new (sizeof (gint64), estimate);
-  out->values = afg_huge_array_new (sizeof (gint64), estimate);
+typedef struct {
+  NpuRead   *self;
+  Column2   *out;
+  NpuRowFunc func;
+} ScanData;
+
+static gboolean
+scan_row (gpointer data, const AfgRow *row)
+{
+  ScanData *d = data;
+
+  d->func (d->self, d->out, row);
+  return TRUE;
+}
+
+static int
+scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n, ScanData *d)
+{
+  g_autofree char *list = g_strjoinv (", ", (char **) columns);
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s", list, table);
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  AfgRow row;
+
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      row_func (self, out, stmt);
+      afg_row_from_stmt (stmt, (int) n, &row);
+      d->func (d->self, d->out, &row);
       rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
-  g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Directly from the b-tree when it can, else (undoing what that read
+ * added, @stats included) with SQLite. @columns ends with NULL. */
+static int
+scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc func, NpuRead *self, Column2 *out,
+      AfgNpuStats *stats)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  gsize estimate = estimate_rows (db, table);
+  guint n = g_strv_length ((char **) columns);
+  AfgNpuStats saved = stats ? *stats : (AfgNpuStats) { 0 };
+  ScanData d = { self, out, func };
+  int rc;
+
+  out->ids = afg_huge_array_new (sizeof (gint64), estimate);
+  out->values = afg_huge_array_new (sizeof (gint64), estimate);
+  rc = afg_table_scan_read (self->btree, db, table, columns, n, scan_row, &d, self->cancellable);
+  if (rc < 0)
+    {
+      g_array_set_size (out->ids, 0);
+      g_array_set_size (out->values, 0);
+      if (stats != NULL)
+        *stats = saved;
+      rc = scan_sql (db, table, columns, n, &d);
+    }
+  g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
+  return rc;
 }
 
 static void
@@ -379,7 +435,7 @@ afg_npu_tasks_new (void)
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  int rc = scan (db, "TASK", "SELECT startNs, endNs, connectionId FROM TASK", add_task, self, &self->tasks);
+  int rc = scan (db, "TASK", task_columns, add_task, self, &self->tasks, &self->data->stats);
   gint64 t0 = g_get_monotonic_time ();
 
   if (rc == SQLITE_OK)
@@ -392,7 +448,14 @@ afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 int
 afg_npu_tasks_read_pairs (AfgNpuTasks *self, sqlite3 *db)
 {
-  return scan (db, "CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS", add_pair, self, &self->pairs);
+  return scan (db, "CONNECTION_IDS", connection_columns, add_pair, self, &self->pairs, NULL);
+}
+
+void
+afg_npu_tasks_set_direct (AfgNpuTasks *self, const AfgBtree *btree, GCancellable *cancellable)
+{
+  self->btree = btree;
+  self->cancellable = cancellable;
 }
 
 void

@@ -57,6 +57,11 @@ int          afg_npu_tasks_read_tasks (AfgNpuTasks *self,
                                        sqlite3     *db);
 int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
                                        sqlite3     *db);
+/* Reads TASK and CONNECTION_IDS from @btree (afg-table-scan.h) when it
+ * can, stopping when @cancellable is cancelled. */
+void         afg_npu_tasks_set_direct (AfgNpuTasks  *self,
+                                       const AfgBtree *btree,
+                                       GCancellable *cancellable);
 void         afg_npu_tasks_index  (AfgNpuTasks      *self);
 /* FALSE when no PYTORCH_API row could take a task (no linkable task). */
 gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);

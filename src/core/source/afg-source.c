@@ -167,6 +167,22 @@ harden (sqlite3 *db)
                     "PRAGMA mmap_size=0;", NULL, NULL, NULL);
 }
 
+static gint sqlite_only = -1;  /* unset */
+
+void
+afg_source_set_sqlite_only (gboolean only)
+{
+  g_atomic_int_set (&sqlite_only, !!only);
+}
+
+gboolean
+afg_source_get_sqlite_only (void)
+{
+  if (g_atomic_int_get (&sqlite_only) < 0)
+    g_atomic_int_compare_and_exchange (&sqlite_only, -1, g_strcmp0 (g_getenv ("AFG_SQLITE_ONLY"), "1") == 0);
+  return g_atomic_int_get (&sqlite_only);
+}
+
 void
 afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **error)
 {
@@ -375,6 +391,9 @@ afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable,
       g_clear_pointer (db, sqlite3_close);
       return FALSE;
     }
+  /* A -wal or -journal makes the file alone stale: SQLite replays it. */
+  if (!source->writable_copy && !afg_source_get_sqlite_only ())
+    source->btree = afg_btree_open (path);
   return TRUE;
 }
 
@@ -400,6 +419,7 @@ afg_source_clear (AfgSource *source)
   g_clear_pointer (&source->tmp_dir, g_free);
   g_clear_pointer (&source->path, g_free);
   g_clear_pointer (&source->uri, g_free);
+  g_clear_pointer (&source->btree, afg_btree_free);
 }
 
 static const gint64 fallback_types[] = { 50001, 50002, 50003 };

@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <sqlite3.h>
 
+#include "afg-btree.h"
+
 G_BEGIN_DECLS
 
 /* A profiler database opened for reading only: checks the input, decides
@@ -19,6 +21,7 @@ typedef struct {
   gboolean has_connection_id;  /* PYTORCH_API.connectionId, for the NPU links */
   const char *rowid_alias;  /* a name of the rowid no column hides, or NULL */
   gboolean has_enum_table;
+  AfgBtree *btree;  /* the file read directly (afg-table-scan.h), or NULL */
 } AfgSource;
 
 gboolean  afg_source_open     (AfgSource   *source,
@@ -36,6 +39,10 @@ gboolean  afg_source_has_plain_table (sqlite3 *db,
 /* TRUE when a table or a view named @name exists (any case). */
 gboolean  afg_source_has_object (sqlite3 *db,
                                  const char *name);
+/* AFG_SQLITE_ONLY=1 in the environment (read once) or this call turns
+ * the direct b-tree reader off: every table is read through SQLite. */
+void      afg_source_set_sqlite_only (gboolean sqlite_only);
+gboolean  afg_source_get_sqlite_only (void);
 /* Maps a failed SQLite call to a load error naming the file. */
 void      afg_source_set_error (const AfgSource *source,
                                 sqlite3    *db,

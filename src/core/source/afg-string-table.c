@@ -5,6 +5,7 @@
 
 #include "afg-category.h"
 #include "afg-string-table.h"
+#include "afg-table-scan.h"
 
 #define STEP_PREFIX "ProfilerStep#"
 
@@ -105,12 +106,78 @@ build_id_runs (AfgStringTable *table)
   table->id_runs = g_steal_pointer (&runs);
 }
 
-int
-afg_string_table_load (AfgStringTable *table, sqlite3 *db)
+static int
+seal (AfgStringTable *table)
 {
-  sqlite3_stmt *stmt = NULL;
+  table->n_known = table->strings->len;
+  table->is_step = g_new0 (guint8, MAX (table->n_known, 1));
+  for (guint32 i = 0; i < table->n_known; i++)
+    table->is_step[i] = g_str_has_prefix (afg_string_table_get (table, i), STEP_PREFIX);
+  table->null_name = afg_string_table_add (table, "<unknown:NULL>");
+  build_id_runs (table);
+  return SQLITE_OK;
+}
+
+typedef struct {
+  AfgStringTable *table;
+  GString        *text;  /* NUL-terminated, as intern() wants */
+} DirectLoad;
+
+/* What sqlite3_column_text() gives, except for the cases left to it
+ * (a float's text, an empty blob). */
+static gboolean
+add_row (gpointer data, const AfgRow *row)
+{
+  DirectLoad *load = data;
+  const AfgValue *value = &row->values[1];
+
+  if (row->values[0].type != SQLITE_INTEGER || value->type == SQLITE_NULL)
+    return TRUE;
+  if (value->type == SQLITE_FLOAT || (value->type == SQLITE_BLOB && value->len == 0))
+    return FALSE;
+  if (value->type == SQLITE_INTEGER)
+    g_string_printf (load->text, "%" G_GINT64_FORMAT, value->i);
+  else
+    {
+      g_string_truncate (load->text, 0);
+      g_string_append_len (load->text, (const char *) value->bytes, value->len);
+    }
+  add_known (load->table, row->values[0].i, load->text->str, load->text->len);
+  return TRUE;
+}
+
+static const char * const columns[] = { "id", "value" };
+
+static int
+load_direct (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
+{
+  DirectLoad load = { table, NULL };
   int rc;
 
+  if (btree == NULL)
+    return -1;
+  load.text = g_string_new (NULL);
+  afg_int_map_init (&table->ids, 1024);
+  rc = afg_table_scan_read (btree, db, "STRING_IDS", columns, G_N_ELEMENTS (columns), add_row, &load, cancellable);
+  g_string_free (load.text, TRUE);
+  if (rc < 0)
+    {
+      afg_string_table_clear (table);  /* what the direct read added */
+      afg_string_table_init (table);
+    }
+  return rc;
+}
+
+int
+afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = load_direct (table, db, btree, cancellable);
+
+  if (rc == SQLITE_OK)
+    return seal (table);
+  if (rc != -1)
+    return rc;
   afg_int_map_init (&table->ids, 1024);
   rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -125,14 +192,7 @@ afg_string_table_load (AfgStringTable *table, sqlite3 *db)
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)
     return rc;
-
-  table->n_known = table->strings->len;
-  table->is_step = g_new0 (guint8, MAX (table->n_known, 1));
-  for (guint32 i = 0; i < table->n_known; i++)
-    table->is_step[i] = g_str_has_prefix (afg_string_table_get (table, i), STEP_PREFIX);
-  table->null_name = afg_string_table_add (table, "<unknown:NULL>");
-  build_id_runs (table);
-  return SQLITE_OK;
+  return seal (table);
 }
 
 guint32

@@ -6,6 +6,8 @@
 
 #include "afg-int-map.h"
 #include "afg-category.h"
+#include "afg-btree.h"
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -35,9 +37,12 @@ typedef struct {
 
 void     afg_string_table_init        (AfgStringTable *table);
 void     afg_string_table_clear       (AfgStringTable *table);
-/* Reads STRING_IDS; returns an SQLite result code. */
+/* Reads STRING_IDS, from @btree when it can (afg-table-scan.h); returns
+ * an SQLite result code. */
 int      afg_string_table_load        (AfgStringTable *table,
-                                       sqlite3        *db);
+                                       sqlite3        *db,
+                                       const AfgBtree *btree,
+                                       GCancellable   *cancellable);
 guint32  afg_string_table_lookup_unknown (AfgStringTable *table,
                                          gint64          id);
 

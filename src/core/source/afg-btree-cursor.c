@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-btree"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "afg-btree-cursor.h"
+
+#define PAGE_LEAF 0x0d
+#define LEAF_HEADER 8
+#define BATCH_BYTES (1024 * 1024)
+#define MAX_HEADER 98307                 /* SQLite's limit on a record header */
+#define MAX_PAYLOAD (64 * 1024 * 1024)   /* SQLITE_LIMIT_LENGTH as afg-source sets it */
+
+struct _AfgBtreeCursor {
+  const AfgBtree     *btree;
+  const AfgRecordMap *map;
+  guint32             root;
+  guint32             usable;
+  guint32             page_size;
+  const guint32      *leaves;
+  guint               n_leaves;
+  guint               next_leaf;    /* the first leaf not yet read */
+  guint8             *batch;
+  guint               batch_capacity;  /* pages */
+  guint               batch_len;
+  guint               batch_at;     /* the page being read, + 1 */
+  const guint8       *page;
+  guint               n_cells;
+  guint32             ptrs;         /* cell pointer array */
+  guint               cell;
+  GByteArray         *payload;      /* a payload that spills to overflow pages */
+  guint8             *overflow;     /* one overflow page */
+};
+
+AfgBtreeCursor *
+afg_btree_cursor_new (const AfgBtree *btree, const AfgRecordMap *map, guint32 root, const guint32 *leaves,
+                      guint n_leaves)
+{
+  AfgBtreeCursor *self = g_new0 (AfgBtreeCursor, 1);
+
+  self->btree = btree;
+  self->map = map;
+  self->root = root;
+  self->usable = afg_btree_get_usable_size (btree);
+  self->page_size = afg_btree_get_page_size (btree);
+  self->leaves = leaves;
+  self->n_leaves = n_leaves;
+  self->batch_capacity = MAX (BATCH_BYTES / self->page_size, 1);
+  self->batch = g_malloc (self->batch_capacity * self->page_size);
+  self->payload = g_byte_array_new ();
+  self->overflow = g_malloc (self->page_size);
+  return self;
+}
+
+void
+afg_btree_cursor_free (AfgBtreeCursor *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->batch);
+  g_byte_array_unref (self->payload);
+  g_free (self->overflow);
+  g_free (self);
+}
+
+/* Consecutive page numbers in one pread. */
+static gboolean
+read_batch (AfgBtreeCursor *self)
+{
+  guint32 first = self->leaves[self->next_leaf];
+  guint n = 1;
+
+  while (n < self->batch_capacity && self->next_leaf + n < self->n_leaves
+         && self->leaves[self->next_leaf + n] == first + n)
+    n++;
+  if (!afg_btree_read_pages (self->btree, first, n, self->batch))
+    return FALSE;
+  self->next_leaf += n;
+  self->batch_len = n;
+  self->batch_at = 0;
+  return TRUE;
+}
+
+static AfgBtreeStep
+next_page (AfgBtreeCursor *self)
+{
+  guint32 pgno;
+  guint hoff;
+
+  if (self->batch_at == self->batch_len)
+    {
+      if (self->next_leaf == self->n_leaves)
+        return AFG_BTREE_DONE;
+      if (!read_batch (self))
+        return AFG_BTREE_FALLBACK;
+    }
+  pgno = self->leaves[self->next_leaf - self->batch_len + self->batch_at];
+  hoff = afg_btree_header_offset (pgno);
+  self->page = self->batch + (gsize) self->batch_at++ * self->page_size;
+  self->n_cells = afg_btree_get2 (self->page + hoff + 3);
+  self->ptrs = hoff + LEAF_HEADER;
+  self->cell = 0;
+  if (self->page[hoff] != PAGE_LEAF || self->ptrs + 2 * self->n_cells > self->usable
+      || (self->n_cells == 0 && pgno != self->root))
+    return AFG_BTREE_FALLBACK;
+  return AFG_BTREE_ROW;
+}
+
+/* How much of a payload of @size bytes stays on a table leaf page. */
+static guint64
+local_size (guint32 usable, guint64 size)
+{
+  guint64 max_local = usable - 35, min_local = (usable - 12) * 32 / 255 - 23;
+  guint64 k = min_local + (size - min_local) % (usable - 4);
+
+  if (size <= max_local)
+    return size;
+  return k <= max_local ? k : min_local;
+}
+
+/* Follows the overflow chain from @pgno to gather the rest of a payload. */
+static gboolean
+gather_overflow (AfgBtreeCursor *self, const guint8 *local, guint64 n_local, guint64 size, guint32 pgno)
+{
+  guint64 have = n_local;
+
+  g_byte_array_set_size (self->payload, (guint) size);
+  memcpy (self->payload->data, local, n_local);
+  while (have < size)
+    {
+      guint64 take = MIN (size - have, (guint64) self->usable - 4);
+
+      if (!afg_btree_read_pages (self->btree, pgno, 1, self->overflow))
+        return FALSE;
+      memcpy (self->payload->data + have, self->overflow + 4, take);
+      have += take;
+      pgno = afg_btree_get4 (self->overflow);
+    }
+  return TRUE;
+}
+
+static guint64
+serial_size (guint64 type)
+{
+  static const guint8 sizes[12] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0 };
+
+  return type < 12 ? sizes[type] : (type - 12) / 2;
+}
+
+static gint64
+big_endian (const guint8 *p, guint n)
+{
+  guint64 v = p[0] & 0x80 ? G_MAXUINT64 : 0;  /* sign-extended */
+
+  for (guint i = 0; i < n; i++)
+    v = v << 8 | p[i];
+  return (gint64) v;
+}
+
+/* As SQLite returns it; NaN reads as NULL. */
+static void
+decode_value (guint64 type, const guint8 *p, gboolean real, AfgValue *out)
+{
+  static const guint8 int_bytes[7] = { 0, 1, 2, 3, 4, 6, 8 };
+  guint64 bits;
+
+  if (type >= 1 && type <= 6)
+    *out = (AfgValue) { .type = SQLITE_INTEGER, .i = big_endian (p, int_bytes[type]) };
+  else if (type == 8 || type == 9)
+    *out = (AfgValue) { .type = SQLITE_INTEGER, .i = type == 9 };
+  else if (type == 7)
+    {
+      bits = (guint64) big_endian (p, 8);
+      memcpy (&out->d, &bits, sizeof bits);
+      out->type = isnan (out->d) ? SQLITE_NULL : SQLITE_FLOAT;
+    }
+  else if (type >= 12)
+    *out = (AfgValue) { .type = type & 1 ? SQLITE_TEXT : SQLITE_BLOB, .bytes = p, .len = (int) serial_size (type) };
+  else
+    out->type = SQLITE_NULL;
+  if (real && out->type == SQLITE_INTEGER)
+    {
+      out->d = (double) out->i;
+      out->type = SQLITE_FLOAT;
+    }
+}
+
+/* The record's header must describe exactly its body, as SQLite checks
+ * when it reads the last column. */
+static AfgBtreeStep
+decode_record (const AfgRecordMap *map, const guint8 *payload, guint64 size, AfgRow *row)
+{
+  guint64 types[AFG_RECORD_MAX_COLUMN], offsets[AFG_RECORD_MAX_COLUMN];
+  guint64 header, body, type;
+  const guint8 *p, *end;
+  guint n, n_columns = 0;
+
+  if ((n = afg_btree_varint (payload, payload + size, &header)) == 0 || header < n || header > size
+      || header > MAX_HEADER)
+    return AFG_BTREE_FALLBACK;
+  body = header;
+  end = payload + header;
+  for (p = payload + n; p < end; p += n, n_columns++)
+    {
+      if (*p < 0x80)  /* most serial types fit a byte */
+        {
+          type = *p;
+          n = 1;
+        }
+      else if ((n = afg_btree_varint (p, end, &type)) == 0)
+        return AFG_BTREE_FALLBACK;
+      if (type == 10 || type == 11)
+        return AFG_BTREE_FALLBACK;
+      if (n_columns < map->n_needed)
+        {
+          types[n_columns] = type;
+          offsets[n_columns] = body;
+        }
+      body += serial_size (type);
+      if (body > size)
+        return AFG_BTREE_FALLBACK;
+    }
+  if (body != size)
+    return AFG_BTREE_FALLBACK;
+  for (guint v = 0; v < map->n_values; v++)
+    {
+      gint c = map->column[v];
+
+      if (c == AFG_RECORD_ROWID)
+        row->values[v] = (AfgValue) { .type = SQLITE_INTEGER, .i = row->rowid };
+      else if (c == AFG_RECORD_NONE || (guint) c >= n_columns)
+        {
+          if (c >= 0 && !map->default_null[v])
+            return AFG_BTREE_FALLBACK;
+          row->values[v].type = SQLITE_NULL;
+        }
+      else
+        decode_value (types[c], payload + offsets[c], map->real[v], &row->values[v]);
+    }
+  return AFG_BTREE_ROW;
+}
+
+/* A leaf cell: payload size, rowid, the local payload, the first
+ * overflow page when it spills. */
+static AfgBtreeStep
+read_cell (AfgBtreeCursor *self, AfgRow *row)
+{
+  const guint8 *page = self->page, *end = page + self->usable;
+  guint32 at = afg_btree_get2 (page + self->ptrs + 2 * self->cell++);
+  guint64 size, rowid, n_local;
+  guint n, m;
+
+  if (at < self->ptrs + 2 * self->n_cells || at >= self->usable
+      || (n = afg_btree_varint (page + at, end, &size)) == 0
+      || (m = afg_btree_varint (page + at + n, end, &rowid)) == 0 || size > MAX_PAYLOAD)
+    return AFG_BTREE_FALLBACK;
+  at += n + m;
+  row->rowid = (gint64) rowid;
+  n_local = local_size (self->usable, size);
+  if (n_local == size)
+    return at + size <= self->usable ? decode_record (self->map, page + at, size, row) : AFG_BTREE_FALLBACK;
+  if (at + n_local + 4 > self->usable
+      || !gather_overflow (self, page + at, n_local, size, afg_btree_get4 (page + at + n_local)))
+    return AFG_BTREE_FALLBACK;
+  return decode_record (self->map, self->payload->data, size, row);
+}
+
+AfgBtreeStep
+afg_btree_cursor_next (AfgBtreeCursor *self, AfgRow *row)
+{
+  AfgBtreeStep step;
+
+  while (self->page == NULL || self->cell == self->n_cells)
+    if ((step = next_page (self)) != AFG_BTREE_ROW)
+      return step;
+  return read_cell (self, row);
+}

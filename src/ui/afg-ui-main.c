@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "afg-application.h"
+#include "afg-ui-module.h"
+
+int afg_ui_main (int argc, char **argv, const char *diff_a, const char *diff_b);
+
+/* The module's entry point (see afg-ui-module.h). The display is opened
+ * here so that no display is one error line and a hint rather than a
+ * Gtk-WARNING; the application's own gtk_init() then reuses it. */
+int
+afg_ui_main (int argc, char **argv, const char *diff_a, const char *diff_b)
+{
+  if (!gtk_init_check ())
+    return AFG_UI_NO_DISPLAY;
+  if (diff_a != NULL && diff_b != NULL)
+    return afg_application_run_diff (argv[0], diff_a, diff_b);
+  return afg_application_run (argc, argv);
+}
