@@ -238,9 +238,18 @@ show_sandwich (AfgFunctionPanel *self)
   name = afg_function_table_get_name (self->table, self->selected);
   callers = afg_function_table_callers (self->tree, name);
   callees = afg_function_table_callees (self->tree, name);
+  if (afg_tree_get_value (callees, self->weight, AFG_TREE_ROOT) <= 0)
+    {
+      /* Nothing to draw: a root as wide as zero would fill the view. */
+      g_clear_pointer (&callers, afg_tree_unref);
+      g_clear_pointer (&callees, afg_tree_unref);
+    }
   afg_flame_view_set_tree (self->callers, callers);
   afg_flame_view_set_tree (self->callees, callees);
-  title = g_strdup_printf (_("Callers (above) and callees (below) of %s"), name);
+  if (callees == NULL && self->weight == AFG_COLUMN_NPU_TOTAL_NS)
+    title = g_strdup_printf (_("%s launched no NPU device time"), name);
+  else
+    title = g_strdup_printf (_("Callers (above) and callees (below) of %s"), name);
   gtk_label_set_text (self->sandwich_label, title);
 }
 
@@ -629,9 +638,9 @@ afg_function_panel_get_column_view (AfgFunctionPanel *self)
   return self->column_view;
 }
 
-/* The table's times under @weight: AFG_COLUMN_TOTAL_NS for host time,
- * AFG_COLUMN_NPU_TOTAL_NS for the NPU device time the frames launched
- * (the sandwich stays in host time). */
+/* The table's times and the sandwich's widths under @weight:
+ * AFG_COLUMN_TOTAL_NS for host time, AFG_COLUMN_NPU_TOTAL_NS for the NPU
+ * device time the frames launched (the call durations stay host time). */
 void
 afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
 {
@@ -643,6 +652,8 @@ afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
   self->weight = weight;
   gtk_column_view_column_set_title (self->self_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU self") : _("Self"));
   gtk_column_view_column_set_title (self->total_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU total") : _("Total"));
+  afg_flame_view_set_weight (self->callers, weight);
+  afg_flame_view_set_weight (self->callees, weight);
   if (self->tree != NULL)
     load_tree (self, afg_tree_ref (self->tree));
 }

@@ -148,6 +148,113 @@ test_recursion_sandwich (void)
   g_assert_null (afg_function_table_callees (tree, "1/1"));
 }
 
+/* A sandwich tree's NPU columns as "path npu_total npu_self npu_tasks". */
+static GPtrArray *
+render_npu_sandwich (const AfgTree *tree)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_true (afg_tree_has_column (tree, AFG_COLUMN_NPU_TASKS));
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    {
+      const char *name = afg_tree_get_node_name (tree, i);
+      char *path = i == 0 ? g_strdup (name) : g_strconcat (paths->pdata[afg_tree_get_node (tree, i)->parent], ";", name, NULL);
+
+      g_ptr_array_add (paths, path);
+      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT, path,
+                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, i),
+                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_SELF_NS, i),
+                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i)));
+    }
+  return lines;
+}
+
+static void
+assert_npu_sandwich (AfgTree *sandwich, const char * const *expected_lines)
+{
+  g_autoptr(GPtrArray) actual = render_npu_sandwich (sandwich);
+  g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+
+  for (guint i = 0; expected_lines[i] != NULL; i++)
+    g_ptr_array_add (expected, (gpointer) expected_lines[i]);
+  afg_test_assert_lines (actual, expected, "NPU sandwich");
+  afg_tree_unref (sandwich);
+}
+
+/* f [0,1000) launches 10 ns, g inside it 20 ns, f inside g 40 ns: callees
+ * merge the device time of the subtrees; callers give each level the
+ * outermost frame's device time, as self (with the tasks below it) at the
+ * thread's top level. */
+static void
+test_npu_sandwich (void)
+{
+  g_autoptr(AfgTree) tree = build_tree (afg_test_db_new_npu_recursion (), NULL, AFG_TREE_FLAGS_NONE);
+  static const char * const callees_f[] = { "f\t70\t10\t1", "f;g\t60\t20\t1", "f;g;f\t40\t40\t1", NULL };
+  static const char * const callers_f[] = { "f\t70\t70\t3", NULL };
+  static const char * const callees_g[] = { "g\t60\t20\t1", "g;f\t40\t40\t1", NULL };
+  static const char * const callers_g[] = { "g\t60\t0\t0", "g;f\t60\t60\t2", NULL };
+
+  assert_npu_sandwich (afg_function_table_callees (tree, "f"), callees_f);
+  assert_npu_sandwich (afg_function_table_callers (tree, "f"), callers_f);
+  assert_npu_sandwich (afg_function_table_callees (tree, "g"), callees_g);
+  assert_npu_sandwich (afg_function_table_callers (tree, "g"), callers_g);
+}
+
+/* Without NPU data the sandwich has no NPU columns either. */
+static void
+test_host_sandwich_no_npu (void)
+{
+  g_autoptr(AfgTree) tree = recursion_tree ();
+  g_autoptr(AfgTree) callers = afg_function_table_callers (tree, "A");
+  g_autoptr(AfgTree) callees = afg_function_table_callees (tree, "A");
+
+  g_assert_false (afg_tree_has_column (callers, AFG_COLUMN_NPU_TOTAL_NS));
+  g_assert_false (afg_tree_has_column (callees, AFG_COLUMN_NPU_TOTAL_NS));
+}
+
+static gint64
+sum_column (const AfgTree *tree, AfgColumn column)
+{
+  gint64 sum = 0;
+
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    sum += afg_tree_get_value (tree, column, i);
+  return sum;
+}
+
+/* Every function of the level 1 sample: both halves' roots hold the device
+ * time of its outermost frames; the callees keep every frame's own device
+ * time and tasks below them; the callers' top level holds it all as self. */
+static void
+test_npu_sandwich_sample (void)
+{
+  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgFunctionTable) table = NULL;
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  table = afg_function_table_new (tree);
+  for (guint k = 0; k < afg_function_table_get_n_functions (table); k++)
+    {
+      const char *name = afg_function_table_get_name (table, k);
+      g_autoptr(AfgTree) callers = afg_function_table_callers (tree, name);
+      g_autoptr(AfgTree) callees = afg_function_table_callees (tree, name);
+      gint64 outer = afg_tree_get_value (callees, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT);
+
+      g_assert_cmpint (afg_tree_get_value (callers, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT), ==, outer);
+      g_assert_cmpint (sum_column (callers, AFG_COLUMN_NPU_SELF_NS), ==, outer);
+      g_assert_cmpint (sum_column (callees, AFG_COLUMN_NPU_SELF_NS), ==, outer);
+      g_assert_cmpint (sum_column (callers, AFG_COLUMN_NPU_TASKS), ==, sum_column (callees, AFG_COLUMN_NPU_TASKS));
+      checked += outer > 0;
+    }
+  g_assert_cmpuint (checked, >, 10);
+}
+
 /* X in two threads, called from two places in one of them. */
 static AfgTree *
 two_threads_tree (void)
@@ -401,6 +508,9 @@ main (int argc, char **argv)
   g_test_add_func ("/functions/recursion", test_recursion);
   g_test_add_func ("/functions/recursion-sandwich", test_recursion_sandwich);
   g_test_add_func ("/functions/two-threads", test_two_threads);
+  g_test_add_func ("/functions/npu-sandwich", test_npu_sandwich);
+  g_test_add_func ("/functions/npu-sandwich-absent", test_host_sandwich_no_npu);
+  g_test_add_func ("/functions/npu-sandwich-sample", test_npu_sandwich_sample);
   g_test_add_func ("/functions/sort", test_sort);
   g_test_add_func ("/functions/merge-addresses", test_merge_addresses);
   g_test_add_func ("/durations/percentiles", test_percentiles);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The Functions panel as a widget: every column sorts its rows, the
  * filter keeps the names that hold the text, the NPU weight swaps the
- * times (keeping the pick), and a pick shows its sandwich and its calls'
- * histogram. */
+ * times and the sandwich's widths (keeping the pick), and a pick shows its
+ * sandwich and its calls' histogram. */
 #include <gtk/gtk.h>
 
 #include "afg-function-item.h"
@@ -122,6 +122,56 @@ test_filter (void)
   g_object_unref (panel);
 }
 
+/* The width (a fraction of the view) of the frame named @name in @view's
+ * layout, and that layout's weight. */
+static double
+frame_width (AfgFlameView *view, const char *name, AfgColumn *weight)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (view);
+  const AfgFlameFrame *frames;
+  guint n;
+
+  g_assert_nonnull (layout);
+  *weight = afg_flame_layout_get_weight (layout);
+  frames = afg_flame_layout_get_frames (layout, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (afg_tree_get_node_name (afg_flame_layout_get_tree (layout), frames[i].node), name) == 0)
+      return frames[i].width;
+  return 0;
+}
+
+/* g's sandwich follows the weight: of g's 400 ns of host time the inner f
+ * takes 100, of its 60 ns of device time 40. */
+static void
+test_npu_sandwich (void)
+{
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+  AfgColumn weight;
+
+  afg_function_panel_set_tree (panel, tree);
+  afg_function_panel_select (panel, "g");
+  settle (panel);
+  g_assert_cmpfloat_with_epsilon (frame_width (afg_function_panel_get_callees (panel), "f", &weight), 0.25, 1e-9);
+  g_assert_cmpint (weight, ==, AFG_COLUMN_TOTAL_NS);
+  afg_function_panel_set_weight (panel, AFG_COLUMN_NPU_TOTAL_NS);
+  settle (panel);
+  g_assert_cmpfloat_with_epsilon (frame_width (afg_function_panel_get_callees (panel), "f", &weight), 40.0 / 60, 1e-9);
+  g_assert_cmpint (weight, ==, AFG_COLUMN_NPU_TOTAL_NS);
+  /* The callers: g's only caller, the top-level f, as wide as g. */
+  g_assert_cmpfloat_with_epsilon (frame_width (afg_function_panel_get_callers (panel), "f", &weight), 1.0, 1e-9);
+  g_assert_cmpint (weight, ==, AFG_COLUMN_NPU_TOTAL_NS);
+  /* h launched nothing: under the NPU weight its sandwich is empty. */
+  afg_function_panel_select (panel, "h");
+  settle (panel);
+  g_assert_null (afg_flame_view_get_layout (afg_function_panel_get_callees (panel)));
+  g_assert_null (afg_flame_view_get_layout (afg_function_panel_get_callers (panel)));
+  afg_function_panel_set_weight (panel, AFG_COLUMN_TOTAL_NS);
+  settle (panel);
+  g_assert_cmpfloat_with_epsilon (frame_width (afg_function_panel_get_callees (panel), "h", &weight), 1.0, 1e-9);
+  g_object_unref (panel);
+}
+
 /* Self time first: h by host time, f by NPU time; the pick survives. */
 static void
 test_npu_weight (void)
@@ -188,5 +238,6 @@ main (int argc, char **argv)
   g_test_add_func ("/function-panel/filter", test_filter);
   g_test_add_func ("/function-panel/npu-weight", test_npu_weight);
   g_test_add_func ("/function-panel/pick", test_pick);
+  g_test_add_func ("/function-panel/npu-sandwich", test_npu_sandwich);
   return g_test_run ();
 }

@@ -368,6 +368,8 @@ typedef struct {
   const guint32      *names;
   AfgPathTreeBuilder *builder;
   gboolean            callers;
+  gboolean            npu;          /* the tree has NPU columns: so has the sandwich */
+  gint64             *tasks_below;  /* callers with NPU: the tasks of each frame's subtree */
 } SandwichData;
 
 /* Merges the subtree below @from into the builder's node @into. */
@@ -388,6 +390,10 @@ merge_subtree (SandwichData *d, guint32 from, guint32 into)
       afg_path_tree_builder_add (d->builder, dst, afg_tree_get_value (d->tree, AFG_COLUMN_CALLS, src),
                                  afg_tree_get_value (d->tree, AFG_COLUMN_TOTAL_NS, src),
                                  afg_tree_get_value (d->tree, AFG_COLUMN_SELF_NS, src));
+      if (d->npu)
+        afg_path_tree_builder_add_npu (d->builder, dst, afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS, src),
+                                       afg_tree_get_value (d->tree, AFG_COLUMN_NPU_SELF_NS, src),
+                                       afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TASKS, src));
       for (guint32 c = nodes[src].first_child; c < nodes[src].first_child + nodes[src].n_children; c++)
         {
           guint32 next[2] = { c, afg_path_tree_builder_child (d->builder, dst, nodes[c].name) };
@@ -397,22 +403,50 @@ merge_subtree (SandwichData *d, guint32 from, guint32 into)
     }
 }
 
+/* One level of an inverted stack: the frame's calls and times, as self
+ * time (and, with NPU, self device time and tasks) at the top level. */
+static void
+add_caller (SandwichData *d, guint32 at, guint32 frame, gboolean top)
+{
+  gint64 total = afg_tree_get_value (d->tree, AFG_COLUMN_TOTAL_NS, frame);
+  gint64 npu = afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS, frame);
+
+  afg_path_tree_builder_add (d->builder, at, afg_tree_get_value (d->tree, AFG_COLUMN_CALLS, frame), total,
+                             top ? total : 0);
+  if (d->npu)
+    afg_path_tree_builder_add_npu (d->builder, at, npu, top ? npu : 0, top ? d->tasks_below[frame] : 0);
+}
+
 /* The frame's stack, inverted: each caller up to the top-level frame gets
  * the frame's calls and time; the last one has it as self time. */
 static void
 merge_stack (SandwichData *d, guint32 frame)
 {
   const AfgNode *nodes = afg_tree_get_nodes (d->tree);
-  gint64 calls = afg_tree_get_value (d->tree, AFG_COLUMN_CALLS, frame);
-  gint64 total = afg_tree_get_value (d->tree, AFG_COLUMN_TOTAL_NS, frame);
   guint32 at = 0;
 
-  afg_path_tree_builder_add (d->builder, 0, calls, total, nodes[frame].depth <= 2 ? total : 0);
+  add_caller (d, 0, frame, nodes[frame].depth <= 2);
   for (guint32 p = nodes[frame].parent; nodes[p].depth >= 2; p = nodes[p].parent)
     {
       at = afg_path_tree_builder_child (d->builder, at, nodes[p].name);
-      afg_path_tree_builder_add (d->builder, at, calls, total, nodes[nodes[p].parent].depth < 2 ? total : 0);
+      add_caller (d, at, frame, nodes[nodes[p].parent].depth < 2);
     }
+}
+
+/* Children follow their parent in the node array: a backward sweep. */
+static gint64 *
+sum_tasks_below (const AfgTree *tree)
+{
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  guint32 n = afg_tree_get_n_nodes (tree);
+  gint64 *below = g_new (gint64, MAX (n, 1));
+
+  for (guint32 i = 0; i < n; i++)
+    below[i] = afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i);
+  for (guint32 i = n; i-- > 1;)
+    if (nodes[i].parent != AFG_NODE_NONE)
+      below[nodes[i].parent] = afg_sat_add (below[nodes[i].parent], below[i]);
+  return below;
 }
 
 static void
@@ -435,7 +469,8 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   guint f;
   guint n_nodes = afg_tree_get_n_nodes (tree);
   g_autofree guint32 *keys = NULL;
-  SandwichData d = { tree, 0, NULL, NULL, callers };
+  SandwichData d = { tree, 0, NULL, NULL, callers, afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS), NULL };
+  AfgTree *sandwich;
 
   g_return_val_if_fail (tree != NULL && name != NULL, NULL);
 
@@ -448,8 +483,14 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   for (guint32 i = 0; i < n_nodes; i++)
     keys[i] = table->node_function[i] == AFG_FUNCTION_NONE ? table->n_functions : table->node_function[i];
   d.builder = afg_path_tree_builder_new (tree, d.name);
+  if (d.npu)
+    afg_path_tree_builder_keep_npu (d.builder);
+  if (d.npu && callers)
+    d.tasks_below = sum_tasks_below (tree);
   afg_function_table_for_each_outermost (tree, keys, table->n_functions + 1, add_sandwich_frame, &d);
-  return afg_path_tree_builder_finish (d.builder);
+  sandwich = afg_path_tree_builder_finish (d.builder);
+  g_free (d.tasks_below);
+  return sandwich;
 }
 
 AfgTree *

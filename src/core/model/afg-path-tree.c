@@ -10,6 +10,11 @@
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
 
+/* PathNode.npu is copied to the three NPU columns in a row. */
+G_STATIC_ASSERT (AFG_COLUMN_NPU_SELF_NS == AFG_COLUMN_NPU_TOTAL_NS + 1
+                 && AFG_COLUMN_NPU_TASKS == AFG_COLUMN_NPU_TOTAL_NS + 2
+                 && AFG_COLUMN_NPU_TOTAL_NS == AFG_COLUMN_SELF_NS + 1);
+
 typedef struct {
   guint32 name;
   guint32 parent;
@@ -17,19 +22,21 @@ typedef struct {
   gint64  calls;
   gint64  total_ns;
   gint64  self_ns;
+  gint64  npu[3];  /* total, self, tasks: the NPU columns in their order */
 } PathNode;
 
 struct _AfgPathTreeBuilder {
   AfgTree   *tree;
   GArray    *nodes;      /* PathNode, in order of creation */
   AfgIntMap  children;   /* parent << 32 | name -> node */
+  gboolean   npu;
 };
 
 AfgPathTreeBuilder *
 afg_path_tree_builder_new (const AfgTree *source, guint32 root_name)
 {
   AfgPathTreeBuilder *self = g_new0 (AfgPathTreeBuilder, 1);
-  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0 };
+  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0, { 0 } };
 
   g_return_val_if_fail (source != NULL, NULL);
 
@@ -51,7 +58,7 @@ afg_path_tree_builder_child (AfgPathTreeBuilder *self, guint32 parent, guint32 n
 
   if (!afg_int_map_lookup (&self->children, key, &child))
     {
-      PathNode node = { name, parent, g_array_index (self->nodes, PathNode, parent).depth + 1, 0, 0, 0 };
+      PathNode node = { name, parent, g_array_index (self->nodes, PathNode, parent).depth + 1, 0, 0, 0, { 0 } };
 
       child = self->nodes->len;
       g_array_append_val (self->nodes, node);
@@ -72,6 +79,26 @@ afg_path_tree_builder_add (AfgPathTreeBuilder *self, guint32 node,
   n->calls = afg_sat_add (n->calls, calls);
   n->total_ns = afg_sat_add (n->total_ns, total_ns);
   n->self_ns = afg_sat_add (n->self_ns, self_ns);
+}
+
+void
+afg_path_tree_builder_keep_npu (AfgPathTreeBuilder *self)
+{
+  self->npu = TRUE;
+}
+
+void
+afg_path_tree_builder_add_npu (AfgPathTreeBuilder *self, guint32 node,
+                               gint64 npu_total_ns, gint64 npu_self_ns, gint64 npu_tasks)
+{
+  PathNode *n;
+
+  g_return_if_fail (node < self->nodes->len && self->npu);
+
+  n = &g_array_index (self->nodes, PathNode, node);
+  n->npu[0] = afg_sat_add (n->npu[0], npu_total_ns);
+  n->npu[1] = afg_sat_add (n->npu[1], npu_self_ns);
+  n->npu[2] = afg_sat_add (n->npu[2], npu_tasks);
 }
 
 typedef struct {
@@ -135,7 +162,7 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
   tree->nodes = g_new0 (AfgNode, n);
   tree->n_nodes = n;
   tree->threads = g_new0 (AfgThread, 1);
-  for (guint c = AFG_COLUMN_CALLS; c <= AFG_COLUMN_SELF_NS; c++)
+  for (guint c = AFG_COLUMN_CALLS; c <= (self->npu ? AFG_COLUMN_NPU_TASKS : AFG_COLUMN_SELF_NS); c++)
     tree->columns[c] = g_new0 (gint64, n);
   for (guint32 i = 0; i < n; i++)
     {
@@ -153,6 +180,8 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
       tree->columns[AFG_COLUMN_CALLS][i] = b->calls;
       tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
       tree->columns[AFG_COLUMN_SELF_NS][i] = b->self_ns;
+      for (guint k = 0; self->npu && k < G_N_ELEMENTS (b->npu); k++)
+        tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][i] = b->npu[k];
     }
   g_array_unref (self->nodes);
   afg_int_map_clear (&self->children);

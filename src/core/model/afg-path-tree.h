@@ -25,6 +25,14 @@ void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
                                                   gint64              calls,
                                                   gint64              total_ns,
                                                   gint64              self_ns);
+/* The result also carries the NPU columns (AFG_COLUMN_NPU_TOTAL_NS,
+ * _NPU_SELF_NS, _NPU_TASKS), filled by afg_path_tree_builder_add_npu(). */
+void                afg_path_tree_builder_keep_npu (AfgPathTreeBuilder *self);
+void                afg_path_tree_builder_add_npu  (AfgPathTreeBuilder *self,
+                                                    guint32             node,
+                                                    gint64              npu_total_ns,
+                                                    gint64              npu_self_ns,
+                                                    gint64              npu_tasks);
 /* Consumes @self. */
 AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
 /* Self time from the totals: max(0, total − the children's totals); the
