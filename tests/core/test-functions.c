@@ -67,14 +67,20 @@ durations_of (const AfgTree *tree, const char *path)
   return g_string_free (out, FALSE);
 }
 
-/* A sandwich tree as "path calls total self" lines from its root. */
+static const AfgColumn host_columns[] = { AFG_COLUMN_CALLS, AFG_COLUMN_TOTAL_NS, AFG_COLUMN_SELF_NS };
+static const AfgColumn npu_columns[] = { AFG_COLUMN_NPU_TOTAL_NS, AFG_COLUMN_NPU_SELF_NS, AFG_COLUMN_NPU_TASKS };
+
+/* A sandwich tree as "path value value value" lines from its root, the
+ * values of @columns (three). */
 static GPtrArray *
-render_sandwich (const AfgTree *tree)
+render_sandwich (const AfgTree *tree, const AfgColumn *columns)
 {
   guint n = afg_tree_get_n_nodes (tree);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
 
+  for (guint k = 0; k < 3; k++)
+    g_assert_true (afg_tree_has_column (tree, columns[k]));
   for (guint32 i = 0; i < n; i++)
     {
       const AfgNode *node = afg_tree_get_node (tree, i);
@@ -84,23 +90,37 @@ render_sandwich (const AfgTree *tree)
       g_assert_cmpuint (node->depth, ==, i == 0 ? 0 : afg_tree_get_node (tree, node->parent)->depth + 1);
       g_ptr_array_add (paths, path);
       g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
-                                               path, afg_tree_get_value (tree, AFG_COLUMN_CALLS, i),
-                                               afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i),
-                                               afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, i)));
+                                               path, afg_tree_get_value (tree, columns[0], i),
+                                               afg_tree_get_value (tree, columns[1], i),
+                                               afg_tree_get_value (tree, columns[2], i)));
     }
   return lines;
 }
 
 static void
-assert_sandwich (AfgTree *tree, const char * const *expected_lines)
+assert_columns (AfgTree *tree, const AfgColumn *columns, const char * const *expected_lines)
 {
-  g_autoptr(GPtrArray) actual = render_sandwich (tree);
+  g_autoptr(GPtrArray) actual = render_sandwich (tree, columns);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
 
   for (guint i = 0; expected_lines[i] != NULL; i++)
     g_ptr_array_add (expected, (gpointer) expected_lines[i]);
   afg_test_assert_lines (actual, expected, "sandwich");
   afg_tree_unref (tree);
+}
+
+/* "path calls total self" */
+static void
+assert_sandwich (AfgTree *tree, const char * const *expected_lines)
+{
+  assert_columns (tree, host_columns, expected_lines);
+}
+
+/* "path npu_total npu_self npu_tasks" */
+static void
+assert_npu_sandwich (AfgTree *tree, const char * const *expected_lines)
+{
+  assert_columns (tree, npu_columns, expected_lines);
 }
 
 /* A -> B -> A -> C: the inner A is in A's calls and self time, but its
@@ -146,40 +166,6 @@ test_recursion_sandwich (void)
   g_assert_null (afg_function_table_callers (tree, "missing"));
   /* Thread labels are not functions. */
   g_assert_null (afg_function_table_callees (tree, "1/1"));
-}
-
-/* A sandwich tree's NPU columns as "path npu_total npu_self npu_tasks". */
-static GPtrArray *
-render_npu_sandwich (const AfgTree *tree)
-{
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-
-  g_assert_true (afg_tree_has_column (tree, AFG_COLUMN_NPU_TASKS));
-  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
-    {
-      const char *name = afg_tree_get_node_name (tree, i);
-      char *path = i == 0 ? g_strdup (name) : g_strconcat (paths->pdata[afg_tree_get_node (tree, i)->parent], ";", name, NULL);
-
-      g_ptr_array_add (paths, path);
-      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT, path,
-                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, i),
-                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_SELF_NS, i),
-                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i)));
-    }
-  return lines;
-}
-
-static void
-assert_npu_sandwich (AfgTree *sandwich, const char * const *expected_lines)
-{
-  g_autoptr(GPtrArray) actual = render_npu_sandwich (sandwich);
-  g_autoptr(GPtrArray) expected = g_ptr_array_new ();
-
-  for (guint i = 0; expected_lines[i] != NULL; i++)
-    g_ptr_array_add (expected, (gpointer) expected_lines[i]);
-  afg_test_assert_lines (actual, expected, "NPU sandwich");
-  afg_tree_unref (sandwich);
 }
 
 /* f [0,1000) launches 10 ns, g inside it 20 ns, f inside g 40 ns: callees
