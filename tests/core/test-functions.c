@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "afg-function-table.h"
+#include "afg-palette.h"
 #include "afg-test-db.h"
 
 #define T1 GTID (1, 1)
@@ -239,6 +240,39 @@ test_npu_sandwich_sample (void)
       checked += outer > 0;
     }
   g_assert_cmpuint (checked, >, 10);
+}
+
+static gboolean
+is_structure_grey (const AfgFlameColor *c)
+{
+  return c->red == AFG_FLAME_STRUCTURE_RED && c->green == AFG_FLAME_STRUCTURE_GREEN && c->blue == AFG_FLAME_STRUCTURE_BLUE;
+}
+
+/* Every node of a sandwich is a frame, coloured by its name as the page
+ * colours it (the function at the root, its direct callers below it);
+ * a profile's root and threads stay structure grey. */
+static void
+test_sandwich_colors (void)
+{
+  g_autoptr(AfgTree) tree = recursion_tree ();
+  g_autoptr(AfgTree) callers = afg_function_table_callers (tree, "C");
+  AfgFlameColor color, expected;
+
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (callers); n++)
+    {
+      g_assert_true (afg_tree_is_frame (callers, n));
+      afg_flame_color_for_node (callers, n, &color);
+      afg_flame_color_for_name (afg_tree_get_node_name (callers, n), afg_tree_get_node_category (callers, n), &expected);
+      g_assert_true (memcmp (&color, &expected, sizeof color) == 0);
+      g_assert_false (is_structure_grey (&color));
+    }
+  for (guint32 n = 0; n < 2; n++)
+    {
+      g_assert_false (afg_tree_is_frame (tree, n));
+      afg_flame_color_for_node (tree, n, &color);
+      g_assert_true (is_structure_grey (&color));
+    }
+  g_assert_true (afg_tree_is_frame (tree, 2));
 }
 
 /* X in two threads, called from two places in one of them. */
@@ -495,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/functions/recursion-sandwich", test_recursion_sandwich);
   g_test_add_func ("/functions/two-threads", test_two_threads);
   g_test_add_func ("/functions/npu-sandwich", test_npu_sandwich);
+  g_test_add_func ("/functions/sandwich-colors", test_sandwich_colors);
   g_test_add_func ("/functions/npu-sandwich-absent", test_host_sandwich_no_npu);
   g_test_add_func ("/functions/npu-sandwich-sample", test_npu_sandwich_sample);
   g_test_add_func ("/functions/sort", test_sort);

@@ -79,7 +79,7 @@ afg_flame_color_for_name (const char *name, AfgCategory category, AfgFlameColor 
 void
 afg_flame_color_for_node (const AfgTree *tree, guint32 node, AfgFlameColor *color)
 {
-  if (afg_tree_get_node (tree, node)->depth < 2)
+  if (!afg_tree_is_frame (tree, node))
     *color = (AfgFlameColor) { AFG_FLAME_STRUCTURE_RED, AFG_FLAME_STRUCTURE_GREEN, AFG_FLAME_STRUCTURE_BLUE };
   else
     afg_flame_color_for_name (afg_tree_get_node_name (tree, node), afg_tree_get_node_category (tree, node), color);

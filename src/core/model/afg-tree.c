@@ -116,11 +116,18 @@ afg_tree_get_node_name (const AfgTree *self, guint32 node)
   return afg_document_get_string (self->document, self->nodes[node].name);
 }
 
+gboolean
+afg_tree_is_frame (const AfgTree *self, guint32 node)
+{
+  g_return_val_if_fail (node < self->n_nodes, FALSE);
+  return node >= self->first_frame;
+}
+
 AfgCategory
 afg_tree_get_node_category (const AfgTree *self, guint32 node)
 {
   g_return_val_if_fail (node < self->n_nodes, AFG_CATEGORY_UNKNOWN);
-  if (node < self->first_frame)
+  if (!afg_tree_is_frame (self, node))
     return AFG_CATEGORY_UNKNOWN;
   return afg_document_get_category (self->document, self->nodes[node].name);
 }

@@ -100,7 +100,11 @@ const AfgNode    *afg_tree_get_node          (const AfgTree  *self,
                                               guint32         node);
 const char       *afg_tree_get_node_name     (const AfgTree  *self,
                                               guint32         node);
-/* AFG_CATEGORY_UNKNOWN for the root and the threads of a profile tree. */
+/* FALSE for the root and the threads of a profile tree; every node of a
+ * tree of merged paths (a function's callers or callees) is a frame. */
+gboolean          afg_tree_is_frame          (const AfgTree  *self,
+                                              guint32         node);
+/* AFG_CATEGORY_UNKNOWN where afg_tree_is_frame() is FALSE. */
 AfgCategory       afg_tree_get_node_category (const AfgTree  *self,
                                               guint32         node);
 gboolean          afg_tree_has_column        (const AfgTree  *self,
