@@ -273,11 +273,11 @@ parse_steps_option (CliOptions *opts)
 
 /* --top N: a quick look over ssh, on stdout (the summary stays on stderr). */
 static void
-print_top (const AfgTree *tree, int n)
+print_top (const AfgTree *tree, int n, AfgWeight weight)
 {
   g_autoptr(GString) table = g_string_new (NULL);
 
-  afg_top_write (tree, (guint) n, table);
+  afg_top_write (tree, (guint) n, weight, table);
   fwrite (table->str, 1, table->len, stdout);
   fflush (stdout);
 }
@@ -359,7 +359,7 @@ run_export (CliOptions *opts)
     return afg_cli_report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (opts->top != TOP_UNSET)
-    print_top (tree, opts->top);
+    print_top (tree, opts->top, weight);
   if (!opts->export)
     return AFG_EXIT_OK;
   if (!write_output (opts, tree, format, weight, &out_path, &error))

@@ -516,6 +516,28 @@ test_cli_top (void)
   }
 }
 
+/* --top with --weight npu: by NPU self time, NPU times, % of the device
+ * time; f launched 10 + 40 ns (70 with g's 20 below it), g 20 ns. */
+static void
+test_cli_top_npu (void)
+{
+  g_autofree char *path = afg_test_db_keep (afg_test_db_new_npu_recursion ());
+  g_autofree char *dir = g_path_get_dirname (path);
+  const char *argv[] = { "--top", "5", "--weight", "npu", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (argv, FALSE, &out, &err), ==, EXIT_OK);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_nonnull (strstr (lines[0], "NPU self"));
+  g_assert_nonnull (strstr (lines[0], "NPU total"));
+  g_assert_cmpstr (lines[1], ==, "           2        50 ns        70 ns    71.4%  f");
+  g_assert_cmpstr (lines[2], ==, "           1        20 ns        60 ns    28.6%  g");
+  afg_test_rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -538,6 +560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/durations/scoped", test_durations_scoped);
   g_test_add_func ("/durations/opt-in", test_durations_opt_in);
   g_test_add_func ("/functions/cli-top", test_cli_top);
+  g_test_add_func ("/functions/cli-top-npu", test_cli_top_npu);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *path = g_strconcat ("/functions/samples/", samples[i], NULL);

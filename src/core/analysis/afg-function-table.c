@@ -340,6 +340,8 @@ compare_by_key (gconstpointer a, gconstpointer b, gpointer data)
     case AFG_FUNCTION_SORT_CALLS: r = cmp_int (fa->calls, fb->calls); break;
     case AFG_FUNCTION_SORT_SELF: r = cmp_int (fa->self_ns, fb->self_ns); break;
     case AFG_FUNCTION_SORT_TOTAL: r = cmp_int (fa->total_ns, fb->total_ns); break;
+    case AFG_FUNCTION_SORT_NPU_SELF: r = cmp_int (fa->npu_self_ns, fb->npu_self_ns); break;
+    case AFG_FUNCTION_SORT_NPU_TOTAL: r = cmp_int (fa->npu_total_ns, fb->npu_total_ns); break;
     case AFG_FUNCTION_SORT_NAME: break;
     }
   if (d->key == AFG_FUNCTION_SORT_NAME || r != 0)

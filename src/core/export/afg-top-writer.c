@@ -21,13 +21,16 @@ append_right (GString *out, const char *text, guint width)
 }
 
 static void
-append_row (GString *out, const AfgFunctionTable *table, guint k)
+append_row (GString *out, const AfgFunctionTable *table, guint k, AfgWeight weight)
 {
   const AfgFunction *f = afg_function_table_get (table, k);
+  gboolean npu = weight == AFG_WEIGHT_NPU;
   g_autofree char *calls = g_strdup_printf ("%" G_GINT64_FORMAT, f->calls);
-  g_autofree char *self_ns = afg_format_duration (f->self_ns);
-  g_autofree char *total = afg_format_duration (f->total_ns);
-  g_autofree char *percent = afg_format_percent (f->self_ns, afg_function_table_get_all_ns (table));
+  g_autofree char *self_ns = afg_format_duration (npu ? f->npu_self_ns : f->self_ns);
+  g_autofree char *total = afg_format_duration (npu ? f->npu_total_ns : f->total_ns);
+  g_autofree char *percent = afg_format_percent (npu ? f->npu_self_ns : f->self_ns,
+                                                 afg_function_table_get_all (table, npu ? AFG_COLUMN_NPU_TOTAL_NS
+                                                                                        : AFG_COLUMN_TOTAL_NS));
   /* A name is DB text: no control character reaches the terminal. */
   g_autofree char *name = afg_format_path (afg_function_table_get_name (table, k));
 
@@ -40,17 +43,20 @@ append_row (GString *out, const AfgFunctionTable *table, guint k)
 }
 
 void
-afg_top_write (const AfgTree *tree, guint n, GString *out)
+afg_top_write (const AfgTree *tree, guint n, AfgWeight weight, GString *out)
 {
   g_autoptr(AfgFunctionTable) table = afg_function_table_new ((AfgTree *) tree);
   guint rows = MIN (n, afg_function_table_get_n_functions (table));
+  gboolean npu = weight == AFG_WEIGHT_NPU;
+  /* The table's own order is the host one: self time, then name. */
+  g_autofree guint *order = npu ? afg_function_table_sort (table, AFG_FUNCTION_SORT_NPU_SELF, TRUE) : NULL;
 
   append_right (out, _("calls"), 12);
-  append_right (out, _("self"), 11);
-  append_right (out, _("total"), 11);
+  append_right (out, npu ? _("NPU self") : _("self"), 11);
+  append_right (out, npu ? _("NPU total") : _("total"), 11);
   append_right (out, _("self %"), 7);
   g_string_append (out, _("function"));
   g_string_append_c (out, '\n');
   for (guint k = 0; k < rows; k++)
-    append_row (out, table, k);
+    append_row (out, table, order != NULL ? order[k] : k, weight);
 }

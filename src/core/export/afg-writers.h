@@ -39,9 +39,11 @@ void        afg_folded_write        (const AfgTree    *tree,
 void        afg_folded_append_frame (GString          *out,
                                      const char       *name);
 /* The first @n functions by self time as a text table (calls, self,
- * total, % of all, name), with a header line. */
+ * total, % of all, name), with a header line; with AFG_WEIGHT_NPU by NPU
+ * self time, the times and % those of the NPU device time. */
 void        afg_top_write           (const AfgTree    *tree,
                                      guint             n,
+                                     AfgWeight         weight,
                                      GString          *out);
 gboolean    afg_html_write          (const AfgTree    *tree,
                                      GString          *out,
