@@ -18,7 +18,12 @@
  *                   (threads: <TAB>npu_total<TAB>0<TAB>0).
  *   steps()      -> [{id, durationNs, inScope, slow, x, y, width, height}]
  *                   the step strip's bars (CSS px, relative to canvas#steps).
- *   functions()  -> the JSON export's "functions" array (functions.js).
+ *   functions()  -> the JSON export's "functions" array (functions.js),
+ *                   host time whatever the weight.
+ *   functionRows() -> [{name, calls, self_ns, total_ns}] the Functions
+ *                   panel's table in the current weight (NPU self/total
+ *                   with weight 'npu'), sorted and filtered as shown but
+ *                   not cut at the 200 rows the page draws.
  *   selectFunction(name) -> selects it in the Functions panel: its frames
  *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
@@ -770,6 +775,8 @@
     $('weight').value = this.view.weight;
     fillThreads(this.m, this.view.wt, this.divisor());
     $('thread-select').value = this.threadKey();
+    if (this.functions)
+      this.functions.weightChanged();
   };
 
   App.prototype.setWeight = function (weight) {
@@ -843,9 +850,9 @@
     this.view.icicle = old.icicle;
     this.view.hoverDrawn = old.hoverDrawn;
     this.view.viewRoot = this.view.zoom = old.viewRoot < m.T ? old.viewRoot : m.ALL;
-    this.setWeightControls(old.weight);
     if (this.functions)
       this.functions.reset();
+    this.setWeightControls(old.weight);
     $('merge-addresses').checked = on;
   };
 
@@ -1112,6 +1119,7 @@
       dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
       steps: () => strip.bars(),
       functions: () => app.functions.functions(),
+      functionRows: () => app.functions.rows(),
       selectFunction: (name) => app.functions.select(name),
       firstDrawMs: null,
     };

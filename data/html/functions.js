@@ -4,7 +4,9 @@
  * frames, total over those with no same-named ancestor in their thread),
  * sortable and filtered by the search; the sandwich of the selected
  * function (its callers inverted above, its callees below); the call
- * duration percentiles for the tooltip. flamegraph.js calls
+ * duration percentiles for the tooltip. The table's self, total and
+ * share and the sandwich's widths follow the view's weight (host or NPU
+ * time); functions() is always the JSON's host array. flamegraph.js calls
  * AFG_FUNCTIONS.attach() once the model is loaded; nothing here runs
  * before the panel, the tooltip or functions() needs it.
  */
@@ -25,24 +27,45 @@ const AFG_FUNCTIONS = (function () {
   }
 
   /* Rows in the JSON's order: self time descending, then name (the names
-   * are in byte order already, so their index is the tie-break). */
+   * are in byte order already, so their index is the tie-break). NPU self
+   * and total follow the host rules, over the NPU columns. */
   function buildTable(m) {
     const rows = new Map();
     for (let i = m.T; i < m.ALL; i++) {
       const n = m.name[i];
       let r = rows.get(n);
       if (r === undefined)
-        rows.set(n, r = { name: n, calls: 0, self: 0, total: 0, frames: [] });
+        rows.set(n, r = { name: n, calls: 0, self: 0, total: 0, npuSelf: 0, npuTotal: 0, frames: [] });
       r.calls += m.calls[i];
       r.self += m.self[i];
+      if (m.hasNpu)
+        r.npuSelf += m.npuSelf[i];
       r.frames.push(i);
     }
-    for (const r of rows.values())
-      for (const i of r.frames)
-        if (!frameHasAncestorNamed(m, i, r.name))
-          r.total += m.total[i];
+    for (const r of rows.values()) {
+      for (const i of outermost(m, r)) {
+        r.total += m.total[i];
+        if (m.hasNpu)
+          r.npuTotal += m.npuTotal[i];
+      }
+    }
     return [...rows.values()].sort((a, b) => b.self - a.self || a.name - b.name);
   }
+
+  /* What the table and the sandwich show of the weight: a row's self and
+   * total, each frame's total (the view's widths) and the share's whole. */
+  function weightOf(m, view) {
+    const npu = view.weight === 'npu';
+    return {
+      npu, self: npu ? (r) => r.npuSelf : (r) => r.self, total: npu ? (r) => r.npuTotal : (r) => r.total,
+      wt: view.wt, whole: view.wt[m.ALL],
+    };
+  }
+
+  const HEADERS = {
+    host: { self: 'self', total: 'total', share: 'selfShare' },
+    npu: { self: 'npuSelf', total: 'npuTotal', share: 'npuSelfShare' },
+  };
 
   function toJSON(m, table) {
     return table.map((r) => ({
@@ -113,14 +136,16 @@ const AFG_FUNCTIONS = (function () {
     return row.frames.filter((i) => !frameHasAncestorNamed(m, i, row.name));
   }
 
-  function callees(m, row) {
+  /* Both halves are weighted by @wt, the frames' totals in the view's
+   * weight. */
+  function callees(m, row, wt) {
     const root = newNode(row.name);
     for (const f of outermost(m, row)) {
       const stack = [[f, root]];
       while (stack.length > 0) {
         const [src, dst] = stack.pop();
         dst.calls += m.calls[src];
-        dst.total += m.total[src];
+        dst.total += wt[src];
         for (let c = m.first[src], end = c + m.nchild[src]; c < end; c++)
           stack.push([c, child(dst, m.name[c])]);
       }
@@ -128,16 +153,16 @@ const AFG_FUNCTIONS = (function () {
     return root;
   }
 
-  function callers(m, row) {
+  function callers(m, row, wt) {
     const root = newNode(row.name);
     for (const f of outermost(m, row)) {
       root.calls += m.calls[f];
-      root.total += m.total[f];
+      root.total += wt[f];
       let at = root;
       for (let p = m.parent[f]; p >= m.T && p !== m.ALL; p = m.parent[p]) {
         at = child(at, m.name[p]);
         at.calls += m.calls[f];
-        at.total += m.total[f];
+        at.total += wt[f];
       }
     }
     return root;
@@ -163,12 +188,17 @@ const AFG_FUNCTIONS = (function () {
     return this.table;
   };
 
+  Panel.prototype.weight = function () {
+    return weightOf(this.m, this.app.view);
+  };
+
   Panel.prototype.sortedRows = function () {
     const m = this.m, key = this.sortKey, sign = this.descending ? -1 : 1;
     const q = this.filter.toLowerCase();
+    const w = this.weight();
     const value = {
       name: (r) => r.name, category: (r) => m.nameCat[r.name],
-      calls: (r) => r.calls, self: (r) => r.self, total: (r) => r.total, share: (r) => r.self,
+      calls: (r) => r.calls, self: w.self, total: w.total, share: w.self,
     }[key];
     const rows = q === '' ? this.rows().slice()
       : this.rows().filter((r) => m.names[r.name].toLowerCase().includes(q));
@@ -176,19 +206,23 @@ const AFG_FUNCTIONS = (function () {
   };
 
   Panel.prototype.render = function () {
+    const w = this.weight();
+    const headers = HEADERS[w.npu ? 'npu' : 'host'];
+    for (const th of $('functions-table').tHead.rows[0].cells)
+      if (th.dataset.key in headers)
+        th.textContent = AFG_T(headers[th.dataset.key]);
     if (!$('functions-box').open)
       return;
     const m = this.m, h = this.h;
     const rows = this.sortedRows();
     const body = $('functions-table').tBodies[0];
-    const all = m.total[m.ALL];
     const trs = rows.slice(0, MAX_ROWS).map((r) => {
       const tr = document.createElement('tr');
       tr.dataset.name = m.names[r.name];
       if (this.selected !== null && r.name === this.selected.name)
         tr.className = 'selected';
       const cells = [m.names[r.name], AFG_T('cat_' + m.categories[m.nameCat[r.name]]), h.fmtInt(r.calls),
-                     h.fmtTime(r.self), h.fmtTime(r.total), h.fmtPct(r.self, all)];
+                     h.fmtTime(w.self(r)), h.fmtTime(w.total(r)), h.fmtPct(w.self(r), w.whole)];
       for (const text of cells)
         tr.insertCell().textContent = text;
       return tr;
@@ -202,6 +236,14 @@ const AFG_FUNCTIONS = (function () {
                       : this.descending ? 'descending' : 'ascending');
   };
 
+  /* The table as sorted and filtered, uncut, in the view's weight. */
+  Panel.prototype.weightedRows = function () {
+    const m = this.m, w = this.weight();
+    return this.sortedRows().map((r) => ({
+      name: m.names[r.name], calls: r.calls, self_ns: w.self(r), total_ns: w.total(r),
+    }));
+  };
+
   Panel.prototype.select = function (nameIndex) {
     const row = this.rows().find((r) => r.name === nameIndex) || null;
     this.selected = row;
@@ -212,10 +254,20 @@ const AFG_FUNCTIONS = (function () {
     this.drawSandwich();
   };
 
-  /* Each sandwich half as rows of boxes, as wide as their time; the root
-   * (the function) is the row next to the divider. */
+  /* Each sandwich half as rows of boxes, as wide as their time in the
+   * weight (none when it is 0); the root (the function) is the row next to
+   * the divider. */
   Panel.prototype.drawHalf = function (el, root, inverted) {
     const m = this.m, h = this.h;
+    const npu = this.weight().npu;
+    if (!(root.total > 0)) {
+      const empty = document.createElement('p');
+      empty.className = 'sw-empty';
+      empty.textContent = AFG_T('sandwichNoTime', { weight: AFG_T(npu ? 'weightNpu' : 'weightHost') });
+      el.style.height = '';
+      el.replaceChildren(empty);
+      return;
+    }
     const boxes = [];
     let rows = 0;
     const walk = [[root, 0, 0, 1]];
@@ -228,9 +280,10 @@ const AFG_FUNCTIONS = (function () {
       box.style.width = (100 * w) + '%';
       box.dataset.depth = depth;
       box.dataset.name = m.names[node.name];
+      box.dataset.weight = node.total;
       box.textContent = m.names[node.name];
       box.title = `${m.names[node.name]}\n${AFG_T('calls')}: ${h.fmtInt(node.calls)}\n` +
-                  `${AFG_T('total')}: ${h.fmtTime(node.total)} (${h.fmtPct(node.total, root.total)})`;
+                  `${AFG_T(npu ? 'npuTotal' : 'total')}: ${h.fmtTime(node.total)} (${h.fmtPct(node.total, root.total)})`;
       box.style.background = h.colourOfName(node.name);
       box.addEventListener('click', () => this.select(node.name));
       boxes.push([box, depth]);
@@ -259,8 +312,9 @@ const AFG_FUNCTIONS = (function () {
     }
     box.hidden = false;
     $('sandwich-title').textContent = AFG_T('sandwichOf', { name: this.m.names[this.selected.name] });
-    this.drawHalf($('sandwich-callers'), callers(this.m, this.selected), true);
-    this.drawHalf($('sandwich-callees'), callees(this.m, this.selected), false);
+    const wt = this.weight().wt;
+    this.drawHalf($('sandwich-callers'), callers(this.m, this.selected, wt), true);
+    this.drawHalf($('sandwich-callees'), callees(this.m, this.selected, wt), false);
   };
 
   Panel.prototype.tooltipRows = function (node) {
@@ -313,6 +367,11 @@ const AFG_FUNCTIONS = (function () {
     panel.bind();
     return {
       functions: () => toJSON(m, panel.rows()),
+      rows: () => panel.weightedRows(),
+      weightChanged: () => {
+        panel.render();
+        panel.drawSandwich();
+      },
       tooltipRows: (node) => panel.tooltipRows(node),
       setFilter: (text) => {
         panel.filter = text;
