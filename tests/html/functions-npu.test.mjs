@@ -125,13 +125,17 @@ function pct(part, whole) {
   return (p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2)) + '%';
 }
 
-for (const sample of SAMPLES) {
-  test(`the table of ${sample} in the NPU weight`, async () => {
+/* Address variants apart (merge=0, against the plain JSON) and merged
+ * (the page's default, against the JSON of --merge-addresses). */
+const VARIANTS = [{ hash: '#weight=npu&merge=0', args: [] }, { hash: '#weight=npu&merge=1', args: ['--merge-addresses'] }];
+
+for (const sample of SAMPLES) for (const variant of VARIANTS) {
+  test(`the table of ${sample} in the NPU weight, ${variant.hash}`, async () => {
     const db = path.join(h.samplesDir(), sample + '.db');
-    const json = h.exportJson(db);
+    const json = h.exportJson(db, variant.args);
     const npu = tableOf(json, ...NPU);
     assert.ok([...npu.values()].some((r) => r.total_ns > 0 && r.total_ns !== r.self_ns));
-    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#weight=npu&merge=0');
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), variant.hash);
     await page.click('#functions-title');
     assert.deepEqual(await headers(page), ['Name', 'Category', 'Calls', 'NPU self', 'NPU total', '% NPU self']);
 
@@ -159,7 +163,7 @@ for (const sample of SAMPLES) {
     assert.deepEqual(sortedRows(found), sortedRows([...npu.values()].filter((r) => r.name.toLowerCase().includes('hccl'))));
     assert.deepEqual(await tableNames(page), found.map((r) => r.name));
 
-    /* functions() stays the JSON's host array. */
+    /* functions() stays the JSON's host array (of the merged tree when merged). */
     assert.deepEqual(await page.evaluate(() => window.flamegraph.functions()), json.functions);
     assert.deepEqual(log.errors, []);
     await page.close();
