@@ -226,6 +226,7 @@ show_sandwich (AfgFunctionPanel *self)
   g_autoptr(AfgTree) callers = NULL;
   g_autoptr(AfgTree) callees = NULL;
   g_autofree char *title = NULL;
+  const AfgFunction *f;
   const char *name;
 
   if (self->selected == AFG_FUNCTION_NONE)
@@ -236,13 +237,13 @@ show_sandwich (AfgFunctionPanel *self)
       return;
     }
   name = afg_function_table_get_name (self->table, self->selected);
-  callers = afg_function_table_callers (self->tree, name);
-  callees = afg_function_table_callees (self->tree, name);
-  if (afg_tree_get_value (callees, self->weight, AFG_TREE_ROOT) <= 0)
+  f = afg_function_table_get (self->table, self->selected);
+  /* The function's total in the weight is each half's root: at zero the
+   * root would fill the view with nothing, so nothing is built. */
+  if ((self->weight == AFG_COLUMN_NPU_TOTAL_NS ? f->npu_total_ns : f->total_ns) > 0)
     {
-      /* Nothing to draw: a root as wide as zero would fill the view. */
-      g_clear_pointer (&callers, afg_tree_unref);
-      g_clear_pointer (&callees, afg_tree_unref);
+      callers = afg_function_table_callers (self->tree, name);
+      callees = afg_function_table_callees (self->tree, name);
     }
   afg_flame_view_set_tree (self->callers, callers);
   afg_flame_view_set_tree (self->callees, callees);

@@ -21,21 +21,19 @@ append_right (GString *out, const char *text, guint width)
 }
 
 static void
-append_row (GString *out, const AfgFunctionTable *table, guint k, AfgWeight weight)
+append_row (GString *out, const AfgFunctionTable *table, guint k, gboolean npu, gint64 all)
 {
   const AfgFunction *f = afg_function_table_get (table, k);
-  gboolean npu = weight == AFG_WEIGHT_NPU;
+  gint64 self_ns = npu ? f->npu_self_ns : f->self_ns;
   g_autofree char *calls = g_strdup_printf ("%" G_GINT64_FORMAT, f->calls);
-  g_autofree char *self_ns = afg_format_duration (npu ? f->npu_self_ns : f->self_ns);
+  g_autofree char *self_text = afg_format_duration (self_ns);
   g_autofree char *total = afg_format_duration (npu ? f->npu_total_ns : f->total_ns);
-  g_autofree char *percent = afg_format_percent (npu ? f->npu_self_ns : f->self_ns,
-                                                 afg_function_table_get_all (table, npu ? AFG_COLUMN_NPU_TOTAL_NS
-                                                                                        : AFG_COLUMN_TOTAL_NS));
+  g_autofree char *percent = afg_format_percent (self_ns, all);
   /* A name is DB text: no control character reaches the terminal. */
   g_autofree char *name = afg_format_path (afg_function_table_get_name (table, k));
 
   append_right (out, calls, 12);
-  append_right (out, self_ns, 11);
+  append_right (out, self_text, 11);
   append_right (out, total, 11);
   append_right (out, percent, 7);
   g_string_append (out, name);
@@ -48,8 +46,10 @@ afg_top_write (const AfgTree *tree, guint n, AfgWeight weight, GString *out)
   g_autoptr(AfgFunctionTable) table = afg_function_table_new ((AfgTree *) tree);
   guint rows = MIN (n, afg_function_table_get_n_functions (table));
   gboolean npu = weight == AFG_WEIGHT_NPU;
-  /* The table's own order is the host one: self time, then name. */
-  g_autofree guint *order = npu ? afg_function_table_sort (table, AFG_FUNCTION_SORT_NPU_SELF, TRUE) : NULL;
+  gint64 all = afg_function_table_get_all (table, npu ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS);
+  /* Self time descending, ties by name: the JSON's order in either weight. */
+  g_autofree guint *order = afg_function_table_sort (table, npu ? AFG_FUNCTION_SORT_NPU_SELF : AFG_FUNCTION_SORT_SELF,
+                                                     TRUE);
 
   append_right (out, _("calls"), 12);
   append_right (out, npu ? _("NPU self") : _("self"), 11);
@@ -58,5 +58,5 @@ afg_top_write (const AfgTree *tree, guint n, AfgWeight weight, GString *out)
   g_string_append (out, _("function"));
   g_string_append_c (out, '\n');
   for (guint k = 0; k < rows; k++)
-    append_row (out, table, order != NULL ? order[k] : k, weight);
+    append_row (out, table, order[k], npu, all);
 }
