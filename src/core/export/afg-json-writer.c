@@ -3,14 +3,9 @@
 
 #include "afg-cores.h"
 #include "afg-function-table.h"
+#include "afg-json-node-writer.h"
 #include "afg-json-writer.h"
 #include "afg-writers.h"
-
-static inline gboolean
-needs_escape (guchar c)
-{
-  return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
-}
 
 void
 afg_json_append_string (GString *out, const char *text)
@@ -22,7 +17,7 @@ afg_json_append_string (GString *out, const char *text)
     {
       const guchar *run = p;
 
-      while (*p && !needs_escape (*p))
+      while (*p && !afg_json_needs_escape (*p))
         p++;
       g_string_append_len (out, (const char *) run, p - run);
       if (!*p)
@@ -161,36 +156,6 @@ append_columns (GString *out, const AfgTree *tree, guint32 i, AfgColumnFlags req
     }
 }
 
-static void
-append_durations (GString *out, const AfgTree *tree, guint32 i)
-{
-  if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
-    return;
-  g_string_append (out, ",\"durations\":[");
-  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
-    {
-      if (k > 0)
-        g_string_append_c (out, ',');
-      afg_json_append_int (out, afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN + k, i));
-    }
-  g_string_append_c (out, ']');
-}
-
-static void
-append_node_open (GString *out, guint32 i, gpointer data)
-{
-  const AfgTree *tree = data;
-
-  g_string_append (out, "{\"name\":");
-  afg_json_append_string (out, afg_tree_get_node_name (tree, i));
-  g_string_append (out, ",\"category\":\"");
-  g_string_append (out, afg_category_to_string (afg_tree_get_node_category (tree, i)));
-  g_string_append_c (out, '"');
-  append_columns (out, tree, i, 0);
-  append_durations (out, tree, i);
-  g_string_append (out, ",\"children\":[");
-}
-
 typedef struct {
   guint32 next;
   guint32 end;
@@ -228,14 +193,14 @@ afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, Afg
 }
 
 static void
-append_thread (GString *out, const AfgTree *tree, const AfgThread *t)
+append_thread (GString *out, const AfgTree *tree, const AfgThread *t, AfgJsonNodeWriter *writer)
 {
   g_string_append_printf (out, "{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                           t->global_tid, t->pid, t->tid);
   afg_json_append_string (out, t->label);
   append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
   g_string_append_c (out, ',');
-  afg_json_append_children (out, tree, t->node, append_node_open, (gpointer) tree);
+  afg_json_append_children (out, tree, t->node, afg_json_node_writer_open, writer);
   g_string_append_c (out, '}');
 }
 
@@ -282,12 +247,16 @@ afg_json_append_functions (GString *out, const AfgTree *tree)
 static void
 append_threads (GString *out, const AfgTree *tree)
 {
+  AfgJsonNodeWriter writer;
+
+  afg_json_node_writer_init (&writer, tree);
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
       if (i > 0)
         g_string_append_c (out, ',');
-      append_thread (out, tree, afg_tree_get_thread (tree, i));
+      append_thread (out, tree, afg_tree_get_thread (tree, i), &writer);
     }
+  afg_json_node_writer_clear (&writer);
 }
 
 typedef struct {

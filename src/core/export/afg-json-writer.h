@@ -7,6 +7,13 @@
 
 G_BEGIN_DECLS
 
+/* A byte afg_json_append_string() escapes. */
+static inline gboolean
+afg_json_needs_escape (guchar c)
+{
+  return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
+}
+
 /* Appends @text as a JSON string; <, > and & are escaped so that the
  * result can sit inside an HTML <script> element. */
 void afg_json_append_string (GString    *out,
