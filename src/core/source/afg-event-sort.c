@@ -17,7 +17,7 @@ event_less (const AfgEvent *a, const AfgEvent *b)
 AfgChunk *
 afg_chunk_new (guint32 capacity)
 {
-  AfgChunk *chunk = afg_huge_alloc_aligned (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
+  AfgChunk *chunk = afg_huge_alloc (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
 
   chunk->next = NULL;
   chunk->len = 0;
@@ -36,13 +36,25 @@ afg_chunk_list_free (AfgChunk *head)
     }
 }
 
-static gboolean
-is_sorted (const AfgEvent *ev, guint32 n)
+/* The end of the non-descending run that starts at @lo. */
+static guint32
+run_end (const AfgEvent *ev, guint32 lo, guint32 n)
 {
+  guint32 i = lo + 1;
+
+  while (i < n && !event_less (&ev[i], &ev[i - 1]))
+    i++;
+  return MIN (i, n);
+}
+
+static guint32
+count_runs (const AfgEvent *ev, guint32 n)
+{
+  guint32 runs = n > 0;
+
   for (guint32 i = 1; i < n; i++)
-    if (event_less (&ev[i], &ev[i - 1]))
-      return FALSE;
-  return TRUE;
+    runs += event_less (&ev[i], &ev[i - 1]);
+  return runs;
 }
 
 static void
@@ -74,16 +86,41 @@ insertion_sort (AfgEvent *ev, guint32 n)
     }
 }
 
-/* Bottom-up merge sort: stable, and O(n log n) whatever a hostile file holds. */
-void
-afg_chunk_sort (AfgChunk *chunk, AfgEvent *scratch)
+gboolean
+afg_chunk_is_sorted (const AfgChunk *chunk)
+{
+  return count_runs (chunk->events, chunk->len) <= 1;
+}
+
+/* Merges neighbouring runs as they are found until one is left: rows
+ * come nearly in order (a few runs a chunk), so a few passes do. */
+static AfgEvent *
+natural_merge (AfgEvent *src, AfgEvent *dst, guint32 n)
+{
+  for (;;)
+    {
+      guint32 lo = 0, merged = 0;
+
+      while (lo < n)
+        {
+          guint32 mid = run_end (src, lo, n), hi = mid < n ? run_end (src, mid, n) : n;
+
+          merge_runs (src, dst, lo, mid, hi);
+          merged++;
+          lo = hi;
+        }
+      AfgEvent *tmp = src; src = dst; dst = tmp;
+      if (merged == 1)
+        return src;
+    }
+}
+
+/* Bottom-up merge sort from runs of 16: for rows far from order. */
+static AfgEvent *
+block_merge (AfgEvent *src, AfgEvent *dst, guint32 n)
 {
   enum { RUN = 16 };
-  AfgEvent *src = chunk->events, *dst = scratch;
-  guint32 n = chunk->len;
 
-  if (is_sorted (src, n))
-    return;
   for (guint32 lo = 0; lo < n; lo += RUN)
     insertion_sort (src + lo, MIN (RUN, n - lo));
   for (guint32 width = RUN; width < n; width *= 2)
@@ -92,8 +129,60 @@ afg_chunk_sort (AfgChunk *chunk, AfgEvent *scratch)
         merge_runs (src, dst, lo, MIN (lo + width, n), MIN (lo + 2 * width, n));
       AfgEvent *tmp = src; src = dst; dst = tmp;
     }
-  if (src != chunk->events)
-    memcpy (chunk->events, src, n * sizeof (AfgEvent));
+  return src;
+}
+
+/* Rows come nearly in order, a few out of place by a few rows: each of
+ * those is moved back to its place, after its equals. FALSE, with the
+ * events sorted up to some point only, once more than @budget events
+ * would have moved. */
+static gboolean
+insert_stragglers (AfgEvent *ev, guint32 n, guint64 budget)
+{
+  for (guint32 i = 1; i < n; i++)
+    {
+      AfgEvent x = ev[i];
+      guint32 lo = 0, hi = i - 1;
+
+      if (!event_less (&x, &ev[i - 1]))
+        continue;
+      /* The first of ev[0, i - 1] that x precedes (ev[i - 1] is one). */
+      while (lo < hi)
+        {
+          guint32 mid = lo + (hi - lo) / 2;
+
+          if (event_less (&x, &ev[mid]))
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      if (i - lo > budget)
+        return FALSE;
+      budget -= i - lo;
+      memmove (ev + lo + 1, ev + lo, (i - lo) * sizeof (AfgEvent));
+      ev[lo] = x;
+    }
+  return TRUE;
+}
+
+/* Stable, and O(n log n) whatever a hostile file holds: stragglers moved
+ * while they are few and near, else natural runs while there are few,
+ * else blocks of 16. */
+void
+afg_chunk_sort (AfgChunk *chunk, AfgEvent *scratch)
+{
+  guint32 n = chunk->len, runs;
+  AfgEvent *sorted;
+
+  if (insert_stragglers (chunk->events, n, n))
+    return;
+  runs = count_runs (chunk->events, n);
+  if (runs <= n / 16)
+    sorted = natural_merge (chunk->events, scratch, n);
+  else
+    sorted = block_merge (chunk->events, scratch, n);
+  if (sorted != chunk->events)
+    memcpy (chunk->events, sorted, n * sizeof (AfgEvent));
 }
 
 static inline gboolean

@@ -118,7 +118,7 @@ sort_chunk (Reader *r, AfgChunk *chunk)
     {
       g_free (r->scratch);
       r->scratch_capacity = chunk->capacity;
-      r->scratch = afg_huge_alloc_aligned (sizeof (AfgEvent) * r->scratch_capacity);
+      r->scratch = afg_huge_alloc (sizeof (AfgEvent) * r->scratch_capacity);
     }
   afg_chunk_sort (chunk, r->scratch);
 }

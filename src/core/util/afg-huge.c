@@ -2,12 +2,16 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "afg-huge.h"
 
 #define HUGE_PAGE (2u << 20)
 #define MIN_ADVISED HUGE_PAGE
+/* Below this a buffer faults in 4 kB pages: a huge page would hold
+ * mostly nothing. */
+#define MIN_HUGE (512u << 10)
 
 void
 afg_huge_advise (gpointer mem, gsize size)
@@ -21,32 +25,38 @@ afg_huge_advise (gpointer mem, gsize size)
 #endif
 }
 
-gpointer
-afg_huge_alloc (gsize size)
+/* A whole number of huge pages on a huge-page boundary, advised: every
+ * page of it faults in as a huge page. NULL when it cannot be had. */
+static gpointer
+alloc_huge_pages (gsize size)
 {
-  gpointer mem = g_malloc (size);
+  gsize rounded = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
+  void *mem = NULL;
 
-  afg_huge_advise (mem, size);
+  if (size < MIN_HUGE || rounded < size || posix_memalign (&mem, HUGE_PAGE, rounded) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise (mem, rounded, MADV_HUGEPAGE);  /* a hint: failure changes nothing */
+#endif
   return mem;
 }
 
 gpointer
-afg_huge_alloc_aligned (gsize size)
+afg_huge_alloc (gsize size)
 {
-  void *mem = NULL;
+  gpointer mem = alloc_huge_pages (size);
 
-  if (size < HUGE_PAGE || posix_memalign (&mem, HUGE_PAGE, size) != 0)
-    return afg_huge_alloc (size);
-  afg_huge_advise (mem, size);
-  return mem;
+  return mem != NULL ? mem : g_malloc (size);
 }
 
 gpointer
 afg_huge_alloc0 (gsize size)
 {
-  gpointer mem = g_malloc0 (size);
+  gpointer mem = alloc_huge_pages (size);
 
-  afg_huge_advise (mem, size);
+  if (mem == NULL)
+    return g_malloc0 (size);
+  memset (mem, 0, size);
   return mem;
 }
 

@@ -13,12 +13,11 @@ G_BEGIN_DECLS
  * systems without THP are left alone. */
 void    afg_huge_advise (gpointer mem,
                          gsize    size);
-/* g_malloc (@size), advised. */
-gpointer afg_huge_alloc (gsize    size);
-/* As afg_huge_alloc(), on a 2 MB boundary so that a buffer of a whole
- * number of huge pages is all huge pages; freed with g_free(). */
-gpointer afg_huge_alloc_aligned (gsize size);
-/* g_malloc0 (@size), advised (calloc's fresh pages are not touched). */
+/* g_malloc (@size), or from 512 kB on a 2 MB boundary and rounded up
+ * to whole huge pages, all advised: a buffer at most half empty in its
+ * last page, each of its pages one fault. Freed with g_free(). */
+gpointer afg_huge_alloc  (gsize    size);
+/* afg_huge_alloc(), zeroed. */
 gpointer afg_huge_alloc0 (gsize   size);
 /* A GArray with room for @reserved elements, advised. */
 GArray *afg_huge_array_new (guint element_size,
