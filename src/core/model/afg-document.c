@@ -190,8 +190,8 @@ afg_document_get_npu_entries (const AfgDocument *self, guint index, guint *n_ent
   *n_entries = 0;
   if (self->npu == NULL || index >= self->npu->n_threads)
     return NULL;
-  *n_entries = self->npu->threads[index]->len;
-  return (const AfgNpuEntry *) self->npu->threads[index]->data;
+  *n_entries = (guint) self->npu->threads[index].len;
+  return (const AfgNpuEntry *) self->npu->threads[index].data;
 }
 
 const char *

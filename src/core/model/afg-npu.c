@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "afg-huge.h"
 #include "afg-npu.h"
 
 AfgNpuData *
@@ -10,9 +9,9 @@ afg_npu_data_new (guint n_threads)
   AfgNpuData *self = g_new0 (AfgNpuData, 1);
 
   self->n_threads = n_threads;
-  self->threads = g_new (GArray *, MAX (n_threads, 1));
+  self->threads = g_new0 (AfgVec, MAX (n_threads, 1));
   for (guint i = 0; i < n_threads; i++)
-    self->threads[i] = g_array_new (FALSE, FALSE, sizeof (AfgNpuEntry));
+    afg_vec_init (&self->threads[i], sizeof (AfgNpuEntry), 0);
   return self;
 }
 
@@ -22,7 +21,7 @@ afg_npu_data_free (AfgNpuData *self)
   if (self == NULL)
     return;
   for (guint i = 0; i < self->n_threads; i++)
-    g_array_unref (self->threads[i]);
+    afg_vec_clear (&self->threads[i]);
   g_free (self->threads);
   g_free (self);
 }
@@ -30,9 +29,9 @@ afg_npu_data_free (AfgNpuData *self)
 void
 afg_npu_data_reserve (AfgNpuData *self, guint thread, gsize n)
 {
-  g_return_if_fail (thread < self->n_threads && self->threads[thread]->len == 0);
-  g_array_unref (self->threads[thread]);
-  self->threads[thread] = afg_huge_array_new (sizeof (AfgNpuEntry), n);
+  g_return_if_fail (thread < self->n_threads && self->threads[thread].len == 0);
+  afg_vec_clear (&self->threads[thread]);
+  afg_vec_init (&self->threads[thread], sizeof (AfgNpuEntry), n);
 }
 
 void
@@ -41,5 +40,5 @@ afg_npu_data_add (AfgNpuData *self, guint thread, guint64 event, gint64 ns, guin
   AfgNpuEntry entry = { event, ns, tasks };
 
   g_return_if_fail (thread < self->n_threads);
-  g_array_append_val (self->threads[thread], entry);
+  AFG_VEC_APPEND (&self->threads[thread], AfgNpuEntry, entry);
 }

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "afg-vec.h"
+
 G_BEGIN_DECLS
 
 /* The device side of a document: the TASK rows, and how much of their
@@ -27,7 +29,7 @@ typedef struct {
 typedef struct {
   AfgNpuStats  stats;
   guint        n_threads;
-  GArray     **threads;  /* AfgNpuEntry */
+  AfgVec      *threads;  /* AfgNpuEntry, n_threads of them */
 } AfgNpuData;
 
 AfgNpuData *afg_npu_data_new  (guint       n_threads);

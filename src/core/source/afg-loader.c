@@ -42,7 +42,8 @@ typedef struct {
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
-  GArray              *npu_rows[N_READERS];  /* connection ids (gint64) per reader, until linking */
+  gboolean             keeps_links;   /* the readers keep the rows that may take tasks */
+  AfgVec               npu_rows[N_READERS];  /* their connection ids (gint64) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
   AfgTableScan        *scan;          /* the direct read of PYTORCH_API, while it runs */
 } LoadContext;
@@ -178,14 +179,14 @@ name_index (Reader *r, const AfgRow *row)
 static guint32
 npu_link (Reader *r, const AfgRow *values)
 {
-  GArray *rows = r->ctx->npu_rows[r->index];
+  AfgVec *rows = &r->ctx->npu_rows[r->index];
   gint64 connection_id;
 
-  if (rows == NULL || afg_value_int64 (&values->values[5], &connection_id) != AFG_VALUE_OK
+  if (!r->ctx->keeps_links || afg_value_int64 (&values->values[5], &connection_id) != AFG_VALUE_OK
       || !afg_npu_tasks_wants (r->ctx->npu_tasks, connection_id) || rows->len >= G_MAXINT32)
     return 0;
-  g_array_append_val (rows, connection_id);
-  return (guint32) r->index << 31 | rows->len;
+  AFG_VEC_APPEND (rows, gint64, connection_id);
+  return (guint32) r->index << 31 | (guint32) rows->len;
 }
 
 static void
@@ -328,7 +329,7 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
                                                         r->ctx->source.rowid_alias) : NULL;
   g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s",
                                           r->ctx->source.has_type ? "type" : "NULL",
-                                          r->ctx->npu_rows[r->index] ? ", connectionId" : "",
+                                          r->ctx->keeps_links ? ", connectionId" : "",
                                           range ? range : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
@@ -382,7 +383,10 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   r->index = index;
   r->db = db;
   if (wants_links (ctx))
-    ctx->npu_rows[index] = afg_huge_array_new (sizeof (gint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
+    {
+      ctx->keeps_links = TRUE;
+      afg_vec_init (&ctx->npu_rows[index], sizeof (gint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
+    }
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
   afg_int_map_init (&r->slot_map, 64);
@@ -520,8 +524,9 @@ reset_readers (LoadContext *ctx, Reader readers[N_READERS], guint n)
   for (guint i = 0; i < n; i++)
     {
       reader_clear (&readers[i]);
-      g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+      afg_vec_clear (&ctx->npu_rows[i]);
     }
+  ctx->keeps_links = FALSE;
   ctx->rows_read = 0;
   g_atomic_int_set (&ctx->fast_abort, FALSE);
 }
@@ -839,19 +844,19 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
 static void
 begin_link (LoadContext *ctx, guint n_readers, GArray *slots)
 {
-  guint n_lists = ctx->npu_rows[0] != NULL ? n_readers : 0;
+  guint n_lists = ctx->keeps_links ? n_readers : 0;
   g_autofree guint64 *counts = NULL;
 
   if (ctx->npu_tasks == NULL)
     return;
   for (guint i = 1; i < n_lists; i++)
-    ctx->npu_rows_first[i] = ctx->npu_rows_first[i - 1] + ctx->npu_rows[i - 1]->len;
+    ctx->npu_rows_first[i] = ctx->npu_rows_first[i - 1] + ctx->npu_rows[i - 1].len;
   counts = g_new (guint64, MAX (slots->len, 1));
   for (guint i = 0; i < slots->len; i++)
     counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
   afg_npu_tasks_link_begin (ctx->npu_tasks, ctx->npu_rows, n_lists, slots->len, counts);
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
-    g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+    afg_vec_clear (&ctx->npu_rows[i]);
 }
 
 static void
@@ -930,7 +935,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       reader_clear (&readers[i]);
     }
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
-    g_clear_pointer (&ctx->npu_rows[i], g_array_unref);
+    afg_vec_clear (&ctx->npu_rows[i]);
   g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
   return ok;
 }

@@ -32,8 +32,8 @@ typedef struct {
 
 /* What one scan of a table leaves, in rowid order. */
 typedef struct {
-  GArray *ids;     /* gint64: TASK.connectionId, CONNECTION_IDS.id */
-  GArray *values;  /* gint64: the task's ns, CONNECTION_IDS.connectionId */
+  AfgVec ids;     /* gint64: TASK.connectionId, CONNECTION_IDS.id */
+  AfgVec values;  /* gint64: the task's ns, CONNECTION_IDS.connectionId */
 } Column2;
 
 /* No hash table: both sides are indexed by id (AfgIdIndex), the pairs
@@ -161,8 +161,8 @@ add_task (NpuRead *self, Column2 *out, const AfgRow *row)
       stats->unlinked_ns = afg_sat_add (stats->unlinked_ns, ns);
       return;
     }
-  g_array_append_val (out->ids, id);
-  g_array_append_val (out->values, ns);
+  AFG_VEC_APPEND (&out->ids, gint64, id);
+  AFG_VEC_APPEND (&out->values, gint64, ns);
 }
 
 static void
@@ -172,8 +172,8 @@ add_pair (NpuRead *self, Column2 *out, const AfgRow *row)
 
   if (read_link (row, 0, &api_id) && read_link (row, 1, &task_id))
     {
-      g_array_append_val (out->ids, api_id);
-      g_array_append_val (out->values, task_id);
+      AFG_VEC_APPEND (&out->ids, gint64, api_id);
+      AFG_VEC_APPEND (&out->values, gint64, task_id);
     }
 }
 
@@ -242,13 +242,12 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
   ScanData d = { self, out, func };
   int rc;
 
-  out->ids = afg_huge_array_new (sizeof (gint64), estimate);
-  out->values = afg_huge_array_new (sizeof (gint64), estimate);
+  afg_vec_init (&out->ids, sizeof (gint64), estimate);
+  afg_vec_init (&out->values, sizeof (gint64), estimate);
   rc = afg_table_scan_read (self->btree, db, table, columns, n, scan_row, &d, self->cancellable);
   if (rc < 0)
     {
-      g_array_set_size (out->ids, 0);
-      g_array_set_size (out->values, 0);
+      out->ids.len = out->values.len = 0;
       if (stats != NULL)
         *stats = saved;
       rc = scan_sql (db, table, columns, n, &d);
@@ -260,19 +259,19 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
 static void
 column2_clear (Column2 *c)
 {
-  g_clear_pointer (&c->ids, g_array_unref);
-  g_clear_pointer (&c->values, g_array_unref);
+  afg_vec_clear (&c->ids);
+  afg_vec_clear (&c->values);
 }
 
 static void
 group_tasks (NpuRead *self, const Column2 *tasks)
 {
-  const gint64 *ids = (const gint64 *) tasks->ids->data;
-  const gint64 *ns = (const gint64 *) tasks->values->data;
+  const gint64 *ids = tasks->ids.data;
+  const gint64 *ns = tasks->values.data;
 
-  afg_id_index_init (&self->group_index, ids, tasks->ids->len);
+  afg_id_index_init (&self->group_index, ids, tasks->ids.len);
   self->groups = afg_huge_alloc0 (sizeof (TaskGroup) * MAX (self->group_index.n_slots, 1));
-  for (guint i = 0; i < tasks->ids->len; i++)
+  for (gsize i = 0; i < tasks->ids.len; i++)
     {
       gsize slot;
       TaskGroup *group;
@@ -297,12 +296,12 @@ find_group (const NpuRead *self, gint64 task_id, gsize *slot)
 static void
 index_pairs (NpuRead *self, Column2 *pairs)
 {
-  gint64 *api_ids = (gint64 *) pairs->ids->data;
-  gint64 *task_ids = (gint64 *) pairs->values->data;
-  g_autofree guint32 *group_of = afg_huge_alloc (sizeof (guint32) * MAX (pairs->ids->len, 1));
+  gint64 *api_ids = pairs->ids.data;
+  gint64 *task_ids = pairs->values.data;
+  g_autofree guint32 *group_of = afg_huge_alloc (sizeof (guint32) * MAX (pairs->ids.len, 1));
   gsize kept = 0, slot, n_slots;
 
-  for (guint i = 0; i < pairs->ids->len; i++)
+  for (gsize i = 0; i < pairs->ids.len; i++)
     if (find_group (self, task_ids[i], &slot))
       {
         api_ids[kept] = api_ids[i];
@@ -341,16 +340,16 @@ find_pairs (const NpuRead *self, gint64 api_id, gsize *slot)
 /* Rows come in rowid order, so the first row to reach an id is its
  * lowest: each id's pairs are visited once. */
 static void
-claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
+claim_groups (NpuRead *self, const AfgVec *row_lists, guint n_lists)
 {
   guint32 ordinal = 0;
 
   for (guint l = 0; l < n_lists; l++)
-    for (guint r = 0; r < row_lists[l]->len; r++, ordinal++)
+    for (gsize r = 0; r < row_lists[l].len; r++, ordinal++)
       {
         gsize slot;
 
-        if (!find_pairs (self, g_array_index (row_lists[l], gint64, r), &slot)
+        if (!find_pairs (self, AFG_VEC_INDEX (&row_lists[l], gint64, r), &slot)
             || self->claimed[slot])
           continue;
         self->claimed[slot] = TRUE;
@@ -363,12 +362,12 @@ claim_groups (NpuRead *self, GArray * const *row_lists, guint n_lists)
 }
 
 static gsize
-count_rows (GArray * const *row_lists, guint n_lists)
+count_rows (const AfgVec *row_lists, guint n_lists)
 {
   gsize n = 0;
 
   for (guint l = 0; l < n_lists; l++)
-    n += row_lists[l]->len;
+    n += row_lists[l].len;
   return n;
 }
 
@@ -507,7 +506,7 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
 }
 
 void
-afg_npu_tasks_link_begin (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists, guint n_threads,
+afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_lists, guint n_threads,
                           const guint64 *thread_events)
 {
   AfgNpuData *data = afg_npu_data_new (n_threads);
@@ -542,7 +541,7 @@ afg_npu_tasks_link_end (AfgNpuTasks *self)
 }
 
 void
-afg_npu_tasks_claim (AfgNpuTasks *self, GArray * const *row_lists, guint n_lists)
+afg_npu_tasks_claim (AfgNpuTasks *self, const AfgVec *row_lists, guint n_lists)
 {
   claim_groups (self, row_lists, n_lists);
 }

@@ -74,7 +74,7 @@ gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
                                    gint64            api_id);
 /* Linking, around the encoding of the event store. _begin gives each
  * used task to the row of @row_lists with the lowest rowid among those it
- * reaches: @row_lists holds @n_lists GArrays of the connection ids
+ * reaches: @row_lists holds @n_lists AfgVecs of the connection ids
  * (gint64) of the rows that may launch, each in rowid order, the lists in
  * rowid order too; a row is known by its ordinal over them (@row_lists
  * may go once _begin returns); @thread_events has the number of events
@@ -83,7 +83,7 @@ gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
  * for distinct threads); _end returns per thread of the store the entries
  * of the events that took tasks. Once. */
 void         afg_npu_tasks_link_begin (AfgNpuTasks  *self,
-                                       GArray * const *row_lists,
+                                       const AfgVec *row_lists,
                                        guint         n_lists,
                                        guint         n_threads,
                                        const guint64 *thread_events);
@@ -98,7 +98,7 @@ AfgNpuData  *afg_npu_tasks_link_end   (AfgNpuTasks  *self);
  * afg_npu_tasks_find_row() gives the ordinal (over @row_lists, in order)
  * of the row that takes the tasks of TASK.connectionId @task_id. */
 void         afg_npu_tasks_claim  (AfgNpuTasks      *self,
-                                   GArray * const   *row_lists,
+                                   const AfgVec     *row_lists,
                                    guint             n_lists);
 gboolean     afg_npu_tasks_find_row (const AfgNpuTasks *self,
                                    gint64            task_id,

@@ -23,7 +23,7 @@ typedef struct {
   gint64            *types;
   guint              n_types;
   AfgNpuTasks       *npu;
-  GArray            *rows;        /* connection ids (gint64) of the rows that may launch, in rowid order */
+  AfgVec             rows;        /* connection ids (gint64) of the rows that may launch, in rowid order */
   GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
@@ -86,7 +86,7 @@ add_api_row (TraceRead *self, sqlite3_stmt *stmt)
   if (afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
       || !afg_npu_tasks_wants (self->npu, connection_id) || !read_used_row (self, stmt, &launch))
     return;
-  g_array_append_val (self->rows, connection_id);
+  AFG_VEC_APPEND (&self->rows, gint64, connection_id);
   g_array_append_val (self->candidates, launch);
 }
 
@@ -162,7 +162,7 @@ read_tasks (TraceRead *self)
   if ((rc = afg_npu_tasks_read (self->db, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
-  self->rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  afg_vec_init (&self->rows, sizeof (gint64), 0);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
   if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
     return rc;
@@ -216,7 +216,7 @@ trace_read_clear (TraceRead *self)
   afg_source_clear (&self->source);
   g_free (self->types);
   g_clear_pointer (&self->npu, afg_npu_tasks_free);
-  g_clear_pointer (&self->rows, g_array_unref);
+  afg_vec_clear (&self->rows);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_free (self->launch_of);
   g_clear_pointer (&self->tracks, g_hash_table_unref);

@@ -59,12 +59,3 @@ afg_huge_alloc0 (gsize size)
   memset (mem, 0, size);
   return mem;
 }
-
-GArray *
-afg_huge_array_new (guint element_size, gsize reserved)
-{
-  GArray *array = g_array_sized_new (FALSE, FALSE, element_size, (guint) MIN (reserved, G_MAXUINT / 2 / element_size));
-
-  afg_huge_advise (array->data, (gsize) element_size * MIN (reserved, G_MAXUINT / 2 / element_size));
-  return array;
-}

@@ -13,14 +13,10 @@ G_BEGIN_DECLS
  * systems without THP are left alone. */
 void    afg_huge_advise (gpointer mem,
                          gsize    size);
-/* g_malloc (@size), or from 512 kB on a 2 MB boundary and rounded up
- * to whole huge pages, all advised: a buffer at most half empty in its
- * last page, each of its pages one fault. Freed with g_free(). */
+/* g_malloc (@size), or from 512 kB whole huge pages on a 2 MB boundary,
+ * all advised: each 2 MB of it one fault. Freed with g_free(). */
 gpointer afg_huge_alloc  (gsize    size);
 /* afg_huge_alloc(), zeroed. */
 gpointer afg_huge_alloc0 (gsize   size);
-/* A GArray with room for @reserved elements, advised. */
-GArray *afg_huge_array_new (guint element_size,
-                            gsize reserved);
 
 G_END_DECLS

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-huge.h"
+#include "afg-vec.h"
+
+#define FIRST_CAPACITY 16
+
+void
+afg_vec_init (AfgVec *vec, gsize element_size, gsize reserved)
+{
+  vec->element_size = element_size;
+  vec->len = 0;
+  vec->capacity = MIN (reserved, G_MAXSIZE / element_size);
+  vec->data = vec->capacity > 0 ? afg_huge_alloc (vec->capacity * element_size) : NULL;
+}
+
+void
+afg_vec_clear (AfgVec *vec)
+{
+  g_clear_pointer (&vec->data, g_free);
+  vec->len = vec->capacity = 0;
+}
+
+void
+afg_vec_grow (AfgVec *vec)
+{
+  gsize capacity = MAX (vec->capacity, FIRST_CAPACITY / 2) * 2;
+  gpointer data;
+
+  if (capacity < vec->capacity || capacity > G_MAXSIZE / vec->element_size)
+    g_error ("afg_vec_grow: %" G_GSIZE_FORMAT " elements do not fit in memory", vec->capacity);
+  data = afg_huge_alloc (capacity * vec->element_size);
+  if (vec->len > 0)
+    memcpy (data, vec->data, vec->len * vec->element_size);
+  g_free (vec->data);
+  vec->data = data;
+  vec->capacity = capacity;
+}
