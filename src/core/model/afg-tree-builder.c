@@ -46,8 +46,8 @@ typedef struct {
   GCancellable *cancellable;
   AfgStats     *stats;       /* the tree's, or a part's own */
   gint         *busy;        /* walkers at work, NULL when alone */
-  GArray       *nodes;       /* BuildNode */
-  GArray       *durations;   /* Durations by build node, with AFG_TREE_DURATIONS */
+  AfgVec        nodes;       /* BuildNode */
+  AfgVec        durations;   /* Durations by build node, with AFG_TREE_DURATIONS */
   guint32      *event_nodes; /* the node each event of the thread became */
   GArray       *threads;     /* AfgThread, node = build node index */
   AfgIntMap     children;    /* parent << 32 | name -> node */
@@ -58,7 +58,7 @@ typedef struct {
 static inline BuildNode *
 node_at (Builder *self, guint32 index)
 {
-  return &g_array_index (self->nodes, BuildNode, index);
+  return &AFG_VEC_INDEX (&self->nodes, BuildNode, index);
 }
 
 static guint32
@@ -66,14 +66,14 @@ append_node (Builder *self, guint32 parent, guint32 name, guint32 depth, guint32
 {
   BuildNode node = { name, parent, AFG_NODE_NONE, AFG_NODE_NONE, depth, thread,
                      AFG_NODE_NONE, AFG_NODE_NONE, 0, 0, 0, 0 };
-  guint32 index = self->nodes->len;
+  guint32 index = (guint32) self->nodes.len;
 
   if (parent != AFG_NODE_NONE)
     {
       node.next_sibling = node_at (self, parent)->first_child;
       node_at (self, parent)->first_child = index;
     }
-  g_array_append_val (self->nodes, node);
+  AFG_VEC_APPEND (&self->nodes, BuildNode, node);
   return index;
 }
 
@@ -214,7 +214,7 @@ static void
 reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends, gint64 *ns)
 {
   guint64 total = n_local > 0 ? ends[n_local - 1] : 0;
-  Durations *out = &g_array_index (self->durations, Durations, mark);
+  Durations *out = &AFG_VEC_INDEX (&self->durations, Durations, mark);
   ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
   GThread *helper = NULL;
 
@@ -239,7 +239,7 @@ reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends,
 static void
 thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
 {
-  guint32 n_local = self->nodes->len - mark;
+  guint32 n_local = (guint32) self->nodes.len - mark;
   g_autofree guint64 *offsets = g_new0 (guint64, n_local + 1);
   g_autofree gint64 *ns = NULL;
   AfgEventCursor cursor;
@@ -258,7 +258,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
       if (node != AFG_NODE_NONE)
         ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev);
     }
-  g_array_set_size (self->durations, self->nodes->len);
+  afg_vec_set_len_zeroed (&self->durations, self->nodes.len);
   reduce_nodes (self, mark, n_local, offsets, ns);
 }
 
@@ -284,7 +284,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
 {
   AfgThread thread = { t->global_tid, t->pid, t->tid,
                        afg_document_get_string (self->tree->document, t->label), 0 };
-  guint32 mark = self->nodes->len;
+  guint32 mark = (guint32) self->nodes.len;
   gboolean merge = (self->tree->flags & AFG_TREE_MERGE_ADDRESSES) != 0;
   gboolean durations = (self->tree->flags & AFG_TREE_DURATIONS) != 0;
   AfgEventCursor cursor;
@@ -328,11 +328,11 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   if (durations)
     thread_durations (self, t, mark);
   g_clear_pointer (&self->event_nodes, g_free);
-  if (self->nodes->len == mark + 1)
+  if (self->nodes.len == mark + 1)
     {
       /* Nothing of this thread in the scope: no thread node either. */
       node_at (self, AFG_TREE_ROOT)->first_child = node_at (self, thread.node)->next_sibling;
-      g_array_set_size (self->nodes, mark);
+      self->nodes.len = mark;
       return TRUE;
     }
   g_array_append_val (self->threads, thread);
@@ -344,9 +344,9 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
 static gint64 *
 sum_children (Builder *self, gint64 *npu_totals)
 {
-  gint64 *sums = g_new0 (gint64, MAX (self->nodes->len, 1));
+  gint64 *sums = g_new0 (gint64, MAX (self->nodes.len, 1));
 
-  for (guint32 i = self->nodes->len; i-- > 0;)
+  for (guint32 i = (guint32) self->nodes.len; i-- > 0;)
     {
       BuildNode *node = node_at (self, i);
 
@@ -380,7 +380,7 @@ compare_by_name (gconstpointer a, gconstpointer b, gpointer document)
 static guint32 *
 layout_order (Builder *self)
 {
-  guint32 n = self->nodes->len, len = 0;
+  guint32 n = (guint32) self->nodes.len, len = 0;
   guint32 *order = g_new (guint32, MAX (n, 1));
   g_autoptr(GPtrArray) kids = g_ptr_array_new ();
 
@@ -404,13 +404,13 @@ emit_durations (Builder *self, const guint32 *order)
 {
   AfgTree *tree = self->tree;
 
-  g_array_set_size (self->durations, self->nodes->len);
+  afg_vec_set_len_zeroed (&self->durations, self->nodes.len);
   for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
     {
       gint64 *column = g_new (gint64, MAX (tree->n_nodes, 1));
 
       for (guint32 i = 0; i < tree->n_nodes; i++)
-        column[i] = g_array_index (self->durations, Durations, order[i]).v[k];
+        column[i] = AFG_VEC_INDEX (&self->durations, Durations, order[i]).v[k];
       tree->columns[AFG_COLUMN_DURATION_MIN + k] = column;
     }
 }
@@ -427,7 +427,7 @@ static void
 emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const gint64 *npu_totals)
 {
   AfgTree *tree = self->tree;
-  guint32 n = self->nodes->len;
+  guint32 n = (guint32) self->nodes.len;
   g_autofree guint32 *new_index = g_new (guint32, MAX (n, 1));
   guint32 next_child = 1;
 
@@ -459,7 +459,7 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
         emit_npu (tree, i, b, npu_totals[order[i]]);
       next_child += n_children;
     }
-  if (self->durations != NULL)
+  if (self->durations.element_size != 0)
     emit_durations (self, order);
 }
 
@@ -468,7 +468,7 @@ finish (Builder *self)
 {
   AfgTree *tree = self->tree;
   gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL;
-  g_autofree gint64 *npu_totals = has_npu ? g_new0 (gint64, MAX (self->nodes->len, 1)) : NULL;
+  g_autofree gint64 *npu_totals = has_npu ? g_new0 (gint64, MAX (self->nodes.len, 1)) : NULL;
   g_autofree gint64 *sums = sum_children (self, npu_totals);
   g_autofree guint32 *order = layout_order (self);
 
@@ -493,13 +493,13 @@ builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats 
   self->cancellable = cancellable;
   self->stats = stats;
   self->busy = NULL;
-  self->durations = NULL;
   self->event_nodes = NULL;
   self->sp = 0;
-  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (BuildNode), expected);
+  afg_vec_init (&self->nodes, sizeof (BuildNode), expected);
+  memset (&self->durations, 0, sizeof self->durations);
   self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
   if (tree->flags & AFG_TREE_DURATIONS)
-    self->durations = g_array_new (FALSE, TRUE, sizeof (Durations));
+    afg_vec_init (&self->durations, sizeof (Durations), expected);
   afg_int_map_init (&self->children, expected);
   append_node (self, AFG_NODE_NONE, afg_document_get_root_name (tree->document), 0, AFG_THREAD_NONE);
 }
@@ -507,9 +507,9 @@ builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats 
 static void
 builder_clear (Builder *self)
 {
-  g_clear_pointer (&self->nodes, g_array_unref);
+  afg_vec_clear (&self->nodes);
   g_clear_pointer (&self->threads, g_array_unref);
-  g_clear_pointer (&self->durations, g_array_unref);
+  afg_vec_clear (&self->durations);
   afg_int_map_clear (&self->children);
 }
 
@@ -524,16 +524,16 @@ relocate (guint32 index, guint32 mark)
 /* What the walk of one thread alone left: its nodes (0 standing for the
  * root), their durations, its AfgThread (none when nothing was in scope). */
 typedef struct {
-  GArray *nodes;
-  GArray *durations;
+  AfgVec  nodes;
+  AfgVec  durations;
   GArray *threads;
 } Part;
 
 static void
 part_clear (Part *part)
 {
-  g_clear_pointer (&part->nodes, g_array_unref);
-  g_clear_pointer (&part->durations, g_array_unref);
+  afg_vec_clear (&part->nodes);
+  afg_vec_clear (&part->durations);
   g_clear_pointer (&part->threads, g_array_unref);
 }
 
@@ -542,14 +542,14 @@ part_clear (Part *part)
 static void
 append_part (Builder *self, const Part *part)
 {
-  guint32 mark = self->nodes->len, thread_index = self->threads->len;
+  guint32 mark = (guint32) self->nodes.len, thread_index = self->threads->len;
   AfgThread thread;
 
   if (part->threads->len == 0)
     return;
-  for (guint32 k = 1; k < part->nodes->len; k++)
+  for (guint32 k = 1; k < part->nodes.len; k++)
     {
-      BuildNode node = g_array_index (part->nodes, BuildNode, k);
+      BuildNode node = AFG_VEC_INDEX (&part->nodes, BuildNode, k);
 
       node.parent = relocate (node.parent, mark);
       node.first_child = relocate (node.first_child, mark);
@@ -557,17 +557,18 @@ append_part (Builder *self, const Part *part)
       node.first_called = relocate (node.first_called, mark);
       node.successor = relocate (node.successor, mark);
       node.thread = thread_index;
-      g_array_append_val (self->nodes, node);
+      AFG_VEC_APPEND (&self->nodes, BuildNode, node);
     }
   node_at (self, mark)->next_sibling = node_at (self, AFG_TREE_ROOT)->first_child;
   node_at (self, AFG_TREE_ROOT)->first_child = mark;
   thread = g_array_index (part->threads, AfgThread, 0);
   thread.node = mark;
   g_array_append_val (self->threads, thread);
-  if (self->durations != NULL)
+  if (self->durations.element_size != 0)
     {
-      g_array_set_size (self->durations, mark);
-      g_array_append_vals (self->durations, &g_array_index (part->durations, Durations, 1), part->nodes->len - 1);
+      afg_vec_set_len_zeroed (&self->durations, mark);
+      for (guint32 k = 1; k < part->nodes.len; k++)
+        AFG_VEC_APPEND (&self->durations, Durations, AFG_VEC_INDEX (&part->durations, Durations, k));
     }
 }
 
@@ -603,7 +604,7 @@ walk_worker (gpointer data)
       walker.busy = &job->busy;
       if (!add_thread (&walker, i, t))
         g_atomic_int_set (&job->cancelled, TRUE);
-      job->parts[i] = (Part) { g_steal_pointer (&walker.nodes), g_steal_pointer (&walker.durations),
+      job->parts[i] = (Part) { afg_vec_steal (&walker.nodes), afg_vec_steal (&walker.durations),
                                g_steal_pointer (&walker.threads) };
       builder_clear (&walker);
       g_atomic_int_dec_and_test (&job->busy);
@@ -637,6 +638,7 @@ walk_parallel (Builder *self, const AfgEventStore *events)
   WalkJob job = { self->tree, self->cancellable, events, g_new0 (Part, n), g_new0 (AfgStats, n),
                   g_new (guint, n), n, 0, 0, FALSE };
   GThread *helper;
+  gsize total = self->nodes.len;
 
   for (guint i = 0; i < n; i++)
     job.order[i] = i;
@@ -644,6 +646,11 @@ walk_parallel (Builder *self, const AfgEventStore *events)
   helper = g_thread_new ("afg-walk", walk_worker, &job);
   walk_worker (&job);
   g_thread_join (helper);
+  for (guint i = 0; i < n; i++)
+    total += job.parts[i].nodes.len;
+  afg_vec_reserve (&self->nodes, total);
+  if (self->durations.element_size != 0)
+    afg_vec_reserve (&self->durations, total);
   for (guint i = 0; i < n; i++)
     {
       if (!job.cancelled)
@@ -693,7 +700,7 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   if (ok)
     finish (&self);
   g_debug ("walk %.3f s, finish %.3f s, %u nodes", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6,
-           self.nodes->len);
+           (guint) self.nodes.len);
   builder_clear (&self);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     g_clear_pointer (&tree, afg_tree_unref);

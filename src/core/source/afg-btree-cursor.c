@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "afg-btree-cursor.h"
+#include "afg-huge.h"
 
 #define PAGE_LEAF 0x0d
 #define LEAF_HEADER 8
@@ -49,7 +50,7 @@ afg_btree_cursor_new (const AfgBtree *btree, const AfgRecordMap *map, guint32 ro
   self->leaves = leaves;
   self->n_leaves = n_leaves;
   self->batch_capacity = MAX (BATCH_BYTES / self->page_size, 1);
-  self->batch = g_malloc (self->batch_capacity * self->page_size);
+  self->batch = afg_huge_alloc (self->batch_capacity * self->page_size);
   self->payload = g_byte_array_new ();
   self->overflow = g_malloc (self->page_size);
   return self;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-huge.h"
 #include "afg-int-map.h"
 
 void
@@ -10,7 +11,7 @@ afg_int_map_init (AfgIntMap *map, gsize expected)
 
   while (capacity < expected * 2)
     capacity *= 2;
-  map->entries = g_new0 (AfgIntMapEntry, capacity);
+  map->entries = afg_huge_alloc0 (sizeof (AfgIntMapEntry) * capacity);
   map->mask = capacity - 1;
   map->n_items = 0;
 }

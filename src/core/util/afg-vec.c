@@ -25,17 +25,36 @@ afg_vec_clear (AfgVec *vec)
 }
 
 void
-afg_vec_grow (AfgVec *vec)
+afg_vec_reserve (AfgVec *vec, gsize capacity)
 {
-  gsize capacity = MAX (vec->capacity, FIRST_CAPACITY / 2) * 2;
   gpointer data;
 
-  if (capacity < vec->capacity || capacity > G_MAXSIZE / vec->element_size)
-    g_error ("afg_vec_grow: %" G_GSIZE_FORMAT " elements do not fit in memory", vec->capacity);
+  if (capacity <= vec->capacity)
+    return;
+  if (capacity > G_MAXSIZE / vec->element_size)
+    g_error ("afg_vec_reserve: %" G_GSIZE_FORMAT " elements do not fit in memory", capacity);
   data = afg_huge_alloc (capacity * vec->element_size);
   if (vec->len > 0)
     memcpy (data, vec->data, vec->len * vec->element_size);
   g_free (vec->data);
   vec->data = data;
   vec->capacity = capacity;
+}
+
+void
+afg_vec_grow (AfgVec *vec)
+{
+  gsize capacity = MAX (vec->capacity, FIRST_CAPACITY / 2) * 2;
+
+  afg_vec_reserve (vec, capacity < vec->capacity ? G_MAXSIZE : capacity);
+}
+
+void
+afg_vec_set_len_zeroed (AfgVec *vec, gsize len)
+{
+  if (len > vec->capacity)
+    afg_vec_reserve (vec, MAX (len, vec->capacity * 2));
+  if (len > vec->len)
+    memset ((guint8 *) vec->data + vec->len * vec->element_size, 0, (len - vec->len) * vec->element_size);
+  vec->len = len;
 }

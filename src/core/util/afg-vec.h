@@ -22,6 +22,23 @@ void     afg_vec_init  (AfgVec *vec,
 void     afg_vec_clear (AfgVec *vec);
 /* Room for one more element (out of line: the buffer doubles). */
 void     afg_vec_grow  (AfgVec *vec);
+/* Room for @capacity elements in all. */
+void     afg_vec_reserve (AfgVec *vec,
+                          gsize   capacity);
+/* @len elements, the ones added zeroed. */
+void     afg_vec_set_len_zeroed (AfgVec *vec,
+                                 gsize   len);
+
+/* Moves the elements out, leaving @vec empty (its element size kept). */
+static inline AfgVec
+afg_vec_steal (AfgVec *vec)
+{
+  AfgVec taken = *vec;
+
+  vec->data = NULL;
+  vec->len = vec->capacity = 0;
+  return taken;
+}
 
 static inline gpointer
 afg_vec_push (AfgVec *vec)
