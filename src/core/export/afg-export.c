@@ -82,8 +82,7 @@ serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, GError **er
   if (tree == NULL)
     return NULL;
   /* The JSON of the generated profiles takes about 260 bytes a node. */
-  out = g_string_sized_new (4096 + 320 * (gsize) afg_tree_get_n_nodes (tree));
-  afg_huge_advise (out->str, out->allocated_len);
+  out = afg_huge_string_new (4096 + 320 * (gsize) afg_tree_get_n_nodes (tree));
 
   switch (format)
     {

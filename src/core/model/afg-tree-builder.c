@@ -407,11 +407,10 @@ emit_durations (Builder *self, const guint32 *order)
   afg_vec_set_len_zeroed (&self->durations, self->nodes.len);
   for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
     {
-      gint64 *column = g_new (gint64, MAX (tree->n_nodes, 1));
+      gint64 *column = tree->columns[AFG_COLUMN_DURATION_MIN + k];
 
       for (guint32 i = 0; i < tree->n_nodes; i++)
         column[i] = AFG_VEC_INDEX (&self->durations, Durations, order[i]).v[k];
-      tree->columns[AFG_COLUMN_DURATION_MIN + k] = column;
     }
 }
 
@@ -421,6 +420,20 @@ emit_npu (AfgTree *tree, guint32 i, const BuildNode *b, gint64 npu_total)
   tree->columns[AFG_COLUMN_NPU_TOTAL_NS][i] = npu_total;
   tree->columns[AFG_COLUMN_NPU_SELF_NS][i] = b->depth <= 1 ? 0 : b->npu_ns;
   tree->columns[AFG_COLUMN_NPU_TASKS][i] = b->depth <= 1 ? 0 : (gint64) MIN (b->npu_tasks, (guint64) G_MAXINT64);
+}
+
+/* The base columns, the NPU ones with NPU data, the durations when asked. */
+static guint32
+emitted_columns (const Builder *self, gboolean npu)
+{
+  guint32 columns = 1u << AFG_COLUMN_CALLS | 1u << AFG_COLUMN_TOTAL_NS | 1u << AFG_COLUMN_SELF_NS;
+
+  if (npu)
+    columns |= 1u << AFG_COLUMN_NPU_TOTAL_NS | 1u << AFG_COLUMN_NPU_SELF_NS | 1u << AFG_COLUMN_NPU_TASKS;
+  if (self->durations.element_size != 0)
+    for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
+      columns |= 1u << (AFG_COLUMN_DURATION_MIN + k);
+  return columns;
 }
 
 static void
@@ -433,10 +446,9 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
 
   for (guint32 i = 0; i < n; i++)
     new_index[order[i]] = i;
-  tree->nodes = g_new0 (AfgNode, n);
+  tree->nodes = afg_huge_alloc0 (sizeof (AfgNode) * MAX (n, 1));
   tree->n_nodes = n;
-  for (guint c = AFG_COLUMN_CALLS; c <= (npu_totals ? AFG_COLUMN_NPU_TASKS : AFG_COLUMN_SELF_NS); c++)
-    tree->columns[c] = g_new0 (gint64, n);
+  afg_tree_alloc_columns (tree, emitted_columns (self, npu_totals != NULL));
   for (guint32 i = 0; i < n; i++)
     {
       const BuildNode *b = node_at (self, order[i]);

@@ -13,6 +13,8 @@ struct _AfgTree {
   AfgNode     *nodes;
   guint        n_nodes;
   gint64      *columns[AFG_N_COLUMNS];
+  gint64      *column_block;   /* the columns afg_tree_alloc_columns() made, */
+  guint32      block_columns;  /* as bits by AfgColumn */
   AfgThread   *threads;
   guint        n_threads;
   guint32      first_frame;  /* nodes below it are the root and the threads */
@@ -21,5 +23,12 @@ struct _AfgTree {
 AfgTree *afg_tree_new (AfgDocument    *document,
                        const AfgScope *scope,
                        AfgTreeFlags    flags);
+
+/* Zeroed columns of n_nodes values each, those of @columns (bits by
+ * AfgColumn), in one block: a tree's columns together fill whole huge
+ * pages (afg-huge.h) where each alone would fault in 4 kB pages. Once
+ * per tree. */
+void     afg_tree_alloc_columns (AfgTree   *tree,
+                                 guint32    columns);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-error.h"
+#include "afg-huge.h"
 #include "afg-tree-private.h"
 
 static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
@@ -35,8 +36,23 @@ tree_clear (gpointer data)
   g_free (self->nodes);
   g_free (self->threads);
   for (guint c = 0; c < AFG_N_COLUMNS; c++)
-    g_free (self->columns[c]);
+    if (!(self->block_columns & 1u << c))
+      g_free (self->columns[c]);
+  g_free (self->column_block);
   afg_document_unref (self->document);
+}
+
+void
+afg_tree_alloc_columns (AfgTree *tree, guint32 columns)
+{
+  gsize n = MAX (tree->n_nodes, 1), k = 0;
+
+  g_return_if_fail (tree->column_block == NULL && columns < 1u << AFG_N_COLUMNS);
+  tree->column_block = afg_huge_alloc0 (sizeof (gint64) * n * (gsize) __builtin_popcount (columns));
+  for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
+    if (columns & 1u << c)
+      tree->columns[c] = tree->column_block + n * k++;
+  tree->block_columns = columns;
 }
 
 AfgTree *

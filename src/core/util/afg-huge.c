@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -8,21 +9,27 @@
 #include "afg-huge.h"
 
 #define HUGE_PAGE (2u << 20)
-#define MIN_ADVISED HUGE_PAGE
 /* Below this a buffer faults in 4 kB pages: a huge page would hold
  * mostly nothing. */
 #define MIN_HUGE (512u << 10)
 
-void
-afg_huge_advise (gpointer mem, gsize size)
+/* glibc raises its mmap threshold as big blocks are freed (up to 32 MB)
+ * and then carves them from its heaps, in 4 kB pages, and keeps them
+ * there once freed. Pinned at 2 MB, every huge buffer is a mapping of
+ * its own that the advice applies to and that goes back when freed (5M
+ * rows: peak RSS 328 -> 250 MB, 5.7k -> 3.8k faults). */
+static void
+pin_mmap_threshold (void)
 {
-#ifdef MADV_HUGEPAGE
-  guintptr start = ((guintptr) mem + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
-  guintptr end = ((guintptr) mem + size) & ~(guintptr) (HUGE_PAGE - 1);
+  static gsize done = 0;
 
-  if (mem != NULL && size >= MIN_ADVISED && end > start)
-    madvise ((void *) start, end - start, MADV_HUGEPAGE);  /* a hint: failure changes nothing */
+  if (g_once_init_enter (&done))
+    {
+#ifdef M_MMAP_THRESHOLD
+      mallopt (M_MMAP_THRESHOLD, HUGE_PAGE);
 #endif
+      g_once_init_leave (&done, 1);
+    }
 }
 
 /* A whole number of huge pages on a huge-page boundary, advised: every
@@ -33,6 +40,7 @@ alloc_huge_pages (gsize size)
   gsize rounded = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
   void *mem = NULL;
 
+  pin_mmap_threshold ();
   if (size < MIN_HUGE || rounded < size || posix_memalign (&mem, HUGE_PAGE, rounded) != 0)
     return NULL;
 #ifdef MADV_HUGEPAGE
@@ -58,4 +66,19 @@ afg_huge_alloc0 (gsize size)
     return g_malloc0 (size);
   memset (mem, 0, size);
   return mem;
+}
+
+/* GString's fields are public: its buffer is swapped for one in huge
+ * pages, which GLib then grows with g_realloc() and frees with g_free()
+ * as its own. */
+GString *
+afg_huge_string_new (gsize reserved)
+{
+  GString *string = g_string_new (NULL);
+
+  g_free (string->str);
+  string->str = afg_huge_alloc (reserved + 1);
+  string->str[0] = '\0';
+  string->allocated_len = reserved + 1;
+  return string;
 }
