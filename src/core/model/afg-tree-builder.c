@@ -240,7 +240,7 @@ static void
 thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
 {
   guint32 n_local = (guint32) self->nodes.len - mark;
-  g_autofree guint64 *offsets = g_new0 (guint64, n_local + 1);
+  g_autofree guint64 *offsets = afg_huge_alloc0 (sizeof (guint64) * (n_local + 1));
   g_autofree gint64 *ns = NULL;
   AfgEventCursor cursor;
   AfgEvent ev;
@@ -344,7 +344,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
 static gint64 *
 sum_children (Builder *self, gint64 *npu_totals)
 {
-  gint64 *sums = g_new0 (gint64, MAX (self->nodes.len, 1));
+  gint64 *sums = afg_huge_alloc0 (sizeof (gint64) * MAX (self->nodes.len, 1));
 
   for (guint32 i = (guint32) self->nodes.len; i-- > 0;)
     {
@@ -365,14 +365,36 @@ sum_children (Builder *self, gint64 *npu_totals)
   return sums;
 }
 
-static int
-compare_by_name (gconstpointer a, gconstpointer b, gpointer document)
-{
-  const BuildNode *na = *(BuildNode * const *) a;
-  const BuildNode *nb = *(BuildNode * const *) b;
+typedef struct {
+  const char *name;
+  guint32     node;
+} NamedNode;
 
-  return strcmp (afg_document_get_string (document, na->name),
-                 afg_document_get_string (document, nb->name));
+static int
+compare_names (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  return strcmp (((const NamedNode *) a)->name, ((const NamedNode *) b)->name);
+}
+
+/* Siblings have distinct names: no two compare equal. Most families are
+ * a few nodes, sorted in place; big ones go to GLib. */
+static void
+sort_by_name (NamedNode *kids, guint n)
+{
+  if (n > 16)
+    {
+      g_qsort_with_data (kids, (gint) n, sizeof (NamedNode), compare_names, NULL);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      NamedNode x = kids[i];
+      guint j = i;
+
+      for (; j > 0 && strcmp (x.name, kids[j - 1].name) < 0; j--)
+        kids[j] = kids[j - 1];
+      kids[j] = x;
+    }
 }
 
 /* Breadth-first, threads by global tid, other children by name: the order
@@ -381,20 +403,24 @@ static guint32 *
 layout_order (Builder *self)
 {
   guint32 n = (guint32) self->nodes.len, len = 0;
-  guint32 *order = g_new (guint32, MAX (n, 1));
-  g_autoptr(GPtrArray) kids = g_ptr_array_new ();
+  guint32 *order = afg_huge_alloc (sizeof (guint32) * MAX (n, 1));
+  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (NamedNode));
 
   order[len++] = AFG_TREE_ROOT;
   for (guint i = 0; i < self->threads->len; i++)
     order[len++] = g_array_index (self->threads, AfgThread, i).node;
   for (guint32 q = 1; q < len; q++)
     {
-      g_ptr_array_set_size (kids, 0);
+      g_array_set_size (kids, 0);
       for (guint32 c = node_at (self, order[q])->first_child; c != AFG_NODE_NONE; c = node_at (self, c)->next_sibling)
-        g_ptr_array_add (kids, node_at (self, c));
-      g_ptr_array_sort_with_data (kids, compare_by_name, self->tree->document);
+        {
+          NamedNode kid = { afg_document_get_string (self->tree->document, node_at (self, c)->name), c };
+
+          g_array_append_val (kids, kid);
+        }
+      sort_by_name ((NamedNode *) kids->data, kids->len);
       for (guint i = 0; i < kids->len; i++)
-        order[len++] = (BuildNode *) g_ptr_array_index (kids, i) - node_at (self, 0);
+        order[len++] = g_array_index (kids, NamedNode, i).node;
     }
   return order;
 }
@@ -441,7 +467,7 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
 {
   AfgTree *tree = self->tree;
   guint32 n = (guint32) self->nodes.len;
-  g_autofree guint32 *new_index = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *new_index = afg_huge_alloc (sizeof (guint32) * MAX (n, 1));
   guint32 next_child = 1;
 
   for (guint32 i = 0; i < n; i++)
@@ -480,7 +506,7 @@ finish (Builder *self)
 {
   AfgTree *tree = self->tree;
   gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL;
-  g_autofree gint64 *npu_totals = has_npu ? g_new0 (gint64, MAX (self->nodes.len, 1)) : NULL;
+  g_autofree gint64 *npu_totals = has_npu ? afg_huge_alloc0 (sizeof (gint64) * MAX (self->nodes.len, 1)) : NULL;
   g_autofree gint64 *sums = sum_children (self, npu_totals);
   g_autofree guint32 *order = layout_order (self);
 

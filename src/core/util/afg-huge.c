@@ -11,7 +11,7 @@
 #define HUGE_PAGE (2u << 20)
 /* Below this a buffer faults in 4 kB pages: a huge page would hold
  * mostly nothing. */
-#define MIN_HUGE (512u << 10)
+#define MIN_HUGE (256u << 10)
 
 /* glibc raises its mmap threshold as big blocks are freed (up to 32 MB)
  * and then carves them from its heaps, in 4 kB pages, and keeps them

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
  * page's about 0.13 ms when the host still backs it; a 1M-row export
  * spent a quarter of its CPU time in faults. */
 
-/* g_malloc (@size), or from 512 kB whole huge pages on a 2 MB boundary,
+/* g_malloc (@size), or from 256 kB whole huge pages on a 2 MB boundary,
  * all advised: each 2 MB of it one fault. Freed with g_free(). */
 gpointer afg_huge_alloc  (gsize    size);
 /* afg_huge_alloc(), zeroed. */
