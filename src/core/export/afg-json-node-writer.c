@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "afg-json-node-writer.h"
+#include "afg-json-put.h"
 #include "afg-json-writer.h"
-
-#define MAX_INT_TEXT 20  /* -9223372036854775808 */
 
 void
 afg_json_node_writer_init (AfgJsonNodeWriter *w, const AfgTree *tree)
@@ -47,70 +46,6 @@ afg_json_node_writer_clear (AfgJsonNodeWriter *w)
   g_free (w->keys);
 }
 
-static inline char *
-put (char *p, const char *text, gsize len)
-{
-  memcpy (p, text, len);
-  return p + len;
-}
-
-#define PUT_LITERAL(p, text) put ((p), (text), sizeof (text) - 1)
-
-static const char digit_pairs[] =
-  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-  "8081828384858687888990919293949596979899";
-
-/* Two digits a step: half the chain of dependent multiplications. */
-static inline char *
-put_int (char *p, gint64 value)
-{
-  char buf[MAX_INT_TEXT];
-  char *q = buf + sizeof buf;
-  guint64 v = value < 0 ? 0 - (guint64) value : (guint64) value;
-
-  while (v >= 100)
-    {
-      guint64 pair = v % 100;
-
-      v /= 100;
-      q -= 2;
-      memcpy (q, digit_pairs + 2 * pair, 2);
-    }
-  if (v >= 10)
-    {
-      q -= 2;
-      memcpy (q, digit_pairs + 2 * v, 2);
-    }
-  else
-    *--q = (char) ('0' + v);
-  if (value < 0)
-    *--q = '-';
-  return put (p, q, buf + sizeof buf - q);
-}
-
-/* Room for @n more bytes at the end of @out, returned; the caller ends
- * the text with end_room(). */
-static inline char *
-room (GString *out, gsize n)
-{
-  gsize len = out->len;
-
-  if (len + n >= out->allocated_len)
-    {
-      g_string_set_size (out, len + n);
-      out->len = len;
-    }
-  return out->str + len;
-}
-
-static inline void
-end_room (GString *out, char *end)
-{
-  *end = '\0';
-  out->len = end - out->str;
-}
-
 void
 afg_json_node_writer_open (GString *out, guint32 i, gpointer data)
 {
@@ -118,12 +53,10 @@ afg_json_node_writer_open (GString *out, guint32 i, gpointer data)
   const char *name = afg_tree_get_node_name (w->tree, i);
   AfgCategory category = afg_tree_get_node_category (w->tree, i);
   gsize fixed = 64 + w->n_fields * (32 + MAX_INT_TEXT) + AFG_N_DURATION_COLUMNS * (MAX_INT_TEXT + 1);
-  const guchar *c;
+  gssize name_len = plain_length (name);
   char *p;
 
-  for (c = (const guchar *) name; *c && !afg_json_needs_escape (*c); c++)
-    ;
-  if (*c)
+  if (name_len < 0)
     {
       /* Rare: the general path escapes it. */
       g_string_append (out, "{\"name\":");
@@ -132,9 +65,9 @@ afg_json_node_writer_open (GString *out, guint32 i, gpointer data)
     }
   else
     {
-      p = room (out, fixed + (c - (const guchar *) name));
+      p = room (out, fixed + (gsize) name_len);
       p = PUT_LITERAL (p, "{\"name\":\"");
-      p = put (p, name, c - (const guchar *) name);
+      p = put (p, name, (gsize) name_len);
       *p++ = '"';
     }
   p = PUT_LITERAL (p, ",\"category\":\"");

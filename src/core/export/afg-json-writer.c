@@ -3,7 +3,9 @@
 
 #include "afg-cores.h"
 #include "afg-function-table.h"
+#include "afg-huge.h"
 #include "afg-json-node-writer.h"
+#include "afg-json-put.h"
 #include "afg-json-writer.h"
 #include "afg-writers.h"
 
@@ -219,6 +221,41 @@ afg_json_append_npu (GString *out, const AfgNpuStats *npu)
                           npu->tasks, npu->ns, npu->unlinked_tasks, npu->unlinked_ns, npu->skipped);
 }
 
+static void
+append_function (GString *out, const AfgFunctionTable *table, guint k)
+{
+  const AfgFunction *f = afg_function_table_get (table, k);
+  const char *name = afg_function_table_get_name (table, k);
+  const char *category = afg_category_to_string (f->category);
+  gssize name_len = plain_length (name);
+  gsize fixed = 96 + strlen (category) + 3 * MAX_INT_TEXT;
+  char *p;
+
+  if (name_len < 0)
+    {
+      g_string_append (out, k > 0 ? ",{\"name\":" : "{\"name\":");
+      afg_json_append_string (out, name);
+      p = room (out, fixed);
+    }
+  else
+    {
+      p = room (out, fixed + (gsize) name_len);
+      p = k > 0 ? PUT_LITERAL (p, ",{\"name\":\"") : PUT_LITERAL (p, "{\"name\":\"");
+      p = put (p, name, (gsize) name_len);
+      *p++ = '"';
+    }
+  p = PUT_LITERAL (p, ",\"category\":\"");
+  p = put (p, category, strlen (category));
+  p = PUT_LITERAL (p, "\",\"calls\":");
+  p = put_int (p, f->calls);
+  p = PUT_LITERAL (p, ",\"self_ns\":");
+  p = put_int (p, f->self_ns);
+  p = PUT_LITERAL (p, ",\"total_ns\":");
+  p = put_int (p, f->total_ns);
+  *p++ = '}';
+  end_room (out, p);
+}
+
 void
 afg_json_append_functions (GString *out, const AfgTree *tree)
 {
@@ -226,21 +263,7 @@ afg_json_append_functions (GString *out, const AfgTree *tree)
 
   g_string_append (out, "\"functions\":[");
   for (guint k = 0; k < afg_function_table_get_n_functions (table); k++)
-    {
-      const AfgFunction *f = afg_function_table_get (table, k);
-
-      g_string_append (out, k > 0 ? ",{\"name\":" : "{\"name\":");
-      afg_json_append_string (out, afg_function_table_get_name (table, k));
-      g_string_append (out, ",\"category\":\"");
-      g_string_append (out, afg_category_to_string (f->category));
-      g_string_append (out, "\",\"calls\":");
-      afg_json_append_int (out, f->calls);
-      g_string_append (out, ",\"self_ns\":");
-      afg_json_append_int (out, f->self_ns);
-      g_string_append (out, ",\"total_ns\":");
-      afg_json_append_int (out, f->total_ns);
-      g_string_append_c (out, '}');
-    }
+    append_function (out, table, k);
   g_string_append_c (out, ']');
 }
 
@@ -296,7 +319,8 @@ afg_json_write (const AfgTree *tree, GString *out)
   at = out->len;
   if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && afg_cores_get () > 1)
     {
-      functions.out = g_string_new (NULL);
+      /* About 120 bytes a function, fewer functions than nodes. */
+      functions.out = afg_huge_string_new (160 * (gsize) afg_tree_get_n_nodes (tree));
       helper = g_thread_new ("afg-json", append_functions_job, &functions);
     }
   else
