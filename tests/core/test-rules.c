@@ -413,6 +413,56 @@ test_unknown_string_id (void)
   afg_test_assert_tree (p, expected);
 }
 
+/* STRING_IDS without a key (a hand-made DB): ids out of rowid order,
+ * one repeated (the first row wins), sparse (too many runs to index by
+ * run) and dense ones all name their rows; the loader takes a shortcut
+ * while ids ascend and must agree with the map it falls back to. */
+static void
+test_string_ids_order (gconstpointer data)
+{
+  guint shape = GPOINTER_TO_UINT (data);
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NO_STRING_IDS);
+  g_autoptr(GString) sql = g_string_new ("CREATE TABLE STRING_IDS (id INTEGER, value TEXT);");
+  g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AfgTree) p = NULL;
+  guint n = shape == 0 ? 4 : 600;
+
+  /* shape 0: 10, 11, 5 (out of order), 10 again, 12; 1: 600 ids two
+   * apart, ascending; 2: the same descending; 3: dense, ascending. */
+  if (shape == 0)
+    g_string_append (sql, "INSERT INTO STRING_IDS VALUES (10, 'a'), (11, 'b'), (5, 'c'), (10, 'dup'), (12, 'd');");
+  else
+    for (guint k = 0; k < n; k++)
+      {
+        guint i = shape == 2 ? n - 1 - k : k;
+
+        g_string_append_printf (sql, "INSERT INTO STRING_IDS VALUES (%u, 'f%04u');", shape == 3 ? 1000 + i : 2 * i, i);
+      }
+  for (guint k = 0; k < n; k++)
+    {
+      guint id = shape == 0 ? (guint[]) { 10, 11, 5, 12 }[k] : shape == 3 ? 1000 + k : 2 * k;
+
+      g_string_append_printf (sql, "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) VALUES"
+                                   " ('%u', '%u', 4294967297, %u, 50001);", 100 * k, 100 * k + 10, id);
+    }
+  afg_test_db_exec (db, sql->str);
+  p = afg_test_db_load (db);
+  afg_test_db_free (db);
+  g_ptr_array_add (expected, g_strdup_printf ("1/1\t%u\t%u\t0", n, 10 * n));
+  if (shape == 0)
+    {
+      static const char * const names[] = { "a", "b", "c", "d" };
+
+      for (guint k = 0; k < 4; k++)
+        g_ptr_array_add (expected, g_strdup_printf ("1/1;%s\t1\t10\t10", names[k]));
+    }
+  else
+    for (guint k = 0; k < n; k++)
+      g_ptr_array_add (expected, g_strdup_printf ("1/1;f%04u\t1\t10\t10", k));
+  g_ptr_array_add (expected, NULL);
+  afg_test_assert_tree (p, (const char * const *) expected->pdata);
+}
+
 /* Rule 5: invalid UTF-8 in STRING_IDS is repaired with U+FFFD. */
 static void
 test_invalid_utf8 (void)
@@ -637,6 +687,10 @@ main (int argc, char **argv)
                         test_timestamps);
   g_test_add_func ("/rules/unknown-string-id", test_unknown_string_id);
   g_test_add_func ("/rules/invalid-utf8", test_invalid_utf8);
+  g_test_add_data_func ("/rules/string-ids/out-of-order", GUINT_TO_POINTER (0), test_string_ids_order);
+  g_test_add_data_func ("/rules/string-ids/sparse", GUINT_TO_POINTER (1), test_string_ids_order);
+  g_test_add_data_func ("/rules/string-ids/descending", GUINT_TO_POINTER (2), test_string_ids_order);
+  g_test_add_data_func ("/rules/string-ids/dense", GUINT_TO_POINTER (3), test_string_ids_order);
   g_test_add_func ("/rules/profiler-step", test_profiler_step);
   g_test_add_func ("/rules/types/default-enum", test_types_default_enum);
   g_test_add_func ("/rules/types/custom-enum", test_types_custom_enum);
