@@ -6,7 +6,6 @@
 #include "afg-category.h"
 #include "afg-string-table.h"
 #include "afg-table-scan.h"
-#include "afg-vec.h"
 
 #define STEP_PREFIX "ProfilerStep#"
 
@@ -59,57 +58,11 @@ intern (AfgStringTable *table, const char *text, gsize len)
   return table->strings->len - 1;
 }
 
-/* torch_npu writes STRING_IDS with ascending ids: while they ascend none
- * repeats and none needs looking up, so they are only kept in order
- * (and become the runs without a sort). The first id out of order puts
- * them all in the map, which then tells repeats (the first row wins). */
-typedef struct {
-  AfgStringTable *table;
-  AfgVec          ordered;  /* AfgIntMapEntry by ascending id, until mapped */
-  gboolean        mapped;
-  gsize           expected;
-} IdLoad;
-
 static void
-id_load_init (IdLoad *load, AfgStringTable *table, gsize expected)
+add_known (AfgStringTable *table, gint64 id, const char *text, gsize len)
 {
-  load->table = table;
-  load->mapped = FALSE;
-  load->expected = expected;
-  afg_vec_init (&load->ordered, sizeof (AfgIntMapEntry), expected);
-}
-
-static void
-map_ids (IdLoad *load)
-{
-  afg_int_map_init (&load->table->ids, MAX (load->expected, load->ordered.len));
-  for (gsize i = 0; i < load->ordered.len; i++)
-    {
-      const AfgIntMapEntry *e = &AFG_VEC_INDEX (&load->ordered, AfgIntMapEntry, i);
-
-      afg_int_map_insert (&load->table->ids, e->key, e->value);
-    }
-  afg_vec_clear (&load->ordered);
-  load->mapped = TRUE;
-}
-
-static void
-add_known (IdLoad *load, gint64 id, const char *text, gsize len)
-{
-  AfgStringTable *table = load->table;
-  AfgVec *ordered = &load->ordered;
   guint32 unused;
 
-  if (!load->mapped && ordered->len > 0
-      && id <= (gint64) AFG_VEC_INDEX (ordered, AfgIntMapEntry, ordered->len - 1).key)
-    map_ids (load);
-  if (!load->mapped)
-    {
-      AfgIntMapEntry entry = { (guint64) id, intern (table, text, len), TRUE };
-
-      AFG_VEC_APPEND (ordered, AfgIntMapEntry, entry);
-      return;
-    }
   if (afg_int_map_lookup (&table->ids, (guint64) id, &unused))
     return; /* a duplicate id: the first row wins */
   afg_int_map_insert (&table->ids, (guint64) id, intern (table, text, len));
@@ -125,72 +78,49 @@ compare_entries (gconstpointer a, gconstpointer b)
   return ka < kb ? -1 : ka > kb;
 }
 
-/* From @n entries by ascending id: FALSE, with nothing kept, for ids too
- * sparse for runs. */
-static gboolean
-runs_from (AfgStringTable *table, const AfgIntMapEntry *entries, gsize n)
-{
-  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (AfgIdRun));
-
-  for (gsize i = 0; i < n; i++)
-    {
-      gint64 id = (gint64) entries[i].key;
-      AfgIdRun *last = runs->len ? &g_array_index (runs, AfgIdRun, runs->len - 1) : NULL;
-
-      if (last != NULL && id == last->first + last->count)
-        last->count++;
-      else if (runs->len == MAX_ID_RUNS)
-        return FALSE;
-      else
-        g_array_append_val (runs, ((AfgIdRun) { id, 1, (guint32) i }));
-    }
-  table->run_strings = g_new (guint32, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    table->run_strings[i] = entries[i].value;
-  table->id_runs = g_steal_pointer (&runs);
-  return TRUE;
-}
-
 static void
-runs_from_map (AfgStringTable *table)
+build_id_runs (AfgStringTable *table)
 {
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (AfgIntMapEntry));
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (AfgIdRun));
 
   for (gsize i = 0; i <= table->ids.mask; i++)
     if (table->ids.entries[i].used)
       g_array_append_val (entries, table->ids.entries[i]);
   g_array_sort (entries, compare_entries);
-  runs_from (table, (const AfgIntMapEntry *) entries->data, entries->len);  /* else: sparse ids, keep hashing */
-}
+  for (guint i = 0; i < entries->len; i++)
+    {
+      gint64 id = (gint64) g_array_index (entries, AfgIntMapEntry, i).key;
+      AfgIdRun *last = runs->len ? &g_array_index (runs, AfgIdRun, runs->len - 1) : NULL;
 
-/* Runs when the ids allow, else the map (made now if they all ascended). */
-static void
-index_ids (IdLoad *load)
-{
-  if (load->mapped)
-    runs_from_map (load->table);
-  else if (!runs_from (load->table, load->ordered.data, load->ordered.len))
-    map_ids (load);
-  afg_vec_clear (&load->ordered);
+      if (last != NULL && id == last->first + last->count)
+        last->count++;
+      else if (runs->len == MAX_ID_RUNS)
+        return; /* sparse ids: keep hashing */
+      else
+        g_array_append_val (runs, ((AfgIdRun) { id, 1, i }));
+    }
+  table->run_strings = g_new (guint32, MAX (entries->len, 1));
+  for (guint i = 0; i < entries->len; i++)
+    table->run_strings[i] = g_array_index (entries, AfgIntMapEntry, i).value;
+  table->id_runs = g_steal_pointer (&runs);
 }
 
 static int
-seal (IdLoad *load)
+seal (AfgStringTable *table)
 {
-  AfgStringTable *table = load->table;
-
   table->n_known = table->strings->len;
   table->is_step = g_new0 (guint8, MAX (table->n_known, 1));
   for (guint32 i = 0; i < table->n_known; i++)
     table->is_step[i] = g_str_has_prefix (afg_string_table_get (table, i), STEP_PREFIX);
   table->null_name = afg_string_table_add (table, "<unknown:NULL>");
-  index_ids (load);
+  build_id_runs (table);
   return SQLITE_OK;
 }
 
 typedef struct {
-  IdLoad  *ids;
-  GString *text;  /* NUL-terminated, as intern() wants */
+  AfgStringTable *table;
+  GString        *text;  /* NUL-terminated, as intern() wants */
 } DirectLoad;
 
 /* What sqlite3_column_text() gives, except for the cases left to it
@@ -212,47 +142,44 @@ add_row (gpointer data, const AfgRow *row)
       g_string_truncate (load->text, 0);
       g_string_append_len (load->text, (const char *) value->bytes, value->len);
     }
-  add_known (load->ids, row->values[0].i, load->text->str, load->text->len);
+  add_known (load->table, row->values[0].i, load->text->str, load->text->len);
   return TRUE;
 }
 
 static const char * const columns[] = { "id", "value" };
 
-/* About how many rows STRING_IDS has (its largest rowid, O(log n)); a
- * hostile value only reserves address space. */
-static gsize
-estimate_rows (sqlite3 *db)
-{
-  sqlite3_stmt *stmt = NULL;
-  gint64 rows = 0;
-
-  if (sqlite3_prepare_v2 (db, "SELECT max(rowid) FROM STRING_IDS", -1, &stmt, NULL) == SQLITE_OK
-      && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
-    rows = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  return (gsize) CLAMP (rows, 1024, 1 << 22);
-}
-
 static int
-load_direct (IdLoad *ids, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
+load_direct (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
 {
-  DirectLoad load = { ids, NULL };
+  DirectLoad load = { table, NULL };
   int rc;
 
   if (btree == NULL)
     return -1;
   load.text = g_string_new (NULL);
+  afg_int_map_init (&table->ids, 1024);
   rc = afg_table_scan_read (btree, db, "STRING_IDS", columns, G_N_ELEMENTS (columns), add_row, &load, cancellable);
   g_string_free (load.text, TRUE);
+  if (rc < 0)
+    {
+      afg_string_table_clear (table);  /* what the direct read added */
+      afg_string_table_init (table);
+    }
   return rc;
 }
 
-static int
-load_sql (IdLoad *ids, sqlite3 *db)
+int
+afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
 {
   sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
+  int rc = load_direct (table, db, btree, cancellable);
 
+  if (rc == SQLITE_OK)
+    return seal (table);
+  if (rc != -1)
+    return rc;
+  afg_int_map_init (&table->ids, 1024);
+  rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *text = (const char *) sqlite3_column_text (stmt, 1);
@@ -260,34 +187,12 @@ load_sql (IdLoad *ids, sqlite3 *db)
       rc = SQLITE_OK;
       if (sqlite3_column_type (stmt, 0) != SQLITE_INTEGER || text == NULL)
         continue; /* no usable mapping: rows naming it show <unknown:ID> */
-      add_known (ids, sqlite3_column_int64 (stmt, 0), text, sqlite3_column_bytes (stmt, 1));
+      add_known (table, sqlite3_column_int64 (stmt, 0), text, sqlite3_column_bytes (stmt, 1));
     }
   sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-int
-afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
-{
-  gsize expected = estimate_rows (db);
-  IdLoad ids;
-  int rc;
-
-  id_load_init (&ids, table, expected);
-  rc = load_direct (&ids, db, btree, cancellable);
-  if (rc < 0)
-    {
-      /* What the direct read added goes; SQLite reads it all again. */
-      afg_vec_clear (&ids.ordered);
-      afg_string_table_clear (table);
-      afg_string_table_init (table);
-      id_load_init (&ids, table, expected);
-      rc = load_sql (&ids, db);
-    }
-  if (rc == SQLITE_OK)
-    rc = seal (&ids);
-  afg_vec_clear (&ids.ordered);
-  return rc;
+  if (rc != SQLITE_DONE)
+    return rc;
+  return seal (table);
 }
 
 guint32
