@@ -10,6 +10,7 @@
 
 #include "afg-cores.h"
 #include "afg-format.h"
+#include "afg-huge.h"
 #include "afg-job-load.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
@@ -17,11 +18,13 @@
 /* Above these, malloc maps and unmaps each block on its own: fixed, since
  * glibc would otherwise raise the threshold to the size of the first big
  * array freed, and the next ranks' arrays would come from the heap and
- * stay there, fragmented, once their rank is dropped. To reuse memory,
- * only the blocks above glibc's own ceiling (a rank's serialised page)
- * are mapped, and the heap is never trimmed. */
+ * stay there, fragmented, once their rank is dropped. To reuse memory the
+ * heap is never trimmed, but the blocks from 2 MB, in huge pages
+ * (afg-huge.h), are still mapped on their own: kept in the heap they made
+ * a job of eight 1M-row ranks peak at 537 MB (206 MB mapped), and in
+ * 4 kB pages it took 3.4 s instead of 2.0 s. */
 #define RETURN_MMAP_THRESHOLD (1 << 20)
-#define REUSE_MMAP_THRESHOLD  (32 << 20)
+#define REUSE_MMAP_THRESHOLD  (2 << 20)
 #define REUSE_TRIM_THRESHOLD  (1 << 30)
 
 typedef struct {
@@ -212,6 +215,7 @@ rank_worker (gpointer data, gpointer user_data)
 static void
 tune_malloc (gboolean reuse)
 {
+  afg_huge_init ();  /* first: it would undo this */
   mallopt (M_MMAP_THRESHOLD, reuse ? REUSE_MMAP_THRESHOLD : RETURN_MMAP_THRESHOLD);
   if (reuse)
     mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);

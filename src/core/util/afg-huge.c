@@ -18,8 +18,8 @@
  * there once freed. Pinned at 2 MB, every huge buffer is a mapping of
  * its own that the advice applies to and that goes back when freed (5M
  * rows: peak RSS 328 -> 250 MB, 5.7k -> 3.8k faults). */
-static void
-pin_mmap_threshold (void)
+void
+afg_huge_init (void)
 {
   static gsize done = 0;
 
@@ -40,7 +40,7 @@ alloc_huge_pages (gsize size)
   gsize rounded = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
   void *mem = NULL;
 
-  pin_mmap_threshold ();
+  afg_huge_init ();
   if (size < MIN_HUGE || rounded < size || posix_memalign (&mem, HUGE_PAGE, rounded) != 0)
     return NULL;
 #ifdef MADV_HUGEPAGE
