@@ -16,6 +16,7 @@
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-format.h"
+#include "afg-huge.h"
 #include "afg-job-folder.h"
 #include "afg-loader.h"
 #include "afg-trace-reader.h"
@@ -419,6 +420,7 @@ run_parsed (CliOptions *opts)
 {
   guint n_files = opts->files != NULL ? g_strv_length (opts->files) : 0;
 
+  afg_huge_init ();  /* one shot: big buffers mapped and returned on their own */
   if (opts->version)
     {
       g_print ("%s %s\n", PROG, PACKAGE_VERSION);

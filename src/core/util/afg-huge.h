@@ -10,9 +10,8 @@ G_BEGIN_DECLS
  * page's about 0.13 ms when the host still backs it; a 1M-row export
  * spent a quarter of its CPU time in faults. */
 
-/* Pins glibc's mmap threshold at 2 MB (below), once per process, at the
- * latest on the first allocation here: code that tunes malloc its own way
- * (a job folder's load) calls it first. */
+/* Pins glibc's mmap threshold at 2 MB, once per process: for the one-shot
+ * exports of the command line, and before a job's own malloc tuning. */
 void     afg_huge_init   (void);
 /* g_malloc (@size), or from 256 kB whole huge pages on a 2 MB boundary,
  * all advised: each 2 MB of it one fault. Freed with g_free(). */
