@@ -55,6 +55,12 @@ typedef struct {
   guint         sp;
 } Builder;
 
+static inline gboolean
+has_durations (const Builder *self)
+{
+  return (self->tree->flags & AFG_TREE_DURATIONS) != 0;
+}
+
 static inline BuildNode *
 node_at (Builder *self, guint32 index)
 {
@@ -286,7 +292,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
                        afg_document_get_string (self->tree->document, t->label), 0 };
   guint32 mark = (guint32) self->nodes.len;
   gboolean merge = (self->tree->flags & AFG_TREE_MERGE_ADDRESSES) != 0;
-  gboolean durations = (self->tree->flags & AFG_TREE_DURATIONS) != 0;
+  gboolean durations = has_durations (self);
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
@@ -456,7 +462,7 @@ emitted_columns (const Builder *self, gboolean npu)
 
   if (npu)
     columns |= 1u << AFG_COLUMN_NPU_TOTAL_NS | 1u << AFG_COLUMN_NPU_SELF_NS | 1u << AFG_COLUMN_NPU_TASKS;
-  if (self->durations.element_size != 0)
+  if (has_durations (self))
     for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
       columns |= 1u << (AFG_COLUMN_DURATION_MIN + k);
   return columns;
@@ -497,7 +503,7 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
         emit_npu (tree, i, b, npu_totals[order[i]]);
       next_child += n_children;
     }
-  if (self->durations.element_size != 0)
+  if (has_durations (self))
     emit_durations (self, order);
 }
 
@@ -536,7 +542,7 @@ builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats 
   afg_vec_init (&self->nodes, sizeof (BuildNode), expected);
   memset (&self->durations, 0, sizeof self->durations);
   self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
-  if (tree->flags & AFG_TREE_DURATIONS)
+  if (has_durations (self))
     afg_vec_init (&self->durations, sizeof (Durations), expected);
   afg_int_map_init (&self->children, expected);
   append_node (self, AFG_NODE_NONE, afg_document_get_root_name (tree->document), 0, AFG_THREAD_NONE);
@@ -602,7 +608,7 @@ append_part (Builder *self, const Part *part)
   thread = g_array_index (part->threads, AfgThread, 0);
   thread.node = mark;
   g_array_append_val (self->threads, thread);
-  if (self->durations.element_size != 0)
+  if (has_durations (self))
     {
       afg_vec_set_len_zeroed (&self->durations, mark);
       for (guint32 k = 1; k < part->nodes.len; k++)
@@ -687,7 +693,7 @@ walk_parallel (Builder *self, const AfgEventStore *events)
   for (guint i = 0; i < n; i++)
     total += job.parts[i].nodes.len;
   afg_vec_reserve (&self->nodes, total);
-  if (self->durations.element_size != 0)
+  if (has_durations (self))
     afg_vec_reserve (&self->durations, total);
   for (guint i = 0; i < n; i++)
     {

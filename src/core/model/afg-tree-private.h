@@ -24,8 +24,8 @@ AfgTree *afg_tree_new (AfgDocument    *document,
                        const AfgScope *scope,
                        AfgTreeFlags    flags);
 
-/* Zeroed columns of n_nodes values each, those of @columns (bits by
- * AfgColumn), in one block: a tree's columns together fill whole huge
+/* Columns of n_nodes values each, for the caller to fill, those of
+ * @columns (bits by AfgColumn), in one block: a tree's columns together fill whole huge
  * pages (afg-huge.h) where each alone would fault in 4 kB pages. Once
  * per tree. */
 void     afg_tree_alloc_columns (AfgTree   *tree,

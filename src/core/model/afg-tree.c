@@ -48,7 +48,7 @@ afg_tree_alloc_columns (AfgTree *tree, guint32 columns)
   gsize n = MAX (tree->n_nodes, 1), k = 0;
 
   g_return_if_fail (tree->column_block == NULL && columns < 1u << AFG_N_COLUMNS);
-  tree->column_block = afg_huge_alloc0 (sizeof (gint64) * n * (gsize) __builtin_popcount (columns));
+  tree->column_block = afg_huge_alloc (sizeof (gint64) * n * (gsize) __builtin_popcount (columns));
   for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
     if (columns & 1u << c)
       tree->columns[c] = tree->column_block + n * k++;

@@ -34,7 +34,7 @@ struct _AfgChunk {
 
 AfgChunk *afg_chunk_new        (guint32         capacity);
 void      afg_chunk_list_free  (AfgChunk       *head);
-/* Whether the chunk is in order already (it needs no scratch). */
+/* Whether the chunk is in the order afg_chunk_sort() gives. */
 gboolean  afg_chunk_is_sorted  (const AfgChunk *chunk);
 /* Stable sort by start ascending, end descending.
  * @scratch holds at least chunk->len events. */

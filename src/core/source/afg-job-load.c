@@ -10,7 +10,6 @@
 
 #include "afg-cores.h"
 #include "afg-format.h"
-#include "afg-huge.h"
 #include "afg-job-load.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
@@ -215,7 +214,6 @@ rank_worker (gpointer data, gpointer user_data)
 static void
 tune_malloc (gboolean reuse)
 {
-  afg_huge_init ();  /* first: it would undo this */
   mallopt (M_MMAP_THRESHOLD, reuse ? REUSE_MMAP_THRESHOLD : RETURN_MMAP_THRESHOLD);
   if (reuse)
     mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);

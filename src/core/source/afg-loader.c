@@ -42,7 +42,7 @@ typedef struct {
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
-  gboolean             keeps_links;   /* the readers keep the rows that may take tasks */
+  gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
   AfgVec               npu_rows[N_READERS];  /* their connection ids (gint64) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
   AfgTableScan        *scan;          /* the direct read of PYTORCH_API, while it runs */

@@ -22,15 +22,9 @@
 void
 afg_huge_init (void)
 {
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
 #ifdef M_MMAP_THRESHOLD
-      mallopt (M_MMAP_THRESHOLD, HUGE_PAGE);
+  mallopt (M_MMAP_THRESHOLD, HUGE_PAGE);
 #endif
-      g_once_init_leave (&done, 1);
-    }
 }
 
 /* A whole number of huge pages on a huge-page boundary, advised: every

@@ -10,8 +10,8 @@ G_BEGIN_DECLS
  * page's about 0.13 ms when the host still backs it; a 1M-row export
  * spent a quarter of its CPU time in faults. */
 
-/* Pins glibc's mmap threshold at 2 MB, once per process: for the one-shot
- * exports of the command line, and before a job's own malloc tuning. */
+/* Pins glibc's mmap threshold at 2 MB: for the one-shot exports of the
+ * command line (a job's load then tunes it its own way). */
 void     afg_huge_init   (void);
 /* g_malloc (@size), or from 256 kB whole huge pages on a 2 MB boundary,
  * all advised: each 2 MB of it one fault. Freed with g_free(). */

@@ -31,7 +31,7 @@ afg_vec_reserve (AfgVec *vec, gsize capacity)
 
   if (capacity <= vec->capacity)
     return;
-  if (capacity > G_MAXSIZE / vec->element_size)
+  if (capacity > G_MAXSIZE / 2 / vec->element_size)
     g_error ("afg_vec_reserve: %" G_GSIZE_FORMAT " elements do not fit in memory", capacity);
   data = afg_huge_alloc (capacity * vec->element_size);
   if (vec->len > 0)
@@ -44,9 +44,7 @@ afg_vec_reserve (AfgVec *vec, gsize capacity)
 void
 afg_vec_grow (AfgVec *vec)
 {
-  gsize capacity = MAX (vec->capacity, FIRST_CAPACITY / 2) * 2;
-
-  afg_vec_reserve (vec, capacity < vec->capacity ? G_MAXSIZE : capacity);
+  afg_vec_reserve (vec, MAX (vec->capacity, FIRST_CAPACITY / 2) * 2);
 }
 
 void
