@@ -158,6 +158,32 @@ test_sort_shape (gconstpointer data)
     }
 }
 
+/* A chunk big enough for huge pages gets all the events they hold (they
+ * fault in whole); a small one gets what was asked; the largest is
+ * exactly 4 MB. */
+static void
+test_chunk_fills_huge_pages (void)
+{
+  struct { guint32 asked, expected; } cases[] = {
+    { 8, 8 },
+    { 4096, 4096 },
+    { 32768, (guint32) (((2u << 20) - sizeof (AfgChunk)) / sizeof (AfgEvent)) },
+    { AFG_CHUNK_MAX_EVENTS, AFG_CHUNK_MAX_EVENTS },
+  };
+
+  g_assert_cmpuint (sizeof (AfgChunk) + sizeof (AfgEvent) * AFG_CHUNK_MAX_EVENTS, <=, 4u << 20);
+  g_assert_cmpuint (sizeof (AfgChunk) + sizeof (AfgEvent) * (AFG_CHUNK_MAX_EVENTS + 1), >, 4u << 20);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      AfgChunk *chunk = afg_chunk_new (cases[i].asked);
+
+      g_assert_cmpuint (chunk->capacity, ==, cases[i].expected);
+      /* Every event of it can be written. */
+      memset (chunk->events, 0x3c, sizeof (AfgEvent) * chunk->capacity);
+      afg_chunk_list_free (chunk);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,5 +198,6 @@ main (int argc, char **argv)
 
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_sort_shape);
     }
+  g_test_add_func ("/event-sort/chunk-fills-huge-pages", test_chunk_fills_huge_pages);
   return g_test_run ();
 }

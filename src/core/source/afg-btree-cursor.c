@@ -61,7 +61,7 @@ afg_btree_cursor_free (AfgBtreeCursor *self)
 {
   if (self == NULL)
     return;
-  g_free (self->batch);
+  afg_huge_free (self->batch, (gsize) self->batch_capacity * self->page_size);
   g_byte_array_unref (self->payload);
   g_free (self->overflow);
   g_free (self);

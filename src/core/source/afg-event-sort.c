@@ -14,10 +14,15 @@ event_less (const AfgEvent *a, const AfgEvent *b)
   return a->end > b->end;
 }
 
+/* A chunk in huge pages fills them: they fault in whole anyway. */
 AfgChunk *
 afg_chunk_new (guint32 capacity)
 {
-  AfgChunk *chunk = afg_huge_alloc (sizeof (AfgChunk) + sizeof (AfgEvent) * capacity);
+  gsize bytes = afg_huge_round (sizeof (AfgChunk) + sizeof (AfgEvent) * (gsize) capacity);
+  AfgChunk *chunk;
+
+  capacity = (guint32) MIN ((bytes - sizeof (AfgChunk)) / sizeof (AfgEvent), G_MAXUINT32);
+  chunk = afg_huge_alloc (sizeof (AfgChunk) + sizeof (AfgEvent) * (gsize) capacity);
 
   chunk->next = NULL;
   chunk->len = 0;
@@ -31,7 +36,7 @@ afg_chunk_list_free (AfgChunk *head)
   while (head != NULL)
     {
       AfgChunk *next = head->next;
-      g_free (head);
+      afg_huge_free (head, sizeof (AfgChunk) + sizeof (AfgEvent) * head->capacity);
       head = next;
     }
 }

@@ -111,13 +111,21 @@ slot_for (Reader *r, gint64 global_tid)
 }
 
 static void
+free_scratch (Reader *r)
+{
+  afg_huge_free (r->scratch, sizeof (AfgEvent) * r->scratch_capacity);
+  r->scratch = NULL;
+  r->scratch_capacity = 0;
+}
+
+static void
 sort_chunk (Reader *r, AfgChunk *chunk)
 {
   /* The scratch grows with the chunks (they double): a small profile
    * does not pay for a full chunk's buffer. */
   if (r->scratch_capacity < chunk->len)
     {
-      g_free (r->scratch);
+      free_scratch (r);
       r->scratch_capacity = chunk->capacity;
       r->scratch = afg_huge_alloc (sizeof (AfgEvent) * r->scratch_capacity);
     }
@@ -346,8 +354,7 @@ finish_reader (Reader *r)
 {
   for (guint i = 0; i < r->slots->len; i++)
     sort_chunk (r, g_array_index (r->slots, ThreadSlot, i).tail);
-  g_clear_pointer (&r->scratch, g_free);
-  r->scratch_capacity = 0;
+  free_scratch (r);
 }
 
 static gpointer
@@ -400,7 +407,7 @@ reader_clear (Reader *r)
   g_clear_pointer (&r->slots, g_array_unref);
   g_clear_pointer (&r->steps, g_array_unref);
   afg_int_map_clear (&r->slot_map);
-  g_clear_pointer (&r->scratch, g_free);
+  free_scratch (r);
 }
 
 static gboolean

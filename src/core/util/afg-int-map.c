@@ -19,7 +19,9 @@ afg_int_map_init (AfgIntMap *map, gsize expected)
 void
 afg_int_map_clear (AfgIntMap *map)
 {
-  g_clear_pointer (&map->entries, g_free);
+  if (map->entries != NULL)
+    afg_huge_free (map->entries, sizeof (AfgIntMapEntry) * (map->mask + 1));
+  map->entries = NULL;
   map->n_items = 0;
   map->mask = 0;
 }

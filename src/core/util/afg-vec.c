@@ -20,7 +20,8 @@ afg_vec_init (AfgVec *vec, gsize element_size, gsize reserved)
 void
 afg_vec_clear (AfgVec *vec)
 {
-  g_clear_pointer (&vec->data, g_free);
+  afg_huge_free (vec->data, vec->capacity * vec->element_size);
+  vec->data = NULL;
   vec->len = vec->capacity = 0;
 }
 
@@ -36,7 +37,7 @@ afg_vec_reserve (AfgVec *vec, gsize capacity)
   data = afg_huge_alloc (capacity * vec->element_size);
   if (vec->len > 0)
     memcpy (data, vec->data, vec->len * vec->element_size);
-  g_free (vec->data);
+  afg_huge_free (vec->data, vec->capacity * vec->element_size);
   vec->data = data;
   vec->capacity = capacity;
 }
