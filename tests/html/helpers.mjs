@@ -34,8 +34,20 @@ export function samplesDir() {
   return process.env.AFG_SAMPLES || path.resolve(repoRoot, 'tests', 'data');
 }
 
+/* Every directory a test makes goes when its process exits, pass or
+ * fail; AFG_KEEP_TMP=1 keeps them for a look after a failure. */
+const madeDirs = [];
+process.on('exit', () => {
+  if (process.env.AFG_KEEP_TMP)
+    return;
+  for (const dir of madeDirs)
+    fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export function tmpDir(prefix) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /* Exports @db as HTML into a fresh directory; returns the page's path. */
