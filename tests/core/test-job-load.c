@@ -3,6 +3,8 @@
  * "All ranks" (afg-merged-tree.c) and Cancel. */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "afg-cores.h"
 #include "afg-function-table.h"
 #include "afg-job-load.h"
@@ -178,13 +180,33 @@ test_cancel (void)
   afg_test_rm_rf (root);
 }
 
+typedef struct {
+  guint  *cores;
+  gint64 *sizes;  /* of the rank's DB */
+} CoreCount;
+
 static gboolean
 count_cores (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
-  guint *cores = data;
+  CoreCount *count = data;
+  GStatBuf st;
 
-  cores[index] = afg_cores_get ();
+  g_assert_cmpint (g_stat (rank->path, &st), ==, 0);
+  count->cores[index] = afg_cores_get ();
+  count->sizes[index] = st.st_size;
   return TRUE;
+}
+
+/* The rank that starts last: the biggest DBs start first, ties in rank order. */
+static guint
+last_started (const gint64 *sizes, guint n)
+{
+  guint last = 0;
+
+  for (guint i = 1; i < n; i++)
+    if (sizes[i] <= sizes[last])
+      last = i;
+  return last;
 }
 
 static void
@@ -211,7 +233,8 @@ assert_pool_threads_unlimited (guint n)
 }
 
 /* As many ranks as cores (or more): each read on one core, side by
- * side; a lone rank gets them all. */
+ * side, but the last to start (the smallest DB), which may end alone,
+ * gets them all; so does a lone rank. */
 static void
 test_cores_per_rank (void)
 {
@@ -219,14 +242,18 @@ test_cores_per_rank (void)
   g_autofree char *many = make_job (n);
   g_autofree char *one = make_job (1);
   g_autofree guint *cores = g_new0 (guint, n);
-  g_autoptr(AfgJobLoad) load = new_load (many, count_cores, cores);
+  g_autofree gint64 *sizes = g_new0 (gint64, n);
+  CoreCount count = { cores, sizes };
+  g_autoptr(AfgJobLoad) load = new_load (many, count_cores, &count);
   g_autoptr(AfgJobLoad) alone = NULL;
+  guint last;
 
   afg_job_load_run (load, NULL);
+  last = last_started (sizes, n);
   for (guint i = 0; i < n; i++)
-    g_assert_cmpuint (cores[i], ==, 1);
+    g_assert_cmpuint (cores[i], ==, i == last ? g_get_num_processors () : 1);
   assert_pool_threads_unlimited (n);
-  alone = new_load (one, count_cores, cores);
+  alone = new_load (one, count_cores, &count);
   afg_job_load_run (alone, NULL);
   g_assert_cmpuint (cores[0], ==, g_get_num_processors ());
   afg_test_rm_rf (many);

@@ -150,37 +150,53 @@ write_piece (const char *data, gsize len, gpointer file, GError **error)
 }
 
 /* Streamed: the trace of a large profile is gigabytes. */
-static gboolean
+static AfgAtomicFile *
 write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
 {
   AfgAtomicFile *file = afg_atomic_file_open (path, error);
 
-  if (file == NULL)
-    return FALSE;
-  if (!afg_trace_write (tree, tasks, write_piece, file, error))
-    {
-      afg_atomic_file_abort (file);
-      return FALSE;
-    }
-  return afg_atomic_file_commit (file, error);
+  if (file != NULL && !afg_trace_write (tree, tasks, write_piece, file, error))
+    g_clear_pointer (&file, afg_atomic_file_abort);
+  return file;
+}
+
+static AfgAtomicFile *
+write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *path, GError **error)
+{
+  g_autoptr(GString) out = NULL;
+  AfgAtomicFile *file;
+  gint64 t0 = g_get_monotonic_time (), t1;
+
+  if ((out = serialize (tree, format, weight, error)) == NULL)
+    return NULL;
+  t1 = g_get_monotonic_time ();
+  if ((file = afg_atomic_file_open (path, error)) != NULL && !afg_atomic_file_write (file, out->str, out->len, error))
+    g_clear_pointer (&file, afg_atomic_file_abort);
+  g_debug ("serialize %.3f s, write %.3f s", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6);
+  return file;
+}
+
+/* Written, not yet committed. */
+static AfgAtomicFile *
+write_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
+               const char *path, GError **error)
+{
+  if (!check_output_path (tree, path, error))
+    return NULL;
+  if (format == AFG_FORMAT_TRACE)
+    return write_trace (tree, tasks, path, error);
+  return write_serialized (tree, format, weight, path, error);
 }
 
 static gboolean
 export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
                 const char *path, GError **error)
 {
-  g_autoptr(GString) out = NULL;
-  gint64 t0 = g_get_monotonic_time (), t1;
-  gboolean ok;
+  AfgAtomicFile *file = write_to_file (tree, format, weight, tasks, path, error);
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ok = file != NULL && afg_atomic_file_commit (file, error);
 
-  if (!check_output_path (tree, path, error))
-    return FALSE;
-  if (format == AFG_FORMAT_TRACE)
-    return write_trace (tree, tasks, path, error);
-  out = serialize (tree, format, weight, error);
-  t1 = g_get_monotonic_time ();
-  ok = out != NULL && afg_export_write_data (path, out->str, out->len, error);
-  g_debug ("serialize %.3f s, write %.3f s", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6);
+  g_debug ("commit %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   return ok;
 }
 
@@ -198,17 +214,23 @@ afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char 
 }
 
 static gboolean
+make_dir (const char *dir, GError **error)
+{
+  int saved;
+
+  if (g_mkdir_with_parents (dir, 0755) == 0)
+    return TRUE;
+  saved = errno;
+  return afg_error_set_errno (error, dir, _("cannot create the output directory"), saved);
+}
+
+static gboolean
 export_to_dir (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
                const char *dir, char **out_path, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
 
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int saved = errno;
-      return afg_error_set_errno (error, dir, _("cannot create the output directory"), saved);
-    }
-  if (!export_to_file (tree, format, weight, tasks, path, error))
+  if (!make_dir (dir, error) || !export_to_file (tree, format, weight, tasks, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);
@@ -220,6 +242,17 @@ afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight wei
                             char **out_path, GError **error)
 {
   return export_to_dir (tree, format, weight, NULL, dir, out_path, error);
+}
+
+AfgAtomicFile *
+afg_export_to_dir_pending (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
+                           GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
+
+  if (!make_dir (dir, error))
+    return NULL;
+  return write_to_file (tree, format, weight, NULL, path, error);
 }
 
 gboolean

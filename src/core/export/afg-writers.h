@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-atomic-file.h"
 #include "afg-device-tasks.h"
 #include "afg-tree.h"
 
@@ -87,6 +88,16 @@ gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
                                      const char       *dir,
                                      char            **out_path,
                                      GError          **error);
+
+/* As afg_export_to_dir_weighted(), but the file is left written and not
+ * yet committed: afg_atomic_file_commit() (from any thread) fsyncs and
+ * renames it into place, afg_atomic_file_abort() drops it. So that the
+ * wait for the disk need not hold up the caller's next work. */
+AfgAtomicFile *afg_export_to_dir_pending (const AfgTree *tree,
+                                          AfgFormat      format,
+                                          AfgWeight      weight,
+                                          const char    *dir,
+                                          GError       **error);
 
 /* Writes @data to @path through an atomic temp file (afg-atomic-file.h). */
 gboolean    afg_export_write_data   (const char       *path,

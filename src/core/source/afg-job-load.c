@@ -8,6 +8,8 @@
 #include <malloc.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "afg-cores.h"
 #include "afg-format.h"
 #include "afg-job-load.h"
@@ -39,6 +41,7 @@ typedef struct {
 struct _AfgJobLoad {
   char              *path;
   guint              worker_cores;  /* each worker's share of the cores */
+  guint              started;       /* atomic: ranks a worker has taken */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
   GPtrArray         *summaries;  /* AfgRankSummary *, one per rank */
@@ -192,7 +195,10 @@ rank_worker (gpointer data, gpointer user_data)
       g_atomic_int_set (&task->state, AFG_RANK_STATE_CANCELLED);
       return;
     }
-  afg_cores_limit_thread (task->job->worker_cores);
+  /* The last rank to start has the cores to itself once the other
+   * workers finish theirs: it may use them all meanwhile. */
+  if ((guint) g_atomic_int_add ((gint *) &task->job->started, 1) + 1 < task->job->summaries->len)
+    afg_cores_limit_thread (task->job->worker_cores);
   g_atomic_int_set (&task->state, AFG_RANK_STATE_READING);
   if (sum_up_rank (task, summary, &error))
     g_atomic_int_set (&task->state, AFG_RANK_STATE_DONE);
@@ -219,6 +225,40 @@ tune_malloc (gboolean reuse)
     mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);
 }
 
+static gint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 ? (gint64) st.st_size : 0;
+}
+
+static int
+compare_sizes (gconstpointer a, gconstpointer b, gpointer sizes)
+{
+  gint64 x = ((const gint64 *) sizes)[*(const guint *) a], y = ((const gint64 *) sizes)[*(const guint *) b];
+
+  return x > y ? -1 : x < y;
+}
+
+/* Task indices, the biggest DB first (ties in rank order): the last ranks
+ * to start, which may end with a core to themselves, are the smallest. */
+static guint *
+order_by_size (AfgJobLoad *self)
+{
+  guint n = self->summaries->len;
+  guint *order = g_new (guint, MAX (n, 1));
+  g_autofree gint64 *sizes = g_new (gint64, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      order[i] = i;
+      sizes[i] = file_size (self->tasks[i].rank->path);
+    }
+  g_qsort_with_data (order, n, sizeof (guint), compare_sizes, sizes);
+  return order;
+}
+
 /* One rank per core at a time, each read on its own core (one reader, no
  * helper threads): two ranks side by side need no merge of a split read,
  * and one rank's writing overlaps the other's reading. A job of fewer
@@ -231,15 +271,18 @@ afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
   guint workers = MAX (1, MIN (cores, self->summaries->len));
   GThreadPool *pool = g_thread_pool_new (rank_worker, self, (int) workers, FALSE, &error);
 
+  g_autofree guint *order = order_by_size (self);
+
   self->worker_cores = MAX (1, cores / workers);
   tune_malloc (self->options.reuse_memory);
   for (guint i = 0; i < self->summaries->len; i++)
+    self->tasks[i].cancellable = cancellable;
+  for (guint i = 0; i < self->summaries->len; i++)
     {
-      self->tasks[i].cancellable = cancellable;
       if (pool == NULL)
-        rank_worker (&self->tasks[i], self);
+        rank_worker (&self->tasks[order[i]], self);
       else
-        g_thread_pool_push (pool, &self->tasks[i], NULL);
+        g_thread_pool_push (pool, &self->tasks[order[i]], NULL);
     }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
