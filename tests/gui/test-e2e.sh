@@ -115,8 +115,7 @@ done
 [ -n "$(blue_near_left "$(row_y 3)")" ] || fail "the selected frame has no blue outline"
 ok "a click selects aten::add and outlines it"
 
-xdotool click --repeat 2 --delay 80 1
-wait_state zoom=aten::add
+double_click_until zoom=aten::add
 expect_pixel $((W * 9 / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' \
   "zoomed aten::add does not span the width"
 ok "a double-click zooms: aten::add spans the width"

@@ -112,7 +112,7 @@ xdotool mousemove --window "$WID" 100 $((ROW1 - 40))
 sleep 0.2
 FRAME=$(state_field hover)
 [ -n "$FRAME" ] || fail "no frame two rows above the root"
-xdotool click --repeat 2 --delay 80 1
+double_click_until "zoom=$FRAME"
 expect_function "$ALL" "$FRAME"
 wait_state "histogram=$(python3 "$EXPECT" "$ALL" frame "$FRAME")" "zoom=$FRAME"
 ok "a double-click on $FRAME zooms and picks its function; the histogram has that frame's calls"
