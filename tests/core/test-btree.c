@@ -333,6 +333,45 @@ test_real_columns (void)
   afg_test_db_free (db);
 }
 
+/* Integers of every width a record stores them in (1, 2, 3, 4, 6 and 8
+ * bytes), both signs, at each width's edges: times, thread ids and
+ * connection ids read directly as SQLite reads them. */
+static void
+test_integer_widths (void)
+{
+  static const gint64 edges[] = { 0, 1, 127, 128, 32767, 32768, 8388607, 8388608, G_GINT64_CONSTANT (2147483647),
+                                  G_GINT64_CONSTANT (2147483648), G_GINT64_CONSTANT (140737488355327),
+                                  G_GINT64_CONSTANT (140737488355328), G_GINT64_CONSTANT (4611686018427387904) };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_INTEGER_TIME | AFG_TEST_DB_NPU);
+  guint n = 0;
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    for (int sign = -1; sign <= 1; sign += 2)
+      {
+        gint64 at = sign * edges[i], tid = sign * edges[(i + 3) % G_N_ELEMENTS (edges)];
+        gint64 row = afg_test_db_add_with_connection (db, tid, at - 3, at + 4, "edge", 1000 + n);
+
+        afg_test_db_add (db, tid, at - edges[i % 4], at, "before");
+        afg_test_db_add (db, tid, at, at + edges[(i + 1) % 5] + 1, "after");
+        afg_test_db_add_task (db, at, at + edges[i % 6], sign * edges[(i + 5) % G_N_ELEMENTS (edges)]);
+        afg_test_db_link (db, 1000 + n, sign * edges[(i + 5) % G_N_ELEMENTS (edges)]);
+        g_assert_cmpint (row, >, 0);
+        n++;
+      }
+  afg_test_db_commit (db);
+  afg_test_db_close (db);
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM PYTORCH_API WHERE startNs + 3 = %" G_GINT64_FORMAT,
+                                              -edges[i]);
+
+      g_assert_cmpint (query_int (db->path, sql), ==, edges[i] == 0 ? 2 : 1);
+    }
+  check (db->path, NPU_TABLES, 0);
+  afg_test_db_free (db);
+}
+
 /* Where only SQLite reads the file: UTF-16 text, a -wal to replay. */
 static void
 test_sqlite_only_files (void)
@@ -540,6 +579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/deep-tree", test_deep_tree);
   g_test_add_func ("/btree/alter-table", test_alter_table);
   g_test_add_func ("/btree/real-columns", test_real_columns);
+  g_test_add_func ("/btree/integer-widths", test_integer_widths);
   g_test_add_func ("/btree/sqlite-only-files", test_sqlite_only_files);
   g_test_add_func ("/btree/corrupt", test_corrupt);
   g_test_add_func ("/btree/parse-int64", test_parse_int64);

@@ -151,14 +151,35 @@ serial_size (guint64 type)
   return type < 12 ? sizes[type] : (type - 12) / 2;
 }
 
+/* A record's big-endian integer of @n bytes (1, 2, 3, 4, 6 or 8),
+ * sign-extended: whole loads and a byte swap, no byte loop. */
 static gint64
 big_endian (const guint8 *p, guint n)
 {
-  guint64 v = p[0] & 0x80 ? G_MAXUINT64 : 0;  /* sign-extended */
+  guint16 v16;
+  guint32 v32;
+  guint64 v64;
 
-  for (guint i = 0; i < n; i++)
-    v = v << 8 | p[i];
-  return (gint64) v;
+  switch (n)
+    {
+    case 1:
+      return (gint8) p[0];
+    case 2:
+      memcpy (&v16, p, 2);
+      return (gint16) GUINT16_FROM_BE (v16);
+    case 3:
+      return (gint64) ((gint32) ((guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8) >> 8);
+    case 4:
+      memcpy (&v32, p, 4);
+      return (gint32) GUINT32_FROM_BE (v32);
+    case 6:
+      memcpy (&v16, p, 2);
+      memcpy (&v32, p + 2, 4);
+      return (gint64) ((guint64) (gint64) (gint16) GUINT16_FROM_BE (v16) << 32 | GUINT32_FROM_BE (v32));
+    default:
+      memcpy (&v64, p, 8);
+      return (gint64) GUINT64_FROM_BE (v64);
+    }
 }
 
 /* As SQLite returns it; NaN reads as NULL. */
