@@ -251,6 +251,7 @@ test_unreadable_folder (void)
   if (afg_test_is_root ())
     {
       g_test_skip ("root reads any folder");
+      afg_test_rm_rf (root);
       return;
     }
   g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
