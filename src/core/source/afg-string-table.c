@@ -28,6 +28,7 @@ afg_string_table_clear (AfgStringTable *table)
   g_clear_pointer (&table->by_value, g_hash_table_unref);
   g_clear_pointer (&table->is_step, g_free);
   g_clear_pointer (&table->id_runs, g_array_unref);
+  g_clear_pointer (&table->known, g_array_unref);
   g_clear_pointer (&table->run_strings, g_free);
   g_clear_pointer (&table->categories, g_free);
   afg_int_map_clear (&table->ids);
@@ -61,11 +62,21 @@ intern (AfgStringTable *table, const char *text, gsize len)
 static void
 add_known (AfgStringTable *table, gint64 id, const char *text, gsize len)
 {
+  AfgIntMapEntry entry = { (guint64) id, 0, 1 };
   guint32 unused;
 
   if (afg_int_map_lookup (&table->ids, (guint64) id, &unused))
     return; /* a duplicate id: the first row wins */
-  afg_int_map_insert (&table->ids, (guint64) id, intern (table, text, len));
+  entry.value = afg_int_map_insert (&table->ids, (guint64) id, intern (table, text, len));
+  g_array_append_val (table->known, entry);
+}
+
+/* Before the first add_known(). */
+static void
+begin_known (AfgStringTable *table)
+{
+  afg_int_map_init (&table->ids, 1024);
+  table->known = g_array_new (FALSE, FALSE, sizeof (AfgIntMapEntry));
 }
 
 #define MAX_ID_RUNS 256
@@ -78,16 +89,25 @@ compare_entries (gconstpointer a, gconstpointer b)
   return ka < kb ? -1 : ka > kb;
 }
 
+static gboolean
+ascending (const GArray *entries)
+{
+  for (guint i = 1; i < entries->len; i++)
+    if ((gint64) g_array_index (entries, AfgIntMapEntry, i - 1).key >= (gint64) g_array_index (entries, AfgIntMapEntry, i).key)
+      return FALSE;
+  return TRUE;
+}
+
+/* The ids as read, sorted: STRING_IDS' INTEGER PRIMARY KEY comes in
+ * order, so there is rarely a sort to do. */
 static void
 build_id_runs (AfgStringTable *table)
 {
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (AfgIntMapEntry));
+  g_autoptr(GArray) entries = g_steal_pointer (&table->known);
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (AfgIdRun));
 
-  for (gsize i = 0; i <= table->ids.mask; i++)
-    if (table->ids.entries[i].used)
-      g_array_append_val (entries, table->ids.entries[i]);
-  g_array_sort (entries, compare_entries);
+  if (!ascending (entries))
+    g_array_sort (entries, compare_entries);
   for (guint i = 0; i < entries->len; i++)
     {
       gint64 id = (gint64) g_array_index (entries, AfgIntMapEntry, i).key;
@@ -157,7 +177,7 @@ load_direct (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancell
   if (btree == NULL)
     return -1;
   load.text = g_string_new (NULL);
-  afg_int_map_init (&table->ids, 1024);
+  begin_known (table);
   rc = afg_table_scan_read (btree, db, "STRING_IDS", columns, G_N_ELEMENTS (columns), add_row, &load, cancellable);
   g_string_free (load.text, TRUE);
   if (rc < 0)
@@ -178,7 +198,7 @@ afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree
     return seal (table);
   if (rc != -1)
     return rc;
-  afg_int_map_init (&table->ids, 1024);
+  begin_known (table);
   rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {

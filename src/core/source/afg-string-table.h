@@ -27,6 +27,7 @@ typedef struct {
   guint8       *is_step;      /* per known string: starts with ProfilerStep# */
   guint32       n_known;
   AfgIntMap     ids;
+  GArray       *known;        /* AfgIntMapEntry: ids as first read, until sealed */
   GArray       *id_runs;      /* IdRun, sorted, when STRING_IDS ids are dense */
   guint32      *run_strings;  /* string index per id, run after run */
   GMutex        lock;
