@@ -25,9 +25,8 @@ typedef struct {
   const AfgCliRanksOptions *opts;
   const char               *out_dir;
   GMutex                    writing;
-  GThreadPool              *committer;     /* one thread; NULL: commit at once */
-  GMutex                    failing;
-  char                    **commit_errors; /* by rank index */
+  GThreadPool              *committer;     /* one thread */
+  char                    **commit_errors; /* by rank index, the committer's until it is freed */
 } Job;
 
 typedef struct {
@@ -43,11 +42,7 @@ commit_pending (gpointer data, gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   if (!afg_atomic_file_commit (pending->file, &error))
-    {
-      g_mutex_lock (&job->failing);
-      job->commit_errors[pending->index] = g_strdup (error->message);
-      g_mutex_unlock (&job->failing);
-    }
+    job->commit_errors[pending->index] = g_strdup (error->message);
   g_free (pending);
 }
 
@@ -72,8 +67,6 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   g_mutex_unlock (&job->writing);
   if (file == NULL)
     return FALSE;
-  if (job->committer == NULL)
-    return afg_atomic_file_commit (file, error);
   pending = g_new (Pending, 1);
   *pending = (Pending) { file, index };
   g_thread_pool_push (job->committer, pending, NULL);
@@ -85,8 +78,7 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
 static void
 finish_commits (Job *job, AfgRankSummary * const *summaries, guint n)
 {
-  if (job->committer != NULL)
-    g_thread_pool_free (g_steal_pointer (&job->committer), FALSE, TRUE);
+  g_thread_pool_free (g_steal_pointer (&job->committer), FALSE, TRUE);
   for (guint i = 0; i < n; i++)
     {
       if (job->commit_errors[i] != NULL && summaries[i]->error == NULL)
@@ -173,14 +165,13 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   load = afg_job_load_new (folder_path, folder, &options);
   n = afg_job_load_get_n_ranks (load);
   g_mutex_init (&job.writing);
-  g_mutex_init (&job.failing);
   job.commit_errors = g_new0 (char *, MAX (n, 1));
+  /* Not exclusive: cannot fail. */
   job.committer = g_thread_pool_new (commit_pending, &job, 1, FALSE, NULL);
   afg_job_load_run (load, NULL);
   summaries = afg_job_load_get_summaries (load);
   finish_commits (&job, summaries, n);
   g_mutex_clear (&job.writing);
-  g_mutex_clear (&job.failing);
   bad = report_rank_errors (summaries, n);
   if (!write_summaries (job.out_dir, summaries, n, opts->format == AFG_FORMAT_HTML, &error))
     {

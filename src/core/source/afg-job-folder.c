@@ -228,6 +228,7 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
   found->path = g_strdup (path);
   found->stamp = stamp;
   found->mtime = st->st_mtime;
+  found->bytes = st->st_size;
   add_rank (walk, found);
 }
 

@@ -23,6 +23,7 @@ typedef struct {
   char   *path;      /* the .db, under the job folder */
   gint64  stamp;     /* the folder name's YYYYMMDDHHMMSSmmm, else 0 */
   gint64  mtime;     /* seconds */
+  gint64  bytes;     /* the DB's size when found */
 } AfgJobRank;
 
 typedef struct {

@@ -8,8 +8,6 @@
 #include <malloc.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 #include "afg-cores.h"
 #include "afg-format.h"
 #include "afg-job-load.h"
@@ -225,18 +223,11 @@ tune_malloc (gboolean reuse)
     mallopt (M_TRIM_THRESHOLD, REUSE_TRIM_THRESHOLD);
 }
 
-static gint64
-file_size (const char *path)
-{
-  GStatBuf st;
-
-  return g_stat (path, &st) == 0 ? (gint64) st.st_size : 0;
-}
-
 static int
-compare_sizes (gconstpointer a, gconstpointer b, gpointer sizes)
+compare_sizes (gconstpointer a, gconstpointer b, gpointer tasks)
 {
-  gint64 x = ((const gint64 *) sizes)[*(const guint *) a], y = ((const gint64 *) sizes)[*(const guint *) b];
+  gint64 x = ((const Task *) tasks)[*(const guint *) a].rank->bytes;
+  gint64 y = ((const Task *) tasks)[*(const guint *) b].rank->bytes;
 
   return x > y ? -1 : x < y;
 }
@@ -248,14 +239,10 @@ order_by_size (AfgJobLoad *self)
 {
   guint n = self->summaries->len;
   guint *order = g_new (guint, MAX (n, 1));
-  g_autofree gint64 *sizes = g_new (gint64, MAX (n, 1));
 
   for (guint i = 0; i < n; i++)
-    {
-      order[i] = i;
-      sizes[i] = file_size (self->tasks[i].rank->path);
-    }
-  g_qsort_with_data (order, n, sizeof (guint), compare_sizes, sizes);
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint), compare_sizes, self->tasks);
   return order;
 }
 

@@ -142,11 +142,13 @@ alloc_huge_pages (gsize size)
 
   if (size < MIN_HUGE)
     return NULL;
-  if (rounded >= size && (mem = pool_take (rounded)) != NULL)
+  if (rounded < size)
+    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  if ((mem = pool_take (rounded)) != NULL)
     return mem;
   /* Not g_malloc() in its stead: a huge buffer is then exactly its
    * rounded size, which afg_huge_free() relies on. */
-  if (rounded < size || posix_memalign (&mem, HUGE_PAGE, rounded) != 0)
+  if (posix_memalign (&mem, HUGE_PAGE, rounded) != 0)
     g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
 #ifdef MADV_HUGEPAGE
   madvise (mem, rounded, MADV_HUGEPAGE);  /* a hint: failure changes nothing */
