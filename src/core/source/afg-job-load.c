@@ -34,12 +34,12 @@ typedef struct {
   gint              state;   /* AfgRankState, atomic */
   guint64           rows;    /* atomic */
   guint64           total;   /* atomic */
+  gboolean          last;    /* the last one queued: not held to one core */
 } Task;
 
 struct _AfgJobLoad {
   char              *path;
   guint              worker_cores;  /* each worker's share of the cores */
-  guint              started;       /* atomic: ranks a worker has taken */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
   GPtrArray         *summaries;  /* AfgRankSummary *, one per rank */
@@ -195,7 +195,7 @@ rank_worker (gpointer data, gpointer user_data)
     }
   /* The last rank to start has the cores to itself once the other
    * workers finish theirs: it may use them all meanwhile. */
-  if ((guint) g_atomic_int_add ((gint *) &task->job->started, 1) + 1 < task->job->summaries->len)
+  if (!task->last)
     afg_cores_limit_thread (task->job->worker_cores);
   g_atomic_int_set (&task->state, AFG_RANK_STATE_READING);
   if (sum_up_rank (task, summary, &error))
@@ -264,6 +264,10 @@ afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
   tune_malloc (self->options.reuse_memory);
   for (guint i = 0; i < self->summaries->len; i++)
     self->tasks[i].cancellable = cancellable;
+  /* Marked, not counted as workers take tasks: two workers taking the
+   * last two at once may count them in either order. */
+  if (self->summaries->len > 0)
+    self->tasks[order[self->summaries->len - 1]].last = TRUE;
   for (guint i = 0; i < self->summaries->len; i++)
     {
       if (pool == NULL)
