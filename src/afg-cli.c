@@ -351,6 +351,7 @@ run_export (CliOptions *opts)
     return AFG_EXIT_USAGE;
   if (afg_job_folder_is_folder (opts->files[0]))
     return export_folder (opts, format, weight);
+  afg_huge_advise_heap ();
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
     tree = afg_tree_build (document, &scope, flags, NULL, &error);

@@ -2,9 +2,13 @@
 /* afg-huge.h: huge buffers are whole 2 MB pages on a 2 MB boundary; with
  * the pool on, a freed one goes to the next request of its size (zeroed
  * when asked), never to two takers at once, and the pool holds at most
- * its cap and empties itself when a request finds nothing in it. */
+ * its cap and empties itself when a request finds nothing in it. Once the
+ * heap is advised, small blocks, a thread's too, come from ranges the
+ * kernel may back with huge pages. */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -149,6 +153,77 @@ test_huge_pool_threads (void)
     }
 }
 
+/* Whether @p lies in a mapping advised for huge pages ("hg" in its
+ * VmFlags in /proc/self/smaps). */
+static gboolean
+in_advised_range (gconstpointer p)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  g_assert_true (g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL));
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 lo, hi;
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x ", &lo, &hi) == 2)
+        inside = (guintptr) p >= lo && (guintptr) p < hi;
+      else if (inside && g_str_has_prefix (lines[i], "VmFlags:"))
+        return strstr (lines[i], " hg") != NULL;
+    }
+  return FALSE;
+}
+
+static gpointer
+small_block (gpointer unused)
+{
+  return malloc (256 * 1024);
+}
+
+/* Of 32 small blocks (8 MB), those past the heap's old top and its first,
+ * partial 2 MB (at most 4 MB in all) are in the advised range; so is one a thread allocates (one arena for all).
+ * In a process of its own: threads started before the advice keep arenas
+ * of their own, as the other tests' threads would here. */
+static void
+test_huge_advise_heap (void)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  gpointer blocks[32];
+  guint advised = 0;
+  GThread *thread;
+  gpointer from_thread;
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer's allocator is not glibc's heap");
+  return;
+#endif
+  if (!g_file_test ("/proc/self/smaps", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /proc/self/smaps");
+      return;
+    }
+  afg_huge_advise_heap ();
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      blocks[i] = malloc (256 * 1024);
+      advised += in_advised_range (blocks[i]);
+    }
+  g_assert_cmpuint (advised, >=, 16);
+  thread = g_thread_new ("small", small_block, NULL);
+  from_thread = g_thread_join (thread);
+  g_assert_true (in_advised_range (from_thread));
+  free (from_thread);
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    free (blocks[i]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -159,5 +234,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/huge/pool-reuses", test_huge_pool_reuses);
   g_test_add_func ("/huge/pool-cap", test_huge_pool_cap);
   g_test_add_func ("/huge/pool-threads", test_huge_pool_threads);
+  g_test_add_func ("/huge/advise-heap", test_huge_advise_heap);
   return g_test_run ();
 }
