@@ -84,8 +84,11 @@ gen_event (GRand *rand, GArray *rows, gint64 tid, gint64 start, gint64 end, guin
     }
 }
 
+/* @skewed: seven rows in ten on the first thread, which then holds over
+ * half of them, as a training loop's main thread does: the loader encodes
+ * it in two parts split by time. */
 static GArray *
-generate (GRand *rand)
+generate (GRand *rand, gboolean skewed)
 {
   GArray *rows = g_array_new (FALSE, FALSE, sizeof (Row));
   static const gint64 tids[N_THREADS] = { GTID (100, 100), GTID (100, 101), GTID (100, 7),
@@ -94,7 +97,7 @@ generate (GRand *rand)
 
   while (rows->len < N_MAIN_ROWS)
     {
-      guint k = g_rand_int_range (rand, 0, N_THREADS);
+      guint k = skewed && g_rand_int_range (rand, 0, 10) < 7 ? 0 : (guint) g_rand_int_range (rand, 0, N_THREADS);
       gint64 len = 50 + g_rand_int_range (rand, 0, 2000000);
 
       gen_event (rand, rows, tids[k], t[k], t[k] + len, 1);
@@ -274,10 +277,10 @@ write_db (GArray *rows)
 
 /* @one_core: as a job's worker reads a rank, one reader and no helper thread. */
 static void
-assert_matches_reference (gboolean one_core)
+assert_matches_reference (gboolean one_core, gboolean skewed)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (20241202);
-  g_autoptr(GArray) main_rows = generate (rand);
+  g_autoptr(GArray) main_rows = generate (rand, skewed);
   g_autoptr(GArray) rows = arrange (rand, main_rows);
   g_autoptr(GHashTable) ref = NULL;
   g_autoptr(GPtrArray) expected = NULL;
@@ -344,7 +347,7 @@ static void
 test_parallel_walk_matches_one_core (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
-  g_autoptr(GArray) rows = arrange (rand, generate (rand));
+  g_autoptr(GArray) rows = arrange (rand, generate (rand, FALSE));
   AfgTestDb *db = write_db (rows);
   g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
   gint64 lo = G_MAXINT64, hi = G_MININT64;
@@ -385,13 +388,19 @@ test_parallel_walk_matches_one_core (void)
 static void
 test_parallel_matches_reference (void)
 {
-  assert_matches_reference (FALSE);
+  assert_matches_reference (FALSE, FALSE);
+}
+
+static void
+test_split_thread_matches_reference (void)
+{
+  assert_matches_reference (FALSE, TRUE);
 }
 
 static void
 test_one_core_matches_reference (void)
 {
-  assert_matches_reference (TRUE);
+  assert_matches_reference (TRUE, FALSE);
 }
 
 static gpointer
@@ -529,6 +538,7 @@ main (int argc, char **argv)
   /* A load that ignores one cancellation must not hide the other cases. */
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/parallel/matches-reference", test_parallel_matches_reference);
+  g_test_add_func ("/parallel/split-thread-matches-reference", test_split_thread_matches_reference);
   g_test_add_func ("/parallel/walk-matches-one-core", test_parallel_walk_matches_one_core);
   g_test_add_func ("/parallel/one-core-matches-reference", test_one_core_matches_reference);
   g_test_add_func ("/parallel/cores-limit", test_cores_limit);

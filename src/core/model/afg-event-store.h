@@ -62,6 +62,27 @@ void                  afg_event_store_fill         (AfgEventStore  *self,
                                                     AfgChunk       *chunks,
                                                     AfgEventLinkFunc link_func,
                                                     gpointer        link_data);
+/* One thread filled in two parts that may be encoded at once on two
+ * cores: the events that start before a time leaving about @n_lower of
+ * them in the lower part, and the rest. NULL, @chunks untouched, when no
+ * start time splits them so (then fill the thread whole); otherwise it
+ * consumes @chunks, and @link_func hears each thread's links in event
+ * order as afg_event_store_fill() would tell them. */
+typedef struct _AfgEventSplit AfgEventSplit;
+
+AfgEventSplit        *afg_event_store_split        (AfgEventStore  *self,
+                                                    guint           index,
+                                                    gint64          global_tid,
+                                                    AfgChunk       *chunks,
+                                                    guint64         n_lower,
+                                                    AfgEventLinkFunc link_func,
+                                                    gpointer        link_data);
+/* Encodes the lower or the upper part; the two may run at the same time. */
+void                  afg_event_split_fill         (AfgEventSplit  *split,
+                                                    gboolean        upper);
+/* Once both parts are filled: tells the upper part's links, completes the
+ * thread, frees @split. */
+void                  afg_event_split_finish       (AfgEventSplit  *split);
 void                  afg_event_store_set_label    (AfgEventStore  *self,
                                                     guint           index,
                                                     guint32         label);

@@ -220,6 +220,22 @@ sift_down (AfgEventMerge *merge, guint i)
     }
 }
 
+static void
+merge_begin (AfgEventMerge *merge, guint n_chunks, gboolean owns)
+{
+  merge->heap = g_new (AfgMergeCursor, MAX (n_chunks, 1));
+  merge->n = 0;
+  merge->owns = owns;
+  merge->retired = NULL;
+}
+
+static void
+merge_heapify (AfgEventMerge *merge)
+{
+  for (guint i = merge->n / 2; i-- > 0;)
+    sift_down (merge, i);
+}
+
 void
 afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head, gboolean owns)
 {
@@ -228,10 +244,7 @@ afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head, gboolean owns)
 
   for (AfgChunk *c = head; c != NULL; c = c->next)
     n++;
-  merge->heap = g_new (AfgMergeCursor, MAX (n, 1));
-  merge->n = 0;
-  merge->owns = owns;
-  merge->retired = NULL;
+  merge_begin (merge, n, owns);
   n = 0;
   for (AfgChunk *c = head; c != NULL; c = next, n++)
     {
@@ -241,8 +254,41 @@ afg_event_merge_init (AfgEventMerge *merge, AfgChunk *head, gboolean owns)
       else if (owns)
         g_free (c);
     }
-  for (guint i = merge->n / 2; i-- > 0;)
-    sift_down (merge, i);
+  merge_heapify (merge);
+}
+
+void
+afg_event_merge_init_slices (AfgEventMerge *merge, AfgChunk * const *chunks, guint n_chunks, const guint32 *from,
+                             const guint32 *to, gboolean owns)
+{
+  merge_begin (merge, n_chunks, owns);
+  for (guint k = 0; k < n_chunks; k++)
+    if (from[k] < to[k])
+      {
+        gboolean whole = from[k] == 0 && to[k] == chunks[k]->len;
+
+        /* A cursor without its chunk never frees it. */
+        merge->heap[merge->n++] = (AfgMergeCursor) { chunks[k]->events + from[k], chunks[k]->events + to[k], k,
+                                                     whole && owns ? chunks[k] : NULL };
+      }
+  merge_heapify (merge);
+}
+
+guint32
+afg_chunk_lower_bound (const AfgChunk *chunk, gint64 start)
+{
+  guint32 lo = 0, hi = chunk->len;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (chunk->events[mid].start < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
 }
 
 /* Does the last event of @c come before the head of @other? */

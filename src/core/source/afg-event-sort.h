@@ -61,6 +61,20 @@ typedef struct {
 void            afg_event_merge_init  (AfgEventMerge *merge,
                                        AfgChunk      *head,
                                        gboolean       owns);
+/* The merge of a slice of each chunk: events [@from[k], @to[k]) of
+ * @chunks[k], in the list's order. With @owns it frees the chunks it
+ * reads whole (a slice from 0 to the chunk's length), and only those: two
+ * merges of disjoint slices may then run at once (their chunks are given
+ * as an array: the list's links may be freed memory by then). */
+void            afg_event_merge_init_slices (AfgEventMerge *merge,
+                                             AfgChunk * const *chunks,
+                                             guint          n_chunks,
+                                             const guint32 *from,
+                                             const guint32 *to,
+                                             gboolean       owns);
+/* The first event of the sorted @chunk that starts at or after @start. */
+guint32         afg_chunk_lower_bound (const AfgChunk *chunk,
+                                       gint64          start);
 /* The next events in global order: a run of *@n_events from one chunk
  * (NULL at the end), valid until the next call. */
 const AfgEvent *afg_event_merge_next_run (AfgEventMerge *merge,

@@ -649,11 +649,19 @@ merge_slots (Reader readers[N_READERS], guint n)
   return merged;
 }
 
+/* Below this the biggest thread is not worth the split (SplitJob). */
+#define SPLIT_MIN_EVENTS 100000
+
+/* Units of work, taken in order by two workers: with @split, units 0 and
+ * 1 are its lower and upper parts and unit k > 1 is @order[k - 1];
+ * without, unit k is @order[k]. */
 typedef struct {
-  LoadContext *ctx;
-  GArray      *slots;
-  guint       *order;  /* slot indices, most events first */
-  guint        next;   /* atomic: the next entry of order to encode */
+  LoadContext   *ctx;
+  GArray        *slots;
+  guint         *order;  /* slot indices, most events first */
+  AfgEventSplit *split;  /* the biggest thread in two parts, or NULL */
+  guint          n_units;
+  guint          next;   /* atomic: the next unit to encode */
 } StoreJob;
 
 static gpointer
@@ -662,13 +670,21 @@ store_worker (gpointer data)
   StoreJob *job = data;
   guint k;
 
-  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->slots->len
+  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->n_units
          && !g_cancellable_is_cancelled (job->ctx->cancellable))
     {
-      ThreadSlot *slot = &g_array_index (job->slots, ThreadSlot, job->order[k]);
+      guint i;
+      ThreadSlot *slot;
 
-      afg_event_store_fill (job->ctx->document->events, job->order[k], slot->global_tid,
-                            g_steal_pointer (&slot->head), place_link, job->ctx);
+      if (job->split != NULL && k < 2)
+        {
+          afg_event_split_fill (job->split, k == 1);
+          continue;
+        }
+      i = job->order[job->split != NULL ? k - 1 : k];
+      slot = &g_array_index (job->slots, ThreadSlot, i);
+      afg_event_store_fill (job->ctx->document->events, i, slot->global_tid, g_steal_pointer (&slot->head),
+                            place_link, job->ctx);
     }
   return NULL;
 }
@@ -691,12 +707,37 @@ compare_counts (gconstpointer a, gconstpointer b, gpointer counts)
   return x > y ? -1 : x < y;
 }
 
+/* A thread with more than half the events would keep one core busy
+ * alone: it is split by start time so that its lower part is half of
+ * all, and its upper part and the other threads are the other half. */
+static AfgEventSplit *
+split_biggest (LoadContext *ctx, GArray *slots, const guint *order, const guint64 *counts)
+{
+  ThreadSlot *slot = &g_array_index (slots, ThreadSlot, order[0]);
+  guint64 total = 0;
+  AfgEventSplit *split;
+
+  for (guint i = 0; i < slots->len; i++)
+    total += counts[i];
+  if (counts[order[0]] < SPLIT_MIN_EVENTS || counts[order[0]] <= total / 2)
+    return NULL;
+  split = afg_event_store_split (ctx->document->events, order[0], slot->global_tid, slot->head, total / 2,
+                                 place_link, ctx);
+  if (split != NULL)
+    {
+      g_debug ("store: a thread of %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events in two parts",
+               counts[order[0]], total);
+      slot->head = NULL;
+    }
+  return split;
+}
+
 /* Threads are encoded on both cores, the biggest first; each slot's
  * place in the store is its place in @slots (ascending global tid). */
 static gboolean
 store_events (LoadContext *ctx, GArray *slots, gboolean parallel, GError **error)
 {
-  StoreJob job = { ctx, slots, g_new (guint, MAX (slots->len, 1)), 0 };
+  StoreJob job = { ctx, slots, g_new (guint, MAX (slots->len, 1)), NULL, slots->len, 0 };
   g_autofree guint64 *counts = g_new (guint64, MAX (slots->len, 1));
   GThread *helper = NULL;
 
@@ -708,11 +749,15 @@ store_events (LoadContext *ctx, GArray *slots, gboolean parallel, GError **error
     }
   g_qsort_with_data (job.order, slots->len, sizeof (guint), compare_counts, counts);
   afg_event_store_reserve (ctx->document->events, slots->len);
-  if (parallel && slots->len > 1)
+  if (parallel && slots->len > 0 && (job.split = split_biggest (ctx, slots, job.order, counts)) != NULL)
+    job.n_units++;
+  if (parallel && job.n_units > 1)
     helper = g_thread_new ("afg-store", store_worker, &job);
   store_worker (&job);
   if (helper != NULL)
     g_thread_join (helper);
+  if (job.split != NULL)
+    afg_event_split_finish (job.split);
   g_free (job.order);
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
 }
