@@ -894,3 +894,13 @@ afg_test_load_both (const char *path, guint *fast, guint *fallbacks)
   g_assert_cmpuint (sqlite_fast + sqlite_fallbacks, ==, 0);
   return g_steal_pointer (&direct);
 }
+
+int
+afg_test_compare_events (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  const AfgEvent *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end;
+}

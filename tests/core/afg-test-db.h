@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "afg-diff-shape.h"
+#include "afg-event-sort.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
@@ -222,5 +223,11 @@ char       *afg_test_load_json       (const char        *path,
 char       *afg_test_load_both       (const char        *path,
                                       guint             *fast,
                                       guint             *fallbacks);
+
+/* The chunk sort's order for g_qsort_with_data() (GLib's sort is stable):
+ * start ascending, end descending. */
+int afg_test_compare_events (gconstpointer a,
+                             gconstpointer b,
+                             gpointer      unused);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "afg-event-sort.h"
+#include "afg-test-db.h"
 
 typedef enum {
   SHAPE_SORTED,
@@ -22,16 +23,6 @@ typedef enum {
   SHAPE_TIES,
 } Shape;
 
-static int
-compare_events (gconstpointer a, gconstpointer b, gpointer unused)
-{
-  const AfgEvent *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end > y->end ? -1 : x->end < y->end;
-}
-
 static void
 fill_sorted (AfgEvent *ev, guint32 n, GRand *rand)
 {
@@ -43,7 +34,7 @@ fill_sorted (AfgEvent *ev, guint32 n, GRand *rand)
       ev[i].start = t;
       ev[i].end = t + g_rand_int_range (rand, 1, 50);
     }
-  g_qsort_with_data (ev, n, sizeof (AfgEvent), compare_events, NULL);
+  g_qsort_with_data (ev, n, sizeof (AfgEvent), afg_test_compare_events, NULL);
 }
 
 /* @k rows taken from where they belong and put @distance rows later. */
@@ -147,7 +138,7 @@ test_sort_shape (gconstpointer data)
       make_shape (chunk->events, n, shape, rand);
       chunk->len = n;
       expected = g_memdup2 (chunk->events, n * sizeof (AfgEvent));
-      g_qsort_with_data (expected, n, sizeof (AfgEvent), compare_events, NULL);
+      g_qsort_with_data (expected, n, sizeof (AfgEvent), afg_test_compare_events, NULL);
       g_assert_cmpint (afg_chunk_is_sorted (chunk), ==, memcmp (chunk->events, expected, n * sizeof (AfgEvent)) == 0);
       if (shape == SHAPE_SORTED)
         g_assert_true (afg_chunk_is_sorted (chunk));

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "afg-event-sort.h"
+#include "afg-test-db.h"
 #include "afg-event-store.h"
 
 #define TID ((gint64) 7 << 32 | 9)
@@ -28,16 +29,6 @@ tell (guint32 link, guint thread, guint64 event, gpointer data)
   Told told = { link, thread, event };
 
   g_array_append_val ((GArray *) data, told);
-}
-
-static int
-compare_events (gconstpointer a, gconstpointer b, gpointer unused)
-{
-  const AfgEvent *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end > y->end ? -1 : x->end < y->end;
 }
 
 /* @n_chunks sorted chunks of @per events, laid out as a reader leaves
@@ -69,7 +60,7 @@ make_chunks (GRand *rand, guint n_chunks, guint32 per)
           ev->link = i % 3 == 0 ? link++ : 0;
         }
       chunk->len = per;
-      g_qsort_with_data (chunk->events, (gint) per, sizeof (AfgEvent), compare_events, NULL);
+      g_qsort_with_data (chunk->events, (gint) per, sizeof (AfgEvent), afg_test_compare_events, NULL);
       *tail = chunk;
       tail = &chunk->next;
     }
