@@ -182,14 +182,15 @@ small_block (gpointer unused)
   return malloc (256 * 1024);
 }
 
-/* Of 32 small blocks (8 MB), those past the heap's old top and its first,
- * partial 2 MB (at most 4 MB in all) are in the advised range; so is one a thread allocates (one arena for all).
+/* Of 16 small blocks (4 MB, within the 8 MB the heap grows by), those
+ * past the heap's old top and its first, partial 2 MB are in the advised
+ * range (a quarter at least); so is one a thread allocates (one arena for all).
  * In a process of its own: threads started before the advice keep arenas
  * of their own, as the other tests' threads would here. */
 static void
 test_huge_advise_heap (void)
 {
-  gpointer blocks[32];
+  gpointer blocks[16];
   guint advised = 0;
   GThread *thread;
   gpointer from_thread;
@@ -216,7 +217,7 @@ test_huge_advise_heap (void)
       blocks[i] = malloc (256 * 1024);
       advised += in_advised_range (blocks[i]);
     }
-  g_assert_cmpuint (advised, >=, 16);
+  g_assert_cmpuint (advised, >=, 4);
   thread = g_thread_new ("small", small_block, NULL);
   from_thread = g_thread_join (thread);
   g_assert_true (in_advised_range (from_thread));

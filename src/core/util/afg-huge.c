@@ -20,9 +20,11 @@
 #define POOL_MAX_BYTES (96u << 20)
 /* How far glibc's heap grows at once after afg_huge_advise_heap(): about
  * what a profile's string table and the small arrays of its first phase
- * take. More buys little: 48 MB took the 1M-row export's peak RSS from
- * 77 to 115 MB (any byte touched makes its 2 MB resident), 16 MB to 88. */
-#define HEAP_PAD (16u << 20)
+ * take. More costs memory, which a start after a pause pays for (1.4-1.8
+ * ms per MB): any byte touched makes its 2 MB resident. The 1M-row
+ * export's peak RSS was 83 MB, 84 MB with 8 MB, 95 with 16, 115 with 48;
+ * started cold, 16 MB made it 10 ms slower and 8 MB no slower. */
+#define HEAP_PAD (8u << 20)
 /* Synchronous collapse into a huge page (Linux 6.1); an older kernel
  * refuses it, which costs one 2 MB range its huge page. */
 #ifndef MADV_COLLAPSE
