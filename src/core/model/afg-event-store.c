@@ -70,13 +70,12 @@ pack_merge (AfgEventMerge *merge, AfgPackedEvent *out, guint64 first, gint64 pre
 }
 
 static AfgEventThread
-thread_new (gint64 global_tid, AfgChunk *chunks)
+thread_new (gint64 global_tid, guint64 n_events)
 {
-  AfgEventThread t = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, 0, 0, NULL, NULL, 0 };
+  AfgEventThread t = { global_tid, (guint32) ((guint64) global_tid >> 32), (guint32) global_tid, 0, n_events,
+                       NULL, NULL, 0 };
 
-  for (AfgChunk *c = chunks; c != NULL; c = c->next)
-    t.n_events += c->len;
-  t.events = afg_huge_alloc (sizeof (AfgPackedEvent) * MAX (t.n_events, 1));
+  t.events = afg_huge_alloc (sizeof (AfgPackedEvent) * MAX (n_events, 1));
   return t;
 }
 
@@ -94,10 +93,14 @@ static void
 encode (AfgEventThread *out, guint index, gint64 global_tid, AfgChunk *chunks,
         AfgEventLinkFunc link_func, gpointer link_data)
 {
-  AfgEventThread t = thread_new (global_tid, chunks);
+  guint64 n_events = 0;
+  AfgEventThread t;
   GArray *wide = g_array_new (FALSE, FALSE, sizeof (guint64));
   AfgEventMerge merge;
 
+  for (AfgChunk *c = chunks; c != NULL; c = c->next)
+    n_events += c->len;
+  t = thread_new (global_tid, n_events);
   afg_event_merge_init (&merge, chunks, TRUE);
   pack_merge (&merge, t.events, 0, 0, wide, index, link_func, link_data);
   afg_event_merge_clear (&merge);
@@ -132,10 +135,9 @@ afg_event_store_fill (AfgEventStore *self, guint index, gint64 global_tid, AfgCh
   encode (&g_array_index (self->threads, AfgEventThread, index), index, global_tid, chunks, link_func, link_data);
 }
 
-/* Two parts of one thread's events: those that start before @split_ns
- * (about @lower_share of all the store's events, so that the upper part
- * and the other threads make up the rest) and those that start at or
- * after it. Each part merges its slice of every chunk into its own place
+/* Two parts of one thread's events: those that start before the least
+ * start time with @n_lower of them before it (find_split()), and those
+ * that start at or after it. Each part merges its slice of every chunk into its own place
  * in the thread's array; the upper part's links are told at the end, so
  * that each thread's links still come in event order. */
 struct _AfgEventSplit {
@@ -242,7 +244,7 @@ afg_event_store_split (AfgEventStore *self, guint index, gint64 global_tid, AfgC
     }
   split->store = self;
   split->index = index;
-  split->thread = thread_new (global_tid, chunks);
+  split->thread = thread_new (global_tid, n_events);
   split->prev_upper = G_MININT64;
   for (k = 0; k < split->n_chunks; k++)
     if (split->cut[k] > 0)

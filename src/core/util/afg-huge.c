@@ -18,6 +18,7 @@
  * leaves for the next (eight 1M-row ranks: 0.72-0.75x the singles with
  * 32 MB, 0.69-0.71x with this; 5M rows peak at 241 MB either way). */
 #define POOL_MAX_BYTES (96u << 20)
+#define POOL_SLOTS 48
 /* How far glibc's heap grows at once after afg_huge_advise_heap(): about
  * what a profile's string table and the small arrays of its first phase
  * take. More costs memory, which a start after a pause pays for (1.4-1.8
@@ -30,7 +31,6 @@
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
-#define POOL_SLOTS 48
 
 /* Freed huge buffers kept for the next request of the same rounded size:
  * their pages are already faulted in. A page that is new to the process
