@@ -43,7 +43,7 @@ typedef struct {
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
   gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
-  AfgVec               npu_rows[N_READERS];  /* their connection ids (gint64) per reader, until linking */
+  AfgVec               npu_rows[N_READERS];  /* their links (afg_npu_tasks_wants) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
   AfgTableScan        *scan;          /* the direct read of PYTORCH_API, while it runs */
 } LoadContext;
@@ -189,11 +189,12 @@ npu_link (Reader *r, const AfgRow *values)
 {
   AfgVec *rows = &r->ctx->npu_rows[r->index];
   gint64 connection_id;
+  guint64 link;
 
   if (!r->ctx->keeps_links || afg_value_int64 (&values->values[5], &connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (r->ctx->npu_tasks, connection_id) || rows->len >= G_MAXINT32)
+      || !afg_npu_tasks_wants (r->ctx->npu_tasks, connection_id, &link) || rows->len >= G_MAXINT32)
     return 0;
-  AFG_VEC_APPEND (rows, gint64, connection_id);
+  AFG_VEC_APPEND (rows, guint64, link);
   return (guint32) r->index << 31 | (guint32) rows->len;
 }
 
@@ -392,7 +393,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
   if (wants_links (ctx))
     {
       ctx->keeps_links = TRUE;
-      afg_vec_init (&ctx->npu_rows[index], sizeof (gint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
+      afg_vec_init (&ctx->npu_rows[index], sizeof (guint64), afg_npu_tasks_get_n_links (ctx->npu_tasks));
     }
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));

@@ -347,10 +347,9 @@ claim_groups (NpuRead *self, const AfgVec *row_lists, guint n_lists)
   for (guint l = 0; l < n_lists; l++)
     for (gsize r = 0; r < row_lists[l].len; r++, ordinal++)
       {
-        gsize slot;
+        guint64 slot = AFG_VEC_INDEX (&row_lists[l], guint64, r);
 
-        if (!find_pairs (self, AFG_VEC_INDEX (&row_lists[l], gint64, r), &slot)
-            || self->claimed[slot])
+        if (self->claimed[slot])
           continue;
         self->claimed[slot] = TRUE;
         for (guint32 p = self->pair_first[slot]; p < self->pair_first[slot + 1]; p++)
@@ -498,11 +497,14 @@ afg_npu_tasks_get_n_links (const AfgNpuTasks *self)
 }
 
 gboolean
-afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id)
+afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
 {
-  gsize unused;
+  gsize slot;
 
-  return find_pairs (self, api_id, &unused);
+  if (!find_pairs (self, api_id, &slot))
+    return FALSE;
+  *link = slot;
+  return TRUE;
 }
 
 void

@@ -68,14 +68,17 @@ gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
 /* The CONNECTION_IDS rows that reach a task: at least as many as the
  * distinct PYTORCH_API connection ids that can take one. */
 gsize        afg_npu_tasks_get_n_links (const AfgNpuTasks *self);
-/* Can a PYTORCH_API row with connection id @api_id take tasks? Safe to
- * call from several threads. */
+/* Can a PYTORCH_API row with connection id @api_id take tasks? If so,
+ * @link names its connection id for the row lists below: the reader's
+ * threads find it once, and the claiming, alone on one core after them,
+ * needs no second lookup. Safe to call from several threads. */
 gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
-                                   gint64            api_id);
+                                   gint64            api_id,
+                                   guint64          *link);
 /* Linking, around the encoding of the event store. _begin gives each
  * used task to the row of @row_lists with the lowest rowid among those it
- * reaches: @row_lists holds @n_lists AfgVecs of the connection ids
- * (gint64) of the rows that may launch, each in rowid order, the lists in
+ * reaches: @row_lists holds @n_lists AfgVecs of the links (guint64, from
+ * afg_npu_tasks_wants()) of the rows that may launch, each in rowid order, the lists in
  * rowid order too; a row is known by its ordinal over them (@row_lists
  * may go once _begin returns); @thread_events has the number of events
  * of each of the store's @n_threads threads. _place is then told, for each thread in

@@ -23,7 +23,7 @@ typedef struct {
   gint64            *types;
   guint              n_types;
   AfgNpuTasks       *npu;
-  AfgVec             rows;        /* connection ids (gint64) of the rows that may launch, in rowid order */
+  AfgVec             rows;        /* links (afg_npu_tasks_wants) of the rows that may launch, in rowid order */
   GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
@@ -81,12 +81,13 @@ static void
 add_api_row (TraceRead *self, sqlite3_stmt *stmt)
 {
   gint64 connection_id;
+  guint64 link;
   AfgDeviceLaunch launch;
 
   if (afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (self->npu, connection_id) || !read_used_row (self, stmt, &launch))
+      || !afg_npu_tasks_wants (self->npu, connection_id, &link) || !read_used_row (self, stmt, &launch))
     return;
-  AFG_VEC_APPEND (&self->rows, gint64, connection_id);
+  AFG_VEC_APPEND (&self->rows, guint64, link);
   g_array_append_val (self->candidates, launch);
 }
 
@@ -162,7 +163,7 @@ read_tasks (TraceRead *self)
   if ((rc = afg_npu_tasks_read (self->db, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
-  afg_vec_init (&self->rows, sizeof (gint64), 0);
+  afg_vec_init (&self->rows, sizeof (guint64), 0);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
   if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
     return rc;
