@@ -28,8 +28,8 @@ a="$dir/ascend_pytorch_profiler_1.db"
 b="$dir/ascend_pytorch_profiler_2.db"
 
 out=$(mktemp -d)
-read -r a_s a_kb _ < <(best "$exe" --export -q -f "$format" -o "$out" "$a")
-read -r b_s b_kb _ < <(best "$exe" --export -q -f "$format" -o "$out" "$b")
+read -r a_s _ < <(best "$exe" --export -q -f "$format" -o "$out" "$a")
+read -r b_s _ < <(best "$exe" --export -q -f "$format" -o "$out" "$b")
 read -r d_s d_kb _ < <(best "$exe" --diff "$a" "$b" --export -q -f "$format" -o "$out")
 rm -rf "$out"
 sum_s=$(awk -v a="$a_s" -v b="$b_s" 'BEGIN { print a + b }')
