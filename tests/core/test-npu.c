@@ -226,6 +226,34 @@ test_lowest_rowid (void)
   g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;fourth_row"), ==, 0);
 }
 
+/* "The one with the lowest rowid" is among the used rows: a lower rowid
+ * that became no frame (a ProfilerStep# marker, a non-positive interval,
+ * an mstx row) does not keep the task from a used row sharing its id. */
+static void
+test_lowest_used_rowid (void)
+{
+  g_autoptr(NpuTestDb) db = npu_db_new ();
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  const AfgNpuStats *npu;
+
+  add_api (db, T1, 0, 1000, "ProfilerStep#1", "5");
+  add_api (db, T1, 100, 100, "empty", "5");
+  add_api (db, T1, 200, 300, "marker", "5");
+  add_api (db, T1, 400, 500, "launcher", "5");
+  add_api (db, T1, 600, 700, "later", "5");
+  afg_test_db_exec (db, "UPDATE PYTORCH_API SET type = 50004 WHERE rowid = 3");  /* mstx */
+  add_link (db, "5", "50");
+  add_task (db, "2000", "2040", "50");
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  npu = afg_document_get_npu_stats (document);
+  g_assert_cmpuint (npu->unlinked_tasks, ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;launcher"), ==, 40);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, "1/1;later"), ==, 0);
+  g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT), ==, 40);
+}
+
 /* Ids far apart on both sides (negative, past 2^32, near 2^62) are
  * looked up by search, not as a dense run: the same rules hold, and an
  * id between two known ones finds nothing. */
@@ -666,6 +694,7 @@ main (int argc, char **argv)
   g_test_add_func ("/npu/link-basic", test_link_basic);
   g_test_add_func ("/npu/lowest-rowid", test_lowest_rowid);
   g_test_add_func ("/npu/lowest-rowid-parallel", test_lowest_rowid_parallel);
+  g_test_add_func ("/npu/lowest-used-rowid", test_lowest_used_rowid);
   g_test_add_func ("/npu/sparse-ids", test_sparse_ids);
   g_test_add_func ("/npu/depth-cut", test_depth_cut);
   g_test_add_func ("/npu/skipped-tasks", test_skipped_tasks);
