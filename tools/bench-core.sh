@@ -47,10 +47,7 @@ printf '%-10s %10s %10s %7s %12s %10s %10s %10s %9s %8s %8s\n' rows export_s flo
 for rows in "${sizes[@]}"; do
   # v2: DBs of the generator before TASK rows were written would scan nothing.
   db="$work/synthetic-v2-$rows.db"
-  if [ ! -f "$db" ]; then
-    "$build/tools/afg-gen-db" "$db.$$" "$rows" >/dev/null
-    mv "$db.$$" "$db"
-  fi
+  ensure_db "$db" "$rows"
   out=$(mktemp -d)
   read -r ex_s ex_kb ex_cpu < <(best "$build/src/ascend-flamegraph" --export -q -f json -o "$out" "$db")
   read -r fl_s _ < <(best sqlite3 "file:$db?immutable=1" "$query")
@@ -83,10 +80,7 @@ page_bytes() { # the size of the page exported from DB $1
 for rows in "${sizes[@]}"; do
   [ "$rows" -le 1000000 ] || continue
   host_db="$work/synthetic-nonpu-$rows.db"
-  if [ ! -f "$host_db" ]; then
-    "$build/tools/afg-gen-db" --no-npu "$host_db.$$" "$rows" >/dev/null
-    mv "$host_db.$$" "$host_db"
-  fi
+  ensure_db "$host_db" "$rows" --no-npu
   host=$(page_bytes "$host_db")
   npu=$(page_bytes "$work/synthetic-v2-$rows.db")
   printf 'page, %s rows: %s bytes without NPU data, %s with it: %+.1f %% (issue 13: at most +15 %%)\n' \

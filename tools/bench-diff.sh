@@ -18,11 +18,7 @@ source "$(dirname "$0")/bench-lib.sh"
 
 mkdir -p "$dir"
 for seed in 1 2; do
-  db="$dir/ascend_pytorch_profiler_$seed.db"
-  if [ ! -f "$db" ]; then
-    "$build/tools/afg-gen-db" --seed "$seed" "$db.$$" "$rows" >/dev/null
-    mv "$db.$$" "$db"
-  fi
+  ensure_db "$dir/ascend_pytorch_profiler_$seed.db" "$rows" --seed "$seed"
 done
 a="$dir/ascend_pytorch_profiler_1.db"
 b="$dir/ascend_pytorch_profiler_2.db"

@@ -28,6 +28,17 @@ best() { # best wall seconds, its peak RSS (KB) and CPU seconds (user + system) 
   echo "$best_s $best_kb $best_cpu"
 }
 
+# The synthetic DBs are made once and kept between runs, written under a
+# temporary name first so that an interrupted run leaves no half-made DB.
+ensure_db() { # ensure_db DB ROWS [afg-gen-db OPTION...]: make DB with $build's afg-gen-db unless it exists
+  local db=$1 rows=$2
+  shift 2
+  [ -f "$db" ] && return
+  mkdir -p "$(dirname "$db")"
+  "${build:?}/tools/afg-gen-db" "$@" "$db.$$" "$rows" >/dev/null
+  mv "$db.$$" "$db"
+}
+
 load_average() { # the 1-minute load average: how shared the machine was
   cut -d' ' -f1 /proc/loadavg
 }

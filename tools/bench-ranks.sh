@@ -26,11 +26,7 @@ for rank in 0 1 2 3 4 5 6 7; do
   db="$dir/ascend_pytorch_profiler_$rank.db"
   n=$rows
   [ "$rank" = 5 ] && n=$((rows * 13 / 10))
-  if [ ! -f "$db" ]; then
-    mkdir -p "$dir"
-    "$build/tools/afg-gen-db" --steps 8 "$db.$$" "$n" >/dev/null
-    mv "$db.$$" "$db"
-  fi
+  ensure_db "$db" "$n" --steps 8
   dbs+=("$db")
 done
 

@@ -11,12 +11,10 @@ set -euo pipefail
 build=$(realpath "${1:?usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]}")
 rows=${2:-1000000}
 work=${AFG_BENCH_DIR:-/tmp/afg-bench}
-mkdir -p "$work"
+# shellcheck source=tools/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
 db="$work/synthetic-v2-$rows.db"
-if [ ! -f "$db" ]; then
-  "$build/tools/afg-gen-db" "$db.$$" "$rows" >/dev/null
-  mv "$db.$$" "$db"
-fi
+ensure_db "$db" "$rows"
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$build" "$rows"
 fi
