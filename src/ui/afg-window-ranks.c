@@ -18,6 +18,8 @@
 
 /* The sidebar and the loading page are refreshed this often. */
 #define POLL_INTERVAL_MS 100
+/* How long AFG_TEST_HOLD_RANKS keeps a worker waiting for Cancel. */
+#define TEST_HOLD_LIMIT_MS 60000
 
 struct _AfgWindowJob {
   GWeakRef       window;
@@ -25,8 +27,8 @@ struct _AfgWindowJob {
   GFile         *folder;
   GCancellable  *cancellable;
   guint          poll_source;
-  gboolean       running;
   gboolean       waiting_first;  /* the loading page waits for a rank */
+  gboolean       test_hold;      /* AFG_TEST_HOLD_RANKS: hold each rank */
 
   GMutex         lock;           /* the workers' hand-over: */
   AfgMergedTree *merged;         /* every rank's tree added up */
@@ -54,6 +56,22 @@ job_release (AfgWindowJob *job)
   g_atomic_rc_box_release_full (job, job_clear);
 }
 
+/* A GUI test that clicks Cancel needs ranks still unread at the click,
+ * however fast the machine: with AFG_TEST_HOLD_RANKS set, each worker
+ * waits here, its rank read but not yet counted, until the job is
+ * cancelled (or a minute passes, so that a test that never cancels is
+ * not stuck). The ranks not started then are the ones Cancel stops. */
+static void
+hold_until_cancelled (AfgWindowJob *job)
+{
+  GPollFD fd;
+
+  if (!job->test_hold || !g_cancellable_make_pollfd (job->cancellable, &fd))
+    return;
+  g_poll (&fd, 1, TEST_HOLD_LIMIT_MS);
+  g_cancellable_release_fd (job->cancellable);
+}
+
 /* In a worker: the rank's tree is added to "All ranks", and the first one
  * read is kept for the window to show without reading it again. */
 static gboolean
@@ -61,6 +79,7 @@ use_rank_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data
 {
   AfgWindowJob *job = data;
 
+  hold_until_cancelled (job);
   g_mutex_lock (&job->lock);
   afg_merged_tree_add (job->merged, tree);
   if (job->first == NULL && job->first_index < 0)
@@ -165,7 +184,6 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
 
   afg_job_load_run_finish (job->load, result);
-  job->running = FALSE;
   if (self != NULL && self->job == job)
     {
       stop_polling (job);
@@ -214,6 +232,7 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   g_mutex_init (&job->lock);
   job->folder = g_object_ref (folder);
   job->cancellable = g_cancellable_new ();
+  job->test_hold = g_getenv ("AFG_TEST_HOLD_RANKS") != NULL;
   job->merged = afg_merged_tree_new ();
   job->first_index = -1;
   job->load = afg_job_load_new (path, found, &options);
@@ -238,7 +257,6 @@ start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   AfgWindowJob *job = job_new (self, folder, found);
 
   self->job = job;
-  job->running = TRUE;
   job->waiting_first = TRUE;
   gtk_label_set_text (self->loading_title, title);
   gtk_stack_set_visible_child_name (self->stack, "loading");
