@@ -44,7 +44,6 @@ AfgDurationHistogram *afg_function_panel_get_histogram (AfgFunctionPanel *self);
 gboolean              afg_function_panel_is_busy       (AfgFunctionPanel *self);
 void                  afg_function_panel_set_weight    (AfgFunctionPanel *self,
                                                         AfgColumn         weight);
-AfgColumn             afg_function_panel_get_weight    (AfgFunctionPanel *self);
 /* The column view, for tests that sort by a column. */
 GtkColumnView        *afg_function_panel_get_column_view (AfgFunctionPanel *self);
 

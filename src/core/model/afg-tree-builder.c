@@ -268,14 +268,6 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
   reduce_nodes (self, mark, n_local, offsets, ns);
 }
 
-/* Device time follows the launching row's start: a row starting in the
- * scope overlaps it, so it is in the walk. */
-static inline gboolean
-starts_in_scope (const AfgScope *scope, const AfgEvent *ev)
-{
-  return !scope->bounded || (ev->start >= scope->start_ns && ev->start < scope->end_ns);
-}
-
 static void
 add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
 {

@@ -112,12 +112,6 @@ afg_btree_get_usable_size (const AfgBtree *self)
   return self->usable;
 }
 
-guint32
-afg_btree_get_n_pages (const AfgBtree *self)
-{
-  return self->n_pages;
-}
-
 gboolean
 afg_btree_read_pages (const AfgBtree *self, guint32 first, guint n, guint8 *buf)
 {

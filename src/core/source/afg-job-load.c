@@ -38,7 +38,6 @@ typedef struct {
 } Task;
 
 struct _AfgJobLoad {
-  char              *path;
   guint              worker_cores;  /* each worker's share of the cores */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
@@ -51,7 +50,6 @@ job_load_clear (gpointer data)
 {
   AfgJobLoad *self = data;
 
-  g_free (self->path);
   g_clear_pointer (&self->folder, afg_job_folder_free);
   g_clear_pointer (&self->summaries, g_ptr_array_unref);
   g_free (self->tasks);
@@ -89,7 +87,6 @@ afg_job_load_new (const char *folder_path, AfgJobFolder *folder, const AfgJobLoa
   g_return_val_if_fail (folder_path != NULL && folder != NULL && options != NULL, NULL);
 
   self = g_atomic_rc_box_new0 (AfgJobLoad);
-  self->path = g_strdup (folder_path);
   self->folder = folder;
   self->options = *options;
   n = folder->ranks->len;
@@ -104,12 +101,6 @@ afg_job_load_new (const char *folder_path, AfgJobFolder *folder, const AfgJobLoa
       g_ptr_array_add (self->summaries, afg_rank_summary_new (rank->rank, file));
     }
   return self;
-}
-
-const char *
-afg_job_load_get_path (AfgJobLoad *self)
-{
-  return self->path;
 }
 
 const AfgJobFolder *

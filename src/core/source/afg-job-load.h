@@ -51,7 +51,6 @@ AfgJobLoad           *afg_job_load_new            (const char              *fold
                                                    const AfgJobLoadOptions *options);
 AfgJobLoad           *afg_job_load_ref            (AfgJobLoad              *self);
 void                  afg_job_load_unref          (AfgJobLoad              *self);
-const char           *afg_job_load_get_path       (AfgJobLoad              *self);
 const AfgJobFolder   *afg_job_load_get_folder     (AfgJobLoad              *self);
 guint                 afg_job_load_get_n_ranks    (AfgJobLoad              *self);
 /* Complete once the rank's state is DONE or FAILED. */
