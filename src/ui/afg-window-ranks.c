@@ -112,7 +112,7 @@ show_first (AfgWindow *self, AfgWindowJob *job)
     return;
   job->waiting_first = FALSE;
   file = rank_file (job, job->first_index);
-  g_set_object (&self->file, file);
+  afg_session_set_file (self->session, file);
   afg_rank_sidebar_select (self->rank_sidebar, job->first_index);
   _afg_window_show_profile (self, tree, NULL);
   /* Built with the setting of when the job started: "Merge Address
@@ -282,7 +282,7 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
   if (path == NULL || !afg_job_folder_is_folder (path))
     return FALSE;
   g_cancellable_cancel (self->load_cancellable);
-  g_set_object (&self->file, file);
+  afg_session_set_file (self->session, file);
   gtk_window_set_title (GTK_WINDOW (self), name);
   found = afg_job_folder_discover (path, &error);
   for (guint i = 0; found != NULL && i < found->warnings->len; i++)
@@ -309,7 +309,7 @@ show_all_ranks (AfgWindow *self, AfgWindowJob *job)
   g_mutex_unlock (&job->lock);
   g_cancellable_cancel (self->load_cancellable);
   job->waiting_first = FALSE;
-  g_set_object (&self->file, job->folder);
+  afg_session_set_file (self->session, job->folder);
   _afg_window_show_profile (self, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
   status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
@@ -363,7 +363,7 @@ gboolean
 _afg_window_ranks_showing_all (AfgWindow *self)
 {
   return self->job != NULL && afg_rank_sidebar_get_selected (self->rank_sidebar) == AFG_RANK_SIDEBAR_ALL
-         && self->file != NULL && g_file_equal (self->file, self->job->folder);
+         && _afg_window_get_file (self) != NULL && g_file_equal (_afg_window_get_file (self), self->job->folder);
 }
 
 /* Cancel on the loading page while no rank is shown yet stops the job. */

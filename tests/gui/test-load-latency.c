@@ -92,7 +92,7 @@ test_latency (void)
   spin (200);
   g_source_remove (id);
   g_test_message ("%" G_GUINT64_FORMAT " rows loaded in %.2f s; main loop max gap %.1f ms "
-                  "(%.1f ms while loading)", afg_tree_get_stats (window->tree)->rows,
+                  "(%.1f ms while loading)", afg_tree_get_stats (_afg_window_get_tree (window))->rows,
                   (g_get_monotonic_time () - start) / 1e6, ticker.max_gap / 1000.0,
                   ticker.max_gap_loading / 1000.0);
   g_assert_cmpint (ticker.max_gap, <,
