@@ -225,7 +225,7 @@ top_row (AfgFunctionPanel *panel)
   return first ? g_strdup (afg_function_item_get_name (first)) : NULL;
 }
 
-/* The fields of README's "Test state line" from functions to durations. */
+/* The fields of docs/test-state-line.md from functions to durations. */
 void
 _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
 {

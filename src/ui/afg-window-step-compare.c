@@ -34,7 +34,7 @@ typedef struct {
   AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
-  gint64          started;  /* for README's figure */
+  gint64          started;  /* for docs/benchmarks.md's figure */
 } Job;
 
 static void
