@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: --diff A B --export, the difference of two profiles. */
+/* --diff A B --export, the difference of two profiles. */
 #define G_LOG_DOMAIN "afg-cli"
 
 #include "config.h"

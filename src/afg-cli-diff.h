@@ -17,7 +17,7 @@ typedef struct {
   gboolean    quiet;
 } AfgCliDiffOptions;
 
-/* --diff A B --export (issue 16): both DBs loaded in parallel, their
+/* --diff A B --export: both DBs loaded in parallel (one per core), their
  * difference written to OUT/flamegraph-diff.{html,json,folded}; returns
  * the exit status. */
 int afg_cli_diff_export (const char              *a,

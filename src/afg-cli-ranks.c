@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: --export of a whole training job's folder, the ranks read in
+/* --export of a whole training job's folder, the ranks read in
  * parallel (afg-job-load.c), each exported and then dropped but for its
  * summary. */
 #define G_LOG_DOMAIN "afg-cli"

@@ -302,7 +302,7 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
 }
 
-/* Issue 17: a job folder instead of a DB (afg-cli-ranks.c). */
+/* A job folder instead of a DB: every rank (afg-cli-ranks.c). */
 static int
 export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
@@ -380,7 +380,7 @@ run_export (CliOptions *opts)
   return AFG_EXIT_OK;
 }
 
-/* Issue 16: the two DBs' difference (afg-cli-diff.c). */
+/* The two DBs' difference (afg-cli-diff.c). */
 static int
 run_diff (CliOptions *opts, guint n_files)
 {

@@ -386,7 +386,7 @@ node_values (AfgDiffShape *shape, guint32 node)
   return g_string_free (g_steal_pointer (&values), FALSE);
 }
 
-/* The state line's diff fields (README, "Test state line"). */
+/* The state line's diff fields (docs/test-state-line.md). */
 void
 _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph)
 {

@@ -6,7 +6,7 @@
 #include "afg-function-item.h"
 #include "afg-window-private.h"
 
-/* The Functions side panel (issue 15), beside the flame graph: its table
+/* The Functions side panel, beside the flame graph: its table
  * follows the tree on screen (a new profile, a step scope), the search
  * entry filters it, the function picked in it lights its frames in the
  * graph, and a double-click on a frame picks the frame's function. The
@@ -225,7 +225,7 @@ top_row (AfgFunctionPanel *panel)
   return first ? g_strdup (afg_function_item_get_name (first)) : NULL;
 }
 
-/* The fields of README's "Test state line" from functions to durations. */
+/* The fields of docs/test-state-line.md from functions to durations. */
 void
 _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
 {

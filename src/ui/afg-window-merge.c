@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: "Merge Address Variants" (win.merge-addresses), on by default
+/* "Merge Address Variants" (win.merge-addresses), on by default
  * and remembered (the merge-addresses setting): every ` at 0x<hex>` in a
  * frame name becomes ` at 0x…` before the tree is built, so that the
  * variants of one call are one frame. Toggling it builds again what the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a training job's folder in the window. Its ranks are read in
+/* A training job's folder in the window. Its ranks are read in
  * the background (afg-job-load.c) and listed in the rank sidebar; the
  * first rank read is shown at once, any other is loaded again from its DB
  * when picked, so that only the summaries, the merged tree of "All ranks"

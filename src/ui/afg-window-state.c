@@ -10,8 +10,8 @@
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
  * what it shows changes, for end-to-end tests to wait on (not on the
- * wording of debug messages). The format is fixed (README, "Test state
- * line"): "afg-state" then TAB-separated KEY=VALUE fields in this order:
+ * wording of debug messages). The format is fixed
+ * (docs/test-state-line.md): "afg-state" then TAB-separated KEY=VALUE fields in this order:
  *   page      empty | loading | error | graph
  *   file      the path the window loads or shows, or empty
  *   zoom      the name of the zoom root on screen (graph only)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: two step ranges of one DB compared in the window. "Compare
+/* Two step ranges of one DB compared in the window, from memory. "Compare
  * with Steps…" (the Compare menu beside the step strip, a right click on
  * the strip) takes the scope on screen as A, and the next range picked on
  * the strip is B; Ctrl+click on a step does both at once. Both trees are
@@ -34,7 +34,7 @@ typedef struct {
   AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
-  gint64          started;  /* for README's figure */
+  gint64          started;  /* for docs/benchmarks.md's figure */
 } Job;
 
 static void

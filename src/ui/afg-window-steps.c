@@ -107,7 +107,7 @@ show_values (AfgWindow *self, gint64 thread)
   _afg_window_update_status (self);
 }
 
-/* The click-to-redraw figure of README's "Steps": the first frame painted
+/* The click-to-redraw figure of docs/benchmarks.md: the first frame painted
  * once the view has the new tree's layout. */
 static void
 on_after_paint (GdkFrameClock *clock, AfgWindow *self)

@@ -757,7 +757,7 @@ afg_test_read_lines (const char *path)
   return out;
 }
 
-/* Issue 17: job folders in torch_npu's layout. */
+/* Job folders in torch_npu's layout. */
 void
 afg_test_make_file (const char *dir, const char *name, const char *data)
 {

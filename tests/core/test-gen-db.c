@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The test data of issues 13 (NPU time) and 14 (steps): tools/afg-gen-db
+/* The synthetic data for NPU time and steps: tools/afg-gen-db
  * (AFG_GEN_DB) must write TASK, CONNECTION_IDS and STEP_TIME shaped like
  * the real samples, and the afg-test-db helpers must write what they say. */
 #include "config.h"

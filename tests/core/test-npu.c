@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 13's rules for the NPU device time of each host frame, each on a
+/* The rules for the NPU device time of each host frame, each on a
  * DB made for it, and the real samples' .npu.expected. */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 14: steps. Where steps come from (ProfilerStep#N rows, else
+/* Steps. Where steps come from (ProfilerStep#N rows, else
  * STEP_TIME), scopes of steps A–B and the trees built for them, the
  * --steps option and what JSON and the page carry about steps. */
 #include "config.h"

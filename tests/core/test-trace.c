@@ -436,7 +436,7 @@ pid_of_process (const Trace *trace, const char *name)
   g_assert_not_reached ();
 }
 
-/* Issue 13's links: the lowest rowid *used* row takes a connection id's
+/* The NPU links: the lowest rowid *used* row takes a connection id's
  * tasks; -1 and 4294967295 never link; a task that reaches only unused
  * rows is drawn without a flow; a task without two integer times is not
  * drawn. One process per device, one thread per stream. */

@@ -3,7 +3,7 @@
  * main loop must never be late by more than 50 ms, from the start of the
  * load to the flame graph. AFG_LATENCY_ROWS sets the size of the DB the
  * test builds (default 300k); AFG_LATENCY_DB loads a given DB instead (the
- * issue's figure is for the 10M-row synthetic one, tools/afg-gen-db). */
+ * figure in docs/benchmarks.md is for the 10M-row synthetic one). */
 #include <gtk/gtk.h>
 
 #include "afg-gui-test-tree.h"
@@ -12,7 +12,7 @@
 #define TICK_MS 5
 #define MAX_GAP_MS 50
 /* A load on the main thread would stall it for the whole load (~300 ms
- * here); the issue's 50 ms is asserted with AFG_LATENCY_STRICT=1 on an
+ * here); the 50 ms target is asserted with AFG_LATENCY_STRICT=1 on an
  * idle machine, since a shared CI box cannot promise it. */
 #define MAX_GAP_MS_SHARED 250
 

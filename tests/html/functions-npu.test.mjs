@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Functions panel follows the NPU weight (issue 15): with #weight=npu
+// The Functions panel follows the NPU weight: with #weight=npu
 // its table has each name's NPU self and total and its sandwich is weighted
 // by NPU time; back on host time it is the JSON's table again. Expected
 // values come from the CLI's JSON tree, summed here.

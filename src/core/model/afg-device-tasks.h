@@ -18,7 +18,7 @@ typedef struct {
   gint64 stream_id;
 } AfgDeviceTrack;
 
-/* The used PYTORCH_API row that launched tasks (issue 13's rules). */
+/* The used PYTORCH_API row that launched tasks (docs/npu.md's rules). */
 typedef struct {
   gint64 global_tid;
   gint64 start_ns;

@@ -51,7 +51,8 @@ char       *afg_scope_describe_steps (const AfgDocument *document);
 
 /* Whether a row starting at @start_ns is in @scope by its start. NPU
  * tasks count for a scope when the host row that launched them starts
- * inside it (issue 14), not by overlap as host rows do. */
+ * inside it, not by overlap as host rows do: a task belongs to the step
+ * that launched it, whenever the device ran it. */
 static inline gboolean
 afg_scope_contains_start (const AfgScope *scope, gint64 start_ns)
 {
