@@ -19,6 +19,7 @@ document_clear (gpointer data)
   g_free (self->merged_names);
   afg_npu_data_free (self->npu);
   g_free (self->npu_warning);
+  _afg_document_clear_timeline (self);
   afg_string_table_clear (&self->strings);
 }
 
@@ -33,6 +34,7 @@ afg_document_new (const char *source_path, guint64 source_bytes)
   self->source_bytes = source_bytes;
   self->events = afg_event_store_new ();
   self->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
+  g_mutex_init (&self->idle_lock);
   afg_string_table_init (&self->strings);
   return self;
 }

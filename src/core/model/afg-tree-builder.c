@@ -503,7 +503,8 @@ static void
 finish (Builder *self)
 {
   AfgTree *tree = self->tree;
-  gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL;
+  /* The NPU-idle scope is host time only: nothing runs on the device then. */
+  gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL && !tree->scope.npu_idle;
   g_autofree gint64 *npu_totals = has_npu ? afg_huge_alloc0 (sizeof (gint64) * MAX (self->nodes.len, 1)) : NULL;
   g_autofree gint64 *sums = sum_children (self, npu_totals);
   g_autofree guint32 *order = layout_order (self);
