@@ -20,6 +20,7 @@ struct _AfgDocument {
   GArray         *steps;  /* AfgStep, by id */
   AfgNpuData     *npu;          /* NULL without usable TASK/CONNECTION_IDS */
   char           *npu_warning;  /* why tables that are there gave no NPU data */
+  GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */
 };
 
 AfgDocument *afg_document_new          (const char  *source_path,
