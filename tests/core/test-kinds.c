@@ -177,11 +177,236 @@ test_sample (gconstpointer data)
   afg_test_assert_lines (json_kernels, kernels, name);
 }
 
+#define T1 GTID (1, 1)
+
+typedef AfgTestDb KindsTestDb;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KindsTestDb, afg_test_db_free)
+
+static gint64
+value_at (const AfgTree *tree, AfgColumn column, const char *path)
+{
+  g_autofree char *full = g_strconcat ("1/1;main", path, NULL);
+  guint32 node = afg_test_find_node (tree, full);
+
+  g_assert_cmpuint (node, !=, AFG_NODE_NONE);
+  return afg_tree_get_value (tree, column, node);
+}
+
+/* The leaves of a frame as "kind name count ns exposed" lines. */
+static char *
+kernels_at (const AfgTree *tree, const char *path)
+{
+  g_autofree char *full = g_strconcat ("1/1;main", path, NULL);
+  guint32 node = afg_test_find_node (tree, full);
+  GString *out = g_string_new (NULL);
+  guint n;
+  const AfgNpuKernel *k = afg_tree_get_kernels (tree, node, &n);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%s %s %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                            i > 0 ? "|" : "", afg_task_kind_to_string (k[i].kind),
+                            afg_document_get_string (afg_tree_get_document (tree), k[i].name),
+                            k[i].count, k[i].ns, k[i].exposed_ns);
+  return g_string_free (out, FALSE);
+}
+
+/* A row of main launching the tasks of connection id @conn (api id @conn). */
+static void
+add_launch (AfgTestDb *db, const char *name, gint64 start, gint64 end, gint64 conn)
+{
+  afg_test_db_add_with_connection (db, T1, start, end, name, conn);
+  afg_test_db_link (db, conn, conn);
+}
+
+/* Every rule of the kinds at once (test_rules checks each). */
+static AfgTestDb *
+rules_db_new (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  gint64 id;
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "compute", 100, 200, 10);
+  add_launch (db, "comm", 300, 400, 20);
+  add_launch (db, "other", 500, 600, 30);
+  add_launch (db, "wait", 650, 700, 40);
+  add_launch (db, "lonely", 700, 800, 50);
+  /* compute: by type (upper-cased, spaces as _), or in COMPUTE_TASK_INFO */
+  afg_test_db_add_typed_task (db, 1000, 1010, 10, "KERNEL_AICORE");
+  id = afg_test_db_add_typed_task (db, 1010, 1020, 10, "Notify Wait");
+  afg_test_db_add_compute_info (db, id, "MatMul");
+  afg_test_db_add_compute_info (db, id, "NotThisName");
+  afg_test_db_add_typed_task (db, 2500, 2550, 10, "aiv_x");
+  afg_test_db_add_typed_task (db, 1020, 1030, 10, "Memcpy Async");
+  afg_test_db_add_task (db, 1030, 1040, 10);  /* taskType 0: no such string */
+  afg_test_db_add_typed_task (db, 1040, 1050, 10, NULL);
+  afg_test_db_add_typed_task (db, 1500, 1600, 30, "mix aic");
+  /* unlinked compute hides collectives too */
+  afg_test_db_add_typed_task (db, 2100, 2300, AFG_TEST_NULL, "FFTS_PLUS");
+  afg_test_db_add_typed_task (db, 2200, 2400, AFG_TEST_NO_LINK, "FFTS_PLUS");
+  /* communication: a task of connection 20 is in COMMUNICATION_TASK_INFO,
+   * 40 is a COMMUNICATION_OP's, whatever its times */
+  afg_test_db_add_typed_task (db, 2000, 2100, 20, "AI_CORE");
+  afg_test_db_add_comm_task_info (db, afg_test_db_add_typed_task (db, 2000, 2050, 20, "Notify Wait"));
+  afg_test_db_add_typed_task (db, 2000, 2010, 40, "AI_CORE");
+  afg_test_db_add_collective (db, AFG_TEST_NULL, 3000, 40, "hcom_broken__1_1_1");
+  afg_test_db_add_collective (db, 2000, 2600, 20, "hcom_allReduce__210_0_1");
+  afg_test_db_add_collective (db, 2700, 2800, 20, "hcom_allReduce__211_0_1");
+  afg_test_db_add_collective (db, 5000, 5100, 50, "hcom_broadcast__1_2");
+  afg_test_db_add_collective (db, 6000, 6100, AFG_TEST_NO_LINK, "hcom_lost__1_1_1");
+  afg_test_db_add_collective (db, 6200, 6100, 20, "hcom_backwards__1_1_1");
+  return db;
+}
+
+static void
+test_rules (void)
+{
+  g_autoptr(KindsTestDb) db = rules_db_new ();
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(AfgTree) tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  const AfgNpuKindStats *stats = afg_document_get_npu_kind_stats (document);
+  g_autofree char *compute = kernels_at (tree, ";compute");
+  g_autofree char *comm = kernels_at (tree, ";comm");
+  g_autofree char *other = kernels_at (tree, ";other");
+  g_autofree char *lonely = kernels_at (tree, ";lonely");
+  g_autofree char *main_kernels = kernels_at (tree, "");
+
+  g_assert_cmpuint (afg_document_get_kind_warnings (document)->len, ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, ";compute"), ==, 70);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, ";compute"), ==, 3);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_TASKS, ";compute"), ==, 6);
+  g_assert_cmpstr (compute, ==, "compute KERNEL_AICORE 1 10 0|compute MatMul 1 10 0|compute aiv_x 1 50 0");
+  /* one leaf for both, each op once with its own time; exposed: 250 + 100 */
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, ";comm"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_SELF_NS, ";comm"), ==, 700);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_OPS, ";comm"), ==, 2);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS, ";comm"), ==, 350);
+  g_assert_cmpstr (comm, ==, "communication hcom_allReduce 2 700 350");
+  g_assert_cmpstr (other, ==, "compute mix aic 1 100 0");
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, ";wait"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_OPS, ";wait"), ==, 0);
+  /* a collective links through its own connection id, with no task */
+  g_assert_cmpstr (lonely, ==, "communication hcom_broadcast__1_2 1 100 100");
+  g_assert_cmpstr (main_kernels, ==, "");
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, ""), ==, 170);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_TOTAL_NS, ""), ==, 800);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS, ""), ==, 450);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_SELF_NS, ""), ==, 0);
+  g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_COMM_TOTAL_NS, AFG_TREE_ROOT), ==, 800);
+  /* the whole DB: linked or not */
+  g_assert_cmpint (stats->compute_ns, ==, 570);
+  g_assert_cmpuint (stats->compute_tasks, ==, 6);
+  g_assert_cmpint (stats->comm_ns, ==, 900);
+  g_assert_cmpuint (stats->comm_ops, ==, 4);
+  g_assert_cmpint (stats->exposed_ns, ==, 550);
+  g_assert_cmpint (stats->other_ns, ==, 30);
+  g_assert_cmpuint (stats->other_tasks, ==, 3);
+}
+
+/* A step holds one of two collectives; the exposure still counts compute
+ * launched outside it. */
+static void
+test_scope (void)
+{
+  g_autoptr(KindsTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  AfgScope scope = { TRUE, 0, 0 };
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "in", 100, 200, 1);
+  add_launch (db, "out", 5000, 5100, 2);
+  add_launch (db, "kernel", 6000, 6100, 3);
+  afg_test_db_add_collective (db, 1000, 2000, 1, "hcom_allGather__1_2_3");
+  afg_test_db_add_collective (db, 3000, 4000, 2, "hcom_allGather__1_2_4");
+  afg_test_db_add_typed_task (db, 1500, 1700, 3, "AI_CORE");
+  document = afg_test_db_load_document (db);
+  scope.start_ns = 0;
+  scope.end_ns = 1000;
+  tree = afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_TOTAL_NS, ""), ==, 1000);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS, ""), ==, 800);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, ""), ==, 0);
+  g_assert_cmpuint (afg_test_find_node (tree, "1/1;main;out"), ==, AFG_NODE_NONE);
+}
+
+/* A missing table is silent; one that is there but unreadable gives one
+ * warning line and counts as empty. */
+static void
+test_unusable (void)
+{
+  g_autoptr(KindsTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  const GPtrArray *warnings;
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "op", 100, 200, 1);
+  afg_test_db_add_typed_task (db, 1000, 1100, 1, "AI_CORE");
+  afg_test_db_exec (db, "CREATE TABLE COMPUTE_TASK_INFO_DATA (name INTEGER, globalTaskId INTEGER);"
+                        "CREATE VIEW COMPUTE_TASK_INFO AS SELECT * FROM COMPUTE_TASK_INFO_DATA;"
+                        "CREATE TABLE COMMUNICATION_OP (startNs INTEGER, endNs INTEGER, connectionId INTEGER)");
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  warnings = afg_document_get_kind_warnings (document);
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 0), "COMPUTE_TASK_INFO"));
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 1), "opName"));
+  g_assert_null (strchr (g_ptr_array_index (warnings, 0), '\n'));
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, ";op"), ==, 100);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_TOTAL_NS, ""), ==, 0);
+}
+
+/* Without taskType the tasks are all other, with a warning; without
+ * TASK there are no kind columns at all. */
+static void
+test_no_columns (void)
+{
+  g_autoptr(KindsTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(KindsTestDb) host = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) host_tree = NULL;
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "op", 100, 200, 1);
+  afg_test_db_add_typed_task (db, 1000, 1100, 1, "AI_CORE");
+  afg_test_db_exec (db, "ALTER TABLE TASK DROP COLUMN taskType");
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  g_assert_cmpuint (afg_document_get_kind_warnings (document)->len, ==, 1);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, ";op"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_SELF_NS, ";op"), ==, 100);
+  g_assert_cmpint (afg_document_get_npu_kind_stats (document)->other_ns, ==, 100);
+  afg_test_db_add (host, T1, 0, 10000, "main");
+  host_tree = afg_test_db_load (host);
+  g_assert_false (afg_tree_has_column (host_tree, AFG_COLUMN_COMM_TOTAL_NS));
+  g_assert_null (afg_document_get_npu_kind_stats (afg_tree_get_document (host_tree)));
+}
+
+static void
+test_strip (void)
+{
+  static const char * const cases[][2] = {
+    { "hcom_allReduce__210_0_1", "hcom_allReduce" }, { "hcom__1_2_3", "hcom" }, { "__1_2_3", "" },
+    { "hcom_allReduce_210_0_1", "hcom_allReduce_210_0_1" }, { "hcom__1_2", "hcom__1_2" },
+    { "hcom__1_2_x", "hcom__1_2_x" }, { "hcom__1__2_3", "hcom__1__2_3" }, { "x__1_2_3y", "x__1_2_3y" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpuint (afg_task_kinds_strip_op_suffix (cases[i][0]), ==, strlen (cases[i][1]));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_data_func ("/kinds/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/kinds/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
+  g_test_add_func ("/kinds/rules", test_rules);
+  g_test_add_func ("/kinds/scope", test_scope);
+  g_test_add_func ("/kinds/unusable", test_unusable);
+  g_test_add_func ("/kinds/no-columns", test_no_columns);
+  g_test_add_func ("/kinds/strip", test_strip);
   return g_test_run ();
 }
