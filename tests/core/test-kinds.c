@@ -397,6 +397,163 @@ test_strip (void)
     g_assert_cmpuint (afg_task_kinds_strip_op_suffix (cases[i][0]), ==, strlen (cases[i][1]));
 }
 
+/* Runs the command line on @path with @extra options; returns the file it
+ * wrote (NULL when @file is NULL), @out its stdout and @err its stderr. */
+static char *
+run_cli (const char *path, const char * const *extra, const char *file, int status, char **out, char **err)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *written = file ? g_build_filename (dir, file, NULL) : NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  char *text = NULL;
+
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, "-o");
+  g_ptr_array_add (args, dir);
+  g_ptr_array_add (args, (gpointer) path);
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (afg_test_run_cli ((const char * const *) args->pdata, FALSE, out, err), ==, status);
+  if (written != NULL)
+    g_assert_true (g_file_get_contents (written, &text, NULL, NULL));
+  afg_test_rm_rf (dir);
+  return text;
+}
+
+static gint64
+sum_folded (const char *folded)
+{
+  g_auto(GStrv) lines = g_strsplit (folded, "\n", -1);
+  gint64 sum = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      sum += g_ascii_strtoll (strrchr (lines[i], ' ') + 1, NULL, 10);
+  return sum;
+}
+
+/* Folded stacks in each weight sum to its total; --kernels puts it on
+ * the leaves; the summary line gives the DB's sums by kind. */
+static void
+test_cli_folded (void)
+{
+  g_autoptr(KindsTestDb) db = rules_db_new ();
+  const char *compute_args[] = { "--export", "-f", "folded", "--weight", "compute", "--kernels", NULL };
+  const char *exposed_args[] = { "--export", "-f", "folded", "--weight", "exposed", NULL };
+  const char *comm_args[] = { "--export", "-f", "folded", "--weight", "comm", "--kernels", NULL };
+  const char *host_kernels[] = { "--export", "-f", "folded", "--kernels", NULL };
+  g_autofree char *compute = NULL;
+  g_autofree char *exposed = NULL;
+  g_autofree char *comm = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *usage = NULL;
+
+  afg_test_db_close (db);
+  compute = run_cli (db->path, compute_args, "flamegraph.folded", 0, NULL, &err);
+  g_assert_cmpstr (compute, ==, "1/1;main;compute;[compute] KERNEL_AICORE 10\n"
+                                "1/1;main;compute;[compute] MatMul 10\n"
+                                "1/1;main;compute;[compute] aiv_x 50\n"
+                                "1/1;main;other;[compute] mix aic 100\n");
+  g_assert_nonnull (strstr (err, "NPU: compute 570 ns, communication 900 ns (550 ns exposed), other 30 ns\n"));
+  exposed = run_cli (db->path, exposed_args, "flamegraph.folded", 0, NULL, NULL);
+  g_assert_cmpstr (exposed, ==, "1/1;main;comm 350\n1/1;main;lonely 100\n");
+  g_assert_cmpint (sum_folded (exposed), ==, 450);
+  comm = run_cli (db->path, comm_args, "flamegraph.folded", 0, NULL, NULL);
+  g_assert_cmpstr (comm, ==, "1/1;main;comm;[communication] hcom_allReduce 700\n"
+                             "1/1;main;lonely;[communication] hcom_broadcast__1_2 100\n");
+  g_assert_null (run_cli (db->path, host_kernels, NULL, 2, NULL, &usage));
+  g_assert_nonnull (strstr (usage, "--kernels needs --weight compute, comm or exposed"));
+}
+
+/* --top in a device weight ranks frames by it; with --kernels, kernels
+ * across frames. */
+static void
+test_cli_top (void)
+{
+  g_autoptr(KindsTestDb) db = rules_db_new ();
+  const char *kernels_args[] = { "--top", "2", "--weight", "compute", "--kernels", NULL };
+  const char *comm_args[] = { "--top", "1", "--weight", "comm", NULL };
+  g_autofree char *kernels = NULL;
+  g_autofree char *comm = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  afg_test_db_close (db);
+  run_cli (db->path, kernels_args, NULL, 0, &kernels, NULL);
+  lines = g_strsplit (kernels, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_true (g_str_has_suffix (lines[1], "[compute] mix aic"));
+  g_assert_nonnull (strstr (lines[1], "100 ns"));
+  g_assert_true (g_str_has_suffix (lines[2], "[compute] aiv_x"));
+  run_cli (db->path, comm_args, NULL, 0, &comm, NULL);
+  g_assert_nonnull (strstr (comm, "       1       700 ns       700 ns    87.5%  comm\n"));
+}
+
+/* -f trace: each task's kind is its category. */
+static void
+test_cli_trace (void)
+{
+  g_autoptr(KindsTestDb) db = rules_db_new ();
+  const char *args[] = { "--export", "-f", "trace", NULL };
+  g_autofree char *trace = NULL;
+  guint counts[3] = { 0 };
+  const char *cats[] = { "\"cat\":\"compute\"", "\"cat\":\"communication\"", "\"cat\":\"other\"" };
+
+  afg_test_db_close (db);
+  trace = run_cli (db->path, args, "flamegraph.trace.json", 0, NULL, NULL);
+  for (guint c = 0; c < 3; c++)
+    for (const char *p = trace; (p = strstr (p, cats[c])) != NULL; p++)
+      counts[c]++;
+  g_assert_cmpuint (counts[0], ==, 6);
+  g_assert_cmpuint (counts[1], ==, 3);
+  g_assert_cmpuint (counts[2], ==, 3);
+}
+
+static void
+test_cli_help (void)
+{
+  const char *args[] = { "--help", NULL };
+  g_autofree char *out = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "--kernels"));
+  g_assert_nonnull (strstr (out, "host (default), npu, compute, comm or exposed"));
+  g_assert_nonnull (strstr (out, "exposed (the part of the collectives"));
+}
+
+/* The folded kernel leaves of a sample are its .kernels.expected lines,
+ * in each device weight: the command line agrees with the tree and JSON. */
+static void
+test_sample_folded (void)
+{
+  const char *name = "ascend_pytorch_profiler_level1_rank0";
+  g_autofree char *db_path = afg_test_sample_path (name, ".db");
+  g_autofree char *kernels_path = afg_test_sample_path (name, ".kernels.expected");
+  g_autoptr(GPtrArray) kernels = afg_test_read_lines (kernels_path);
+  const char *weights[] = { "compute", "comm", "exposed" };
+
+  for (guint w = 0; w < G_N_ELEMENTS (weights); w++)
+    {
+      const char *args[] = { "--export", "-q", "-f", "folded", "--weight", weights[w], "--kernels", NULL };
+      g_autofree char *folded = run_cli (db_path, args, "flamegraph.folded", 0, NULL, NULL);
+      g_auto(GStrv) lines = g_strsplit (folded, "\n", -1);
+      g_autoptr(GPtrArray) actual = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; lines[i] != NULL && *lines[i] != '\0'; i++)
+        g_ptr_array_add (actual, g_strdup (lines[i]));
+      for (guint i = 0; i < kernels->len; i++)
+        {
+          g_auto(GStrv) f = g_strsplit (g_ptr_array_index (kernels, i), "\t", -1);
+          gboolean compute = strstr (f[0], ";[compute] ") != NULL;
+          const char *value = w == 2 ? f[3] : f[2];
+
+          if (compute == (w == 0) && g_ascii_strtoll (value, NULL, 10) > 0)
+            g_ptr_array_add (expected, g_strdup_printf ("%s %s", f[0], value));
+        }
+      afg_test_assert_lines (actual, expected, weights[w]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -408,5 +565,10 @@ main (int argc, char **argv)
   g_test_add_func ("/kinds/unusable", test_unusable);
   g_test_add_func ("/kinds/no-columns", test_no_columns);
   g_test_add_func ("/kinds/strip", test_strip);
+  g_test_add_func ("/kinds/cli/folded", test_cli_folded);
+  g_test_add_func ("/kinds/cli/top", test_cli_top);
+  g_test_add_func ("/kinds/cli/trace", test_cli_trace);
+  g_test_add_func ("/kinds/cli/help", test_cli_help);
+  g_test_add_func ("/kinds/sample/folded", test_sample_folded);
   return g_test_run ();
 }
