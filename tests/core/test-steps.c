@@ -433,7 +433,7 @@ test_cli_formats (CliFixture *f, gconstpointer data)
   g_assert_cmpint (run_steps (f, "json", "2-3", &err), ==, EXIT_OK);
   json = read_output (f, "flamegraph.json");
   g_assert_cmpstr (json, ==, json_expected);
-  g_assert_nonnull (strstr (json, "\"version\":2,"));
+  g_assert_nonnull (strstr (json, "\"version\":3,"));
   g_assert_nonnull (strstr (json, ",\"scope\":{\"steps\":[2,3],\"start_ns\":100,\"end_ns\":1000},"
                                   "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100},"
                                   "{\"id\":2,\"start_ns\":100,\"end_ns\":250},"

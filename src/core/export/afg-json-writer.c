@@ -346,7 +346,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   GThread *helper = NULL;
   gsize at;
 
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":3,");
   afg_json_append_source (out, doc);
   g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (tree));

@@ -31,6 +31,7 @@ typedef struct {
   gint64  end_ns;
   guint32 track;   /* index in tracks */
   guint32 launch;  /* index in launches, or AFG_DEVICE_NO_LAUNCH: unlinked */
+  guint32 kind;    /* AfgTaskKind (afg-task-kinds.h) */
 } AfgDeviceTask;
 
 typedef struct {

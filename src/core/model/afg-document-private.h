@@ -21,6 +21,7 @@ struct _AfgDocument {
   GArray         *steps;  /* AfgStep, by id */
   AfgNpuData     *npu;          /* NULL without usable TASK/CONNECTION_IDS */
   char           *npu_warning;  /* why tables that are there gave no NPU data */
+  GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */
   AfgDeviceTimeline *timeline;  /* NULL without usable TASK rows */
   GMutex          idle_lock;    /* idle_sets is filled on demand, by any thread */
   GHashTable     *idle_sets;    /* (first << 32 | last) step index -> AfgSpans */
