@@ -14,6 +14,7 @@
 #include "afg-cli.h"
 #include "afg-cli-diff.h"
 #include "afg-cli-ranks.h"
+#include "afg-document-timeline.h"
 #include "afg-error.h"
 #include "afg-format.h"
 #include "afg-huge.h"
@@ -37,6 +38,7 @@ typedef struct {
   gboolean   quiet;
   gboolean   merge_addresses;
   char      *steps;
+  gboolean   npu_idle;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
   int        top;
@@ -168,6 +170,27 @@ print_kinds_summary (const AfgTree *tree)
               PROG, compute, comm, exposed, other);
 }
 
+/* What the device did over the whole profile, in shares of its window. */
+static void
+print_timeline_summary (const AfgTree *tree)
+{
+  const AfgDocument *document = afg_tree_get_document (tree);
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  AfgDeviceSplit split;
+  gint64 start, end;
+  g_autofree char *compute = NULL, *comm = NULL, *other = NULL, *free_ = NULL;
+
+  if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
+    return;
+  afg_device_timeline_split (timeline, start, end, &split);
+  compute = afg_format_percent (split.compute_ns, end - start);
+  comm = afg_format_percent (split.comm_ns, end - start);
+  other = afg_format_percent (split.other_ns, end - start);
+  free_ = afg_format_percent (split.free_ns, end - start);
+  g_printerr (_("%s: NPU timeline: compute %s, communication %s, other %s, free %s\n"),
+              PROG, compute, comm, other, free_);
+}
+
 /* Device time of the whole profile, beside the summary line. */
 static void
 print_npu_summary (const AfgTree *tree)
@@ -184,6 +207,7 @@ print_npu_summary (const AfgTree *tree)
                 " tasks); %" PRIu64 " TASK rows skipped\n"),
               PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
   print_kinds_summary (tree);
+  print_timeline_summary (tree);
 }
 
 void
@@ -243,11 +267,15 @@ output_is_file (const char *output)
   return TRUE;
 }
 
-/* --steps A or A-B, checked against the steps the DB has. */
+/* --steps A or A-B, checked against the steps the DB has; with
+ * --npu-idle, the device's free instants of those steps (or all). */
 static gboolean
 scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScope *scope, GError **error)
 {
   *scope = (AfgScope) { 0 };
+  if (opts->npu_idle)
+    return afg_scope_init_npu_idle (scope, document, opts->steps != NULL, opts->first_step, opts->last_step,
+                                    error);
   return opts->steps == NULL
          || afg_scope_init_steps (scope, document, opts->first_step, opts->last_step, error);
 }
@@ -370,6 +398,10 @@ run_export (CliOptions *opts)
     }
   if (opts->kernels && !afg_weight_has_kernels (weight))
     return usage_error (_("--kernels needs --weight compute, comm or exposed"));
+  if (opts->npu_idle && format == AFG_FORMAT_TRACE)
+    return usage_error (_("--npu-idle does not work with -f trace: a trace shows every instant"));
+  if (opts->npu_idle && weight != AFG_WEIGHT_HOST)
+    return usage_error (_("--npu-idle weighs host time: nothing runs on the device then"));
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
   if (afg_job_folder_is_folder (opts->files[0]))
@@ -503,6 +535,7 @@ afg_cli_main (int argc, char **argv)
     { "kernels", 0, 0, G_OPTION_ARG_NONE, &opts.kernels, N_("With --weight compute, comm or exposed: the device kernels as leaves (with --top: the kernels)"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
+    { "npu-idle", 0, 0, G_OPTION_ARG_NONE, &opts.npu_idle, N_("Only the time the NPU is idle, in each step (with --steps, those steps); host time"), NULL },
     { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB|FOLDER…]") },

@@ -250,4 +250,6 @@ int afg_test_compare_events (gconstpointer a,
                              gconstpointer b,
                              gpointer      unused);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgTestDb, afg_test_db_free)
+
 G_END_DECLS

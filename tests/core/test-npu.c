@@ -600,7 +600,9 @@ test_json (void)
   tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   afg_json_write (tree, json);
   g_assert_true (g_str_has_prefix (json->str, "{\"format\":\"ascend-flamegraph\",\"version\":3,"));
-  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],\"npu\":{\"tasks\":2,\"ns\":9,"
+  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],"
+                                       "\"device_timeline\":{\"compute_ns\":0,\"comm_ns\":0,\"other_ns\":7,\"free_ns\":0},"
+                                       "\"npu\":{\"tasks\":2,\"ns\":9,"
                                        "\"unlinked_tasks\":1,\"unlinked_ns\":2,\"skipped\":1},\"functions\":["));
   g_assert_nonnull (strstr (json->str, "\"label\":\"1/1\",\"total_ns\":100,\"npu_total_ns\":7,"
                                        "\"npu_compute_total_ns\":0,\"comm_total_ns\":0,\"comm_exposed_total_ns\":0,"

@@ -867,6 +867,7 @@ read_kinds (LoadContext *ctx, sqlite3 *db)
   if (rc != SQLITE_OK && rc != SQLITE_INTERRUPT)
     g_ptr_array_add (ctx->document->kind_warnings,
                      g_strdup_printf (_("no device task kinds: reading their tables failed: %s"), sqlite3_errstr (rc)));
+  _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not

@@ -96,6 +96,8 @@ struct _AfgNpuTasks {
   gsize           n_task_ids;    /* tasks.ids: the tasks', then the collectives' links */
   guint8         *op_slots;      /* by group slot: a collective links through it */
   RowKinds       *row_kinds;     /* by row ordinal, while linking */
+  AfgVec          spans;         /* AfgTimelineSpan: every used task and collective */
+  AfgDeviceTimeline *timeline;   /* made of them, until taken */
 };
 
 typedef AfgNpuTasks NpuRead;
@@ -510,6 +512,8 @@ afg_npu_tasks_free (AfgNpuTasks *self)
   afg_task_kinds_free (self->kinds);
   g_free (self->op_slots);
   g_free (self->row_kinds);
+  afg_vec_clear (&self->spans);
+  g_clear_pointer (&self->timeline, afg_device_timeline_unref);
   g_free (self);
 }
 
@@ -521,6 +525,7 @@ afg_npu_tasks_new (void)
   self->data = afg_npu_data_new (0);
   afg_vec_init (&self->kind_tasks, sizeof (KindTask), 0);
   afg_vec_init (&self->items, sizeof (KindItem), 0);
+  afg_vec_init (&self->spans, sizeof (AfgTimelineSpan), 0);
   return self;
 }
 
@@ -578,6 +583,22 @@ kernel_name (AfgStringTable *strings, gint64 id)
   return id == AFG_TASK_NO_ID ? strings->null_name : afg_string_table_lookup_id (strings, id);
 }
 
+static const AfgTimelineKind timeline_kinds[] = {
+  [AFG_TASK_KIND_COMMUNICATION] = AFG_TIMELINE_COMMUNICATION,
+  [AFG_TASK_KIND_COMPUTE] = AFG_TIMELINE_COMPUTE,
+  [AFG_TASK_KIND_OTHER] = AFG_TIMELINE_OTHER,
+};
+
+/* Every used task is on the device's timeline; the profiler's own
+ * markers and empty tasks do not stretch the profile's window. */
+static void
+add_task_span (NpuRead *self, const KindTask *t, AfgTaskKind kind)
+{
+  gboolean bounds = t->end > t->start && !afg_task_kinds_is_profiling (self->kinds, t->type);
+
+  AFG_VEC_APPEND (&self->spans, AfgTimelineSpan, ((AfgTimelineSpan) { t->start, t->end, timeline_kinds[kind], bounds }));
+}
+
 /* Each task's kind; the compute ones' intervals for the exposure, and
  * (with @strings) each with a connection id an item to link. */
 static AfgVec
@@ -600,6 +621,7 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
       gint64 *interval;
 
       count_task (stats, kind, ns);
+      add_task_span (self, t, kind);
       if (kind != AFG_TASK_KIND_COMPUTE)
         continue;
       interval = afg_vec_push (&intervals);
@@ -653,6 +675,8 @@ add_collectives (NpuRead *self, AfgStringTable *strings)
 
       stats->comm_ns = afg_sat_add (stats->comm_ns, ns);
       stats->comm_ops++;
+      AFG_VEC_APPEND (&self->spans, AfgTimelineSpan,
+                      ((AfgTimelineSpan) { ops[i].start_ns, ops[i].end_ns, AFG_TIMELINE_COMMUNICATION, TRUE }));
       stats->exposed_ns = afg_sat_add (stats->exposed_ns, ops[i].exposed_ns);
       if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
         continue;
@@ -680,8 +704,16 @@ afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *string
   afg_task_kinds_measure_exposure (self->kinds, intervals.data, intervals.len);
   afg_vec_clear (&intervals);
   add_collectives (self, strings);
+  self->timeline = afg_device_timeline_new (self->spans.data, self->spans.len);
+  afg_vec_clear (&self->spans);
   g_debug ("kinds %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   return SQLITE_OK;
+}
+
+AfgDeviceTimeline *
+afg_npu_tasks_steal_timeline (AfgNpuTasks *self)
+{
+  return g_steal_pointer (&self->timeline);
 }
 
 AfgTaskKinds *

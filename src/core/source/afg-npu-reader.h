@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "afg-device-timeline.h"
 #include "afg-npu.h"
 #include "afg-source.h"
 #include "afg-string-table.h"
@@ -85,6 +86,9 @@ int          afg_npu_tasks_read_kinds (AfgNpuTasks   *self,
                                        GPtrArray     *warnings);
 /* Sealed by afg_npu_tasks_read_kinds(): the kind of any TASK row. */
 AfgTaskKinds *afg_npu_tasks_get_kinds (AfgNpuTasks  *self);
+/* The device timeline of every used task and collective, once the kinds
+ * are read (NULL without any); the caller owns it. */
+AfgDeviceTimeline *afg_npu_tasks_steal_timeline (AfgNpuTasks *self);
 void         afg_npu_tasks_index  (AfgNpuTasks      *self);
 /* FALSE when no PYTORCH_API row could take a task (no linkable task). */
 gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);

@@ -34,7 +34,7 @@ struct _AfgTaskKinds {
   AfgVec     links;          /* gint64: connection ids of rule 1, until sealed */
   IdSet      comm_links;
   AfgVec     collectives;    /* AfgCollective */
-  AfgIntMap  types;          /* taskType id -> 1 + is compute */
+  AfgIntMap  types;          /* taskType id -> TYPE_SEEN | TYPE_COMPUTE | TYPE_PROFILING */
   /* While reading a table. */
   AfgVec     ids;
   AfgVec     values;
@@ -314,38 +314,64 @@ afg_task_kinds_seal (AfgTaskKinds *self)
 
 static const char * const compute_prefixes[] = { "AI_", "AIC", "AIV", "KERNEL_", "MIX_", "FFTS" };
 
+enum {
+  TYPE_SEEN = 1,
+  TYPE_COMPUTE = 2,
+  TYPE_PROFILING = 4,
+};
+
 /* Upper-cased, spaces as '_': "Notify Wait" is NOTIFY_WAIT. */
 static gboolean
-type_name_is_compute (const char *name)
+type_name_has_prefix (const char *name, const char *prefix)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (compute_prefixes); i++)
-    {
-      const char *p = compute_prefixes[i], *s = name;
+  const char *p = prefix, *s = name;
 
-      for (; *p != '\0' && *s != '\0'; p++, s++)
-        if ((*s == ' ' ? '_' : g_ascii_toupper (*s)) != *p)
-          break;
-      if (*p == '\0')
-        return TRUE;
-    }
-  return FALSE;
+  for (; *p != '\0' && *s != '\0'; p++, s++)
+    if ((*s == ' ' ? '_' : g_ascii_toupper (*s)) != *p)
+      break;
+  return *p == '\0';
 }
 
-/* Few distinct types: each is looked up once. */
+static guint32
+type_name_flags (const char *name)
+{
+  guint32 flags = TYPE_SEEN;
+
+  for (guint i = 0; i < G_N_ELEMENTS (compute_prefixes); i++)
+    if (type_name_has_prefix (name, compute_prefixes[i]))
+      flags |= TYPE_COMPUTE;
+  if (type_name_has_prefix (name, "PROFILING_"))
+    flags |= TYPE_PROFILING;
+  return flags;
+}
+
+/* Few distinct types: each is looked up once. An unknown id matches no
+ * name. */
+static guint32
+type_flags (AfgTaskKinds *self, gint64 type)
+{
+  guint32 index, flags;
+
+  if (type == AFG_TASK_NO_ID)
+    return TYPE_SEEN;
+  if (afg_int_map_lookup (&self->types, (guint64) type, &flags))
+    return flags;
+  flags = afg_string_table_find_id (self->strings, type, &index)
+          ? type_name_flags (afg_string_table_get (self->strings, index)) : TYPE_SEEN;
+  afg_int_map_insert (&self->types, (guint64) type, flags);
+  return flags;
+}
+
 static gboolean
 type_is_compute (AfgTaskKinds *self, gint64 type)
 {
-  guint32 index, cached;
-  gboolean compute;
+  return (type_flags (self, type) & TYPE_COMPUTE) != 0;
+}
 
-  if (type == AFG_TASK_NO_ID)
-    return FALSE;
-  if (afg_int_map_lookup (&self->types, (guint64) type, &cached))
-    return cached == 2;
-  compute = afg_string_table_find_id (self->strings, type, &index)
-            && type_name_is_compute (afg_string_table_get (self->strings, index));
-  afg_int_map_insert (&self->types, (guint64) type, compute ? 2 : 1);
-  return compute;
+gboolean
+afg_task_kinds_is_profiling (AfgTaskKinds *self, gint64 task_type)
+{
+  return (type_flags (self, task_type) & TYPE_PROFILING) != 0;
 }
 
 static gboolean

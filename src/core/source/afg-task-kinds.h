@@ -67,6 +67,10 @@ AfgTaskKind    afg_task_kinds_classify      (AfgTaskKinds         *self,
                                              gint64                global_task_id,
                                              gint64                task_type,
                                              gint64               *name_id);
+/* Is @task_type's string, upper-cased with spaces as '_', PROFILING_…?
+ * Such tasks are markers of the profiler, not work. */
+gboolean       afg_task_kinds_is_profiling  (AfgTaskKinds         *self,
+                                             gint64                task_type);
 /* The used COMMUNICATION_OP rows, in rowid order. */
 AfgCollective *afg_task_kinds_get_collectives (AfgTaskKinds       *self,
                                              gsize                *n);
