@@ -15,6 +15,7 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  gboolean    npu_idle;   /* both sides in their NPU-idle instants */
 } AfgCliDiffOptions;
 
 /* --diff A B --export: both DBs loaded in parallel (one per core), their

@@ -149,7 +149,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
-    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE,
+    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE, opts->npu_idle,
   };
   g_autoptr(AfgJobLoad) load = NULL;
   AfgRankSummary * const *summaries;

@@ -90,7 +90,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -272,12 +272,8 @@ output_is_file (const char *output)
 static gboolean
 scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScope *scope, GError **error)
 {
-  *scope = (AfgScope) { 0 };
-  if (opts->npu_idle)
-    return afg_scope_init_npu_idle (scope, document, opts->steps != NULL, opts->first_step, opts->last_step,
-                                    error);
-  return opts->steps == NULL
-         || afg_scope_init_steps (scope, document, opts->first_step, opts->last_step, error);
+  return afg_scope_init_request (scope, document, opts->steps != NULL, opts->first_step, opts->last_step,
+                                 opts->npu_idle, error);
 }
 
 static char *
@@ -356,7 +352,8 @@ static int
 export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
   AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
-                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses };
+                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses,
+                               opts->npu_idle };
 
   if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
     return usage_error (_("a job folder takes --export with -f html, json or folded"));
@@ -440,9 +437,9 @@ static int
 run_diff (CliOptions *opts, guint n_files)
 {
   AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
-                             0, 0, opts->quiet };
+                             0, 0, opts->quiet, opts->npu_idle };
   g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
-                                              "[--steps A[-B]] [--merge-addresses] [-q]"), PROG);
+                                              "[--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]"), PROG);
 
   /* Without the window (-Dgui=disabled) the export is implied, as for one DB. */
   if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->weight != NULL || opts->top != TOP_UNSET)
@@ -486,7 +483,7 @@ run_parsed (CliOptions *opts)
     return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (_("-o, -f, -q, --weight, --steps and --merge-addresses work only with --export"));
+    return usage_error (_("-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -500,7 +497,7 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window, or a training job's FOLDER with every rank's DB in it:\n"
       "  %s [DB|FOLDER…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n"
       "  (a FOLDER writes DIR/rank{N}/flamegraph.* and DIR/ranks.json, with html DIR/index.html)\n"
       "Weights (folded stacks, --top, --diff): host (CPU time), npu (all device tasks launched),\n"
       "  compute (compute tasks: kernels), comm (collectives, each with its own duration),\n"
@@ -510,7 +507,7 @@ make_context (GOptionEntry *entries)
       "  task its kind (compute, communication, other) as its category.\n"
       "Compare two DBs in a window, or write their difference:\n"
       "  %s --diff A.db B.db\n"
-      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--merge-addresses] [-q]\n"
+      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG, PROG, PROG);

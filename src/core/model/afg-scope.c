@@ -172,6 +172,16 @@ afg_scope_init_npu_idle (AfgScope *scope, const AfgDocument *document, gboolean 
   return TRUE;
 }
 
+gboolean
+afg_scope_init_request (AfgScope *scope, const AfgDocument *document, gboolean has_steps, gint64 first,
+                        gint64 last, gboolean npu_idle, GError **error)
+{
+  *scope = (AfgScope) { 0 };
+  if (npu_idle)
+    return afg_scope_init_npu_idle (scope, document, has_steps, first, last, error);
+  return !has_steps || afg_scope_init_steps (scope, document, first, last, error);
+}
+
 guint
 afg_scope_count_steps (const AfgScope *scope, const AfgDocument *document)
 {

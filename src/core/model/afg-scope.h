@@ -52,6 +52,15 @@ gboolean    afg_scope_init_npu_idle  (AfgScope          *scope,
                                       gint64             first,
                                       gint64             last,
                                       GError           **error);
+/* What a command asks for: steps A–B (@has_steps), the NPU-idle
+ * instants (@npu_idle; of steps A–B when given), or the whole profile. */
+gboolean    afg_scope_init_request   (AfgScope          *scope,
+                                      const AfgDocument *document,
+                                      gboolean           has_steps,
+                                      gint64             first,
+                                      gint64             last,
+                                      gboolean           npu_idle,
+                                      GError           **error);
 /* "A" or "A-B", A and B decimal step numbers; FALSE for anything else. */
 gboolean    afg_scope_parse_steps    (const char        *text,
                                       gint64            *first,

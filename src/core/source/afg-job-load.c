@@ -159,8 +159,8 @@ sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
   if (document == NULL)
     return FALSE;
   g_atomic_int_set (&task->state, AFG_RANK_STATE_SUMMING);
-  if (options->has_steps
-      && !afg_scope_init_steps (&scope, document, options->first_step, options->last_step, error))
+  if (!afg_scope_init_request (&scope, document, options->has_steps, options->first_step, options->last_step,
+                               options->npu_idle, error))
     return FALSE;
   tree = afg_tree_build (document, &scope, options->tree_flags, task->cancellable, error);
   if (tree == NULL)

@@ -39,6 +39,7 @@ typedef struct {
    * job's CPU time) for a peak of about two ranks' memory. Sets malloc's
    * thresholds for the whole process. */
   gboolean       reuse_memory;
+  gboolean       npu_idle;     /* every rank in its NPU-idle instants */
 } AfgJobLoadOptions;
 
 /* A job's ranks read in parallel, one document per core alive at a time;
