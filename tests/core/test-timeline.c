@@ -284,6 +284,77 @@ test_cli_refusals (void)
   afg_test_rm_rf (path);
 }
 
+static char *
+run_ok (const char * const *args)
+{
+  char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (afg_test_run_cli (args, FALSE, &out, &err) != 0)
+    g_error ("the CLI failed: %s", err);
+  return out;
+}
+
+/* --top weighs the same idle tree: f with its 600 ns, h, never g. */
+static void
+test_cli_top (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (TRUE);
+  g_autofree char *path = afg_test_db_keep (g_steal_pointer (&db));
+  const char * const args[] = { "--top", "10", "--npu-idle", path, NULL };
+  g_autofree char *out = run_ok (args);
+
+  g_assert_nonnull (strstr (out, "600 ns"));
+  g_assert_nonnull (strstr (out, "  f\n"));
+  g_assert_nonnull (strstr (out, "  h\n"));
+  g_assert_null (strstr (out, "  g\n"));
+  afg_test_rm_rf (path);
+}
+
+/* --diff scopes both sides: a DB against itself in its idle instants. */
+static void
+test_cli_diff (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (TRUE);
+  g_autofree char *path = afg_test_db_keep (g_steal_pointer (&db));
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  const char * const args[] = { "--diff", path, path, "--export", "-q", "-f", "folded", "--npu-idle", "-o", dir, NULL };
+  g_autofree char *out = run_ok (args);
+  g_autofree char *folded = afg_test_read_output (dir, "flamegraph-diff.folded");
+
+  g_assert_cmpstr (folded, ==, "f 600 600\nh 100 100\n");
+  afg_test_rm_rf (dir);
+  afg_test_rm_rf (path);
+}
+
+/* A job folder's ranks are each scoped the same way. */
+static void
+test_cli_job (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (TRUE);
+  g_autofree char *path = afg_test_db_keep (g_steal_pointer (&db));
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *out_dir = afg_test_make_tmp_dir ();
+  g_autofree char *rank_dir = g_build_filename (root, "rank0_ascend_pt", "ASCEND_PROFILER_OUTPUT", NULL);
+  g_autofree char *rank_db = g_build_filename (rank_dir, "ascend_pytorch_profiler_0.db", NULL);
+  g_autofree char *rank_out = g_build_filename (out_dir, "rank0", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  const char * const args[] = { "--export", "-q", "-f", "json", "--npu-idle", "-o", out_dir, root, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (rank_dir, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  afg_test_write_file (rank_db, data, (gssize) len);
+  out = run_ok (args);
+  json = afg_test_read_output (rank_out, "flamegraph.json");
+  g_assert_nonnull (strstr (json, "\"npu_idle\":true,\"idle_ns\":600}"));
+  afg_test_rm_rf (root);
+  afg_test_rm_rf (out_dir);
+  afg_test_rm_rf (path);
+}
+
 /* The samples: .breakdown.expected from the JSON export, .idle.expected
  * from the tree and from the JSON of --npu-idle. */
 static void
@@ -348,6 +419,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/json", test_json);
   g_test_add_func ("/timeline/json-no-device", test_json_no_device);
   g_test_add_func ("/timeline/cli-refusals", test_cli_refusals);
+  g_test_add_func ("/timeline/cli-top", test_cli_top);
+  g_test_add_func ("/timeline/cli-diff", test_cli_diff);
+  g_test_add_func ("/timeline/cli-job", test_cli_job);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *breakdown = g_strconcat ("/timeline/sample/breakdown/", samples[i], NULL);
