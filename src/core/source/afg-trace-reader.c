@@ -148,8 +148,9 @@ scan (TraceRead *self, const char *sql, void (*row_func) (TraceRead *, sqlite3_s
 static int
 scan_api (TraceRead *self)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API",
-                                          self->source.has_type ? "type" : "NULL");
+  g_autofree char *order = afg_source_rowid_order (self->db, "PYTORCH_API");
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API%s",
+                                          self->source.has_type ? "type" : "NULL", order);
 
   return scan (self, sql, add_api_row);
 }
@@ -158,6 +159,8 @@ scan_api (TraceRead *self)
 static int
 read_tasks (TraceRead *self)
 {
+  g_autofree char *order = NULL;
+  g_autofree char *sql = NULL;
   int rc;
 
   if ((rc = afg_npu_tasks_read (self->db, &self->npu)) != SQLITE_OK
@@ -171,7 +174,9 @@ read_tasks (TraceRead *self)
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  return scan (self, "SELECT startNs, endNs, deviceId, streamId, connectionId FROM TASK", add_task);
+  order = afg_source_rowid_order (self->db, "TASK");
+  sql = g_strconcat ("SELECT startNs, endNs, deviceId, streamId, connectionId FROM TASK", order, NULL);
+  return scan (self, sql, add_task);
 }
 
 /* Why the device tracks cannot be drawn, or NULL when they can. */
