@@ -784,6 +784,33 @@ test_covering_indexes (void)
   afg_test_db_free (db);
 }
 
+/* A WITHOUT ROWID table has no rowid to order by: SQLite reads it (in
+ * its key order) both ways, and the rest is still read directly. So does
+ * a table whose columns hide every name of the rowid. */
+static void
+test_no_rowid_order (void)
+{
+  AfgTestDb *db = make_profile (300);
+  g_autofree char *keyed = clone_db (db->path, "keyed.db", "", 0, "value TEXT)", "value TEXT) WITHOUT ROWID");
+  g_autofree char *hidden = clone_db (db->path, "hidden.db", "", 0, NULL, NULL);
+  g_autofree char *json = NULL;
+  guint fast, fallbacks;
+
+  modify (hidden, "ALTER TABLE CONNECTION_IDS ADD COLUMN rowid INTEGER; ALTER TABLE CONNECTION_IDS ADD COLUMN oid INTEGER;"
+                  "ALTER TABLE CONNECTION_IDS ADD COLUMN _rowid_ INTEGER");
+
+  g_assert_cmpint (query_int (keyed, "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%WITHOUT ROWID%'"), ==, 1);
+  json = afg_test_load_both (keyed, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  g_assert_cmpuint (fallbacks, ==, 0);
+  g_clear_pointer (&json, g_free);
+  json = afg_test_load_both (hidden, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  afg_test_db_free (db);
+}
+
 static char *swap_from;
 
 static void
@@ -909,6 +936,7 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/unread-column-loop", test_unread_column_loop);
   g_test_add_func ("/btree/read-column-loop", test_read_column_loop);
   g_test_add_func ("/btree/covering-indexes", test_covering_indexes);
+  g_test_add_func ("/btree/no-rowid-order", test_no_rowid_order);
   g_test_add_func ("/btree/file-swapped", test_file_swapped);
   g_test_add_func ("/btree/connection-after-swap", test_connection_after_swap);
   return g_test_run ();
