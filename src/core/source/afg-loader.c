@@ -336,10 +336,12 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
 {
   g_autofree char *range = r->ranged ? g_strdup_printf (" WHERE %s BETWEEN ?1 AND ?2",
                                                         r->ctx->source.rowid_alias) : NULL;
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s",
+  const char *rowid = r->ctx->source.rowid_alias;
+  g_autofree char *order = rowid != NULL ? g_strdup_printf (" ORDER BY %s", rowid) : NULL;
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s%s",
                                           r->ctx->source.has_type ? "type" : "NULL",
                                           r->ctx->keeps_links ? ", connectionId" : "",
-                                          range ? range : "");
+                                          range ? range : "", order ? order : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
   if (rc == SQLITE_OK && r->ranged)

@@ -11,6 +11,7 @@
 #include "afg-huge.h"
 #include "afg-math.h"
 #include "afg-npu-reader.h"
+#include "afg-source.h"
 #include "afg-sql-value.h"
 #include "afg-table-scan.h"
 #include "afg-task-kinds.h"
@@ -280,7 +281,8 @@ static int
 scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n, ScanData *d)
 {
   g_autofree char *list = g_strjoinv (", ", (char **) columns);
-  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s", list, table);
+  g_autofree char *order = afg_source_rowid_order (db, table);
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s%s", list, table, order);
   sqlite3_stmt *stmt = NULL;
   int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
   AfgRow row;

@@ -169,8 +169,9 @@ scan (TraceRead *self, const char *sql, void (*row_func) (TraceRead *, sqlite3_s
 static int
 scan_api (TraceRead *self)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API",
-                                          self->source.has_type ? "type" : "NULL");
+  g_autofree char *order = afg_source_rowid_order (self->db, "PYTORCH_API");
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API%s",
+                                          self->source.has_type ? "type" : "NULL", order);
 
   return scan (self, sql, add_api_row);
 }
@@ -180,6 +181,7 @@ static int
 read_tasks (TraceRead *self)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);  /* the export's own */
+  g_autofree char *order = NULL;
   g_autofree char *task_sql = NULL;
   g_autofree char *problem = afg_npu_table_problem (self->db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
   int rc;
@@ -195,8 +197,9 @@ read_tasks (TraceRead *self)
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  task_sql = g_strdup_printf ("SELECT startNs, endNs, deviceId, streamId, connectionId, %s FROM TASK",
-                              problem == NULL ? "globalTaskId, taskType" : "NULL, NULL");
+  order = afg_source_rowid_order (self->db, "TASK");
+  task_sql = g_strdup_printf ("SELECT startNs, endNs, deviceId, streamId, connectionId, %s FROM TASK%s",
+                              problem == NULL ? "globalTaskId, taskType" : "NULL, NULL", order);
   return scan (self, task_sql, add_task);
 }
 
