@@ -535,7 +535,7 @@ lay_out_collective (Generator *g, Collective *c)
   gboolean dp = c->group == GROUP_DP;
   gint64 t = c->start;
 
-  c->wait = shape_log (&shape, dp ? 100000 : 20000, dp ? 2000000 : 200000) + g->late[c->group];
+  c->wait = shape_log (&shape, dp ? 200000 : 20000, dp ? 5000000 : 500000) + g->late[c->group];
   for (guint round = 0; round < N_ROUNDS; round++)
     {
       gint64 sdma_ns = shape_log (&shape, dp ? 100000 : 20000, dp ? 1500000 : 300000);
@@ -1096,14 +1096,24 @@ write_db (Generator *g, const char *path)
 }
 
 static const char help_text[] =
+  "Device side (unless --no-npu): op rows of two threads launch kernels (TASK + COMPUTE_TASK_INFO),\n"
+  "copies and events; streams 2-3 run one task at a time and idle between; PROFILING_* markers on\n"
+  "stream 0. Collectives run on stream 4 (data-parallel) and 5 (tensor-parallel): per collective a\n"
+  "COMMUNICATION_OP row, an AI_CORE container task and Notify Wait / Write Value / SDMA tasks in\n"
+  "COMMUNICATION_TASK_INFO (74 with 8 ranks), all with the op's connectionId, launched by a\n"
+  "c10d::allreduce_ row through CONNECTION_IDS.\n"
+  "\n"
   "Collectives: the profile is rank R of a job of N ranks. One data-parallel group holds every rank,\n"
   "tensor-parallel groups hold T consecutive ranks (0-1, 2-3, ... with T = 2); a group of one rank has\n"
   "no collectives. Each step issues K collectives, the first K/2 on the rank's tensor-parallel group\n"
   "(all K on one group when there is only one), named hcom_allReduce__G_I_1 (G: the group's number,\n"
-  "I: counting per group). Names, groups and durations depend on N, T, K, --late-rank and --late-ns\n"
-  "only: ranks generated with the same options, ROWS and --steps have the same collectives, one\n"
-  "COMMUNICATION_OP row each (the opId-th collective of the rank, counting from 1), of equal durations\n"
-  "but for the late rank's. Use --steps so that every rank has the same steps.";
+  "I: its collectives counted from 0 through the steps). opId is J+1 for J = step * K + the place in\n"
+  "the step (--drop-collective J).\n"
+  "Names, groups and durations depend on N, T, K, --late-rank and --late-ns only, so that ranks made\n"
+  "with the same options and --steps have the same collectives, of equal durations but for the late\n"
+  "rank's (also with different ROWS or --seed: give --steps, or the ranks' steps differ). A step\n"
+  "with fewer c10d::allreduce_ rows than K (a few thousand rows a step) issues fewer collectives.\n"
+  "The same arguments always write the same file.";
 
 static gboolean
 check_options (const Options *o, gint64 seed, gint64 steps)
@@ -1133,8 +1143,8 @@ parse_options (int *argc, char ***argv, Options *o)
     { "late-rank", 0, 0, G_OPTION_ARG_INT64, &o->late_rank, "Rank L arrives late at every collective: on the other"
       " ranks of its groups each collective lasts --late-ns longer (in its first Notify Wait)", "L" },
     { "late-ns", 0, 0, G_OPTION_ARG_INT64, &o->late_ns, "How late --late-rank is, in ns (default 0)", "NS" },
-    { "drop-collective", 0, 0, G_OPTION_ARG_INT64, &o->drop, "This rank misses its I-th collective (from 0; opId"
-      " I+1): no COMMUNICATION_OP row, no tasks", "I" },
+    { "drop-collective", 0, 0, G_OPTION_ARG_INT64, &o->drop, "This rank misses collective J (opId J+1; see below):"
+      " no COMMUNICATION_OP row, no tasks, its c10d::allreduce_ row launches nothing", "J" },
     { "no-comm-op", 0, 0, G_OPTION_ARG_NONE, &o->no_comm_op, "No COMMUNICATION_OP table (the collectives' tasks"
       " stay)", NULL },
     { NULL }
@@ -1243,7 +1253,7 @@ main (int argc, char *argv[])
   if (!parse_options (&argc, &argv, &o))
     {
       g_printerr ("usage: %s [--seed S] [--steps N] [--slow-step K] [--rank R] [--ranks N] [--tp T]"
-                  " [--collectives K] [--late-rank L --late-ns NS] [--drop-collective I] [--no-comm-op]"
+                  " [--collectives K] [--late-rank L --late-ns NS] [--drop-collective J] [--no-comm-op]"
                   " [--no-npu] OUTPUT.db ROWS (--help explains them)\n", argv[0]);
       return 2;
     }
