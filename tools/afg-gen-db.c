@@ -55,7 +55,6 @@
 #define SLOW_FACTOR 3000            /* per mille of a normal step */
 #define RETENTION 97                /* per cent of children a step replays */
 #define NO_INFO G_MAXUINT32
-#define NO_ROW G_MAXUINT32
 #define COMPUTE_STREAM 2
 #define SIDE_STREAM 3               /* a few copies and kernels, as in the samples */
 #define N_STREAMS 6                 /* 4: data-parallel, 5: tensor-parallel collectives */
@@ -67,7 +66,7 @@
 /* STRING_IDS below NAME_ID_BASE: the task types keep the samples' ids. */
 enum {
   ID_PROFILING_ENABLE = 0, ID_MEMCPY_ASYNC = 1, ID_KERNEL_AIVEC = 2, ID_KERNEL_AICORE = 3, ID_AI_CORE = 18,
-  ID_STARS_COMMON = 70, ID_EVENT_RECORD = 75, ID_EVENT_WAIT = 94, ID_MIX_AIV = 120, ID_SDMA = 201,
+  ID_EVENT_RECORD = 75, ID_EVENT_WAIT = 94, ID_MIX_AIV = 120, ID_SDMA = 201,
   ID_WRITE_VALUE = 208, ID_NOTIFY_WAIT = 221, ID_REDUCE_INLINE = 254, ID_MESH_RING = 256,
   ID_HCOM_ALLREDUCE = 257, ID_MEMCPY = 259, ID_NOTIFY_RECORD = 261, ID_NOTIFY_WAIT_INFO = 267,
   ID_AI_VECTOR_CORE = 300, ID_PROFILING_DISABLE = 371, ID_GROUP_DP = 400, ID_GROUP_TP = 401,
@@ -113,7 +112,7 @@ typedef struct {
   gint64  end;
   gint64  wait;         /* of the first Notify Wait: waiting for the peers */
   guint32 connection;
-  guint32 counter;      /* within its group: the opName's middle number */
+  guint32 counter;      /* within its group: the I of hcom_allReduce__G_I_1 */
   guint32 op_id;
   guint8  group;
 } Collective;
@@ -231,7 +230,7 @@ static const Kernel kernels[] = {
 static const struct { guint id; const char *text; } device_strings[] = {
   { ID_PROFILING_ENABLE, "PROFILING_ENABLE" }, { ID_MEMCPY_ASYNC, "MEMCPY_ASYNC" },
   { ID_KERNEL_AIVEC, "KERNEL_AIVEC" }, { ID_KERNEL_AICORE, "KERNEL_AICORE" }, { ID_AI_CORE, "AI_CORE" },
-  { ID_STARS_COMMON, "STARS_COMMON" }, { ID_EVENT_RECORD, "EVENT_RECORD" }, { ID_EVENT_WAIT, "EVENT_WAIT" },
+  { ID_EVENT_RECORD, "EVENT_RECORD" }, { ID_EVENT_WAIT, "EVENT_WAIT" },
   { ID_MIX_AIV, "MIX_AIV" }, { ID_SDMA, "SDMA" }, { ID_WRITE_VALUE, "Write Value" },
   { ID_NOTIFY_WAIT, "Notify Wait" }, { ID_REDUCE_INLINE, "Reduce_Inline" }, { ID_MESH_RING, "MESH-RING" },
   { ID_HCOM_ALLREDUCE, "hcom_allReduce_" }, { ID_MEMCPY, "Memcpy" }, { ID_NOTIFY_RECORD, "Notify_Record" },
@@ -239,7 +238,7 @@ static const struct { guint id; const char *text; } device_strings[] = {
   { ID_PROFILING_DISABLE, "PROFILING_DISABLE" },
 };
 
-/* The middle number of a group's opNames (HCCL derives it from the group). */
+/* The G of a group's hcom_allReduce__G_I_1 (HCCL derives it from the group). */
 static const guint group_op_numbers[N_GROUPS] = { 210, 300 };
 
 static char *
@@ -1133,7 +1132,8 @@ parse_options (int *argc, char ***argv, Options *o)
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Random seed (default 20241202)", "S" },
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Exactly N ProfilerSteps of about ROWS/N rows each", "N" },
     { "slow-step", 0, 0, G_OPTION_ARG_INT64, &o->slow_step, "Step K takes 3x as long (default: the middle one; none if K is past the last)", "K" },
-    { "no-npu", 0, 0, G_OPTION_ARG_NONE, &o->no_npu, "No device tables at all and no connectionId (a host-only profile)", NULL },
+    { "no-npu", 0, 0, G_OPTION_ARG_NONE, &o->no_npu, "No device tables at all and no connectionId (a host-only"
+      " profile)", NULL },
     { "rank", 0, 0, G_OPTION_ARG_INT64, &o->rank, "This profile is rank R (default 0): its device, groups and the"
       " device side's random stream (rank 0's is that of no --rank); the host rows do not change", "R" },
     { "ranks", 0, 0, G_OPTION_ARG_INT64, &o->ranks, "The job has N ranks (default 8), its data-parallel group", "N" },
