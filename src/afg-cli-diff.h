@@ -15,6 +15,7 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  AfgWeight   weight;     /* what the a/b values weigh */
 } AfgCliDiffOptions;
 
 /* --diff A B --export (issue 16): both DBs loaded in parallel, their
