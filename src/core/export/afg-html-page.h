@@ -38,4 +38,10 @@ void      afg_html_append_varint (GString           *out,
 guint32  *afg_html_append_names  (GString           *out,
                                   const AfgTree     *tree);
 
+/* ,"kind_nodes":…,"kernels":…,"kernel_names":… with NPU data (the
+ * device time by kind and the kernel leaves, data/html/README.md);
+ * nothing without. */
+void      afg_html_append_kinds  (GString           *out,
+                                  const AfgTree     *tree);
+
 G_END_DECLS
