@@ -376,7 +376,8 @@
     this.ctx = this.canvas.getContext('2d', { alpha: false });
     this.hctx = this.hover.getContext('2d');
     this.hoverDrawn = false;
-    this.cap = m.N + 1024;
+    this.cap = m.N + AFG_KINDS.countLeaves(m) + 1024;
+    this.leaves = [];  /* the laid-out kernel leaves: entry e has lnode[e] = -1 - index */
     this.lnode = new Int32Array(this.cap);
     this.lx = new Float64Array(this.cap);
     this.lw = new Float64Array(this.cap);
@@ -397,6 +398,8 @@
 
   FlameView.prototype.nodeName = function (node) {
     const m = this.m;
+    if (node < 0)
+      return AFG_KINDS.leafName(this.leaves[-1 - node].leaf);
     if (node === m.ALL)
       return AFG_T('allThreads');
     if (node < m.T)
@@ -427,6 +430,7 @@
     const { lnode, lx, lw } = this;
     const rowStart = [];
     let len = 0;
+    this.leaves = [];
     for (const n of path) {
       rowStart.push(len);
       lnode[len] = n; lx[len] = 0; lw[len] = 1; len++;
@@ -434,6 +438,8 @@
     for (let begin = len - 1, end = len; begin < end; begin = end, end = len) {
       for (let e = begin; e < end; e++) {
         const n = lnode[e];
+        if (n < 0)
+          continue;
         const wt = this.wt;
         const scale = wt[n] > 0 ? lw[e] / wt[n] : 0;
         let x = lx[e];
@@ -444,6 +450,7 @@
           }
           x += w;
         }
+        len = this.layoutLeaves(n, x, scale, minFrac, len);
       }
       if (len > end)
         rowStart.push(end);
@@ -453,6 +460,28 @@
     this.len = len;
     this.zoomRow = path.length - 1;
     this.layoutWidth = cssWidth;
+  };
+
+  /* In a device weight by kind, a frame's kernel leaves of that kind take
+   * its own time, after its children. */
+  FlameView.prototype.layoutLeaves = function (n, x, scale, minFrac, len) {
+    const leaves = this.m.kinds && AFG_KINDS.isWeight(this.weight) ? this.m.kinds.leaves[n] : undefined;
+    if (leaves === undefined || n < this.m.T || n === this.m.ALL)
+      return len;
+    for (const leaf of leaves) {
+      const w = AFG_KINDS.leafValue(this.weight, leaf) * scale;
+      if (w >= minFrac) {
+        this.leaves.push({ parent: n, leaf });
+        this.lnode[len] = -this.leaves.length; this.lx[len] = x; this.lw[len] = w; len++;
+      }
+      x += w;
+    }
+    return len;
+  };
+
+  /* A leaf stands for its frame where a frame is meant (zoom, search). */
+  FlameView.prototype.frameOf = function (node) {
+    return node < 0 ? this.leaves[-1 - node].parent : node;
   };
 
   Object.defineProperty(FlameView.prototype, 'nRows', {
@@ -544,8 +573,8 @@
         if (r === null)
           continue;
         const node = this.lnode[e];
-        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(node);
-        ctx.fillStyle = dimmed ? dim : this.colour(node);
+        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(this.frameOf(node));
+        ctx.fillStyle = dimmed ? dim : node < 0 ? AFG_KINDS.leafColour(this.leaves[-1 - node].leaf, dark) : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
@@ -555,7 +584,7 @@
   };
 
   FlameView.prototype.textWidth = function (node, text) {
-    const n = this.m.name[node];
+    const n = node < 0 ? -1 : this.m.name[node];
     if (n < 0)
       return this.ctx.measureText(text).width;
     if (this.nameWidth[n] < 0)
@@ -898,7 +927,33 @@
     ];
   }
 
+  /* A kernel leaf: what ran under its frame by that name. */
+  App.prototype.showLeafTooltip = function (hit, ev) {
+    const v = this.view, { leaf } = v.leaves[-1 - hit.node];
+    const div = this.divisor();
+    const per = this.perStep ? AFG_T('perStepSuffix') : '';
+    const rows = [[AFG_T('kernelKind'), AFG_T('kind_' + AFG_KINDS.KIND_NAMES[leaf.kind])],
+                  [AFG_T('kernelCount') + per, fmtCount(leaf.count / div)],
+                  [AFG_T('kernelTime') + per, fmtTime(leaf.ns / div)]];
+    if (leaf.kind === 0)
+      rows.push([AFG_T('exposedSelf') + per, fmtTime(leaf.exposed / div)]);
+    rows.push([AFG_T('ofAll'), fmtPct(AFG_KINDS.leafValue(v.weight, leaf), v.wt[this.m.ALL])]);
+    const name = document.createElement('div');
+    name.className = 'name';
+    name.textContent = v.nodeName(hit.node);
+    const table = document.createElement('table');
+    for (const [k, val] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = val;
+    }
+    $('tooltip').replaceChildren(name, table);
+    placeTooltip(ev);
+  };
+
   App.prototype.showTooltip = function (hit, ev) {
+    if (hit.node < 0)
+      return this.showLeafTooltip(hit, ev);
     const m = this.m, v = this.view, n = hit.node;
     const frame = n >= m.T && n !== m.ALL;
     const div = this.divisor();
@@ -958,7 +1013,7 @@
   App.prototype.onClick = function (ev) {
     const hit = this.view.hitTest(ev.offsetX, ev.offsetY);
     if (hit)
-      this.zoomTo(hit.node);
+      this.zoomTo(this.view.frameOf(hit.node));
   };
 
   App.prototype.onKey = function (ev) {

@@ -159,7 +159,27 @@ const AFG_KINDS = (function () {
     return (m.kinds.leaves[i] || []).map((l) => `${path};[${KIND_NAMES[l.kind]}] ${l.name}\t${l.count}\t${l.ns}\t${l.exposed}`);
   }
 
+  function countLeaves(m) {
+    let n = 0;
+    if (m.kinds)
+      for (const leaves of m.kinds.leaves)
+        n += leaves ? leaves.length : 0;
+    return n;
+  }
+
+  function leafName(leaf) {
+    return `[${KIND_NAMES[leaf.kind]}] ${leaf.name}`;
+  }
+
+  /* Device work is drawn apart from the host's category hues: amber for
+   * compute, violet for communication. */
+  function leafColour(leaf, dark) {
+    if (leaf.kind === 1)
+      return dark ? 'hsl(42, 70%, 45%)' : 'hsl(42, 90%, 60%)';
+    return dark ? 'hsl(275, 35%, 50%)' : 'hsl(275, 55%, 72%)';
+  }
+
   return {
-    WEIGHTS, KIND_NAMES, isWeight, load, mergeStart, mergeAdd, mergeFinish, leafValue, kindsLine, kernelLines,
+    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, load, mergeStart, mergeAdd, mergeFinish, leafValue, kindsLine, kernelLines,
   };
 })();

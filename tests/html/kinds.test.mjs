@@ -88,3 +88,33 @@ test('the merged tree keeps the device time by kind', async () => {
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('kernel leaves are drawn under their frames in the device weights only', async () => {
+  const db = path.join(h.samplesDir(), SAMPLES[1] + '.db');
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#weight=comm&merge=0');
+  const leaf = '[communication] hcom_allReduce';
+  const boxes = await page.evaluate((n) => window.flamegraph.frames(n), leaf);
+  assert.equal(boxes.length, 1);
+  /* It fills its frame: HcclAllreduce's own time is all collectives. */
+  const parent = await page.evaluate(() => window.flamegraph.frames('HcclAllreduce'));
+  const under = parent.find((p) => Math.abs(p.x - boxes[0].x) < 1);
+  assert.ok(under, 'the leaf starts where its frame does');
+  assert.ok(Math.abs(under.width - boxes[0].width) <= 1.5);
+  const c = await h.frameCentre(page, leaf);
+  await page.mouse.move(c.x, c.y);
+  const tip = await page.textContent('#tooltip');
+  assert.match(tip, /Collective/);
+  assert.match(tip, /Exposed self/);
+  await page.mouse.click(c.x, c.y);
+  assert.equal((await page.evaluate(() => window.flamegraph.state())).zoomName, 'HcclAllreduce');
+
+  await page.selectOption('#weight', 'compute');
+  assert.deepEqual(await page.evaluate((n) => window.flamegraph.frames(n), leaf), []);
+  assert.ok((await page.evaluate(() => window.flamegraph.frames('[compute] aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList'))).length > 0);
+  await page.selectOption('#weight', 'npu');
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.frames('[compute] aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList')), []);
+  await page.selectOption('#weight', 'host');
+  assert.deepEqual(await page.evaluate((n) => window.flamegraph.frames(n), leaf), []);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
