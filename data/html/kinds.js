@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Device time by kind (the data block's kind_nodes, kernels and
- * kernel_names; afg-html-kinds.c): the compute, comm and exposed weights
+/* Device time by kind (the data block's kernels and kernel_names,
+ * afg-html-kinds.c): the compute, comm and exposed weights
  * of every frame and its kernel leaves, for the plain tree and the one
  * with merged addresses. */
 'use strict';
@@ -41,31 +41,30 @@ const AFG_KINDS = (function () {
     }
   }
 
-  /* The threads' and the root's totals are their children's sums. */
-  function sumThreads(m) {
-    for (const w of WEIGHTS) {
-      const total = m.kinds.total[w];
-      total[m.ALL] = 0;
-      for (let t = 0; t < m.T; t++) {
-        total[t] = 0;
-        for (let c = m.first[t], end = c + m.nchild[t]; c < end; c++)
-          total[t] += total[c];
-        total[m.ALL] += total[t];
+  /* Each frame's own values are its leaves' sums; totals add up the tree
+   * (children come after their parent: one backward pass). */
+  function sumLeaves(m, k) {
+    for (let i = m.T; i < m.ALL; i++) {
+      for (const l of k.leaves[i] || []) {
+        if (l.kind === 1) {
+          k.total.compute[i] += l.ns;
+          k.tasks[i] += l.count;
+        } else {
+          k.total.comm[i] += l.ns;
+          k.ops[i] += l.count;
+          k.total.exposed[i] += l.exposed;
+        }
       }
     }
+    sumTotals(m, k);
   }
 
-  function loadNodes(m, k, decodeVarints) {
-    const { values } = decodeVarints(m.raw.kind_nodes || '');
-    for (let j = 0, i = m.T; j + 5 < values.length; j += 6, i++) {
-      i += values[j];
-      if (i >= m.ALL)
-        throw new Error('device kinds do not add up');
-      k.total.compute[i] = values[j + 1];
-      k.tasks[i] = values[j + 2];
-      k.total.comm[i] = values[j + 3];
-      k.ops[i] = values[j + 4];
-      k.total.exposed[i] = values[j + 5];
+  function sumTotals(m, k) {
+    for (const w of WEIGHTS) {
+      const total = k.total[w];
+      total[m.ALL] = 0;
+      for (let i = m.ALL - 1; i >= 0; i--)
+        total[m.parent[i]] += total[i];
     }
   }
 
@@ -91,9 +90,8 @@ const AFG_KINDS = (function () {
     if (!m.hasNpu)
       return;
     m.kinds = newKinds(m.N);
-    loadNodes(m, m.kinds, decodeVarints);
     loadLeaves(m, m.kinds, decodeVarints);
-    sumThreads(m);
+    sumLeaves(m, m.kinds);
     deriveSelf(m);
   }
 
@@ -133,7 +131,12 @@ const AFG_KINDS = (function () {
     for (const leaves of t.kinds.leaves)
       if (leaves)
         leaves.sort((a, b) => a.kind - b.kind || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    sumThreads(t);
+    for (const w of WEIGHTS) {
+      const total = t.kinds.total[w];
+      total[t.ALL] = 0;
+      for (let i = 0; i < t.T; i++)
+        total[t.ALL] += total[i];
+    }
     deriveSelf(t);
   }
 

@@ -4,43 +4,13 @@
 #include "afg-html-page.h"
 #include "afg-json-writer.h"
 
-/* The page's device weights by kind. Most frames launch no compute task
- * and no collective: only the others are sent, as varint sextuples
- * (frames skipped since the last one sent, npu_compute_total_ns,
- * npu_compute_tasks, comm_total_ns, comm_ops, comm_exposed_total_ns).
- * The page derives each self value as NPU self: total minus the
- * children's totals. */
-static void
-append_kind_nodes (GString *out, const AfgTree *tree)
-{
-  static const AfgColumn columns[] = { AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, AFG_COLUMN_NPU_COMPUTE_TASKS,
-                                       AFG_COLUMN_COMM_TOTAL_NS, AFG_COLUMN_COMM_OPS,
-                                       AFG_COLUMN_COMM_EXPOSED_TOTAL_NS };
-  const gint64 *values[G_N_ELEMENTS (columns)];
-  guint32 first = 1 + afg_tree_get_n_threads (tree), last = first;
-
-  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
-    values[c] = afg_tree_get_column (tree, columns[c]);
-  g_string_append (out, ",\"kind_nodes\":\"");
-  for (guint32 i = first; i < afg_tree_get_n_nodes (tree); i++)
-    {
-      gboolean any = FALSE;
-
-      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
-        any |= values[c][i] > 0;
-      if (!any)
-        continue;
-      afg_html_append_varint (out, i - last);
-      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
-        afg_html_append_varint (out, (guint64) MAX (values[c][i], 0));
-      last = i + 1;
-    }
-  g_string_append_c (out, '"');
-}
-
-/* The kernel leaves: per frame that has some, (frames skipped, number of
- * leaves), then per leaf (name index in kernel_names, kind, count, ns,
- * exposed_ns); kernel_names in order of first use. */
+/* The page's device weights by kind are its kernel leaves: a frame's own
+ * compute time and tasks, collective time and ops and exposed time are
+ * its leaves' sums, and the page adds them up the tree, so only frames
+ * that launched some are sent. Per such frame (frames skipped since the
+ * last one sent, number of leaves), then per leaf (name index in
+ * kernel_names, kind, count, ns, exposed_ns); kernel_names in order of
+ * first use. */
 static void
 append_kernels (GString *out, const AfgTree *tree)
 {
@@ -92,6 +62,5 @@ afg_html_append_kinds (GString *out, const AfgTree *tree)
 {
   if (!afg_tree_has_column (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS))
     return;
-  append_kind_nodes (out, tree);
   append_kernels (out, tree);
 }

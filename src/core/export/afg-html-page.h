@@ -38,8 +38,8 @@ void      afg_html_append_varint (GString           *out,
 guint32  *afg_html_append_names  (GString           *out,
                                   const AfgTree     *tree);
 
-/* ,"kind_nodes":…,"kernels":…,"kernel_names":… with NPU data (the
- * device time by kind and the kernel leaves, data/html/README.md);
+/* ,"kernels":…,"kernel_names":… with NPU data (the kernel leaves, from
+ * which the page derives the device time by kind; data/html/README.md);
  * nothing without. */
 void      afg_html_append_kinds  (GString           *out,
                                   const AfgTree     *tree);
