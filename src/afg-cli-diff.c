@@ -80,7 +80,8 @@ static int
 write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
 {
   g_autofree char *title = g_strdup_printf ("%s \xe2\x86\x94 %s", sides[0].path, sides[1].path);
-  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (sides[0].tree, sides[1].tree, title, NULL);
+  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new_weighted (sides[0].tree, sides[1].tree, title,
+                                                              afg_weight_get_total_column (opts->weight), NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *out_path = NULL;
 
@@ -98,7 +99,7 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
           g_autofree char *who = g_strdup_printf ("%s: %c %s", PROG, 'A' + s,
                                                   afg_document_get_source_name (sides[s].document));
 
-          afg_cli_print_warnings (who, sides[s].tree, AFG_WEIGHT_HOST);
+          afg_cli_print_warnings (who, sides[s].tree, opts->weight);
         }
       print_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
     }

@@ -15,6 +15,7 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  AfgWeight   weight;     /* what the a/b values weigh */
   gboolean    npu_idle;   /* both sides in their NPU-idle instants */
 } AfgCliDiffOptions;
 

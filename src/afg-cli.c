@@ -437,15 +437,28 @@ static int
 run_diff (CliOptions *opts, guint n_files)
 {
   AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
-                             0, 0, opts->quiet, opts->npu_idle };
+                             0, 0, opts->quiet, AFG_WEIGHT_HOST, opts->npu_idle };
   g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
-                                              "[--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]"), PROG);
+                                              "[--weight host|npu|compute|comm|exposed] [--steps A[-B]] "
+                                              "[--npu-idle] [--merge-addresses] [-q]"), PROG);
 
   /* Without the window (-Dgui=disabled) the export is implied, as for one DB. */
-  if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->weight != NULL || opts->top != TOP_UNSET)
+  if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->kernels || opts->top != TOP_UNSET)
     {
       afg_cli_print_error (n_files != 2 ? _("--diff takes two databases, A and B")
-                                        : _("--diff writes with --export, and takes no --weight or --top"), usage);
+                                        : _("--diff writes with --export, and takes no --kernels or --top"), usage);
+      return AFG_EXIT_USAGE;
+    }
+  if (opts->weight != NULL && !afg_weight_from_string (opts->weight, &diff.weight))
+    {
+      g_autofree char *message = g_strdup_printf (_("unknown weight '%s'"), opts->weight);
+
+      afg_cli_print_error (message, _("use --weight host, npu, compute, comm or exposed"));
+      return AFG_EXIT_USAGE;
+    }
+  if (opts->npu_idle && diff.weight != AFG_WEIGHT_HOST)
+    {
+      afg_cli_print_error (_("--npu-idle weighs host time: nothing runs on the device then"), usage);
       return AFG_EXIT_USAGE;
     }
   if (!parse_format (opts->format, &diff.format) || diff.format == AFG_FORMAT_TRACE)
@@ -507,7 +520,7 @@ make_context (GOptionEntry *entries)
       "  task its kind (compute, communication, other) as its category.\n"
       "Compare two DBs in a window, or write their difference:\n"
       "  %s --diff A.db B.db\n"
-      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]\n"
+      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--weight WEIGHT] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG, PROG, PROG);

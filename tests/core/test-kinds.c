@@ -554,6 +554,33 @@ test_sample_folded (void)
     }
 }
 
+/* --diff in a device weight: the a/b values are the samples' collective
+ * time and its exposed part (their .kernels.expected figures). */
+static void
+test_cli_diff (void)
+{
+  g_autofree char *a = afg_test_sample_path ("ascend_pytorch_profiler_level0_rank0", ".db");
+  g_autofree char *b = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
+  const char *weights[][2] = { { "comm", "89880576 102108100" }, { "exposed", "85862101 98053306" } };
+
+  for (guint w = 0; w < G_N_ELEMENTS (weights); w++)
+    {
+      const char *args[] = { "--diff", "--export", "-q", "-f", "folded", "--weight", weights[w][0], a, NULL };
+      g_autofree char *folded = run_cli (b, args, "flamegraph-diff.folded", 0, NULL, NULL);
+      g_auto(GStrv) lines = g_strsplit (folded, "\n", -1);
+      guint n_weighed = 0;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (*lines[i] != '\0' && !g_str_has_suffix (lines[i], " 0 0"))
+          {
+            g_assert_true (g_str_has_suffix (lines[i], weights[w][1]));
+            g_assert_nonnull (strstr (lines[i], ";HcclAllreduce;HcclAllreduce "));
+            n_weighed++;
+          }
+      g_assert_cmpuint (n_weighed, ==, 1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,5 +597,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kinds/cli/trace", test_cli_trace);
   g_test_add_func ("/kinds/cli/help", test_cli_help);
   g_test_add_func ("/kinds/sample/folded", test_sample_folded);
+  g_test_add_func ("/kinds/cli/diff", test_cli_diff);
   return g_test_run ();
 }

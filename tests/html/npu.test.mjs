@@ -29,7 +29,7 @@ for (const name of [SAMPLE, 'ascend_pytorch_profiler_level1_rank0']) {
     const expected = fs.readFileSync(path.join(h.samplesDir(), name + '.npu.expected'), 'utf8')
       .split('\n').filter((l) => l !== '').sort(byCodeUnit);
     const json = exportJson(db);
-    assert.equal(json.version, 2);
+    assert.equal(json.version, 3);
     assert.deepEqual(Object.keys(json.npu), ['tasks', 'ns', 'unlinked_tasks', 'unlinked_ns', 'skipped']);
     assert.deepEqual(jsonLines(json), expected);
     const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');

@@ -317,6 +317,7 @@ append_data (GString *out, const AfgTree *tree)
   append_threads (out, tree);
   append_nodes (out, tree, compact);
   append_npu_nodes (out, tree);
+  afg_html_append_kinds (out, tree);
   append_page_durations (out, tree);
   g_string_append_c (out, '}');
 }
@@ -331,7 +332,8 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
     return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
-           && append_page_file (out, "functions.js", error) && append_page_file (out, "merge.js", error)
+           && append_page_file (out, "kinds.js", error) && append_page_file (out, "functions.js", error)
+           && append_page_file (out, "merge.js", error)
            && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {

@@ -34,6 +34,14 @@ AfgDiffShape *afg_diff_shape_new         (AfgTree       *a,
                                           AfgTree       *b,
                                           const char    *title,
                                           GCancellable  *cancellable);
+/* The same with each side's frames weighing @total_column (a total
+ * column, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS say; 0 where a side lacks it)
+ * instead of host time; calls stay the host's. */
+AfgDiffShape *afg_diff_shape_new_weighted (AfgTree      *a,
+                                          AfgTree       *b,
+                                          const char    *title,
+                                          AfgColumn      total_column,
+                                          GCancellable  *cancellable);
 AfgDiffShape *afg_diff_shape_ref         (AfgDiffShape  *self);
 void          afg_diff_shape_unref       (AfgDiffShape  *self);
 AfgTree      *afg_diff_shape_get_tree    (AfgDiffShape  *self,
