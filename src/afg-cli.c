@@ -178,17 +178,13 @@ print_timeline_summary (const AfgTree *tree)
   const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
   AfgDeviceSplit split;
   gint64 start, end;
-  g_autofree char *compute = NULL, *comm = NULL, *other = NULL, *free_ = NULL;
+  g_autofree char *words = NULL;
 
   if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
     return;
   afg_device_timeline_split (timeline, start, end, &split);
-  compute = afg_format_percent (split.compute_ns, end - start);
-  comm = afg_format_percent (split.comm_ns, end - start);
-  other = afg_format_percent (split.other_ns, end - start);
-  free_ = afg_format_percent (split.free_ns, end - start);
-  g_printerr (_("%s: NPU timeline: compute %s, communication %s, other %s, free %s\n"),
-              PROG, compute, comm, other, free_);
+  words = afg_device_split_describe (&split, end - start, FALSE);
+  g_printerr (_("%s: NPU timeline: %s\n"), PROG, words);
 }
 
 /* Device time of the whole profile, beside the summary line. */

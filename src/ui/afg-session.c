@@ -14,6 +14,7 @@ struct _AfgSession {
   AfgColumn         column;
   guint             comparing : 1;
   guint             merge_addresses : 1;
+  guint             npu_idle : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AfgSession, afg_session, G_TYPE_OBJECT)
@@ -26,6 +27,7 @@ enum {
   PROP_WEIGHT,
   PROP_COLUMN,
   PROP_MERGE_ADDRESSES,
+  PROP_NPU_IDLE,
   N_PROPS
 };
 
@@ -112,6 +114,9 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_MERGE_ADDRESSES:
       g_value_set_boolean (value, self->merge_addresses);
       break;
+    case PROP_NPU_IDLE:
+      g_value_set_boolean (value, self->npu_idle);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -139,6 +144,9 @@ afg_session_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_MERGE_ADDRESSES:
       afg_session_set_merge_addresses (self, g_value_get_boolean (value));
       break;
+    case PROP_NPU_IDLE:
+      afg_session_set_npu_idle (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -165,6 +173,7 @@ afg_session_class_init (AfgSessionClass *klass)
     g_param_spec_uint ("column", NULL, NULL, 0, G_MAXUINT, AFG_COLUMN_TOTAL_NS,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MERGE_ADDRESSES] = g_param_spec_boolean ("merge-addresses", NULL, NULL, TRUE, rw);
+  properties[PROP_NPU_IDLE] = g_param_spec_boolean ("npu-idle", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -280,4 +289,21 @@ AfgTreeFlags
 afg_session_get_tree_flags (AfgSession *self)
 {
   return afg_session_get_merge_addresses (self) ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
+}
+
+gboolean
+afg_session_get_npu_idle (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), FALSE);
+  return self->npu_idle;
+}
+
+void
+afg_session_set_npu_idle (AfgSession *self, gboolean npu_idle)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->npu_idle == !!npu_idle)
+    return;
+  self->npu_idle = !!npu_idle;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NPU_IDLE]);
 }

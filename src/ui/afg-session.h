@@ -33,6 +33,7 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    the chosen weight where the tree has it and no
  *                    comparison is shown, else host time
  *   merge-addresses  gboolean trees are built with AFG_TREE_MERGE_ADDRESSES
+ *   npu-idle         gboolean trees cover only the instants the NPU is idle
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
@@ -55,5 +56,8 @@ gboolean          afg_session_get_merge_addresses (AfgSession       *self);
 void              afg_session_set_merge_addresses (AfgSession       *self,
                                                    gboolean          merge);
 AfgTreeFlags      afg_session_get_tree_flags      (AfgSession       *self);
+gboolean          afg_session_get_npu_idle        (AfgSession       *self);
+void              afg_session_set_npu_idle        (AfgSession       *self,
+                                                   gboolean          npu_idle);
 
 G_END_DECLS

@@ -142,6 +142,7 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *hover,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
+void     _afg_window_steps_init          (AfgWindow       *self);
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);

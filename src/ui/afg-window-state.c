@@ -34,6 +34,9 @@
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
+ *   idle      1 when the tree shown covers only the NPU-idle instants, else 0
+ *   bars      the strip's stacked bars, "COMPUTE COMM OTHER FREE" ns per
+ *             step joined by ",", or empty without device tasks
  *   mode      profile | diff
  *   compared  B's path while a diff is shown (file is A's), else empty
  *   shape, color, norm  the diff's options: a|b, self|total,
@@ -133,6 +136,20 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
 }
 
 static void
+append_device (AfgWindow *self, GString *line)
+{
+  AfgTree *tree = _afg_window_get_tree (self);
+  g_autoptr(GString) bars = g_string_new (NULL);
+  AfgDeviceSplit split;
+
+  for (guint i = 0; afg_step_strip_get_device (self->step_strip, i, &split); i++)
+    g_string_append_printf (bars, "%s%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                            i > 0 ? "," : "", split.compute_ns, split.comm_ns, split.other_ns, split.free_ns);
+  _afg_window_append_state_field (line, "idle", tree != NULL && afg_tree_get_scope (tree)->npu_idle ? "1" : "0");
+  _afg_window_append_state_field (line, "bars", bars->str);
+}
+
+static void
 append_strip (AfgWindow *self, GString *line)
 {
   g_autoptr(GString) step = g_string_new (NULL);
@@ -144,6 +161,7 @@ append_strip (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "step", step->str);
   _afg_window_append_state_field (line, "slow", slow->str);
   _afg_window_append_state_field (line, "strip", strip);
+  append_device (self, line);
 }
 
 static char *

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-document-timeline.h"
 #include "afg-format.h"
 #include "afg-scope.h"
 #include "afg-step-range.h"
@@ -75,15 +76,27 @@ refill_threads (AfgWindow *self, gint64 global_tid)
       gtk_drop_down_set_selected (self->thread_dropdown, i + 1);
 }
 
-/* "steps 10–12", "step 11", or NULL for the whole profile. */
 static char *
-scope_words (const AfgScope *scope)
+steps_words (const AfgScope *scope)
 {
   if (scope->n_steps == 0)
     return NULL;
   if (scope->first_step == scope->last_step)
     return g_strdup_printf (_("step %" PRId64), scope->first_step);
   return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
+}
+
+/* "steps 10–12", "step 11", "step 11 while the NPU is idle", or NULL for
+ * the whole profile. */
+static char *
+scope_words (const AfgScope *scope)
+{
+  g_autofree char *steps = steps_words (scope);
+
+  if (!scope->npu_idle)
+    return g_steal_pointer (&steps);
+  /* TRANSLATORS: "steps 10–12 while the NPU is idle" */
+  return steps ? g_strdup_printf (_("%s while the NPU is idle"), steps) : g_strdup (_("while the NPU is idle"));
 }
 
 static void
@@ -177,33 +190,62 @@ build_scope (AfgWindow *self, const AfgScope *scope)
                         self->scope_cancellable, on_scope_built, req);
 }
 
+/* The steps the strip picks (all when none), in the NPU-idle instants
+ * while the session asks for them. */
+static gboolean
+strip_scope (AfgWindow *self, AfgDocument *document, AfgScope *scope)
+{
+  g_autoptr(GError) error = NULL;
+  guint first, last, n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+  gboolean picked;
+
+  /* A diff of two DBs has no steps of its own. */
+  if (n != afg_step_strip_get_n_steps (self->step_strip))
+    return FALSE;
+  picked = afg_step_strip_get_range (self->step_strip, &first, &last);
+  if (afg_scope_init_request (scope, document, picked, picked ? steps[first].id : 0, picked ? steps[last].id : 0,
+                              afg_session_get_npu_idle (self->session), &error))
+    return TRUE;
+  g_warning ("%s", error->message);
+  return FALSE;
+}
+
 static void
 on_range_changed (AfgWindow *self, AfgStepStrip *strip)
 {
   /* A diff's tree has a document of its own; the strip is its sides'. */
   AfgDocument *document = _afg_window_step_compare_get_document (self);
-  const AfgStep *steps;
-  g_autoptr(GError) error = NULL;
   AfgScope scope = { 0 };
-  guint first, last, n;
 
   if (document == NULL)
     document = window_document (self);
   if (document == NULL)
     return;
   self->scope_clicked = g_get_monotonic_time ();
-  steps = afg_document_get_steps (document, &n);
-  /* A diff of two DBs has no steps of its own. */
-  if (n != afg_step_strip_get_n_steps (strip))
+  if (!strip_scope (self, document, &scope))
     return;
-  if (afg_step_strip_get_range (strip, &first, &last)
-      && !afg_scope_init_steps (&scope, document, steps[first].id, steps[last].id, &error))
-    {
-      g_warning ("%s", error->message);
-      return;
-    }
   if (!_afg_window_step_compare_take (self, document, &scope))
     build_scope (self, &scope);
+}
+
+/* "While NPU idle": the same steps again, in or out of the idle instants. */
+static void
+on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (afg_session_get_npu_idle (session)));
+  if (window_document (self) != NULL && !_afg_window_is_comparing (self))
+    on_range_changed (self, self->step_strip);
+}
+
+static void
+change_npu_idle (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  AfgWindow *self = data;
+
+  afg_session_set_npu_idle (self->session, g_variant_get_boolean (state));
 }
 
 static void
@@ -245,20 +287,61 @@ strip_summary (const AfgStep *steps, guint n)
                           n, steps[slowest].id, time);
 }
 
+/* Each step's split by what the NPU did, or NULL without a timeline. */
+static AfgDeviceSplit *
+step_splits (const AfgDocument *document, const AfgStep *steps, guint n)
+{
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  AfgDeviceSplit *splits;
+
+  if (timeline == NULL || n == 0)
+    return NULL;
+  splits = g_new (AfgDeviceSplit, n);
+  for (guint i = 0; i < n; i++)
+    afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &splits[i]);
+  return splits;
+}
+
 void
 _afg_window_steps_show (AfgWindow *self)
 {
+  AfgDocument *document = window_document (self);
   guint n;
-  const AfgStep *steps = afg_document_get_steps (window_document (self), &n);
+  const AfgStep *steps = afg_document_get_steps (document, &n);
   g_autofree char *summary = n > 0 ? strip_summary (steps, n) : NULL;
+  g_autofree AfgDeviceSplit *splits = step_splits (document, steps, n);
+  GAction *idle = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
+  gboolean has_device = afg_document_get_timeline (document) != NULL;
 
   cancel_scope (self);
   _afg_window_step_compare_reset (self);
   afg_step_strip_set_steps (self->step_strip, steps, n);
+  afg_step_strip_set_device (self->step_strip, splits);
   gtk_label_set_text (self->steps_label, summary ? summary : "");
   gtk_widget_set_sensitive (self->all_steps_button, FALSE);
-  gtk_widget_set_visible (self->steps_bar, n > 0);
+  /* A DB without steps has the idle scope of its whole window still. */
+  gtk_widget_set_visible (self->steps_bar, n > 0 || has_device);
+  gtk_widget_set_visible (GTK_WIDGET (self->step_strip), n > 0);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (idle), has_device);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+  /* "While NPU idle" stays on for the next file when it can. */
+  if (afg_session_get_npu_idle (self->session) && !has_device)
+    afg_session_set_npu_idle (self->session, FALSE);
+  else if (afg_session_get_npu_idle (self->session))
+    on_range_changed (self, self->step_strip);
+}
+
+/* The "npu-idle" action, the session's switch of the same name. */
+void
+_afg_window_steps_init (AfgWindow *self)
+{
+  g_autoptr(GSimpleAction) idle = g_simple_action_new_stateful ("npu-idle", NULL, g_variant_new_boolean (FALSE));
+
+  g_signal_connect (idle, "change-state", G_CALLBACK (change_npu_idle), self);
+  g_simple_action_set_enabled (idle, FALSE);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (idle));
+  g_signal_connect_object (self->session, "notify::npu-idle", G_CALLBACK (on_npu_idle_changed), self,
+                           G_CONNECT_SWAPPED);
 }
 
 void
@@ -322,10 +405,10 @@ _afg_window_steps_format_ns (AfgWindow *self, gint64 ns)
     ? g_strdup_printf (_("%s / step"), time) : g_steal_pointer (&time);
 }
 
-/* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s)", or
- * "all 22 steps (19.2 s)"; NULL for a DB without steps. */
-char *
-_afg_window_steps_describe (AfgWindow *self)
+/* "steps 10–12 (3 of 22 steps, 1.72 s)", or "all 22 steps (19.2 s)";
+ * NULL for a DB without steps. */
+static char *
+describe_steps (AfgWindow *self)
 {
   const AfgScope *scope = afg_tree_get_scope (_afg_window_get_tree (self));
   g_autofree char *words = scope_words (scope);
@@ -342,6 +425,57 @@ _afg_window_steps_describe (AfgWindow *self)
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u of %u step, %s)", "%s (%u of %u steps, %s)", n),
                           words, scope->n_steps, n, time);
 }
+
+/* What the NPU did in the scope's steps (each in its own window), or in
+ * the whole profile's window: "NPU: compute 6.4%, …"; NULL without a
+ * timeline. */
+static char *
+describe_device (AfgWindow *self)
+{
+  const AfgDocument *document = window_document (self);
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  const AfgScope *scope = afg_tree_get_scope (_afg_window_get_tree (self));
+  AfgDeviceSplit sum = { 0 }, split;
+  gint64 window = 0, start, end;
+  g_autofree char *words = NULL;
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+
+  if (timeline == NULL)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    if (scope->n_steps == 0 || (steps[i].id >= scope->first_step && steps[i].id <= scope->last_step))
+      {
+        afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &split);
+        sum.compute_ns += split.compute_ns;
+        sum.comm_ns += split.comm_ns;
+        sum.other_ns += split.other_ns;
+        sum.free_ns += split.free_ns;
+        window += steps[i].end_ns - steps[i].start_ns;
+      }
+  if (n == 0 && afg_document_get_profile_window (document, &start, &end))
+    {
+      afg_device_timeline_split (timeline, start, end, &sum);
+      window = end - start;
+    }
+  words = afg_device_split_describe (&sum, window, FALSE);
+  return g_strdup_printf (_("NPU: %s"), words);
+}
+
+/* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s) · NPU:
+ * compute 6.4%, …", or "all 22 steps (19.2 s) · …"; NULL for a DB
+ * without steps or device tasks. */
+char *
+_afg_window_steps_describe (AfgWindow *self)
+{
+  g_autofree char *steps = describe_steps (self);
+  g_autofree char *device = describe_device (self);
+
+  if (steps != NULL && device != NULL)
+    return g_strdup_printf ("%s · %s", steps, device);
+  return steps != NULL ? g_steal_pointer (&steps) : g_steal_pointer (&device);
+}
+
 
 /* The state line's step fields: the step under the pointer ("7" or
  * empty) and the slow ones ("5" or "5,9"). */

@@ -48,6 +48,8 @@ unavailable_reason (AfgWindow *self)
     return g_strdup (_("A comparison shows host time only"));
   if (tree_has_npu (_afg_window_get_tree (self)))
     return NULL;
+  if (afg_tree_get_scope (_afg_window_get_tree (self))->npu_idle)
+    return g_strdup (_("While the NPU is idle there is host time only"));
   warning = afg_document_get_npu_warning (afg_tree_get_document (_afg_window_get_tree (self)));
   if (warning != NULL)
     return g_strdup_printf (_("No NPU time: %s"), warning);

@@ -344,6 +344,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_weight_init (self);
   _afg_window_compare_init (self);
   _afg_window_merge_init (self);
+  _afg_window_steps_init (self);
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
   _afg_window_step_compare_init (self);

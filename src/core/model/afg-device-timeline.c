@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "afg-device-timeline.h"
+#include "afg-format.h"
 
 struct _AfgDeviceTimeline {
   AfgSpans *compute;    /* covered by compute */
@@ -106,4 +109,28 @@ AfgSpans *
 afg_device_timeline_idle (const AfgDeviceTimeline *self, const AfgSpan *windows, gsize n)
 {
   return afg_spans_new_gaps (self->busy, windows, n);
+}
+
+static char *
+describe_part (gint64 ns, gint64 window_ns, gboolean times)
+{
+  g_autofree char *percent = afg_format_percent (ns, window_ns);
+  g_autofree char *time = NULL;
+
+  if (!times)
+    return g_steal_pointer (&percent);
+  time = afg_format_duration (ns);
+  return g_strdup_printf ("%s (%s)", time, percent);
+}
+
+char *
+afg_device_split_describe (const AfgDeviceSplit *split, gint64 window_ns, gboolean times)
+{
+  g_autofree char *compute = describe_part (split->compute_ns, window_ns, times);
+  g_autofree char *comm = describe_part (split->comm_ns, window_ns, times);
+  g_autofree char *other = describe_part (split->other_ns, window_ns, times);
+  g_autofree char *free_ = describe_part (split->free_ns, window_ns, times);
+
+  /* TRANSLATORS: what the NPU did in a window of time */
+  return g_strdup_printf (_("compute %s, communication %s, other %s, free %s"), compute, comm, other, free_);
 }

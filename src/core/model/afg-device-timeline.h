@@ -52,6 +52,12 @@ void               afg_device_timeline_split  (const AfgDeviceTimeline *self,
 gboolean           afg_device_timeline_bounds (const AfgDeviceTimeline *self,
                                                gint64                  *start,
                                                gint64                  *end);
+/* "compute 6.4%, communication 61.9%, other 0.85%, free 30.8%" of a
+ * window of @window_ns; with @times each share also as a time
+ * ("compute 9.10 ms (6.4%), …"). Translated. */
+char              *afg_device_split_describe  (const AfgDeviceSplit    *split,
+                                               gint64                   window_ns,
+                                               gboolean                 times);
 /* The free instants of the @n @windows: the NPU-idle scope's set. */
 AfgSpans          *afg_device_timeline_idle   (const AfgDeviceTimeline *self,
                                                const AfgSpan           *windows,
