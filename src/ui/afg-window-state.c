@@ -154,7 +154,9 @@ append_strip (AfgWindow *self, GString *line)
 {
   g_autoptr(GString) step = g_string_new (NULL);
   g_autoptr(GString) slow = g_string_new (NULL);
+  /* A DB without steps may show the bar for "While NPU idle" alone. */
   g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
+                           && gtk_widget_get_visible (GTK_WIDGET (self->step_strip))
     ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
 
   _afg_window_steps_append_state (self, step, slow);

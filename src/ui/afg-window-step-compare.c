@@ -218,6 +218,7 @@ begin (AfgWindow *self)
   AfgStepCompare *sc = self->step_compare;
 
   if (_afg_window_get_tree (self) == NULL || !gtk_widget_get_visible (self->steps_bar)
+      || !gtk_widget_get_visible (GTK_WIDGET (self->step_strip))
       || (_afg_window_is_comparing (self) && step_diff (self) == NULL))
     return;
   if (step_diff (self) == NULL)
@@ -439,6 +440,8 @@ _afg_window_step_compare_init (AfgWindow *self)
   self->step_compare = g_new0 (AfgStepCompare, 1);
   self->step_compare->button = compare_button_new ();
   gtk_box_append (GTK_BOX (self->steps_bar), GTK_WIDGET (self->step_compare->button));
+  /* Steps are compared only where there are steps to pick. */
+  g_object_bind_property (self->step_strip, "visible", self->step_compare->button, "visible", G_BINDING_SYNC_CREATE);
   /* Before the strip's own drag gesture, which then picks the step. */
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
