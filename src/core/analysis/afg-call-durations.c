@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "afg-call-durations.h"
+#include "afg-call-table.h"
 #include "afg-event-store.h"
+#include "afg-tree-private.h"
 
 #define CANCEL_CHECK_EVENTS 65536
 
@@ -18,9 +20,9 @@ typedef struct {
 typedef struct {
   AfgTree      *tree;
   AfgDocument  *document;
-  const guint8 *marks;
   gboolean      merge;
-  GArray       *out;
+  AfgCallFunc   func;
+  gpointer      data;
   Frame         stack[AFG_MAX_DEPTH + 1];
   guint         sp;
 } Walk;
@@ -68,9 +70,8 @@ walk_event (Walk *w, AfgEvent *ev)
     return;
   child = child_named (w, w->stack[w->sp].node, ev->name);
   g_return_if_fail (child != AFG_NODE_NONE);
-  if (w->marks[child])
-    g_array_append_val (w->out, ns);
   w->stack[++w->sp] = (Frame) { ev->end, child };
+  w->func (child, ns, w->sp, w->data);
 }
 
 static gboolean
@@ -113,35 +114,61 @@ store_thread (const AfgEventStore *store, gint64 global_tid)
   return NULL;
 }
 
+gboolean
+afg_call_durations_walk (AfgTree *tree, const guint8 *threads, AfgCallFunc func, gpointer data,
+                         GCancellable *cancellable)
+{
+  const AfgEventStore *store;
+  g_autofree Walk *w = NULL;
+
+  g_return_val_if_fail (tree != NULL && func != NULL, FALSE);
+
+  w = g_new0 (Walk, 1);
+  *w = (Walk) { tree, afg_tree_get_document (tree), (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
+                func, data };
+  store = afg_document_get_events (w->document);
+  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+    {
+      const AfgThread *thread = afg_tree_get_thread (tree, t);
+      const AfgEventThread *events = threads == NULL || threads[t] ? store_thread (store, thread->global_tid) : NULL;
+
+      if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  const guint8 *marks;
+  GArray       *out;
+} Collect;
+
+static void
+collect_marked (guint32 node, gint64 ns, guint depth, gpointer data)
+{
+  Collect *c = data;
+
+  if (c->marks[node])
+    g_array_append_val (c->out, ns);
+}
+
 GArray *
 afg_call_durations_collect (AfgTree *tree, const guint8 *marks, GCancellable *cancellable)
 {
   g_autofree guint8 *threads = NULL;
-  const AfgEventStore *store;
-  Walk *w;
-  GArray *out;
+  Collect c = { marks, NULL };
 
   g_return_val_if_fail (tree != NULL && marks != NULL, NULL);
 
-  w = g_new0 (Walk, 1);
-  *w = (Walk) { tree, afg_tree_get_document (tree), marks,
-                (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
-                g_array_new (FALSE, FALSE, sizeof (gint64)) };
-  store = afg_document_get_events (w->document);
-  threads = marked_threads (tree, marks);
-  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+  c.out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* A transformed tree's calls are no longer where the rows nest. */
+  if (_afg_tree_get_calls (tree) != NULL)
     {
-      const AfgThread *thread = afg_tree_get_thread (tree, t);
-      const AfgEventThread *events = threads[t] ? store_thread (store, thread->global_tid) : NULL;
-
-      if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
-        {
-          g_array_unref (w->out);
-          g_free (w);
-          return NULL;
-        }
+      afg_call_table_collect (_afg_tree_get_calls (tree), marks, c.out);
+      return c.out;
     }
-  out = w->out;
-  g_free (w);
-  return out;
+  threads = marked_threads (tree, marks);
+  if (!afg_call_durations_walk (tree, threads, collect_marked, &c, cancellable))
+    g_clear_pointer (&c.out, g_array_unref);
+  return c.out;
 }

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-call-table.h"
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-tree-private.h"
@@ -39,6 +40,8 @@ tree_clear (gpointer data)
     if (!(self->block_columns & 1u << c))
       g_free (self->columns[c]);
   g_free (self->column_block);
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
+  g_clear_pointer (&self->calls, afg_call_table_free);
   afg_document_unref (self->document);
 }
 
@@ -212,4 +215,10 @@ afg_tree_is_descendant (const AfgTree *self, guint32 node, guint32 ancestor)
   while (node < self->n_nodes && self->nodes[node].depth > self->nodes[ancestor].depth)
     node = self->nodes[node].parent;
   return node == ancestor;
+}
+
+const AfgTransformList *
+afg_tree_get_transforms (const AfgTree *self)
+{
+  return self->transforms;
 }
