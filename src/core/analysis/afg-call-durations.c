@@ -8,6 +8,7 @@
 #include "afg-call-durations.h"
 #include "afg-call-table.h"
 #include "afg-event-store.h"
+#include "afg-int-map.h"
 #include "afg-tree-private.h"
 
 #define CANCEL_CHECK_EVENTS 65536
@@ -23,33 +24,31 @@ typedef struct {
   gboolean      merge;
   AfgCallFunc   func;
   gpointer      data;
+  AfgIntMap     children;   /* parent << 32 | name -> node */
   Frame         stack[AFG_MAX_DEPTH + 1];
   guint         sp;
 } Walk;
 
-/* Children are sorted by name in byte order: a binary search finds the
- * one a row became. */
+/* Every frame by parent and name: one probe per row, where a binary
+ * search among the siblings would compare their names. */
+static void
+index_children (Walk *w)
+{
+  const AfgNode *nodes = afg_tree_get_nodes (w->tree);
+
+  afg_int_map_init (&w->children, afg_tree_get_n_nodes (w->tree));
+  for (guint32 i = 1; i < afg_tree_get_n_nodes (w->tree); i++)
+    afg_int_map_insert (&w->children, (guint64) nodes[i].parent << 32 | nodes[i].name, i);
+}
+
 static guint32
 child_named (Walk *w, guint32 parent, guint32 name)
 {
-  const AfgNode *p = afg_tree_get_node (w->tree, parent);
-  const char *wanted = afg_document_get_string (w->document, name);
-  guint32 lo = p->first_child, hi = p->first_child + p->n_children;
+  guint32 child;
 
-  while (p->n_children > 0 && lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-      guint32 mid_name = afg_tree_get_node (w->tree, mid)->name;
-      int c = mid_name == name ? 0 : strcmp (afg_document_get_string (w->document, mid_name), wanted);
-
-      if (c == 0)
-        return mid;
-      if (c < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return AFG_NODE_NONE;
+  if (!afg_int_map_lookup (&w->children, (guint64) parent << 32 | name, &child))
+    return AFG_NODE_NONE;
+  return child;
 }
 
 /* The builder's nesting: a row goes under the innermost open row that
@@ -127,15 +126,17 @@ afg_call_durations_walk (AfgTree *tree, const guint8 *threads, AfgCallFunc func,
   *w = (Walk) { tree, afg_tree_get_document (tree), (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
                 func, data };
   store = afg_document_get_events (w->document);
+  index_children (w);
   for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
     {
       const AfgThread *thread = afg_tree_get_thread (tree, t);
       const AfgEventThread *events = threads == NULL || threads[t] ? store_thread (store, thread->global_tid) : NULL;
 
       if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
-        return FALSE;
+        break;
     }
-  return TRUE;
+  afg_int_map_clear (&w->children);
+  return !g_cancellable_is_cancelled (cancellable);
 }
 
 typedef struct {
