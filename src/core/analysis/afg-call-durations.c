@@ -119,6 +119,7 @@ afg_call_durations_walk (AfgTree *tree, const guint8 *threads, AfgCallFunc func,
 {
   const AfgEventStore *store;
   g_autofree Walk *w = NULL;
+  gboolean ok = TRUE;
 
   g_return_val_if_fail (tree != NULL && func != NULL, FALSE);
 
@@ -127,16 +128,15 @@ afg_call_durations_walk (AfgTree *tree, const guint8 *threads, AfgCallFunc func,
                 func, data };
   store = afg_document_get_events (w->document);
   index_children (w);
-  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+  for (guint t = 0; ok && t < afg_tree_get_n_threads (tree); t++)
     {
       const AfgThread *thread = afg_tree_get_thread (tree, t);
       const AfgEventThread *events = threads == NULL || threads[t] ? store_thread (store, thread->global_tid) : NULL;
 
-      if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
-        break;
+      ok = events == NULL || walk_thread (w, events, thread->node, cancellable);
     }
   afg_int_map_clear (&w->children);
-  return !g_cancellable_is_cancelled (cancellable);
+  return ok;
 }
 
 typedef struct {
