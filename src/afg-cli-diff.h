@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-transform-list.h"
 #include "afg-writers.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,7 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  const AfgTransformList *transforms;  /* applied to both sides; NULL: none */
 } AfgCliDiffOptions;
 
 /* --diff A B --export (issue 16): both DBs loaded in parallel, their

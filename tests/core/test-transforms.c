@@ -477,6 +477,42 @@ test_merged_addresses (void)
   assert_durations (focused, path, "30 30 50 50 50");
 }
 
+/* The real samples: for the functions with the most self time, every
+ * transform keeps the layout and the calls behind the columns, and the
+ * root totals follow the function table. */
+static void
+test_sample (gconstpointer data)
+{
+  g_autofree char *path = afg_test_sample_path (data, ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgTree) loaded = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgFunctionTable) table = NULL;
+
+  g_assert_no_error (error);
+  tree = afg_test_build (afg_tree_get_document (loaded), NULL, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES);
+  table = afg_function_table_new (tree);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autofree char *f = afg_frame_matcher_quote_name (afg_function_table_get_name (table, k));
+      gint64 f_total = afg_function_table_get (table, k)->total_ns;
+      static const char * const ops[] = { "focus-function", "merge-function", "drop-function", "collapse-recursion",
+                                          "collapse-indirect-recursion" };
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        {
+          g_autoptr(AfgTree) result = transform (tree, (const char *[]) { ops[o], f, NULL });
+
+          if (o == 0)
+            g_assert_cmpint (root_total (result), ==, f_total);
+          else if (o == 2)
+            g_assert_cmpint (root_total (result), ==, root_total (tree) - f_total);
+          else
+            g_assert_cmpint (root_total (result), ==, root_total (tree));
+        }
+    }
+}
+
 static void
 assert_refused (const char *arg, AfgTransformError code)
 {
@@ -576,6 +612,8 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/npu-columns", test_npu_columns);
   g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
   g_test_add_func ("/transforms/matcher", test_matcher);
+  g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
+  g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
   return g_test_run ();
 }

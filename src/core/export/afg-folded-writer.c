@@ -29,6 +29,25 @@ append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
   g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", value);
 }
 
+/* A thread's own time: none in a built tree, but what a transform left
+ * there (a merged top frame's own time) is shown on the thread's line. */
+static gint64
+thread_own (const AfgTree *tree, AfgColumn self_column, guint32 thread)
+{
+  const AfgNode *n = afg_tree_get_node (tree, thread);
+
+  for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
+    if (c != self_column && afg_column_get_info (c)->self == self_column)
+      {
+        gint64 own = afg_tree_get_value (tree, c, thread);
+
+        for (guint32 k = 0; k < n->n_children; k++)
+          own -= afg_tree_get_value (tree, c, n->first_child + k);
+        return own;
+      }
+  return 0;
+}
+
 /* Depth-first order, so that the lines of a thread come out sorted by path. */
 void
 afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
@@ -47,7 +66,9 @@ afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
       const AfgNode *n = &nodes[i];
 
       g_array_set_size (stack, stack->len - 1);
-      if (values[i] > 0)
+      if (n->depth == 1 && thread_own (tree, self_column, i) > 0)
+        append_stack (out, tree, i, thread_own (tree, self_column, i));
+      else if (values[i] > 0)
         append_stack (out, tree, i, values[i]);
       for (guint32 c = n->n_children; c-- > 0;)
         {

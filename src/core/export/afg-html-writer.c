@@ -313,6 +313,7 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
+  afg_json_append_transforms (out, tree);
   compact = afg_html_append_names (out, tree);
   append_threads (out, tree);
   append_nodes (out, tree, compact);
