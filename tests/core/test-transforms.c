@@ -477,6 +477,33 @@ test_merged_addresses (void)
   assert_durations (focused, path, "30 30 50 50 50");
 }
 
+static void
+on_transformed (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AfgTree **out = data;
+  g_autoptr(GError) error = NULL;
+
+  *out = afg_tree_transform_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+/* The window's way: in a worker thread, the same tree. */
+static void
+test_async (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) sync = transform (tree, (const char *[]) { "collapse-indirect-recursion", "F", NULL });
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) { "collapse-indirect-recursion", "F", NULL });
+  g_autoptr(AfgTree) async = NULL;
+
+  afg_tree_transform_async (tree, list, NULL, on_transformed, &async);
+  while (async == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  check_tree (async);
+  assert_same_tree (async, sync, "async");
+  assert_durations (async, "1/1;main;a;F;b", "50 50 50 50 50");
+}
+
 /* The real samples: for the functions with the most self time, every
  * transform keeps the layout and the calls behind the columns, and the
  * root totals follow the function table. */
@@ -612,6 +639,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/npu-columns", test_npu_columns);
   g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
   g_test_add_func ("/transforms/matcher", test_matcher);
+  g_test_add_func ("/transforms/async", test_async);
   g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);

@@ -694,3 +694,57 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
   current->transforms = afg_transform_list_concat (tree->transforms, list);
   return current;
 }
+
+typedef struct {
+  AfgTree          *tree;
+  AfgTransformList *list;
+} TransformTaskData;
+
+static void
+transform_task_data_free (gpointer data)
+{
+  TransformTaskData *d = data;
+
+  afg_tree_unref (d->tree);
+  afg_transform_list_unref (d->list);
+  g_free (d);
+}
+
+static void
+transform_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  TransformTaskData *d = data;
+  GError *error = NULL;
+  AfgTree *tree = afg_tree_transform (d->tree, d->list, cancellable, &error);
+
+  if (tree == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tree, (GDestroyNotify) afg_tree_unref);
+}
+
+void
+afg_tree_transform_async (AfgTree *tree, const AfgTransformList *list, GCancellable *cancellable,
+                          GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  TransformTaskData *d;
+
+  g_return_if_fail (tree != NULL);
+
+  d = g_new0 (TransformTaskData, 1);
+  d->tree = afg_tree_ref (tree);
+  /* A copy: the caller may go on changing its own list. */
+  d->list = afg_transform_list_concat (list, NULL);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, afg_tree_transform_async);
+  g_task_set_task_data (task, d, transform_task_data_free);
+  g_task_run_in_thread (task, transform_in_thread);
+}
+
+AfgTree *
+afg_tree_transform_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -47,4 +47,14 @@ AfgTree *afg_tree_transform (AfgTree                *tree,
                              GCancellable           *cancellable,
                              GError                **error);
 
+/* The same in a worker thread, for the window: a stale result is the
+ * caller's to drop (cancel @cancellable). */
+void     afg_tree_transform_async  (AfgTree                *tree,
+                                    const AfgTransformList *list,
+                                    GCancellable           *cancellable,
+                                    GAsyncReadyCallback     callback,
+                                    gpointer                user_data);
+AfgTree *afg_tree_transform_finish (GAsyncResult           *result,
+                                    GError                **error);
+
 G_END_DECLS
