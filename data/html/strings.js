@@ -86,6 +86,13 @@ const AFG_STRINGS = {
     durationsMerged: 'none: this frame merges address variants; export with --merge-addresses for them',
     mergeAddresses: 'Merge addresses',
     mergeAddressesTip: 'Merge address variants: every " at 0x<hex>" in a name becomes " at 0x…" and the frames that then have one name merge',
+    'op_focus-function': 'Focus on function',
+    'op_focus-subtree': 'Focus on subtree',
+    'op_merge-function': 'Merge function',
+    'op_drop-function': 'Drop function',
+    'op_collapse-recursion': 'Collapse recursion',
+    'op_collapse-indirect-recursion': 'Collapse indirect recursion',
+    removeTransform: 'Remove this transform',
   },
   'zh-CN': {
     thread: '线程',
@@ -169,6 +176,13 @@ const AFG_STRINGS = {
     durationsMerged: '无：此帧合并了地址变体；使用 --merge-addresses 导出可得',
     mergeAddresses: '合并地址',
     mergeAddressesTip: '合并地址变体：名称中的每个“ at 0x<十六进制>”变为“ at 0x…”，同名的帧随之合并',
+    'op_focus-function': '聚焦函数',
+    'op_focus-subtree': '聚焦子树',
+    'op_merge-function': '合并函数',
+    'op_drop-function': '丢弃函数',
+    'op_collapse-recursion': '折叠递归',
+    'op_collapse-indirect-recursion': '折叠间接递归',
+    removeTransform: '移除此变换',
   },
 };
 
