@@ -10,6 +10,7 @@
 
 #include "afg-call-durations.h"
 #include "afg-function-table.h"
+#include "afg-select.h"
 #include "afg-test-db.h"
 #include "afg-tree-transform.h"
 
@@ -68,14 +69,6 @@ list_of (const char * const *pairs)
   return list;
 }
 
-static int
-compare_ns (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* The layout of AfgNode, and each frame's calls behind its columns: as
  * many as its calls, adding up to its total, with its percentiles. */
 static void
@@ -104,7 +97,7 @@ check_tree (AfgTree *tree)
       ns = afg_call_durations_collect (tree, marks, NULL);
       marks[i] = 0;
       g_assert_cmpint (ns->len, ==, afg_tree_get_value (tree, AFG_COLUMN_CALLS, i));
-      g_array_sort (ns, compare_ns);
+      g_array_sort (ns, afg_compare_int64);
       for (guint k = 0; k < ns->len; k++)
         sum += g_array_index (ns, gint64, k);
       g_assert_cmpint (sum, ==, afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i));
@@ -156,26 +149,10 @@ function_total (AfgTree *tree, const char *name)
   return afg_function_table_get (table, afg_function_table_find (table, name))->total_ns;
 }
 
-/* "min p50 p90 p99 max" of the frame at @path. */
-static char *
-durations_of (const AfgTree *tree, const char *path)
-{
-  guint32 node = afg_test_find_node (tree, path);
-
-  g_assert_cmpuint (node, !=, AFG_NODE_NONE);
-  return g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                          " %" G_GINT64_FORMAT,
-                          afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN, node),
-                          afg_tree_get_value (tree, AFG_COLUMN_DURATION_P50, node),
-                          afg_tree_get_value (tree, AFG_COLUMN_DURATION_P90, node),
-                          afg_tree_get_value (tree, AFG_COLUMN_DURATION_P99, node),
-                          afg_tree_get_value (tree, AFG_COLUMN_DURATION_MAX, node));
-}
-
 static void
 assert_durations (const AfgTree *tree, const char *path, const char *expected)
 {
-  g_autofree char *actual = durations_of (tree, path);
+  g_autofree char *actual = afg_test_durations_of (tree, path);
 
   g_assert_cmpstr (actual, ==, expected);
 }
