@@ -355,6 +355,25 @@ test_regex (void)
   g_assert_cmpint (root_total (dropped), ==, 1000);
 }
 
+/* In a time range [0, 550): rows count by their overlap; the calls'
+ * durations, taken and merged, are the overlaps too. */
+static void
+test_scoped (void)
+{
+  g_autoptr(AfgTree) whole = load_shape ();
+  AfgScope scope = { TRUE, 0, 550, 0, 0, 0 };
+  g_autoptr(AfgTree) tree = afg_test_build (afg_tree_get_document (whole), &scope, AFG_TREE_DURATIONS);
+  g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "F", NULL });
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "F", NULL });
+
+  afg_test_assert_tree (dropped, (const char *[]) {
+    "1/1\t1\t300\t0", "1/1;main\t1\t300\t100", "1/1;main;a\t1\t200\t100", "1/1;main;a;c\t1\t100\t100",
+    T2_LINES, T3_LINES, NULL });
+  assert_durations (dropped, "1/1;main", "300 300 300 300 300");
+  assert_durations (focused, "1/1;F", "50 50 200 200 200");
+  g_assert_cmpint (root_total (focused), ==, function_total (tree, "F"));
+}
+
 /* A transform that finds nothing gives the same tree, durations too. */
 static void
 test_identity (void)
@@ -613,6 +632,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/composition", test_composition);
   g_test_add_func ("/transforms/regex", test_regex);
   g_test_add_func ("/transforms/identity", test_identity);
+  g_test_add_func ("/transforms/scoped", test_scoped);
   g_test_add_func ("/transforms/npu-columns", test_npu_columns);
   g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
   g_test_add_func ("/transforms/matcher", test_matcher);
