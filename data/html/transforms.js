@@ -111,23 +111,28 @@ const AFG_TRANSFORMS = (function () {
         this.match[i] = test(t.name[i]) ? 1 : 0;
     }
     this.cols = carried(t);
-    this.made = { name: [], parent: [], thread: [], sources: [], origin: [], values: this.cols.map(() => []) };
+    /* New nodes, made as they are first needed: never more than the
+     * source's. */
+    this.made = {
+      n: 0, name: new Int32Array(n), parent: new Int32Array(n), thread: new Int32Array(n),
+      sources: new Uint32Array(n), origin: new Int32Array(n).fill(-1),
+      values: this.cols.map(() => new Float64Array(n)),
+    };
     this.index = new Map();
   }
 
   /* Frames merge by path; threads are made once each. */
   Apply.prototype.make = function (parent, name, thread) {
     const key = parent * this.t.names.length + name;
-    if (parent > 0 && this.index.has(key))
-      return this.index.get(key);
-    const k = this.made.name.length;
-    this.made.name.push(name);
-    this.made.parent.push(parent);
-    this.made.thread.push(thread);
-    this.made.sources.push(0);
-    this.made.origin.push(-1);
-    for (const v of this.made.values)
-      v.push(0);
+    if (parent > 0) {
+      const found = this.index.get(key);
+      if (found !== undefined)
+        return found;
+    }
+    const made = this.made, k = made.n++;
+    made.name[k] = name;
+    made.parent[k] = parent;
+    made.thread[k] = thread;
     if (parent > 0)
       this.index.set(key, k);
     return k;
@@ -236,93 +241,108 @@ const AFG_TRANSFORMS = (function () {
   };
 
   Apply.prototype.addFrames = function () {
-    const t = this.t, made = this.made;
+    const t = this.t, made = this.made, cols = this.cols;
     for (let s = t.T; s < t.ALL; s++) {
       if (this.fate[s] !== KEEP)
         continue;
       const k = this.place[s];
-      made.sources[k]++;
-      made.origin[k] = made.sources[k] === 1 && !this.cols.some((c) => c.taken && c.taken[s] > 0)
-        ? (t.origin === null ? s : t.origin[s]) : -1;
-      this.cols.forEach((col, j) => { made.values[j][k] += this.adjusted(col, s); });
+      let changed = false;
+      for (let j = 0; j < cols.length; j++) {
+        made.values[j][k] += this.adjusted(cols[j], s);
+        changed = changed || (cols[j].taken !== undefined && cols[j].taken[s] > 0);
+      }
+      made.origin[k] = ++made.sources[k] === 1 && !changed ? (t.origin === null ? s : t.origin[s]) : -1;
     }
   };
 
+  /* The new nodes' children, grouped by parent (a counting sort), each
+   * group by name: names are in byte order. */
   Apply.prototype.children = function () {
-    const kids = this.made.name.map(() => []);
-    for (let k = 1; k < this.made.name.length; k++)
-      kids[this.made.parent[k]].push(k);
-    return kids;
+    const made = this.made, n = made.n;
+    const start = new Uint32Array(n + 1), list = new Int32Array(Math.max(n - 1, 0));
+    for (let k = 1; k < n; k++)
+      start[made.parent[k] + 1]++;
+    for (let k = 0; k < n; k++)
+      start[k + 1] += start[k];
+    const fill = start.slice();
+    for (let k = 1; k < n; k++)
+      list[fill[made.parent[k]]++] = k;
+    for (let k = 0; k < n; k++)
+      if (start[k + 1] - start[k] > 1)
+        list.subarray(start[k], start[k + 1]).sort((a, b) => made.name[a] - made.name[b]);
+    return { start, list };
   };
 
   /* A thread's calls (and, for a focus, totals) come from its top frames;
    * otherwise its totals less what was taken. */
   Apply.prototype.threadValues = function (k, kids) {
-    const t = this.t, i = this.made.thread[k], focus = this.op.startsWith('focus');
+    const focus = this.op.startsWith('focus');
     this.cols.forEach((col, j) => {
       const v = this.made.values[j];
-      if (col.kind === 'below')
-        v[k] = 0;
-      else if (col.kind === 'total' && !focus)
-        v[k] = this.adjusted(col, i);
-      else
-        v[k] = kids.reduce((sum, c) => sum + v[c], 0);
+      v[k] = 0;
+      if (col.kind === 'total' && !focus)
+        v[k] = this.adjusted(col, this.made.thread[k]);
+      else if (col.kind !== 'below')
+        for (let c = kids.start[k]; c < kids.start[k + 1]; c++)
+          v[k] += v[kids.list[c]];
     });
-    return kids.length > 0 || this.made.values[1][k] > 0;
+    return kids.start[k + 1] > kids.start[k] || this.made.values[1][k] > 0;
   };
 
   /* The page's layout: threads, frames breadth-first with children by
-   * name (names are in byte order), the root last. */
+   * name, the root last. */
   Apply.prototype.emit = function () {
     const t = this.t, made = this.made, kids = this.children();
-    const order = [];
+    const order = new Int32Array(made.n);
+    let len = 0;
     for (let k = 1; k <= t.T; k++)
-      if (this.threadValues(k, kids[k]))
-        order.push(k);
-    const T = order.length;
-    for (let q = 0; q < order.length; q++) {
-      const list = kids[order[q]].sort((a, b) => made.name[a] - made.name[b]);
-      order.push(...list);
+      if (this.threadValues(k, kids))
+        order[len++] = k;
+    const T = len;
+    for (let q = 0; q < len; q++) {
+      const p = order[q];
+      order.set(kids.list.subarray(kids.start[p], kids.start[p + 1]), len);
+      len += kids.start[p + 1] - kids.start[p];
     }
-    const ALL = order.length, N = ALL + 1;
+    const ALL = len, N = ALL + 1;
     const out = {
       T, F: ALL - T, ALL, N, names: t.names, nameCat: t.nameCat, exactTotal: new Map(),
       name: new Int32Array(N).fill(-1), calls: new Float64Array(N), total: new Float64Array(N),
       nchild: new Uint32Array(N), origin: new Int32Array(N).fill(-1),
-      threads: order.slice(0, T).map((k) => made.thread[k]),
+      threads: Array.from(order.subarray(0, T), (k) => made.thread[k]),
     };
+    const cols = made.values;
     if (t.hasNpu) {
       out.npuTotal = new Float64Array(N);
       out.npuTasks = new Float64Array(N);
     }
-    order.forEach((k, i) => {
-      out.name[i] = i < T ? -1 : made.name[k];
-      out.nchild[i] = kids[k].length;
-      out.origin[i] = i < T ? -1 : made.origin[k];
-      out.calls[i] = made.values[0][k];
-      out.total[i] = made.values[1][k];
+    for (let i = 0; i < ALL; i++) {
+      const k = order[i];
+      out.nchild[i] = kids.start[k + 1] - kids.start[k];
+      out.calls[i] = cols[0][k];
+      out.total[i] = cols[1][k];
       if (t.hasNpu) {
-        out.npuTotal[i] = made.values[2][k];
-        out.npuTasks[i] = made.values[3][k];
+        out.npuTotal[i] = cols[2][k];
+        out.npuTasks[i] = i < T ? 0 : Math.max(0, cols[3][k] - childSum(kids, cols[3], k));
       }
-      if (i < T) {
-        out.calls[ALL] += out.calls[i];
-        out.total[ALL] += out.total[i];
-        if (t.hasNpu)
-          out.npuTotal[ALL] += out.npuTotal[i];
+      if (i >= T) {
+        out.name[i] = made.name[k];
+        out.origin[i] = made.origin[k];
+        continue;
       }
-    });
-    if (t.hasNpu)
-      ownTasks(out, order, kids, made.values[3]);
+      out.calls[ALL] += out.calls[i];
+      out.total[ALL] += out.total[i];
+      if (t.hasNpu)
+        out.npuTotal[ALL] += out.npuTotal[i];
+    }
     return out;
   };
 
-  /* A frame's own tasks: its subtree's less its children's. */
-  function ownTasks(out, order, kids, below) {
-    for (let i = out.T; i < out.ALL; i++) {
-      const k = order[i];
-      out.npuTasks[i] = Math.max(0, below[k] - kids[k].reduce((sum, c) => sum + below[c], 0));
-    }
+  function childSum(kids, v, k) {
+    let sum = 0;
+    for (let c = kids.start[k]; c < kids.start[k + 1]; c++)
+      sum += v[kids.list[c]];
+    return sum;
   }
 
   /* One transform of page tree @t (names, name, calls, total, nchild,
