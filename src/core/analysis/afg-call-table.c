@@ -7,27 +7,28 @@
 
 #include "afg-call-durations.h"
 #include "afg-call-table.h"
+#include "afg-event-store.h"
 #include "afg-huge.h"
 #include "afg-select.h"
 #include "afg-tree-private.h"
 
+/* Every row of the store is at most one call: the arrays are made that
+ * long once, and filled in place. */
 typedef struct {
-  GArray  *node;
-  GArray  *ns;
-  GArray  *parent;
-  guint32  open[AFG_MAX_DEPTH + 2];  /* the last call at each depth */
+  AfgCallTable *table;
+  guint32       open[AFG_MAX_DEPTH + 2];  /* the last call at each depth */
 } Gather;
 
 static void
 gather_call (guint32 node, gint64 ns, guint depth, gpointer data)
 {
   Gather *g = data;
-  guint32 index = g->node->len;
-  guint32 parent = depth > 1 ? g->open[depth - 1] : AFG_NODE_NONE;
+  AfgCallTable *t = g->table;
+  guint32 index = t->n++;
 
-  g_array_append_val (g->node, node);
-  g_array_append_val (g->ns, ns);
-  g_array_append_val (g->parent, parent);
+  t->node[index] = node;
+  t->ns[index] = ns;
+  t->parent[index] = depth > 1 ? g->open[depth - 1] : AFG_NODE_NONE;
   g->open[depth] = index;
 }
 
@@ -35,26 +36,21 @@ AfgCallTable *
 afg_call_table_build (AfgTree *tree, GCancellable *cancellable)
 {
   g_autofree Gather *g = g_new0 (Gather, 1);
-  guint64 hint = afg_tree_get_stats (tree)->used;
+  guint64 rows = afg_event_store_get_n_events (afg_document_get_events (afg_tree_get_document (tree)));
   AfgCallTable *self;
 
-  g_return_val_if_fail (tree != NULL, NULL);
+  g_return_val_if_fail (tree != NULL && rows < G_MAXUINT32, NULL);
 
-  g->node = g_array_sized_new (FALSE, FALSE, sizeof (guint32), (guint) MIN (hint, G_MAXUINT32 / 2));
-  g->ns = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) MIN (hint, G_MAXUINT32 / 2));
-  g->parent = g_array_sized_new (FALSE, FALSE, sizeof (guint32), (guint) MIN (hint, G_MAXUINT32 / 2));
+  self = g_new0 (AfgCallTable, 1);
+  self->node = g_new (guint32, MAX (rows, 1));
+  self->ns = g_new (gint64, MAX (rows, 1));
+  self->parent = g_new (guint32, MAX (rows, 1));
+  g->table = self;
   if (!afg_call_durations_walk (tree, NULL, gather_call, g, cancellable))
     {
-      g_array_unref (g->node);
-      g_array_unref (g->ns);
-      g_array_unref (g->parent);
+      afg_call_table_free (self);
       return NULL;
     }
-  self = g_new0 (AfgCallTable, 1);
-  self->n = g->node->len;
-  self->node = (guint32 *) g_array_free (g->node, FALSE);
-  self->ns = (gint64 *) g_array_free (g->ns, FALSE);
-  self->parent = (guint32 *) g_array_free (g->parent, FALSE);
   return self;
 }
 
