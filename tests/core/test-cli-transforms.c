@@ -210,10 +210,27 @@ test_diff (void)
   g_autofree char *err = NULL;
   g_autofree char *folded = NULL;
 
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
   g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
   folded = afg_test_read_output (dir, "flamegraph-diff.folded");
   g_assert_null (strstr (folded, "main"));
   g_assert_nonnull (strstr (folded, "a;F"));
+  /* Each side of the JSON lists them. */
+  args[5] = "json";
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  json = afg_test_read_output (dir, "flamegraph-diff.json");
+  root = parse (json);
+  for (guint s = 0; s < 2; s++)
+    {
+      JsonObject *side = json_object_get_object_member (json_node_get_object (root), s == 0 ? "a" : "b");
+      JsonObject *t = json_array_get_object_element (json_object_get_array_member (side, "transforms"), 0);
+
+      g_assert_cmpstr (json_object_get_string_member (t, "op"), ==, "focus-subtree");
+      g_assert_cmpstr (json_object_get_string_member (t, "arg"), ==, "main;a");
+    }
+  g_assert_null (strstr (json, "\"main\""));
   afg_test_rm_rf (dir);
   remove_db (a);
   remove_db (b);
