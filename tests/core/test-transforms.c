@@ -93,6 +93,8 @@ check_tree (AfgTree *tree)
       if (!afg_tree_is_frame (tree, i))
         continue;
       g_assert_cmpuint (node->thread, ==, afg_tree_get_node (tree, node->parent)->thread);
+      if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+        continue;
       marks[i] = 1;
       ns = afg_call_durations_collect (tree, marks, NULL);
       marks[i] = 0;
@@ -594,6 +596,49 @@ test_matcher (void)
     }
 }
 
+/* What a frame's menu appends: its name, or its path from the top. */
+static void
+test_arg_for_node (void)
+{
+  static const AfgTestEvent events[] = {
+    { T1, 0, 100, "/top;x" },
+    { T1, 0, 50, "a\\b" },
+  };
+  g_autoptr(AfgTree) tree = afg_test_load_events (AFG_TEST_DB_DEFAULT, events, G_N_ELEMENTS (events));
+  g_autofree char *name = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_MERGE_FUNCTION, 3);
+  g_autofree char *path = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_FOCUS_SUBTREE, 3);
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-subtree", path, NULL });
+  g_autoptr(AfgTree) merged = NULL;
+
+  g_assert_cmpstr (name, ==, "a\\b");
+  g_assert_cmpstr (path, ==, "/top\\;x;a\\\\b");
+  afg_test_assert_tree (focused, (const char *[]) { "1/1\t1\t50\t0", "1/1;a\\b\t1\t50\t50", NULL });
+  g_free (name);
+  name = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_MERGE_FUNCTION, 2);
+  g_assert_cmpstr (name, ==, "//top;x");
+  merged = transform (tree, (const char *[]) { "merge-function", name, NULL });
+  afg_test_assert_tree (merged, (const char *[]) { "1/1\t1\t100\t0", "1/1;a\\b\t1\t50\t50", NULL });
+}
+
+/* A transformed tree built without durations still gives its frames'
+ * calls (the histogram's), made again with them. */
+static void
+test_calls_without_durations (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) plain = afg_test_build (afg_tree_get_document (tree), NULL, AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgTree) focused = transform (plain, (const char *[]) { "focus-function", "F", NULL });
+  g_autofree guint8 *marks = g_new0 (guint8, afg_tree_get_n_nodes (focused));
+  g_autoptr(GArray) ns = NULL;
+
+  marks[afg_test_find_node (focused, "1/1;F")] = 1;
+  ns = afg_call_durations_collect (focused, marks, NULL);
+  g_array_sort (ns, afg_compare_int64);
+  g_assert_cmpuint (ns->len, ==, 2);
+  g_assert_cmpint (g_array_index (ns, gint64, 0), ==, 200);
+  g_assert_cmpint (g_array_index (ns, gint64, 1), ==, 400);
+}
+
 static void
 test_paths (void)
 {
@@ -640,5 +685,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
+  g_test_add_func ("/transforms/arg-for-node", test_arg_for_node);
+  g_test_add_func ("/transforms/calls-without-durations", test_calls_without_durations);
   return g_test_run ();
 }

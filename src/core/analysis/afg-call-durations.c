@@ -9,7 +9,9 @@
 #include "afg-call-table.h"
 #include "afg-event-store.h"
 #include "afg-int-map.h"
+#include "afg-tree-builder.h"
 #include "afg-tree-private.h"
+#include "afg-tree-transform.h"
 
 #define CANCEL_CHECK_EVENTS 65536
 
@@ -153,6 +155,19 @@ collect_marked (guint32 node, gint64 ns, guint depth, gpointer data)
     g_array_append_val (c->out, ns);
 }
 
+/* The same tree, built again with its durations and transformed again:
+ * the same nodes, and its calls. */
+static AfgTree *
+with_calls (AfgTree *tree, GCancellable *cancellable)
+{
+  g_autoptr(AfgTree) built = afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
+                                             afg_tree_get_flags (tree) | AFG_TREE_DURATIONS, cancellable, NULL);
+
+  if (built == NULL)
+    return NULL;
+  return afg_tree_transform (built, afg_tree_get_transforms (tree), cancellable, NULL);
+}
+
 GArray *
 afg_call_durations_collect (AfgTree *tree, const guint8 *marks, GCancellable *cancellable)
 {
@@ -162,10 +177,16 @@ afg_call_durations_collect (AfgTree *tree, const guint8 *marks, GCancellable *ca
   g_return_val_if_fail (tree != NULL && marks != NULL, NULL);
 
   c.out = g_array_new (FALSE, FALSE, sizeof (gint64));
-  /* A transformed tree's calls are no longer where the rows nest. */
-  if (_afg_tree_get_calls (tree) != NULL)
+  /* A transformed tree's calls are no longer where the rows nest: they
+   * come with its durations, and a tree without them is made again with. */
+  if (afg_tree_get_transforms (tree) != NULL)
     {
-      afg_call_table_collect (_afg_tree_get_calls (tree), marks, c.out);
+      g_autoptr(AfgTree) again = _afg_tree_get_calls (tree) != NULL ? afg_tree_ref (tree) : with_calls (tree, cancellable);
+
+      if (again == NULL)
+        g_clear_pointer (&c.out, g_array_unref);
+      else
+        afg_call_table_collect (_afg_tree_get_calls (again), marks, c.out);
       return c.out;
     }
   threads = marked_threads (tree, marks);

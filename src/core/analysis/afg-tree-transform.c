@@ -695,6 +695,21 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
   return current;
 }
 
+char *
+afg_tree_transform_arg_for_node (const AfgTree *tree, AfgTransformOp op, guint32 node)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_return_val_if_fail (tree != NULL && node < tree->n_nodes && node >= tree->first_frame, NULL);
+
+  if (op != AFG_TRANSFORM_FOCUS_SUBTREE)
+    return afg_frame_matcher_quote_name (afg_tree_get_node_name (tree, node));
+  for (guint32 n = node; n >= tree->first_frame; n = tree->nodes[n].parent)
+    g_ptr_array_insert (names, 0, (gpointer) afg_tree_get_node_name (tree, n));
+  g_ptr_array_add (names, NULL);
+  return afg_transform_path_join ((const char * const *) names->pdata);
+}
+
 typedef struct {
   AfgTree          *tree;
   AfgTransformList *list;

@@ -47,6 +47,13 @@ AfgTree *afg_tree_transform (AfgTree                *tree,
                              GCancellable           *cancellable,
                              GError                **error);
 
+/* What a menu on frame @node of @tree appends for @op: the frame's name
+ * as F (afg_frame_matcher_quote_name), or for focus-subtree its PATH
+ * from its thread's top, escaped. */
+char    *afg_tree_transform_arg_for_node (const AfgTree  *tree,
+                                          AfgTransformOp  op,
+                                          guint32         node);
+
 /* The same in a worker thread, for the window: a stale result is the
  * caller's to drop (cancel @cancellable). */
 void     afg_tree_transform_async  (AfgTree                *tree,
