@@ -132,3 +132,16 @@ test('a list the page cannot read is dropped', async () => {
     await page.close();
   }
 });
+
+test('a transform that leaves no thread draws an empty graph', async () => {
+  const list = [{ op: 'focus-function', arg: 'nowhere' }];
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(smallDb()), hashOf(list, false));
+  assert.deepEqual((await state(page)).transforms, list);
+  assert.deepEqual(await dump(page), []);
+  assert.equal(await page.locator('#thread-select option').count(), 1);
+  await page.focus('#flame-wrap');
+  await page.keyboard.press('Escape');
+  assert.equal((await dump(page)).length, 9);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
