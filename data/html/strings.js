@@ -93,6 +93,7 @@ const AFG_STRINGS = {
     'op_collapse-recursion': 'Collapse recursion',
     'op_collapse-indirect-recursion': 'Collapse indirect recursion',
     removeTransform: 'Remove this transform',
+    durationsTransformed: 'none here: a transform merged or shortened this frame\'s calls; the JSON export with the same transforms has them',
   },
   'zh-CN': {
     thread: '线程',
@@ -183,6 +184,7 @@ const AFG_STRINGS = {
     'op_collapse-recursion': '折叠递归',
     'op_collapse-indirect-recursion': '折叠间接递归',
     removeTransform: '移除此变换',
+    durationsTransformed: '此处无：变换合并或缩短了此帧的调用；使用相同变换的 JSON 导出中有',
   },
 };
 

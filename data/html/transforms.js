@@ -7,8 +7,9 @@
  * Merging frames by path adds their calls and totals; the NPU tasks ride
  * along as their subtree's sums; flamegraph.js then recomputes self =
  * max(0, total − children's total). origin[i] is the one plain frame
- * node i's calls are all from, unchanged, else -1: only then has it call
- * durations to show.
+ * node i's calls are all from, unchanged: only then has it call durations
+ * to show; -2 where a transform merged or shortened its calls (-1 stays
+ * for a frame of merged address variants).
  */
 'use strict';
 const AFG_TRANSFORMS = (function () {
@@ -251,7 +252,7 @@ const AFG_TRANSFORMS = (function () {
         made.values[j][k] += this.adjusted(cols[j], s);
         changed = changed || (cols[j].taken !== undefined && cols[j].taken[s] > 0);
       }
-      made.origin[k] = ++made.sources[k] === 1 && !changed ? (t.origin === null ? s : t.origin[s]) : -1;
+      made.origin[k] = ++made.sources[k] === 1 && !changed ? (t.origin === null ? s : t.origin[s]) : -2;
     }
   };
 

@@ -96,6 +96,7 @@ test('the frame menu, the breadcrumbs, the hash and Esc', async () => {
   assert.deepEqual(await dump(page), ['1/1\t1\t400\t0', '1/1;a\t1\t400\t320', '1/1;a;c\t1\t80\t80']);
   assert.equal(await page.locator('#transforms .crumb').count(), 2);
 
+
   // × on the first breadcrumb leaves the second alone.
   await page.click('#transforms .crumb:nth-child(1) button');
   assert.deepEqual((await state(page)).transforms, [{ op: 'merge-function', arg: 'F' }]);
@@ -142,6 +143,21 @@ test('a transform that leaves no thread draws an empty graph', async () => {
   await page.focus('#flame-wrap');
   await page.keyboard.press('Escape');
   assert.equal((await dump(page)).length, 9);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('call durations show where a frame keeps its calls unchanged', async () => {
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(smallDb()), '#merge=0');
+  const tip = async (name) => {
+    const at = await h.frameCentre(page, name);
+    await page.mouse.move(at.x, at.y);
+    return page.textContent('#tooltip');
+  };
+  await page.evaluate(() => window.flamegraph.transform('merge-function', 'F'));
+  assert.match(await tip('a'), /Call durations.*400 ns \/ 400 ns/);
+  await page.evaluate(() => window.flamegraph.transform('drop-function', 'c'));
+  assert.match(await tip('a'), /a transform merged or shortened/);
   assert.deepEqual(log.errors, []);
   await page.close();
 });
