@@ -960,7 +960,7 @@
 
   App.prototype.hideMenu = function () {
     const menu = $('frame-menu');
-    if (menu)
+    if (menu && !menu.hidden)
       menu.hidden = true;
   };
 

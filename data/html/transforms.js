@@ -249,12 +249,25 @@ const AFG_TRANSFORMS = (function () {
       const k = this.place[s];
       let changed = false;
       for (let j = 0; j < cols.length; j++) {
-        made.values[j][k] += this.adjusted(cols[j], s);
-        changed = changed || (cols[j].taken !== undefined && cols[j].taken[s] > 0);
+        const col = cols[j];
+        if (col.taken === undefined)
+          made.values[j][k] += col.src[s];
+        else {
+          made.values[j][k] += Math.max(0, col.src[s] - col.taken[s]);
+          changed = changed || col.taken[s] > 0;
+        }
       }
       made.origin[k] = ++made.sources[k] === 1 && !changed ? (t.origin === null ? s : t.origin[s]) : -2;
     }
   };
+
+  /* Children made from one source's come in its order, by name already. */
+  function inOrder(name, list, from, to) {
+    for (let i = from + 1; i < to; i++)
+      if (name[list[i - 1]] > name[list[i]])
+        return false;
+    return true;
+  }
 
   /* The new nodes' children, grouped by parent (a counting sort), each
    * group by name: names are in byte order. */
@@ -269,7 +282,7 @@ const AFG_TRANSFORMS = (function () {
     for (let k = 1; k < n; k++)
       list[fill[made.parent[k]]++] = k;
     for (let k = 0; k < n; k++)
-      if (start[k + 1] - start[k] > 1)
+      if (!inOrder(made.name, list, start[k], start[k + 1]))
         list.subarray(start[k], start[k + 1]).sort((a, b) => made.name[a] - made.name[b]);
     return { start, list };
   };
@@ -300,37 +313,45 @@ const AFG_TRANSFORMS = (function () {
       if (this.threadValues(k, kids))
         order[len++] = k;
     const T = len;
-    for (let q = 0; q < len; q++) {
-      const p = order[q];
-      order.set(kids.list.subarray(kids.start[p], kids.start[p + 1]), len);
-      len += kids.start[p + 1] - kids.start[p];
-    }
-    const ALL = len, N = ALL + 1;
+    for (let q = 0; q < len; q++)
+      for (let c = kids.start[order[q]], end = kids.start[order[q] + 1]; c < end; c++)
+        order[len++] = kids.list[c];
+    const ALL = len, N = ALL + 1, cols = made.values, { start: ks, list: kl } = kids;
+    /* Column by column: @src of each new node in the page's order. */
+    const gather = (src) => {
+      const a = new Float64Array(N);
+      for (let i = 0; i < ALL; i++)
+        a[i] = src[order[i]];
+      return a;
+    };
     const out = {
       T, F: ALL - T, ALL, N, names: t.names, nameCat: t.nameCat, exactTotal: new Map(),
-      name: new Int32Array(N).fill(-1), calls: new Float64Array(N), total: new Float64Array(N),
+      name: new Int32Array(N).fill(-1), calls: gather(cols[0]), total: gather(cols[1]),
       nchild: new Uint32Array(N), origin: new Int32Array(N).fill(-1),
       threads: Array.from(order.subarray(0, T), (k) => made.thread[k]),
     };
-    const cols = made.values;
-    if (t.hasNpu) {
-      out.npuTotal = new Float64Array(N);
-      out.npuTasks = new Float64Array(N);
-    }
+    const { name, origin, nchild } = out;
     for (let i = 0; i < ALL; i++) {
       const k = order[i];
-      out.nchild[i] = kids.start[k + 1] - kids.start[k];
-      out.calls[i] = cols[0][k];
-      out.total[i] = cols[1][k];
-      if (t.hasNpu) {
-        out.npuTotal[i] = cols[2][k];
-        out.npuTasks[i] = i < T ? 0 : Math.max(0, cols[3][k] - childSum(kids, cols[3], k));
-      }
+      nchild[i] = ks[k + 1] - ks[k];
       if (i >= T) {
-        out.name[i] = made.name[k];
-        out.origin[i] = made.origin[k];
-        continue;
+        name[i] = made.name[k];
+        origin[i] = made.origin[k];
       }
+    }
+    if (t.hasNpu) {
+      out.npuTotal = gather(cols[2]);
+      out.npuTasks = new Float64Array(N);
+      const below = cols[3];
+      for (let i = T; i < ALL; i++) {
+        const k = order[i];
+        let sum = 0;
+        for (let c = ks[k]; c < ks[k + 1]; c++)
+          sum += below[kl[c]];
+        out.npuTasks[i] = Math.max(0, below[k] - sum);
+      }
+    }
+    for (let i = 0; i < T; i++) {
       out.calls[ALL] += out.calls[i];
       out.total[ALL] += out.total[i];
       if (t.hasNpu)
@@ -339,12 +360,6 @@ const AFG_TRANSFORMS = (function () {
     return out;
   };
 
-  function childSum(kids, v, k) {
-    let sum = 0;
-    for (let c = kids.start[k]; c < kids.start[k + 1]; c++)
-      sum += v[kids.list[c]];
-    return sum;
-  }
 
   /* One transform of page tree @t (names, name, calls, total, nchild,
    * first, parent, thread, depth, origin, NPU columns): a new tree without
