@@ -628,21 +628,44 @@ emit (Apply *a, Layout *l)
   return tree;
 }
 
-/* Where each call goes: its frame's new node, or nowhere. */
-static void
-move_calls (Apply *a, const Layout *l, AfgCallTable *calls)
-{
-  g_autofree guint32 *map = g_new (guint32, a->src->n_nodes);
+/* What one transform does to the calls: replayed on the call table once
+ * it is made (afg-call-table.h), which may be after the nodes are. */
+typedef struct {
+  guint8  *take;   /* by source node; NULL when no time is taken */
+  guint8  *stop;   /* by source node; NULL: taken up to the top */
+  guint32 *map;    /* source node -> new node, AFG_NODE_NONE: gone */
+} CallMove;
 
-  if (takes_time (a->op))
-    afg_call_table_take (calls, a->take, a->op == AFG_TRANSFORM_COLLAPSE_INDIRECT_RECURSION ? a->match : NULL);
+static void
+call_move_clear (CallMove *move)
+{
+  g_free (move->take);
+  g_free (move->stop);
+  g_free (move->map);
+}
+
+static void
+record_calls (Apply *a, const Layout *l, CallMove *move)
+{
+  move->map = g_new (guint32, a->src->n_nodes);
   for (guint32 s = 0; s < a->src->n_nodes; s++)
-    map[s] = a->fate[s] == FATE_KEEP && s >= a->src->first_frame ? l->new_index[a->place[s]] : AFG_NODE_NONE;
-  afg_call_table_remap (calls, map);
+    move->map[s] = a->fate[s] == FATE_KEEP && s >= a->src->first_frame ? l->new_index[a->place[s]] : AFG_NODE_NONE;
+  if (takes_time (a->op))
+    move->take = g_steal_pointer (&a->take);
+  if (a->op == AFG_TRANSFORM_COLLAPSE_INDIRECT_RECURSION)
+    move->stop = g_steal_pointer (&a->match);
+}
+
+static void
+replay_calls (AfgCallTable *calls, const CallMove *move)
+{
+  if (move->take != NULL)
+    afg_call_table_take (calls, move->take, move->stop);
+  afg_call_table_remap (calls, move->map);
 }
 
 static AfgTree *
-apply_one (AfgTree *src, const AfgTransform *t, AfgCallTable *calls)
+apply_one (AfgTree *src, const AfgTransform *t, CallMove *move)
 {
   Apply a;
   Layout l = { 0 };
@@ -654,39 +677,75 @@ apply_one (AfgTree *src, const AfgTransform *t, AfgCallTable *calls)
     sum_taken (&a);
   add_frames (&a);
   tree = emit (&a, &l);
-  if (calls != NULL)
-    move_calls (&a, &l, calls);
+  if (move != NULL)
+    record_calls (&a, &l, move);
   layout_clear (&l);
   apply_clear (&a);
   return tree;
 }
 
+typedef struct {
+  AfgTree      *tree;
+  GCancellable *cancellable;
+} CallJob;
+
+static gpointer
+build_calls (gpointer data)
+{
+  CallJob *job = data;
+
+  return afg_call_table_build (job->tree, job->cancellable);
+}
+
+/* A built tree's rows are walked again for its calls on a second thread
+ * while this one transforms the nodes: the two do not meet until the
+ * calls are moved. */
+static AfgTree *
+transform_nodes (AfgTree *tree, const AfgTransformList *list, CallMove *moves)
+{
+  AfgTree *current = afg_tree_ref (tree);
+
+  for (guint i = 0; i < afg_transform_list_get_length (list); i++)
+    {
+      AfgTree *next = apply_one (current, afg_transform_list_get (list, i), moves != NULL ? &moves[i] : NULL);
+
+      afg_tree_unref (current);
+      current = next;
+    }
+  return current;
+}
+
 AfgTree *
 afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *cancellable, GError **error)
 {
+  guint n = afg_transform_list_get_length (list);
+  gboolean durations;
+  CallJob job = { tree, cancellable };
+  GThread *walker = NULL;
+  g_autofree CallMove *moves = NULL;
   AfgCallTable *calls = NULL;
   AfgTree *current;
 
   g_return_val_if_fail (tree != NULL && tree->first_frame == 1 + tree->n_threads, NULL);
 
-  if (afg_transform_list_get_length (list) == 0)
+  if (n == 0)
     return afg_tree_ref (tree);
-  if (afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+  durations = afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN);
+  if (durations && tree->calls == NULL)
+    walker = g_thread_new ("afg-calls", build_calls, &job);
+  moves = durations ? g_new0 (CallMove, n) : NULL;
+  current = transform_nodes (tree, list, moves);
+  if (durations)
+    calls = walker != NULL ? g_thread_join (walker) : afg_call_table_copy (tree->calls);
+  for (guint i = 0; calls != NULL && i < n; i++)
+    replay_calls (calls, &moves[i]);
+  for (guint i = 0; moves != NULL && i < n; i++)
+    call_move_clear (&moves[i]);
+  if (durations && calls == NULL)
     {
-      calls = tree->calls != NULL ? afg_call_table_copy (tree->calls) : afg_call_table_build (tree, cancellable);
-      if (calls == NULL)
-        {
-          g_cancellable_set_error_if_cancelled (cancellable, error);
-          return NULL;
-        }
-    }
-  current = afg_tree_ref (tree);
-  for (guint i = 0; i < afg_transform_list_get_length (list); i++)
-    {
-      AfgTree *next = apply_one (current, afg_transform_list_get (list, i), calls);
-
       afg_tree_unref (current);
-      current = next;
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
     }
   if (calls != NULL)
     afg_call_table_fill_durations (calls, current);
