@@ -174,39 +174,10 @@ scoped_ns (const AfgScope *scope, const AfgEvent *ev)
   return afg_scope_overlap_ns (scope, ev->start, ev->end);
 }
 
-/* Nearest rank: the ceil(p*n/100)-th smallest of @n values, as an index. */
-static inline guint64
-nearest_rank (guint64 n, guint p)
-{
-  guint64 rank = (p * n + 99) / 100;
-
-  return MAX (rank, 1) - 1;
-}
-
-/* The five numbers need no full sort: the three ranks are selected, the
- * minimum lies before the first and the maximum after the last. */
 static void
 reduce_durations (Durations *out, gint64 *ns, guint64 n)
 {
-  guint64 ks[3];
-  gint64 min, max;
-
-  if (n == 0)
-    {
-      *out = (Durations) { { 0 } };
-      return;
-    }
-  ks[0] = nearest_rank (n, 50);
-  ks[1] = nearest_rank (n, 90);
-  ks[2] = nearest_rank (n, 99);
-  afg_select_ranks (ns, n, ks, G_N_ELEMENTS (ks));
-  min = ns[ks[0]];
-  for (guint64 i = 0; i < ks[0]; i++)
-    min = MIN (min, ns[i]);
-  max = ns[ks[2]];
-  for (guint64 i = ks[2] + 1; i < n; i++)
-    max = MAX (max, ns[i]);
-  *out = (Durations) { { min, ns[ks[0]], ns[ks[1]], ns[ks[2]], max } };
+  afg_select_durations (ns, n, out->v);
 }
 
 #define PARALLEL_MIN_CALLS 100000

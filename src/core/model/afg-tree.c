@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-call-table.h"
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-tree-private.h"
@@ -52,6 +53,8 @@ tree_clear (gpointer data)
   g_free (self->column_block);
   g_free (self->kernels);
   g_free (self->kernel_first);
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
+  g_clear_pointer (&self->calls, afg_call_table_free);
   afg_document_unref (self->document);
 }
 
@@ -236,4 +239,10 @@ afg_tree_get_kernels (const AfgTree *self, guint32 node, guint *n_kernels)
     return NULL;
   *n_kernels = self->kernel_first[node + 1] - self->kernel_first[node];
   return *n_kernels > 0 ? &self->kernels[self->kernel_first[node]] : NULL;
+}
+
+const AfgTransformList *
+afg_tree_get_transforms (const AfgTree *self)
+{
+  return self->transforms;
 }
