@@ -91,7 +91,8 @@ struct _AfgNpuTasks {
   gboolean        kind_columns;  /* TASK has globalTaskId and taskType */
   gboolean        defer_groups;  /* collectives add connection ids: group after reading them */
   AfgVec          kind_tasks;    /* KindTask, until classified */
-  AfgTaskKinds   *kinds;
+  AfgTaskKinds   *kinds;         /* from afg_npu_tasks_check_kinds() on */
+  GPtrArray      *warnings;      /* the kinds' (char *), not owned */
   AfgVec          items;         /* KindItem, until linked */
   gsize           n_task_ids;    /* tasks.ids: the tasks', then the collectives' links */
   guint8         *op_slots;      /* by group slot: a collective links through it */
@@ -194,13 +195,21 @@ kind_id (const NpuRead *self, const AfgRow *row, int col)
   return self->kind_columns && read_link (row, col, &id) ? id : AFG_TASK_NO_ID;
 }
 
+/* A task of COMMUNICATION_TASK_INFO is communication whatever else: only
+ * its connection id is kept (rule 1 extends to its connection's other
+ * tasks). The others wait for the whole rule. */
 static void
 add_kind_task (NpuRead *self, const AfgRow *row, gboolean linked, gint64 link)
 {
   KindTask task = { row->values[0].i, row->values[1].i, linked ? link : AFG_TASK_NO_ID,
                     kind_id (self, row, 3), kind_id (self, row, 4) };
 
-  AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
+  if (self->kinds == NULL)
+    return;
+  if (afg_task_kinds_is_comm_task (self->kinds, task.global_task_id))
+    afg_task_kinds_note_comm_link (self->kinds, task.link);
+  else
+    AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
 }
 
 static void
@@ -533,6 +542,8 @@ afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
 
   self->kind_columns = problem == NULL;
   self->defer_groups = afg_source_has_object (db, "COMMUNICATION_OP");
+  self->kinds = afg_task_kinds_new ();
+  self->warnings = warnings;
   if (problem != NULL)
     g_ptr_array_add (warnings, g_strdup_printf (_("no device task kinds from TASK: %s"), problem));
 }
@@ -540,12 +551,34 @@ afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
 /* Grouped at once, on the thread that read them (the loader reads
  * CONNECTION_IDS on another meanwhile), unless collectives will add
  * connection ids of their own. */
+/* Tables that cannot be read cost the kinds' rules from them, not TASK. */
+static int
+read_info (NpuRead *self, sqlite3 *db)
+{
+  int rc;
+
+  if (self->kinds == NULL)
+    return SQLITE_OK;
+  rc = afg_task_kinds_read_info (self->kinds, db, self->btree, self->cancellable, self->warnings);
+  if (rc == SQLITE_OK || rc == SQLITE_INTERRUPT)
+    return rc;
+  g_ptr_array_add (self->warnings, g_strdup_printf (_("no device task kinds: reading their tables failed: %s"),
+                                                    sqlite3_errstr (rc)));
+  afg_task_kinds_free (self->kinds);
+  self->kinds = afg_task_kinds_new ();
+  return SQLITE_OK;
+}
+
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  int rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
-                 &self->data->stats);
-  gint64 t0 = g_get_monotonic_time ();
+  int rc = read_info (self, db);
+  gint64 t0;
+
+  if (rc == SQLITE_OK)
+    rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
+               &self->data->stats);
+  t0 = g_get_monotonic_time ();
 
   self->n_task_ids = self->tasks.ids.len;
   if (self->defer_groups && rc == SQLITE_OK)
@@ -588,9 +621,6 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
   AfgVec intervals;
 
   afg_vec_init (&intervals, 2 * sizeof (gint64), 0);
-  for (gsize i = 0; i < self->kind_tasks.len; i++)
-    if (afg_task_kinds_is_comm_task (self->kinds, tasks[i].global_task_id))
-      afg_task_kinds_note_comm_link (self->kinds, tasks[i].link);
   afg_task_kinds_seal (self->kinds);
   for (gsize i = 0; i < self->kind_tasks.len; i++)
     {
@@ -672,9 +702,11 @@ afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *string
 {
   gint64 t0 = g_get_monotonic_time ();
   AfgVec intervals;
-  int rc = afg_task_kinds_read (db, self->btree, self->cancellable, types, warnings, &self->kinds);
+  int rc;
 
-  if (rc != SQLITE_OK)
+  g_return_val_if_fail (self->kinds != NULL, SQLITE_MISUSE);
+  afg_task_kinds_set_types (self->kinds, types);
+  if ((rc = afg_task_kinds_read_ops (self->kinds, db, self->btree, self->cancellable, warnings)) != SQLITE_OK)
     return rc;
   intervals = classify_tasks (self, strings);
   afg_task_kinds_measure_exposure (self->kinds, intervals.data, intervals.len);
