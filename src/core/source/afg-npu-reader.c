@@ -48,12 +48,13 @@ typedef struct {
   gint64  ns;
   gint64  exposed_ns;
   guint32 key;
+  guint32 row;   /* the row it reaches, once linked */
 } KindItem;
 
 #define KEY_COMM (1u << 31)
 
-/* What the compute tasks and collectives give a row; n_kernels counts
- * its items before they are merged into leaves. */
+/* What the compute tasks and collectives give a row, and its leaves in
+ * AfgNpuData.kernels. */
 typedef struct {
   gint64  compute_ns;
   guint64 compute_tasks;
@@ -575,6 +576,9 @@ afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
   int rc = read_info (self, db);
   gint64 t0;
 
+  /* Room at once: growing by doubling would hold both copies. */
+  if (rc == SQLITE_OK && self->kind_tasks.capacity == 0)
+    afg_vec_reserve (&self->kind_tasks, estimate_rows (db, "TASK"));
   if (rc == SQLITE_OK)
     rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
                &self->data->stats);
@@ -636,7 +640,7 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
       interval[0] = t->start;
       interval[1] = t->end;
       if (strings != NULL && t->link != AFG_TASK_NO_ID)
-        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id) }));
+        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id), 0 }));
     }
   afg_vec_clear (&self->kind_tasks);
   return intervals;
@@ -687,7 +691,8 @@ add_collectives (NpuRead *self, AfgStringTable *strings)
       if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
         continue;
       AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { ops[i].link, ns, ops[i].exposed_ns,
-                                                             KEY_COMM | op_name (strings, names, ops[i].name_id) }));
+                                                             KEY_COMM | op_name (strings, names, ops[i].name_id),
+                                                             0 }));
       if (self->defer_groups)
         {
           AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
@@ -796,35 +801,13 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
 }
 
 static int
-compare_kernels (const void *a, const void *b)
+compare_items (const void *a, const void *b)
 {
-  const AfgNpuKernel *x = a, *y = b;
+  const KindItem *x = a, *y = b;
 
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->name < y->name ? -1 : x->name > y->name;
-}
-
-/* Sorts a row's kernels (a handful, nearly always) and merges those of
- * one kind and name; returns how many are left. */
-static guint32
-merge_kernels (AfgNpuKernel *k, guint32 n)
-{
-  guint32 kept = 0;
-
-  qsort (k, n, sizeof *k, compare_kernels);
-  for (guint32 i = 0; i < n; i++)
-    {
-      if (kept > 0 && compare_kernels (&k[kept - 1], &k[i]) == 0)
-        {
-          k[kept - 1].count += k[i].count;
-          k[kept - 1].ns = afg_sat_add (k[kept - 1].ns, k[i].ns);
-          k[kept - 1].exposed_ns = afg_sat_add (k[kept - 1].exposed_ns, k[i].exposed_ns);
-        }
-      else
-        k[kept++] = k[i];
-    }
-  return kept;
+  if (x->row != y->row)
+    return x->row < y->row ? -1 : 1;
+  return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static void
@@ -841,7 +824,6 @@ add_to_row (RowKinds *row, const KindItem *item)
       row->compute_ns = afg_sat_add (row->compute_ns, item->ns);
       row->compute_tasks++;
     }
-  row->n_kernels++;
 }
 
 /* The row each item reaches (its connection id's group's), or ROW_NONE. */
@@ -853,57 +835,57 @@ item_row (const NpuRead *self, const KindItem *item)
   return find_group (self, item->link, &slot) ? self->groups[slot].row : ROW_NONE;
 }
 
-/* The items placed row by row (a counting sort: rows are known by
- * ordinal), each row's then merged into its kernel leaves. */
 static void
-place_kernels (NpuRead *self, gsize n_rows)
+append_kernel (AfgVec *kernels, const KindItem *item)
 {
-  const KindItem *items = self->items.data;
-  AfgVec *kernels = &self->data->kernels;
-  g_autofree guint64 *at = afg_huge_alloc0 (sizeof (guint64) * (n_rows + 1));
-  guint32 kept = 0;
+  AfgNpuKernel kernel = { item->key & ~KEY_COMM,
+                          item->key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
+                          1, item->ns, item->exposed_ns };
 
-  for (gsize r = 0; r < n_rows; r++)
-    at[r + 1] = at[r] + self->row_kinds[r].n_kernels;
-  afg_vec_set_len_zeroed (kernels, at[n_rows]);
-  for (gsize i = 0; i < self->items.len; i++)
-    {
-      guint32 row = item_row (self, &items[i]);
-
-      if (row != ROW_NONE)
-        AFG_VEC_INDEX (kernels, AfgNpuKernel, at[row]++) = (AfgNpuKernel) {
-          items[i].key & ~KEY_COMM, items[i].key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
-          1, items[i].ns, items[i].exposed_ns };
-    }
-  /* at[r] is now where row r's items end. */
-  for (gsize r = 0; r < n_rows; r++)
-    {
-      RowKinds *row = &self->row_kinds[r];
-      AfgNpuKernel *first = &AFG_VEC_INDEX (kernels, AfgNpuKernel, at[r] - row->n_kernels);
-      guint32 n = merge_kernels (first, row->n_kernels);
-
-      memmove (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kept), first, n * sizeof (AfgNpuKernel));
-      row->first_kernel = kept;
-      row->n_kernels = n;
-      kept += n;
-    }
-  kernels->len = kept;
+  AFG_VEC_APPEND (kernels, AfgNpuKernel, kernel);
 }
 
+/* Items of one row and key are one leaf: @k is the previous leaf. */
+static void
+merge_item (AfgNpuKernel *k, const KindItem *item)
+{
+  k->count++;
+  k->ns = afg_sat_add (k->ns, item->ns);
+  k->exposed_ns = afg_sat_add (k->exposed_ns, item->exposed_ns);
+}
+
+/* The items that reach a row, sorted by row and key, become each row's
+ * sums and leaves. Only rows with items are written: most rows launch
+ * no compute task and no collective, and their pages stay untouched. */
 static void
 link_kinds (NpuRead *self, gsize n_rows)
 {
-  const KindItem *items = self->items.data;
+  KindItem *items = self->items.data;
+  AfgVec *kernels = &self->data->kernels;
+  gsize n = 0;
 
-  self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
   for (gsize i = 0; i < self->items.len; i++)
+    if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
+      items[n++] = items[i];
+  if (n > 0)
+    self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
+  qsort (items, n, sizeof (KindItem), compare_items);
+  for (gsize i = 0; i < n; i++)
     {
-      guint32 row = item_row (self, &items[i]);
+      RowKinds *row = &self->row_kinds[items[i].row];
+      gboolean same_row = i > 0 && items[i - 1].row == items[i].row;
 
-      if (row != ROW_NONE)
-        add_to_row (&self->row_kinds[row], &items[i]);
+      add_to_row (row, &items[i]);
+      if (!same_row)
+        row->first_kernel = (guint32) kernels->len;
+      if (same_row && items[i - 1].key == items[i].key)
+        merge_item (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kernels->len - 1), &items[i]);
+      else
+        {
+          append_kernel (kernels, &items[i]);
+          row->n_kernels++;
+        }
     }
-  place_kernels (self, n_rows);
   afg_vec_clear (&self->items);
 }
 
@@ -932,11 +914,11 @@ void
 afg_npu_tasks_link_place (AfgNpuTasks *self, guint thread, guint64 event, guint64 row)
 {
   const RowSum *sum = &self->sums[row];
-  const RowKinds *kinds = &self->row_kinds[row];
+  const RowKinds *kinds = self->row_kinds != NULL ? &self->row_kinds[row] : NULL;
 
   if (sum->tasks > 0)
     afg_npu_data_add (self->data, thread, event, sum->ns, sum->tasks);
-  if (kinds->compute_tasks > 0 || kinds->comm_ops > 0)
+  if (kinds != NULL && (kinds->compute_tasks > 0 || kinds->comm_ops > 0))
     {
       AfgNpuKindEntry entry = { event, kinds->compute_ns, kinds->compute_tasks, kinds->comm_ns, kinds->comm_ops,
                                 kinds->exposed_ns, kinds->first_kernel, kinds->n_kernels };
