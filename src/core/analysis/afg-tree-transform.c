@@ -610,6 +610,54 @@ fill_nodes (Apply *a, const Layout *l, AfgTree *tree)
     }
 }
 
+/* Where a source node's own device work lands: its place when it stays,
+ * where its children go when it is removed from its place (its own time
+ * goes there too: totals above it are kept), nowhere when it is gone. */
+static guint32
+kernel_home (const Apply *a, guint32 s)
+{
+  if (a->fate[s] == FATE_KEEP)
+    return a->place[s];
+  if (a->fate[s] == FATE_FOLD)
+    return a->kids_into[s];
+  return AFG_NODE_NONE;
+}
+
+/* The kernel leaves follow the frames' own time; leaves of one name and
+ * kind that meet on a node (frames merged by path) add up. */
+static void
+carry_kernels (const Apply *a, const Layout *l, AfgTree *tree)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (AfgNodeKernel));
+  AfgIntMap at;
+
+  if (a->src->kernel_first == NULL)
+    return;
+  afg_int_map_init (&at, 16);
+  for (guint32 s = 0; s < a->src->n_nodes; s++)
+    {
+      guint32 home = a->src->kernel_first[s] == a->src->kernel_first[s + 1] ? AFG_NODE_NONE : kernel_home (a, s);
+
+      for (guint32 k = a->src->kernel_first[s]; home != AFG_NODE_NONE && k < a->src->kernel_first[s + 1]; k++)
+        {
+          const AfgNpuKernel *kernel = &a->src->kernels[k];
+          guint32 node = l->new_index[home];
+          guint64 key = (guint64) node << 32 | (guint64) kernel->kind << 31 | kernel->name;
+          guint32 i = afg_int_map_insert (&at, key, leaves->len);
+          AfgNodeKernel *leaf;
+
+          if (i == leaves->len)
+            g_array_append_val (leaves, ((AfgNodeKernel) { { kernel->name, kernel->kind, 0, 0, 0 }, node }));
+          leaf = &g_array_index (leaves, AfgNodeKernel, i);
+          leaf->kernel.count += kernel->count;
+          leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernel->ns);
+          leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernel->exposed_ns);
+        }
+    }
+  afg_int_map_clear (&at);
+  afg_tree_set_kernels (tree, (AfgNodeKernel *) (void *) leaves->data, leaves->len, NULL);
+}
+
 static AfgTree *
 emit (Apply *a, Layout *l)
 {
@@ -625,6 +673,7 @@ emit (Apply *a, Layout *l)
   afg_tree_alloc_columns (tree, present_columns (a->src));
   fill_nodes (a, l, tree);
   fill_columns (a, l, tree);
+  carry_kernels (a, l, tree);
   return tree;
 }
 
