@@ -57,6 +57,7 @@ set_accels (GtkApplication *app)
     { "win.toggle-functions", "<Control><Shift>f" },
     { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },
+    { "win.pop-transform", "<Control>z" },
     { "win.show-help-overlay", "<Control>question" },
     { "app.quit", "<Control>q" },
   };

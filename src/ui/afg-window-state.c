@@ -193,6 +193,7 @@ build_line (AfgWindow *self)
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   _afg_window_ranks_append_state (self, line);
+  _afg_window_transforms_append_state (self, line);
   _afg_window_functions_append_state (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
