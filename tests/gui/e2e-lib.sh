@@ -159,3 +159,10 @@ count_states () {
 state_field () {
   last_state | tr '\t' '\n' | sed -n "s/^$1=//p" | head -1
 }
+
+# tooltip_window: a tooltip is on screen (GTK names its window after the
+# application).
+tooltip_window () { xdotool search --onlyvisible --name "^Ascend Flame Graph\$" > /dev/null 2>&1; }
+
+# has_matches: the search found something (matches is not empty).
+has_matches () { [ -n "$(state_field matches)" ]; }
