@@ -132,6 +132,32 @@ wait_focus () {
   poll 10 has_focus "$1" || fail "the window $1 never took the focus"
 }
 
+# popup_shown N: more than N windows of the app are mapped (a menu is a
+# window of its own).
+n_windows () { xdotool search --onlyvisible --pid "$PID" '' 2>/dev/null | wc -l; }
+popup_shown () { [ "$(n_windows)" -gt "$1" ]; }
+
+# menu_first_item WID X Y KEY=VALUE...: right-clicks at X Y in WID and
+# takes the menu's first item with Return, until the state holds the
+# fields. The menu takes the keyboard some time after it is mapped: a
+# Return before is lost, and the menu is closed and asked for again.
+menu_first_item () {
+  local wid=$1 x=$2 y=$3 windows
+  shift 3
+  for _ in 1 2 3; do
+    windows=$(n_windows)
+    xdotool mousemove --window "$wid" "$x" "$y" click 3
+    poll 10 popup_shown "$windows" || fail "a right click at $x,$y shows no menu"
+    barrier
+    xdotool key Return
+    poll 10 state_has "$@" && return 0
+    echo "# the menu missed a Return; again"
+    xdotool key Escape
+    barrier
+  done
+  fail "the menu at $x,$y never reached '$*' (last: $(last_state | tr '\t' ' '))"
+}
+
 # double_click_until KEY=VALUE...: double-clicks button 1 at the pointer
 # until the newest state line holds the fields, three tries of 3 s. GTK
 # sees a double-click only when both clicks come within its double-click
