@@ -6,7 +6,7 @@
 G_BEGIN_DECLS
 
 /* With AFG_TEST_STATE and AFG_TEST_CONTROL set, reads test commands from
- * stdin (README, "Test state line"); otherwise does nothing. */
+ * stdin (docs/test-state-line.md); otherwise does nothing. */
 void  afg_test_control_start   (GtkApplication *app);
 /* The number of the last barrier passed, 0 before the first. */
 guint afg_test_control_get_seq (void);

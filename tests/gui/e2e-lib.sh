@@ -33,8 +33,8 @@ ok () {
 export XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/config XDG_CACHE_HOME=$WORK/cache
 export LC_ALL=C.UTF-8
 
-# start_app ARG...: the app, its stdin the test control channel (README,
-# "Test state line") that fd 9 writes to; see send, act and barrier.
+# start_app ARG...: the app, its stdin the test control channel
+# (docs/test-state-line.md) that fd 9 writes to; see send, act and barrier.
 start_app () {
   : > "$LOG"
   [ -p "$WORK/control" ] || mkfifo "$WORK/control"
@@ -136,10 +136,11 @@ wait_focus () {
 # window of its own).
 n_windows () { xdotool search --onlyvisible --pid "$PID" '' 2>/dev/null | wc -l; }
 popup_shown () { [ "$(n_windows)" -gt "$1" ]; }
+popup_gone () { [ "$(n_windows)" -le "$1" ]; }
 
 # menu_first_item WID X Y KEY=VALUE...: right-clicks at X Y in WID and
 # takes the menu's first item with Return, until the state holds the
-# fields. The menu takes the keyboard some time after it is mapped: a
+# fields and the menu is closed. The menu takes the keyboard some time after it is mapped: a
 # Return before is lost, and the menu is closed and asked for again.
 menu_first_item () {
   local wid=$1 x=$2 y=$3 windows
@@ -150,7 +151,12 @@ menu_first_item () {
     poll 10 popup_shown "$windows" || fail "a right click at $x,$y shows no menu"
     barrier
     xdotool key Return
-    poll 10 state_has "$@" && return 0
+    if poll 10 state_has "$@"; then
+      # Keys go to the menu until its window is gone.
+      poll 10 popup_gone "$windows" || fail "the menu at $x,$y stays open"
+      barrier
+      return 0
+    fi
     echo "# the menu missed a Return; again"
     xdotool key Escape
     barrier
