@@ -138,10 +138,11 @@ n_windows () { xdotool search --onlyvisible --pid "$PID" '' 2>/dev/null | wc -l;
 popup_shown () { [ "$(n_windows)" -gt "$1" ]; }
 popup_gone () { [ "$(n_windows)" -le "$1" ]; }
 
-# menu_first_item WID X Y KEY=VALUE...: right-clicks at X Y in WID and
-# takes the menu's first item with Return, until the state holds the
-# fields and the menu is closed. The menu takes the keyboard some time after it is mapped: a
-# Return before is lost, and the menu is closed and asked for again.
+# menu_first_item WID X Y KEY=VALUE...: right-clicks at X Y in WID,
+# takes the menu's first item with Return, then waits for the state. The
+# menu takes the keyboard some time after it is mapped: a Return before
+# is lost (the menu stays open), and the menu is closed and asked for
+# again.
 menu_first_item () {
   local wid=$1 x=$2 y=$3 windows
   shift 3
@@ -151,17 +152,17 @@ menu_first_item () {
     poll 10 popup_shown "$windows" || fail "a right click at $x,$y shows no menu"
     barrier
     xdotool key Return
-    if poll 10 state_has "$@"; then
-      # Keys go to the menu until its window is gone.
-      poll 10 popup_gone "$windows" || fail "the menu at $x,$y stays open"
+    if poll 5 popup_gone "$windows"; then
+      wait_state "$@"
       barrier
       return 0
     fi
     echo "# the menu missed a Return; again"
     xdotool key Escape
+    poll 10 popup_gone "$windows" || fail "the menu at $x,$y stays open"
     barrier
   done
-  fail "the menu at $x,$y never reached '$*' (last: $(last_state | tr '\t' ' '))"
+  fail "the menu at $x,$y never took a Return"
 }
 
 # double_click_until KEY=VALUE...: double-clicks button 1 at the pointer
