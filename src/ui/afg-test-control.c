@@ -57,10 +57,11 @@ barrier_pass_later (Barrier *barrier)
   g_idle_add_full (G_PRIORITY_LOW, barrier_pass, barrier, (GDestroyNotify) barrier_free);
 }
 
+/* Once: its destroy notify passes the barrier, after this frame or when
+ * the window goes first. */
 static gboolean
 barrier_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
-  barrier_pass_later (data);
   return G_SOURCE_REMOVE;
 }
 
@@ -76,7 +77,7 @@ run_barrier (GtkWidget *window, const char *arg)
   g_weak_ref_init (&barrier->window, window);
   gdk_display_sync (gtk_widget_get_display (window));
   if (gtk_widget_get_mapped (window))
-    gtk_widget_add_tick_callback (window, barrier_tick, barrier, NULL);
+    gtk_widget_add_tick_callback (window, barrier_tick, barrier, (GDestroyNotify) barrier_pass_later);
   else
     barrier_pass_later (barrier);
 }

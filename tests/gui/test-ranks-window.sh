@@ -110,8 +110,11 @@ act win.compare-rank 0
 wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
 ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
 
-# A right click on a row picks that rank and opens the same menu.
+# A right click on a row picks that rank and opens the same menu. Rank
+# 2's tree first: the window takes the focus when it lands, and a menu
+# open then loses the keyboard.
 click_rank 2
+wait_state page=graph rank=2 "file=$(db_of 2)" "root_ns=$(cli_root 2)"
 menu_first_item "$WID" 120 "$ROW_Y" mode=diff
 wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
 ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
