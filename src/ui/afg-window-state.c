@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "afg-format.h"
+#include "afg-test-control.h"
 #include "afg-window-private.h"
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
@@ -64,6 +65,7 @@
  *   histogram how many call durations the histogram shows; empty while
  *             they are collected or with no function picked
  *   durations 1 when the shown tree has the percentile columns (tooltips)
+ *   seq       the number of the last test barrier passed (afg-test-control.c)
  * Tabs and newlines in values become spaces. */
 
 void
@@ -176,6 +178,7 @@ build_line (AfgWindow *self)
   g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
   g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+  g_autofree char *seq = NULL;
 
   _afg_window_append_state_field (line, "page", page);
   _afg_window_append_state_field (line, "file", file);
@@ -195,6 +198,8 @@ build_line (AfgWindow *self)
   _afg_window_ranks_append_state (self, line);
   _afg_window_transforms_append_state (self, line);
   _afg_window_functions_append_state (self, line, graph);
+  seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
+  _afg_window_append_state_field (line, "seq", seq);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
@@ -215,4 +220,12 @@ _afg_window_report_state (AfgWindow *self)
   fflush (stderr);
   g_free (self->state_line);
   self->state_line = g_steal_pointer (&line);
+}
+
+void
+afg_window_report_state (AfgWindow *self)
+{
+  g_return_if_fail (AFG_IS_WINDOW (self));
+
+  _afg_window_report_state (self);
 }
