@@ -35,6 +35,7 @@
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
+ *   transforms  the call-tree transforms applied, "OP ARG" each joined by " > "
  *   idle      1 when the tree shown covers only the NPU-idle instants, else 0
  *   bars      the strip's stacked bars, "COMPUTE COMM OTHER FREE" ns per
  *             step joined by ",", or empty without device tasks
