@@ -142,6 +142,8 @@ set_list (AfgWindow *self, AfgTransformList *list)
   AfgWindowTransforms *t = self->transforms;
   const char *key = file_key (self);
 
+  /* The steps' "drawn N ms after the click" times this change too. */
+  self->scope_clicked = g_get_monotonic_time ();
   g_clear_pointer (&t->list, afg_transform_list_unref);
   t->list = list;
   if (key != NULL)
