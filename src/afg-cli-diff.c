@@ -12,6 +12,7 @@
 #include "afg-format.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
+#include "afg-tree-transform.h"
 
 #define PROG "ascend-flamegraph"
 
@@ -38,6 +39,13 @@ load_side (gpointer data)
                                opts->npu_idle, &side->error))
     return NULL;
   side->tree = afg_tree_build (side->document, &scope, flags, NULL, &side->error);
+  if (side->tree != NULL && opts->transforms != NULL)
+    {
+      AfgTree *transformed = afg_tree_transform (side->tree, opts->transforms, NULL, &side->error);
+
+      afg_tree_unref (side->tree);
+      side->tree = transformed;
+    }
   return NULL;
 }
 

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-transform-list.h"
 #include "afg-writers.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,7 @@ typedef struct {
   gboolean    quiet;
   AfgWeight   weight;     /* what the a/b values weigh */
   gboolean    npu_idle;   /* both sides in their NPU-idle instants */
+  const AfgTransformList *transforms;  /* applied to both sides; NULL: none */
 } AfgCliDiffOptions;
 
 /* --diff A B --export: both DBs loaded in parallel (one per core), their

@@ -22,6 +22,7 @@
 #include "afg-loader.h"
 #include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
+#include "afg-tree-transform.h"
 #include "afg-writers.h"
 
 #define PROG "ascend-flamegraph"
@@ -43,6 +44,7 @@ typedef struct {
   gint64     last_step;
   int        top;
   char     **files;
+  AfgTransformList *transforms;  /* in the command line's order; NULL when none */
 } CliOptions;
 
 typedef struct {
@@ -353,6 +355,8 @@ export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 
   if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
     return usage_error (_("a job folder takes --export with -f html, json or folded"));
+  if (opts->transforms != NULL)
+    return usage_error (_("the transforms (--focus-function, --merge-function, …) take one DB or --diff, not a job folder"));
   return afg_cli_ranks_export (opts->files[0], &ranks);
 }
 
@@ -397,12 +401,21 @@ run_export (CliOptions *opts)
     return usage_error (_("--npu-idle weighs host time: nothing runs on the device then"));
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
+  if (opts->transforms != NULL && opts->export && format == AFG_FORMAT_TRACE)
+    return usage_error (_("-f trace is every row on its timeline: the transforms apply to -f html, json and folded"));
   if (afg_job_folder_is_folder (opts->files[0]))
     return export_folder (opts, format, weight);
   afg_huge_advise_heap ();
   document = afg_document_load (opts->files[0], NULL, on_progress, &progress, &error);
   if (document != NULL && scope_from_options (opts, document, &scope, &error))
     tree = afg_tree_build (document, &scope, flags, NULL, &error);
+  if (tree != NULL && opts->transforms != NULL)
+    {
+      AfgTree *transformed = afg_tree_transform (tree, opts->transforms, NULL, &error);
+
+      g_clear_pointer (&tree, afg_tree_unref);
+      tree = transformed;
+    }
   if (progress.last_print != 0)
     g_printerr ("\r%60s\r", "");
   if (tree == NULL)
@@ -433,7 +446,7 @@ static int
 run_diff (CliOptions *opts, guint n_files)
 {
   AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
-                             0, 0, opts->quiet, AFG_WEIGHT_HOST, opts->npu_idle };
+                             0, 0, opts->quiet, AFG_WEIGHT_HOST, opts->npu_idle, opts->transforms };
   g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
                                               "[--weight host|npu|compute|comm|exposed] [--steps A[-B]] "
                                               "[--npu-idle] [--merge-addresses] [-q]"), PROG);
@@ -498,10 +511,29 @@ run_parsed (CliOptions *opts)
   return run_export (opts);
 }
 
+/* --merge-function F and the others, in the order given: they apply in it. */
+static gboolean
+on_transform (const char *option_name, const char *value, gpointer data, GError **error)
+{
+  CliOptions *opts = data;
+  g_autoptr(GError) local = NULL;
+  AfgTransformOp op;
+
+  if (!afg_transform_op_from_string (option_name + 2, &op))
+    g_return_val_if_reached (FALSE);
+  if (opts->transforms == NULL)
+    opts->transforms = afg_transform_list_new ();
+  if (afg_transform_list_append (opts->transforms, op, value, &local))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", option_name, local->message);
+  return FALSE;
+}
+
 static GOptionContext *
-make_context (GOptionEntry *entries)
+make_context (GOptionEntry *entries, CliOptions *opts)
 {
   GOptionContext *context = g_option_context_new (NULL);
+  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, opts, NULL);
   g_autofree char *description = g_strdup_printf (
     _("Open each DB in a window, or a training job's FOLDER with every rank's DB in it:\n"
       "  %s [DB|FOLDER…]\n"
@@ -517,13 +549,21 @@ make_context (GOptionEntry *entries)
       "Compare two DBs in a window, or write their difference:\n"
       "  %s --diff A.db B.db\n"
       "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--weight WEIGHT] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]\n"
+      "Reshape the tree of one DB (--export -f html|json|folded, --top) or of both sides of --diff:\n"
+      "  --focus-function F, --focus-subtree A;B;C, --merge-function F, --drop-function F,\n"
+      "  --collapse-recursion F, --collapse-indirect-recursion F; each may be repeated, and they apply\n"
+      "  in the order given. F is a frame's full name, or /REGEX/: an unanchored search in JavaScript\n"
+      "  syntax without flags (e.g. '/^torch\\//'); //NAME is a name that starts with '/'. In A;B;C,\n"
+      "  write \\; for a ';' in a name and \\\\ for a '\\'.\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG, PROG, PROG);
 
   g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
   g_option_context_set_description (context, description);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
   return context;
 }
 
@@ -544,10 +584,16 @@ afg_cli_main (int argc, char **argv)
     { "npu-idle", 0, 0, G_OPTION_ARG_NONE, &opts.npu_idle, N_("Only the time the NPU is idle, in each step (with --steps, those steps); host time"), NULL },
     { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
+    { "focus-function", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Only F's outermost frames, each with its subtree, merged at the top"), N_("F") },
+    { "focus-subtree", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Only the frame at the path A;B;C from a thread's top, with its subtree"), N_("A;B;C") },
+    { "merge-function", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Remove F's frames; their children move to their parents"), N_("F") },
+    { "drop-function", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Remove F's frames with their subtrees and their time"), N_("F") },
+    { "collapse-recursion", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Merge an F frame called directly by F into its caller"), N_("F") },
+    { "collapse-indirect-recursion", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Merge every F frame below another F frame into the outermost"), N_("F") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB|FOLDER…]") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = make_context (entries);
+  g_autoptr(GOptionContext) context = make_context (entries, &opts);
   g_autoptr(GError) error = NULL;
   int status;
 
@@ -560,5 +606,6 @@ afg_cli_main (int argc, char **argv)
   g_free (opts.weight);
   g_free (opts.steps);
   g_strfreev (opts.files);
+  g_clear_pointer (&opts.transforms, afg_transform_list_unref);
   return status;
 }

@@ -8,7 +8,10 @@
  * have them); "+ durations + functions" is the Functions target: the whole
  * tree with the duration percentiles and its function table. Then the
  * Functions panel's work on the whole profile: its table, the top
- * function's sandwich and its calls' durations.
+ * function's sandwich and its calls' durations. Then one transform
+ * (merge the top function) applied to the whole tree with its durations,
+ * with the flame layout of the result: once on the tree built from the
+ * document (its rows walked again for the calls) and once more on top.
  * Usage: afg-bench-tree DB [RUNS] */
 #include "config.h"
 
@@ -20,6 +23,7 @@
 #include "afg-function-table.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
+#include "afg-tree-transform.h"
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -118,6 +122,46 @@ time_functions (AfgDocument *document, int runs)
     g_free (ms[k]);
 }
 
+static double
+time_transform (AfgTree *tree, AfgTransformList *list, AfgTree **out)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  *out = afg_tree_transform (tree, list, NULL, NULL);
+  afg_flame_layout_free (afg_flame_layout_new (*out, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT));
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+static void
+time_transforms (AfgDocument *document, int runs)
+{
+  g_autoptr(AfgTree) tree = afg_tree_build (document, NULL, AFG_TREE_DURATIONS, NULL, NULL);
+  g_autoptr(AfgFunctionTable) table = afg_function_table_new (tree);
+  g_autoptr(AfgTransformList) first = afg_transform_list_new ();
+  g_autoptr(AfgTransformList) second = afg_transform_list_new ();
+  double *ms[2] = { g_new (double, runs), g_new (double, runs) };
+  guint nodes[2] = { 0, 0 };
+
+  if (afg_function_table_get_n_functions (table) < 2)
+    return;
+  afg_transform_list_append (first, AFG_TRANSFORM_MERGE_FUNCTION, afg_function_table_get_name (table, 0), NULL);
+  afg_transform_list_append (second, AFG_TRANSFORM_DROP_FUNCTION, afg_function_table_get_name (table, 1), NULL);
+  for (int i = 0; i < runs; i++)
+    {
+      g_autoptr(AfgTree) once = NULL;
+      g_autoptr(AfgTree) twice = NULL;
+
+      ms[0][i] = time_transform (tree, first, &once);
+      ms[1][i] = time_transform (once, second, &twice);
+      nodes[0] = afg_tree_get_n_nodes (once);
+      nodes[1] = afg_tree_get_n_nodes (twice);
+    }
+  print_times (ms[0], runs, "transform + layout", nodes[0], "nodes");
+  print_times (ms[1], runs, "2nd transform + layout", nodes[1], "nodes");
+  g_free (ms[0]);
+  g_free (ms[1]);
+}
+
 static void
 time_steps (AfgDocument *document, gint64 first, gint64 last, int runs)
 {
@@ -164,6 +208,7 @@ main (int argc, char **argv)
   time_builds (document, NULL, AFG_TREE_DURATIONS, EXTRA_NONE, runs, "all + durations");
   time_builds (document, NULL, AFG_TREE_FLAGS_NONE, EXTRA_FUNCTIONS, runs, "all + durations + functions");
   time_functions (document, runs);
+  time_transforms (document, runs);
   steps = afg_document_get_steps (document, &n_steps);
   if (n_steps > 0)
     {

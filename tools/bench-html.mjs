@@ -165,7 +165,16 @@ async function benchOurs(context, file) {
   for (const q of QUERIES)
     search.push(await measure(page, `() => { const s = document.getElementById('search'); s.value = ${JSON.stringify(q)}; s.dispatchEvent(new Event('input', { bubbles: true })); }`));
   const count = await page.textContent('#match-count');
-  return { paint: stats(paints), hover, search: stats(search), note: `"aten" → ${count}`, requests: page.requests };
+  /* Merging the top function and popping it again (Esc), to the redraw. */
+  const top = await page.evaluate(() => window.flamegraph.functions()[0].name);
+  const apply = [], pop = [];
+  await measure(page, `() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input', { bubbles: true })); }`);
+  for (let i = 0; i < 5; i++) {
+    apply.push(await measure(page, `() => window.flamegraph.transform('merge-function', ${JSON.stringify(top)})`));
+    pop.push(await measure(page, `() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))`));
+  }
+  const tr = `transform ${fmt(stats(apply).median)} ms, pop ${fmt(stats(pop).median)} ms (medians)`;
+  return { paint: stats(paints), hover, search: stats(search), note: `"aten" → ${count}; ${tr}`, requests: page.requests };
 }
 
 async function benchSpeedscope(context, folded) {

@@ -196,6 +196,25 @@
     return treeOf(t);
   }
 
+  /* @base (the plain or the merged tree) reshaped by each transform of
+   * @list in turn (transforms.js); the threads left out leave raw's list. */
+  function transformedTree(base, list) {
+    let t = base;
+    for (const tr of list) {
+      const out = AFG_TRANSFORMS.applyOne(t, tr);
+      Object.assign(out, {
+        raw: Object.assign({}, t.raw, { threads: out.threads.map((i) => t.raw.threads[i]) }), hasNpu: t.hasNpu,
+        self: new Float64Array(out.N), first: new Uint32Array(out.N), parent: new Int32Array(out.N).fill(-1),
+        thread: new Int32Array(out.N), depth: new Uint16Array(out.N),
+      });
+      linkChildren(out);
+      if (out.hasNpu)
+        npuSelf(out);
+      t = treeOf(out);
+    }
+    return t;
+  }
+
   /* Frames that launched nothing are not in npu_nodes: (gap, total,
    * tasks) triples. NPU self time is total minus the children's totals. */
   function loadNpu(m) {
@@ -603,8 +622,13 @@
           continue;
         const node = this.lnode[e];
         const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(this.frameOf(node));
-        ctx.fillStyle = dimmed ? dim : node < 0 ? AFG_KINDS.leafColour(this.leaves[-1 - node].leaf, dark) : this.colour(node);
+        const leaf = node < 0 ? this.leaves[-1 - node].leaf : null;
+        ctx.fillStyle = dimmed ? dim : leaf ? AFG_KINDS.leafColour(leaf, dark) : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
+        if (leaf && !dimmed) {
+          ctx.fillStyle = AFG_KINDS.leafBand(leaf);
+          ctx.fillRect(r.x, this.icicle ? r.y + r.height - 3 : r.y, r.width, 3);
+        }
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
       }
@@ -739,6 +763,7 @@
     this.perStep = false;
     this.merged = false;  /* the model holds the plain tree */
     this.idle = false;  /* the model holds the whole tree, not the NPU-idle one */
+    this.transforms = [];  /* {op, arg}, applied in order to the plain or merged tree */
     this.mergeDefault = AFG_MERGE.stored();
     this.functions = null;  /* AFG_FUNCTIONS.attach() */
   }
@@ -769,6 +794,7 @@
       merged: this.merged,
       idle: this.idle,
       hasIdle: Boolean(this.m.trees && this.m.trees.idle),
+      transforms: this.transforms.map((t) => ({ op: t.op, arg: t.arg })),
     };
   };
 
@@ -789,7 +815,9 @@
     if (s.idle)
       p.set('idle', '1');
     p.set('merge', s.merged ? '1' : '0');
-    const hash = '#' + p.toString();
+    let hash = '#' + p.toString();
+    if (s.transforms.length > 0)
+      hash += '&t=' + encodeURIComponent(JSON.stringify(s.transforms));
     /* A page opened plainly keeps its plain URL until the view changes. */
     if (location.hash === '' && hash === '#thread=all&merge=' + (this.mergeDefault ? '1' : '0'))
       return;
@@ -801,7 +829,8 @@
     const p = new URLSearchParams(location.hash.slice(1));
     const m = this.m;
     const merge = p.get('merge');
-    this.setTree(p.get('idle') === '1', merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored());
+    const list = p.has('t') ? AFG_TRANSFORMS.parseList(p.get('t')) : [];
+    this.setTree(merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored(), list || [], p.get('idle') === '1');
     const t = p.get('thread');
     let root = m.ALL;
     for (let i = 0; i < m.T; i++)
@@ -914,29 +943,41 @@
     this.writeHash();
   };
 
-  /* Swaps the model's tree: the whole or the NPU-idle one (when the page
-   * has it), plain or merged. Node ids change, so the zoom goes back to
-   * the thread view's root; the thread stays when the new tree has it. */
-  App.prototype.setTree = function (idle, merged) {
+  /* Swaps the model's tree for the plain or merged one, of the whole
+   * profile or of the NPU-idle instants (@idle, when the page has that
+   * tree), with @list's transforms; node ids change, so the zoom goes back
+   * to the thread view's root (the same thread when it is still there). A
+   * list the page cannot apply (a bad regular expression) is dropped. */
+  App.prototype.setTree = function (merged, list, idle = this.idle) {
     const m = this.m, old = this.view;
     idle = idle && m.trees.idle !== null;
-    if (idle === this.idle && merged === this.merged)
+    if (merged === this.merged && idle === this.idle && JSON.stringify(list) === JSON.stringify(this.transforms))
       return;
     const set = idle ? m.trees.idle : m.trees.whole;
     if (set.plain === undefined)
       set.plain = idleTree(m);
     if (merged && set.merged === undefined)
       set.merged = mergedTree(set.plain);
-    const label = old.viewRoot < m.T ? m.raw.threads[old.viewRoot].label : null;
     m.plain = set.plain;
-    Object.assign(m, merged ? set.merged : set.plain);
+    m.merged = set.merged;
+    const base = merged ? set.merged : set.plain;
+    const thread = this.threadKey();
+    let shown = base;
+    try {
+      shown = list.length > 0 ? transformedTree(base, list) : base;
+    } catch (err) {
+      list = [];
+    }
+    Object.assign(m, shown);
     this.merged = merged;
     this.idle = idle;
+    this.transforms = list;
     this.view = new FlameView(m);
     this.view.icicle = old.icicle;
     this.view.hoverDrawn = old.hoverDrawn;
-    const root = m.raw.threads.findIndex((t) => t.label === label);
-    this.view.viewRoot = this.view.zoom = root >= 0 ? root : m.ALL;
+    this.view.viewRoot = this.view.zoom = m.raw.threads.findIndex((t) => t.label === thread);
+    if (this.view.viewRoot < 0)
+      this.view.viewRoot = this.view.zoom = m.ALL;
     if (this.functions)
       this.functions.reset();
     fillWeight(m);
@@ -945,24 +986,98 @@
     $('merge-addresses').checked = merged;
     if ($('npu-idle'))
       $('npu-idle').checked = idle;
+    this.showCrumbs();
+  };
+
+  App.prototype.setMerged = function (on) {
+    this.setTree(on, this.transforms);
+  };
+
+  App.prototype.setTransforms = function (list) {
+    this.hideMenu();
+    this.setTree(this.merged, list);
+    this.apply({ scroll: true });
+  };
+
+  /* The breadcrumbs: each transform, with a × that takes it out. */
+  App.prototype.showCrumbs = function () {
+    const bar = $('transforms');
+    const items = this.transforms.map((t, i) => {
+      const crumb = document.createElement('span');
+      crumb.className = 'crumb';
+      crumb.dataset.op = t.op;
+      const label = document.createElement('span');
+      label.textContent = AFG_T('op_' + t.op) + ': ' + t.arg;
+      const x = document.createElement('button');
+      x.type = 'button';
+      x.textContent = '×';
+      x.title = AFG_T('removeTransform');
+      x.addEventListener('click', () => this.setTransforms(this.transforms.filter((_, k) => k !== i)));
+      crumb.append(label, x);
+      return crumb;
+    });
+    bar.replaceChildren(...items);
+    bar.hidden = items.length === 0;
+  };
+
+  /* What each menu item adds for frame @node. */
+  App.prototype.transformFor = function (op, node) {
+    const m = this.m;
+    if (op !== 'focus-subtree')
+      return { op, arg: AFG_TRANSFORMS.quoteName(m.names[m.name[node]]) };
+    const names = [];
+    for (let n = node; n >= m.T && n !== m.ALL; n = m.parent[n])
+      names.push(m.names[m.name[n]]);
+    return { op, arg: AFG_TRANSFORMS.joinPath(names.reverse()) };
+  };
+
+  App.prototype.showMenu = function (ev) {
+    const hit = this.view.hitTest(ev.offsetX, ev.offsetY);
+    const m = this.m, menu = $('frame-menu');
+    if (!hit || hit.node < m.T || hit.node === m.ALL)
+      return;
+    ev.preventDefault();
+    this.hideTooltip();
+    menu.replaceChildren(...AFG_TRANSFORMS.OPS.map((op) => {
+      const item = document.createElement('button');
+      item.type = 'button';
+      item.dataset.op = op;
+      item.setAttribute('role', 'menuitem');
+      item.textContent = AFG_T('op_' + op);
+      item.addEventListener('click', () => this.setTransforms([...this.transforms, this.transformFor(op, hit.node)]));
+      return item;
+    }));
+    menu.hidden = false;
+    menu.style.left = Math.min(ev.clientX, innerWidth - menu.offsetWidth - 4) + 'px';
+    menu.style.top = Math.min(ev.clientY, innerHeight - menu.offsetHeight - 4) + 'px';
+    menu.firstChild.focus();
+  };
+
+  App.prototype.hideMenu = function () {
+    const menu = $('frame-menu');
+    if (menu && !menu.hidden)
+      menu.hidden = true;
   };
 
   App.prototype.toggleMerged = function () {
-    this.setTree(this.idle, !this.merged);
+    this.setMerged(!this.merged);
     AFG_MERGE.store(this.merged);
     this.apply({ scroll: true });
   };
 
   App.prototype.toggleIdle = function () {
-    this.setTree(!this.idle, this.merged);
+    this.setTree(this.merged, this.transforms, !this.idle);
     this.apply({ scroll: true });
   };
 
+  /* Esc: the search, then the zoom, then the last transform. */
   App.prototype.onEscape = function () {
     if (this.search !== '')
       this.setSearchText('');
-    else
+    else if (this.view.zoom !== this.view.viewRoot || !this.transforms || this.transforms.length === 0)
       this.zoomTo(this.view.viewRoot);
+    else
+      this.setTransforms(this.transforms.slice(0, -1));
   };
 
   /* Every device weight of a frame, whatever the weight shown. */
@@ -1071,7 +1186,11 @@
   App.prototype.onKey = function (ev) {
     const t = ev.target;
     const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement;
-    if (ev.key === 'Escape') {
+    const menu = $('frame-menu');
+    if (ev.key === 'Escape' && menu && !menu.hidden) {
+      ev.preventDefault();
+      this.hideMenu();
+    } else if (ev.key === 'Escape') {
       ev.preventDefault();
       this.onEscape();
     } else if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'f') {
@@ -1104,6 +1223,11 @@
     if ($('npu-idle'))
       $('npu-idle').addEventListener('change', () => this.toggleIdle());
     $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
+    $('flame').addEventListener('contextmenu', (ev) => this.showMenu(ev));
+    document.addEventListener('mousedown', (ev) => {
+      if (!$('frame-menu').contains(ev.target))
+        this.hideMenu();
+    });
   };
 
   /* The graph, search, zoom, orientation and hash: the diff page's too. */
@@ -1285,6 +1409,7 @@
       functions: () => app.functions.functions(),
       functionRows: () => app.functions.rows(),
       selectFunction: (name) => app.functions.select(name),
+      transform: (op, arg) => app.setTransforms([...app.transforms, { op, arg }]),
       firstDrawMs: null,
     };
     if (m.T === 0) {

@@ -346,11 +346,12 @@ const AFG_FUNCTIONS = (function () {
       this.durations = decodeDurations(m.plain, h.decodeVarints);
     if (this.durations === null)
       return [];
-    /* A frame merged from address variants: the page has only each
-     * variant's percentiles, which do not combine. */
+    /* A frame merged from address variants, or whose calls a transform
+     * merged or shortened: the page has only each exported frame's
+     * percentiles, which do not combine. */
     const from = m.origin === null ? node : m.origin[node];
     if (from < 0)
-      return [[AFG_T('durations'), '—'], ['', AFG_T('durationsMerged')]];
+      return [[AFG_T('durations'), '—'], ['', AFG_T(from === -2 ? 'durationsTransformed' : 'durationsMerged')]];
     const d = this.durations.values.subarray(5 * from, 5 * from + 5);
     const approx = this.durations.approx[from] === 1;
     const fmt = (v) => (approx ? '≈' : '') + h.fmtTime(v);

@@ -674,6 +674,19 @@ afg_test_assert_tree (const AfgTree *profile, const char * const *expected_lines
   afg_test_assert_lines (actual, expected, "tree");
 }
 
+char *
+afg_test_durations_of (const AfgTree *tree, const char *path)
+{
+  guint32 node = afg_test_find_node (tree, path);
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpuint (node, !=, AFG_NODE_NONE);
+  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, k > 0 ? " " : "",
+                            afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN + k, node));
+  return g_string_free (out, FALSE);
+}
+
 guint32
 afg_test_find_node (const AfgTree *profile, const char *path)
 {

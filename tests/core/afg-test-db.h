@@ -176,6 +176,9 @@ void        afg_test_assert_lines    (GPtrArray         *actual,
                                       const char        *what);
 void        afg_test_assert_tree     (const AfgTree  *profile,
                                       const char * const *expected_lines);
+/* "min p50 p90 p99 max" of the frame at @path (afg_test_find_node). */
+char       *afg_test_durations_of    (const AfgTree  *tree,
+                                      const char        *path);
 /* Index of the node reached by a ';'-separated path from a thread label. */
 guint32     afg_test_find_node       (const AfgTree  *profile,
                                       const char        *path);

@@ -54,20 +54,6 @@ assert_functions (AfgTree *tree, const char * const *expected_lines)
   afg_test_assert_lines (actual, expected, "functions");
 }
 
-/* "min p50 p90 p99 max" of the frame at @path. */
-static char *
-durations_of (const AfgTree *tree, const char *path)
-{
-  guint32 node = afg_test_find_node (tree, path);
-  GString *out = g_string_new (NULL);
-
-  g_assert_cmpuint (node, !=, AFG_NODE_NONE);
-  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
-    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, k > 0 ? " " : "",
-                            afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN + k, node));
-  return g_string_free (out, FALSE);
-}
-
 static const AfgColumn host_columns[] = { AFG_COLUMN_CALLS, AFG_COLUMN_TOTAL_NS, AFG_COLUMN_SELF_NS };
 static const AfgColumn npu_columns[] = { AFG_COLUMN_NPU_TOTAL_NS, AFG_COLUMN_NPU_SELF_NS, AFG_COLUMN_NPU_TASKS };
 
@@ -318,7 +304,7 @@ test_two_threads (void)
     g_assert_cmpuint (afg_function_table_find_node (table, frames[k]), ==, x);
   g_assert_cmpuint (afg_function_table_find_node (table, AFG_TREE_ROOT), ==, AFG_FUNCTION_NONE);
   g_assert_cmpint (afg_function_table_get_all_ns (table), ==, 130);
-  d = durations_of (tree, "1/2;main;X");
+  d = afg_test_durations_of (tree, "1/2;main;X");
   g_assert_cmpstr (d, ==, "5 5 20 20 20");
   assert_sandwich (afg_function_table_callers (tree, "X"), callers);
 }
@@ -361,7 +347,7 @@ percentiles_of (const gint64 *durations, guint n)
     afg_test_db_add (db, T1, at, at + durations[i], "f");
   afg_test_db_commit (db);
   tree = build_tree (db, NULL, AFG_TREE_FLAGS_NONE);
-  return durations_of (tree, "1/1;f");
+  return afg_test_durations_of (tree, "1/1;f");
 }
 
 static void
@@ -396,7 +382,7 @@ test_durations_scoped (void)
   afg_test_db_add (db, T1, 190, 300, "f");
   afg_test_db_add (db, T1, 400, 500, "f");
   tree = build_tree (db, &scope, AFG_TREE_FLAGS_NONE);
-  d = durations_of (tree, "1/1;f");
+  d = afg_test_durations_of (tree, "1/1;f");
   g_assert_cmpstr (d, ==, "10 10 50 50 50");
   g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_CALLS, afg_test_find_node (tree, "1/1;f")), ==, 3);
 }
@@ -430,7 +416,7 @@ test_merge_addresses (void)
   afg_test_db_add (db, T1, 20, 40, "<built-in method f of X object at 0xfffd02>");
   tree = build_tree (db, NULL, AFG_TREE_MERGE_ADDRESSES);
   assert_functions (tree, expected);
-  d = durations_of (tree, "1/1;<built-in method f of X object at 0x…>");
+  d = afg_test_durations_of (tree, "1/1;<built-in method f of X object at 0x…>");
   g_assert_cmpstr (d, ==, "10 10 20 20 20");
 }
 

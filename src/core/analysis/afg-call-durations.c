@@ -6,7 +6,12 @@
 #include <string.h>
 
 #include "afg-call-durations.h"
+#include "afg-call-table.h"
 #include "afg-event-store.h"
+#include "afg-int-map.h"
+#include "afg-tree-builder.h"
+#include "afg-tree-private.h"
+#include "afg-tree-transform.h"
 
 #define CANCEL_CHECK_EVENTS 65536
 
@@ -18,36 +23,34 @@ typedef struct {
 typedef struct {
   AfgTree      *tree;
   AfgDocument  *document;
-  const guint8 *marks;
   gboolean      merge;
-  GArray       *out;
+  AfgCallFunc   func;
+  gpointer      data;
+  AfgIntMap     children;   /* parent << 32 | name -> node */
   Frame         stack[AFG_MAX_DEPTH + 1];
   guint         sp;
 } Walk;
 
-/* Children are sorted by name in byte order: a binary search finds the
- * one a row became. */
+/* Every frame by parent and name: one probe per row, where a binary
+ * search among the siblings would compare their names. */
+static void
+index_children (Walk *w)
+{
+  const AfgNode *nodes = afg_tree_get_nodes (w->tree);
+
+  afg_int_map_init (&w->children, afg_tree_get_n_nodes (w->tree));
+  for (guint32 i = 1; i < afg_tree_get_n_nodes (w->tree); i++)
+    afg_int_map_insert (&w->children, (guint64) nodes[i].parent << 32 | nodes[i].name, i);
+}
+
 static guint32
 child_named (Walk *w, guint32 parent, guint32 name)
 {
-  const AfgNode *p = afg_tree_get_node (w->tree, parent);
-  const char *wanted = afg_document_get_string (w->document, name);
-  guint32 lo = p->first_child, hi = p->first_child + p->n_children;
+  guint32 child;
 
-  while (p->n_children > 0 && lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-      guint32 mid_name = afg_tree_get_node (w->tree, mid)->name;
-      int c = mid_name == name ? 0 : strcmp (afg_document_get_string (w->document, mid_name), wanted);
-
-      if (c == 0)
-        return mid;
-      if (c < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return AFG_NODE_NONE;
+  if (!afg_int_map_lookup (&w->children, (guint64) parent << 32 | name, &child))
+    return AFG_NODE_NONE;
+  return child;
 }
 
 /* The builder's nesting: a row goes under the innermost open row that
@@ -68,9 +71,8 @@ walk_event (Walk *w, AfgEvent *ev)
     return;
   child = child_named (w, w->stack[w->sp].node, ev->name);
   g_return_if_fail (child != AFG_NODE_NONE);
-  if (w->marks[child])
-    g_array_append_val (w->out, ns);
   w->stack[++w->sp] = (Frame) { ev->end, child };
+  w->func (child, ns, w->sp, w->data);
 }
 
 static gboolean
@@ -113,35 +115,82 @@ store_thread (const AfgEventStore *store, gint64 global_tid)
   return NULL;
 }
 
+gboolean
+afg_call_durations_walk (AfgTree *tree, const guint8 *threads, AfgCallFunc func, gpointer data,
+                         GCancellable *cancellable)
+{
+  const AfgEventStore *store;
+  g_autofree Walk *w = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (tree != NULL && func != NULL, FALSE);
+
+  w = g_new0 (Walk, 1);
+  *w = (Walk) { tree, afg_tree_get_document (tree), (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
+                func, data };
+  store = afg_document_get_events (w->document);
+  index_children (w);
+  for (guint t = 0; ok && t < afg_tree_get_n_threads (tree); t++)
+    {
+      const AfgThread *thread = afg_tree_get_thread (tree, t);
+      const AfgEventThread *events = threads == NULL || threads[t] ? store_thread (store, thread->global_tid) : NULL;
+
+      ok = events == NULL || walk_thread (w, events, thread->node, cancellable);
+    }
+  afg_int_map_clear (&w->children);
+  return ok;
+}
+
+typedef struct {
+  const guint8 *marks;
+  GArray       *out;
+} Collect;
+
+static void
+collect_marked (guint32 node, gint64 ns, guint depth, gpointer data)
+{
+  Collect *c = data;
+
+  if (c->marks[node])
+    g_array_append_val (c->out, ns);
+}
+
+/* The same tree, built again with its durations and transformed again:
+ * the same nodes, and its calls. */
+static AfgTree *
+with_calls (AfgTree *tree, GCancellable *cancellable)
+{
+  g_autoptr(AfgTree) built = afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
+                                             afg_tree_get_flags (tree) | AFG_TREE_DURATIONS, cancellable, NULL);
+
+  if (built == NULL)
+    return NULL;
+  return afg_tree_transform (built, afg_tree_get_transforms (tree), cancellable, NULL);
+}
+
 GArray *
 afg_call_durations_collect (AfgTree *tree, const guint8 *marks, GCancellable *cancellable)
 {
   g_autofree guint8 *threads = NULL;
-  const AfgEventStore *store;
-  Walk *w;
-  GArray *out;
+  Collect c = { marks, NULL };
 
   g_return_val_if_fail (tree != NULL && marks != NULL, NULL);
 
-  w = g_new0 (Walk, 1);
-  *w = (Walk) { tree, afg_tree_get_document (tree), marks,
-                (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0,
-                g_array_new (FALSE, FALSE, sizeof (gint64)) };
-  store = afg_document_get_events (w->document);
-  threads = marked_threads (tree, marks);
-  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+  c.out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* A transformed tree's calls are no longer where the rows nest: they
+   * come with its durations, and a tree without them is made again with. */
+  if (afg_tree_get_transforms (tree) != NULL)
     {
-      const AfgThread *thread = afg_tree_get_thread (tree, t);
-      const AfgEventThread *events = threads[t] ? store_thread (store, thread->global_tid) : NULL;
+      g_autoptr(AfgTree) again = _afg_tree_get_calls (tree) != NULL ? afg_tree_ref (tree) : with_calls (tree, cancellable);
 
-      if (events != NULL && !walk_thread (w, events, thread->node, cancellable))
-        {
-          g_array_unref (w->out);
-          g_free (w);
-          return NULL;
-        }
+      if (again == NULL)
+        g_clear_pointer (&c.out, g_array_unref);
+      else
+        afg_call_table_collect (_afg_tree_get_calls (again), marks, c.out);
+      return c.out;
     }
-  out = w->out;
-  g_free (w);
-  return out;
+  threads = marked_threads (tree, marks);
+  if (!afg_call_durations_walk (tree, threads, collect_marked, &c, cancellable))
+    g_clear_pointer (&c.out, g_array_unref);
+  return c.out;
 }

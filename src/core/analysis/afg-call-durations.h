@@ -17,4 +17,20 @@ GArray *afg_call_durations_collect (AfgTree       *tree,
                                     const guint8  *marks,
                                     GCancellable  *cancellable);
 
+/* Each call of the threads marked in @threads (a byte per thread index;
+ * NULL: all), in event order: the frame it became, its duration in the
+ * tree's scope and its depth (1 for a top-level call), nested the way
+ * the tree builder nests them. FALSE only when cancelled. For a tree
+ * built from its document, not for a transformed one. */
+typedef void (*AfgCallFunc) (guint32  node,
+                             gint64   ns,
+                             guint    depth,
+                             gpointer data);
+
+gboolean afg_call_durations_walk (AfgTree      *tree,
+                                  const guint8 *threads,
+                                  AfgCallFunc   func,
+                                  gpointer      data,
+                                  GCancellable *cancellable);
+
 G_END_DECLS

@@ -16,6 +16,7 @@ append_side (GString *out, const char *key, const AfgTree *source)
   g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (source));
   afg_json_append_scope (out, afg_tree_get_scope (source));
+  afg_json_append_transforms (out, source);
   g_string_append_c (out, '}');
 }
 

@@ -17,6 +17,7 @@
 #include "afg-huge.h"
 #include "afg-task-kinds.h"
 #include "afg-tree-builder.h"
+#include "afg-tree-transform.h"
 #include "afg-writers.h"
 
 static const char * const format_names[] = { "html", "json", "folded", "trace" };
@@ -105,10 +106,16 @@ afg_weight_kernel_value (AfgWeight weight, const AfgNpuKernel *kernel)
 static AfgTree *
 with_durations (const AfgTree *tree, AfgFormat format, GError **error)
 {
+  g_autoptr(AfgTree) built = NULL;
+
   if (format == AFG_FORMAT_FOLDED || afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
     return afg_tree_ref ((AfgTree *) tree);
-  return afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
-                         afg_tree_get_flags (tree) | AFG_TREE_DURATIONS, NULL, error);
+  built = afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
+                          afg_tree_get_flags (tree) | AFG_TREE_DURATIONS, NULL, error);
+  /* A transformed tree is transformed again, the same way. */
+  if (built == NULL || afg_tree_get_transforms (tree) == NULL)
+    return g_steal_pointer (&built);
+  return afg_tree_transform (built, afg_tree_get_transforms (tree), NULL, error);
 }
 
 static GString *

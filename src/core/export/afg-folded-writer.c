@@ -38,10 +38,30 @@ append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
 }
 
 typedef struct {
+  AfgColumn     self_column;
   const gint64 *values;
   AfgWeight     weight;
   gboolean      kernels;
 } Folding;
+
+/* A thread's own time: none in a built tree, but what a transform left
+ * there (a merged top frame's own time) is shown on the thread's line. */
+static gint64
+thread_own (const AfgTree *tree, AfgColumn self_column, guint32 thread)
+{
+  const AfgNode *n = afg_tree_get_node (tree, thread);
+
+  for (AfgColumn c = 0; c < AFG_N_COLUMNS; c++)
+    if (c != self_column && afg_column_get_info (c)->self == self_column)
+      {
+        gint64 own = afg_tree_get_value (tree, c, thread);
+
+        for (guint32 k = 0; k < n->n_children; k++)
+          own -= afg_tree_get_value (tree, c, n->first_child + k);
+        return own;
+      }
+  return 0;
+}
 
 /* The frame's own line holds what is on none of its leaves. */
 static void
@@ -85,7 +105,9 @@ write_folded (const AfgTree *tree, const Folding *f, GString *out)
       const AfgNode *n = &nodes[i];
 
       g_array_set_size (stack, stack->len - 1);
-      if (f->kernels)
+      if (n->depth == 1 && thread_own (tree, f->self_column, i) > 0)
+        append_stack (out, tree, i, thread_own (tree, f->self_column, i));
+      else if (f->kernels)
         append_node (out, tree, i, f);
       else if (values[i] > 0)
         append_stack (out, tree, i, values[i]);
@@ -101,7 +123,7 @@ write_folded (const AfgTree *tree, const Folding *f, GString *out)
 void
 afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
 {
-  Folding f = { afg_tree_get_column (tree, self_column), AFG_WEIGHT_HOST, FALSE };
+  Folding f = { self_column, afg_tree_get_column (tree, self_column), AFG_WEIGHT_HOST, FALSE };
 
   write_folded (tree, &f, out);
 }
@@ -109,7 +131,8 @@ afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
 void
 afg_folded_write_weighted (const AfgTree *tree, AfgWeight weight, gboolean kernels, GString *out)
 {
-  Folding f = { afg_tree_get_column (tree, afg_weight_get_self_column (weight)), weight,
+  AfgColumn self_column = afg_weight_get_self_column (weight);
+  Folding f = { self_column, afg_tree_get_column (tree, self_column), weight,
                 kernels && afg_weight_has_kernels (weight) };
 
   write_folded (tree, &f, out);

@@ -331,6 +331,7 @@ append_data (GString *out, const AfgTree *tree)
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
+  afg_json_append_transforms (out, tree);
   compact = afg_html_append_names (out, tree);
   append_threads (out, tree);
   append_nodes (out, tree, compact);
@@ -357,7 +358,7 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
     return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
            && append_page_file (out, "kinds.js", error) && append_page_file (out, "functions.js", error)
-           && append_page_file (out, "merge.js", error)
+           && append_page_file (out, "merge.js", error) && append_page_file (out, "transforms.js", error)
            && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {

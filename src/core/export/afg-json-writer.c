@@ -8,6 +8,7 @@
 #include "afg-json-node-writer.h"
 #include "afg-json-put.h"
 #include "afg-json-writer.h"
+#include "afg-transform-list.h"
 #include "afg-writers.h"
 
 void
@@ -304,6 +305,27 @@ afg_json_append_functions (GString *out, const AfgTree *tree)
   g_string_append_c (out, ']');
 }
 
+void
+afg_json_append_transforms (GString *out, const AfgTree *tree)
+{
+  const AfgTransformList *list = afg_tree_get_transforms (tree);
+
+  if (list == NULL)
+    return;
+  g_string_append (out, ",\"transforms\":[");
+  for (guint i = 0; i < afg_transform_list_get_length (list); i++)
+    {
+      const AfgTransform *t = afg_transform_list_get (list, i);
+
+      g_string_append (out, i > 0 ? ",{\"op\":\"" : "{\"op\":\"");
+      g_string_append (out, afg_transform_op_to_string (t->op));
+      g_string_append (out, "\",\"arg\":");
+      afg_json_append_string (out, t->arg);
+      g_string_append_c (out, '}');
+    }
+  g_string_append_c (out, ']');
+}
+
 static void
 append_threads (GString *out, const AfgTree *tree)
 {
@@ -352,6 +374,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
+  afg_json_append_transforms (out, tree);
   g_string_append_c (out, ',');
   at = out->len;
   if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && afg_cores_get () > 1)

@@ -38,6 +38,10 @@ void afg_json_append_scope  (GString        *out,
  * whole profile) and every step of its document, by id. */
 void afg_json_append_steps  (GString        *out,
                              const AfgTree  *tree);
+/* ,"transforms":[{"op","arg"},…] when @tree was transformed
+ * (afg-tree-transform.h), in the order they were applied; nothing else. */
+void afg_json_append_transforms (GString       *out,
+                                 const AfgTree *tree);
 /* "functions":[…] of JSON v2 (afg-function-table.h), by self_ns
  * descending, then name. */
 void afg_json_append_functions (GString       *out,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-transform-list.h"
 #include "afg-tree.h"
 
 G_BEGIN_DECLS
@@ -20,7 +21,24 @@ struct _AfgTree {
   guint32      first_frame;  /* nodes below it are the root and the threads */
   AfgNpuKernel *kernels;      /* node by node, with NPU data */
   guint32     *kernel_first;  /* n_nodes + 1: node i's are kernel_first[i] … [i + 1] */
+  AfgTransformList      *transforms;  /* what made it from a built tree, or NULL */
+  struct _AfgCallTable  *calls;       /* a transformed tree's calls, for its durations */
 };
+
+/* A kernel leaf and the node it is under. */
+typedef struct {
+  AfgNpuKernel kernel;
+  guint32      node;
+} AfgNodeKernel;
+
+/* Gives @tree its kernel leaves: @kernels (one per node, kind and name,
+ * their figures summed) are sorted by their node's place in @tree
+ * (@new_index[node], or node itself when @new_index is NULL), then kind,
+ * then name in byte order. */
+void     afg_tree_set_kernels (AfgTree             *tree,
+                               AfgNodeKernel       *kernels,
+                               gsize                n,
+                               const guint32       *new_index);
 
 AfgTree *afg_tree_new (AfgDocument    *document,
                        const AfgScope *scope,
@@ -32,5 +50,13 @@ AfgTree *afg_tree_new (AfgDocument    *document,
  * per tree. */
 void     afg_tree_alloc_columns (AfgTree   *tree,
                                  guint32    columns);
+
+/* The calls behind a transformed tree's durations (afg-call-table.h);
+ * NULL for a tree whose calls are where its document's rows nest. */
+static inline struct _AfgCallTable *
+_afg_tree_get_calls (const AfgTree *tree)
+{
+  return tree->calls;
+}
 
 G_END_DECLS

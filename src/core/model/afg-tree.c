@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
+#include "afg-call-table.h"
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-tree-private.h"
@@ -52,6 +55,8 @@ tree_clear (gpointer data)
   g_free (self->column_block);
   g_free (self->kernels);
   g_free (self->kernel_first);
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
+  g_clear_pointer (&self->calls, afg_call_table_free);
   afg_document_unref (self->document);
 }
 
@@ -236,4 +241,55 @@ afg_tree_get_kernels (const AfgTree *self, guint32 node, guint *n_kernels)
     return NULL;
   *n_kernels = self->kernel_first[node + 1] - self->kernel_first[node];
   return *n_kernels > 0 ? &self->kernels[self->kernel_first[node]] : NULL;
+}
+
+typedef struct {
+  const AfgDocument *document;
+  const guint32     *new_index;
+} KernelOrder;
+
+static inline guint32
+kernel_place (const KernelOrder *o, guint32 node)
+{
+  return o->new_index != NULL ? o->new_index[node] : node;
+}
+
+static int
+compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const AfgNodeKernel *x = a, *y = b;
+  const KernelOrder *o = data;
+  guint32 nx = kernel_place (o, x->node), ny = kernel_place (o, y->node);
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  if (x->kernel.kind != y->kernel.kind)
+    return x->kernel.kind < y->kernel.kind ? -1 : 1;
+  return strcmp (afg_document_get_string (o->document, x->kernel.name),
+                 afg_document_get_string (o->document, y->kernel.name));
+}
+
+void
+afg_tree_set_kernels (AfgTree *self, AfgNodeKernel *kernels, gsize n, const guint32 *new_index)
+{
+  KernelOrder order = { self->document, new_index };
+
+  g_qsort_with_data (kernels, (gint) n, sizeof (AfgNodeKernel), compare_kernels, &order);
+  g_free (self->kernels);
+  g_free (self->kernel_first);
+  self->kernels = g_new (AfgNpuKernel, MAX (n, 1));
+  self->kernel_first = g_new0 (guint32, self->n_nodes + 1);
+  for (gsize k = 0; k < n; k++)
+    {
+      self->kernels[k] = kernels[k].kernel;
+      self->kernel_first[kernel_place (&order, kernels[k].node) + 1]++;
+    }
+  for (guint32 i = 0; i < self->n_nodes; i++)
+    self->kernel_first[i + 1] += self->kernel_first[i];
+}
+
+const AfgTransformList *
+afg_tree_get_transforms (const AfgTree *self)
+{
+  return self->transforms;
 }

@@ -152,6 +152,11 @@ gboolean          afg_tree_is_descendant     (const AfgTree  *self,
                                               guint32         node,
                                               guint32         ancestor);
 
+/* The transforms (afg-tree-transform.h) that made this tree from the one
+ * built from its document, in order; NULL when none. */
+typedef struct _AfgTransformList AfgTransformList;
+const AfgTransformList *afg_tree_get_transforms (const AfgTree *self);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgTree, afg_tree_unref)
 
 G_END_DECLS

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "afg-select.h"
 
@@ -100,4 +101,43 @@ afg_select_ranks (gint64 *values, guint64 n, const guint64 *ks, guint n_ks)
       select_k (values, lo, n - 1, ks[i]);
       lo = ks[i];
     }
+}
+
+/* Nearest rank: the ceil(p*n/100)-th smallest of @n values, as an index. */
+static inline guint64
+nearest_rank (guint64 n, guint p)
+{
+  guint64 rank = (p * n + 99) / 100;
+
+  return MAX (rank, 1) - 1;
+}
+
+/* The five numbers need no full sort: the three ranks are selected, the
+ * minimum lies before the first and the maximum after the last. */
+void
+afg_select_durations (gint64 *ns, guint64 n, gint64 out[5])
+{
+  guint64 ks[3];
+  gint64 min, max;
+
+  if (n == 0)
+    {
+      memset (out, 0, sizeof (gint64) * 5);
+      return;
+    }
+  ks[0] = nearest_rank (n, 50);
+  ks[1] = nearest_rank (n, 90);
+  ks[2] = nearest_rank (n, 99);
+  afg_select_ranks (ns, n, ks, G_N_ELEMENTS (ks));
+  min = ns[ks[0]];
+  for (guint64 i = 0; i < ks[0]; i++)
+    min = MIN (min, ns[i]);
+  max = ns[ks[2]];
+  for (guint64 i = ks[2] + 1; i < n; i++)
+    max = MAX (max, ns[i]);
+  out[0] = min;
+  out[1] = ns[ks[0]];
+  out[2] = ns[ks[1]];
+  out[3] = ns[ks[2]];
+  out[4] = max;
 }

@@ -19,4 +19,11 @@ void afg_select_ranks (gint64        *values,
                        const guint64 *ks,
                        guint          n_ks);
 
+/* The durations of a frame's @n calls as its five columns, nearest rank
+ * (the ceil(p*n/100)-th smallest): min, p50, p90, p99, max; all 0 when
+ * @n is 0. Rearranges @ns. */
+void afg_select_durations (gint64        *ns,
+                           guint64        n,
+                           gint64         out[5]);
+
 G_END_DECLS

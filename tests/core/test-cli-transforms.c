@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* The transforms on the command line: in the order given on --export,
+ * --top and both sides of --diff; JSON's "transforms" and functions of
+ * the transformed tree; usage errors for -f trace and for an F or PATH
+ * that cannot be read. */
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "afg-test-db.h"
+#include "afg-tree-transform.h"
+#include "afg-writers.h"
+
+#define T1 GTID (1, 1)
+
+enum { EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE };
+
+static const AfgTestEvent shape[] = {
+  { T1, 0, 1000, "main" },
+  { T1, 0, 400, "a" },
+  { T1, 10, 210, "F" },
+  { T1, 130, 200, "c" },
+  { T1, 250, 350, "c" },
+  { T1, 500, 900, "F" },
+  { T1, 510, 610, "F" },
+};
+
+static char *
+make_db (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+
+  afg_test_db_add_events (db, shape, G_N_ELEMENTS (shape));
+  return afg_test_db_keep (db);
+}
+
+static void
+remove_db (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  afg_test_rm_rf (dir);
+}
+
+/* Runs the CLI with @args then -o DIR DB; returns DIR/@file's contents. */
+static char *
+run_export (const char *db, const char * const *args, const char *file)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  char *data;
+
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, "-q");
+  g_ptr_array_add (argv, "-o");
+  g_ptr_array_add (argv, dir);
+  g_ptr_array_add (argv, (gpointer) db);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (afg_test_run_cli ((const char * const *) argv->pdata, FALSE, &out, &err), ==, EXIT_OK);
+  g_assert_cmpstr (err, ==, "");
+  data = afg_test_read_output (dir, file);
+  afg_test_rm_rf (dir);
+  return data;
+}
+
+/* The JSON the core writes for the same tree and list. */
+static char *
+core_json (const char *db, const char * const *pairs)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgTree) tree = afg_test_load_tree (db, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) built = NULL;
+  g_autoptr(AfgTree) transformed = NULL;
+  g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  built = afg_tree_build (afg_tree_get_document (tree), NULL, AFG_TREE_DURATIONS, NULL, NULL);
+  for (guint i = 0; pairs[i] != NULL; i += 2)
+    {
+      AfgTransformOp op;
+
+      g_assert_true (afg_transform_op_from_string (pairs[i], &op));
+      g_assert_true (afg_transform_list_append (list, op, pairs[i + 1], NULL));
+    }
+  transformed = afg_tree_transform (built, list, NULL, NULL);
+  afg_json_write (transformed, out);
+  return g_string_free (out, FALSE);
+}
+
+static JsonNode *
+parse (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *root = json_from_string (json, &error);
+
+  g_assert_no_error (error);
+  return root;
+}
+
+static gboolean
+has_function (JsonObject *object, const char *name)
+{
+  JsonArray *functions = json_object_get_array_member (object, "functions");
+
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (functions, i), "name"), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Repeated options apply in the order given; the JSON lists them and
+ * its functions are the transformed tree's. */
+static void
+test_json (void)
+{
+  g_autofree char *db = make_db ();
+  const char *args[] = { "--export", "-f", "json", "--merge-function", "F", "--drop-function", "/^c$/", NULL };
+  g_autofree char *json = run_export (db, args, "flamegraph.json");
+  g_autofree char *expected = core_json (db, (const char *[]) { "merge-function", "F", "drop-function", "/^c$/", NULL });
+  g_autoptr(JsonNode) root = parse (json);
+  JsonObject *object = json_node_get_object (root);
+  JsonArray *transforms = json_object_get_array_member (object, "transforms");
+  JsonObject *second = json_array_get_object_element (transforms, 1);
+
+  g_assert_cmpstr (json, ==, expected);
+  g_assert_nonnull (strstr (json, ",\"transforms\":[{\"op\":\"merge-function\",\"arg\":\"F\"},"
+                                  "{\"op\":\"drop-function\",\"arg\":\"/^c$/\"}],\"functions\":"));
+  g_assert_cmpuint (json_array_get_length (transforms), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (second, "op"), ==, "drop-function");
+  g_assert_cmpstr (json_object_get_string_member (second, "arg"), ==, "/^c$/");
+  g_assert_false (has_function (object, "F"));
+  g_assert_false (has_function (object, "c"));
+  g_assert_true (has_function (object, "a"));
+  remove_db (db);
+}
+
+/* Without a transform the JSON has no "transforms"; in the other order
+ * the result differs. The merged top frame's own time (600 - 70 ns)
+ * stays on the thread's line. */
+static void
+test_order (void)
+{
+  g_autofree char *db = make_db ();
+  g_autofree char *plain = run_export (db, (const char *[]) { "--export", "-f", "json", NULL }, "flamegraph.json");
+  g_autofree char *focus_merge = run_export (db, (const char *[]) { "--export", "-f", "folded", "--focus-function", "F",
+                                                                    "--merge-function", "F", NULL }, "flamegraph.folded");
+  g_autofree char *merge_focus = run_export (db, (const char *[]) { "--export", "-f", "folded", "--merge-function", "F",
+                                                                    "--focus-function", "F", NULL }, "flamegraph.folded");
+
+  g_assert_null (strstr (plain, "\"transforms\""));
+  g_assert_cmpstr (focus_merge, ==, "1/1 530\n1/1;c 70\n");
+  g_assert_cmpstr (merge_focus, ==, "");
+  remove_db (db);
+}
+
+static void
+assert_usage (const char * const *args, const char *expected)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_USAGE);
+  g_assert_nonnull (strstr (err, expected));
+  afg_test_assert_error_and_hint (err);
+}
+
+static void
+test_usage (void)
+{
+  g_autofree char *db = make_db ();
+
+  assert_usage ((const char *[]) { "--export", "-f", "trace", "--merge-function", "F", db, NULL }, "-f trace");
+  assert_usage ((const char *[]) { "--export", "--merge-function", "/(?i)f/", db, NULL }, "--merge-function '/(?i)f/'");
+  assert_usage ((const char *[]) { "--export", "--drop-function", "/f", db, NULL }, "//NAME");
+  assert_usage ((const char *[]) { "--export", "--focus-subtree", "a;;b", db, NULL }, "--focus-subtree 'a;;b'");
+  remove_db (db);
+}
+
+/* --top ranks the transformed tree's functions. */
+static void
+test_top (void)
+{
+  g_autofree char *db = make_db ();
+  const char *args[] = { "--top", "10", "--drop-function", "a", db, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  g_assert_nonnull (strstr (out, "main"));
+  g_assert_null (strstr (out, "  a\n"));
+  g_assert_null (strstr (out, "  c\n"));
+  remove_db (db);
+}
+
+/* Both sides of a diff are transformed. */
+static void
+test_diff (void)
+{
+  g_autofree char *a = make_db ();
+  g_autofree char *b = make_db ();
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  const char *args[] = { "--diff", a, b, "--export", "-f", "folded", "-q", "-o", dir, "--focus-subtree", "main;a", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *folded = NULL;
+
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  folded = afg_test_read_output (dir, "flamegraph-diff.folded");
+  g_assert_null (strstr (folded, "main"));
+  g_assert_nonnull (strstr (folded, "a;F"));
+  /* Each side of the JSON lists them. */
+  args[5] = "json";
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  json = afg_test_read_output (dir, "flamegraph-diff.json");
+  root = parse (json);
+  for (guint s = 0; s < 2; s++)
+    {
+      JsonObject *side = json_object_get_object_member (json_node_get_object (root), s == 0 ? "a" : "b");
+      JsonObject *t = json_array_get_object_element (json_object_get_array_member (side, "transforms"), 0);
+
+      g_assert_cmpstr (json_object_get_string_member (t, "op"), ==, "focus-subtree");
+      g_assert_cmpstr (json_object_get_string_member (t, "arg"), ==, "main;a");
+    }
+  g_assert_null (strstr (json, "\"main\""));
+  afg_test_rm_rf (dir);
+  remove_db (a);
+  remove_db (b);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli-transforms/json", test_json);
+  g_test_add_func ("/cli-transforms/order", test_order);
+  g_test_add_func ("/cli-transforms/usage", test_usage);
+  g_test_add_func ("/cli-transforms/top", test_top);
+  g_test_add_func ("/cli-transforms/diff", test_diff);
+  return g_test_run ();
+}

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: MIT */
+/* Call-tree transforms (focus, merge, drop, collapse recursion) on DBs
+ * made here: each rule's tree line for line, root totals against the
+ * function table, the calls' durations behind the percentiles, NPU
+ * columns, composition in both orders, the threads left out, and the
+ * regular expressions the C side takes or refuses. */
+#include "config.h"
+
+#include <string.h>
+
+#include "afg-call-durations.h"
+#include "afg-function-table.h"
+#include "afg-select.h"
+#include "afg-test-db.h"
+#include "afg-tree-transform.h"
+
+#define T1 GTID (1, 1)
+#define T2 GTID (1, 2)
+#define T3 GTID (1, 3)
+
+/* 1/1: main { a { F { b { F }, c }, c }, F { F { c }, d } }: F under F
+ * directly and through b. 1/2: x { y }. 1/3: solo. */
+static const AfgTestEvent shape[] = {
+  { T1, 0, 1000, "main" },
+  { T1, 0, 400, "a" },
+  { T1, 10, 210, "F" },
+  { T1, 20, 120, "b" },
+  { T1, 30, 80, "F" },
+  { T1, 130, 200, "c" },
+  { T1, 250, 350, "c" },
+  { T1, 500, 900, "F" },
+  { T1, 510, 610, "F" },
+  { T1, 520, 560, "c" },
+  { T1, 700, 800, "d" },
+  { T2, 0, 100, "x" },
+  { T2, 10, 50, "y" },
+  { T3, 0, 30, "solo" },
+};
+
+#define T2_LINES "1/2\t1\t100\t0", "1/2;x\t1\t100\t60", "1/2;x;y\t1\t40\t40"
+#define T3_LINES "1/3\t1\t30\t0", "1/3;solo\t1\t30\t30"
+
+static AfgTree *
+load_shape (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+
+  afg_test_db_add_events (db, shape, G_N_ELEMENTS (shape));
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  return afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+}
+
+static AfgTransformList *
+list_of (const char * const *pairs)
+{
+  AfgTransformList *list = afg_transform_list_new ();
+
+  for (guint i = 0; pairs[i] != NULL; i += 2)
+    {
+      g_autoptr(GError) error = NULL;
+      AfgTransformOp op;
+
+      g_assert_true (afg_transform_op_from_string (pairs[i], &op));
+      g_assert_true (afg_transform_list_append (list, op, pairs[i + 1], &error));
+      g_assert_no_error (error);
+    }
+  return list;
+}
+
+/* The layout of AfgNode, and each frame's calls behind its columns: as
+ * many as its calls, adding up to its total, with its percentiles. */
+static void
+check_tree (AfgTree *tree)
+{
+  guint n = afg_tree_get_n_nodes (tree);
+  g_autofree guint8 *marks = g_new0 (guint8, n);
+  guint32 next = 1;
+
+  g_assert_cmpuint (afg_tree_get_node (tree, AFG_TREE_ROOT)->n_children, ==, afg_tree_get_n_threads (tree));
+  for (guint32 i = 0; i < n; i++)
+    {
+      const AfgNode *node = afg_tree_get_node (tree, i);
+      g_autoptr(GArray) ns = NULL;
+      gint64 sum = 0;
+
+      g_assert_true (node->n_children == 0 || node->first_child == next);
+      next += node->n_children;
+      for (guint32 c = 1; c < node->n_children; c++)
+        g_assert_cmpint (strcmp (afg_tree_get_node_name (tree, node->first_child + c - 1),
+                                 afg_tree_get_node_name (tree, node->first_child + c)), <, 0);
+      if (!afg_tree_is_frame (tree, i))
+        continue;
+      g_assert_cmpuint (node->thread, ==, afg_tree_get_node (tree, node->parent)->thread);
+      if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
+        continue;
+      marks[i] = 1;
+      ns = afg_call_durations_collect (tree, marks, NULL);
+      marks[i] = 0;
+      g_assert_cmpint (ns->len, ==, afg_tree_get_value (tree, AFG_COLUMN_CALLS, i));
+      g_array_sort (ns, afg_compare_int64);
+      for (guint k = 0; k < ns->len; k++)
+        sum += g_array_index (ns, gint64, k);
+      g_assert_cmpint (sum, ==, afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i));
+      g_assert_cmpint (g_array_index (ns, gint64, 0), ==, afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN, i));
+      g_assert_cmpint (g_array_index (ns, gint64, ns->len - 1), ==, afg_tree_get_value (tree, AFG_COLUMN_DURATION_MAX, i));
+      g_assert_cmpint (g_array_index (ns, gint64, (ns->len + 1) / 2 - 1), ==,
+                       afg_tree_get_value (tree, AFG_COLUMN_DURATION_P50, i));
+    }
+  g_assert_cmpuint (next, ==, n);
+  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+    g_assert_cmpuint (afg_tree_get_thread (tree, t)->node, ==, 1 + t);
+}
+
+static AfgTree *
+transform (AfgTree *tree, const char * const *pairs)
+{
+  g_autoptr(AfgTransformList) list = list_of (pairs);
+  g_autoptr(GError) error = NULL;
+  AfgTree *result = afg_tree_transform (tree, list, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  check_tree (result);
+  g_assert_cmpuint (afg_transform_list_get_length (afg_tree_get_transforms (result)), ==,
+                    afg_transform_list_get_length (afg_tree_get_transforms (tree)) + g_strv_length ((char **) pairs) / 2);
+  return result;
+}
+
+static void
+assert_same_tree (const AfgTree *actual, const AfgTree *expected, const char *what)
+{
+  g_autoptr(GPtrArray) a = afg_test_render_tree (actual);
+  g_autoptr(GPtrArray) e = afg_test_render_tree (expected);
+
+  afg_test_assert_lines (a, e, what);
+}
+
+static gint64
+root_total (const AfgTree *tree)
+{
+  return afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+}
+
+static gint64
+function_total (AfgTree *tree, const char *name)
+{
+  g_autoptr(AfgFunctionTable) table = afg_function_table_new (tree);
+
+  return afg_function_table_get (table, afg_function_table_find (table, name))->total_ns;
+}
+
+static void
+assert_durations (const AfgTree *tree, const char *path, const char *expected)
+{
+  g_autofree char *actual = afg_test_durations_of (tree, path);
+
+  g_assert_cmpstr (actual, ==, expected);
+}
+
+/* The outermost F frames, merged at the top: the root total is F's
+ * function-table total; threads without F are left out. */
+static void
+test_focus_function (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "F", NULL });
+
+  afg_test_assert_tree (focused, (const char *[]) {
+    "1/1\t2\t600\t0", "1/1;F\t2\t600\t230", "1/1;F;b\t1\t100\t50", "1/1;F;b;F\t1\t50\t50",
+    "1/1;F;c\t1\t70\t70", "1/1;F;F\t1\t100\t60", "1/1;F;F;c\t1\t40\t40", "1/1;F;d\t1\t100\t100", NULL });
+  g_assert_cmpint (root_total (focused), ==, function_total (tree, "F"));
+  g_assert_cmpint (root_total (focused), ==, 600);
+  assert_durations (focused, "1/1;F", "200 200 400 400 400");
+  assert_durations (focused, "1/1;F;F", "100 100 100 100 100");
+  afg_test_check_invariants (focused);
+}
+
+static void
+test_focus_subtree (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-subtree", "main;a", NULL });
+  g_autoptr(AfgTree) nowhere = transform (tree, (const char *[]) { "focus-subtree", "a", NULL });
+  g_autoptr(AfgTree) deep = transform (tree, (const char *[]) { "focus-subtree", "main;F;F;c", NULL });
+
+  afg_test_assert_tree (focused, (const char *[]) {
+    "1/1\t1\t400\t0", "1/1;a\t1\t400\t100", "1/1;a;F\t1\t200\t30", "1/1;a;F;b\t1\t100\t50",
+    "1/1;a;F;b;F\t1\t50\t50", "1/1;a;F;c\t1\t70\t70", "1/1;a;c\t1\t100\t100", NULL });
+  /* The path starts at the thread's top: `a` alone is no top frame. */
+  g_assert_true (afg_tree_is_empty (nowhere));
+  g_assert_cmpint (root_total (nowhere), ==, 0);
+  afg_test_assert_tree (deep, (const char *[]) { "1/1\t1\t40\t0", "1/1;c\t1\t40\t40", NULL });
+  afg_test_check_invariants (focused);
+}
+
+/* F frames removed, their children merged by path into the parent:
+ * a;c gets the call of a;F;c; totals of threads and root unchanged. */
+static void
+test_merge_function (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) merged = transform (tree, (const char *[]) { "merge-function", "F", NULL });
+
+  afg_test_assert_tree (merged, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;main\t1\t1000\t460", "1/1;main;a\t1\t400\t130", "1/1;main;a;b\t1\t100\t100",
+    "1/1;main;a;c\t2\t170\t170", "1/1;main;c\t1\t40\t40", "1/1;main;d\t1\t100\t100", T2_LINES, T3_LINES, NULL });
+  g_assert_cmpint (root_total (merged), ==, root_total (tree));
+  assert_durations (merged, "1/1;main;a;c", "70 70 100 100 100");
+  afg_test_check_invariants (merged);
+}
+
+/* A removed top frame's own time stays in its thread, which stays
+ * without frames. */
+static void
+test_merge_top_frame (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) merged = transform (tree, (const char *[]) { "merge-function", "solo", "merge-function", "x", NULL });
+
+  afg_test_assert_tree (merged, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;main\t1\t1000\t200", "1/1;main;a\t1\t400\t100", "1/1;main;a;F\t1\t200\t30",
+    "1/1;main;a;F;b\t1\t100\t50", "1/1;main;a;F;b;F\t1\t50\t50", "1/1;main;a;F;c\t1\t70\t70",
+    "1/1;main;a;c\t1\t100\t100", "1/1;main;F\t1\t400\t200", "1/1;main;F;F\t1\t100\t60",
+    "1/1;main;F;F;c\t1\t40\t40", "1/1;main;F;d\t1\t100\t100",
+    "1/2\t1\t100\t0", "1/2;y\t1\t40\t40", "1/3\t0\t30\t0", NULL });
+  g_assert_cmpint (root_total (merged), ==, root_total (tree));
+}
+
+/* F frames go with their subtrees; every ancestor, the thread and the
+ * root lose their totals: the root by F's function-table total. */
+static void
+test_drop_function (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "F", NULL });
+  g_autoptr(AfgTree) no_thread = transform (tree, (const char *[]) { "drop-function", "solo", NULL });
+
+  afg_test_assert_tree (dropped, (const char *[]) {
+    "1/1\t1\t400\t0", "1/1;main\t1\t400\t200", "1/1;main;a\t1\t200\t100", "1/1;main;a;c\t1\t100\t100",
+    T2_LINES, T3_LINES, NULL });
+  g_assert_cmpint (root_total (dropped), ==, root_total (tree) - function_total (tree, "F"));
+  assert_durations (dropped, "1/1;main", "400 400 400 400 400");
+  assert_durations (dropped, "1/1;main;a", "200 200 200 200 200");
+  afg_test_check_invariants (dropped);
+  /* A thread with nothing left is left out. */
+  g_assert_cmpuint (afg_tree_get_n_threads (no_thread), ==, 2);
+  g_assert_cmpint (root_total (no_thread), ==, root_total (tree) - 30);
+}
+
+/* Only F under F directly: main;F;F goes, main;a;F;b;F stays. */
+static void
+test_collapse_recursion (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) collapsed = transform (tree, (const char *[]) { "collapse-recursion", "F", NULL });
+
+  afg_test_assert_tree (collapsed, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;main\t1\t1000\t200", "1/1;main;a\t1\t400\t100", "1/1;main;a;F\t1\t200\t30",
+    "1/1;main;a;F;b\t1\t100\t50", "1/1;main;a;F;b;F\t1\t50\t50", "1/1;main;a;F;c\t1\t70\t70",
+    "1/1;main;a;c\t1\t100\t100", "1/1;main;F\t1\t400\t260", "1/1;main;F;c\t1\t40\t40",
+    "1/1;main;F;d\t1\t100\t100", T2_LINES, T3_LINES, NULL });
+  /* The parent keeps its own calls: one of 400 ns. */
+  assert_durations (collapsed, "1/1;main;F", "400 400 400 400 400");
+  g_assert_cmpint (root_total (collapsed), ==, root_total (tree));
+  afg_test_check_invariants (collapsed);
+}
+
+/* F under F through b too: b loses the inner F's 50 ns (its one call
+ * now lasts 50), which stays in the outer F as self time. */
+static void
+test_collapse_indirect_recursion (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) collapsed = transform (tree, (const char *[]) { "collapse-indirect-recursion", "F", NULL });
+
+  afg_test_assert_tree (collapsed, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;main\t1\t1000\t200", "1/1;main;a\t1\t400\t100", "1/1;main;a;F\t1\t200\t80",
+    "1/1;main;a;F;b\t1\t50\t50", "1/1;main;a;F;c\t1\t70\t70", "1/1;main;a;c\t1\t100\t100",
+    "1/1;main;F\t1\t400\t260", "1/1;main;F;c\t1\t40\t40", "1/1;main;F;d\t1\t100\t100", T2_LINES, T3_LINES, NULL });
+  assert_durations (collapsed, "1/1;main;a;F;b", "50 50 50 50 50");
+  g_assert_cmpint (root_total (collapsed), ==, root_total (tree));
+  afg_test_check_invariants (collapsed);
+}
+
+/* Three F frames in a chain through other frames: every inner one goes
+ * to the outermost, each taking its time from the frames between. */
+static void
+test_indirect_chain (void)
+{
+  static const AfgTestEvent chain[] = {
+    { T1, 0, 1000, "F" },
+    { T1, 0, 900, "x" },
+    { T1, 0, 800, "F" },
+    { T1, 0, 700, "y" },
+    { T1, 0, 600, "F" },
+    { T1, 0, 500, "z" },
+  };
+  g_autoptr(AfgTree) tree = afg_test_load_events (AFG_TEST_DB_DEFAULT, chain, G_N_ELEMENTS (chain));
+  g_autoptr(AfgTree) with_durations = NULL;
+  g_autoptr(AfgTree) collapsed = NULL;
+  g_autoptr(AfgDocument) document = afg_document_ref (afg_tree_get_document (tree));
+
+  with_durations = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  collapsed = transform (with_durations, (const char *[]) { "collapse-indirect-recursion", "F", NULL });
+  afg_test_assert_tree (collapsed, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;F\t1\t1000\t300", "1/1;F;x\t1\t100\t100", "1/1;F;y\t1\t100\t100",
+    "1/1;F;z\t1\t500\t500", NULL });
+}
+
+/* Focus then merge keeps F's subtrees without F; merge then focus finds
+ * no F left. */
+static void
+test_composition (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) focus_merge = transform (tree, (const char *[]) { "focus-function", "F", "merge-function", "F", NULL });
+  g_autoptr(AfgTree) merge_focus = transform (tree, (const char *[]) { "merge-function", "F", "focus-function", "F", NULL });
+  g_autoptr(AfgTree) drop_focus = transform (tree, (const char *[]) { "drop-function", "c", "focus-subtree", "main;F", NULL });
+  g_autoptr(AfgTree) focus_drop = transform (tree, (const char *[]) { "focus-subtree", "main;F", "drop-function", "c", NULL });
+  g_autoptr(AfgTree) step1 = transform (tree, (const char *[]) { "focus-function", "F", NULL });
+  g_autoptr(AfgTree) step2 = transform (step1, (const char *[]) { "merge-function", "F", NULL });
+
+  afg_test_assert_tree (focus_merge, (const char *[]) {
+    "1/1\t4\t600\t0", "1/1;b\t1\t100\t100", "1/1;c\t2\t110\t110", "1/1;d\t1\t100\t100", NULL });
+  assert_durations (focus_merge, "1/1;c", "40 40 70 70 70");
+  g_assert_true (afg_tree_is_empty (merge_focus));
+  afg_test_assert_tree (drop_focus, (const char *[]) {
+    "1/1\t1\t360\t0", "1/1;F\t1\t360\t200", "1/1;F;F\t1\t60\t60", "1/1;F;d\t1\t100\t100", NULL });
+  assert_same_tree (focus_drop, drop_focus, "drop then focus");
+  /* One transform at a time gives what the list gives. */
+  assert_same_tree (step2, focus_merge, "step by step");
+  g_assert_cmpuint (afg_transform_list_get_length (afg_tree_get_transforms (step2)), ==, 2);
+  g_assert_cmpstr (afg_transform_list_get (afg_tree_get_transforms (step2), 0)->arg, ==, "F");
+  assert_durations (step2, "1/1;c", "40 40 70 70 70");
+}
+
+/* An unanchored search in JavaScript's syntax: /^[a-c]$/ merges a, b
+ * and c; /a/ also finds "main", the outermost match of its thread. */
+static void
+test_regex (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) merged = transform (tree, (const char *[]) { "merge-function", "/^[a-c]$/", NULL });
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "/a/", NULL });
+  g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "/^[xs]/", NULL });
+
+  afg_test_assert_tree (merged, (const char *[]) {
+    "1/1\t1\t1000\t0", "1/1;main\t1\t1000\t400", "1/1;main;F\t2\t600\t350", "1/1;main;F;F\t2\t150\t150",
+    "1/1;main;F;d\t1\t100\t100", T2_LINES, T3_LINES, NULL });
+  assert_durations (merged, "1/1;main;F;F", "50 50 100 100 100");
+  g_assert_cmpint (root_total (focused), ==, 1000);
+  g_assert_cmpuint (afg_tree_get_n_threads (focused), ==, 1);
+  g_assert_true (afg_tree_is_empty (dropped) == FALSE);
+  g_assert_cmpuint (afg_tree_get_n_threads (dropped), ==, 1);
+  g_assert_cmpint (root_total (dropped), ==, 1000);
+}
+
+/* In a time range [0, 550): rows count by their overlap; the calls'
+ * durations, taken and merged, are the overlaps too. */
+static void
+test_scoped (void)
+{
+  g_autoptr(AfgTree) whole = load_shape ();
+  AfgScope scope = { TRUE, 0, 550, 0, 0, 0 };
+  g_autoptr(AfgTree) tree = afg_test_build (afg_tree_get_document (whole), &scope, AFG_TREE_DURATIONS);
+  g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "F", NULL });
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "F", NULL });
+
+  afg_test_assert_tree (dropped, (const char *[]) {
+    "1/1\t1\t300\t0", "1/1;main\t1\t300\t100", "1/1;main;a\t1\t200\t100", "1/1;main;a;c\t1\t100\t100",
+    T2_LINES, T3_LINES, NULL });
+  assert_durations (dropped, "1/1;main", "300 300 300 300 300");
+  assert_durations (focused, "1/1;F", "50 50 200 200 200");
+  g_assert_cmpint (root_total (focused), ==, function_total (tree, "F"));
+}
+
+/* A transform that finds nothing gives the same tree, durations too. */
+static void
+test_identity (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) same = transform (tree, (const char *[]) { "merge-function", "nowhere", "drop-function", "/^$/", NULL });
+  g_autoptr(AfgTree) plain = NULL;
+  g_autoptr(AfgTree) plain_same = NULL;
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) { "collapse-recursion", "nowhere", NULL });
+
+  assert_same_tree (same, tree, "identity");
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    for (AfgColumn c = AFG_COLUMN_DURATION_MIN; c <= AFG_COLUMN_DURATION_MAX; c++)
+      g_assert_cmpint (afg_tree_get_value (same, c, i), ==, afg_tree_get_value (tree, c, i));
+  /* Without durations, no rows are walked again and none are made. */
+  plain = afg_test_build (afg_tree_get_document (tree), NULL, AFG_TREE_FLAGS_NONE);
+  plain_same = afg_tree_transform (plain, list, NULL, NULL);
+  g_assert_false (afg_tree_has_column (plain_same, AFG_COLUMN_DURATION_MIN));
+  assert_same_tree (plain_same, plain, "plain");
+}
+
+/* The "NPU: path npu_total npu_self npu_tasks" of every frame. */
+static GPtrArray *
+render_npu (const AfgTree *tree)
+{
+  g_autoptr(GPtrArray) frames = afg_test_render_tree (tree);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint32 i = 1; i < afg_tree_get_n_nodes (tree); i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (frames->pdata[i - 1], "\t", 2);
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                                               parts[0], afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, i),
+                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_SELF_NS, i),
+                                               afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i)));
+    }
+  return lines;
+}
+
+static void
+assert_npu (const AfgTree *tree, const char * const *expected_lines)
+{
+  g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+
+  for (guint i = 0; expected_lines[i] != NULL; i++)
+    g_ptr_array_add (expected, (gpointer) expected_lines[i]);
+  afg_test_assert_lines (render_npu (tree), expected, "npu");
+}
+
+/* f (10 ns on the NPU) { g (20) { f (40) } }: device time follows the
+ * host time's rules, tasks follow the frames' own time. */
+static void
+test_npu_columns (void)
+{
+  AfgTestDb *db = afg_test_db_new_npu_recursion ();
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(AfgTree) tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "g", NULL });
+  g_autoptr(AfgTree) merged = transform (tree, (const char *[]) { "merge-function", "g", NULL });
+  g_autoptr(AfgTree) collapsed = transform (tree, (const char *[]) { "collapse-indirect-recursion", "f", NULL });
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "g", NULL });
+
+  afg_test_db_free (db);
+  assert_npu (dropped, (const char *[]) { "1/1 10 0 0", "1/1;f 10 10 1", NULL });
+  assert_npu (merged, (const char *[]) { "1/1 70 0 0", "1/1;f 70 30 2", "1/1;f;f 40 40 1", NULL });
+  assert_npu (collapsed, (const char *[]) { "1/1 70 0 0", "1/1;f 70 50 2", "1/1;f;g 20 20 1", NULL });
+  assert_npu (focused, (const char *[]) { "1/1 60 0 0", "1/1;g 60 20 1", "1/1;g;f 40 40 1", NULL });
+  g_assert_cmpint (afg_tree_get_value (dropped, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT), ==, 10);
+}
+
+/* Addresses merged: F names the merged name. */
+static void
+test_merged_addresses (void)
+{
+  static const AfgTestEvent events[] = {
+    { T1, 0, 100, "top" },
+    { T1, 0, 30, "h at 0x7f00" },
+    { T1, 40, 90, "h at 0x7f08" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) focused = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *path = NULL;
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES);
+  g_assert_cmpuint (afg_tree_get_n_nodes (tree), ==, 4);
+  focused = transform (tree, (const char *[]) { "focus-function", afg_tree_get_node_name (tree, 3), NULL });
+  line = g_strdup_printf ("1/1;%s\t2\t80\t80", afg_tree_get_node_name (tree, 3));
+  path = g_strdup_printf ("1/1;%s", afg_tree_get_node_name (tree, 3));
+  afg_test_assert_tree (focused, (const char *[]) { "1/1\t2\t80\t0", line, NULL });
+  assert_durations (focused, path, "30 30 50 50 50");
+}
+
+static void
+on_transformed (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AfgTree **out = data;
+  g_autoptr(GError) error = NULL;
+
+  *out = afg_tree_transform_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+/* The window's way: in a worker thread, the same tree. */
+static void
+test_async (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) sync = transform (tree, (const char *[]) { "collapse-indirect-recursion", "F", NULL });
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) { "collapse-indirect-recursion", "F", NULL });
+  g_autoptr(AfgTree) async = NULL;
+
+  afg_tree_transform_async (tree, list, NULL, on_transformed, &async);
+  while (async == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  check_tree (async);
+  assert_same_tree (async, sync, "async");
+  assert_durations (async, "1/1;main;a;F;b", "50 50 50 50 50");
+}
+
+/* The real samples: for the functions with the most self time, every
+ * transform keeps the layout and the calls behind the columns, and the
+ * root totals follow the function table. */
+static void
+test_sample (gconstpointer data)
+{
+  g_autofree char *path = afg_test_sample_path (data, ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgTree) loaded = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgFunctionTable) table = NULL;
+
+  g_assert_no_error (error);
+  tree = afg_test_build (afg_tree_get_document (loaded), NULL, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES);
+  table = afg_function_table_new (tree);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autofree char *f = afg_frame_matcher_quote_name (afg_function_table_get_name (table, k));
+      gint64 f_total = afg_function_table_get (table, k)->total_ns;
+      static const char * const ops[] = { "focus-function", "merge-function", "drop-function", "collapse-recursion",
+                                          "collapse-indirect-recursion" };
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        {
+          g_autoptr(AfgTree) result = transform (tree, (const char *[]) { ops[o], f, NULL });
+
+          if (o == 0)
+            g_assert_cmpint (root_total (result), ==, f_total);
+          else if (o == 2)
+            g_assert_cmpint (root_total (result), ==, root_total (tree) - f_total);
+          else
+            g_assert_cmpint (root_total (result), ==, root_total (tree));
+        }
+    }
+}
+
+static void
+assert_refused (const char *arg, AfgTransformError code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgFrameMatcher) matcher = afg_frame_matcher_new (arg, &error);
+
+  g_assert_null (matcher);
+  g_assert_error (error, AFG_TRANSFORM_ERROR, (gint) code);
+  g_assert_nonnull (strstr (error->message, arg));
+}
+
+static gboolean
+matches (const char *arg, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgFrameMatcher) matcher = afg_frame_matcher_new (arg, &error);
+
+  g_assert_no_error (error);
+  return afg_frame_matcher_matches (matcher, name);
+}
+
+/* What JavaScript reads the same way is taken, and matches as it would
+ * there; the rest is refused, naming the argument. */
+static void
+test_matcher (void)
+{
+  g_assert_true (matches ("/^torch\\//", "torch/nn/modules/module.py(1501): _call_impl"));
+  g_assert_false (matches ("/^torch\\//", "xtorch/nn"));
+  g_assert_true (matches ("aten::to", "aten::to"));
+  g_assert_false (matches ("aten::to", "aten::to_copy"));
+  g_assert_true (matches ("//x", "/x"));
+  g_assert_false (matches ("//x", "//x"));
+  /* $ is the end, not before a final newline; . is no line break. */
+  g_assert_false (matches ("/x$/", "x\n"));
+  g_assert_false (matches ("/a.c/", "a\nc"));
+  g_assert_true (matches ("/a.c/", "a\xc3\xa9" "c"));
+  g_assert_true (matches ("/a.c/", "abc"));
+  /* \d and \w are ASCII, as in JavaScript without the u flag. */
+  g_assert_false (matches ("/^\\d$/", "\xd9\xa3"));
+  g_assert_false (matches ("/^\\w$/", "\xc3\xa9"));
+  g_assert_true (matches ("/\\bto\\b/", "aten::to"));
+  g_assert_false (matches ("/\\bto\\b/", "aten::tox"));
+  g_assert_true (matches ("/^(?:ab)+(?=c)[^x]{1,2}$/", "ababc"));
+  g_assert_true (matches ("/\\u00e9/", "caf\xc3\xa9"));
+  g_assert_true (matches ("/[\\]a-]/", "-"));
+  assert_refused ("/abc", AFG_TRANSFORM_ERROR_NAME);
+  assert_refused ("/", AFG_TRANSFORM_ERROR_NAME);
+  for (guint i = 0; i < 12; i++)
+    {
+      static const char * const refused[] = {
+        "/(?i)a/", "/\\p{L}/", "/a{/", "/[]/", "/[^]/", "/\\1/", "/a**/", "/(?<=a)b/", "/a)/", "/(a/",
+        "/[[:alpha:]]/", "/\\Qa/",
+      };
+
+      assert_refused (refused[i], AFG_TRANSFORM_ERROR_REGEX);
+    }
+}
+
+/* What a frame's menu appends: its name, or its path from the top. */
+static void
+test_arg_for_node (void)
+{
+  static const AfgTestEvent events[] = {
+    { T1, 0, 100, "/top;x" },
+    { T1, 0, 50, "a\\b" },
+  };
+  g_autoptr(AfgTree) tree = afg_test_load_events (AFG_TEST_DB_DEFAULT, events, G_N_ELEMENTS (events));
+  g_autofree char *name = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_MERGE_FUNCTION, 3);
+  g_autofree char *path = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_FOCUS_SUBTREE, 3);
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-subtree", path, NULL });
+  g_autoptr(AfgTree) merged = NULL;
+
+  g_assert_cmpstr (name, ==, "a\\b");
+  g_assert_cmpstr (path, ==, "/top\\;x;a\\\\b");
+  afg_test_assert_tree (focused, (const char *[]) { "1/1\t1\t50\t0", "1/1;a\\b\t1\t50\t50", NULL });
+  g_free (name);
+  name = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_MERGE_FUNCTION, 2);
+  g_assert_cmpstr (name, ==, "//top;x");
+  merged = transform (tree, (const char *[]) { "merge-function", name, NULL });
+  afg_test_assert_tree (merged, (const char *[]) { "1/1\t1\t100\t0", "1/1;a\\b\t1\t50\t50", NULL });
+}
+
+/* A transformed tree built without durations still gives its frames'
+ * calls (the histogram's), made again with them. */
+static void
+test_calls_without_durations (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTree) plain = afg_test_build (afg_tree_get_document (tree), NULL, AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgTree) focused = transform (plain, (const char *[]) { "focus-function", "F", NULL });
+  g_autofree guint8 *marks = g_new0 (guint8, afg_tree_get_n_nodes (focused));
+  g_autoptr(GArray) ns = NULL;
+
+  marks[afg_test_find_node (focused, "1/1;F")] = 1;
+  ns = afg_call_durations_collect (focused, marks, NULL);
+  g_array_sort (ns, afg_compare_int64);
+  g_assert_cmpuint (ns->len, ==, 2);
+  g_assert_cmpint (g_array_index (ns, gint64, 0), ==, 200);
+  g_assert_cmpint (g_array_index (ns, gint64, 1), ==, 400);
+}
+
+static void
+test_paths (void)
+{
+  g_auto(GStrv) names = afg_transform_path_split ("a\\;b;c\\\\;d", NULL);
+  g_autofree char *joined = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[0], ==, "a;b");
+  g_assert_cmpstr (names[1], ==, "c\\");
+  g_assert_cmpstr (names[2], ==, "d");
+  joined = afg_transform_path_join ((const char * const *) names);
+  g_assert_cmpstr (joined, ==, "a\\;b;c\\\\;d");
+  g_assert_null (afg_transform_path_split ("a;;b", &error));
+  g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
+  g_clear_error (&error);
+  g_assert_null (afg_transform_path_split ("a\\n", &error));
+  g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
+  g_clear_error (&error);
+  g_assert_null (afg_transform_path_split ("", &error));
+  g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transforms/focus-function", test_focus_function);
+  g_test_add_func ("/transforms/focus-subtree", test_focus_subtree);
+  g_test_add_func ("/transforms/merge-function", test_merge_function);
+  g_test_add_func ("/transforms/merge-top-frame", test_merge_top_frame);
+  g_test_add_func ("/transforms/drop-function", test_drop_function);
+  g_test_add_func ("/transforms/collapse-recursion", test_collapse_recursion);
+  g_test_add_func ("/transforms/collapse-indirect-recursion", test_collapse_indirect_recursion);
+  g_test_add_func ("/transforms/indirect-chain", test_indirect_chain);
+  g_test_add_func ("/transforms/composition", test_composition);
+  g_test_add_func ("/transforms/regex", test_regex);
+  g_test_add_func ("/transforms/identity", test_identity);
+  g_test_add_func ("/transforms/scoped", test_scoped);
+  g_test_add_func ("/transforms/npu-columns", test_npu_columns);
+  g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
+  g_test_add_func ("/transforms/matcher", test_matcher);
+  g_test_add_func ("/transforms/async", test_async);
+  g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
+  g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
+  g_test_add_func ("/transforms/paths", test_paths);
+  g_test_add_func ("/transforms/arg-for-node", test_arg_for_node);
+  g_test_add_func ("/transforms/calls-without-durations", test_calls_without_durations);
+  return g_test_run ();
+}
