@@ -208,7 +208,7 @@ AfgStepStrip.prototype.fillLegend = function (timeline) {
     item.dataset.part = p.part;
     const sw = document.createElement('span');
     sw.className = 'swatch';
-    sw.style.background = p.colour || this.colour(0);
+    sw.style.background = p.colour || '#3b7dd8';  /* an ordinary step's */
     if (!p.colour)
       sw.style.opacity = String(AFG_FREE_ALPHA);
     const share = timeline ? ' ' + this.hooks.fmtPct(timeline[p.key], whole) : '';
