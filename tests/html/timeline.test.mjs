@@ -28,17 +28,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(file, hash = '') {
-  const p = await h.openPage(browser.context, file, hash);
-  p.eval = (fn, arg) => p.page.evaluate(fn, arg);
-  return p;
-}
-
-async function done({ page, log }) {
-  assert.deepEqual(log.errors, []);
-  assert.deepEqual(log.requests, []);
-  await page.close();
-}
+const open = (file, hash = '') => h.openEval(browser.context, file, hash);
+const done = h.closeClean;
 
 /* The JSON tree as dump()'s lines: path, calls, total, self; sorted. */
 function jsonLines(json) {
@@ -203,3 +194,16 @@ for (const name of SAMPLES) {
     await done(p);
   });
 }
+
+test('--npu-idle: transforms apply to the idle tree as the CLI applies them, and stay across the toggle', async () => {
+  const whole = h.exportJson(gen);
+  const drop = whole.threads[0].children[0].name;
+  const list = [{ op: 'drop-function', arg: drop }];
+  const p = await open(h.exportHtml(gen, ['--npu-idle']), `#idle=1&merge=0&t=${encodeURIComponent(JSON.stringify(list))}`);
+  assert.deepEqual(await p.eval(() => window.flamegraph.dump()),
+                   jsonLines(h.exportJson(gen, ['--npu-idle', '--drop-function', drop])));
+  await p.page.click('#npu-idle');
+  assert.deepEqual((await p.eval(() => window.flamegraph.state())).transforms, list);
+  assert.deepEqual(await p.eval(() => window.flamegraph.dump()), jsonLines(h.exportJson(gen, ['--drop-function', drop])));
+  await done(p);
+});
