@@ -86,9 +86,22 @@ test_union_overlap (void)
         {
           gint64 a = g_rand_int_range (rand, -10, RANGE + 10);
           gint64 b = g_rand_int_range (rand, -10, RANGE + 10);
+          gsize hint = g_rand_int_range (rand, 0, 40);  /* any hint, any order */
 
           g_assert_cmpint (afg_spans_overlap (set, a, b), ==, a < b ? count (&marks, a, b, 0, FALSE) : 0);
+          g_assert_cmpint (afg_spans_overlap_from (set, &hint, a, b), ==, a < b ? count (&marks, a, b, 0, FALSE) : 0);
         }
+      /* Ranges in ascending start, as a thread's rows come. */
+      {
+        gsize hint = 0;
+
+        for (gint64 a = -5; a < RANGE + 5; a += g_rand_int_range (rand, 0, 3))
+          {
+            gint64 b = a + g_rand_int_range (rand, -2, 60);
+
+            g_assert_cmpint (afg_spans_overlap_from (set, &hint, a, b), ==, a < b ? count (&marks, a, b, 0, FALSE) : 0);
+          }
+      }
     }
 }
 

@@ -164,10 +164,13 @@ add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 
 /* The overlap of @ev with the scope, 0 when under 1 ns. A row outside
  * the range can be no ancestor of one inside it (it would contain it),
- * so leaving it out of the walk changes no row's place. */
+ * so leaving it out of the walk changes no row's place. A thread's rows
+ * come by start: @hint follows them through the NPU-idle instants. */
 static inline gint64
-scoped_ns (const AfgScope *scope, const AfgEvent *ev)
+scoped_ns (const AfgScope *scope, const AfgEvent *ev, gsize *hint)
 {
+  if (scope->idle != NULL)
+    return afg_spans_overlap_from (scope->idle, hint, ev->start, ev->end);
   return afg_scope_overlap_ns (scope, ev->start, ev->end);
 }
 
@@ -239,6 +242,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 i = 0;
+  gsize hint = 0;
 
   /* A node's calls so far are the events that became it. */
   for (guint32 k = 0; k < n_local; k++)
@@ -250,7 +254,7 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
       guint32 node = self->event_nodes[i++];
 
       if (node != AFG_NODE_NONE)
-        ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev);
+        ns[offsets[node - mark]++] = scoped_ns (&self->tree->scope, &ev, &hint);
     }
   afg_vec_set_len_zeroed (&self->durations, self->nodes.len);
   reduce_nodes (self, mark, n_local, offsets, ns);
@@ -311,6 +315,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
+  gsize hint = 0;
   guint n_npu, next_npu = 0, n_kinds, next_kinds = 0;
   const AfgNpuEntry *npu_entries = afg_document_get_npu_entries (self->tree->document, index, &n_npu);
   const AfgNpuKindEntry *kind_entries = afg_document_get_npu_kind_entries (self->tree->document, index, &n_kinds);
@@ -323,7 +328,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {
-      gint64 ns = scoped_ns (&self->tree->scope, &ev);
+      gint64 ns = scoped_ns (&self->tree->scope, &ev, &hint);
       const AfgNpuEntry *npu = next_npu < n_npu && npu_entries[next_npu].event == n ? &npu_entries[next_npu++] : NULL;
       const AfgNpuKindEntry *kinds = next_kinds < n_kinds && kind_entries[next_kinds].event == n
                                        ? &kind_entries[next_kinds++] : NULL;

@@ -130,6 +130,51 @@ afg_spans_overlap (const AfgSpans *self, gint64 start, gint64 end)
   return ns;
 }
 
+/* The first span at or after @from starting at or after @t: galloping
+ * from @from, since a short range ends few spans after it starts. */
+static gsize
+gallop_starting_from (const AfgSpans *self, gsize from, gint64 t)
+{
+  gsize lo = from, step = 1, hi;
+
+  while (lo + step < self->n && self->spans[lo + step].start < t)
+    lo += step, step *= 2;
+  hi = MIN (lo + step, self->n);
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->spans[mid].start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gint64
+afg_spans_overlap_from (const AfgSpans *self, gsize *hint, gint64 start, gint64 end)
+{
+  gsize first = MIN (*hint, self->n), last;
+  gint64 ns;
+
+  /* A range that starts before the last one: found again from scratch. */
+  if (first > 0 && self->spans[first - 1].end > start)
+    first = first_ending_after (self, start);
+  while (first < self->n && self->spans[first].end <= start)
+    first++;
+  *hint = first;
+  if (end <= start || first >= self->n)
+    return 0;
+  last = gallop_starting_from (self, first, end);
+  if (first >= last)
+    return 0;
+  ns = self->before[last] - self->before[first];
+  ns -= MAX (0, start - self->spans[first].start);
+  ns -= MAX (0, self->spans[last - 1].end - end);
+  return ns;
+}
+
 static void
 add_span (GArray *out, gint64 start, gint64 end)
 {

@@ -36,6 +36,14 @@ gint64         afg_spans_get_length (const AfgSpans *self);
 gint64         afg_spans_overlap    (const AfgSpans *self,
                                      gint64          start,
                                      gint64          end);
+/* The same, fastest for ranges asked in ascending @start (a thread's
+ * rows in order; any order is right): *@hint, 0 before the first,
+ * remembers where the last one began, so that a short row costs a step
+ * or two instead of two binary searches. */
+gint64         afg_spans_overlap_from (const AfgSpans *self,
+                                       gsize          *hint,
+                                       gint64          start,
+                                       gint64          end);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgSpans, afg_spans_unref)
 
