@@ -475,6 +475,26 @@ test_merged_addresses (void)
   assert_durations (focused, path, "30 30 50 50 50");
 }
 
+/* The total of the frames named "aten::…" with no such frame above them,
+ * counted here without the matcher. */
+static gint64
+outermost_aten_total (const AfgTree *tree)
+{
+  gint64 sum = 0;
+
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
+    {
+      gboolean outermost = g_str_has_prefix (afg_tree_get_node_name (tree, i), "aten::");
+
+      for (guint32 p = afg_tree_get_node (tree, i)->parent; outermost && afg_tree_is_frame (tree, p);
+           p = afg_tree_get_node (tree, p)->parent)
+        outermost = !g_str_has_prefix (afg_tree_get_node_name (tree, p), "aten::");
+      if (outermost)
+        sum += afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i);
+    }
+  return sum;
+}
+
 static void
 on_transformed (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -536,6 +556,16 @@ test_sample (gconstpointer data)
             g_assert_cmpint (root_total (result), ==, root_total (tree));
         }
     }
+  /* With a regex, F's total counts the matching frames with no matching
+   * ancestor. */
+  {
+    g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "/^aten::/", NULL });
+    g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "/^aten::/", NULL });
+
+    g_assert_cmpint (outermost_aten_total (tree), >, 0);
+    g_assert_cmpint (root_total (focused), ==, outermost_aten_total (tree));
+    g_assert_cmpint (root_total (dropped), ==, root_total (tree) - outermost_aten_total (tree));
+  }
 }
 
 static void
