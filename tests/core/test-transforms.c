@@ -522,6 +522,31 @@ test_async (void)
   assert_durations (async, "1/1;main;a;F;b", "50 50 50 50 50");
 }
 
+/* Walking 70,000 rows again for the calls notices a cancellation. */
+static void
+test_cancelled (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) result = NULL;
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) { "merge-function", "op", NULL });
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  afg_test_db_begin (db);
+  for (gint64 k = 0; k < 70000; k++)
+    afg_test_db_add (db, T1, 10 * k, 10 * k + 5, k % 2 ? "op" : "other");
+  afg_test_db_commit (db);
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_cancellable_cancel (cancellable);
+  result = afg_tree_transform (tree, list, cancellable, &error);
+  g_assert_null (result);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 /* The real samples: for the functions with the most self time, every
  * transform keeps the layout and the calls behind the columns, and the
  * root totals follow the function table. */
@@ -712,6 +737,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
   g_test_add_func ("/transforms/matcher", test_matcher);
   g_test_add_func ("/transforms/async", test_async);
+  g_test_add_func ("/transforms/cancelled", test_cancelled);
   g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
