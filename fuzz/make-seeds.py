@@ -5,6 +5,7 @@ torch_npu schema, each covering one loader path. Usage: make-seeds.py DIR"""
 import os
 import shutil
 import sqlite3
+import struct
 import sys
 import tempfile
 
@@ -57,6 +58,190 @@ def make(path, rows, time_type="TEXT", with_type=True, enum=True, names=None, ex
     return open(path, "rb").read()
 
 
+def varint(v):
+    """SQLite's varint: 7 bits a byte, high bit first, 8 bits in a ninth."""
+    if v >= 1 << 56:
+        out = [v & 0xff]
+        v >>= 8
+        for _ in range(8):
+            out.append((v & 0x7f) | 0x80)
+            v >>= 7
+        return bytes(reversed(out))
+    out = [v & 0x7f]
+    v >>= 7
+    while v:
+        out.append((v & 0x7f) | 0x80)
+        v >>= 7
+    return bytes(reversed(out))
+
+
+def read_varint(b, at):
+    v = 0
+    for i in range(8):
+        v = (v << 7) | (b[at + i] & 0x7f)
+        if b[at + i] < 0x80:
+            return v, i + 1
+    return (v << 8) | b[at + 8], 9
+
+
+def root_page(path, table):
+    db = sqlite3.connect(path)
+    root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?", (table,)).fetchone()[0]
+    db.close()
+    return root
+
+
+def pages_of(path, table, kind):
+    db = sqlite3.connect(path)
+    try:
+        return [r[0] for r in db.execute("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = ?"
+                                         " ORDER BY pageno", (table, kind))]
+    finally:
+        db.close()
+
+
+def api_with_extra(p, rows, blob_bytes):
+    """PYTORCH_API rows that carry a long last column no reader asks for."""
+    make(p, rows, time_type="INTEGER")
+    db = sqlite3.connect(p, isolation_level=None)
+    db.execute("ALTER TABLE PYTORCH_API ADD COLUMN extra BLOB")
+    db.execute("UPDATE PYTORCH_API SET extra = zeroblob(?)", (blob_bytes,))
+    db.close()
+
+
+def local_size(usable, payload):
+    """How much of a table leaf cell's payload stays on its page."""
+    min_local, max_local = (usable - 12) * 32 // 255 - 23, usable - 35
+    k = min_local + (payload - min_local) % (usable - 4)
+    return payload if payload <= max_local else k if k <= max_local else min_local
+
+
+def looped_extra(p):
+    """The extra column claims ~1 MB (3-byte varints kept) and its first
+    overflow page points to itself: a reader that copies whole payloads
+    loops over it; one that stops at the last column it needs never sees it."""
+    api_with_extra(p, rows_nested(depth=1), 16400)
+    data = bytearray(open(p, "rb").read())
+    size = 512
+    usable = size
+    for pgno in pages_of(p, "PYTORCH_API", "leaf"):
+        base = (pgno - 1) * size
+        hoff = 100 if pgno == 1 else 0
+        n_cells = struct.unpack(">H", data[base + hoff + 3:base + hoff + 5])[0]
+        for c in range(n_cells):
+            at = base + struct.unpack(">H", data[base + hoff + 8 + 2 * c:base + hoff + 10 + 2 * c])[0]
+            payload, n = read_varint(data, at)
+            _, m = read_varint(data, at + n)
+            if n != 3:
+                continue
+            rec = at + n + m
+            header, h = read_varint(data, rec)
+            col = rec + h
+            while col < rec + header:
+                t, w = read_varint(data, col)
+                if t >= 12 and t % 2 == 0 and w == 3:
+                    # Both varints keep their 3 bytes: under 2**21.
+                    k = ((1 << 21) - 1 - t) // (2 * (usable - 4))
+                    data[col:col + 3] = varint(t + 2 * k * (usable - 4))
+                    data[at:at + 3] = varint(payload + k * (usable - 4))
+                col += w
+            local = local_size(usable, payload)
+            first = struct.unpack(">I", data[rec + local:rec + local + 4])[0]
+            data[(first - 1) * size:(first - 1) * size + 4] = struct.pack(">I", first)
+    return bytes(data)
+
+
+def covering_index(p):
+    """Indexes that cover the columns read: SQLite would walk them in their
+    order without ORDER BY rowid; the direct reader walks rowids."""
+    rows = [(str(300 - 10 * i), str(400 - 5 * i), GTID + (i % 2), 1 + i % 3, 50001) for i in range(12)]
+    make(p, rows, extra="CREATE INDEX api_cover ON PYTORCH_API (globalTid, startNs, endNs, name, type, connectionId);")
+    db = sqlite3.connect(p, isolation_level=None)
+    db.executescript("ALTER TABLE STRING_IDS RENAME TO OLD; CREATE TABLE STRING_IDS (id INTEGER, value TEXT);"
+                     "INSERT INTO STRING_IDS SELECT * FROM OLD ORDER BY id DESC; DROP TABLE OLD;"
+                     "INSERT INTO STRING_IDS VALUES (1, 'a duplicate id'), (2, 'aaa');"
+                     "CREATE INDEX ids_cover ON STRING_IDS (id, value);")
+    db.close()
+    return open(p, "rb").read()
+
+
+def widths_and_floats(p):
+    """Times of every integer width (4, 6 and 8 bytes), REAL columns holding
+    whole and fractional floats, and one NaN patched into the file (SQLite
+    stores NULL when asked to store a NaN)."""
+    big = [1 << 20, 1 << 31, 1 << 40, 1 << 47, 1 << 55, (1 << 62) + 12345]
+    rows = [(b, b + 100 + i, GTID, 1 + i % 3, 50001) for i, b in enumerate(big)]
+    make(p, rows, time_type="INTEGER")
+    db = sqlite3.connect(p, isolation_level=None)
+    db.executescript("CREATE TABLE R (startNs REAL, endNs DOUBLE, globalTid INTEGER, name INTEGER, type INTEGER);"
+                     "INSERT INTO R SELECT startNs, endNs, globalTid, name, type FROM PYTORCH_API;"
+                     "INSERT INTO R VALUES (10.0, 20.5, %d, 1, 50001), (1.2345e300, 40, %d, 2, 50001),"
+                     " (5, 9, %d, 3, 50001);"
+                     "DROP TABLE PYTORCH_API; ALTER TABLE R RENAME TO PYTORCH_API;" % (GTID, GTID, GTID))
+    db.close()
+    data = open(p, "rb").read()
+    return data.replace(struct.pack(">d", 1.2345e300), struct.pack(">Q", 0x7ff8000000000001))
+
+
+def many_rows(p, n):
+    return make(p, [(i * 10, i * 10 + 5 + i % 7, GTID + i % 3, 1 + i % 4, 50001) for i in range(n)],
+                time_type="INTEGER")
+
+
+def interior(cells, right):
+    """A table interior page of 512 bytes: (left child, key) cells, then the right-most child."""
+    body = b"".join(struct.pack(">I", child) + varint(key) for child, key in cells)
+    start = 512 - len(body)
+    ptrs, at = b"", start
+    for child, key in cells:
+        ptrs += struct.pack(">H", at)
+        at += 4 + len(varint(key))
+    head = bytes([5, 0, 0]) + struct.pack(">HH", len(cells), start) + b"\0" + struct.pack(">I", right)
+    page = head + ptrs
+    return page + bytes(start - len(page)) + body
+
+
+def leaf(cells):
+    body = b"".join(cells)
+    start = 512 - len(body)
+    ptrs, at = b"", start
+    for cell in cells:
+        ptrs += struct.pack(">H", at)
+        at += len(cell)
+    page = bytes([13, 0, 0]) + struct.pack(">HH", len(cells), start) + b"\0" + ptrs
+    return page + bytes(start - len(page)) + body
+
+
+def deep_chain(p, depth):
+    """PYTORCH_API's root made a chain of @depth interior pages, each with
+    one cell (the next page) and a right-most leaf of one row: SQLite and
+    the direct reader both stop at a depth of 20."""
+    make(p, rows_nested(), time_type="INTEGER")
+    data = bytearray(open(p, "rb").read())
+    root = root_page(p, "PYTORCH_API")
+    old = bytes(data[(root - 1) * 512:root * 512])
+    n_cells = struct.unpack(">H", old[3:5])[0]
+    first = struct.unpack(">H", old[8:10])[0]
+    payload, n = read_varint(old, first)
+    _, m = read_varint(old, first + n)
+    record = old[first + n + m:first + n + m + payload]
+    n_pages = len(data) // 512
+    data_leaf = n_pages + 1
+    pages = {data_leaf: old}
+    chain = [root] + [n_pages + 2 + i for i in range(depth - 1)]
+    for level, pgno in enumerate(chain):
+        below = chain[level + 1] if level + 1 < len(chain) else data_leaf
+        side = n_pages + 1 + depth + level
+        pages[side] = leaf([varint(payload) + varint(n_cells + depth - level) + record])
+        pages[pgno] = interior([(below, n_cells + depth - level - 1)], side)
+    total = max(pages)
+    data += bytes((total - n_pages) * 512)
+    for pgno, page in pages.items():
+        data[(pgno - 1) * 512:pgno * 512] = page
+    data[28:32] = struct.pack(">I", total)
+    return bytes(data)
+
+
 def seeds(tmp):
     p = os.path.join(tmp, "s.db")
 
@@ -85,6 +270,17 @@ def seeds(tmp):
                           extra="CREATE TRIGGER t AFTER INSERT ON PYTORCH_API BEGIN SELECT 1; END;")
     yield "view", make(fresh(), [], extra="CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL"
                                           " SELECT x+1 FROM c) SELECT x FROM c;")
+    # For the differential fuzzer (two readers, one answer).
+    yield "looped-extra-column", looped_extra(fresh())
+    yield "covering-index", covering_index(fresh())
+    yield "widths-floats-nan", widths_and_floats(fresh())
+    yield "multi-level", many_rows(fresh(), 1500)
+    basic = make(fresh(), rows_nested())
+    yield "short-read", basic[:len(basic) - 300]
+    yield "page-count-past-end", basic[:28] + struct.pack(">I", len(basic) // 512 + 3) + basic[32:]
+    yield "usable-472", basic[:20] + bytes([40]) + basic[21:]
+    yield "depth-19", deep_chain(fresh(), 19)
+    yield "depth-21", deep_chain(fresh(), 21)
 
 
 def main():

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: --diff A B --export, the difference of two profiles. */
+/* --diff A B --export, the difference of two profiles. */
 #define G_LOG_DOMAIN "afg-cli"
 
 #include "config.h"
@@ -35,8 +35,8 @@ load_side (gpointer data)
   side->document = afg_document_load (side->path, NULL, NULL, NULL, &side->error);
   if (side->document == NULL)
     return NULL;
-  if (opts->has_steps
-      && !afg_scope_init_steps (&scope, side->document, opts->first_step, opts->last_step, &side->error))
+  if (!afg_scope_init_request (&scope, side->document, opts->has_steps, opts->first_step, opts->last_step,
+                               opts->npu_idle, &side->error))
     return NULL;
   side->tree = afg_tree_build (side->document, &scope, flags, NULL, &side->error);
   if (side->tree != NULL && opts->transforms != NULL)
@@ -88,7 +88,8 @@ static int
 write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
 {
   g_autofree char *title = g_strdup_printf ("%s \xe2\x86\x94 %s", sides[0].path, sides[1].path);
-  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new (sides[0].tree, sides[1].tree, title, NULL);
+  g_autoptr(AfgDiffShape) diff = afg_diff_shape_new_weighted (sides[0].tree, sides[1].tree, title,
+                                                              afg_weight_get_total_column (opts->weight), NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *out_path = NULL;
 
@@ -106,7 +107,7 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
           g_autofree char *who = g_strdup_printf ("%s: %c %s", PROG, 'A' + s,
                                                   afg_document_get_source_name (sides[s].document));
 
-          afg_cli_print_warnings (who, sides[s].tree, AFG_WEIGHT_HOST);
+          afg_cli_print_warnings (who, sides[s].tree, opts->weight);
         }
       print_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
     }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: --export of a whole training job's folder, the ranks read in
+/* --export of a whole training job's folder, the ranks read in
  * parallel (afg-job-load.c), each exported and then dropped but for its
  * summary. */
 #define G_LOG_DOMAIN "afg-cli"
@@ -27,7 +27,25 @@ typedef struct {
   GMutex                    writing;
   GThreadPool              *committer;     /* one thread */
   char                    **commit_errors; /* by rank index, the committer's until it is freed */
+  GCancellable             *stop;          /* a full disk stops the job */
+  GMutex                    lock;          /* for the two below */
+  GError                   *no_space;      /* the first ENOSPC */
+  GPtrArray                *made_dirs;     /* rank folders this run created */
 } Job;
+
+/* The first write that finds the disk full stops the job: every later
+ * rank would fail the same way, one error line each. */
+static void
+note_failure (Job *job, const GError *error)
+{
+  if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
+    return;
+  g_mutex_lock (&job->lock);
+  if (job->no_space == NULL)
+    job->no_space = g_error_copy (error);
+  g_mutex_unlock (&job->lock);
+  g_cancellable_cancel (job->stop);
+}
 
 typedef struct {
   AfgAtomicFile *file;
@@ -42,7 +60,10 @@ commit_pending (gpointer data, gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   if (!afg_atomic_file_commit (pending->file, &error))
-    job->commit_errors[pending->index] = g_strdup (error->message);
+    {
+      job->commit_errors[pending->index] = g_strdup (error->message);
+      note_failure (job, error);
+    }
   g_free (pending);
 }
 
@@ -55,18 +76,32 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   Job *job = data;
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
+  gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
   Pending *pending;
   AfgAtomicFile *file;
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
-    return afg_error_set_errno (error, dir, _("cannot create the folder"), errno);
+    {
+      afg_error_set_errno (error, dir, _("cannot create the folder"), errno);
+      note_failure (job, *error);
+      return FALSE;
+    }
+  if (!existed)
+    {
+      g_mutex_lock (&job->lock);
+      g_ptr_array_add (job->made_dirs, g_strdup (dir));
+      g_mutex_unlock (&job->lock);
+    }
   /* The serialised page is the peak of a rank's memory: one at a time, so
    * that two workers' peaks never add up (the others are still loading). */
   g_mutex_lock (&job->writing);
   file = afg_export_to_dir_pending (tree, job->opts->format, job->opts->weight, dir, error);
   g_mutex_unlock (&job->writing);
   if (file == NULL)
-    return FALSE;
+    {
+      note_failure (job, *error);
+      return FALSE;
+    }
   pending = g_new (Pending, 1);
   *pending = (Pending) { file, index };
   g_thread_pool_push (job->committer, pending, NULL);
@@ -86,6 +121,46 @@ finish_commits (Job *job, AfgRankSummary * const *summaries, guint n)
       g_free (job->commit_errors[i]);
     }
   g_free (job->commit_errors);
+}
+
+/* The rank folders this run made, with what is in them: a full disk
+ * leaves no empty or half-written rank behind. */
+static void
+remove_made_dirs (Job *job)
+{
+  for (guint i = 0; i < job->made_dirs->len; i++)
+    {
+      const char *dir = g_ptr_array_index (job->made_dirs, i);
+      g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          g_unlink (path);
+        }
+      g_rmdir (dir);
+    }
+}
+
+/* One line for the whole job, exit 3. */
+static int
+fail_no_space (Job *job, const GError *error)
+{
+  afg_cli_print_error (error->message, _("free space on that disk or choose another output directory with -o DIR"));
+  remove_made_dirs (job);
+  return AFG_EXIT_WRITE_FAILED;
+}
+
+static void
+job_clear (Job *job)
+{
+  g_mutex_clear (&job->writing);
+  g_mutex_clear (&job->lock);
+  g_clear_object (&job->stop);
+  g_clear_error (&job->no_space);
+  g_clear_pointer (&job->made_dirs, g_ptr_array_unref);
 }
 
 static gboolean
@@ -141,6 +216,28 @@ write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gb
   return write_file (out_dir, "index.html", index, error);
 }
 
+/* The ranks' errors, then ranks.json (and index.html): an exit status. */
+static int
+export_summaries (Job *job, AfgRankSummary * const *summaries, guint n)
+{
+  g_autoptr(GError) error = NULL;
+  guint bad;
+
+  if (job->no_space != NULL)
+    return fail_no_space (job, job->no_space);
+  bad = report_rank_errors (summaries, n);
+  if (!write_summaries (job->out_dir, summaries, n, job->opts->format == AFG_FORMAT_HTML, &error))
+    {
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
+        return fail_no_space (job, error);
+      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
+      return AFG_EXIT_WRITE_FAILED;
+    }
+  if (!job->opts->quiet)
+    g_printerr (_("%s: %u ranks written to %s\n"), PROG, n - bad, job->out_dir);
+  return bad > 0 ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
+}
+
 int
 afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
 {
@@ -149,11 +246,12 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
-    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE,
+    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE, opts->npu_idle,
   };
   g_autoptr(AfgJobLoad) load = NULL;
   AfgRankSummary * const *summaries;
-  guint n, bad;
+  guint n;
+  int status;
 
   if (folder == NULL)
     {
@@ -165,20 +263,16 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   load = afg_job_load_new (folder_path, folder, &options);
   n = afg_job_load_get_n_ranks (load);
   g_mutex_init (&job.writing);
+  g_mutex_init (&job.lock);
+  job.stop = g_cancellable_new ();
+  job.made_dirs = g_ptr_array_new_with_free_func (g_free);
   job.commit_errors = g_new0 (char *, MAX (n, 1));
   /* Not exclusive: cannot fail. */
   job.committer = g_thread_pool_new (commit_pending, &job, 1, FALSE, NULL);
-  afg_job_load_run (load, NULL);
+  afg_job_load_run (load, job.stop);
   summaries = afg_job_load_get_summaries (load);
   finish_commits (&job, summaries, n);
-  g_mutex_clear (&job.writing);
-  bad = report_rank_errors (summaries, n);
-  if (!write_summaries (job.out_dir, summaries, n, opts->format == AFG_FORMAT_HTML, &error))
-    {
-      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
-      return AFG_EXIT_WRITE_FAILED;
-    }
-  if (!opts->quiet)
-    g_printerr (_("%s: %u ranks written to %s\n"), PROG, n - bad, job.out_dir);
-  return bad > 0 ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
+  status = export_summaries (&job, summaries, n);
+  job_clear (&job);
+  return status;
 }

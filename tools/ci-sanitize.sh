@@ -1,14 +1,16 @@
 #!/bin/bash
-# Sanitizer, leak and fuzz checks for CI (issue 6), called from .ci/run:
+# Sanitizer, leak and fuzz checks for CI, called from .ci/run:
 #  1. a second tree built with -Db_sanitize=address,undefined runs the whole
 #     meson test suite, halting on the first report (GUI tests bring their
 #     own Xvfb wrappers);
 #  2. the CLI of a plain build exports both samples in every format, and
 #     refuses a truncated DB, under valgrind --leak-check=full;
-#  3. a 60-second libFuzzer smoke of the loader (clang, -Dfuzzing=true).
+#  3. a 60-second libFuzzer smoke of the loader (clang, -Dfuzzing=true);
+#  4. a 60-second run of the differential fuzzer: every input loaded by
+#     the direct b-tree reader and by SQLite alone, any difference fails.
 # Build directories: AFG_ASAN_BUILD (build-asan), AFG_TEST_BUILD
 # (_build-tests, shared with tools/run-tests.sh), AFG_FUZZ_BUILD
-# (build-fuzz). AFG_FUZZ_SECONDS overrides the 60 s.
+# (build-fuzz). AFG_FUZZ_SECONDS overrides the 60 s of each fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,25 +64,34 @@ G_SLICE=always-malloc G_DEBUG=gc-friendly valgrind -q --leak-check=full --error-
   || status=$?
 [ "$status" = 1 ] && echo "ok: truncated DB refused" || failed+=("valgrind truncated DB: exit $status")
 
-step "fuzz smoke: ${fuzz_seconds} s ($fuzz_build)"
-CC=clang-14 setup "$fuzz_build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dgui=disabled
-mkdir -p "$work/corpus" "$work/artifacts"
-# Fuzz a copy: new inputs land in $work, never in the committed corpus.
-cp fuzz/corpus/* "$work/corpus/"
+# $1: the harness, $2: its name in the log. Each fuzzes its own copy of
+# the corpus: new inputs land in $work, never in the committed corpus.
 # UBSan reports are recoverable by default: without halt_on_error
 # libFuzzer would print them and go on.
 # TMPDIR: whatever the harness leaves (it cannot clean up after an abort)
 # goes with $work. The malloc fill and quarantine options: see fuzz/README.md.
-(cd "$work" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:max_malloc_fill_size=0:quarantine_size_mb=16 \
-   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OLDPWD/$fuzz_build/fuzz/afg-fuzz-loader" -max_total_time="$fuzz_seconds" \
-   -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-   corpus 2>"$work/fuzz.log") || { tail -50 "$work/fuzz.log"; failed+=("fuzz smoke"); }
-grep -E 'stat::number_of_executed_units|Done' "$work/fuzz.log" || true
-if [ -n "$(ls -A "$work/artifacts")" ]; then
-  mkdir -p "$asan_build/fuzz-artifacts"
-  cp "$work"/artifacts/* "$asan_build/fuzz-artifacts/"
-  failed+=("fuzz smoke crash inputs, kept in $asan_build/fuzz-artifacts")
-fi
+fuzz () {
+  local harness=$1 name=$2
+  mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
+  cp fuzz/corpus/* "$work/$name/corpus/"
+  (cd "$work/$name" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:max_malloc_fill_size=0:quarantine_size_mb=16 \
+     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OLDPWD/$fuzz_build/fuzz/$harness" -max_total_time="$fuzz_seconds" \
+     -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$name/artifacts/" \
+     corpus 2>"$work/$name.log") || { tail -50 "$work/$name.log"; failed+=("$name"); }
+  grep -E 'stat::number_of_executed_units|Done' "$work/$name.log" || true
+  if [ -n "$(ls -A "$work/$name/artifacts")" ]; then
+    mkdir -p "$asan_build/fuzz-artifacts/$name"
+    cp "$work/$name"/artifacts/* "$asan_build/fuzz-artifacts/$name/"
+    failed+=("$name inputs, kept in $asan_build/fuzz-artifacts/$name")
+  fi
+}
+
+step "fuzz smoke: ${fuzz_seconds} s ($fuzz_build)"
+CC=clang-14 setup "$fuzz_build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dgui=disabled
+fuzz afg-fuzz-loader fuzz-smoke
+
+step "differential fuzz: ${fuzz_seconds} s ($fuzz_build)"
+fuzz afg-fuzz-differential differential-fuzz
 
 step "done"
 if [ ${#failed[@]} -gt 0 ]; then

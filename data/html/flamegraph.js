@@ -11,11 +11,15 @@
  *                   thread: 'all' or the thread's 'pid/tid' label;
  *                   zoom: node id of the zoom root, null when not zoomed;
  *                   search: the search text; orientation: 'flame'|'icicle';
- *                   weight: 'host' or 'npu' (what the widths show).
+ *                   weight: 'host', 'npu', 'compute', 'comm' or 'exposed'
+ *                   (what the widths show; kinds.js).
  *   dump(kind)   -> every node as 'pid/tid;frame;…<TAB>calls<TAB>total_ns<TAB>self_ns'
  *                   lines, sorted: the tree the page decoded, for checks;
  *                   dump('npu') appends <TAB>npu_total<TAB>npu_self<TAB>npu_tasks
- *                   (threads: <TAB>npu_total<TAB>0<TAB>0).
+ *                   (threads: <TAB>npu_total<TAB>0<TAB>0); dump('kinds') the
+ *                   .kinds.expected lines (path, then compute total, self,
+ *                   tasks, comm total, self, ops, exposed total, self) and
+ *                   dump('kernels') the .kernels.expected lines.
  *   steps()      -> [{id, durationNs, inScope, slow, x, y, width, height}]
  *                   the step strip's bars (CSS px, relative to canvas#steps).
  *   functions()  -> the JSON export's "functions" array (functions.js),
@@ -30,7 +34,7 @@
  * state() also has perStep (the toggle), stepCount (what "per step"
  * divides by: the steps in the exported scope) and scope ([A, B] or null).
  * The view also lives in the URL hash:
- * #thread=…&zoom=…&search=…&view=icicle&weight=npu&perstep=1.
+ * #thread=…&zoom=…&search=…&view=icicle&weight=npu|compute|comm|exposed&perstep=1.
  */
 'use strict';
 (function () {
@@ -135,6 +139,7 @@
     m.hasNpu = raw.npu != null;
     if (m.hasNpu)
       loadNpu(m);
+    AFG_KINDS.load(m, decodeVarints);
     m.origin = null;
     m.plain = treeOf(m);
     return m;
@@ -143,7 +148,7 @@
   /* The model's tree: the merge toggle swaps these fields of the model
    * between the plain tree and the merged one (merge.js). */
   const TREE_FIELDS = ['names', 'nameCat', 'name', 'calls', 'total', 'self', 'nchild', 'first', 'parent',
-                       'thread', 'depth', 'exactTotal', 'F', 'ALL', 'N', 'npuTotal', 'npuSelf', 'npuTasks', 'origin'];
+                       'thread', 'depth', 'exactTotal', 'F', 'ALL', 'N', 'npuTotal', 'npuSelf', 'npuTasks', 'origin', 'kinds'];
 
   function treeOf(m) {
     const tree = { T: m.T, raw: m.raw, hasNpu: m.hasNpu };
@@ -165,6 +170,7 @@
     linkChildren(t);
     if (m.hasNpu)
       npuSelf(t);
+    AFG_KINDS.mergeFinish(t);
     return treeOf(t);
   }
 
@@ -273,11 +279,19 @@
     return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  function dumpModel(m, npu) {
+  function dumpModel(m, kind) {
+    const npu = kind === 'npu';
     const paths = new Array(m.ALL);
     const lines = [];
     for (let i = 0; i < m.ALL; i++) {
       paths[i] = i < m.T ? m.raw.threads[i].label : paths[m.parent[i]] + ';' + m.names[m.name[i]];
+      if (kind === 'kinds' || kind === 'kernels') {
+        if (m.kinds && kind === 'kinds')
+          lines.push(paths[i] + AFG_KINDS.kindsLine(m, i));
+        else if (m.kinds)
+          lines.push(...AFG_KINDS.kernelLines(m, i, paths[i]));
+        continue;
+      }
       let line = `${paths[i]}\t${m.calls[i]}\t${m.total[i]}\t${i < m.T ? 0 : m.self[i]}`;
       if (npu && m.hasNpu)
         line += i < m.T ? `\t${m.npuTotal[i]}\t0\t0` : `\t${m.npuTotal[i]}\t${m.npuSelf[i]}\t${m.npuTasks[i]}`;
@@ -381,7 +395,8 @@
     this.ctx = this.canvas.getContext('2d', { alpha: false });
     this.hctx = this.hover.getContext('2d');
     this.hoverDrawn = false;
-    this.cap = m.N + 1024;
+    this.cap = m.N + AFG_KINDS.countLeaves(m) + 1024;
+    this.leaves = [];  /* the laid-out kernel leaves: entry e has lnode[e] = -1 - index */
     this.lnode = new Int32Array(this.cap);
     this.lx = new Float64Array(this.cap);
     this.lw = new Float64Array(this.cap);
@@ -402,6 +417,8 @@
 
   FlameView.prototype.nodeName = function (node) {
     const m = this.m;
+    if (node < 0)
+      return AFG_KINDS.leafName(this.leaves[-1 - node].leaf);
     if (node === m.ALL)
       return AFG_T('allThreads');
     if (node < m.T)
@@ -410,8 +427,9 @@
   };
 
   FlameView.prototype.setWeight = function (weight) {
-    this.weight = weight === 'npu' && this.m.hasNpu ? 'npu' : 'host';
-    this.wt = this.weight === 'npu' ? this.m.npuTotal : this.m.total;
+    const m = this.m;
+    this.weight = m.hasNpu && (weight === 'npu' || AFG_KINDS.isWeight(weight)) ? weight : 'host';
+    this.wt = this.weight === 'host' ? m.total : this.weight === 'npu' ? m.npuTotal : m.kinds.total[this.weight];
   };
 
   FlameView.prototype.inView = function (node) {
@@ -431,6 +449,7 @@
     const { lnode, lx, lw } = this;
     const rowStart = [];
     let len = 0;
+    this.leaves = [];
     for (const n of path) {
       rowStart.push(len);
       lnode[len] = n; lx[len] = 0; lw[len] = 1; len++;
@@ -438,6 +457,8 @@
     for (let begin = len - 1, end = len; begin < end; begin = end, end = len) {
       for (let e = begin; e < end; e++) {
         const n = lnode[e];
+        if (n < 0)
+          continue;
         const wt = this.wt;
         const scale = wt[n] > 0 ? lw[e] / wt[n] : 0;
         let x = lx[e];
@@ -448,6 +469,7 @@
           }
           x += w;
         }
+        len = this.layoutLeaves(n, x, scale, minFrac, len);
       }
       if (len > end)
         rowStart.push(end);
@@ -457,6 +479,28 @@
     this.len = len;
     this.zoomRow = path.length - 1;
     this.layoutWidth = cssWidth;
+  };
+
+  /* In a device weight by kind, a frame's kernel leaves of that kind take
+   * its own time, after its children. */
+  FlameView.prototype.layoutLeaves = function (n, x, scale, minFrac, len) {
+    const leaves = this.m.kinds && AFG_KINDS.isWeight(this.weight) ? this.m.kinds.leaves[n] : undefined;
+    if (leaves === undefined || n < this.m.T || n === this.m.ALL)
+      return len;
+    for (const leaf of leaves) {
+      const w = AFG_KINDS.leafValue(this.weight, leaf) * scale;
+      if (w >= minFrac) {
+        this.leaves.push({ parent: n, leaf });
+        this.lnode[len] = -this.leaves.length; this.lx[len] = x; this.lw[len] = w; len++;
+      }
+      x += w;
+    }
+    return len;
+  };
+
+  /* A leaf stands for its frame where a frame is meant (zoom, search). */
+  FlameView.prototype.frameOf = function (node) {
+    return node < 0 ? this.leaves[-1 - node].parent : node;
   };
 
   Object.defineProperty(FlameView.prototype, 'nRows', {
@@ -548,8 +592,8 @@
         if (r === null)
           continue;
         const node = this.lnode[e];
-        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(node);
-        ctx.fillStyle = dimmed ? dim : this.colour(node);
+        const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(this.frameOf(node));
+        ctx.fillStyle = dimmed ? dim : node < 0 ? AFG_KINDS.leafColour(this.leaves[-1 - node].leaf, dark) : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
@@ -559,7 +603,7 @@
   };
 
   FlameView.prototype.textWidth = function (node, text) {
-    const n = this.m.name[node];
+    const n = node < 0 ? -1 : this.m.name[node];
     if (n < 0)
       return this.ctx.measureText(text).width;
     if (this.nameWidth[n] < 0)
@@ -727,8 +771,8 @@
       p.set('search', s.search);
     if (s.orientation === 'icicle')
       p.set('view', 'icicle');
-    if (s.weight === 'npu')
-      p.set('weight', 'npu');
+    if (s.weight !== 'host')
+      p.set('weight', s.weight);
     if (s.perStep)
       p.set('perstep', '1');
     p.set('merge', s.merged ? '1' : '0');
@@ -980,7 +1024,47 @@
       this.setTransforms(this.transforms.slice(0, -1));
   };
 
+  /* Every device weight of a frame, whatever the weight shown. */
+  function kindRows(m, n, frame, div, per) {
+    const k = m.kinds;
+    const time = (a) => fmtTime(a[n] / div);
+    const own = (a) => fmtTime(frame ? a[n] / div : 0);
+    return [
+      [AFG_T('computeTotal') + per, time(k.total.compute)], [AFG_T('computeSelf') + per, own(k.self.compute)],
+      [AFG_T('computeTasks') + per, fmtCount(frame ? k.tasks[n] / div : 0)],
+      [AFG_T('commTotal') + per, time(k.total.comm)], [AFG_T('commSelf') + per, own(k.self.comm)],
+      [AFG_T('commOps') + per, fmtCount(frame ? k.ops[n] / div : 0)],
+      [AFG_T('exposedTotal') + per, time(k.total.exposed)], [AFG_T('exposedSelf') + per, own(k.self.exposed)],
+    ];
+  }
+
+  /* A kernel leaf: what ran under its frame by that name. */
+  App.prototype.showLeafTooltip = function (hit, ev) {
+    const v = this.view, { leaf } = v.leaves[-1 - hit.node];
+    const div = this.divisor();
+    const per = this.perStep ? AFG_T('perStepSuffix') : '';
+    const rows = [[AFG_T('kernelKind'), AFG_T('kind_' + AFG_KINDS.KIND_NAMES[leaf.kind])],
+                  [AFG_T('kernelCount') + per, fmtCount(leaf.count / div)],
+                  [AFG_T('kernelTime') + per, fmtTime(leaf.ns / div)]];
+    if (leaf.kind === 0)
+      rows.push([AFG_T('exposedSelf') + per, fmtTime(leaf.exposed / div)]);
+    rows.push([AFG_T('ofAll'), fmtPct(AFG_KINDS.leafValue(v.weight, leaf), v.wt[this.m.ALL])]);
+    const name = document.createElement('div');
+    name.className = 'name';
+    name.textContent = v.nodeName(hit.node);
+    const table = document.createElement('table');
+    for (const [k, val] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = val;
+    }
+    $('tooltip').replaceChildren(name, table);
+    placeTooltip(ev);
+  };
+
   App.prototype.showTooltip = function (hit, ev) {
+    if (hit.node < 0)
+      return this.showLeafTooltip(hit, ev);
     const m = this.m, v = this.view, n = hit.node;
     const frame = n >= m.T && n !== m.ALL;
     const div = this.divisor();
@@ -995,6 +1079,8 @@
       rows.push([AFG_T('npuTotal') + per, fmtTime(m.npuTotal[n] / div)],
                 [AFG_T('npuSelf') + per, fmtTime(frame ? m.npuSelf[n] / div : 0)],
                 [AFG_T('npuTasks') + per, fmtCount(frame ? m.npuTasks[n] / div : 0)]);
+    if (m.kinds)
+      rows.push(...kindRows(m, n, frame, div, per));
     rows.push([AFG_T('ofAll'), fmtPct(v.wt[n], v.wt[m.ALL])],
               [AFG_T('ofZoom'), fmtPct(v.wt[n], v.wt[v.zoom])]);
     if (this.functions)
@@ -1038,7 +1124,7 @@
   App.prototype.onClick = function (ev) {
     const hit = this.view.hitTest(ev.offsetX, ev.offsetY);
     if (hit)
-      this.zoomTo(hit.node);
+      this.zoomTo(this.view.frameOf(hit.node));
   };
 
   App.prototype.onKey = function (ev) {
@@ -1134,7 +1220,9 @@
   /* Disabled, saying why, for a profile without NPU data. */
   function fillWeight(m) {
     const sel = $('weight');
-    sel.replaceChildren(new Option(AFG_T('weightHost'), 'host'), new Option(AFG_T('weightNpu'), 'npu'));
+    sel.replaceChildren(new Option(AFG_T('weightHost'), 'host'), new Option(AFG_T('weightCompute'), 'compute'),
+                        new Option(AFG_T('weightComm'), 'comm'), new Option(AFG_T('weightExposed'), 'exposed'),
+                        new Option(AFG_T('weightNpu'), 'npu'));
     sel.disabled = !m.hasNpu;
     sel.title = m.hasNpu ? '' : AFG_T('noNpu');
   }
@@ -1236,7 +1324,7 @@
     window.flamegraph = {
       frames: (name) => app.view.frames(String(name)),
       state: () => app.state(),
-      dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind === 'npu')),
+      dump: (kind) => (kind === 'view' ? dumpView(m, app.view.colour) : dumpModel(m, kind)),
       steps: () => strip.bars(),
       functions: () => app.functions.functions(),
       functionRows: () => app.functions.rows(),

@@ -26,6 +26,10 @@ const AFG_FUNCTIONS = (function () {
     return false;
   }
 
+  function kindSums() {
+    return { compute: { self: 0, total: 0 }, comm: { self: 0, total: 0 }, exposed: { self: 0, total: 0 } };
+  }
+
   /* Rows in the JSON's order: self time descending, then name (the names
    * are in byte order already, so their index is the tie-break). NPU self
    * and total follow the host rules, over the NPU columns. */
@@ -35,11 +39,15 @@ const AFG_FUNCTIONS = (function () {
       const n = m.name[i];
       let r = rows.get(n);
       if (r === undefined)
-        rows.set(n, r = { name: n, calls: 0, self: 0, total: 0, npuSelf: 0, npuTotal: 0, frames: [] });
+        rows.set(n, r = { name: n, calls: 0, self: 0, total: 0, npuSelf: 0, npuTotal: 0, frames: [],
+                          kinds: m.kinds ? kindSums() : null });
       r.calls += m.calls[i];
       r.self += m.self[i];
       if (m.hasNpu)
         r.npuSelf += m.npuSelf[i];
+      if (m.kinds)
+        for (const w of AFG_KINDS.WEIGHTS)
+          r.kinds[w].self += m.kinds.self[w][i];
       r.frames.push(i);
     }
     for (const r of rows.values()) {
@@ -47,6 +55,9 @@ const AFG_FUNCTIONS = (function () {
         r.total += m.total[i];
         if (m.hasNpu)
           r.npuTotal += m.npuTotal[i];
+        if (m.kinds)
+          for (const w of AFG_KINDS.WEIGHTS)
+            r.kinds[w].total += m.kinds.total[w][i];
       }
     }
     return [...rows.values()].sort((a, b) => b.self - a.self || a.name - b.name);
@@ -55,9 +66,12 @@ const AFG_FUNCTIONS = (function () {
   /* What the table and the sandwich show of the weight: a row's self and
    * total, each frame's total (the view's widths) and the share's whole. */
   function weightOf(m, view) {
-    const npu = view.weight === 'npu';
+    const weight = view.weight, npu = weight === 'npu';
+    const kind = AFG_KINDS.isWeight(weight) && m.kinds;
     return {
-      npu, self: npu ? (r) => r.npuSelf : (r) => r.self, total: npu ? (r) => r.npuTotal : (r) => r.total,
+      npu, weight,
+      self: kind ? (r) => r.kinds[weight].self : npu ? (r) => r.npuSelf : (r) => r.self,
+      total: kind ? (r) => r.kinds[weight].total : npu ? (r) => r.npuTotal : (r) => r.total,
       wt: view.wt, whole: view.wt[m.ALL],
     };
   }
@@ -65,7 +79,14 @@ const AFG_FUNCTIONS = (function () {
   const HEADERS = {
     host: { self: 'self', total: 'total', share: 'selfShare' },
     npu: { self: 'npuSelf', total: 'npuTotal', share: 'npuSelfShare' },
+    compute: { self: 'computeSelf', total: 'computeTotal', share: 'computeSelfShare' },
+    comm: { self: 'commSelf', total: 'commTotal', share: 'commSelfShare' },
+    exposed: { self: 'exposedSelf', total: 'exposedTotal', share: 'exposedSelfShare' },
   };
+  const WEIGHT_NAMES = { host: 'weightHost', npu: 'weightNpu', compute: 'weightCompute', comm: 'weightComm',
+                         exposed: 'weightExposed' };
+  const TOTAL_NAMES = { host: 'total', npu: 'npuTotal', compute: 'computeTotal', comm: 'commTotal',
+                        exposed: 'exposedTotal' };
 
   function toJSON(m, table) {
     return table.map((r) => ({
@@ -207,7 +228,7 @@ const AFG_FUNCTIONS = (function () {
 
   Panel.prototype.render = function () {
     const w = this.weight();
-    const headers = HEADERS[w.npu ? 'npu' : 'host'];
+    const headers = HEADERS[w.weight] || HEADERS.host;
     for (const th of $('functions-table').tHead.rows[0].cells)
       if (th.dataset.key in headers)
         th.textContent = AFG_T(headers[th.dataset.key]);
@@ -259,11 +280,11 @@ const AFG_FUNCTIONS = (function () {
    * the divider. */
   Panel.prototype.drawHalf = function (el, root, inverted) {
     const m = this.m, h = this.h;
-    const npu = this.weight().npu;
+    const weight = this.weight().weight;
     if (!(root.total > 0)) {
       const empty = document.createElement('p');
       empty.className = 'sw-empty';
-      empty.textContent = AFG_T('sandwichNoTime', { weight: AFG_T(npu ? 'weightNpu' : 'weightHost') });
+      empty.textContent = AFG_T('sandwichNoTime', { weight: AFG_T(WEIGHT_NAMES[weight] || 'weightHost') });
       el.style.height = '';
       el.replaceChildren(empty);
       return;
@@ -283,7 +304,7 @@ const AFG_FUNCTIONS = (function () {
       box.dataset.weight = node.total;
       box.textContent = m.names[node.name];
       box.title = `${m.names[node.name]}\n${AFG_T('calls')}: ${h.fmtInt(node.calls)}\n` +
-                  `${AFG_T(npu ? 'npuTotal' : 'total')}: ${h.fmtTime(node.total)} (${h.fmtPct(node.total, root.total)})`;
+                  `${AFG_T(TOTAL_NAMES[weight] || 'total')}: ${h.fmtTime(node.total)} (${h.fmtPct(node.total, root.total)})`;
       box.style.background = h.colourOfName(node.name);
       box.addEventListener('click', () => this.select(node.name));
       boxes.push([box, depth]);

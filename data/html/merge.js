@@ -55,6 +55,7 @@ const AFG_MERGE = (function () {
       t.npuTotal = new Float64Array(m.N);
       t.npuTasks = new Float64Array(m.N);
     }
+    AFG_KINDS.mergeStart(m, t);
     return t;
   }
 
@@ -66,6 +67,7 @@ const AFG_MERGE = (function () {
       t.npuTotal[k] += m.npuTotal[s];
       t.npuTasks[k] += m.npuTasks[s];
     }
+    AFG_KINDS.mergeAdd(m, t, k, s);
   }
 
   function sorted(kids, key) {

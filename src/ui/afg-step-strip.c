@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-device-timeline.h"
 #include "afg-format.h"
 #include "afg-step-range.h"
 #include "afg-step-strip.h"
@@ -16,7 +17,9 @@
 #define MIN_BAR_HEIGHT 2.0
 #define MARK_HEIGHT 2.0  /* each of the A and B bands above the bars */
 
-/* One bar per step, its height the step's duration: a click picks a step,
+/* One bar per step, its height the step's duration, stacked by what the
+ * NPU did in it (compute at the bottom, free at the top) when the DB has
+ * device tasks: the slow step and why it is slow at one glance. A click picks a step,
  * a shift-click or a drag a range, arrows move it, Esc goes back to the
  * whole profile. The range is told (::range-changed) when a gesture ends,
  * so a drag builds one tree, not one per bar crossed. */
@@ -24,6 +27,7 @@ struct _AfgStepStrip {
   GtkWidget     parent_instance;
 
   AfgStep      *steps;
+  AfgDeviceSplit *device;  /* per step, or NULL */
   gboolean     *slow;
   guint         n_steps;
   gint64        max_ns;
@@ -54,6 +58,12 @@ static guint signals[N_SIGNALS];
 static const GdkRGBA scope_color = { 0.208, 0.518, 0.894, 1.0 };  /* blue 3 */
 static const GdkRGBA slow_color = { 0.878, 0.106, 0.141, 1.0 };   /* red 3 */
 static const GdkRGBA mark_color = { 1.0, 0.471, 0.0, 1.0 };       /* orange 3: A */
+/* The device's parts, bottom to top; free is the bar's own colour. */
+static const GdkRGBA part_colors[3] = {
+  { 0.200, 0.820, 0.478, 1.0 },  /* green 3: compute */
+  { 0.569, 0.255, 0.675, 1.0 },  /* purple 3: communication */
+  { 0.604, 0.600, 0.588, 1.0 },  /* dark 1: other */
+};
 
 static void
 tell_range (AfgStepStrip *self)
@@ -139,6 +149,44 @@ draw_band (AfgStepStrip *self, GtkSnapshot *snapshot, const AfgStepRange *range,
                              &GRAPHENE_RECT_INIT (first * w, row * MARK_HEIGHT, (last - first + 1) * w, MARK_HEIGHT));
 }
 
+/* Compute, communication and other from the bottom of @rect, each as
+ * tall as its share of the step; what is left above them is free. */
+static void
+draw_parts (AfgStepStrip *self, GtkSnapshot *snapshot, guint i, const graphene_rect_t *rect, double alpha)
+{
+  const AfgDeviceSplit *d = &self->device[i];
+  gint64 parts[3] = { d->compute_ns, d->comm_ns, d->other_ns };
+  gint64 whole = d->compute_ns + d->comm_ns + d->other_ns + d->free_ns;
+  double y = rect->origin.y + rect->size.height;
+
+  for (guint k = 0; k < 3 && whole > 0; k++)
+    {
+      double h = rect->size.height * parts[k] / (double) whole;
+      GdkRGBA color = part_colors[k];
+
+      color.alpha = alpha;
+      y -= h;
+      gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (rect->origin.x, y, rect->size.width, h));
+    }
+}
+
+static void
+draw_bar (AfgStepStrip *self, GtkSnapshot *snapshot, guint i, double width, double height, const GdkRGBA *fg)
+{
+  GdkRGBA color = bar_color (self, i, fg);
+  graphene_rect_t rect = bar_rect (self, i, width, height);
+
+  if (self->device == NULL)
+    {
+      gtk_snapshot_append_color (snapshot, &color, &rect);
+      return;
+    }
+  /* The free part keeps the bar's colour (red when slow), faint. */
+  color.alpha *= 0.5;
+  gtk_snapshot_append_color (snapshot, &color, &rect);
+  draw_parts (self, snapshot, i, &rect, in_range (self, i) ? 1.0 : 0.45);
+}
+
 static void
 afg_step_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -151,12 +199,7 @@ afg_step_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   for (guint i = 0; i < self->n_steps; i++)
-    {
-      GdkRGBA color = bar_color (self, i, &fg);
-      graphene_rect_t rect = bar_rect (self, i, width, height);
-
-      gtk_snapshot_append_color (snapshot, &color, &rect);
-    }
+    draw_bar (self, snapshot, i, width, height, &fg);
   if (self->marked)
     {
       draw_band (self, snapshot, &self->mark, 0, width, &mark_color);
@@ -202,6 +245,15 @@ step_tooltip (AfgStepStrip *self, guint i)
   text = self->slow[i]
     ? g_strdup_printf (_("step %" PRId64 " · %s · slow"), self->steps[i].id, duration)
     : g_strdup_printf (_("step %" PRId64 " · %s"), self->steps[i].id, duration);
+  if (self->device != NULL)
+    {
+      g_autofree char *parts = afg_device_split_describe (&self->device[i],
+                                                          self->steps[i].end_ns - self->steps[i].start_ns, TRUE);
+      g_autofree char *head = g_steal_pointer (&text);
+
+      /* TRANSLATORS: the second line of a step's tooltip */
+      text = g_strdup_printf (_("%s\nNPU: %s"), head, parts);
+    }
   return g_strconcat (text, side_words (self, i), NULL);
 }
 
@@ -319,6 +371,7 @@ afg_step_strip_finalize (GObject *object)
 
   g_clear_pointer (&self->steps, g_free);
   g_clear_pointer (&self->slow, g_free);
+  g_clear_pointer (&self->device, g_free);
   G_OBJECT_CLASS (afg_step_strip_parent_class)->finalize (object);
 }
 
@@ -404,6 +457,7 @@ afg_step_strip_set_steps (AfgStepStrip *self, const AfgStep *steps, guint n_step
 
   g_free (self->steps);
   g_free (self->slow);
+  g_clear_pointer (&self->device, g_free);
   self->steps = g_memdup2 (steps, sizeof *steps * n_steps);
   self->slow = g_new0 (gboolean, n_steps);
   self->n_steps = n_steps;
@@ -511,4 +565,29 @@ afg_step_strip_get_mark (AfgStepStrip *self, int *first, int *last)
   *first = self->mark.first;
   *last = self->mark.last;
   return self->marked;
+}
+
+/* Each step's split by what the NPU did (n_steps of them, in the steps'
+ * order), or NULL: the bars are then plain. */
+void
+afg_step_strip_set_device (AfgStepStrip *self, const AfgDeviceSplit *device)
+{
+  g_return_if_fail (AFG_IS_STEP_STRIP (self));
+
+  g_clear_pointer (&self->device, g_free);
+  if (device != NULL)
+    self->device = g_memdup2 (device, sizeof *device * self->n_steps);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The step's split, FALSE when the strip has none. */
+gboolean
+afg_step_strip_get_device (AfgStepStrip *self, guint index, AfgDeviceSplit *split)
+{
+  g_return_val_if_fail (AFG_IS_STEP_STRIP (self), FALSE);
+
+  if (self->device == NULL || index >= self->n_steps)
+    return FALSE;
+  *split = self->device[index];
+  return TRUE;
 }

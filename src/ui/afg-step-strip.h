@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "afg-device-timeline.h"
 #include "afg-document.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,11 @@ void       afg_step_strip_set_steps   (AfgStepStrip  *self,
                                        const AfgStep *steps,
                                        guint          n_steps);
 guint      afg_step_strip_get_n_steps (AfgStepStrip  *self);
+void       afg_step_strip_set_device  (AfgStepStrip         *self,
+                                       const AfgDeviceSplit *device);
+gboolean   afg_step_strip_get_device  (AfgStepStrip         *self,
+                                       guint                 index,
+                                       AfgDeviceSplit       *split);
 /* The selected steps' indices; FALSE for the whole profile. */
 gboolean   afg_step_strip_get_range   (AfgStepStrip  *self,
                                        guint         *first,

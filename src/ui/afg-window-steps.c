@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-document-timeline.h"
 #include "afg-format.h"
 #include "afg-scope.h"
 #include "afg-step-range.h"
@@ -33,7 +34,7 @@ scope_request_free (ScopeRequest *req)
 static AfgDocument *
 window_document (AfgWindow *self)
 {
-  return self->tree != NULL ? afg_tree_get_document (self->tree) : NULL;
+  return _afg_window_get_tree (self) != NULL ? afg_tree_get_document (_afg_window_get_tree (self)) : NULL;
 }
 
 static void
@@ -59,9 +60,9 @@ selected_thread (AfgWindow *self)
 {
   guint selected = gtk_drop_down_get_selected (self->thread_dropdown);
 
-  if (self->tree == NULL || selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+  if (_afg_window_get_tree (self) == NULL || selected == 0 || selected == GTK_INVALID_LIST_POSITION)
     return -1;
-  return afg_tree_get_thread (self->tree, selected - 1)->global_tid;
+  return afg_tree_get_thread (_afg_window_get_tree (self), selected - 1)->global_tid;
 }
 
 /* Refills the thread picker (its totals follow the scope and "Per step")
@@ -70,14 +71,13 @@ static void
 refill_threads (AfgWindow *self, gint64 global_tid)
 {
   _afg_window_fill_threads (self);
-  for (guint i = 0; global_tid >= 0 && i < afg_tree_get_n_threads (self->tree); i++)
-    if (afg_tree_get_thread (self->tree, i)->global_tid == global_tid)
+  for (guint i = 0; global_tid >= 0 && i < afg_tree_get_n_threads (_afg_window_get_tree (self)); i++)
+    if (afg_tree_get_thread (_afg_window_get_tree (self), i)->global_tid == global_tid)
       gtk_drop_down_set_selected (self->thread_dropdown, i + 1);
 }
 
-/* "steps 10–12", "step 11", or NULL for the whole profile. */
 static char *
-scope_words (const AfgScope *scope)
+steps_words (const AfgScope *scope)
 {
   if (scope->n_steps == 0)
     return NULL;
@@ -86,11 +86,24 @@ scope_words (const AfgScope *scope)
   return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
 }
 
+/* "steps 10–12", "step 11", "step 11 while the NPU is idle", or NULL for
+ * the whole profile. */
+static char *
+scope_words (const AfgScope *scope)
+{
+  g_autofree char *steps = steps_words (scope);
+
+  if (!scope->npu_idle)
+    return g_steal_pointer (&steps);
+  /* TRANSLATORS: "steps 10–12 while the NPU is idle" */
+  return steps ? g_strdup_printf (_("%s while the NPU is idle"), steps) : g_strdup (_("while the NPU is idle"));
+}
+
 static void
 update_title (AfgWindow *self)
 {
   const char *name = afg_document_get_source_name (window_document (self));
-  g_autofree char *words = scope_words (afg_tree_get_scope (self->tree));
+  g_autofree char *words = scope_words (afg_tree_get_scope (_afg_window_get_tree (self)));
   /* The scope first: the title ellipsizes at its start, keeping the file
    * name's end (the rank), which tells windows apart. */
   g_autofree char *title = words ? g_strdup_printf ("%s — %s", words, name) : NULL;
@@ -107,7 +120,7 @@ show_values (AfgWindow *self, gint64 thread)
   _afg_window_update_status (self);
 }
 
-/* The click-to-redraw figure of README's "Steps": the first frame painted
+/* The click-to-redraw figure of docs/benchmarks.md: the first frame painted
  * once the view has the new tree's layout. */
 static void
 on_after_paint (GdkFrameClock *clock, AfgWindow *self)
@@ -116,9 +129,9 @@ on_after_paint (GdkFrameClock *clock, AfgWindow *self)
   g_autofree char *words = NULL;
 
   if (afg_flame_view_is_busy (self->flame_view) || layout == NULL
-      || afg_flame_layout_get_tree (layout) != self->tree)
+      || afg_flame_layout_get_tree (layout) != _afg_window_get_tree (self))
     return;
-  words = scope_words (afg_tree_get_scope (self->tree));
+  words = scope_words (afg_tree_get_scope (_afg_window_get_tree (self)));
   g_debug ("%s drawn %.1f ms after the click", words ? words : "whole profile",
            (g_get_monotonic_time () - self->scope_clicked) / 1000.0);
   disconnect_paint (self);
@@ -130,8 +143,7 @@ show_scoped_tree (AfgWindow *self, AfgTree *tree)
   gint64 thread = selected_thread (self);
   g_autofree char *search = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
-  g_clear_pointer (&self->tree, afg_tree_unref);
-  self->tree = afg_tree_ref (tree);
+  afg_session_set_tree (self->session, tree);
   g_clear_object (&self->exported);
   /* The view keeps its weight: the layout it builds is in that column. */
   afg_flame_view_set_tree (self->flame_view, tree);
@@ -178,39 +190,68 @@ build_scope (AfgWindow *self, const AfgScope *scope)
                         self->scope_cancellable, on_scope_built, req);
 }
 
+/* The steps the strip picks (all when none), in the NPU-idle instants
+ * while the session asks for them. */
+static gboolean
+strip_scope (AfgWindow *self, AfgDocument *document, AfgScope *scope)
+{
+  g_autoptr(GError) error = NULL;
+  guint first, last, n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+  gboolean picked;
+
+  /* A diff of two DBs has no steps of its own. */
+  if (n != afg_step_strip_get_n_steps (self->step_strip))
+    return FALSE;
+  picked = afg_step_strip_get_range (self->step_strip, &first, &last);
+  if (afg_scope_init_request (scope, document, picked, picked ? steps[first].id : 0, picked ? steps[last].id : 0,
+                              afg_session_get_npu_idle (self->session), &error))
+    return TRUE;
+  g_warning ("%s", error->message);
+  return FALSE;
+}
+
 static void
 on_range_changed (AfgWindow *self, AfgStepStrip *strip)
 {
   /* A diff's tree has a document of its own; the strip is its sides'. */
   AfgDocument *document = _afg_window_step_compare_get_document (self);
-  const AfgStep *steps;
-  g_autoptr(GError) error = NULL;
   AfgScope scope = { 0 };
-  guint first, last, n;
 
   if (document == NULL)
     document = window_document (self);
   if (document == NULL)
     return;
   self->scope_clicked = g_get_monotonic_time ();
-  steps = afg_document_get_steps (document, &n);
-  /* A diff of two DBs has no steps of its own. */
-  if (n != afg_step_strip_get_n_steps (strip))
+  if (!strip_scope (self, document, &scope))
     return;
-  if (afg_step_strip_get_range (strip, &first, &last)
-      && !afg_scope_init_steps (&scope, document, steps[first].id, steps[last].id, &error))
-    {
-      g_warning ("%s", error->message);
-      return;
-    }
   if (!_afg_window_step_compare_take (self, document, &scope))
     build_scope (self, &scope);
+}
+
+/* "While NPU idle": the same steps again, in or out of the idle instants. */
+static void
+on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (afg_session_get_npu_idle (session)));
+  if (window_document (self) != NULL && !_afg_window_is_comparing (self))
+    on_range_changed (self, self->step_strip);
+}
+
+static void
+change_npu_idle (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  AfgWindow *self = data;
+
+  afg_session_set_npu_idle (self->session, g_variant_get_boolean (state));
 }
 
 static void
 on_per_step_toggled (AfgWindow *self, GtkToggleButton *button)
 {
-  if (self->tree == NULL)
+  if (_afg_window_get_tree (self) == NULL)
     return;
   show_values (self, selected_thread (self));
   /* The selected frame's line in the status bar shows a value too. */
@@ -246,20 +287,61 @@ strip_summary (const AfgStep *steps, guint n)
                           n, steps[slowest].id, time);
 }
 
+/* Each step's split by what the NPU did, or NULL without a timeline. */
+static AfgDeviceSplit *
+step_splits (const AfgDocument *document, const AfgStep *steps, guint n)
+{
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  AfgDeviceSplit *splits;
+
+  if (timeline == NULL || n == 0)
+    return NULL;
+  splits = g_new (AfgDeviceSplit, n);
+  for (guint i = 0; i < n; i++)
+    afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &splits[i]);
+  return splits;
+}
+
 void
 _afg_window_steps_show (AfgWindow *self)
 {
+  AfgDocument *document = window_document (self);
   guint n;
-  const AfgStep *steps = afg_document_get_steps (window_document (self), &n);
+  const AfgStep *steps = afg_document_get_steps (document, &n);
   g_autofree char *summary = n > 0 ? strip_summary (steps, n) : NULL;
+  g_autofree AfgDeviceSplit *splits = step_splits (document, steps, n);
+  GAction *idle = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
+  gboolean has_device = afg_document_get_timeline (document) != NULL;
 
   cancel_scope (self);
   _afg_window_step_compare_reset (self);
   afg_step_strip_set_steps (self->step_strip, steps, n);
+  afg_step_strip_set_device (self->step_strip, splits);
   gtk_label_set_text (self->steps_label, summary ? summary : "");
   gtk_widget_set_sensitive (self->all_steps_button, FALSE);
-  gtk_widget_set_visible (self->steps_bar, n > 0);
+  /* A DB without steps has the idle scope of its whole window still. */
+  gtk_widget_set_visible (self->steps_bar, n > 0 || has_device);
+  gtk_widget_set_visible (GTK_WIDGET (self->step_strip), n > 0);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (idle), has_device);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+  /* "While NPU idle" stays on for the next file when it can. */
+  if (afg_session_get_npu_idle (self->session) && !has_device)
+    afg_session_set_npu_idle (self->session, FALSE);
+  else if (afg_session_get_npu_idle (self->session))
+    on_range_changed (self, self->step_strip);
+}
+
+/* The "npu-idle" action, the session's switch of the same name. */
+void
+_afg_window_steps_init (AfgWindow *self)
+{
+  g_autoptr(GSimpleAction) idle = g_simple_action_new_stateful ("npu-idle", NULL, g_variant_new_boolean (FALSE));
+
+  g_signal_connect (idle, "change-state", G_CALLBACK (change_npu_idle), self);
+  g_simple_action_set_enabled (idle, FALSE);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (idle));
+  g_signal_connect_object (self->session, "notify::npu-idle", G_CALLBACK (on_npu_idle_changed), self,
+                           G_CONNECT_SWAPPED);
 }
 
 void
@@ -272,7 +354,7 @@ _afg_window_steps_show_tree (AfgWindow *self, AfgTree *tree)
 void
 _afg_window_steps_rebuild (AfgWindow *self)
 {
-  AfgScope scope = *afg_tree_get_scope (self->tree);
+  AfgScope scope = *afg_tree_get_scope (_afg_window_get_tree (self));
 
   build_scope (self, &scope);
 }
@@ -305,9 +387,9 @@ _afg_window_steps_divisor (AfgWindow *self)
 {
   guint n;
 
-  if (self->tree == NULL || !gtk_toggle_button_get_active (self->per_step_button))
+  if (_afg_window_get_tree (self) == NULL || !gtk_toggle_button_get_active (self->per_step_button))
     return 1;
-  n = afg_scope_count_steps (afg_tree_get_scope (self->tree), window_document (self));
+  n = afg_scope_count_steps (afg_tree_get_scope (_afg_window_get_tree (self)), window_document (self));
   return MAX (n, 1);
 }
 
@@ -323,12 +405,12 @@ _afg_window_steps_format_ns (AfgWindow *self, gint64 ns)
     ? g_strdup_printf (_("%s / step"), time) : g_steal_pointer (&time);
 }
 
-/* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s)", or
- * "all 22 steps (19.2 s)"; NULL for a DB without steps. */
-char *
-_afg_window_steps_describe (AfgWindow *self)
+/* "steps 10–12 (3 of 22 steps, 1.72 s)", or "all 22 steps (19.2 s)";
+ * NULL for a DB without steps. */
+static char *
+describe_steps (AfgWindow *self)
 {
-  const AfgScope *scope = afg_tree_get_scope (self->tree);
+  const AfgScope *scope = afg_tree_get_scope (_afg_window_get_tree (self));
   g_autofree char *words = scope_words (scope);
   g_autofree char *time = NULL;
   guint n;
@@ -336,7 +418,7 @@ _afg_window_steps_describe (AfgWindow *self)
   afg_document_get_steps (window_document (self), &n);
   if (n == 0)
     return NULL;
-  time = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  time = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   if (words == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s)", "all %u steps (%s)", n), n, time);
   /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s)" */
@@ -344,13 +426,64 @@ _afg_window_steps_describe (AfgWindow *self)
                           words, scope->n_steps, n, time);
 }
 
+/* What the NPU did in the scope's steps (each in its own window), or in
+ * the whole profile's window: "NPU: compute 6.4%, …"; NULL without a
+ * timeline. */
+static char *
+describe_device (AfgWindow *self)
+{
+  const AfgDocument *document = window_document (self);
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  const AfgScope *scope = afg_tree_get_scope (_afg_window_get_tree (self));
+  AfgDeviceSplit sum = { 0 }, split;
+  gint64 window = 0, start, end;
+  g_autofree char *words = NULL;
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+
+  if (timeline == NULL)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    if (scope->n_steps == 0 || (steps[i].id >= scope->first_step && steps[i].id <= scope->last_step))
+      {
+        afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &split);
+        sum.compute_ns += split.compute_ns;
+        sum.comm_ns += split.comm_ns;
+        sum.other_ns += split.other_ns;
+        sum.free_ns += split.free_ns;
+        window += steps[i].end_ns - steps[i].start_ns;
+      }
+  if (n == 0 && afg_document_get_profile_window (document, &start, &end))
+    {
+      afg_device_timeline_split (timeline, start, end, &sum);
+      window = end - start;
+    }
+  words = afg_device_split_describe (&sum, window, FALSE);
+  return g_strdup_printf (_("NPU: %s"), words);
+}
+
+/* The status line's scope: "steps 10–12 (3 of 22 steps, 1.72 s) · NPU:
+ * compute 6.4%, …", or "all 22 steps (19.2 s) · …"; NULL for a DB
+ * without steps or device tasks. */
+char *
+_afg_window_steps_describe (AfgWindow *self)
+{
+  g_autofree char *steps = describe_steps (self);
+  g_autofree char *device = describe_device (self);
+
+  if (steps != NULL && device != NULL)
+    return g_strdup_printf ("%s · %s", steps, device);
+  return steps != NULL ? g_steal_pointer (&steps) : g_steal_pointer (&device);
+}
+
+
 /* The state line's step fields: the step under the pointer ("7" or
  * empty) and the slow ones ("5" or "5,9"). */
 void
 _afg_window_steps_append_state (AfgWindow *self, GString *hover, GString *slow)
 {
   guint n;
-  const AfgStep *steps = self->tree ? afg_document_get_steps (window_document (self), &n) : NULL;
+  const AfgStep *steps = _afg_window_get_tree (self) ? afg_document_get_steps (window_document (self), &n) : NULL;
   int index = afg_step_strip_get_hover (self->step_strip);
 
   if (steps == NULL || n != afg_step_strip_get_n_steps (self->step_strip))
@@ -366,7 +499,7 @@ _afg_window_steps_append_state (AfgWindow *self, GString *hover, GString *slow)
 char *
 _afg_window_steps_scope_field (AfgWindow *self)
 {
-  const AfgScope *scope = self->tree ? afg_tree_get_scope (self->tree) : NULL;
+  const AfgScope *scope = _afg_window_get_tree (self) ? afg_tree_get_scope (_afg_window_get_tree (self)) : NULL;
 
   if (scope == NULL || scope->n_steps == 0)
     return g_strdup ("");

@@ -8,12 +8,15 @@
 
 #include <glib/gstdio.h>
 
+#include "afg-error.h"
 #include "afg-source.h"
 #include "afg-sql-value.h"
 #include "afg-test-db.h"
 
 #define NPU_TABLES 4   /* STRING_IDS, TASK, CONNECTION_IDS, PYTORCH_API */
 #define HOST_TABLES 2  /* STRING_IDS, PYTORCH_API */
+/* The samples' NPU tables and the three of the task kinds. */
+#define SAMPLE_TABLES (NPU_TABLES + 3)
 
 static void
 check (const char *path, guint want_fast, guint want_fallbacks)
@@ -210,7 +213,7 @@ test_samples (void)
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *path = afg_test_sample_path (samples[i], ".db");
-      check (path, NPU_TABLES, 0);
+      check (path, SAMPLE_TABLES, 0);
     }
 }
 
@@ -229,7 +232,8 @@ test_generated (void)
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
                                    &status, NULL));
       g_assert_true (g_spawn_check_wait_status (status, NULL));
-      check (path, variants[i][1] ? HOST_TABLES : NPU_TABLES, 0);
+      /* The generator writes the kinds' three tables, as the samples have them. */
+      check (path, variants[i][1] ? HOST_TABLES : SAMPLE_TABLES, 0);
     }
   afg_test_rm_rf (dir);
 }
@@ -529,6 +533,355 @@ test_corrupt (void)
   afg_test_db_free (db);
 }
 
+/* A 3-byte varint (values under 2^21), the width SQLite gave it. */
+static void
+put_varint3 (guint8 *p, guint32 v)
+{
+  p[0] = (guint8) (0x80 | v >> 14);
+  p[1] = (guint8) (0x80 | (v >> 7 & 0x7f));
+  p[2] = (guint8) (v & 0x7f);
+}
+
+static guint32
+get_varint (const guint8 *p, guint *len)
+{
+  guint32 v = 0;
+
+  for (*len = 0; *len < 4; (*len)++)
+    {
+      v = v << 7 | (p[*len] & 0x7f);
+      if (p[*len] < 0x80)
+        return (*len)++, v;
+    }
+  g_assert_not_reached ();
+}
+
+static guint32
+local_size (guint32 usable, guint32 size)
+{
+  guint32 min_local = (usable - 12) * 32 / 255 - 23, max_local = usable - 35;
+  guint32 k = min_local + (size - min_local) % (usable - 4);
+
+  return size <= max_local ? size : k <= max_local ? k : min_local;
+}
+
+static GArray *
+leaf_pages (const char *path, const char *table)
+{
+  GArray *pages = g_array_new (FALSE, FALSE, sizeof (guint32));
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT pageno FROM dbstat WHERE name = ?1 AND pagetype = 'leaf'",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      guint32 pgno = (guint32) sqlite3_column_int64 (stmt, 0);
+
+      g_array_append_val (pages, pgno);
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return pages;
+}
+
+/* The first overflow page of a payload of @size at @record points to itself. */
+static void
+self_loop (const guint8 *record, guint32 size, guint8 *file, guint32 page_size)
+{
+  guint32 first = afg_btree_get4 (record + local_size (page_size, size));
+
+  put4 (file + (gsize) (first - 1) * page_size, first);
+}
+
+/* In each cell of @page: its last column (a blob of 3-byte varint size)
+ * made to claim about a megabyte more, the cell's payload size to match
+ * (on the page the same bytes stay local), and its first overflow page
+ * made to point to itself. Returns the cells changed. */
+static guint
+loop_last_column (guint8 *page, guint8 *file, guint32 page_size)
+{
+  guint n_cells = (guint) page[3] << 8 | page[4], changed = 0;
+
+  for (guint c = 0; c < n_cells; c++)
+    {
+      guint8 *cell = page + ((guint) page[8 + 2 * c] << 8 | page[9 + 2 * c]);
+      guint n, m, h, w;
+      guint32 size = get_varint (cell, &n), header, type = 0, k = 0;
+      guint8 *record, *p;
+
+      get_varint (cell + n, &m);
+      record = cell + n + m;
+      header = get_varint (record, &h);
+      for (p = record + h; p < record + header; p += w)
+        type = get_varint (p, &w);
+      if (n != 3 || w != 3 || type < 12 || type % 2 != 0)
+        continue;
+      k = ((1u << 21) - 1 - type) / (2 * (page_size - 4));
+      put_varint3 (p - w, type + 2 * k * (page_size - 4));
+      put_varint3 (cell, size + k * (page_size - 4));
+      self_loop (record, size, file, page_size);
+      changed++;
+    }
+  return changed;
+}
+
+/* In each cell of @page that spills: its first overflow page points to
+ * itself. Returns the cells changed. */
+static guint
+loop_overflow (guint8 *page, guint8 *file, guint32 page_size)
+{
+  guint n_cells = (guint) page[3] << 8 | page[4], changed = 0;
+
+  for (guint c = 0; c < n_cells; c++)
+    {
+      guint8 *cell = page + ((guint) page[8 + 2 * c] << 8 | page[9 + 2 * c]);
+      guint n, m;
+      guint32 size = get_varint (cell, &n);
+
+      get_varint (cell + n, &m);
+      if (local_size (page_size, size) < size)
+        {
+          self_loop (cell + n + m, size, file, page_size);
+          changed++;
+        }
+    }
+  return changed;
+}
+
+/* PYTORCH_API rows with an extra column no reader asks for, that claims
+ * a megabyte and loops on its overflow page: copying whole payloads
+ * took seconds (and, with 60 MB claimed, ran past 30 s); only the
+ * columns read are read now. */
+static void
+test_unread_column_loop (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_INTEGER_TIME);
+  g_autofree char *dir = g_path_get_dirname (db->path);
+  g_autofree char *src = NULL;
+  g_autoptr(GArray) leaves = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autofree char *json = NULL;
+  guint changed = 0, fast, fallbacks;
+  gsize len;
+  gint64 t0;
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < 1000; i++)
+    afg_test_db_add (db, 1 + i % 2, 100 * (gint64) i, 100 * (gint64) i + 20 + i % 70, i % 3 ? "a" : "b");
+  afg_test_db_commit (db);
+  afg_test_db_close (db);
+  src = clone_db (db->path, "extra.db", "PRAGMA page_size=512", 0, NULL, NULL);
+  modify (src, "ALTER TABLE PYTORCH_API ADD COLUMN extra BLOB; UPDATE PYTORCH_API SET extra = zeroblob(16400)");
+  leaves = leaf_pages (src, "PYTORCH_API");
+  g_assert_true (g_file_get_contents (src, (char **) &data, &len, NULL));
+  for (guint i = 0; i < leaves->len; i++)
+    changed += loop_last_column (data + (gsize) (g_array_index (leaves, guint32, i) - 1) * 512, data, 512);
+  g_assert_cmpuint (changed, ==, 1000);
+  g_assert_true (g_file_set_contents (src, (const char *) data, (gssize) len, NULL));
+  t0 = g_get_monotonic_time ();
+  json = afg_test_load_both (src, &fast, &fallbacks);
+  g_test_message ("both loads: %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, HOST_TABLES);
+  g_assert_cmpuint (fallbacks, ==, 0);
+  afg_test_db_free (db);
+}
+
+/* The same export but for the file's size (indexes were added). */
+static gboolean
+same_but_size (const char *a, const char *b)
+{
+  const char *a_end = strstr (a, "\"stats\":"), *b_end = strstr (b, "\"stats\":");
+
+  g_assert_nonnull (a_end);
+  g_assert_nonnull (b_end);
+  return g_str_has_prefix (a, "{\"format\"") && strcmp (a_end, b_end) == 0;
+}
+
+static gboolean
+uses_covering_index (const char *path, const char *query)
+{
+  g_autofree char *sql = g_strconcat ("EXPLAIN QUERY PLAN ", query, NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean covering = FALSE;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    covering |= strstr ((const char *) sqlite3_column_text (stmt, 3), "COVERING INDEX") != NULL;
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return covering;
+}
+
+/* A column read that loops on its overflow chain: the direct read sees
+ * a page twice and leaves the table to SQLite, whatever SQLite makes of
+ * it (here: a time that is no integer, the row skipped). */
+static void
+test_read_column_loop (void)
+{
+  AfgTestDb *db = make_profile (300);
+  g_autofree char *src = clone_db (db->path, "looped.db", "PRAGMA page_size=1024", 0, NULL, NULL);
+  g_autoptr(GArray) leaves = leaf_pages (src, "PYTORCH_API");
+  g_autofree guint8 *data = NULL;
+  g_autofree char *json = NULL;
+  guint changed = 0, fast, fallbacks;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, (char **) &data, &len, NULL));
+  for (guint i = 0; i < leaves->len; i++)
+    changed += loop_overflow (data + (gsize) (g_array_index (leaves, guint32, i) - 1) * 1024, data, 1024);
+  g_assert_cmpuint (changed, ==, 60);  /* every 5th startNs is 5000 bytes long */
+  g_assert_true (g_file_set_contents (src, (const char *) data, (gssize) len, NULL));
+  json = afg_test_load_both (src, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  g_assert_cmpuint (fallbacks, ==, 1);
+  afg_test_db_free (db);
+}
+
+/* Indexes that cover the columns read: without ORDER BY SQLite walks
+ * them in index order. Rows of one thread with equal times (whose order
+ * decides the nesting) and STRING_IDS with a duplicate id must come in
+ * rowid order both ways: the same bytes as without the indexes. */
+static void
+test_covering_indexes (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *plain = NULL;
+  g_autofree char *indexed = NULL;
+  g_autofree char *json = NULL;
+  guint fast, fallbacks, unused;
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%u", 199 - i);
+
+      afg_test_db_add (db, 5, 1000 * (gint64) (i / 4), 1000 * (gint64) (i / 4) + 900, name);
+      afg_test_db_add (db, 5 + i % 3, 1000 * (gint64) (i / 4) + 10, 1000 * (gint64) (i / 4) + 800, "inner");
+    }
+  afg_test_db_commit (db);
+  afg_test_db_exec (db, "ALTER TABLE STRING_IDS RENAME TO OLD_IDS;"
+                        "CREATE TABLE STRING_IDS (id INTEGER, value TEXT, pad BLOB);"
+                        "INSERT INTO STRING_IDS SELECT id, value, zeroblob(300) FROM OLD_IDS ORDER BY id DESC;"
+                        "DROP TABLE OLD_IDS;"
+                        "INSERT INTO STRING_IDS SELECT id, 'zz' || value, pad FROM STRING_IDS WHERE id % 2 = 0");
+  afg_test_db_close (db);
+  plain = afg_test_load_both (db->path, &fast, &fallbacks);
+  g_assert_cmpuint (fast, ==, HOST_TABLES);
+  modify (db->path, "CREATE INDEX api_cover ON PYTORCH_API (globalTid DESC, name DESC, startNs, endNs, type);"
+                    "CREATE INDEX ids_cover ON STRING_IDS (id, value DESC)");
+  g_assert_true (uses_covering_index (db->path, "SELECT startNs, endNs, globalTid, name, type FROM PYTORCH_API"));
+  g_assert_true (uses_covering_index (db->path, "SELECT id, value FROM STRING_IDS"));
+  indexed = afg_test_load_both (db->path, &fast, &fallbacks);
+  g_assert_cmpuint (fast, ==, HOST_TABLES);
+  g_assert_true (same_but_size (indexed, plain));
+  json = afg_test_load_json (db->path, TRUE, &unused, &unused);
+  g_assert_true (same_but_size (json, plain));
+  afg_test_db_free (db);
+}
+
+/* A WITHOUT ROWID table has no rowid to order by: SQLite reads it (in
+ * its key order) both ways, and the rest is still read directly. So does
+ * a table whose columns hide every name of the rowid. */
+static void
+test_no_rowid_order (void)
+{
+  AfgTestDb *db = make_profile (300);
+  g_autofree char *keyed = clone_db (db->path, "keyed.db", "", 0, "value TEXT)", "value TEXT) WITHOUT ROWID");
+  g_autofree char *hidden = clone_db (db->path, "hidden.db", "", 0, NULL, NULL);
+  g_autofree char *json = NULL;
+  guint fast, fallbacks;
+
+  modify (hidden, "ALTER TABLE CONNECTION_IDS ADD COLUMN rowid INTEGER; ALTER TABLE CONNECTION_IDS ADD COLUMN oid INTEGER;"
+                  "ALTER TABLE CONNECTION_IDS ADD COLUMN _rowid_ INTEGER");
+
+  g_assert_cmpint (query_int (keyed, "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%WITHOUT ROWID%'"), ==, 1);
+  json = afg_test_load_both (keyed, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  g_assert_cmpuint (fallbacks, ==, 0);
+  g_clear_pointer (&json, g_free);
+  json = afg_test_load_both (hidden, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  afg_test_db_free (db);
+}
+
+static char *swap_from;
+
+static void
+swap_in (const char *path)
+{
+  g_assert_cmpint (g_rename (swap_from, path), ==, 0);
+}
+
+/* Another file moved to the path after the schema was checked on the
+ * first one: never read with the first file's root pages, but refused. */
+static void
+test_file_swapped (void)
+{
+  AfgTestDb *first = make_profile (200);
+  AfgTestDb *second = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *dir = g_path_get_dirname (first->path);
+  g_autofree char *copy = g_build_filename (dir, "second.db", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  afg_test_db_add (second, 1, 10, 20, "from the second file");
+  afg_test_db_close (second);
+  g_assert_true (g_file_get_contents (second->path, &data, &len, NULL));
+  for (int sqlite_only = 0; sqlite_only < 2; sqlite_only++)
+    {
+      g_autofree char *json = NULL;
+      guint fast, fallbacks;
+
+      g_assert_true (g_file_set_contents (copy, data, (gssize) len, NULL));
+      swap_from = copy;
+      afg_source_test_hook = swap_in;
+      json = afg_test_load_json (first->path, sqlite_only, &fast, &fallbacks);
+      afg_source_test_hook = NULL;
+      g_assert_true (g_str_has_prefix (json, "error: "));
+      g_assert_true (g_str_has_suffix (json, "ascend_pytorch_profiler_0.db: the file was replaced or changed"
+                                             " while it was being read"));
+      g_assert_cmpuint (fast + fallbacks, ==, 0);
+    }
+  afg_test_db_free (first);
+  afg_test_db_free (second);
+}
+
+/* A connection opened after the checks (a second reader, the NPU
+ * thread) on a path that names another file by then is refused. */
+static void
+test_connection_after_swap (void)
+{
+  AfgTestDb *first = make_profile (50);
+  AfgTestDb *second = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(GError) error = NULL;
+  AfgSource source;
+  sqlite3 *db = NULL, *late;
+
+  afg_test_db_close (second);
+  g_assert_true (afg_source_open (&source, first->path, NULL, &db, &error));
+  late = afg_source_connect (&source, &error);
+  g_assert_nonnull (late);
+  sqlite3_close (late);
+  g_assert_cmpint (g_rename (second->path, first->path), ==, 0);
+  late = afg_source_connect (&source, &error);
+  g_assert_null (late);
+  g_assert_error (error, AFG_LOAD_ERROR, AFG_LOAD_ERROR_CORRUPT);
+  sqlite3_close (db);
+  afg_source_clear (&source);
+  afg_test_db_free (first);
+  afg_test_db_free (second);
+}
+
 /* GLib's rule is the same: a sign, decimal digits, in range. */
 static void
 check_parse (const char *text, int len)
@@ -583,5 +936,11 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/sqlite-only-files", test_sqlite_only_files);
   g_test_add_func ("/btree/corrupt", test_corrupt);
   g_test_add_func ("/btree/parse-int64", test_parse_int64);
+  g_test_add_func ("/btree/unread-column-loop", test_unread_column_loop);
+  g_test_add_func ("/btree/read-column-loop", test_read_column_loop);
+  g_test_add_func ("/btree/covering-indexes", test_covering_indexes);
+  g_test_add_func ("/btree/no-rowid-order", test_no_rowid_order);
+  g_test_add_func ("/btree/file-swapped", test_file_swapped);
+  g_test_add_func ("/btree/connection-after-swap", test_connection_after_swap);
   return g_test_run ();
 }

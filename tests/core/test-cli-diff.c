@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `ascend-flamegraph --diff A.db B.db --export [-o DIR] [-f html|json|folded]
- * [--merge-addresses] [--steps A[-B]] [-q]` (issue 16): the writers'
+ * [--merge-addresses] [--steps A[-B]] [-q]`: the writers'
  * bytes, atomically, and the single export's error lines and exit codes. */
 #include "config.h"
 
@@ -247,7 +247,8 @@ test_usage (Fixture *f, gconstpointer data)
     { "--diff", "--export", "-o", o, a, b, a, NULL },
     { "--diff", "--export", "-o", o, "-f", "trace", a, b, NULL },
     { "--diff", "--export", "-o", o, "-f", "xml", a, b, NULL },
-    { "--diff", "--export", "-o", o, "--weight", "npu", a, b, NULL },
+    { "--diff", "--export", "-o", o, "--weight", "gpu", a, b, NULL },
+    { "--diff", "--export", "-o", o, "--weight", "compute", "--kernels", a, b, NULL },
     { "--diff", "--export", "-o", o, "--top", "3", a, b, NULL },
     { "--diff", "--export", "-o", o, "--steps", "x", a, b, NULL },
     { "--diff", "-o", o, a, b, NULL },

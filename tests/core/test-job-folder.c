@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, discovery: the profiler DBs of a job folder the test builds. */
+/* Discovery: the profiler DBs of a job folder the test builds. */
 #include "config.h"
 
 #include <string.h>
@@ -238,6 +238,52 @@ test_depth (void)
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 1);
   g_assert_cmpint (rank_at (job, 0)->rank, ==, 6);
+  g_assert_cmpuint (job->warnings->len, ==, 1);
+  g_assert_true (warned (job, "/6/7: folders more than 6 levels deep are not searched"));
+  afg_test_rm_rf (root);
+}
+
+/* Two folders beyond the limit: one warning, naming the first. */
+static void
+test_depth_warns_once (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *level6 = g_build_filename (root, "1", "2", "3", "4", "5", "6", NULL);
+  g_autofree char *a = g_build_filename (level6, "a", "b", NULL);
+  g_autofree char *b = g_build_filename (level6, "c", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (level6, "ascend_pytorch_profiler_6.db", "");
+  afg_test_make_file (a, "ascend_pytorch_profiler_7.db", "");
+  afg_test_make_file (b, "ascend_pytorch_profiler_8.db", "");
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpuint (job->warnings->len, ==, 1);
+  g_assert_true (warned (job, "folders more than 6 levels deep are not searched"));
+  afg_test_rm_rf (root);
+}
+
+/* Entries named like a profiler DB that are not one: one line each. */
+static void
+test_not_read_warns (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *fifo = g_build_filename (root, "ascend_pytorch_profiler_3.db", NULL);
+  g_autofree char *dir = g_build_filename (root, "ascend_pytorch_profiler_4.db", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  afg_test_make_file (root, "ascend_pytorch_profiler_1234567890.db", "");
+  afg_test_make_file (root, "ascend_pytorch_profiler_123456789.db", "");
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 2);
+  g_assert_cmpint (rank_at (job, 1)->rank, ==, 123456789);
+  g_assert_cmpuint (job->warnings->len, ==, 3);
+  g_assert_true (warned (job, "ascend_pytorch_profiler_3.db: named like a profiler DB but not a regular file"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_4.db: a folder named like a profiler DB; not read as one"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_1234567890.db: a rank of 10 digits or more; skipped"));
   afg_test_rm_rf (root);
 }
 
@@ -312,6 +358,8 @@ main (int argc, char **argv)
   g_test_add_func ("/job-folder/symlink/outside", test_symlink_outside);
   g_test_add_func ("/job-folder/symlink/inside", test_symlink_inside);
   g_test_add_func ("/job-folder/depth", test_depth);
+  g_test_add_func ("/job-folder/depth-warns-once", test_depth_warns_once);
+  g_test_add_func ("/job-folder/not-read-warns", test_not_read_warns);
   g_test_add_func ("/job-folder/unreadable-folder", test_unreadable_folder);
   g_test_add_func ("/job-folder/rank-limit", test_rank_limit);
   g_test_add_func ("/job-folder/weird-names", test_weird_names);

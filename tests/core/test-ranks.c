@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, CLI: --export of a job folder the test builds. */
+/* The CLI's --export of a job folder the test builds. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <utime.h>
 
 #include <glib/gstdio.h>
@@ -218,6 +219,46 @@ test_broken_rank (void)
   afg_test_rm_rf (out);
 }
 
+/* A job written to a disk that fills up (a 256 KiB tmpfs; mounting one
+ * needs root): the first ENOSPC stops it with one error line, exit 3,
+ * and the rank folders it made are gone. */
+static void
+test_full_disk (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *disk = afg_test_make_tmp_dir ();
+  g_autofree char *out = g_build_filename (disk, "out", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *after = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  for (int i = 0; i < 12; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("rank%d_ascend_pt", i);
+      g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", i);
+
+      g_free (afg_test_make_job_rank (job, dir, name, i, SAMPLE0));
+    }
+  if (!afg_test_is_root () || mount ("tmpfs", disk, "tmpfs", 0, "size=256k") != 0)
+    {
+      g_test_skip ("cannot mount a small tmpfs (needs root)");
+      afg_test_rm_rf (job);
+      afg_test_rm_rf (disk);
+      return;
+    }
+  g_assert_cmpint (run_export ("json", out, job, &err), ==, 3);
+  lines = g_strsplit (err, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
+  g_assert_true (g_str_has_suffix (lines[0], "No space left on device"));
+  g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
+  after = afg_test_snapshot_dir (out);
+  g_assert_cmpstr (after, ==, "");
+  g_assert_cmpint (umount (disk), ==, 0);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (disk);
+}
+
 static void
 test_no_profiler_db (void)
 {
@@ -412,6 +453,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ranks/samples-merged/html", "html", test_samples_merged);
   g_test_add_func ("/ranks/broken-rank", test_broken_rank);
   g_test_add_func ("/ranks/no-profiler-db", test_no_profiler_db);
+  g_test_add_func ("/ranks/full-disk", test_full_disk);
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);

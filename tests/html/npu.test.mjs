@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The NPU weight of the page (issue 13): dump('npu') against the JSON
+// The NPU weight of the page: dump('npu') against the JSON
 // export and the samples' .npu.expected, #weight=npu, the switch, widths
 // and the tooltip; a profile without NPU data keeps the switch disabled.
 import { test, before, after } from 'node:test';
@@ -29,7 +29,7 @@ for (const name of [SAMPLE, 'ascend_pytorch_profiler_level1_rank0']) {
     const expected = fs.readFileSync(path.join(h.samplesDir(), name + '.npu.expected'), 'utf8')
       .split('\n').filter((l) => l !== '').sort(byCodeUnit);
     const json = exportJson(db);
-    assert.equal(json.version, 2);
+    assert.equal(json.version, 3);
     assert.deepEqual(Object.keys(json.npu), ['tasks', 'ns', 'unlinked_tasks', 'unlinked_ns', 'skipped']);
     assert.deepEqual(jsonLines(json), expected);
     const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');

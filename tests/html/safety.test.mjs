@@ -2,6 +2,7 @@
 // Hostile names, the empty profile, offline use, determinism and size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import * as h from './helpers.mjs';
 import * as fx from './fixtures.mjs';
@@ -97,6 +98,39 @@ test('the file is offline-only: no URL, a CSP that forbids fetching, no request'
   assert.deepEqual(log.requests, []);
   assert.deepEqual(log.errors, []);
   await page.close();
+});
+
+// script-src names the hash of each inline script, nothing else: a
+// script that escaping let through (or one added later) would not run.
+function assertScriptHashes(html) {
+  const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)[1];
+  const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src '));
+  const hashes = [...html.matchAll(/<script>([^]*?)<\/script>/g)]
+    .map((m) => `'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+  assert.equal(hashes.length, 1, 'one inline script (the data block is JSON, not a script)');
+  assert.equal(scriptSrc, `script-src ${hashes.join(' ')}`);
+  assert.doesNotMatch(scriptSrc, /unsafe/);
+}
+
+test('the CSP allows the page\'s own script by its hash, and no other inline script', async () => {
+  const file = h.exportHtml(fx.knownDb());
+  const html = fs.readFileSync(file, 'utf8');
+  assertScriptHashes(html);
+  const { page, log } = await h.openPage(browser.context, file);
+  assert.equal(await page.evaluate(() => typeof window.flamegraph), 'object', 'the page\'s script ran');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+  const injected = `${file}.injected.html`;
+  fs.writeFileSync(injected, html.replace('</body>', '<script>window.__injected = 1;</script></body>'));
+  const second = await h.openPage(browser.context, injected);
+  assert.equal(await second.page.evaluate(() => window.__injected), undefined, 'an added script is refused');
+  assert.equal(await second.page.evaluate(() => typeof window.flamegraph), 'object');
+  await second.page.close();
+});
+
+test('the diff page\'s CSP names its script\'s hash too', () => {
+  const db = fx.knownDb();
+  assertScriptHashes(fs.readFileSync(h.exportDiff(db, db, 'html'), 'utf8'));
 });
 
 test('the export is byte-for-byte deterministic', () => {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The diff's self-contained page (issue 16): data/html/diff.html with the
+/* The diff's self-contained page: data/html/diff.html with the
  * flame view of flamegraph.js, coloured by diff-color.js. */
 #include "config.h"
 
@@ -86,7 +86,8 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
     return afg_html_append_file (out, "flamegraph.css", error) && afg_html_append_file (out, "diff.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
     return afg_html_append_file (out, "strings.js", error) && afg_html_append_file (out, "diff-strings.js", error)
-           && afg_html_append_file (out, "flamegraph.js", error) && afg_html_append_file (out, "diff-color.js", error)
+           && afg_html_append_file (out, "kinds.js", error) && afg_html_append_file (out, "flamegraph.js", error)
+           && afg_html_append_file (out, "diff-color.js", error)
            && afg_html_append_file (out, "merge.js", error) && afg_html_append_file (out, "diff.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {

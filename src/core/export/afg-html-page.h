@@ -38,4 +38,10 @@ void      afg_html_append_varint (GString           *out,
 guint32  *afg_html_append_names  (GString           *out,
                                   const AfgTree     *tree);
 
+/* ,"kernels":…,"kernel_names":… with NPU data (the kernel leaves, from
+ * which the page derives the device time by kind; data/html/README.md);
+ * nothing without. */
+void      afg_html_append_kinds  (GString           *out,
+                                  const AfgTree     *tree);
+
 G_END_DECLS

@@ -318,6 +318,7 @@ append_data (GString *out, const AfgTree *tree)
   append_threads (out, tree);
   append_nodes (out, tree, compact);
   append_npu_nodes (out, tree);
+  afg_html_append_kinds (out, tree);
   append_page_durations (out, tree);
   g_string_append_c (out, '}');
 }
@@ -332,8 +333,9 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
     return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
-           && append_page_file (out, "functions.js", error) && append_page_file (out, "merge.js", error)
-           && append_page_file (out, "transforms.js", error) && append_page_file (out, "flamegraph.js", error);
+           && append_page_file (out, "kinds.js", error) && append_page_file (out, "functions.js", error)
+           && append_page_file (out, "merge.js", error) && append_page_file (out, "transforms.js", error)
+           && append_page_file (out, "flamegraph.js", error);
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {
       append_data (out, tree);
@@ -350,15 +352,51 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   return FALSE;
 }
 
+#define SCRIPT_HASHES "@AFG_SCRIPT_HASHES@"
+#define INLINE_SCRIPT "<script>"
+
+/* 'sha256-…' for each <script> without attributes in @out from @from on:
+ * the scripts the CSP lets run. The data block, <script type=
+ * "application/json">, is no script to allow, and no name in it can
+ * close it or open another (the JSON writer escapes '<'). */
+static char *
+script_hashes (const GString *out, gsize from)
+{
+  GString *hashes = g_string_new (NULL);
+  const char *at = out->str + from, *end = out->str + out->len;
+
+  while ((at = g_strstr_len (at, end - at, INLINE_SCRIPT)) != NULL)
+    {
+      const char *body = at + strlen (INLINE_SCRIPT);
+      const char *close = g_strstr_len (body, end - body, "</script>");
+      g_autoptr(GChecksum) sha = g_checksum_new (G_CHECKSUM_SHA256);
+      guint8 digest[32];
+      gsize n = sizeof digest;
+      g_autofree char *base64 = NULL;
+
+      if (close == NULL)
+        break;
+      g_checksum_update (sha, (const guchar *) body, close - body);
+      g_checksum_get_digest (sha, digest, &n);
+      base64 = g_base64_encode (digest, n);
+      g_string_append_printf (hashes, "%s'sha256-%s'", hashes->len > 0 ? " " : "", base64);
+      at = close;
+    }
+  return g_string_free (hashes, FALSE);
+}
+
 /* The template holds @AFG_NAME@ markers where the style, the script, the
- * data and the title go; everything else is copied as is. */
+ * data and the title go; everything else is copied as is. The CSP's
+ * @AFG_SCRIPT_HASHES@ becomes the hashes of the inline scripts that
+ * follow it, once they are written: only they may run. */
 gboolean
 afg_html_expand (const char *template_name, AfgHtmlMarkerFunc marker_func, gpointer data, GString *out,
                  GError **error)
 {
   g_autoptr(GBytes) template = lookup_page_file (template_name, error);
+  g_autofree char *hashes = NULL;
   const char *text, *end;
-  gsize len;
+  gsize len, hashes_at = G_MAXSIZE;
 
   if (template == NULL)
     return FALSE;
@@ -375,11 +413,18 @@ afg_html_expand (const char *template_name, AfgHtmlMarkerFunc marker_func, gpoin
       if (close == NULL)
         break;
       g_string_append_len (out, text, marker - text);
-      if (!marker_func (out, marker, close + 1 - marker, data, error))
+      if (strncmp (marker, SCRIPT_HASHES, close + 1 - marker) == 0 && hashes_at == G_MAXSIZE)
+        hashes_at = out->len;
+      else if (!marker_func (out, marker, close + 1 - marker, data, error))
         return FALSE;
       text = close + 1;
     }
   g_string_append_len (out, text, end - text);
+  if (hashes_at != G_MAXSIZE)
+    {
+      hashes = script_hashes (out, hashes_at);
+      g_string_insert (out, (gssize) hashes_at, hashes);
+    }
   return TRUE;
 }
 

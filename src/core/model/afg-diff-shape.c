@@ -21,6 +21,7 @@ typedef struct {
   AfgDocument        *names;
   AfgPathTreeBuilder *builders[N_SIDES];
   guint32            *name_maps[N_SIDES];  /* source document string -> names string */
+  AfgColumn total_column;  /* what a side's frames weigh */
 } ShapeBuild;
 
 static void
@@ -87,6 +88,7 @@ static gboolean
 add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *cancellable)
 {
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
+  const gint64 *totals = afg_tree_has_column (tree, build->total_column) ? tree->columns[build->total_column] : NULL;
   guint visited = 0;
 
   for (guint t = 0; t < tree->n_threads; t++)
@@ -105,7 +107,7 @@ add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *canc
       g_array_set_size (stack, stack->len - 1);
       afg_path_tree_builder_add (build->builders[side], target,
                                  tree->columns[AFG_COLUMN_CALLS][p.source],
-                                 tree->columns[AFG_COLUMN_TOTAL_NS][p.source], 0);
+                                 totals != NULL ? totals[p.source] : 0, 0);
       for (guint32 c = 0; c < node->n_children; c++)
         g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
       if (++visited % CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
@@ -128,7 +130,14 @@ names_document (AfgTree *a, AfgTree *b, const char *title, ShapeBuild *build)
 AfgDiffShape *
 afg_diff_shape_new (AfgTree *a, AfgTree *b, const char *title, GCancellable *cancellable)
 {
-  ShapeBuild build = { 0 };
+  return afg_diff_shape_new_weighted (a, b, title, AFG_COLUMN_TOTAL_NS, cancellable);
+}
+
+AfgDiffShape *
+afg_diff_shape_new_weighted (AfgTree *a, AfgTree *b, const char *title, AfgColumn total_column,
+                             GCancellable *cancellable)
+{
+  ShapeBuild build = { .total_column = total_column };
   g_autoptr(AfgTree) model = NULL;
   AfgTree *sides[N_SIDES] = { a, b };
   AfgDiffShape *self = NULL;

@@ -34,6 +34,14 @@ AfgDiffShape *afg_diff_shape_new         (AfgTree       *a,
                                           AfgTree       *b,
                                           const char    *title,
                                           GCancellable  *cancellable);
+/* The same with each side's frames weighing @total_column (a total
+ * column, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS say; 0 where a side lacks it)
+ * instead of host time; calls stay the host's. */
+AfgDiffShape *afg_diff_shape_new_weighted (AfgTree      *a,
+                                          AfgTree       *b,
+                                          const char    *title,
+                                          AfgColumn      total_column,
+                                          GCancellable  *cancellable);
 AfgDiffShape *afg_diff_shape_ref         (AfgDiffShape  *self);
 void          afg_diff_shape_unref       (AfgDiffShape  *self);
 AfgTree      *afg_diff_shape_get_tree    (AfgDiffShape  *self,
@@ -49,7 +57,7 @@ gint64        afg_diff_shape_get_value   (AfgDiffShape  *self,
 gboolean      afg_diff_shape_has_node    (AfgDiffShape  *self,
                                           AfgDiffSide    side,
                                           guint32        node);
-/* For the writers (issue 16's JSON, folded and page): node 0 is the
+/* For the diff's writers (JSON, folded and page): node 0 is the
  * root, nodes in AfgNode's order, names and categories those of either
  * side's tree. */
 void          afg_diff_shape_get_values  (AfgDiffShape  *self,

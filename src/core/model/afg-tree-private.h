@@ -19,6 +19,8 @@ struct _AfgTree {
   AfgThread   *threads;
   guint        n_threads;
   guint32      first_frame;  /* nodes below it are the root and the threads */
+  AfgNpuKernel *kernels;      /* node by node, with NPU data */
+  guint32     *kernel_first;  /* n_nodes + 1: node i's are kernel_first[i] … [i + 1] */
   AfgTransformList      *transforms;  /* what made it from a built tree, or NULL */
   struct _AfgCallTable  *calls;       /* a transformed tree's calls, for its durations */
 };

@@ -34,7 +34,16 @@ struct _AfgBtreeCursor {
   guint               cell;
   GByteArray         *payload;      /* a payload that spills to overflow pages */
   guint8             *overflow;     /* one overflow page */
+  guint8             *seen;         /* a bit per page: the current cell's overflow pages */
+  GArray             *seen_list;    /* the bits set in @seen */
+  guint64             work;         /* cells and overflow pages read */
 };
+
+typedef struct {
+  guint   n_columns;
+  guint64 types[AFG_RECORD_MAX_COLUMN];
+  guint64 offsets[AFG_RECORD_MAX_COLUMN];
+} Record;
 
 AfgBtreeCursor *
 afg_btree_cursor_new (const AfgBtree *btree, const AfgRecordMap *map, guint32 root, const guint32 *leaves,
@@ -53,6 +62,7 @@ afg_btree_cursor_new (const AfgBtree *btree, const AfgRecordMap *map, guint32 ro
   self->batch = afg_huge_alloc (self->batch_capacity * self->page_size);
   self->payload = g_byte_array_new ();
   self->overflow = g_malloc (self->page_size);
+  self->seen_list = g_array_new (FALSE, FALSE, sizeof (guint32));
   return self;
 }
 
@@ -64,6 +74,8 @@ afg_btree_cursor_free (AfgBtreeCursor *self)
   afg_huge_free (self->batch, (gsize) self->batch_capacity * self->page_size);
   g_byte_array_unref (self->payload);
   g_free (self->overflow);
+  g_free (self->seen);
+  g_array_unref (self->seen_list);
   g_free (self);
 }
 
@@ -122,23 +134,75 @@ local_size (guint32 usable, guint64 size)
   return k <= max_local ? k : min_local;
 }
 
-/* Follows the overflow chain from @pgno to gather the rest of a payload. */
-static gboolean
-gather_overflow (AfgBtreeCursor *self, const guint8 *local, guint64 n_local, guint64 size, guint32 pgno)
+/* The part of the payload read so far (its first @have bytes in
+ * @payload), and where its overflow chain goes on. */
+typedef struct {
+  const guint8 *local;   /* on the page */
+  guint64       size;
+  guint64       have;
+  gboolean      spills;  /* then the bytes read are in self->payload */
+  guint32       next;    /* the next overflow page */
+} Spill;
+
+static const guint8 *
+spill_bytes (const AfgBtreeCursor *self, const Spill *spill)
 {
-  guint64 have = n_local;
+  return spill->spills ? self->payload->data : spill->local;
+}
 
-  g_byte_array_set_size (self->payload, (guint) size);
-  memcpy (self->payload->data, local, n_local);
-  while (have < size)
+static void
+forget_seen (AfgBtreeCursor *self)
+{
+  for (guint i = 0; i < self->seen_list->len; i++)
     {
-      guint64 take = MIN (size - have, (guint64) self->usable - 4);
+      guint32 pgno = g_array_index (self->seen_list, guint32, i);
 
-      if (!afg_btree_read_pages (self->btree, pgno, 1, self->overflow))
+      self->seen[pgno >> 3] &= (guint8) ~(1u << (pgno & 7));
+    }
+  g_array_set_size (self->seen_list, 0);
+}
+
+/* A chain that comes back to a page is a loop: the file is damaged, and
+ * SQLite judges it. The bits set for one cell are cleared after it. */
+static gboolean
+first_visit (AfgBtreeCursor *self, guint32 pgno)
+{
+  guint8 bit = (guint8) (1u << (pgno & 7));
+
+  if (pgno == 0 || pgno > afg_btree_get_n_pages (self->btree))
+    return FALSE;
+  if (self->seen == NULL)
+    self->seen = g_malloc0 (afg_btree_get_n_pages (self->btree) / 8 + 1);
+  if ((self->seen[pgno >> 3] & bit) != 0)
+    {
+      afg_btree_mark_damaged (self->btree);
+      return FALSE;
+    }
+  self->seen[pgno >> 3] |= bit;
+  g_array_append_val (self->seen_list, pgno);
+  return TRUE;
+}
+
+/* Follows the overflow chain until the first @want bytes of the payload
+ * are in self->payload: SQLite too reads no further than the columns
+ * asked for, so a long column after them (or a broken chain there) costs
+ * nothing. */
+static gboolean
+gather_overflow (AfgBtreeCursor *self, Spill *spill, guint64 want)
+{
+  want = MIN (want, spill->size);
+  while (spill->have < want)
+    {
+      guint64 take = MIN (spill->size - spill->have, (guint64) self->usable - 4);
+
+      if (!first_visit (self, spill->next))
         return FALSE;
-      memcpy (self->payload->data + have, self->overflow + 4, take);
-      have += take;
-      pgno = afg_btree_get4 (self->overflow);
+      if (!afg_btree_read_pages (self->btree, spill->next, 1, self->overflow))
+        return FALSE;
+      self->work++;
+      g_byte_array_append (self->payload, self->overflow + 4, (guint) take);
+      spill->have += take;
+      spill->next = afg_btree_get4 (self->overflow);
     }
   return TRUE;
 }
@@ -210,22 +274,18 @@ decode_value (guint64 type, const guint8 *p, gboolean real, AfgValue *out)
     }
 }
 
-/* The record's header must describe exactly its body, as SQLite checks
- * when it reads the last column. */
-static AfgBtreeStep
-decode_record (const AfgRecordMap *map, const guint8 *payload, guint64 size, AfgRow *row)
+/* The serial types of a record's header, and where the first
+ * map->n_needed columns start. The header must describe exactly the
+ * body, as SQLite checks when it reads the last column. */
+static gboolean
+parse_header (const AfgRecordMap *map, const guint8 *payload, guint64 header, guint64 size, Record *record)
 {
-  guint64 types[AFG_RECORD_MAX_COLUMN], offsets[AFG_RECORD_MAX_COLUMN];
-  guint64 header, body, type;
-  const guint8 *p, *end;
-  guint n, n_columns = 0;
+  const guint8 *p = payload, *end = payload + header;
+  guint64 body = header, type;
+  guint n = afg_btree_varint (payload, end, &type);
 
-  if ((n = afg_btree_varint (payload, payload + size, &header)) == 0 || header < n || header > size
-      || header > MAX_HEADER)
-    return AFG_BTREE_FALLBACK;
-  body = header;
-  end = payload + header;
-  for (p = payload + n; p < end; p += n, n_columns++)
+  record->n_columns = 0;
+  for (p += n; p < end; p += n, record->n_columns++)
     {
       if (*p < 0x80)  /* most serial types fit a byte */
         {
@@ -233,36 +293,68 @@ decode_record (const AfgRecordMap *map, const guint8 *payload, guint64 size, Afg
           n = 1;
         }
       else if ((n = afg_btree_varint (p, end, &type)) == 0)
-        return AFG_BTREE_FALLBACK;
+        return FALSE;
       if (type == 10 || type == 11)
-        return AFG_BTREE_FALLBACK;
-      if (n_columns < map->n_needed)
+        return FALSE;
+      if (record->n_columns < map->n_needed)
         {
-          types[n_columns] = type;
-          offsets[n_columns] = body;
+          record->types[record->n_columns] = type;
+          record->offsets[record->n_columns] = body;
         }
       body += serial_size (type);
       if (body > size)
-        return AFG_BTREE_FALLBACK;
+        return FALSE;
     }
-  if (body != size)
-    return AFG_BTREE_FALLBACK;
+  return body == size;
+}
+
+/* How much of the payload holds the columns the map reads. */
+static guint64
+needed_bytes (const AfgRecordMap *map, const Record *record, guint64 header)
+{
+  guint k = MIN (record->n_columns, map->n_needed);
+
+  return k == 0 ? header : record->offsets[k - 1] + serial_size (record->types[k - 1]);
+}
+
+static AfgBtreeStep
+fill_row (const AfgRecordMap *map, const guint8 *payload, const Record *record, AfgRow *row)
+{
   for (guint v = 0; v < map->n_values; v++)
     {
       gint c = map->column[v];
 
       if (c == AFG_RECORD_ROWID)
         row->values[v] = (AfgValue) { .type = SQLITE_INTEGER, .i = row->rowid };
-      else if (c == AFG_RECORD_NONE || (guint) c >= n_columns)
+      else if (c == AFG_RECORD_NONE || (guint) c >= record->n_columns)
         {
           if (c >= 0 && !map->default_null[v])
             return AFG_BTREE_FALLBACK;
           row->values[v].type = SQLITE_NULL;
         }
       else
-        decode_value (types[c], payload + offsets[c], map->real[v], &row->values[v]);
+        decode_value (record->types[c], payload + record->offsets[c], map->real[v], &row->values[v]);
     }
   return AFG_BTREE_ROW;
+}
+
+/* The header, then the columns read, from the page or, past its local
+ * part, from the overflow chain. */
+static AfgBtreeStep
+decode_record (AfgBtreeCursor *self, Spill *spill, AfgRow *row)
+{
+  const guint8 *payload = spill_bytes (self, spill);
+  Record record;
+  guint64 header;
+  guint n;
+
+  if ((n = afg_btree_varint (payload, payload + spill->have, &header)) == 0 || header < n || header > spill->size
+      || header > MAX_HEADER || !gather_overflow (self, spill, header))
+    return AFG_BTREE_FALLBACK;
+  if (!parse_header (self->map, spill_bytes (self, spill), header, spill->size, &record)
+      || !gather_overflow (self, spill, needed_bytes (self->map, &record, header)))
+    return AFG_BTREE_FALLBACK;
+  return fill_row (self->map, spill_bytes (self, spill), &record, row);
 }
 
 /* A leaf cell: payload size, rowid, the local payload, the first
@@ -273,8 +365,10 @@ read_cell (AfgBtreeCursor *self, AfgRow *row)
   const guint8 *page = self->page, *end = page + self->usable;
   guint32 at = afg_btree_get2 (page + self->ptrs + 2 * self->cell++);
   guint64 size, rowid, n_local;
+  Spill spill;
   guint n, m;
 
+  self->work++;
   if (at < self->ptrs + 2 * self->n_cells || at >= self->usable
       || (n = afg_btree_varint (page + at, end, &size)) == 0
       || (m = afg_btree_varint (page + at + n, end, &rowid)) == 0 || size > MAX_PAYLOAD)
@@ -282,12 +376,17 @@ read_cell (AfgBtreeCursor *self, AfgRow *row)
   at += n + m;
   row->rowid = (gint64) rowid;
   n_local = local_size (self->usable, size);
-  if (n_local == size)
-    return at + size <= self->usable ? decode_record (self->map, page + at, size, row) : AFG_BTREE_FALLBACK;
-  if (at + n_local + 4 > self->usable
-      || !gather_overflow (self, page + at, n_local, size, afg_btree_get4 (page + at + n_local)))
+  if (at + n_local + (n_local < size ? 4 : 0) > self->usable)
     return AFG_BTREE_FALLBACK;
-  return decode_record (self->map, self->payload->data, size, row);
+  spill = (Spill) { page + at, size, n_local, n_local < size, 0 };
+  if (spill.spills)
+    {
+      spill.next = afg_btree_get4 (page + at + n_local);
+      g_byte_array_set_size (self->payload, 0);
+      g_byte_array_append (self->payload, page + at, (guint) n_local);
+      forget_seen (self);
+    }
+  return decode_record (self, &spill, row);
 }
 
 AfgBtreeStep
@@ -299,4 +398,10 @@ afg_btree_cursor_next (AfgBtreeCursor *self, AfgRow *row)
     if ((step = next_page (self)) != AFG_BTREE_ROW)
       return step;
   return read_cell (self, row);
+}
+
+guint64
+afg_btree_cursor_get_work (const AfgBtreeCursor *self)
+{
+  return self->work;
 }

@@ -40,6 +40,9 @@ void            afg_btree_cursor_free (AfgBtreeCursor     *self);
 /* The next row; its text and blob values stay valid until the next call. */
 AfgBtreeStep    afg_btree_cursor_next (AfgBtreeCursor     *self,
                                        AfgRow             *row);
+/* Cells and overflow pages read so far: what a row costs varies, so a
+ * check for cancelling goes by this rather than by rows. */
+guint64         afg_btree_cursor_get_work (const AfgBtreeCursor *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgBtreeCursor, afg_btree_cursor_free)
 

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <glib/gstdio.h>
 
 #include "afg-btree.h"
 
@@ -24,6 +23,7 @@ struct _AfgBtree {
   guint32 page_size;
   guint32 usable;
   guint32 n_pages;
+  gint    damaged;  /* atomic: a reader found a loop */
 };
 
 static gboolean
@@ -74,13 +74,13 @@ parse_header (AfgBtree *self, const guint8 *h, guint64 file_bytes)
 }
 
 AfgBtree *
-afg_btree_open (const char *path)
+afg_btree_open_fd (int fd)
 {
   AfgBtree *self = g_new0 (AfgBtree, 1);
   guint8 header[HEADER_BYTES];
   struct stat st;
 
-  self->fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  self->fd = fcntl (fd, F_DUPFD_CLOEXEC, 0);
   if (self->fd < 0 || fstat (self->fd, &st) != 0 || !S_ISREG (st.st_mode)
       || !read_at (self->fd, header, sizeof header, 0) || !parse_header (self, header, (guint64) st.st_size))
     {
@@ -107,15 +107,15 @@ afg_btree_get_page_size (const AfgBtree *self)
 }
 
 guint32
-afg_btree_get_usable_size (const AfgBtree *self)
-{
-  return self->usable;
-}
-
-guint32
 afg_btree_get_n_pages (const AfgBtree *self)
 {
   return self->n_pages;
+}
+
+guint32
+afg_btree_get_usable_size (const AfgBtree *self)
+{
+  return self->usable;
 }
 
 gboolean
@@ -124,6 +124,18 @@ afg_btree_read_pages (const AfgBtree *self, guint32 first, guint n, guint8 *buf)
   if (first == 0 || n == 0 || first > self->n_pages || n > self->n_pages - first + 1)
     return FALSE;
   return read_at (self->fd, buf, (gsize) n * self->page_size, (guint64) (first - 1) * self->page_size);
+}
+
+void
+afg_btree_mark_damaged (const AfgBtree *self)
+{
+  g_atomic_int_set (&((AfgBtree *) self)->damaged, TRUE);
+}
+
+gboolean
+afg_btree_is_damaged (const AfgBtree *self)
+{
+  return g_atomic_int_get (&self->damaged);
 }
 
 typedef struct {

@@ -15,18 +15,25 @@ typedef struct _AfgBtree AfgBtree;
 #define AFG_BTREE_MAX_DEPTH 20
 
 /* NULL when the file cannot be read this way (not UTF-8, a header SQLite
- * would reject or that this reader does not know, unreadable). */
-AfgBtree *afg_btree_open             (const char     *path);
+ * would reject or that this reader does not know, unreadable). Reads a
+ * duplicate of @fd: the very file the caller opened, never one moved to
+ * its path since. */
+AfgBtree *afg_btree_open_fd          (int             fd);
 void      afg_btree_free             (AfgBtree       *self);
 guint32   afg_btree_get_page_size    (const AfgBtree *self);
+guint32   afg_btree_get_n_pages      (const AfgBtree *self);
 /* The page size less the reserved bytes at the end of every page. */
 guint32   afg_btree_get_usable_size  (const AfgBtree *self);
-guint32   afg_btree_get_n_pages      (const AfgBtree *self);
 /* Reads @n pages from page @first (numbered from 1) into @buf. */
 gboolean  afg_btree_read_pages       (const AfgBtree *self,
                                       guint32         first,
                                       guint           n,
                                       guint8         *buf);
+/* A loop in the file's pages (an overflow chain that comes back) makes
+ * every later read of it go through SQLite: the whole file is suspect.
+ * Threads may call these at once. */
+void      afg_btree_mark_damaged     (const AfgBtree *self);
+gboolean  afg_btree_is_damaged       (const AfgBtree *self);
 /* The leaf pages of the table b-tree at @root in key order, or NULL when
  * the interior pages are inconsistent. Leaves are not read here. */
 GArray   *afg_btree_list_leaves      (const AfgBtree *self,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, discovery: the profiler DBs of a training job's folder. */
+/* Discovery: the profiler DBs of a training job's folder. */
 #include "config.h"
 
 #include <errno.h>
@@ -28,6 +28,7 @@ typedef struct {
   GPtrArray    *warnings;
   guint         entries;
   gboolean      exhausted;
+  char         *too_deep;  /* the first folder left unsearched at the depth limit */
 } Walk;
 
 static void walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp);
@@ -64,6 +65,21 @@ parse_rank (const char *digits, gsize len)
       value = value * 10 + (digits[i] - '0');
     }
   return value;
+}
+
+/* ascend_pytorch_profiler_{N}.db with 10 digits or more in N: a rank
+ * beyond what a job has. */
+static gboolean
+has_long_rank (const char *name)
+{
+  gsize prefix = strlen (DB_PREFIX "_"), len = strlen (name);
+
+  if (!g_str_has_prefix (name, DB_PREFIX "_") || !g_str_has_suffix (name, ".db") || len < prefix + 10 + 3)
+    return FALSE;
+  for (gsize i = prefix; i < len - 3; i++)
+    if (!g_ascii_isdigit (name[i]))
+      return FALSE;
+  return TRUE;
 }
 
 /* ascend_pytorch_profiler_{N}.db: N; ascend_pytorch_profiler.db: -1;
@@ -264,15 +280,23 @@ walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 sta
 
   if (!stat_entry (walk, path, &st))
     return;
+  rank = rank_from_db_name (name);
+  if (rank >= -1 && !S_ISREG (st.st_mode))
+    warn (walk, path, S_ISDIR (st.st_mode) ? _("a folder named like a profiler DB; not read as one")
+                                            : _("named like a profiler DB but not a regular file (a fifo, a device"
+                                                " or a socket); skipped"));
+  else if (rank == -2 && S_ISREG (st.st_mode) && has_long_rank (name))
+    warn (walk, path, _("a rank of 10 digits or more; skipped"));
   if (S_ISDIR (st.st_mode))
     {
       gint64 own = stamp_from_dir_name (name);
 
-      if (depth < AFG_JOB_MAX_DEPTH && first_visit (walk, &st))
+      if (depth >= AFG_JOB_MAX_DEPTH && walk->too_deep == NULL)
+        walk->too_deep = g_steal_pointer (&path);
+      else if (depth < AFG_JOB_MAX_DEPTH && first_visit (walk, &st))
         walk_dir (walk, path, depth + 1, own > 0 ? own : stamp);
       return;
     }
-  rank = rank_from_db_name (name);
   if (S_ISREG (st.st_mode) && rank >= -1)
     found_db (walk, dir, path, rank, &st, stamp);
 }
@@ -346,6 +370,7 @@ static void
 walk_clear (Walk *walk)
 {
   g_free (walk->root);
+  g_free (walk->too_deep);
   g_hash_table_unref (walk->seen);
   g_hash_table_unref (walk->by_rank);
   if (walk->warnings != NULL)
@@ -374,6 +399,8 @@ afg_job_folder_discover (const char *dir, GError **error)
   walk_dir (&walk, dir, 0, stamp_from_dir_name (walk.root));
   if (walk.exhausted)
     warn (&walk, dir, _("more than 200000 entries; the search stopped there"));
+  if (walk.too_deep != NULL)
+    warn (&walk, walk.too_deep, _("folders more than 6 levels deep are not searched (this one and any others)"));
 
   self = g_new0 (AfgJobFolder, 1);
   self->ranks = sorted_ranks (&walk);

@@ -336,10 +336,12 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
 {
   g_autofree char *range = r->ranged ? g_strdup_printf (" WHERE %s BETWEEN ?1 AND ?2",
                                                         r->ctx->source.rowid_alias) : NULL;
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s",
+  const char *rowid = r->ctx->source.rowid_alias;
+  g_autofree char *order = rowid != NULL ? g_strdup_printf (" ORDER BY %s", rowid) : NULL;
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s%s",
                                           r->ctx->source.has_type ? "type" : "NULL",
                                           r->ctx->keeps_links ? ", connectionId" : "",
-                                          range ? range : "");
+                                          range ? range : "", order ? order : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
   if (rc == SQLITE_OK && r->ranged)
@@ -848,11 +850,26 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
   afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
+  afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
   sqlite3_progress_handler (second, 4096, progress_handler, ctx);
   return g_thread_new ("afg-tasks", scan_tasks, scan);
+}
+
+/* Kinds' tables that cannot be read cost the kinds, not the NPU time.
+ * The strings are in by now: kernels are named with them. */
+static void
+read_kinds (LoadContext *ctx, sqlite3 *db)
+{
+  AfgStringTable *strings = &ctx->document->strings;
+  int rc = afg_npu_tasks_read_kinds (ctx->npu_tasks, db, strings, strings, ctx->document->kind_warnings);
+
+  if (rc != SQLITE_OK && rc != SQLITE_INTERRUPT)
+    g_ptr_array_add (ctx->document->kind_warnings,
+                     g_strdup_printf (_("no device task kinds: reading their tables failed: %s"), sqlite3_errstr (rc)));
+  _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
@@ -886,6 +903,12 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
       ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
                                                       " failed: %s"), sqlite3_errstr (rc));
       return TRUE;
+    }
+  read_kinds (ctx, db);
+  if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
+    {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      return FALSE;
     }
   afg_npu_tasks_index (ctx->npu_tasks);
   return TRUE;

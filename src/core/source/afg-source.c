@@ -47,9 +47,13 @@ check_file (AfgSource *source, const char *path, guint8 header[100], GError **er
     return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file is larger than 10 GiB"));
   source->bytes = st.st_size;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  /* O_NONBLOCK: a fifo swapped in after the stat must not block the open. */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
   if (fd < 0)
     return fail (error, AFG_LOAD_ERROR_UNREADABLE, path, _("cannot be read: permission denied"));
+  source->fd = fd;
+  if (fstat (fd, &source->opened) != 0 || !S_ISREG (source->opened.st_mode))
+    return fail (error, AFG_LOAD_ERROR_NOT_REGULAR, path, _("is not a regular file"));
   memset (header, 0, 100);
   while (n < 100)
     {
@@ -60,7 +64,6 @@ check_file (AfgSource *source, const char *path, guint8 header[100], GError **er
         break;
       n += r;
     }
-  close (fd);
   if (n < 16 || memcmp (header, SQLITE_MAGIC, 16) != 0)
     return fail (error, AFG_LOAD_ERROR_NOT_SQLITE, path, _("not an SQLite database"));
   return TRUE;
@@ -98,6 +101,24 @@ pending_sidecar (const char *path, const guint8 header[100], guint64 *bytes)
     return NULL;
   *bytes = st.st_size;
   return suffix;
+}
+
+static gboolean
+same_stat (const struct stat *a, const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size
+         && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* The path still names the file opened first, unchanged since (device,
+ * inode, size, time of change). */
+static gboolean
+path_still_opened (const AfgSource *source)
+{
+  struct stat now;
+
+  return g_stat (source->path, &now) == 0 && same_stat (&now, &source->opened)
+         && fstat (source->fd, &now) == 0 && same_stat (&now, &source->opened);
 }
 
 static gboolean
@@ -146,6 +167,8 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
         }
       return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
     }
+  if (!path_still_opened (source))
+    return fail (error, AFG_LOAD_ERROR_CORRUPT, path, _("the file was replaced or changed while it was being read"));
   source->uri = file_uri (copy, "");
   source->writable_copy = TRUE;
   return TRUE;
@@ -168,6 +191,7 @@ harden (sqlite3 *db)
 }
 
 static gint sqlite_only = -1;  /* unset */
+void (*afg_source_test_hook) (const char *path);
 
 void
 afg_source_set_sqlite_only (gboolean only)
@@ -196,6 +220,23 @@ afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **err
   afg_error_set_path (error, AFG_LOAD_ERROR, code, source->path, reason);
 }
 
+/* Every connection opens the path again. It reads the file the checks
+ * were made on when the path still names that file (device, inode, size
+ * and time of change unchanged since the first open) and SQLite says its
+ * own descriptor is of the inode the path names now; else a file moved
+ * in meanwhile (mv, rsync) would be read with the first file's schema
+ * and root pages. */
+static gboolean
+connection_sees_source (const AfgSource *source, sqlite3 *db)
+{
+  int moved = 1;
+
+  if (source->writable_copy)
+    return TRUE;  /* a private copy nobody else renames */
+  return sqlite3_file_control (db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && !moved
+         && path_still_opened (source);
+}
+
 sqlite3 *
 afg_source_connect (const AfgSource *source, GError **error)
 {
@@ -212,6 +253,12 @@ afg_source_connect (const AfgSource *source, GError **error)
       return NULL;
     }
   harden (db);
+  if (!connection_sees_source (source, db))
+    {
+      fail (error, AFG_LOAD_ERROR_CORRUPT, source->path, _("the file was replaced or changed while it was being read"));
+      sqlite3_close (db);
+      return NULL;
+    }
   return db;
 }
 
@@ -317,6 +364,38 @@ afg_source_has_object (sqlite3 *db, const char *name)
   return rc == SQLITE_OK && type != NULL;
 }
 
+/* A column named like the rowid hides it; a WITHOUT ROWID table has
+ * none, and SQLite then refuses to prepare the query. */
+const char *
+afg_source_rowid_name (sqlite3 *db, const char *table)
+{
+  g_autofree char *quoted = g_strdup_printf ("\"%s\"", table);
+
+  for (guint i = 0; i < G_N_ELEMENTS (rowid_aliases); i++)
+    {
+      g_autofree char *column = g_strdup_printf ("SELECT 1 FROM pragma_table_xinfo(?1) WHERE name = '%s'"
+                                                 " COLLATE NOCASE", rowid_aliases[i]);
+      g_autofree char *probe = g_strdup_printf ("SELECT %s FROM %s LIMIT 0", rowid_aliases[i], quoted);
+      sqlite3_stmt *stmt = NULL;
+      gboolean real;
+
+      if (schema_has (db, column, table))
+        continue;
+      real = sqlite3_prepare_v2 (db, probe, -1, &stmt, NULL) == SQLITE_OK;
+      sqlite3_finalize (stmt);
+      return real ? rowid_aliases[i] : NULL;
+    }
+  return NULL;
+}
+
+char *
+afg_source_rowid_order (sqlite3 *db, const char *table)
+{
+  const char *rowid = afg_source_rowid_name (db, table);
+
+  return rowid != NULL ? g_strdup_printf (" ORDER BY %s", rowid) : g_strdup ("");
+}
+
 static gboolean
 check_columns (AfgSource *source, sqlite3 *db, GError **error)
 {
@@ -350,9 +429,7 @@ check_columns (AfgSource *source, sqlite3 *db, GError **error)
     }
   source->has_type = g_hash_table_contains (seen, "type");
   source->has_connection_id = g_hash_table_contains (seen, "connectionid");
-  for (guint i = 0; i < G_N_ELEMENTS (rowid_aliases) && source->rowid_alias == NULL; i++)
-    if (!g_hash_table_contains (seen, rowid_aliases[i]))
-      source->rowid_alias = rowid_aliases[i];
+  source->rowid_alias = afg_source_rowid_name (db, "PYTORCH_API");
   return TRUE;
 }
 
@@ -379,6 +456,7 @@ afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable,
   guint8 header[100];
 
   memset (source, 0, sizeof *source);
+  source->fd = -1;
   source->path = g_strdup (path);
   if (!check_file (source, path, header, error)
       || !choose_uri (source, path, header, cancellable, error))
@@ -391,9 +469,18 @@ afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable,
       g_clear_pointer (db, sqlite3_close);
       return FALSE;
     }
-  /* A -wal or -journal makes the file alone stale: SQLite replays it. */
+  if (afg_source_test_hook != NULL)
+    afg_source_test_hook (path);
+  /* The descriptor the checks were made on, so never another file; the
+   * connection proves again that SQLite read that one too. A -wal or
+   * -journal makes the file alone stale: SQLite replays it. */
+  if (!connection_sees_source (source, *db))
+    {
+      g_clear_pointer (db, sqlite3_close);
+      return fail (error, AFG_LOAD_ERROR_CORRUPT, path, _("the file was replaced or changed while it was being read"));
+    }
   if (!source->writable_copy && !afg_source_get_sqlite_only ())
-    source->btree = afg_btree_open (path);
+    source->btree = afg_btree_open_fd (source->fd);
   return TRUE;
 }
 
@@ -420,6 +507,9 @@ afg_source_clear (AfgSource *source)
   g_clear_pointer (&source->path, g_free);
   g_clear_pointer (&source->uri, g_free);
   g_clear_pointer (&source->btree, afg_btree_free);
+  if (source->fd >= 0)
+    close (source->fd);
+  source->fd = -1;
 }
 
 static const gint64 fallback_types[] = { 50001, 50002, 50003 };

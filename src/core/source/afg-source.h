@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "afg-btree.h"
 
@@ -22,7 +23,13 @@ typedef struct {
   const char *rowid_alias;  /* a name of the rowid no column hides, or NULL */
   gboolean has_enum_table;
   AfgBtree *btree;  /* the file read directly (afg-table-scan.h), or NULL */
+  int      fd;           /* the file opened first, which every reader must see */
+  struct stat opened;    /* and what it was then */
 } AfgSource;
+
+/* For tests: called once the schema was checked and before the file is
+ * read, to change the file at that moment. */
+extern void (*afg_source_test_hook) (const char *path);
 
 gboolean  afg_source_open     (AfgSource   *source,
                                const char  *path,
@@ -39,6 +46,17 @@ gboolean  afg_source_has_plain_table (sqlite3 *db,
 /* TRUE when a table or a view named @name exists (any case). */
 gboolean  afg_source_has_object (sqlite3 *db,
                                  const char *name);
+/* The name that reads @table's rowid ("rowid", "_rowid_" or "oid", the
+ * first no column hides), or NULL for a WITHOUT ROWID table or one whose
+ * columns hide all three. */
+const char *afg_source_rowid_name (sqlite3 *db,
+                                   const char *table);
+/* " ORDER BY <rowid>", or "" when afg_source_rowid_name() is NULL: every
+ * table is read in rowid order, which is the order of the direct reader,
+ * whatever index SQLite could use instead (a covering index would give
+ * the index's order). */
+char       *afg_source_rowid_order (sqlite3 *db,
+                                    const char *table);
 /* AFG_SQLITE_ONLY=1 in the environment (read once) or this call turns
  * the direct b-tree reader off: every table is read through SQLite. */
 void      afg_source_set_sqlite_only (gboolean sqlite_only);

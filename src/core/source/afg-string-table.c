@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "afg-category.h"
+#include "afg-source.h"
 #include "afg-string-table.h"
 #include "afg-table-scan.h"
 
@@ -192,6 +193,8 @@ int
 afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable)
 {
   sqlite3_stmt *stmt = NULL;
+  g_autofree char *order = NULL;
+  g_autofree char *sql = NULL;
   int rc = load_direct (table, db, btree, cancellable);
 
   if (rc == SQLITE_OK)
@@ -199,7 +202,9 @@ afg_string_table_load (AfgStringTable *table, sqlite3 *db, const AfgBtree *btree
   if (rc != -1)
     return rc;
   begin_known (table);
-  rc = sqlite3_prepare_v2 (db, "SELECT id, value FROM STRING_IDS", -1, &stmt, NULL);
+  order = afg_source_rowid_order (db, "STRING_IDS");
+  sql = g_strconcat ("SELECT id, value FROM STRING_IDS", order, NULL);
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
   while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *text = (const char *) sqlite3_column_text (stmt, 1);

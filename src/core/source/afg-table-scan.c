@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "afg-btree-cursor.h"
+#include "afg-source.h"
 #include "afg-table-scan.h"
 
-#define STOP_EVERY_ROWS 1024
+#define STOP_EVERY_WORK 1024  /* cells and overflow pages: at most a few ms */
 
 struct _AfgTableScan {
   const AfgBtree *btree;
@@ -169,12 +170,14 @@ afg_table_scan_new (const AfgBtree *btree, sqlite3 *db, const char *table, const
   g_autoptr(AfgTableScan) self = NULL;
   gboolean desc = FALSE;
 
-  if (btree == NULL)
+  if (btree == NULL || afg_btree_is_damaged (btree))
     return NULL;
   self = g_new0 (AfgTableScan, 1);
   self->btree = btree;
   self->table = g_strdup (table);
-  if (!find_root (db, table, &self->root, &desc) || !build_map (&self->map, db, table, columns, n_columns, desc))
+  /* Without a name for the rowid SQLite could not be asked for rowid
+   * order, the only order this reader knows. */
+  if (afg_source_rowid_name (db, table) == NULL || !find_root (db, table, &self->root, &desc) || !build_map (&self->map, db, table, columns, n_columns, desc))
     {
       g_clear_pointer (&self, afg_table_scan_free);
       return NULL;
@@ -225,7 +228,7 @@ afg_table_scan_run (AfgTableScan *self, guint part, AfgRowFunc func, gpointer da
   g_autoptr(AfgBtreeCursor) cursor = NULL;
   AfgBtreeStep step;
   AfgRow row;
-  guint rows = 0;
+  guint64 checked = 0;
 
   g_return_val_if_fail (part < self->n_parts, AFG_SCAN_FALLBACK);
 
@@ -238,8 +241,12 @@ afg_table_scan_run (AfgTableScan *self, guint part, AfgRowFunc func, gpointer da
           step = AFG_BTREE_FALLBACK;
           break;
         }
-      if (++rows % STOP_EVERY_ROWS == 0 && stop != NULL && stop (stop_data))
-        return AFG_SCAN_STOPPED;
+      if (afg_btree_cursor_get_work (cursor) - checked >= STOP_EVERY_WORK)
+        {
+          checked = afg_btree_cursor_get_work (cursor);
+          if (stop != NULL && stop (stop_data))
+            return AFG_SCAN_STOPPED;
+        }
     }
   if (step == AFG_BTREE_FALLBACK)
     {

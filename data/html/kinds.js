@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Device time by kind (the data block's kernels and kernel_names,
+ * afg-html-kinds.c): the compute, comm and exposed weights
+ * of every frame and its kernel leaves, for the plain tree and the one
+ * with merged addresses. */
+'use strict';
+const AFG_KINDS = (function () {
+  /* The device weights by kind, and the columns each weighs. */
+  const WEIGHTS = ['compute', 'comm', 'exposed'];
+  /* AfgTaskKind: the leaves' kinds. */
+  const KIND_NAMES = ['communication', 'compute'];
+  const KIND_OF_WEIGHT = { compute: 1, comm: 0, exposed: 0 };
+
+  function isWeight(weight) {
+    return WEIGHTS.includes(weight);
+  }
+
+  function newKinds(n) {
+    return {
+      total: { compute: new Float64Array(n), comm: new Float64Array(n), exposed: new Float64Array(n) },
+      self: null,
+      tasks: new Float64Array(n),  /* compute tasks */
+      ops: new Float64Array(n),    /* collectives */
+      leaves: [],                  /* by node: [{name, kind, count, ns, exposed}] or undefined */
+    };
+  }
+
+  /* Self values as NPU self: total minus the children's totals. */
+  function deriveSelf(m) {
+    const k = m.kinds;
+    k.self = {};
+    for (const w of WEIGHTS) {
+      const total = k.total[w], self = new Float64Array(m.N);
+      for (let i = m.T; i < m.ALL; i++) {
+        let sum = 0;
+        for (let c = m.first[i], end = c + m.nchild[i]; c < end; c++)
+          sum += total[c];
+        self[i] = Math.max(0, total[i] - sum);
+      }
+      k.self[w] = self;
+    }
+  }
+
+  /* Each frame's own values are its leaves' sums; totals add up the tree
+   * (children come after their parent: one backward pass). */
+  function sumLeaves(m, k) {
+    for (let i = m.T; i < m.ALL; i++) {
+      for (const l of k.leaves[i] || []) {
+        if (l.kind === 1) {
+          k.total.compute[i] += l.ns;
+          k.tasks[i] += l.count;
+        } else {
+          k.total.comm[i] += l.ns;
+          k.ops[i] += l.count;
+          k.total.exposed[i] += l.exposed;
+        }
+      }
+    }
+    sumTotals(m, k);
+  }
+
+  function sumTotals(m, k) {
+    for (const w of WEIGHTS) {
+      const total = k.total[w];
+      total[m.ALL] = 0;
+      for (let i = m.ALL - 1; i >= 0; i--)
+        total[m.parent[i]] += total[i];
+    }
+  }
+
+  function loadLeaves(m, k, decodeVarints) {
+    const names = m.raw.kernel_names || [];
+    const { values } = decodeVarints(m.raw.kernels || '');
+    for (let j = 0, i = m.T; j + 1 < values.length; i++) {
+      i += values[j];
+      const n = values[j + 1];
+      j += 2;
+      if (i >= m.ALL || j + 5 * n > values.length)
+        throw new Error('kernel leaves do not add up');
+      const leaves = [];
+      for (let e = 0; e < n; e++, j += 5)
+        leaves.push({ name: names[values[j]], kind: values[j + 1], count: values[j + 2], ns: values[j + 3],
+                      exposed: values[j + 4] });
+      k.leaves[i] = leaves;
+    }
+  }
+
+  /* After the model's tree is linked; nothing without NPU data. */
+  function load(m, decodeVarints) {
+    if (!m.hasNpu)
+      return;
+    m.kinds = newKinds(m.N);
+    loadLeaves(m, m.kinds, decodeVarints);
+    sumLeaves(m, m.kinds);
+    deriveSelf(m);
+  }
+
+  /* Merging addresses (merge.js): merged node @k takes plain node @s. */
+  function mergeStart(m, t) {
+    if (m.kinds)
+      t.kinds = newKinds(m.N);
+  }
+
+  function mergeAdd(m, t, k, s) {
+    if (!m.kinds)
+      return;
+    for (const w of WEIGHTS)
+      t.kinds.total[w][k] += m.kinds.total[w][s];
+    t.kinds.tasks[k] += m.kinds.tasks[s];
+    t.kinds.ops[k] += m.kinds.ops[s];
+    const from = m.kinds.leaves[s];
+    if (from === undefined)
+      return;
+    const into = t.kinds.leaves[k] || (t.kinds.leaves[k] = []);
+    for (const leaf of from) {
+      const same = into.find((l) => l.kind === leaf.kind && l.name === leaf.name);
+      if (same) {
+        same.count += leaf.count;
+        same.ns += leaf.ns;
+        same.exposed += leaf.exposed;
+      } else {
+        into.push({ ...leaf });
+      }
+    }
+  }
+
+  /* Once the merged tree is linked. */
+  function mergeFinish(t) {
+    if (!t.kinds)
+      return;
+    for (const leaves of t.kinds.leaves)
+      if (leaves)
+        leaves.sort((a, b) => a.kind - b.kind || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const w of WEIGHTS) {
+      const total = t.kinds.total[w];
+      total[t.ALL] = 0;
+      for (let i = 0; i < t.T; i++)
+        total[t.ALL] += total[i];
+    }
+    deriveSelf(t);
+  }
+
+  /* A leaf's value in @weight: 0 for a leaf of another kind. */
+  function leafValue(weight, leaf) {
+    if (!isWeight(weight) || leaf.kind !== KIND_OF_WEIGHT[weight])
+      return 0;
+    return weight === 'exposed' ? leaf.exposed : leaf.ns;
+  }
+
+  /* dump('kinds'): the .kinds.expected lines of node i (threads: the three
+   * totals and zeros); dump('kernels'): its leaves' .kernels.expected lines. */
+  function kindsLine(m, i) {
+    const k = m.kinds;
+    if (i < m.T)
+      return `\t${k.total.compute[i]}\t0\t0\t${k.total.comm[i]}\t0\t0\t${k.total.exposed[i]}\t0`;
+    return `\t${k.total.compute[i]}\t${k.self.compute[i]}\t${k.tasks[i]}` +
+           `\t${k.total.comm[i]}\t${k.self.comm[i]}\t${k.ops[i]}` +
+           `\t${k.total.exposed[i]}\t${k.self.exposed[i]}`;
+  }
+
+  function kernelLines(m, i, path) {
+    return (m.kinds.leaves[i] || []).map((l) => `${path};[${KIND_NAMES[l.kind]}] ${l.name}\t${l.count}\t${l.ns}\t${l.exposed}`);
+  }
+
+  function countLeaves(m) {
+    let n = 0;
+    if (m.kinds)
+      for (const leaves of m.kinds.leaves)
+        n += leaves ? leaves.length : 0;
+    return n;
+  }
+
+  function leafName(leaf) {
+    return `[${KIND_NAMES[leaf.kind]}] ${leaf.name}`;
+  }
+
+  /* Device work is drawn apart from the host's category hues: amber for
+   * compute, violet for communication. */
+  function leafColour(leaf, dark) {
+    if (leaf.kind === 1)
+      return dark ? 'hsl(42, 70%, 45%)' : 'hsl(42, 90%, 60%)';
+    return dark ? 'hsl(275, 35%, 50%)' : 'hsl(275, 55%, 72%)';
+  }
+
+  return {
+    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, load, mergeStart, mergeAdd, mergeFinish, leafValue, kindsLine, kernelLines,
+  };
+})();

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// Device time by kind in the page: dump('kinds') and dump('kernels')
+// against the samples' expected files, #weight=compute|comm|exposed, the
+// weight menu, the tooltip and the Functions panel in those weights.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as h from './helpers.mjs';
+
+const SAMPLES = ['ascend_pytorch_profiler_level0_rank0', 'ascend_pytorch_profiler_level1_rank0'];
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+let browser;
+
+before(async () => {
+  browser = await h.launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+function expectedLines(name, suffix) {
+  return fs.readFileSync(path.join(h.samplesDir(), name + suffix), 'utf8')
+    .split('\n').filter((l) => l !== '').sort(byCodeUnit);
+}
+
+for (const name of SAMPLES) {
+  test(`dump('kinds') and dump('kernels') of ${name} are its expected files`, async () => {
+    const db = path.join(h.samplesDir(), name + '.db');
+    const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');
+    const [kinds, kernels] = await page.evaluate(() => [window.flamegraph.dump('kinds'),
+                                                        window.flamegraph.dump('kernels')]);
+    assert.deepEqual(kinds.sort(byCodeUnit), expectedLines(name, '.kinds.expected'));
+    assert.deepEqual(kernels.sort(byCodeUnit), expectedLines(name, '.kernels.expected'));
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  });
+}
+
+test('#weight=comm selects communication: menu, widths, tooltip, functions, hash', async () => {
+  const name = SAMPLES[1];
+  const db = path.join(h.samplesDir(), name + '.db');
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#weight=comm&merge=0');
+  assert.equal((await page.evaluate(() => window.flamegraph.state())).weight, 'comm');
+  assert.equal(await page.$eval('#weight', (e) => e.value), 'comm');
+  const values = await page.$$eval('#weight option', (os) => os.map((o) => o.value));
+  assert.deepEqual(values, ['host', 'compute', 'comm', 'exposed', 'npu']);
+
+  /* Only the collectives' frames are drawn: HcclAllreduce is, a host-only frame is not. */
+  assert.ok((await page.evaluate(() => window.flamegraph.frames('HcclAllreduce'))).length > 0);
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.frames('aten::conv2d')), []);
+  const c = await h.frameCentre(page, 'HcclAllreduce');
+  await page.mouse.move(c.x, c.y);
+  const tip = await page.textContent('#tooltip');
+  assert.match(tip, /Communication total/);
+  assert.match(tip, /Exposed self/);
+  assert.match(tip, /Compute tasks/);
+
+  /* The Functions panel weighs collectives too. */
+  const rows = await page.evaluate(() => window.flamegraph.functionRows());
+  assert.equal(rows[0].name, 'HcclAllreduce');
+  assert.equal(rows[0].self_ns, 102108100);
+
+  await page.selectOption('#weight', 'exposed');
+  assert.match(await page.evaluate(() => location.hash), /weight=exposed/);
+  const exposed = await page.evaluate(() => window.flamegraph.functionRows());
+  assert.equal(exposed[0].self_ns, 98053306);
+  await page.selectOption('#weight', 'compute');
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.frames('HcclAllreduce')), []);
+  await page.selectOption('#weight', 'host');
+  assert.ok(!(await page.evaluate(() => location.hash)).includes('weight'));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('the merged tree keeps the device time by kind', async () => {
+  const name = SAMPLES[0];
+  const db = path.join(h.samplesDir(), name + '.db');
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=1&weight=compute');
+  const kinds = await page.evaluate(() => window.flamegraph.dump('kinds'));
+  const threads = expectedLines(name, '.kinds.expected').filter((l) => !l.split('\t')[0].includes(';'));
+  assert.deepEqual(kinds.filter((l) => !l.split('\t')[0].includes(';')).sort(byCodeUnit), threads);
+  const sum = (lines, col) => lines.reduce((s, l) => s + Number(l.split('\t')[col]), 0);
+  assert.equal(sum(kinds, 2), sum(expectedLines(name, '.kinds.expected'), 2));
+  assert.equal(sum(await page.evaluate(() => window.flamegraph.dump('kernels')), 2),
+               sum(expectedLines(name, '.kernels.expected'), 2));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('kernel leaves are drawn under their frames in the device weights only', async () => {
+  const db = path.join(h.samplesDir(), SAMPLES[1] + '.db');
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#weight=comm&merge=0');
+  const leaf = '[communication] hcom_allReduce';
+  const boxes = await page.evaluate((n) => window.flamegraph.frames(n), leaf);
+  assert.equal(boxes.length, 1);
+  /* It fills its frame: HcclAllreduce's own time is all collectives. */
+  const parent = await page.evaluate(() => window.flamegraph.frames('HcclAllreduce'));
+  const under = parent.find((p) => Math.abs(p.x - boxes[0].x) < 1);
+  assert.ok(under, 'the leaf starts where its frame does');
+  assert.ok(Math.abs(under.width - boxes[0].width) <= 1.5);
+  const c = await h.frameCentre(page, leaf);
+  await page.mouse.move(c.x, c.y);
+  const tip = await page.textContent('#tooltip');
+  assert.match(tip, /Collective/);
+  assert.match(tip, /Exposed self/);
+  await page.mouse.click(c.x, c.y);
+  assert.equal((await page.evaluate(() => window.flamegraph.state())).zoomName, 'HcclAllreduce');
+
+  await page.selectOption('#weight', 'compute');
+  assert.deepEqual(await page.evaluate((n) => window.flamegraph.frames(n), leaf), []);
+  assert.ok((await page.evaluate(() => window.flamegraph.frames('[compute] aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList'))).length > 0);
+  await page.selectOption('#weight', 'npu');
+  assert.deepEqual(await page.evaluate(() => window.flamegraph.frames('[compute] aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList')), []);
+  await page.selectOption('#weight', 'host');
+  assert.deepEqual(await page.evaluate((n) => window.flamegraph.frames(n), leaf), []);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
