@@ -11,6 +11,7 @@
 #include "afg-call-durations.h"
 #include "afg-function-table.h"
 #include "afg-select.h"
+#include "afg-task-kinds.h"
 #include "afg-test-db.h"
 #include "afg-tree-transform.h"
 
@@ -475,6 +476,38 @@ test_merged_addresses (void)
   assert_durations (focused, path, "30 30 50 50 50");
 }
 
+/* Each frame's kernel leaves add up to its own device time by kind: the
+ * leaves go where the frame's own time goes. Returns how many leaves. */
+static guint
+check_kernels (const AfgTree *tree)
+{
+  guint leaves = 0;
+
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
+      gint64 sums[5] = { 0 };
+
+      for (guint j = 0; j < n; j++)
+        {
+          gboolean comm = k[j].kind == AFG_TASK_KIND_COMMUNICATION;
+
+          sums[comm ? 2 : 0] += k[j].ns;
+          sums[comm ? 3 : 1] += (gint64) k[j].count;
+          sums[4] += k[j].exposed_ns;
+        }
+      leaves += n;
+      g_assert_true (n == 0 || afg_tree_is_frame (tree, i));
+      g_assert_cmpint (sums[0], ==, afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, i));
+      g_assert_cmpint (sums[1], ==, afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, i));
+      g_assert_cmpint (sums[2], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_SELF_NS, i));
+      g_assert_cmpint (sums[3], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_OPS, i));
+      g_assert_cmpint (sums[4], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS, i));
+    }
+  return leaves;
+}
+
 /* The total of the frames named "aten::…" with no such frame above them,
  * counted here without the matcher. */
 static gint64
@@ -562,6 +595,7 @@ test_sample (gconstpointer data)
   g_assert_no_error (error);
   tree = afg_test_build (afg_tree_get_document (loaded), NULL, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES);
   table = afg_function_table_new (tree);
+  g_assert_cmpuint (check_kernels (tree), >, 100);
   for (guint k = 0; k < 3; k++)
     {
       g_autofree char *f = afg_frame_matcher_quote_name (afg_function_table_get_name (table, k));
@@ -573,6 +607,7 @@ test_sample (gconstpointer data)
         {
           g_autoptr(AfgTree) result = transform (tree, (const char *[]) { ops[o], f, NULL });
 
+          check_kernels (result);
           if (o == 0)
             g_assert_cmpint (root_total (result), ==, f_total);
           else if (o == 2)
@@ -588,6 +623,8 @@ test_sample (gconstpointer data)
     g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "/^aten::/", NULL });
 
     g_assert_cmpint (outermost_aten_total (tree), >, 0);
+    g_assert_cmpuint (check_kernels (focused), >, 0);
+    check_kernels (dropped);
     g_assert_cmpint (root_total (focused), ==, outermost_aten_total (tree));
     g_assert_cmpint (root_total (dropped), ==, root_total (tree) - outermost_aten_total (tree));
   }

@@ -628,6 +628,85 @@ emit (Apply *a, Layout *l)
   return tree;
 }
 
+/* Kernel leaves go with a frame's own time: a kept frame's to its new
+ * node, a removed one's where its children went (when that is a frame;
+ * a thread keeps no leaves, as it keeps no tasks); there, leaves of one
+ * kind and name add up. */
+typedef struct {
+  guint32      node;
+  AfgNpuKernel kernel;
+} Leaf;
+
+static int
+compare_leaves (gconstpointer a, gconstpointer b, gpointer document)
+{
+  const Leaf *x = a, *y = b;
+
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  if (x->kernel.kind != y->kernel.kind)
+    return x->kernel.kind < y->kernel.kind ? -1 : 1;
+  return strcmp (afg_document_get_string (document, x->kernel.name),
+                 afg_document_get_string (document, y->kernel.name));
+}
+
+static guint32
+leaf_node (Apply *a, const Layout *l, guint32 s)
+{
+  guint32 made = a->fate[s] == FATE_KEEP ? a->place[s] : a->fate[s] == FATE_FOLD ? a->kids_into[s] : AFG_NODE_NONE;
+  guint32 node = made != AFG_NODE_NONE ? l->new_index[made] : AFG_NODE_NONE;
+
+  return node != AFG_NODE_NONE && node > l->n_threads ? node : AFG_NODE_NONE;
+}
+
+static GArray *
+collect_leaves (Apply *a, const Layout *l)
+{
+  GArray *leaves = g_array_new (FALSE, FALSE, sizeof (Leaf));
+
+  for (guint32 s = a->src->first_frame; s < a->src->n_nodes; s++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (a->src, s, &n);
+      guint32 node = n > 0 ? leaf_node (a, l, s) : AFG_NODE_NONE;
+
+      for (guint i = 0; node != AFG_NODE_NONE && i < n; i++)
+        g_array_append_val (leaves, ((Leaf) { node, k[i] }));
+    }
+  g_array_sort_with_data (leaves, compare_leaves, a->src->document);
+  return leaves;
+}
+
+static void
+move_kernels (Apply *a, const Layout *l, AfgTree *tree)
+{
+  g_autoptr(GArray) leaves = NULL;
+  guint n = 0;
+
+  if (a->src->kernel_first == NULL)
+    return;
+  leaves = collect_leaves (a, l);
+  tree->kernels = g_new (AfgNpuKernel, MAX (leaves->len, 1));
+  tree->kernel_first = g_new0 (guint32, tree->n_nodes + 1);
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      const Leaf *leaf = &g_array_index (leaves, Leaf, i);
+      AfgNpuKernel *last = n > 0 ? &tree->kernels[n - 1] : NULL;
+
+      if (i > 0 && compare_leaves (leaf, leaf - 1, a->src->document) == 0)
+        {
+          last->count += leaf->kernel.count;
+          last->ns = afg_sat_add (last->ns, leaf->kernel.ns);
+          last->exposed_ns = afg_sat_add (last->exposed_ns, leaf->kernel.exposed_ns);
+          continue;
+        }
+      tree->kernels[n++] = leaf->kernel;
+      tree->kernel_first[leaf->node + 1]++;
+    }
+  for (guint32 i = 0; i < tree->n_nodes; i++)
+    tree->kernel_first[i + 1] += tree->kernel_first[i];
+}
+
 /* What one transform does to the calls: replayed on the call table once
  * it is made (afg-call-table.h), which may be after the nodes are. */
 typedef struct {
@@ -677,6 +756,7 @@ apply_one (AfgTree *src, const AfgTransform *t, CallMove *move)
     sum_taken (&a);
   add_frames (&a);
   tree = emit (&a, &l);
+  move_kernels (&a, &l, tree);
   if (move != NULL)
     record_calls (&a, &l, move);
   layout_clear (&l);
