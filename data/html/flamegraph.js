@@ -188,6 +188,7 @@
       linkChildren(out);
       if (out.hasNpu)
         npuSelf(out);
+      AFG_KINDS.mergeFinish(out);
       t = treeOf(out);
     }
     return t;
