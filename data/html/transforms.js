@@ -382,21 +382,10 @@ const AFG_TRANSFORMS = (function () {
     for (let i = 0; i < out.ALL; i++)
       at[order[i]] = i;
     for (let s = t.T; s < t.ALL; s++) {
-      const from = t.kinds.leaves[s];
       const made = this.fate[s] === KEEP ? this.place[s] : this.fate[s] === FOLD ? this.kidsInto[s] : -1;
       const i = made >= 0 ? at[made] : -1;
-      if (from === undefined || i < out.T)
-        continue;
-      const into = out.kinds.leaves[i] || (out.kinds.leaves[i] = []);
-      for (const leaf of from) {
-        const same = into.find((l) => l.kind === leaf.kind && l.name === leaf.name);
-        if (same) {
-          same.count += leaf.count;
-          same.ns += leaf.ns;
-          same.exposed += leaf.exposed;
-        } else
-          into.push({ ...leaf });
-      }
+      if (i >= out.T)
+        AFG_KINDS.addLeaves(out.kinds, i, t.kinds.leaves[s]);
     }
   };
 
