@@ -5,7 +5,9 @@
 # a shift-click range, a drag and Esc, and prints each "drawn N ms after
 # the click" line the window logs (G_MESSAGES_DEBUG=afg-window: from the
 # strip's click handling to the first frame painted with the new tree's
-# layout), then their median and maximum.
+# layout), then their median and maximum. Then the same for "While NPU
+# idle" turned on and off, and for one transform added and taken out
+# (through the test control channel, docs/test-state-line.md).
 # Usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]   (default 1000000)
 set -euo pipefail
 build=$(realpath "${1:?usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]}")
@@ -20,11 +22,14 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 
 log=$(mktemp)
+fifo=$(mktemp -u)
+mkfifo "$fifo"
 tab=$(printf '\t')
-GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none AFG_TEST_STATE=1 G_MESSAGES_DEBUG=afg-window \
-  XDG_DATA_HOME=$(mktemp -d) "$build/src/ascend-flamegraph" "$db" >"$log" 2>&1 &
+GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none AFG_TEST_STATE=1 AFG_TEST_CONTROL=1 G_MESSAGES_DEBUG=afg-window \
+  XDG_DATA_HOME=$(mktemp -d) "$build/src/ascend-flamegraph" "$db" <"$fifo" >"$log" 2>&1 &
 app=$!
-trap 'kill $app 2>/dev/null; rm -f "$log"' EXIT
+exec 9>"$fifo"
+trap 'kill $app 2>/dev/null; rm -f "$log" "$fifo"' EXIT
 field () { grep -a '^afg-state' "$log" | tail -1 | tr '\t' '\n' | sed -n "s/^$1=//p"; }
 for _ in $(seq 300); do grep -aq "${tab}page=graph$tab" "$log" && break; sleep 0.1; done
 wid=$(timeout 10 xdotool search --sync --onlyvisible --name "$(basename "$db")" | head -1)
@@ -54,6 +59,25 @@ xdotool mousemove --window "$wid" "${at[$first]}" "$y" click 1; sleep 1
 xdotool mousemove --window "$wid" "${at[$last]}" "$y" keydown shift click 1 keyup shift; sleep 1
 xdotool mousemove --window "$wid" "${at[$last]}" "$y" mousedown 1 mousemove --window "$wid" "${at[$mid]}" "$y" mouseup 1; sleep 1
 xdotool key Escape; sleep 1.5
-grep -a ' drawn ' "$log" | sed 's/.*DEBUG: [0-9:.]*: //'
-grep -a ' drawn ' "$log" | sed 's/.* drawn \([0-9.]*\) ms.*/\1/' | sort -n \
-  | awk '{ v[NR] = $1 } END { printf "%d redraws: median %.1f ms, max %.1f ms\n", NR, v[int((NR + 1) / 2)], v[NR] }'
+# summary WHAT FROM: the redraws logged after line FROM of the log.
+summary () {
+  tail -n +"$2" "$log" | grep -a ' drawn ' | sed 's/.*DEBUG: [0-9:.]*: //'
+  tail -n +"$2" "$log" | grep -a ' drawn ' | sed 's/.* drawn \([0-9.]*\) ms.*/\1/' | sort -n \
+    | awk -v what="$1" '{ v[NR] = $1 } END { printf "%s: %d redraws: median %.1f ms, max %.1f ms\n", what, NR, v[int((NR + 1) / 2)], v[NR] }'
+}
+summary steps 1
+
+# While NPU idle, on and off, three times; then one transform, added and
+# taken out, three times.
+from=$(( $(wc -l < "$log") + 1 ))
+for _ in 1 2 3; do
+  echo "action win.npu-idle" >&9; sleep 1.5
+  echo "action win.npu-idle" >&9; sleep 1.5
+done
+summary "npu-idle" "$from"
+from=$(( $(wc -l < "$log") + 1 ))
+for _ in 1 2 3; do
+  echo "action win.add-transform ('merge-function', '/^aten::/')" >&9; sleep 1.5
+  echo "action win.pop-transform" >&9; sleep 1.5
+done
+summary "transform" "$from"

@@ -594,8 +594,13 @@
           continue;
         const node = this.lnode[e];
         const dimmed = (this.match !== null || this.selected >= 0) && !this.isMatch(this.frameOf(node));
-        ctx.fillStyle = dimmed ? dim : node < 0 ? AFG_KINDS.leafColour(this.leaves[-1 - node].leaf, dark) : this.colour(node);
+        const leaf = node < 0 ? this.leaves[-1 - node].leaf : null;
+        ctx.fillStyle = dimmed ? dim : leaf ? AFG_KINDS.leafColour(leaf, dark) : this.colour(node);
         ctx.fillRect(r.x, r.y, r.width, r.height);
+        if (leaf && !dimmed) {
+          ctx.fillStyle = AFG_KINDS.leafBand(leaf);
+          ctx.fillRect(r.x, this.icicle ? r.y + r.height - 3 : r.y, r.width, 3);
+        }
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
       }

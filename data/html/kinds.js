@@ -179,15 +179,20 @@ const AFG_KINDS = (function () {
     return `[${KIND_NAMES[leaf.kind]}] ${leaf.name}`;
   }
 
-  /* Device work is drawn apart from the host's category hues: amber for
-   * compute, violet for communication. */
+  /* Device work is drawn apart from the host's category hues: yellow for
+   * compute, violet for communication, each with a darker band on top
+   * (leafBand) that no host frame has. */
   function leafColour(leaf, dark) {
     if (leaf.kind === 1)
-      return dark ? 'hsl(42, 70%, 45%)' : 'hsl(42, 90%, 60%)';
+      return dark ? 'hsl(54, 70%, 42%)' : 'hsl(54, 95%, 62%)';
     return dark ? 'hsl(275, 35%, 50%)' : 'hsl(275, 55%, 72%)';
   }
 
+  function leafBand(leaf) {
+    return leaf.kind === 1 ? 'hsl(54, 90%, 30%)' : 'hsl(275, 45%, 35%)';
+  }
+
   return {
-    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, load, mergeStart, mergeAdd, addLeaves, mergeFinish, leafValue, kindsLine, kernelLines,
+    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, leafBand, load, mergeStart, mergeAdd, addLeaves, mergeFinish, leafValue, kindsLine, kernelLines,
   };
 })();

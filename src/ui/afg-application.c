@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-application.h"
+#include "afg-test-control.h"
 #include "afg-window.h"
 
 struct _AfgApplication {
@@ -57,6 +58,7 @@ set_accels (GtkApplication *app)
     { "win.toggle-functions", "<Control><Shift>f" },
     { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },
+    { "win.pop-transform", "<Control>z" },
     { "win.show-help-overlay", "<Control>question" },
     { "app.quit", "<Control>q" },
   };
@@ -88,6 +90,7 @@ afg_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   set_accels (GTK_APPLICATION (app));
   load_css ();
+  afg_test_control_start (GTK_APPLICATION (app));
 }
 
 static void

@@ -57,6 +57,7 @@ struct _AfgWindow {
   AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
+  struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
 
   guint                 flipped : 1;
 };
@@ -143,6 +144,16 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_init          (AfgWindow       *self);
+
+/* afg-window-transforms.c */
+typedef struct _AfgWindowTransforms AfgWindowTransforms;
+void     _afg_window_transforms_class_init     (GtkWidgetClass *widget_class);
+void     _afg_window_transforms_init           (AfgWindow      *self);
+void     _afg_window_transforms_dispose        (AfgWindow      *self);
+gboolean _afg_window_transforms_escape         (AfgWindow      *self);
+void     _afg_window_transforms_update_actions (AfgWindow      *self);
+void     _afg_window_transforms_append_state   (AfgWindow      *self,
+                                                GString        *line);
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "afg-format.h"
+#include "afg-test-control.h"
 #include "afg-window-private.h"
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
@@ -34,6 +35,7 @@
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
+ *   transforms  the call-tree transforms applied, "OP ARG" each joined by " > "
  *   idle      1 when the tree shown covers only the NPU-idle instants, else 0
  *   bars      the strip's stacked bars, "COMPUTE COMM OTHER FREE" ns per
  *             step joined by ",", or empty without device tasks
@@ -64,6 +66,7 @@
  *   histogram how many call durations the histogram shows; empty while
  *             they are collected or with no function picked
  *   durations 1 when the shown tree has the percentile columns (tooltips)
+ *   seq       the number of the last test barrier passed (afg-test-control.c)
  * Tabs and newlines in values become spaces. */
 
 void
@@ -176,6 +179,7 @@ build_line (AfgWindow *self)
   g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
   g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+  g_autofree char *seq = NULL;
 
   _afg_window_append_state_field (line, "page", page);
   _afg_window_append_state_field (line, "file", file);
@@ -193,7 +197,10 @@ build_line (AfgWindow *self)
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   _afg_window_ranks_append_state (self, line);
+  _afg_window_transforms_append_state (self, line);
   _afg_window_functions_append_state (self, line, graph);
+  seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
+  _afg_window_append_state_field (line, "seq", seq);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
@@ -214,4 +221,12 @@ _afg_window_report_state (AfgWindow *self)
   fflush (stderr);
   g_free (self->state_line);
   self->state_line = g_steal_pointer (&line);
+}
+
+void
+afg_window_report_state (AfgWindow *self)
+{
+  g_return_if_fail (AFG_IS_WINDOW (self));
+
+  _afg_window_report_state (self);
 }

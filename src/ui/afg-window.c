@@ -65,7 +65,8 @@ _afg_window_escape (AfgWindow *self)
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
   else if (afg_flame_view_is_zoomed (self->flame_view)
-           || (!_afg_window_step_compare_escape (self) && !_afg_window_steps_escape (self)))
+           || (!_afg_window_transforms_escape (self) && !_afg_window_step_compare_escape (self)
+               && !_afg_window_steps_escape (self)))
     afg_flame_view_reset_zoom (self->flame_view);
 }
 
@@ -110,6 +111,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
                               afg_tree_get_node_name (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
+  _afg_window_transforms_update_actions (self);
   _afg_window_report_state (self);
 }
 
@@ -238,6 +240,7 @@ afg_window_dispose (GObject *object)
   _afg_window_steps_dispose (self);
   _afg_window_step_compare_dispose (self);
   _afg_window_functions_dispose (self);
+  _afg_window_transforms_dispose (self);
   g_clear_object (&self->session);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
@@ -332,6 +335,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_ranks_class_init (widget_class);
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
+  _afg_window_transforms_class_init (widget_class);
 }
 
 static void
@@ -345,6 +349,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_compare_init (self);
   _afg_window_merge_init (self);
   _afg_window_steps_init (self);
+  _afg_window_transforms_init (self);
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
   _afg_window_step_compare_init (self);

@@ -20,5 +20,7 @@ GFile     *afg_window_get_file   (AfgWindow      *self);
 gboolean   afg_window_has_failed (AfgWindow      *self);
 /* The job folder whose ranks the window lists, or NULL. */
 GFile     *afg_window_get_job_folder (AfgWindow  *self);
+/* Prints the test state line (AFG_TEST_STATE) if it changed. */
+void       afg_window_report_state (AfgWindow    *self);
 
 G_END_DECLS

@@ -2,6 +2,8 @@
 /* Discovery: the profiler DBs of a job folder the test builds. */
 #include "config.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -287,19 +289,25 @@ test_not_read_warns (void)
   afg_test_rm_rf (root);
 }
 
+/* Root reads any folder: the check then runs as the user nobody. */
 static void
-test_unreadable_folder (void)
+drop_to_nobody (void)
+{
+  struct passwd *nobody = getpwnam ("nobody");
+
+  g_assert_nonnull (nobody);
+  g_assert_cmpint (setgroups (0, NULL), ==, 0);
+  g_assert_cmpint (setgid (nobody->pw_gid), ==, 0);
+  g_assert_cmpint (setuid (nobody->pw_uid), ==, 0);
+}
+
+static void
+check_unreadable_folder (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
   g_autofree char *closed = g_build_filename (root, "closed", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
-  if (afg_test_is_root ())
-    {
-      g_test_skip ("root reads any folder");
-      afg_test_rm_rf (root);
-      return;
-    }
   g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
   afg_test_make_file (closed, "ascend_pytorch_profiler_1.db", "");
   g_assert_cmpint (g_chmod (closed, 0), ==, 0);
@@ -308,6 +316,21 @@ test_unreadable_folder (void)
   g_assert_true (warned (job, "closed: cannot be read"));
   g_chmod (closed, 0755);
   afg_test_rm_rf (root);
+}
+
+/* In a subprocess, which may drop root for good. */
+static void
+test_unreadable_folder (void)
+{
+  if (g_test_subprocess ())
+    {
+      if (afg_test_is_root ())
+        drop_to_nobody ();
+      check_unreadable_folder ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 static void

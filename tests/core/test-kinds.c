@@ -581,6 +581,54 @@ test_cli_diff (void)
     }
 }
 
+/* Hostile values: text times make no collective (its connection id still
+ * counts for rule 1), ids may be whole decimal text, an overflowing
+ * collective is skipped and sums saturate, a NULL info name falls back to
+ * the taskType string, an unknown one reads <unknown:ID>, a NULL
+ * globalTaskId in COMMUNICATION_TASK_INFO matches nothing. */
+static void
+test_hostile (void)
+{
+  g_autoptr(KindsTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autofree char *named = NULL;
+  g_autofree char *text_ids = NULL;
+  g_autofree char *info = NULL;
+  g_autofree char *sql = NULL;
+  gint64 id;
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "text", 100, 200, 1);
+  add_launch (db, "named", 300, 400, 2);
+  add_launch (db, "textids", 500, 600, 3);
+  add_launch (db, "info", 700, 800, 4);
+  afg_test_db_add_typed_task (db, 1000, 1100, 1, "AI_CORE");
+  afg_test_db_exec (db, "CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs, endNs INTEGER,"
+                        " connectionId INTEGER);"
+                        "INSERT INTO COMMUNICATION_OP VALUES (NULL, '1000', '2000', 1),"
+                        " (NULL, 0, 9223372036854775807, 2), (NULL, -9223372036854775807, 9223372036854775807, 2),"
+                        " (NULL, 10, 20, '3')");
+  afg_test_db_add_compute_info (db, afg_test_db_add_typed_task (db, 3000, 3010, 4, "AI_CORE"), NULL);
+  id = afg_test_db_add_typed_task (db, 3010, 3030, 4, "Notify Wait");
+  sql = g_strdup_printf ("INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId) VALUES (987654, %" G_GINT64_FORMAT ")", id);
+  afg_test_db_exec (db, sql);
+  afg_test_db_add_comm_task_info (db, AFG_TEST_NULL);
+  document = afg_test_db_load_document (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, ";text"), ==, 0);
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_OPS, ";text"), ==, 0);
+  named = kernels_at (tree, ";named");
+  g_assert_cmpstr (named, ==, "communication <unknown:NULL> 1 9223372036854775807 9223372036854775777");
+  text_ids = kernels_at (tree, ";textids");
+  g_assert_cmpstr (text_ids, ==, "communication <unknown:NULL> 1 10 10");
+  info = kernels_at (tree, ";info");
+  g_assert_cmpstr (info, ==, "compute <unknown:987654> 1 20 0|compute AI_CORE 1 10 0");
+  g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_TOTAL_NS, ""), ==, G_MAXINT64);
+  g_assert_cmpuint (afg_document_get_npu_kind_stats (document)->comm_ops, ==, 2);
+  g_assert_cmpuint (afg_document_get_npu_kind_stats (document)->compute_tasks, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -592,6 +640,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kinds/unusable", test_unusable);
   g_test_add_func ("/kinds/no-columns", test_no_columns);
   g_test_add_func ("/kinds/strip", test_strip);
+  g_test_add_func ("/kinds/hostile", test_hostile);
   g_test_add_func ("/kinds/cli/folded", test_cli_folded);
   g_test_add_func ("/kinds/cli/top", test_cli_top);
   g_test_add_func ("/kinds/cli/trace", test_cli_trace);

@@ -18,14 +18,12 @@ find_strip () {
   local y x s
   STRIP_Y=
   for y in $(seq 40 2 160); do
-    xdotool mousemove --window "$1" 30 "$y"
-    sleep 0.03
+    hover_at "$1" 30 "$y"
     [ -n "$(state_field step)" ] && STRIP_Y=$y && break
   done
   [ -n "$STRIP_Y" ] || fail "no step under the pointer below the header bar"
   for x in $(seq 0 4 "$2"); do
-    xdotool mousemove --window "$1" "$x" "$STRIP_Y"
-    sleep 0.02
+    hover_at "$1" "$x" "$STRIP_Y"
     s=$(state_field step)
     [ -n "$s" ] || continue
     [ -n "${FIRST[$s]:-}" ] || FIRST[$s]=$x

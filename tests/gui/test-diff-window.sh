@@ -26,7 +26,7 @@ choose_file () {
   xdotool key "$1"
   DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
   [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
-  sleep 0.5
+  wait_focus "$DIALOG"
   xdotool type --delay 20 "$3"
   xdotool key Return
 }
@@ -53,8 +53,7 @@ hover_frames () {
   CHECKED=0
   for y in $(seq $((HEIGHT - 40)) -20 $((HEIGHT - 400))); do
     for x in $((WIDTH / 10)) $((WIDTH / 2)) $((WIDTH * 55 / 100)) $((WIDTH * 8 / 10)) $((WIDTH * 97 / 100)); do
-      xdotool mousemove --window "$WID" "$x" "$y"
-      sleep 0.05
+      hover_at "$WID" "$x" "$y"
       path=$(state_field hover_path)
       [ -n "$path" ] || continue
       case "$seen" in *"|$path|"*) continue ;; esac
@@ -65,29 +64,30 @@ hover_frames () {
   done
 }
 
-# The tooltip is on screen: GTK shows it as a window of its own, named
-# after the application, tall enough for the four lines of a diff frame
-# and drawn dark. Up to 30 s: under ASan (tools/ci-sanitize.sh) the
-# tooltip's first draw takes seconds.
-tooltip_shown () {
+# A tooltip on screen: GTK shows it as a window of its own, named after
+# the application, tall enough for the four lines of a diff frame and
+# drawn dark.
+dark_tooltip () {
   local tip WINDOW X Y WIDTH HEIGHT SCREEN
-  local deadline=$((SECONDS + 30)) tries=0
-  while [ "$SECONDS" -lt "$deadline" ]; do
-    # A tooltip GTK dropped (a redraw under the pointer, seconds late
-    # under ASan) comes back after a one-pixel move within the frame.
-    tries=$((tries + 1))
-    if [ $((tries % 40)) -eq 0 ]; then
-      xdotool mousemove_relative -- 1 0
-      sleep 0.2
-      xdotool mousemove_relative -- -1 0
-    fi
-    for tip in $(xdotool search --onlyvisible --name "^Ascend Flame Graph\$" 2>/dev/null); do
-      eval "$(xdotool getwindowgeometry --shell "$tip")"
-      [ "$HEIGHT" -ge 60 ] || continue
-      import -window "$tip" "$WORK/tip.png"
-      convert "$WORK/tip.png" -format "%[fx:mean]" info: | awk '{ exit !($1 < 0.35) }' && return 0
-    done
-    sleep 0.1
+  for tip in $(xdotool search --onlyvisible --name "^Ascend Flame Graph\$" 2>/dev/null); do
+    eval "$(xdotool getwindowgeometry --shell "$tip")"
+    [ "$HEIGHT" -ge 60 ] || continue
+    import -window "$tip" "$WORK/tip.png"
+    convert "$WORK/tip.png" -format "%[fx:mean]" info: | awk '{ exit !($1 < 0.35) }' && return 0
+  done
+  return 1
+}
+
+# tooltip_shown: a tooltip on screen within 30 s (under ASan,
+# tools/ci-sanitize.sh, its first draw takes seconds). A tooltip GTK
+# dropped (a redraw under the pointer, seconds late under ASan) comes
+# back after a one-pixel move within the frame, tried every 2 s.
+tooltip_shown () {
+  for _ in $(seq 15); do
+    poll 2 dark_tooltip && return 0
+    xdotool mousemove_relative -- 1 0
+    barrier
+    xdotool mousemove_relative -- -1 0
   done
   return 1
 }
@@ -115,15 +115,11 @@ tooltip_shown || fail "no tooltip on screen"
 find_window "^$TITLE\$"
 ok "the tooltip of <string>(1): <module> reads 'A → B (Δ, Δ%)' and is on screen"
 
-xdotool key ctrl+f
-xdotool type --delay 30 "Dequeue"
-for _ in $(seq 100); do
-  [ -n "$(state_field matches)" ] && break
-  sleep 0.1
-done
+search Dequeue
+poll 10 has_matches
 MATCHES=$(state_field matches)
 [ -n "$MATCHES" ] && [ "$MATCHES" -ge 1 ] || fail "the search found nothing"
-xdotool key Escape
+act win.escape
 wait_state matches=
 ok "search works in the diff ($MATCHES matches for Dequeue)"
 stop_app

@@ -22,15 +22,16 @@ pixel () {
   convert "$WORK/shot.png" -format "%[fx:int(255*p{$1,$2}.r)] %[fx:int(255*p{$1,$2}.g)] %[fx:int(255*p{$1,$2}.b)]" info:
 }
 
-# expect_pixel X Y TEST MESSAGE: TEST (on $R $G $B) must hold within 3 s;
+# pixel_is X Y TEST: TEST holds on the pixel's $R $G $B.
+pixel_is () {
+  read -r R G B <<< "$(pixel "$1" "$2")"
+  eval "$3"
+}
+
+# expect_pixel X Y TEST MESSAGE: TEST (on $R $G $B) must hold within 10 s;
 # the window redraws a frame after the state line that announced a change.
 expect_pixel () {
-  for _ in $(seq 30); do
-    read -r R G B <<< "$(pixel "$1" "$2")"
-    eval "$3" && return 0
-    sleep 0.1
-  done
-  fail "$4: $R $G $B"
+  poll 10 pixel_is "$1" "$2" "$3" || fail "$4: $R $G $B"
 }
 
 # blue_near_left Y: a blue pixel in the first 16 columns of row Y (the
@@ -44,17 +45,21 @@ blue_near_left () {
       done
 }
 
+outlined () { [ -n "$(blue_near_left "$1")" ]; }
+
+no_window () { ! xdotool search --onlyvisible --name "$1" > /dev/null; }
+
 dialog_gone () {
-  for _ in $(seq 50); do
-    xdotool search --onlyvisible --name "$1" > /dev/null || return 0
-    sleep 0.1
-  done
-  fail "the dialog '$1' stays open"
+  poll 10 no_window "$1" || fail "the dialog '$1' stays open"
 }
 
-hover () {
-  xdotool mousemove --window "$WID" "$1" "$2"
-  sleep 0.15
+# dialog KEYS TITLE: KEYS open the dialog TITLE ($DIALOG), which then has
+# the keyboard.
+dialog () {
+  xdotool key "$1"
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
+  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
+  wait_focus "$DIALOG"
 }
 
 # key KEYS STATE...: presses KEYS, then waits for the state.
@@ -92,8 +97,7 @@ ok "the window shows $NAME"
 # by moving the real pointer up from the bottom, across the root row.
 ROW1=
 for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 200))); do
-  xdotool mousemove --window "$WID" $((W / 2)) "$y"
-  sleep 0.03
+  hover_at "$WID" $((W / 2)) "$y"
   if has_fields "$(last_state)" hover=1/2; then ROW1=$y; break; fi
 done
 [ -n "$ROW1" ] || fail "no thread row under the pointer"
@@ -101,18 +105,14 @@ done
 row_y () { echo $((ROW1 - ($1 - 1) * 20 - 8)); }
 ok "pointer hover reaches the root and thread rows"
 
-hover $((W / 10)) "$(row_y 3)"
+hover_at "$WID" $((W / 10)) "$(row_y 3)"
 wait_state hover=aten::add
 expect_pixel $((W / 10)) "$(row_y 3)" '[ "$R" -gt "$G" ] && [ "$G" -gt "$B" ]' "aten::add is not orange"
 ok "hovering aten::add, drawn in the framework colour"
 
 xdotool click 1
 wait_state selected=aten::add "zoom=All threads"
-for _ in $(seq 30); do
-  [ -n "$(blue_near_left "$(row_y 3)")" ] && break
-  sleep 0.1
-done
-[ -n "$(blue_near_left "$(row_y 3)")" ] || fail "the selected frame has no blue outline"
+poll 10 outlined "$(row_y 3)" || fail "the selected frame has no blue outline"
 ok "a click selects aten::add and outlines it"
 
 double_click_until zoom=aten::add
@@ -167,45 +167,34 @@ ok "Ctrl+C copies the selected frame's name (pasted into the search: 1 match)"
 # This DB has no TASK table: the weight switch is off, Ctrl+N does nothing
 # (test-npu-window presses it on a DB with NPU data).
 key ctrl+n weight=host
-sleep 0.3
+barrier
 [ "$(state_field weight)" = host ] || fail "Ctrl+N switched a DB without NPU data to '$(state_field weight)'"
 ok "Ctrl+N keeps host time on a DB without NPU data"
 
-xdotool key ctrl+o
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Profiler Database\$" | head -1)
-[ -n "$DIALOG" ] || fail "Ctrl+O shows no open dialog"
-xdotool key --window "$DIALOG" Escape
+dialog ctrl+o "Open a Profiler Database"
+xdotool key Escape
 ok "Ctrl+O shows the open dialog"
 
 # test-diff-window picks a DB in this dialog and checks the comparison.
 dialog_gone "^Open a Profiler Database\$"
 xdotool windowfocus --sync "$WID" 2>/dev/null
-xdotool key ctrl+d
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Compare with a Profiler Database\$" | head -1)
-[ -n "$DIALOG" ] || fail "Ctrl+D shows no compare dialog"
-# A key pressed before the chooser takes the focus is lost: press again.
-for _ in $(seq 10); do
-  sleep 0.3
-  xdotool key --window "$DIALOG" Escape
-  xdotool search --onlyvisible --name "^Compare with a Profiler Database\$" > /dev/null || break
-done
+wait_focus "$WID"
+dialog ctrl+d "Compare with a Profiler Database"
+xdotool key Escape
 dialog_gone "^Compare with a Profiler Database\$"
 ok "Ctrl+D shows the compare dialog"
 
 # The export dialog proposes the DB's folder and a name from the DB.
 xdotool windowfocus --sync "$WID" 2>/dev/null
-xdotool key ctrl+e
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
-[ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog"
-sleep 0.5
+wait_focus "$WID"
+dialog ctrl+e "Export Flame Graph"
 xdotool key Return
 wait_state "exported=$DB_DIR/${NAME%.db}.html"
 [ -s "$DB_DIR/${NAME%.db}.html" ] || fail "the export is missing"
 ok "Ctrl+E proposes ${NAME%.db}.html beside the DB"
 
 xdotool key ctrl+w
-for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$PID" 2>/dev/null && fail "Ctrl+W did not close the window"
+poll 10 app_gone || fail "Ctrl+W did not close the window"
 PID=
 ok "Ctrl+W closes the window (the last one: the app ends)"
 
@@ -236,10 +225,7 @@ mkdir -p "$WORK/cli" "$WORK/gui"
 start_app "$SAMPLE"
 wait_state page=graph
 find_window "^$(basename "$SAMPLE")\$"
-xdotool key ctrl+e
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
-[ -n "$DIALOG" ] || fail "no export dialog"
-sleep 0.5
+dialog ctrl+e "Export Flame Graph"
 xdotool key ctrl+a
 xdotool type --delay 20 "$WORK/gui/flamegraph.html"
 xdotool key Return
@@ -250,10 +236,7 @@ ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
 # The name picks the format: .trace.json the CLI's -f trace, .json its
 # -f json, .folded its -f folded.
 export_as () {
-  xdotool key ctrl+e
-  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
-  [ -n "$DIALOG" ] || fail "no export dialog"
-  sleep 0.5
+  dialog ctrl+e "Export Flame Graph"
   xdotool key ctrl+a
   xdotool type --delay 20 "$WORK/gui/$1"
   xdotool key Return

@@ -31,14 +31,28 @@ windows () {
   done | grep -v '^$' | sort | tr '\n' '|'
 }
 
-# expect_windows LIST: the visible windows settle on LIST within 5 s.
+windows_are () { [ "$(windows)" = "$1" ]; }
+
+# expect_windows LIST: the visible windows settle on LIST within 10 s.
 expect_windows () {
-  for _ in $(seq 50); do
-    [ "$(windows)" = "$1" ] && return 0
-    sleep 0.1
-  done
-  fail "windows are '$(windows)', expected '$1'"
+  poll 10 windows_are "$1" || fail "windows are '$(windows)', expected '$1'"
 }
+
+# latest_recent: the path of the newest bookmark of recently-used.xbel.
+latest_recent () {
+  python3 - "$XDG_DATA_HOME/recently-used.xbel" <<'PY'
+import sys, urllib.parse, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (OSError, ET.ParseError):
+    sys.exit(0)
+newest = max(root.iter("bookmark"), key=lambda b: b.get("modified", ""), default=None)
+if newest is not None:
+    print(urllib.parse.unquote(urllib.parse.urlparse(newest.get("href")).path))
+PY
+}
+recent_is () { [ "$(latest_recent)" = "$1" ]; }
+n_recent_at_least () { [ "$(grep -c '<bookmark ' "$XDG_DATA_HOME/recently-used.xbel" 2>/dev/null)" -ge "$1" ]; }
 
 DB=$("$MAKE_DB") || fail "could not build the test DB"
 DB_DIR=$(dirname "$DB")
@@ -67,7 +81,7 @@ launch "$A"
 ln -s "$A" "$DB_DIR/link.db"
 launch "$DB_DIR/link.db"
 launch "$DB_DIR/./ascend_pytorch_profiler_0.db"
-sleep 0.5
+barrier
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|"
 [ "$(count_states page=loading)" -eq 2 ] || fail "an open file was loaded again"
 ok "a file already open, by its path, a symlink or another spelling, brings its window forward"
@@ -81,58 +95,56 @@ expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|bad.db
 ok "opening a file that failed again retries it in the same window"
 
 # A window comparing B with A shows B's file, but is not B's window.
-WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
 xdotool windowfocus --sync "$WID"
 xdotool key ctrl+d
-DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Compare with a Profiler Database\$" | head -1)
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Compare with a Profiler Database\$" | head -1)
 [ -n "$DIALOG" ] || fail "Ctrl+D shows no compare dialog"
-sleep 0.5
+wait_focus "$DIALOG"
 xdotool type --delay 20 "$A"
 xdotool key Return
 wait_state page=graph mode=diff "file=$B" "compared=$A"
 # The chooser made A the latest recent file; B, opened again, must be it
 # once more for the start page below.
-sleep 1
-BEFORE=$(md5sum < "$XDG_DATA_HOME/recently-used.xbel")
+poll 10 recent_is "$A" || fail "the chooser's file is not the latest recent file: $(latest_recent)"
 launch "$B"
 expect_windows "ascend_pytorch_profiler_0.db|ascend_pytorch_profiler_1.db|ascend_pytorch_profiler_1.db ↔ ascend_pytorch_profiler_0.db|bad.db|"
-for _ in $(seq 50); do
-  [ "$(md5sum < "$XDG_DATA_HOME/recently-used.xbel")" != "$BEFORE" ] && break
-  sleep 0.1
-done
+poll 10 recent_is "$B" || fail "B opened again is not the latest recent file: $(latest_recent)"
 ok "a file whose window now compares it opens in a window of its own"
 stop_app
 
 # Recent files are saved from an idle; a new instance reads them back.
-for _ in $(seq 50); do
-  [ "$(grep -c '<bookmark ' "$XDG_DATA_HOME/recently-used.xbel" 2>/dev/null)" -ge 2 ] && break
-  sleep 0.1
-done
+poll 10 n_recent_at_least 2
 start_app
 wait_state page=empty recent=2
 grep -qF "bad.db" "$XDG_DATA_HOME/recently-used.xbel" && fail "a file that failed to load is a recent file"
-WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
+WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
 [ -n "$WID" ] || fail "no start page window"
 xdotool windowfocus --sync "$WID"
-sleep 0.3
+wait_focus "$WID"
+barrier
 xdotool key Return
 wait_state page=graph "file=$B"
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "the start page lists the recent profiles; Enter reopens the last one"
 
+# The shortcuts window has no title of its own: GTK names it after the
+# application.
 xdotool key ctrl+question
-HELP=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^Shortcuts\$" | head -1)
+expect_windows "Ascend Flame Graph|ascend_pytorch_profiler_1.db|"
+HELP=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
 [ -n "$HELP" ] || fail "Ctrl+? shows no shortcuts window"
-xdotool key --window "$HELP" Escape
+xdotool windowfocus --sync "$HELP"
+wait_focus "$HELP"
+xdotool key Escape
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "Ctrl+? shows the shortcuts window, Esc closes it"
 
-WID=$(timeout 10 xdotool search --sync --onlyvisible --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
 xdotool windowsize --sync "$WID" 900 600
-sleep 0.5
+barrier
 xdotool key ctrl+q
-for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$PID" 2>/dev/null && fail "Ctrl+Q did not quit"
+poll 10 app_gone || fail "Ctrl+Q did not quit"
 wait "$PID"
 RC=$?
 PID=

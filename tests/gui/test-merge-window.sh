@@ -3,8 +3,8 @@
 # "Merge Address Variants" in the window, end to end under
 # xvfb-run: on by default, for one profile (its tree is the CLI's with
 # --merge-addresses) and for a comparison (the samples' .diff.expected);
-# the main menu (F10, M) turns it off and on, the tree is built again
-# with its steps kept, and the choice is remembered at the next start.
+# its action (the main menu's item) turns it off and on, the tree is built
+# again with its steps kept, and the choice is remembered at the next start.
 # Usage: test-merge-window.sh ASCEND_FLAMEGRAPH
 EXE=$1
 . "$(dirname "$0")/e2e-lib.sh"
@@ -38,15 +38,11 @@ PY
 }
 cli_nodes () { cli_nodes_of "$A" "$@"; }
 
-# toggle: the main menu's "_Merge Address Variants".
+# toggle TITLE: the main menu's "_Merge Address Variants" in the window.
 toggle () {
   WID=$(timeout 10 xdotool search --sync --onlyvisible --name "$1" | head -1)
   [ -n "$WID" ] || fail "no window named '$1'"
-  xdotool windowactivate --sync "$WID" 2>/dev/null || xdotool windowfocus --sync "$WID"
-  sleep 0.3
-  xdotool key F10
-  sleep 0.5
-  xdotool key m
+  act win.merge-addresses
 }
 
 MERGED=$(cli_nodes --merge-addresses)

@@ -54,14 +54,13 @@ ok "the sample opens in host time (the default), its NPU total the CLI's linked 
 
 # The switch sits left of the search entry, a fixed distance from the
 # window's right edge: click along the header there until the weight
-# changes. Clicks are 1 s apart, never a double-click on the title.
+# changes. Clicks are 6 px apart, farther than GTK's double-click
+# distance: never a double-click on the title.
 SWITCH_X=
 for x in $(seq $((WIDTH - 460)) 6 $((WIDTH - 300))); do
   xdotool mousemove --window "$WID" "$x" 20 click 1
-  for _ in $(seq 10); do
-    sleep 0.1
-    [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break 2
-  done
+  barrier
+  [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break
 done
 [ -n "$SWITCH_X" ] || fail "no click in the header switched to NPU time"
 wait_state weight=npu "npu_ns=$NPU_NS" "zoom=All threads"
@@ -75,15 +74,14 @@ wait_state weight=npu
 ok "Ctrl+N switches to host time and back"
 
 # Search: the share is of NPU time, the CLI's.
-xdotool key ctrl+f
-xdotool type "$NEEDLE"
+search "$NEEDLE"
 wait_state weight=npu "matched=$SHARE"
 xdotool key ctrl+n
 wait_state weight=host
 [ "$(state_field matched)" != "$SHARE" ] || fail "the host share of '$NEEDLE' equals its NPU share"
 xdotool key ctrl+n
 wait_state weight=npu "matched=$SHARE"
-xdotool key Escape
+act win.escape
 wait_state matches= weight=npu
 ok "the search share of '$NEEDLE' is its NPU time's, $SHARE as the CLI's JSON gives"
 
@@ -91,39 +89,37 @@ ok "the search share of '$NEEDLE' is its NPU time's, $SHARE as the CLI's JSON gi
 # weights, as the CLI counts them; then a call frame's shows both too.
 ROOT_Y=
 for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
-  xdotool mousemove --window "$WID" $((WIDTH / 2)) "$y"
-  sleep 0.05
+  hover_at "$WID" $((WIDTH / 2)) "$y"
   [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
 done
 [ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
 # The tooltip's popup can take the pointer away for a moment (the hover
-# blinks): read hover and tooltip from one state line.
-hovered_tooltip () {
+# blinks): read hover and tooltip from one state line, into TIP.
+tooltip_of () {
   local line
-  for _ in $(seq 50); do
-    line=$(last_state | tr '\t' '\n')
-    if [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ]; then
-      sed -n 's/^tooltip=//p' <<< "$line"
-      return
-    fi
-    sleep 0.1
-  done
+  line=$(last_state | tr '\t' '\n')
+  [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ] || return 1
+  TIP=$(sed -n 's/^tooltip=//p' <<< "$line")
 }
-TIP=$(hovered_tooltip "All threads" | tr -d ' ')
+hovered_tooltip () {
+  TIP=
+  poll 5 tooltip_of "$1"
+}
+hovered_tooltip "All threads"
+TIP=$(tr -d ' ' <<< "$TIP")
 case "$TIP" in
   *"Total:$HOST_TEXT"*"NPUtotal:$NPU_TEXT"*"NPUtasks:"*"Ofall:100.0%"*) ;;
   *) fail "the root's tooltip lacks 'Total: $HOST_TEXT' and 'NPU total: $NPU_TEXT': $(state_field tooltip)" ;;
 esac
 FRAME=
 for y in $(seq "$ROOT_Y" -4 40); do
-  xdotool mousemove --window "$WID" $((WIDTH / 2)) "$y"
-  sleep 0.05
+  hover_at "$WID" $((WIDTH / 2)) "$y"
   case "$(state_field hover)" in ""|"All threads"|[0-9]*/[0-9]*) continue ;; esac
   FRAME=$(state_field hover)
   break
 done
 [ -n "$FRAME" ] || fail "no call frame above the root"
-TIP=$(hovered_tooltip "$FRAME")
+hovered_tooltip "$FRAME"
 case "$TIP" in
   *"Total: "*"Self: "*"NPU total: "*"NPU self: "*"NPU tasks: "*) ;;
   *) fail "the tooltip of '$FRAME' lacks a weight: $TIP" ;;
@@ -134,8 +130,7 @@ ok "the tooltips show both weights: the root's are the CLI's $HOST_TEXT host, $N
 SEEN=0
 for y in $(seq "$ROOT_Y" -20 $((ROOT_Y - 160))); do
   for x in $(seq 10 60 $((WIDTH - 10))); do
-    xdotool mousemove --window "$WID" "$x" "$y"
-    sleep 0.04
+    hover_at "$WID" "$x" "$y"
     case "$(state_field tooltip)" in
       "") ;;
       *"NPU total: 0 ns"*) fail "a frame without NPU time is drawn: $(state_field tooltip)" ;;
@@ -197,10 +192,11 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$NO_NP
 [ -n "$WID" ] || fail "no window for the DB without TASK"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 xdotool mousemove --window "$WID" "$SWITCH_X" 20 click 1
-sleep 0.5
+barrier
+[ "$(state_field weight)" = host ] || fail "a click on the switch switched a DB without NPU data to '$(state_field weight)'"
 xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
 xdotool key ctrl+n
-sleep 0.5
+barrier
 [ "$(state_field weight)" = host ] || fail "a DB without NPU data switched to '$(state_field weight)'"
 ok "on a DB without TASK the switch stays on host time, even though NPU was chosen before"
 echo "1..$N"

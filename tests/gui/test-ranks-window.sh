@@ -72,12 +72,25 @@ click_rank () {
   local y
   for y in $(seq 70 12 $((HEIGHT - 60))); do
     xdotool mousemove --window "$WID" 120 "$y" click 1
-    sleep 0.15
+    barrier
     ROW_Y=$y
     [ "$(state_field rank)" = "$1" ] && return 0
   done
   fail "no click in the sidebar picked rank $1 (last: $(state_field rank))"
 }
+
+# pick_rank WANT: picks the sidebar's rows in turn, as a click does,
+# until the state shows rank WANT ("all" is the first row).
+pick_rank () {
+  local row
+  for row in $(seq 0 9); do
+    pick AfgRankSidebar "$row"
+    barrier
+    [ "$(state_field rank)" = "$1" ] && return 0
+  done
+  fail "no row of the sidebar is rank $1 (last: $(state_field rank))"
+}
+
 
 TARGET=3
 [ "$FIRST" = 3 ] && TARGET=6
@@ -85,34 +98,24 @@ click_rank "$TARGET"
 wait_state page=graph "rank=$TARGET" "file=$(db_of "$TARGET")" "root_ns=$(cli_root "$TARGET")"
 ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json"
 
-click_rank all
+pick_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
 ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
 
-click_rank 5
+pick_rank 5
 wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
-# "Compare with Rank…" is the sidebar's last widget; its menu lists the
-# other ranks in order, the first being rank 0.
-xdotool mousemove --window "$WID" 120 $((HEIGHT - 25)) click 1
-sleep 0.5
-xdotool key Return
+# "Compare with Rank…": its menu lists the other ranks in order, the
+# first being rank 0 (row 0 of the job, the action's parameter).
+act win.compare-rank 0
 wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
 ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
 
-# A right click on a row picks that rank and opens the same menu. On a
-# loaded machine the menu may not be up 0.5 s after the click: then the
-# Return is lost, and the menu is closed and asked for again.
+# A right click on a row picks that rank and opens the same menu. Rank
+# 2's tree first: the window takes the focus when it lands, and a menu
+# open then loses the keyboard.
 click_rank 2
-for _ in 1 2 3; do
-  xdotool mousemove --window "$WID" 120 "$ROW_Y" click 3
-  sleep 0.5
-  xdotool key Return
-  for _ in $(seq 30); do
-    has_fields "$(last_state)" mode=diff && break 2
-    sleep 0.1
-  done
-  xdotool key Escape
-done
+wait_state page=graph rank=2 "file=$(db_of 2)" "root_ns=$(cli_root 2)"
+menu_first_item "$WID" 120 "$ROW_Y" mode=diff
 wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
 ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
 stop_app
@@ -130,15 +133,14 @@ AFG_TEST_HOLD_RANKS=1 start_app "$BIG"
 wait_state ranks=0/4
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name '^big$' | head -1)
 [ -n "$WID" ] || fail "no window named after the folder 'big'"
-# The sidebar's Cancel: the right end of its header, below the title bar.
-xdotool mousemove --window "$WID" 260 73 click 1
-# The workers held at the click finish their ranks; the rest are cancelled.
-for _ in $(seq 100); do
+# The sidebar's Cancel button.
+act win.cancel-ranks
+# The workers held at the cancel finish their ranks; the rest are cancelled.
+all_accounted () {
   READ=$(state_field ranks)
-  [ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] && break
-  sleep 0.1
-done
-[ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ] || fail "ranks neither read nor cancelled: $(last_state | tr '\t' ' ')"
+  [ $(( ${READ%/4} + $(state_field cancelled) )) = 4 ]
+}
+poll 30 all_accounted || fail "ranks neither read nor cancelled: $(last_state | tr '\t' ' ')"
 [ "$(state_field cancelled)" -ge 1 ] || fail "Cancel stopped nothing: $READ read"
 case "${READ%/4}" in
   0) wait_state page=empty ;;
@@ -164,7 +166,7 @@ xdotool windowfocus --sync "$WID" 2>/dev/null
 xdotool key ctrl+shift+o
 DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training Job's Folder\$" | head -1)
 [ -n "$DIALOG" ] || fail "Ctrl+Shift+O shows no folder dialog"
-sleep 0.5
+wait_focus "$DIALOG"
 xdotool type --delay 20 "$JOB/"
 xdotool key Return
 wait_state page=graph ranks=9/9 "straggler=$WANT_STRAGGLERS"

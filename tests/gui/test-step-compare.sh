@@ -57,21 +57,17 @@ ok "steps 2-3 picked as A"
 
 # The strip's right-click menu: its first item, "Compare with Steps…",
 # is the one under the keyboard.
-xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" click 3
-sleep 0.5
-xdotool key Return
+menu_first_item "$WID" "$(bar 3)" "$STRIP_Y" scope_a=2-3
 wait_state mode=profile scope_a=2-3 scope_b= scope=2-3 strip_a=2-3
 ok "Compare with Steps… waits for B (scope_a=2-3), the strip marks 2-3 as A"
 
 # Esc cancels the wait; then the menu again.
 xdotool key Escape
 wait_state mode=profile scope_a= scope_b= scope=2-3 "root_ns=$ROOT_23" strip_a=
-sleep 0.5
+barrier
 [ "$(state_field mode)" = profile ] || fail "Esc while waiting for B compared something"
 [ "$(state_field scope)" = 2-3 ] || fail "Esc while waiting for B changed the scope"
-xdotool mousemove --window "$WID" "$(bar 3)" "$STRIP_Y" click 3
-sleep 0.5
-xdotool key Return
+menu_first_item "$WID" "$(bar 3)" "$STRIP_Y" scope_a=2-3
 wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
 ok "Esc while waiting for B cancels; the menu starts again"
 
@@ -85,8 +81,7 @@ expect_diff () {
   # Up to 4 frames right above the root bar, along the bottom of the graph.
   for y in $(seq $((HEIGHT - 40)) -4 $((HEIGHT - 120))); do
     for x in $(seq 20 60 $((WIDTH - 20))); do
-      xdotool mousemove --window "$WID" "$x" "$y"
-      sleep 0.05
+      hover_at "$WID" "$x" "$y"
       path=$(state_field hover_path)
       case "$path" in ''|*';'*) continue ;; esac
       values=$(state_field hover_values)
@@ -115,11 +110,16 @@ band_rows () {
     | awk '$1 > 200 && $2 > 80 && $2 < 160 && $3 < 60 { printf "A" }
            $1 < 90 && $2 > 100 && $2 < 160 && $3 > 190 { printf "B" }'
 }
-xdotool mousemove --window "$WID" "$(bar 2)" $((HEIGHT - 60))
-sleep 0.3
-import -window "$WID" "$WORK/strip.png" 2>/dev/null || fail "could not capture the window"
-case "$(band_rows "$(bar 2)")" in *A*) ;; *) fail "no orange A band above step 2: $(band_rows "$(bar 2)")" ;; esac
-case "$(band_rows "$(bar 5)")" in *A*) fail "an A band above step 5" ;; *B*) ;; *) fail "no blue B band above step 5" ;; esac
+# bands_drawn: a capture (strip.png) with A's band above step 2 and B's
+# above step 5; the window may draw them a moment after the state line.
+bands_drawn () {
+  import -window "$WID" "$WORK/strip.png" 2>/dev/null || return 1
+  case "$(band_rows "$(bar 2)")" in *A*) ;; *) return 1 ;; esac
+  case "$(band_rows "$(bar 5)")" in *B*) ;; *) return 1 ;; esac
+}
+hover_at "$WID" "$(bar 2)" $((HEIGHT - 60))
+poll 10 bands_drawn || fail "no orange A band above step 2 ($(band_rows "$(bar 2)")) or no blue B band above step 5 ($(band_rows "$(bar 5)"))"
+case "$(band_rows "$(bar 5)")" in *A*) fail "an A band above step 5" ;; esac
 case "$(band_rows "$(bar 6)")" in *A*|*B*) fail "a band above step 6, in neither range" ;; esac
 ok "the strip draws A's band above steps 2-3 and B's above step 5, none above step 6"
 

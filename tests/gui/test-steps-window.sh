@@ -82,8 +82,7 @@ ok "a shift-click on step 4 extends it to steps 2-4 (the CLI's --steps 2-4)"
 
 xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" mousedown 1
 for s in 5 4 3; do
-  xdotool mousemove --window "$WID" "$(bar "$s")" "$STRIP_Y"
-  sleep 0.05
+  hover_at "$WID" "$(bar "$s")" "$STRIP_Y"
 done
 xdotool mouseup 1
 expect_scope 3-6 3-6
@@ -115,24 +114,21 @@ xdotool key shift+Tab
 ok "Esc goes back to the whole profile (Per step: all 8 steps)"
 
 # The search and the picked thread carry over to a new scope.
-xdotool key ctrl+f
-xdotool type --delay 30 "aclnn"
-for _ in $(seq 50); do [ -n "$(state_field matches)" ] && break; sleep 0.1; done
+search aclnn
+poll 10 has_matches
 MATCHES=$(state_field matches)
 [ -n "$MATCHES" ] && [ "$MATCHES" -gt 0 ] || fail "the search found nothing"
 xdotool mousemove --window "$WID" "$(bar 5)" "$STRIP_Y" click 1
 expect_scope 5 5
-for _ in $(seq 50); do [ -n "$(state_field matches)" ] && break; sleep 0.1; done
+poll 10 has_matches
 [ -n "$(state_field matches)" ] || fail "the search was lost in the new scope"
 [ "$(state_field zoom)" = "All threads" ] || fail "zoom: $(state_field zoom)"
 ok "the search (aclnn) still holds in step 5's tree"
 
 # The picked thread carries over too (the picker is the header bar's
-# first drop-down; its second entry is the first thread).
-xdotool mousemove --window "$WID" 140 26 click 1
-sleep 0.5
-xdotool key Down Return
-for _ in $(seq 50); do [ -n "$(state_field thread)" ] && break; sleep 0.1; done
+# drop-down; its second entry is the first thread).
+pick GtkDropDown 1
+barrier
 THREAD=$(state_field thread)
 [ -n "$THREAD" ] || fail "could not pick a thread"
 xdotool mousemove --window "$WID" "$(bar 2)" "$STRIP_Y" click 1

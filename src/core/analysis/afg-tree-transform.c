@@ -610,6 +610,54 @@ fill_nodes (Apply *a, const Layout *l, AfgTree *tree)
     }
 }
 
+/* Where a source node's own device work lands: its place when it stays,
+ * where its children go when it is removed from its place (its own time
+ * goes there too: totals above it are kept), nowhere when it is gone. */
+static guint32
+kernel_home (const Apply *a, guint32 s)
+{
+  if (a->fate[s] == FATE_KEEP)
+    return a->place[s];
+  if (a->fate[s] == FATE_FOLD)
+    return a->kids_into[s];
+  return AFG_NODE_NONE;
+}
+
+/* The kernel leaves follow the frames' own time; leaves of one name and
+ * kind that meet on a node (frames merged by path) add up. */
+static void
+carry_kernels (const Apply *a, const Layout *l, AfgTree *tree)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (AfgNodeKernel));
+  AfgIntMap at;
+
+  if (a->src->kernel_first == NULL)
+    return;
+  afg_int_map_init (&at, 16);
+  for (guint32 s = 0; s < a->src->n_nodes; s++)
+    {
+      guint32 home = a->src->kernel_first[s] == a->src->kernel_first[s + 1] ? AFG_NODE_NONE : kernel_home (a, s);
+
+      for (guint32 k = a->src->kernel_first[s]; home != AFG_NODE_NONE && k < a->src->kernel_first[s + 1]; k++)
+        {
+          const AfgNpuKernel *kernel = &a->src->kernels[k];
+          guint32 node = l->new_index[home];
+          guint64 key = (guint64) node << 32 | (guint64) kernel->kind << 31 | kernel->name;
+          guint32 i = afg_int_map_insert (&at, key, leaves->len);
+          AfgNodeKernel *leaf;
+
+          if (i == leaves->len)
+            g_array_append_val (leaves, ((AfgNodeKernel) { { kernel->name, kernel->kind, 0, 0, 0 }, node }));
+          leaf = &g_array_index (leaves, AfgNodeKernel, i);
+          leaf->kernel.count += kernel->count;
+          leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernel->ns);
+          leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernel->exposed_ns);
+        }
+    }
+  afg_int_map_clear (&at);
+  afg_tree_set_kernels (tree, (AfgNodeKernel *) (void *) leaves->data, leaves->len, NULL);
+}
+
 static AfgTree *
 emit (Apply *a, Layout *l)
 {
@@ -625,86 +673,8 @@ emit (Apply *a, Layout *l)
   afg_tree_alloc_columns (tree, present_columns (a->src));
   fill_nodes (a, l, tree);
   fill_columns (a, l, tree);
+  carry_kernels (a, l, tree);
   return tree;
-}
-
-/* Kernel leaves go with a frame's own time: a kept frame's to its new
- * node, a removed one's where its children went (when that is a frame;
- * a thread keeps no leaves, as it keeps no tasks); there, leaves of one
- * kind and name add up. */
-typedef struct {
-  guint32      node;
-  AfgNpuKernel kernel;
-} Leaf;
-
-static int
-compare_leaves (gconstpointer a, gconstpointer b, gpointer document)
-{
-  const Leaf *x = a, *y = b;
-
-  if (x->node != y->node)
-    return x->node < y->node ? -1 : 1;
-  if (x->kernel.kind != y->kernel.kind)
-    return x->kernel.kind < y->kernel.kind ? -1 : 1;
-  return strcmp (afg_document_get_string (document, x->kernel.name),
-                 afg_document_get_string (document, y->kernel.name));
-}
-
-static guint32
-leaf_node (Apply *a, const Layout *l, guint32 s)
-{
-  guint32 made = a->fate[s] == FATE_KEEP ? a->place[s] : a->fate[s] == FATE_FOLD ? a->kids_into[s] : AFG_NODE_NONE;
-  guint32 node = made != AFG_NODE_NONE ? l->new_index[made] : AFG_NODE_NONE;
-
-  return node != AFG_NODE_NONE && node > l->n_threads ? node : AFG_NODE_NONE;
-}
-
-static GArray *
-collect_leaves (Apply *a, const Layout *l)
-{
-  GArray *leaves = g_array_new (FALSE, FALSE, sizeof (Leaf));
-
-  for (guint32 s = a->src->first_frame; s < a->src->n_nodes; s++)
-    {
-      guint n;
-      const AfgNpuKernel *k = afg_tree_get_kernels (a->src, s, &n);
-      guint32 node = n > 0 ? leaf_node (a, l, s) : AFG_NODE_NONE;
-
-      for (guint i = 0; node != AFG_NODE_NONE && i < n; i++)
-        g_array_append_val (leaves, ((Leaf) { node, k[i] }));
-    }
-  g_array_sort_with_data (leaves, compare_leaves, a->src->document);
-  return leaves;
-}
-
-static void
-move_kernels (Apply *a, const Layout *l, AfgTree *tree)
-{
-  g_autoptr(GArray) leaves = NULL;
-  guint n = 0;
-
-  if (a->src->kernel_first == NULL)
-    return;
-  leaves = collect_leaves (a, l);
-  tree->kernels = g_new (AfgNpuKernel, MAX (leaves->len, 1));
-  tree->kernel_first = g_new0 (guint32, tree->n_nodes + 1);
-  for (guint i = 0; i < leaves->len; i++)
-    {
-      const Leaf *leaf = &g_array_index (leaves, Leaf, i);
-      AfgNpuKernel *last = n > 0 ? &tree->kernels[n - 1] : NULL;
-
-      if (i > 0 && compare_leaves (leaf, leaf - 1, a->src->document) == 0)
-        {
-          last->count += leaf->kernel.count;
-          last->ns = afg_sat_add (last->ns, leaf->kernel.ns);
-          last->exposed_ns = afg_sat_add (last->exposed_ns, leaf->kernel.exposed_ns);
-          continue;
-        }
-      tree->kernels[n++] = leaf->kernel;
-      tree->kernel_first[leaf->node + 1]++;
-    }
-  for (guint32 i = 0; i < tree->n_nodes; i++)
-    tree->kernel_first[i + 1] += tree->kernel_first[i];
 }
 
 /* What one transform does to the calls: replayed on the call table once
@@ -756,7 +726,6 @@ apply_one (AfgTree *src, const AfgTransform *t, CallMove *move)
     sum_taken (&a);
   add_frames (&a);
   tree = emit (&a, &l);
-  move_kernels (&a, &l, tree);
   if (move != NULL)
     record_calls (&a, &l, move);
   layout_clear (&l);

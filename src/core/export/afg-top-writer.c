@@ -205,7 +205,7 @@ afg_top_write_kernels (const AfgTree *tree, guint n, AfgWeight weight, GString *
   g_array_sort_with_data (rows, compare_kernel_rows, (gpointer) tree);
   append_right (out, _("count"), 12);
   append_right (out, weight_label (weight, FALSE), 11);
-  append_right (out, _("% of all"), 8);
+  append_right (out, _("share"), 8);
   g_string_append (out, _("kernel"));
   g_string_append_c (out, '\n');
   for (guint k = 0; k < MIN (n, rows->len); k++)

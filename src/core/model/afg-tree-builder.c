@@ -40,10 +40,7 @@ typedef struct {
 } NodeKinds;
 
 /* A kernel leaf while building: AfgNpuKernel and its build node. */
-typedef struct {
-  AfgNpuKernel kernel;
-  guint32      node;
-} BuildKernel;
+typedef AfgNodeKernel BuildKernel;
 
 typedef struct {
   gint64  end;
@@ -536,45 +533,11 @@ emit_kinds (AfgTree *tree, guint32 i, const BuildNode *b, const NodeKinds *k, co
   tree->columns[AFG_COLUMN_COMM_EXPOSED_SELF_NS][i] = frame ? k->exposed_ns : 0;
 }
 
-typedef struct {
-  const AfgDocument *document;
-  const guint32     *new_index;
-} KernelOrder;
-
-static int
-compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const BuildKernel *x = a, *y = b;
-  const KernelOrder *o = data;
-  guint32 nx = o->new_index[x->node], ny = o->new_index[y->node];
-
-  if (nx != ny)
-    return nx < ny ? -1 : 1;
-  if (x->kernel.kind != y->kernel.kind)
-    return x->kernel.kind < y->kernel.kind ? -1 : 1;
-  return strcmp (afg_document_get_string (o->document, x->kernel.name),
-                 afg_document_get_string (o->document, y->kernel.name));
-}
-
 /* The leaves node by node in the tree's order, each node's by kind and name. */
 static void
 emit_kernels (Builder *self, const guint32 *new_index)
 {
-  AfgTree *tree = self->tree;
-  KernelOrder order = { tree->document, new_index };
-  BuildKernel *kernels = self->kernels.data;
-  gsize n = self->kernels.len;
-
-  g_qsort_with_data (kernels, (gint) n, sizeof (BuildKernel), compare_kernels, &order);
-  tree->kernels = g_new (AfgNpuKernel, MAX (n, 1));
-  tree->kernel_first = g_new0 (guint32, tree->n_nodes + 1);
-  for (gsize k = 0; k < n; k++)
-    {
-      tree->kernels[k] = kernels[k].kernel;
-      tree->kernel_first[new_index[kernels[k].node] + 1]++;
-    }
-  for (guint32 i = 0; i < tree->n_nodes; i++)
-    tree->kernel_first[i + 1] += tree->kernel_first[i];
+  afg_tree_set_kernels (self->tree, self->kernels.data, self->kernels.len, new_index);
 }
 
 /* The base columns, the NPU ones with NPU data, the durations when asked. */

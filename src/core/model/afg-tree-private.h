@@ -25,6 +25,21 @@ struct _AfgTree {
   struct _AfgCallTable  *calls;       /* a transformed tree's calls, for its durations */
 };
 
+/* A kernel leaf and the node it is under. */
+typedef struct {
+  AfgNpuKernel kernel;
+  guint32      node;
+} AfgNodeKernel;
+
+/* Gives @tree its kernel leaves: @kernels (one per node, kind and name,
+ * their figures summed) are sorted by their node's place in @tree
+ * (@new_index[node], or node itself when @new_index is NULL), then kind,
+ * then name in byte order. */
+void     afg_tree_set_kernels (AfgTree             *tree,
+                               AfgNodeKernel       *kernels,
+                               gsize                n,
+                               const guint32       *new_index);
+
 AfgTree *afg_tree_new (AfgDocument    *document,
                        const AfgScope *scope,
                        AfgTreeFlags    flags);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-call-table.h"
@@ -239,6 +241,51 @@ afg_tree_get_kernels (const AfgTree *self, guint32 node, guint *n_kernels)
     return NULL;
   *n_kernels = self->kernel_first[node + 1] - self->kernel_first[node];
   return *n_kernels > 0 ? &self->kernels[self->kernel_first[node]] : NULL;
+}
+
+typedef struct {
+  const AfgDocument *document;
+  const guint32     *new_index;
+} KernelOrder;
+
+static inline guint32
+kernel_place (const KernelOrder *o, guint32 node)
+{
+  return o->new_index != NULL ? o->new_index[node] : node;
+}
+
+static int
+compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const AfgNodeKernel *x = a, *y = b;
+  const KernelOrder *o = data;
+  guint32 nx = kernel_place (o, x->node), ny = kernel_place (o, y->node);
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  if (x->kernel.kind != y->kernel.kind)
+    return x->kernel.kind < y->kernel.kind ? -1 : 1;
+  return strcmp (afg_document_get_string (o->document, x->kernel.name),
+                 afg_document_get_string (o->document, y->kernel.name));
+}
+
+void
+afg_tree_set_kernels (AfgTree *self, AfgNodeKernel *kernels, gsize n, const guint32 *new_index)
+{
+  KernelOrder order = { self->document, new_index };
+
+  g_qsort_with_data (kernels, (gint) n, sizeof (AfgNodeKernel), compare_kernels, &order);
+  g_free (self->kernels);
+  g_free (self->kernel_first);
+  self->kernels = g_new (AfgNpuKernel, MAX (n, 1));
+  self->kernel_first = g_new0 (guint32, self->n_nodes + 1);
+  for (gsize k = 0; k < n; k++)
+    {
+      self->kernels[k] = kernels[k].kernel;
+      self->kernel_first[kernel_place (&order, kernels[k].node) + 1]++;
+    }
+  for (guint32 i = 0; i < self->n_nodes; i++)
+    self->kernel_first[i + 1] += self->kernel_first[i];
 }
 
 const AfgTransformList *

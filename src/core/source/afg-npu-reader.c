@@ -49,12 +49,13 @@ typedef struct {
   gint64  ns;
   gint64  exposed_ns;
   guint32 key;
+  guint32 row;   /* the row it reaches, once linked */
 } KindItem;
 
 #define KEY_COMM (1u << 31)
 
-/* What the compute tasks and collectives give a row; n_kernels counts
- * its items before they are merged into leaves. */
+/* What the compute tasks and collectives give a row, and its leaves in
+ * AfgNpuData.kernels. */
 typedef struct {
   gint64  compute_ns;
   guint64 compute_tasks;
@@ -92,7 +93,8 @@ struct _AfgNpuTasks {
   gboolean        kind_columns;  /* TASK has globalTaskId and taskType */
   gboolean        defer_groups;  /* collectives add connection ids: group after reading them */
   AfgVec          kind_tasks;    /* KindTask, until classified */
-  AfgTaskKinds   *kinds;
+  AfgTaskKinds   *kinds;         /* from afg_npu_tasks_check_kinds() on */
+  GPtrArray      *warnings;      /* the kinds' (char *), not owned */
   AfgVec          items;         /* KindItem, until linked */
   gsize           n_task_ids;    /* tasks.ids: the tasks', then the collectives' links */
   guint8         *op_slots;      /* by group slot: a collective links through it */
@@ -197,13 +199,21 @@ kind_id (const NpuRead *self, const AfgRow *row, int col)
   return self->kind_columns && read_link (row, col, &id) ? id : AFG_TASK_NO_ID;
 }
 
+/* A task of COMMUNICATION_TASK_INFO is communication whatever else: only
+ * its connection id is kept (rule 1 extends to its connection's other
+ * tasks). The others wait for the whole rule. */
 static void
 add_kind_task (NpuRead *self, const AfgRow *row, gboolean linked, gint64 link)
 {
   KindTask task = { row->values[0].i, row->values[1].i, linked ? link : AFG_TASK_NO_ID,
                     kind_id (self, row, 3), kind_id (self, row, 4) };
 
-  AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
+  if (self->kinds == NULL)
+    return;
+  if (afg_task_kinds_is_comm_task (self->kinds, task.global_task_id))
+    afg_task_kinds_note_comm_link (self->kinds, task.link);
+  else
+    AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
 }
 
 static void
@@ -540,6 +550,8 @@ afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
 
   self->kind_columns = problem == NULL;
   self->defer_groups = afg_source_has_object (db, "COMMUNICATION_OP");
+  self->kinds = afg_task_kinds_new ();
+  self->warnings = warnings;
   if (problem != NULL)
     g_ptr_array_add (warnings, g_strdup_printf (_("no device task kinds from TASK: %s"), problem));
 }
@@ -547,12 +559,37 @@ afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
 /* Grouped at once, on the thread that read them (the loader reads
  * CONNECTION_IDS on another meanwhile), unless collectives will add
  * connection ids of their own. */
+/* Tables that cannot be read cost the kinds' rules from them, not TASK. */
+static int
+read_info (NpuRead *self, sqlite3 *db)
+{
+  int rc;
+
+  if (self->kinds == NULL)
+    return SQLITE_OK;
+  rc = afg_task_kinds_read_info (self->kinds, db, self->btree, self->cancellable, self->warnings);
+  if (rc == SQLITE_OK || rc == SQLITE_INTERRUPT)
+    return rc;
+  g_ptr_array_add (self->warnings, g_strdup_printf (_("no device task kinds: reading their tables failed: %s"),
+                                                    sqlite3_errstr (rc)));
+  afg_task_kinds_free (self->kinds);
+  self->kinds = afg_task_kinds_new ();
+  return SQLITE_OK;
+}
+
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  int rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
-                 &self->data->stats);
-  gint64 t0 = g_get_monotonic_time ();
+  int rc = read_info (self, db);
+  gint64 t0;
+
+  /* Room at once: growing by doubling would hold both copies. */
+  if (rc == SQLITE_OK && self->kind_tasks.capacity == 0)
+    afg_vec_reserve (&self->kind_tasks, estimate_rows (db, "TASK"));
+  if (rc == SQLITE_OK)
+    rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
+               &self->data->stats);
+  t0 = g_get_monotonic_time ();
 
   self->n_task_ids = self->tasks.ids.len;
   if (self->defer_groups && rc == SQLITE_OK)
@@ -611,9 +648,6 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
   AfgVec intervals;
 
   afg_vec_init (&intervals, 2 * sizeof (gint64), 0);
-  for (gsize i = 0; i < self->kind_tasks.len; i++)
-    if (afg_task_kinds_is_comm_task (self->kinds, tasks[i].global_task_id))
-      afg_task_kinds_note_comm_link (self->kinds, tasks[i].link);
   afg_task_kinds_seal (self->kinds);
   for (gsize i = 0; i < self->kind_tasks.len; i++)
     {
@@ -630,7 +664,7 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
       interval[0] = t->start;
       interval[1] = t->end;
       if (strings != NULL && t->link != AFG_TASK_NO_ID)
-        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id) }));
+        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id), 0 }));
     }
   afg_vec_clear (&self->kind_tasks);
   return intervals;
@@ -683,7 +717,8 @@ add_collectives (NpuRead *self, AfgStringTable *strings)
       if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
         continue;
       AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { ops[i].link, ns, ops[i].exposed_ns,
-                                                             KEY_COMM | op_name (strings, names, ops[i].name_id) }));
+                                                             KEY_COMM | op_name (strings, names, ops[i].name_id),
+                                                             0 }));
       if (self->defer_groups)
         {
           AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
@@ -698,9 +733,11 @@ afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *string
 {
   gint64 t0 = g_get_monotonic_time ();
   AfgVec intervals;
-  int rc = afg_task_kinds_read (db, self->btree, self->cancellable, types, warnings, &self->kinds);
+  int rc;
 
-  if (rc != SQLITE_OK)
+  g_return_val_if_fail (self->kinds != NULL, SQLITE_MISUSE);
+  afg_task_kinds_set_types (self->kinds, types);
+  if ((rc = afg_task_kinds_read_ops (self->kinds, db, self->btree, self->cancellable, warnings)) != SQLITE_OK)
     return rc;
   intervals = classify_tasks (self, strings);
   afg_task_kinds_measure_exposure (self->kinds, intervals.data, intervals.len);
@@ -798,35 +835,13 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
 }
 
 static int
-compare_kernels (const void *a, const void *b)
+compare_items (const void *a, const void *b)
 {
-  const AfgNpuKernel *x = a, *y = b;
+  const KindItem *x = a, *y = b;
 
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->name < y->name ? -1 : x->name > y->name;
-}
-
-/* Sorts a row's kernels (a handful, nearly always) and merges those of
- * one kind and name; returns how many are left. */
-static guint32
-merge_kernels (AfgNpuKernel *k, guint32 n)
-{
-  guint32 kept = 0;
-
-  qsort (k, n, sizeof *k, compare_kernels);
-  for (guint32 i = 0; i < n; i++)
-    {
-      if (kept > 0 && compare_kernels (&k[kept - 1], &k[i]) == 0)
-        {
-          k[kept - 1].count += k[i].count;
-          k[kept - 1].ns = afg_sat_add (k[kept - 1].ns, k[i].ns);
-          k[kept - 1].exposed_ns = afg_sat_add (k[kept - 1].exposed_ns, k[i].exposed_ns);
-        }
-      else
-        k[kept++] = k[i];
-    }
-  return kept;
+  if (x->row != y->row)
+    return x->row < y->row ? -1 : 1;
+  return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static void
@@ -843,7 +858,6 @@ add_to_row (RowKinds *row, const KindItem *item)
       row->compute_ns = afg_sat_add (row->compute_ns, item->ns);
       row->compute_tasks++;
     }
-  row->n_kernels++;
 }
 
 /* The row each item reaches (its connection id's group's), or ROW_NONE. */
@@ -855,57 +869,57 @@ item_row (const NpuRead *self, const KindItem *item)
   return find_group (self, item->link, &slot) ? self->groups[slot].row : ROW_NONE;
 }
 
-/* The items placed row by row (a counting sort: rows are known by
- * ordinal), each row's then merged into its kernel leaves. */
 static void
-place_kernels (NpuRead *self, gsize n_rows)
+append_kernel (AfgVec *kernels, const KindItem *item)
 {
-  const KindItem *items = self->items.data;
-  AfgVec *kernels = &self->data->kernels;
-  g_autofree guint64 *at = afg_huge_alloc0 (sizeof (guint64) * (n_rows + 1));
-  guint32 kept = 0;
+  AfgNpuKernel kernel = { item->key & ~KEY_COMM,
+                          item->key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
+                          1, item->ns, item->exposed_ns };
 
-  for (gsize r = 0; r < n_rows; r++)
-    at[r + 1] = at[r] + self->row_kinds[r].n_kernels;
-  afg_vec_set_len_zeroed (kernels, at[n_rows]);
-  for (gsize i = 0; i < self->items.len; i++)
-    {
-      guint32 row = item_row (self, &items[i]);
-
-      if (row != ROW_NONE)
-        AFG_VEC_INDEX (kernels, AfgNpuKernel, at[row]++) = (AfgNpuKernel) {
-          items[i].key & ~KEY_COMM, items[i].key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
-          1, items[i].ns, items[i].exposed_ns };
-    }
-  /* at[r] is now where row r's items end. */
-  for (gsize r = 0; r < n_rows; r++)
-    {
-      RowKinds *row = &self->row_kinds[r];
-      AfgNpuKernel *first = &AFG_VEC_INDEX (kernels, AfgNpuKernel, at[r] - row->n_kernels);
-      guint32 n = merge_kernels (first, row->n_kernels);
-
-      memmove (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kept), first, n * sizeof (AfgNpuKernel));
-      row->first_kernel = kept;
-      row->n_kernels = n;
-      kept += n;
-    }
-  kernels->len = kept;
+  AFG_VEC_APPEND (kernels, AfgNpuKernel, kernel);
 }
 
+/* Items of one row and key are one leaf: @k is the previous leaf. */
+static void
+merge_item (AfgNpuKernel *k, const KindItem *item)
+{
+  k->count++;
+  k->ns = afg_sat_add (k->ns, item->ns);
+  k->exposed_ns = afg_sat_add (k->exposed_ns, item->exposed_ns);
+}
+
+/* The items that reach a row, sorted by row and key, become each row's
+ * sums and leaves. Only rows with items are written: most rows launch
+ * no compute task and no collective, and their pages stay untouched. */
 static void
 link_kinds (NpuRead *self, gsize n_rows)
 {
-  const KindItem *items = self->items.data;
+  KindItem *items = self->items.data;
+  AfgVec *kernels = &self->data->kernels;
+  gsize n = 0;
 
-  self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
   for (gsize i = 0; i < self->items.len; i++)
+    if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
+      items[n++] = items[i];
+  if (n > 0)
+    self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
+  qsort (items, n, sizeof (KindItem), compare_items);
+  for (gsize i = 0; i < n; i++)
     {
-      guint32 row = item_row (self, &items[i]);
+      RowKinds *row = &self->row_kinds[items[i].row];
+      gboolean same_row = i > 0 && items[i - 1].row == items[i].row;
 
-      if (row != ROW_NONE)
-        add_to_row (&self->row_kinds[row], &items[i]);
+      add_to_row (row, &items[i]);
+      if (!same_row)
+        row->first_kernel = (guint32) kernels->len;
+      if (same_row && items[i - 1].key == items[i].key)
+        merge_item (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kernels->len - 1), &items[i]);
+      else
+        {
+          append_kernel (kernels, &items[i]);
+          row->n_kernels++;
+        }
     }
-  place_kernels (self, n_rows);
   afg_vec_clear (&self->items);
 }
 
@@ -934,11 +948,11 @@ void
 afg_npu_tasks_link_place (AfgNpuTasks *self, guint thread, guint64 event, guint64 row)
 {
   const RowSum *sum = &self->sums[row];
-  const RowKinds *kinds = &self->row_kinds[row];
+  const RowKinds *kinds = self->row_kinds != NULL ? &self->row_kinds[row] : NULL;
 
   if (sum->tasks > 0)
     afg_npu_data_add (self->data, thread, event, sum->ns, sum->tasks);
-  if (kinds->compute_tasks > 0 || kinds->comm_ops > 0)
+  if (kinds != NULL && (kinds->compute_tasks > 0 || kinds->comm_ops > 0))
     {
       AfgNpuKindEntry entry = { event, kinds->compute_ns, kinds->compute_tasks, kinds->comm_ns, kinds->comm_ops,
                                 kinds->exposed_ns, kinds->first_kernel, kinds->n_kernels };

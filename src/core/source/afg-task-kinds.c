@@ -225,52 +225,56 @@ index_compute (AfgTaskKinds *self)
       }
 }
 
-static int
-read_tables (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
-             GPtrArray *warnings)
-{
-  int rc = SQLITE_OK;
-
-  if (table_usable (db, "COMMUNICATION_TASK_INFO", comm_task_columns, warnings))
-    rc = scan (self, db, btree, cancellable, "COMMUNICATION_TASK_INFO", comm_task_columns, add_comm_task);
-  if (rc != SQLITE_OK)
-    return rc;
-  id_set_init (&self->comm_tasks, self->ids.data, self->ids.len);
-  self->ids.len = 0;
-  if (table_usable (db, "COMPUTE_TASK_INFO", compute_columns, warnings))
-    rc = scan (self, db, btree, cancellable, "COMPUTE_TASK_INFO", compute_columns, add_compute_task);
-  if (rc != SQLITE_OK)
-    return rc;
-  index_compute (self);
-  /* A fallback reads the links again: a set, repeats do not matter. */
-  if (table_usable (db, "COMMUNICATION_OP", op_columns, warnings))
-    rc = scan (self, db, btree, cancellable, "COMMUNICATION_OP", op_columns, add_collective);
-  return rc;
-}
-
-int
-afg_task_kinds_read (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const AfgStringTable *strings,
-                     GPtrArray *warnings, AfgTaskKinds **out)
+AfgTaskKinds *
+afg_task_kinds_new (void)
 {
   AfgTaskKinds *self = g_new0 (AfgTaskKinds, 1);
-  int rc;
 
-  self->strings = strings;
   afg_vec_init (&self->ids, sizeof (gint64), 0);
   afg_vec_init (&self->values, sizeof (gint64), 0);
   afg_vec_init (&self->links, sizeof (gint64), 0);
   afg_vec_init (&self->collectives, sizeof (AfgCollective), 0);
   afg_int_map_init (&self->types, 64);
-  rc = read_tables (self, db, btree, cancellable, warnings);
+  return self;
+}
+
+int
+afg_task_kinds_read_info (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
+                          GPtrArray *warnings)
+{
+  int rc = SQLITE_OK;
+
+  g_return_val_if_fail (self->compute_present == NULL, SQLITE_MISUSE);
+  if (table_usable (db, "COMMUNICATION_TASK_INFO", comm_task_columns, warnings))
+    rc = scan (self, db, btree, cancellable, "COMMUNICATION_TASK_INFO", comm_task_columns, add_comm_task);
+  if (rc == SQLITE_OK)
+    {
+      id_set_init (&self->comm_tasks, self->ids.data, self->ids.len);
+      self->ids.len = 0;
+      if (table_usable (db, "COMPUTE_TASK_INFO", compute_columns, warnings))
+        rc = scan (self, db, btree, cancellable, "COMPUTE_TASK_INFO", compute_columns, add_compute_task);
+    }
+  if (rc == SQLITE_OK)
+    index_compute (self);
   afg_vec_clear (&self->ids);
   afg_vec_clear (&self->values);
-  if (rc != SQLITE_OK)
-    {
-      afg_task_kinds_free (self);
-      return rc;
-    }
-  *out = self;
-  return SQLITE_OK;
+  return rc;
+}
+
+/* A fallback reads the links again: a set, repeats do not matter. */
+int
+afg_task_kinds_read_ops (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
+                         GPtrArray *warnings)
+{
+  if (!table_usable (db, "COMMUNICATION_OP", op_columns, warnings))
+    return SQLITE_OK;
+  return scan (self, db, btree, cancellable, "COMMUNICATION_OP", op_columns, add_collective);
+}
+
+void
+afg_task_kinds_set_types (AfgTaskKinds *self, const AfgStringTable *strings)
+{
+  self->strings = strings;
 }
 
 void
@@ -353,7 +357,7 @@ type_flags (AfgTaskKinds *self, gint64 type)
 {
   guint32 index, flags;
 
-  if (type == AFG_TASK_NO_ID)
+  if (type == AFG_TASK_NO_ID || self->strings == NULL)
     return TYPE_SEEN;
   if (afg_int_map_lookup (&self->types, (guint64) type, &flags))
     return flags;
@@ -380,7 +384,8 @@ find_compute (const AfgTaskKinds *self, gint64 global_task_id, gint64 *name_id)
 {
   gsize slot;
 
-  if (global_task_id == AFG_TASK_NO_ID || !afg_id_index_find (&self->compute_index, global_task_id, &slot)
+  if (global_task_id == AFG_TASK_NO_ID || self->compute_present == NULL
+      || !afg_id_index_find (&self->compute_index, global_task_id, &slot)
       || !self->compute_present[slot])
     return FALSE;
   *name_id = self->compute_names[slot];

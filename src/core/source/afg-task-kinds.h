@@ -40,15 +40,25 @@ typedef struct {
  * is there but cannot be read too, with a warning. */
 typedef struct _AfgTaskKinds AfgTaskKinds;
 
-/* Returns an SQLite result code; on SQLITE_OK *@out is set and each
- * unusable table added a line to @warnings (char *, translated).
- * @strings is only read (taskType names), from this thread. */
-int            afg_task_kinds_read          (sqlite3              *db,
+AfgTaskKinds  *afg_task_kinds_new           (void);
+/* COMMUNICATION_TASK_INFO and COMPUTE_TASK_INFO, before TASK is read (a
+ * task in the first is communication whatever else it is); then, once
+ * TASK is, COMMUNICATION_OP. Each returns an SQLite result code; each
+ * unusable table adds a line to @warnings (char *, translated). */
+int            afg_task_kinds_read_info     (AfgTaskKinds         *self,
+                                             sqlite3              *db,
                                              const AfgBtree       *btree,
                                              GCancellable         *cancellable,
-                                             const AfgStringTable *strings,
-                                             GPtrArray            *warnings,
-                                             AfgTaskKinds        **out);
+                                             GPtrArray            *warnings);
+int            afg_task_kinds_read_ops      (AfgTaskKinds         *self,
+                                             sqlite3              *db,
+                                             const AfgBtree       *btree,
+                                             GCancellable         *cancellable,
+                                             GPtrArray            *warnings);
+/* The strings that name task types, only read (from the classifying
+ * thread); without them no type is compute. */
+void           afg_task_kinds_set_types     (AfgTaskKinds         *self,
+                                             const AfgStringTable *strings);
 void           afg_task_kinds_free          (AfgTaskKinds         *self);
 /* Is @global_task_id in COMMUNICATION_TASK_INFO? */
 gboolean       afg_task_kinds_is_comm_task  (const AfgTaskKinds   *self,
