@@ -12,7 +12,8 @@
 # (tools/bench-lib.sh says why). The targets (docs/benchmarks.md):
 # ex/scan <= 0.80 at 1M and 5M rows and peak RSS <= 350 MB at 5M; and
 # the page at most 15 % bigger with NPU data (printed for
-# sizes up to 1M rows).
+# sizes up to 1M rows, with what the device timeline adds to it and the
+# page of --npu-idle).
 # With RANKS=ROWS set (the job target uses RANKS=1000000), a last section runs
 # tools/bench-ranks.sh with eight ranks of ROWS rows: a job folder's
 # --export against the sum of its ranks' single exports (a few minutes
@@ -83,6 +84,25 @@ for rows in "${sizes[@]}"; do
   npu=$(page_bytes "$work/synthetic-v2-$rows.db")
   printf 'page, %s rows: %s bytes without NPU data, %s with it: %+.1f %% (issue 13: at most +15 %%)\n' \
     "$rows" "$host" "$npu" "$(awk -v a="$npu" -v b="$host" 'BEGIN { print (a / b - 1) * 100 }')"
+done
+
+# The device timeline in the page: the bytes of steps[].device and
+# device_timeline in the data block of a 20-step profile, and the page of
+# --npu-idle, which holds the idle tree beside the whole one.
+for rows in "${sizes[@]}"; do
+  [ "$rows" -le 1000000 ] || continue
+  steps_db="$work/synthetic-steps20-$rows.db"
+  ensure_db "$steps_db" "$rows" --steps 20
+  dir=$(mktemp -d)
+  "$build/src/ascend-flamegraph" --export -q -o "$dir/whole" "$steps_db" >/dev/null
+  "$build/src/ascend-flamegraph" --export -q --npu-idle -o "$dir/idle" "$steps_db" >/dev/null
+  whole=$(stat -c %s "$dir/whole/flamegraph.html")
+  idle=$(stat -c %s "$dir/idle/flamegraph.html")
+  device=$(grep -o ',"device":{[^}]*}\|,"device_timeline":{[^}]*}' "$dir/whole/flamegraph.html" | tr -d '\n' | wc -c)
+  printf 'page, %s rows, 20 steps: the device timeline takes %s of its %s bytes (%.2f %%); with --npu-idle %s bytes (%+.1f %%)\n' \
+    "$rows" "$device" "$whole" "$(awk -v a="$device" -v b="$whole" 'BEGIN { print a / b * 100 }')" "$idle" \
+    "$(awk -v a="$idle" -v b="$whole" 'BEGIN { print (a / b - 1) * 100 }')"
+  rm -rf "$dir"
 done
 
 # Trees rebuilt from a loaded document's event store, no DB access: the

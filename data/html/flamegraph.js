@@ -32,9 +32,12 @@
  *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
  * state() also has perStep (the toggle), stepCount (what "per step"
- * divides by: the steps in the exported scope) and scope ([A, B] or null).
+ * divides by: the steps in the exported scope), scope ([A, B] or null),
+ * merged, idle (the NPU-idle tree is shown) and hasIdle (the page has one:
+ * exported with --npu-idle). steps()' bars also have parts: the device
+ * split as drawn, [{part, ns, y, height}] bottom up, or null.
  * The view also lives in the URL hash:
- * #thread=…&zoom=…&search=…&view=icicle&weight=npu|compute|comm|exposed&perstep=1.
+ * #thread=…&zoom=…&search=…&view=icicle&weight=npu|compute|comm|exposed&perstep=1&idle=1&merge=0|1.
  */
 'use strict';
 (function () {
@@ -99,7 +102,27 @@
   }
 
   function loadModel() {
-    const raw = JSON.parse($('afg-data').textContent);
+    const m = decodeTree(JSON.parse($('afg-data').textContent));
+    m.plain = treeOf(m);
+    m.trees = { whole: { plain: m.plain, merged: undefined }, idle: null };
+    const idle = $('afg-idle-data');
+    if (idle !== null)
+      m.trees.idle = { text: idle.textContent, plain: undefined, merged: undefined };
+    return m;
+  }
+
+  /* The second tree of a page exported with --npu-idle: host time only;
+   * the steps and the source are the data block's. Decoded when first
+   * shown. */
+  function idleTree(m) {
+    const main = m.trees.whole.plain.raw;
+    const raw = Object.assign(JSON.parse(m.trees.idle.text), {
+      source: main.source, steps: main.steps, device_timeline: main.device_timeline, npu: null,
+    });
+    return treeOf(decodeTree(raw));
+  }
+
+  function decodeTree(raw) {
     const { values: nodes, exact } = decodeVarints(raw.nodes);
     const T = raw.threads.length;
     const F = nodes.length / 4;
@@ -141,7 +164,6 @@
       loadNpu(m);
     AFG_KINDS.load(m, decodeVarints);
     m.origin = null;
-    m.plain = treeOf(m);
     return m;
   }
 
@@ -159,16 +181,16 @@
 
   /* Built once, from the plain tree; the plain tree itself when no name
    * has an address. */
-  function mergedTree(m) {
-    const t = AFG_MERGE.build(m.plain);
+  function mergedTree(plain) {
+    const t = AFG_MERGE.build(plain);
     if (t === null)
-      return m.plain;
+      return plain;
     Object.assign(t, {
-      raw: m.raw, hasNpu: m.hasNpu, self: new Float64Array(t.N), first: new Uint32Array(t.N),
+      raw: plain.raw, hasNpu: plain.hasNpu, self: new Float64Array(t.N), first: new Uint32Array(t.N),
       parent: new Int32Array(t.N).fill(-1), thread: new Int32Array(t.N), depth: new Uint16Array(t.N),
     });
     linkChildren(t);
-    if (m.hasNpu)
+    if (plain.hasNpu)
       npuSelf(t);
     AFG_KINDS.mergeFinish(t);
     return treeOf(t);
@@ -344,11 +366,18 @@
     tip.style.top = y + 'px';
   }
 
-  function showTextTip(text, ev) {
+  /* @rows: [[key, value]] under the text, or none. */
+  function showTextTip(text, ev, rows = []) {
     const name = document.createElement('div');
     name.className = 'name';
     name.textContent = text;
-    $('tooltip').replaceChildren(name);
+    const table = document.createElement('table');
+    for (const [k, val] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = val;
+    }
+    $('tooltip').replaceChildren(name, ...(rows.length ? [table] : []));
     placeTooltip(ev);
   }
 
@@ -734,6 +763,7 @@
     this.pending = false;
     this.perStep = false;
     this.merged = false;  /* the model holds the plain tree */
+    this.idle = false;  /* the model holds the whole tree, not the NPU-idle one */
     this.transforms = [];  /* {op, arg}, applied in order to the plain or merged tree */
     this.mergeDefault = AFG_MERGE.stored();
     this.functions = null;  /* AFG_FUNCTIONS.attach() */
@@ -763,6 +793,8 @@
       stepCount: this.strip.count(),
       scope: this.m.raw.scope ? this.m.raw.scope.steps : null,
       merged: this.merged,
+      idle: this.idle,
+      hasIdle: Boolean(this.m.trees && this.m.trees.idle),
       transforms: this.transforms.map((t) => ({ op: t.op, arg: t.arg })),
     };
   };
@@ -781,6 +813,8 @@
       p.set('weight', s.weight);
     if (s.perStep)
       p.set('perstep', '1');
+    if (s.idle)
+      p.set('idle', '1');
     p.set('merge', s.merged ? '1' : '0');
     let hash = '#' + p.toString();
     if (s.transforms.length > 0)
@@ -797,7 +831,7 @@
     const m = this.m;
     const merge = p.get('merge');
     const list = p.has('t') ? AFG_TRANSFORMS.parseList(p.get('t')) : [];
-    this.setTree(merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored(), list || []);
+    this.setTree(merge === '1' || merge === '0' ? merge === '1' : AFG_MERGE.stored(), list || [], p.get('idle') === '1');
     const t = p.get('thread');
     let root = m.ALL;
     for (let i = 0; i < m.T; i++)
@@ -910,17 +944,24 @@
     this.writeHash();
   };
 
-  /* Swaps the model's tree for the plain or merged one with @list's
-   * transforms; node ids change, so the zoom goes back to the thread
-   * view's root (the same thread when it is still there). A list the
-   * page cannot apply (a bad regular expression) is dropped. */
-  App.prototype.setTree = function (merged, list) {
+  /* Swaps the model's tree for the plain or merged one, of the whole
+   * profile or of the NPU-idle instants (@idle, when the page has that
+   * tree), with @list's transforms; node ids change, so the zoom goes back
+   * to the thread view's root (the same thread when it is still there). A
+   * list the page cannot apply (a bad regular expression) is dropped. */
+  App.prototype.setTree = function (merged, list, idle = this.idle) {
     const m = this.m, old = this.view;
-    if (merged === this.merged && JSON.stringify(list) === JSON.stringify(this.transforms))
+    idle = idle && m.trees.idle !== null;
+    if (merged === this.merged && idle === this.idle && JSON.stringify(list) === JSON.stringify(this.transforms))
       return;
-    if (merged && m.merged === undefined)
-      m.merged = mergedTree(m);
-    const base = merged ? m.merged : m.plain;
+    const set = idle ? m.trees.idle : m.trees.whole;
+    if (set.plain === undefined)
+      set.plain = idleTree(m);
+    if (merged && set.merged === undefined)
+      set.merged = mergedTree(set.plain);
+    m.plain = set.plain;
+    m.merged = set.merged;
+    const base = merged ? set.merged : set.plain;
     const thread = this.threadKey();
     let shown = base;
     try {
@@ -930,6 +971,7 @@
     }
     Object.assign(m, shown);
     this.merged = merged;
+    this.idle = idle;
     this.transforms = list;
     this.view = new FlameView(m);
     this.view.icicle = old.icicle;
@@ -939,8 +981,12 @@
       this.view.viewRoot = this.view.zoom = m.ALL;
     if (this.functions)
       this.functions.reset();
+    fillWeight(m);
     this.setWeightControls(old.weight);
+    this.updatePerStep();
     $('merge-addresses').checked = merged;
+    if ($('npu-idle'))
+      $('npu-idle').checked = idle;
     this.showCrumbs();
   };
 
@@ -1017,6 +1063,11 @@
   App.prototype.toggleMerged = function () {
     this.setMerged(!this.merged);
     AFG_MERGE.store(this.merged);
+    this.apply({ scroll: true });
+  };
+
+  App.prototype.toggleIdle = function () {
+    this.setTree(this.merged, this.transforms, !this.idle);
     this.apply({ scroll: true });
   };
 
@@ -1170,6 +1221,8 @@
     $('thread-select').addEventListener('change', (ev) => this.setThread(ev.target.value));
     $('per-step').addEventListener('click', () => this.togglePerStep());
     $('merge-addresses').addEventListener('change', () => this.toggleMerged());
+    if ($('npu-idle'))
+      $('npu-idle').addEventListener('change', () => this.toggleIdle());
     $('weight').addEventListener('change', (ev) => this.setWeight(ev.target.value));
     $('flame').addEventListener('contextmenu', (ev) => this.showMenu(ev));
     document.addEventListener('mousedown', (ev) => {
@@ -1230,7 +1283,23 @@
                         new Option(AFG_T('weightComm'), 'comm'), new Option(AFG_T('weightExposed'), 'exposed'),
                         new Option(AFG_T('weightNpu'), 'npu'));
     sel.disabled = !m.hasNpu;
-    sel.title = m.hasNpu ? '' : AFG_T('noNpu');
+    sel.title = m.hasNpu ? '' : AFG_T(m.raw.scope && m.raw.scope.npu_idle ? 'idleHostOnly' : 'noNpu');
+  }
+
+  /* Only a page exported with --npu-idle has the idle tree to offer. */
+  function addIdleToggle(m) {
+    if (m.trees.idle === null)
+      return;
+    const label = document.createElement('label');
+    label.className = 'field';
+    label.title = AFG_T('whileNpuIdleTip');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = 'npu-idle';
+    const text = document.createElement('span');
+    text.textContent = AFG_T('whileNpuIdle');
+    label.append(box, text);
+    $('merge-addresses').parentElement.before(label);
   }
 
   function fillLegend(m) {
@@ -1267,6 +1336,11 @@
       ['depthTruncated', fmtInt(s.depth_truncated)],
       ['totalTime', fmtTime(m.total[m.ALL])],
     ];
+    const split = strip.describeSplit(m.raw.device_timeline);
+    if (split !== '')
+      rows.push(['npuTimeline', split]);
+    if (m.trees.idle !== null)
+      rows.push(['npuIdle', AFG_T('npuIdleTime', { time: fmtTime(JSON.parse(m.trees.idle.text).scope.idle_ns) })]);
     const npu = m.raw.npu;
     if (npu)
       rows.push(['npuLinked', AFG_T('npuTime', { time: fmtTime(npu.ns - npu.unlinked_ns), n: fmtInt(npu.tasks - npu.unlinked_tasks) })],
@@ -1316,9 +1390,10 @@
       showEmpty(AFG_T('badData', { error: err.message }), false);
       return;
     }
-    const strip = new AfgStepStrip(m.raw, { fmtTime, showTip: showTextTip, hideTip: hideTooltip });
+    const strip = new AfgStepStrip(m.raw, { fmtTime, fmtPct, showTip: showTextTip, hideTip: hideTooltip });
     fillThreads(m, m.total);
     fillWeight(m);
+    addIdleToggle(m);
     fillLegend(m);
     fillSummary(m, strip);
     strip.show();

@@ -402,6 +402,7 @@ const AFG_FUNCTIONS = (function () {
       select: (name) => panel.select(m.names.indexOf(String(name))),
       reset: () => {
         panel.table = null;
+        panel.durations = undefined;  /* the plain tree may be another (the NPU-idle one) */
         panel.selected = null;
         panel.render();
         panel.drawSandwich();

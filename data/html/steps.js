@@ -3,15 +3,30 @@
  * profile (the data block's "steps"), its height the step's duration, the
  * steps of the exported scope in colour, slow steps marked. The tree is
  * the exported scope's: the strip shows where that scope lies and which
- * step was slow; it does not re-scope (data/html/README.md says why). */
+ * step was slow; it does not re-scope (data/html/README.md says why).
+ * With the device timeline (steps[].device) each bar is stacked by what
+ * the NPU did in the step, compute at the bottom, then communication,
+ * other, and the free time on top in the bar's own colour, faint: the
+ * window's strip (src/ui/afg-step-strip.c) draws the same. */
 'use strict';
 
 /* A step is marked slow when it takes this many times the median step. */
 const AFG_SLOW_FACTOR = 1.5;
 
+/* The parts of a step's device time, bottom up; free has no colour of
+ * its own. */
+const AFG_STEP_PARTS = [
+  { part: 'compute', key: 'compute_ns', colour: '#33d17a' },
+  { part: 'communication', key: 'comm_ns', colour: '#9141ac' },
+  { part: 'other', key: 'other_ns', colour: '#9a9996' },
+  { part: 'free', key: 'free_ns', colour: null },
+];
+const AFG_FREE_ALPHA = 0.35;
+
 function AfgStepStrip(raw, hooks) {
   this.steps = Array.isArray(raw.steps) ? raw.steps : [];
   this.scope = raw.scope || null;
+  this.timeline = raw.device_timeline || null;
   this.hooks = hooks;
   this.canvas = document.getElementById('steps');
   this.dur = this.steps.map((s) => Math.max(0, s.end_ns - s.start_ns));
@@ -42,6 +57,42 @@ AfgStepStrip.prototype.rect = function (i) {
   return { x: i * w, y: h - bar, width: w > 3 ? w - 1 : w, height: bar };
 };
 
+/* The step's parts as drawn: ns, and the y and height in CSS px within
+ * rect(i) (cumulative rounding, so they fill the bar exactly); null
+ * without the device timeline. */
+AfgStepStrip.prototype.parts = function (i) {
+  const device = this.steps[i].device;
+  if (!device)
+    return null;
+  const r = this.rect(i);
+  const whole = AFG_STEP_PARTS.reduce((sum, p) => sum + device[p.key], 0);
+  const out = [];
+  let below = 0, top = r.y + r.height;
+  for (const p of AFG_STEP_PARTS) {
+    below += device[p.key];
+    const y = r.y + r.height - (whole > 0 ? Math.round(r.height * below / whole) : 0);
+    out.push({ part: p.part, ns: device[p.key], y, height: top - y });
+    top = y;
+  }
+  return out;
+};
+
+AfgStepStrip.prototype.drawBar = function (ctx, i) {
+  const r = this.rect(i);
+  const parts = this.parts(i);
+  ctx.fillStyle = this.colour(i);
+  if (parts === null) {
+    ctx.fillRect(r.x, r.y, r.width, r.height);
+    return;
+  }
+  parts.forEach((p, k) => {
+    ctx.globalAlpha = AFG_STEP_PARTS[k].colour ? 1 : AFG_FREE_ALPHA;
+    ctx.fillStyle = AFG_STEP_PARTS[k].colour || this.colour(i);
+    ctx.fillRect(r.x, p.y, r.width, p.height);
+  });
+  ctx.globalAlpha = 1;
+};
+
 AfgStepStrip.prototype.colour = function (i) {
   if (this.slow[i])
     return this.inScope[i] ? '#d9480f' : '#eba487';
@@ -61,8 +112,7 @@ AfgStepStrip.prototype.draw = function () {
   ctx.clearRect(0, 0, c.clientWidth, c.clientHeight);
   for (let i = 0; i < this.steps.length; i++) {
     const r = this.rect(i);
-    ctx.fillStyle = this.colour(i);
-    ctx.fillRect(r.x, r.y, r.width, r.height);
+    this.drawBar(ctx, i);
     if (i === this.hoverIndex) {
       ctx.strokeStyle = '#1a1aff';
       ctx.lineWidth = 1.5;
@@ -81,6 +131,24 @@ AfgStepStrip.prototype.label = function (i) {
   return AFG_T(this.slow[i] ? 'stepTipSlow' : 'stepTip', args);
 };
 
+/* [[part, "9.10 ms (6.4%)"]] of a split, or [] without one. */
+AfgStepStrip.prototype.splitRows = function (device) {
+  if (!device)
+    return [];
+  const whole = AFG_STEP_PARTS.reduce((sum, p) => sum + device[p.key], 0);
+  return AFG_STEP_PARTS.map((p) => [AFG_T('part_' + p.part), AFG_T('partValue', {
+    time: this.hooks.fmtTime(device[p.key]), share: this.hooks.fmtPct(device[p.key], whole) })]);
+};
+
+/* "compute 5.9%, communication 64.6%, other 0.66%, free 28.9%", as the
+ * command line's summary; '' without the timeline. */
+AfgStepStrip.prototype.describeSplit = function (device) {
+  if (!device)
+    return '';
+  const whole = AFG_STEP_PARTS.reduce((sum, p) => sum + device[p.key], 0);
+  return AFG_STEP_PARTS.map((p) => AFG_T('part_' + p.part) + ' ' + this.hooks.fmtPct(device[p.key], whole)).join(', ');
+};
+
 AfgStepStrip.prototype.onMove = function (ev) {
   const i = this.indexAt(ev.offsetX);
   if (i !== this.hoverIndex) {
@@ -90,7 +158,7 @@ AfgStepStrip.prototype.onMove = function (ev) {
   if (i < 0)
     this.hooks.hideTip();
   else
-    this.hooks.showTip(this.label(i), ev);
+    this.hooks.showTip(this.label(i), ev, this.splitRows(this.steps[i].device));
 };
 
 AfgStepStrip.prototype.onLeave = function () {
@@ -123,8 +191,31 @@ AfgStepStrip.prototype.describeScope = function () {
 
 AfgStepStrip.prototype.bars = function () {
   return this.steps.map((s, i) => Object.assign({
-    id: s.id, durationNs: this.dur[i], inScope: this.inScope[i], slow: this.slow[i],
+    id: s.id, durationNs: this.dur[i], inScope: this.inScope[i], slow: this.slow[i], parts: this.parts(i),
   }, this.rect(i)));
+};
+
+/* The parts' colours, each with the whole profile's share. */
+AfgStepStrip.prototype.fillLegend = function (timeline) {
+  if (!this.steps.some((s) => s.device))
+    return;
+  const legend = document.createElement('span');
+  legend.id = 'steps-legend';
+  const whole = timeline ? AFG_STEP_PARTS.reduce((sum, p) => sum + timeline[p.key], 0) : 0;
+  for (const p of AFG_STEP_PARTS) {
+    const item = document.createElement('span');
+    item.className = 'legend-item';
+    item.dataset.part = p.part;
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = p.colour || '#3b7dd8';  /* an ordinary step's */
+    if (!p.colour)
+      sw.style.opacity = String(AFG_FREE_ALPHA);
+    const share = timeline ? ' ' + this.hooks.fmtPct(timeline[p.key], whole) : '';
+    item.append(sw, document.createTextNode(AFG_T('part_' + p.part) + share));
+    legend.append(item);
+  }
+  document.getElementById('steps-info').after(legend);
 };
 
 AfgStepStrip.prototype.show = function () {
@@ -132,6 +223,7 @@ AfgStepStrip.prototype.show = function () {
     return;
   document.getElementById('step-strip').hidden = false;
   document.getElementById('steps-info').textContent = this.summary();
+  this.fillLegend(this.timeline);
   this.canvas.addEventListener('mousemove', (ev) => this.onMove(ev));
   this.canvas.addEventListener('mouseleave', () => this.onLeave());
   new ResizeObserver(() => this.draw()).observe(this.canvas);

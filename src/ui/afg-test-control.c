@@ -96,11 +96,11 @@ run_action (GtkWidget *window, const char *arg)
     param = g_variant_parse (NULL, parts[1], NULL, NULL, &error);
   if (error != NULL)
     {
-      g_printerr ("afg-test-control: action %s: %s\n", parts[0], error->message);
+      g_message ("action %s: %s", parts[0], error->message);
       return;
     }
   if (!gtk_widget_activate_action_variant (focus ? focus : window, parts[0] ? parts[0] : "", param))
-    g_printerr ("afg-test-control: no action '%s'\n", arg);
+    g_message ("no action '%s'", arg);
 }
 
 /* The search entry's text, as typing it after Ctrl+F sets it. */
@@ -113,7 +113,7 @@ run_search (GtkWidget *window, const char *arg)
   focus = gtk_root_get_focus (GTK_ROOT (window));
   if (!GTK_IS_EDITABLE (focus))
     {
-      g_printerr ("afg-test-control: win.search focused no text entry\n");
+      g_message ("win.search focused no text entry");
       return;
     }
   gtk_editable_set_text (GTK_EDITABLE (focus), arg);
@@ -164,7 +164,7 @@ run_select (GtkWidget *window, const char *arg)
   else if (model != NULL)
     gtk_selection_model_select_item (model, pos, TRUE);
   else
-    g_printerr ("afg-test-control: no visible list of type '%s'\n", arg);
+    g_message ("no visible list of type '%s'", arg);
 }
 
 static void
@@ -185,7 +185,7 @@ run_command (Control *control, const char *line)
 
   if (window == NULL)
     {
-      g_printerr ("afg-test-control: no window for '%s'\n", line);
+      g_message ("no window for '%s'", line);
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -194,7 +194,7 @@ run_command (Control *control, const char *line)
         commands[i].run (GTK_WIDGET (window), space ? space + 1 : "");
         return;
       }
-  g_printerr ("afg-test-control: unknown command '%s'\n", line);
+  g_message ("unknown command '%s'", line);
 }
 
 static void
@@ -243,7 +243,7 @@ afg_test_control_start (GtkApplication *app)
     return;
   if (!g_unix_set_fd_nonblocking (STDIN_FILENO, TRUE, &error))
     {
-      g_printerr ("afg-test-control: stdin: %s\n", error->message);
+      g_message ("stdin: %s", error->message);
       return;
     }
   control = g_new0 (Control, 1);

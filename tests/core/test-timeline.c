@@ -13,6 +13,7 @@
 #include "afg-loader.h"
 #include "afg-test-db.h"
 #include "afg-tree-builder.h"
+#include "afg-writers.h"
 
 /* Host: thread 1/1 f [0,1000) > g [100,300) (g launches the compute
  * task), thread 1/2 h [600,700). Device: compute AI_CORE [100,200); a
@@ -212,6 +213,64 @@ device_words (JsonObject *device)
                           json_object_get_int_member (device, "comm_ns"),
                           json_object_get_int_member (device, "other_ns"),
                           json_object_get_int_member (device, "free_ns"));
+}
+
+/* The text of the page's <script> block with id @id, or NULL. */
+static char *
+page_block (const GString *page, const char *id)
+{
+  g_autofree char *open = g_strdup_printf ("<script type=\"application/json\" id=\"%s\">", id);
+  const char *at = strstr (page->str, open);
+  const char *end;
+
+  if (at == NULL)
+    return NULL;
+  at += strlen (open);
+  end = strstr (at, "</script>");
+  g_assert_nonnull (end);
+  return g_strndup (at, end - at);
+}
+
+static GString *
+write_page (AfgTree *tree)
+{
+  g_autoptr(GError) error = NULL;
+  GString *page = g_string_new (NULL);
+
+  g_assert_true (afg_html_write (tree, page, &error));
+  g_assert_no_error (error);
+  return page;
+}
+
+/* The page of an NPU-idle tree carries the tree without that scope (of
+ * the same steps) as its data and the idle tree as a second block; any
+ * other page has no second block. */
+static void
+test_html (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (TRUE);
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(AfgTree) all = idle_tree (document, FALSE, 0, 0);
+  g_autoptr(AfgTree) step2 = idle_tree (document, TRUE, 2, 2);
+  g_autoptr(AfgTree) plain = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  g_autoptr(GString) all_page = write_page (all);
+  g_autoptr(GString) step2_page = write_page (step2);
+  g_autoptr(GString) plain_page = write_page (plain);
+  g_autofree char *all_data = page_block (all_page, "afg-data");
+  g_autofree char *all_idle = page_block (all_page, "afg-idle-data");
+  g_autofree char *step2_data = page_block (step2_page, "afg-data");
+  g_autofree char *step2_idle = page_block (step2_page, "afg-idle-data");
+  g_autofree char *plain_data = page_block (plain_page, "afg-data");
+
+  g_assert_cmpstr (all_data, ==, plain_data);
+  g_assert_nonnull (strstr (all_idle, "\"scope\":{\"steps\":[1,2],\"start_ns\":0,\"end_ns\":1000,"
+                                     "\"npu_idle\":true,\"idle_ns\":600},"));
+  g_assert_nonnull (strstr (all_idle, "\"label\":\"1/1\",\"calls\":1,\"total_ns\":600,\"children\":1}"));
+  g_assert_null (strstr (all_idle, "npu_total_ns"));
+  g_assert_nonnull (strstr (step2_data, "\"scope\":{\"steps\":[2,2],\"start_ns\":500,\"end_ns\":1000}"));
+  g_assert_nonnull (strstr (step2_idle, "\"scope\":{\"steps\":[2,2],"));
+  g_assert_null (page_block (plain_page, "afg-idle-data"));
+  g_assert_null (strstr (plain_page->str, "@AFG_"));
 }
 
 /* JSON: steps[].device and device_timeline whatever the scope; the scope
@@ -417,6 +476,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);
+  g_test_add_func ("/timeline/html", test_html);
   g_test_add_func ("/timeline/json-no-device", test_json_no_device);
   g_test_add_func ("/timeline/cli-refusals", test_cli_refusals);
   g_test_add_func ("/timeline/cli-top", test_cli_top);

@@ -582,6 +582,102 @@ test_steps_scope (void)
   g_assert_cmpuint (check_flows (trace), ==, 1);
 }
 
+/* The NPU counter's samples: "ns\tcompute\tcomm\tother\tfree", ns
+ * absolute, in file order. */
+static char *
+counter_lines (const Trace *trace, guint32 *pid)
+{
+  JsonObject *root = json_node_get_object (json_parser_get_root (trace->parser));
+  JsonArray *events = json_object_get_array_member (root, "traceEvents");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *o = json_array_get_object_element (events, i);
+      JsonObject *args;
+      const Event *e = &g_array_index (trace->events, Event, i);
+
+      if (!g_str_equal (e->ph, "C"))
+        continue;
+      g_assert_cmpstr (e->name, ==, "NPU");
+      *pid = e->pid;
+      args = json_object_get_object_member (o, "args");
+      g_assert_cmpuint (json_object_get_size (args), ==, 4);
+      g_string_append_printf (out, "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%"
+                              G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\n", trace->base_ns + e->ts,
+                              json_object_get_int_member (args, "compute_ns"), json_object_get_int_member (args, "comm_ns"),
+                              json_object_get_int_member (args, "other_ns"), json_object_get_int_member (args, "free_ns"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Device: compute AI_CORE [100,200); a collective [150,400) and one of
+ * its tasks [350,450); EVENT_RECORD [500,550). Steps 1 [0,500), 2
+ * [500,1000) and, after a gap, 3 [1200,1300). */
+static AfgDocument *
+counter_document (AfgTestDb *db)
+{
+  afg_test_db_add_with_connection (db, T1, 0, 1300, "f", AFG_TEST_NULL);
+  afg_test_db_add_with_connection (db, T1, 100, 300, "g", 1);
+  afg_test_db_link (db, 1, 11);
+  afg_test_db_add_typed_task (db, 100, 200, 11, "AI_CORE");
+  afg_test_db_add_collective (db, 150, 400, 7, "hcom_allReduce__1_0_1");
+  afg_test_db_add_typed_task (db, 350, 450, 7, "Notify Wait");
+  afg_test_db_add_typed_task (db, 500, 550, AFG_TEST_NO_LINK, "EVENT_RECORD");
+  afg_test_db_add_step_time (db, 1, 0, 500);
+  afg_test_db_add_step_time (db, 2, 500, 1000);
+  afg_test_db_add_step_time (db, 3, 1200, 1300);
+  return afg_test_db_load_document (db);
+}
+
+/* One sample at each step's start with its split (compute before
+ * communication before other), cleared where a step ends and no step
+ * starts; on the steps' track; the scope's steps only. */
+static void
+test_device_counter (void)
+{
+  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = counter_document (db);
+  g_autoptr(Trace) trace = export_trace (document, NULL, NULL);
+  g_autoptr(Trace) step2 = NULL;
+  g_autofree char *lines = NULL;
+  g_autofree char *step2_lines = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 pid = 0;
+  AfgScope scope;
+
+  lines = counter_lines (trace, &pid);
+  g_assert_cmpstr (lines, ==, "0\t100\t250\t0\t150\n"
+                              "500\t0\t0\t50\t450\n"
+                              "1000\t0\t0\t0\t0\n"
+                              "1200\t0\t0\t0\t100\n"
+                              "1300\t0\t0\t0\t0\n");
+  g_assert_cmpuint (pid, ==, find_event (trace, "X", "step", 0)->pid);
+  g_assert_true (afg_scope_init_steps (&scope, document, 2, 2, &error));
+  step2 = export_trace (document, &scope, NULL);
+  step2_lines = counter_lines (step2, &pid);
+  g_assert_cmpstr (step2_lines, ==, "500\t0\t0\t50\t450\n1000\t0\t0\t0\t0\n");
+}
+
+/* Without a TASK row there is nothing to count: no counter. */
+static void
+test_no_device_counter (void)
+{
+  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(Trace) trace = NULL;
+  g_autofree char *lines = NULL;
+  guint32 pid = 0;
+
+  afg_test_db_add (db, T1, 0, 100, "f");
+  afg_test_db_add_step_time (db, 1, 0, 100);
+  document = afg_test_db_load_document (db);
+  trace = export_trace (document, NULL, NULL);
+  lines = counter_lines (trace, &pid);
+  g_assert_cmpstr (lines, ==, "");
+  g_assert_cmpuint (count_events (trace, "X", "step"), ==, 1);
+}
+
 /* Epoch nanoseconds (1.7e18) and a duration past 32 bits, written from
  * integers: relative microseconds with exactly the nanosecond digits. */
 static void
@@ -649,6 +745,30 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* The sample's only step: its counter sample is its .breakdown.expected
+ * line, then cleared at its end. */
+static void
+check_sample_counter (const char *name, const Trace *trace, const AfgDocument *document)
+{
+  g_autofree char *expected_path = afg_test_sample_path (name, ".breakdown.expected");
+  g_autofree char *expected = NULL;
+  g_autofree char *lines = NULL;
+  g_autofree char *want = NULL;
+  g_auto(GStrv) fields = NULL;
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+  guint32 pid = 0;
+
+  g_assert_true (g_file_get_contents (expected_path, &expected, NULL, NULL));
+  fields = g_strsplit_set (expected, "\t\n", 6);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (fields[0], ==, "50");
+  want = g_strdup_printf ("%" G_GINT64_FORMAT "\t%s\t%s\t%s\t%s\n%" G_GINT64_FORMAT "\t0\t0\t0\t0\n",
+                          steps[0].start_ns, fields[1], fields[2], fields[3], fields[4], steps[0].end_ns);
+  lines = counter_lines (trace, &pid);
+  g_assert_cmpstr (lines, ==, want);
+}
+
 static void
 test_sample (gconstpointer data)
 {
@@ -666,6 +786,7 @@ test_sample (gconstpointer data)
   g_assert_cmpuint (count_events (trace, "X", "communication"), ==, 300);
   g_assert_cmpuint (check_flows (trace), ==, npu->tasks - npu->unlinked_tasks);
   g_assert_cmpuint (count_events (trace, "X", "step"), ==, 1);
+  check_sample_counter (data, trace, document);
 }
 
 /* A 20,000-row profile from afg-gen-db: its trace is about 5 MB. */
@@ -783,6 +904,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/exact-times", test_exact_times);
   g_test_add_func ("/trace/hostile-values", test_hostile_values);
   g_test_add_func ("/trace/cancel", test_cancel);
+  g_test_add_func ("/trace/device-counter", test_device_counter);
+  g_test_add_func ("/trace/no-device-counter", test_no_device_counter);
   g_test_add_data_func ("/trace/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/trace/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/trace/cli", test_cli);

@@ -2,6 +2,7 @@
 // Shared pieces of the HTML page tests: exporting pages with the built
 // binary, building small profiler DBs with the sqlite3 CLI, and a headless
 // Debian Chromium driven by playwright-core.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -119,6 +120,21 @@ export async function openPage(context, file, hash = '') {
   await page.goto(url + hash);
   await page.waitForFunction(() => window.flamegraph !== undefined);
   return { page, log, url };
+}
+
+/* openPage() with p.eval(fn, arg), the page's evaluate. */
+export async function openEval(context, file, hash = '') {
+  const p = await openPage(context, file, hash);
+  p.eval = (fn, arg) => p.page.evaluate(fn, arg);
+  return p;
+}
+
+/* Closes a page of openPage() after checking that it threw no error and
+ * asked for nothing. */
+export async function closeClean({ page, log }) {
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.requests, []);
+  await page.close();
 }
 
 /* Opens the Functions panel. The <details> element's toggle event, which

@@ -22,17 +22,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(file, hash = '') {
-  const p = await h.openPage(browser.context, file, hash);
-  p.eval = (fn, arg) => p.page.evaluate(fn, arg);
-  return p;
-}
-
-async function done({ page, log }) {
-  assert.deepEqual(log.errors, []);
-  assert.deepEqual(log.requests, []);
-  await page.close();
-}
+const open = (file, hash = '') => h.openEval(browser.context, file, hash);
+const done = h.closeClean;
 
 const stat = (page, key) => page.textContent(`#summary dd[data-stat="${key}"]`);
 

@@ -10,6 +10,7 @@
 
 #include "afg-html-page.h"
 #include "afg-json-writer.h"
+#include "afg-tree-builder.h"
 #include "afg-writers.h"
 
 #define RESOURCE_DIR "/io/github/ascend_flamegraph/html/"
@@ -300,6 +301,23 @@ afg_html_append_names (GString *out, const AfgTree *tree)
   return compact;
 }
 
+/* The NPU-idle tree, the page's second tree: host time only, so no NPU
+ * fields; the steps, source and kinds are the whole tree's. */
+static void
+append_idle_data (GString *out, const AfgTree *tree)
+{
+  g_autofree guint32 *compact = NULL;
+
+  g_string_append (out, "<script type=\"application/json\" id=\"afg-idle-data\">{");
+  afg_json_append_stats (out, afg_tree_get_stats (tree));
+  afg_json_append_scope (out, afg_tree_get_scope (tree));
+  compact = afg_html_append_names (out, tree);
+  append_threads (out, tree);
+  append_nodes (out, tree, compact);
+  append_page_durations (out, tree);
+  g_string_append (out, "}</script>");
+}
+
 static void
 append_data (GString *out, const AfgTree *tree)
 {
@@ -323,10 +341,16 @@ append_data (GString *out, const AfgTree *tree)
   g_string_append_c (out, '}');
 }
 
+typedef struct {
+  const AfgTree *tree;  /* the data block's */
+  const AfgTree *idle;  /* the NPU-idle tree, or NULL */
+} PageTrees;
+
 static gboolean
 append_piece (GString *out, const char *marker, gsize len, gpointer data, GError **error)
 {
-  const AfgTree *tree = data;
+  const PageTrees *trees = data;
+  const AfgTree *tree = trees->tree;
   g_autofree char *title = NULL;
 
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
@@ -339,6 +363,12 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   if (strncmp (marker, "@AFG_DATA@", len) == 0)
     {
       append_data (out, tree);
+      return TRUE;
+    }
+  if (strncmp (marker, "@AFG_IDLE_DATA@", len) == 0)
+    {
+      if (trees->idle != NULL)
+        append_idle_data (out, trees->idle);
       return TRUE;
     }
   if (strncmp (marker, "@AFG_TITLE@", len) == 0)
@@ -428,11 +458,41 @@ afg_html_expand (const char *template_name, AfgHtmlMarkerFunc marker_func, gpoin
   return TRUE;
 }
 
+/* What the same export gives without --npu-idle: its steps, or the whole
+ * profile when the idle scope is of every step (or the DB has none). */
+static gboolean
+scope_without_idle (const AfgTree *idle, AfgScope *scope, GError **error)
+{
+  const AfgScope *from = afg_tree_get_scope (idle);
+  const AfgDocument *document = afg_tree_get_document (idle);
+  guint n;
+
+  afg_document_get_steps (document, &n);
+  *scope = (AfgScope) { 0 };
+  if (from->n_steps == 0 || from->n_steps == n)
+    return TRUE;
+  return afg_scope_init_steps (scope, document, from->first_step, from->last_step, error);
+}
+
+/* An NPU-idle tree is shown beside the tree without that scope, which
+ * the page opens on: the page offers both (#idle=1). */
 gboolean
 afg_html_write (const AfgTree *tree, GString *out, GError **error)
 {
+  g_autoptr(AfgTree) whole = NULL;
+  PageTrees trees = { tree, NULL };
+  AfgScope scope;
+
   g_return_val_if_fail (tree != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  return afg_html_expand ("flamegraph.html", append_piece, (gpointer) tree, out, error);
+  if (afg_tree_get_scope (tree)->npu_idle)
+    {
+      if (!scope_without_idle (tree, &scope, error)
+          || (whole = afg_tree_build (afg_tree_get_document (tree), &scope, afg_tree_get_flags (tree), NULL,
+                                      error)) == NULL)
+        return FALSE;
+      trees = (PageTrees) { whole, tree };
+    }
+  return afg_html_expand ("flamegraph.html", append_piece, &trees, out, error);
 }

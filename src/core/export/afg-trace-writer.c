@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "afg-document-timeline.h"
 #include "afg-json-writer.h"
 #include "afg-task-kinds.h"
 #include "afg-writers.h"
@@ -257,6 +258,59 @@ write_steps (TraceWriter *w)
     }
 }
 
+static void
+append_counter (TraceWriter *w, gint64 ts, const AfgDeviceSplit *split)
+{
+  const gint64 values[] = { split->compute_ns, split->comm_ns, split->other_ns, split->free_ns };
+  static const char * const keys[] = { "{\"compute_ns\":", ",\"comm_ns\":", ",\"other_ns\":", ",\"free_ns\":" };
+
+  begin_event (w, "C", w->steps_pid, 0);
+  g_string_append (w->out, ",\"name\":\"NPU\",\"ts\":");
+  append_us (w->out, (guint64) ts - (guint64) w->base_ns);
+  g_string_append (w->out, ",\"args\":");
+  for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+    {
+      g_string_append (w->out, keys[k]);
+      append_uint (w->out, (guint64) MAX (values[k], 0));
+    }
+  g_string_append (w->out, "}}");
+  flush (w, CHUNK_BYTES);
+}
+
+/* What the device did in each step, as the JSON's steps[].device: a
+ * counter holds its value until the next sample, so each step's split is
+ * set at its start and cleared where it ends unless the next step starts
+ * there. */
+static void
+write_device_counter (TraceWriter *w)
+{
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (w->document);
+  guint n_steps;
+  const AfgStep *steps = afg_document_get_steps (w->document, &n_steps);
+  const AfgDeviceSplit cleared = { 0 };
+  gboolean open = FALSE;
+  gint64 open_end = 0;
+
+  if (timeline == NULL || n_steps == 0)
+    return;
+  for (guint i = 0; i < n_steps && !w->failed; i++)
+    {
+      gint64 start = steps[i].start_ns, end = steps[i].end_ns;
+      AfgDeviceSplit split;
+
+      if (end <= start || !clip (w->scope, &start, &end))
+        continue;
+      if (open && open_end < start)
+        append_counter (w, open_end, &cleared);
+      afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &split);
+      append_counter (w, start, &split);
+      open = TRUE;
+      open_end = MAX (end, open_end);
+    }
+  if (open)
+    append_counter (w, open_end, &cleared);
+}
+
 static char *
 device_value (gint64 value)
 {
@@ -378,6 +432,7 @@ afg_trace_write (const AfgTree *tree, const AfgDeviceTasks *tasks, AfgWriteFunc 
   find_base (&w);
   write_head (&w);
   write_steps (&w);
+  write_device_counter (&w);
   write_host (&w);
   write_devices (&w);
   g_string_append (w.out, "\n]}\n");

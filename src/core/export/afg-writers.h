@@ -83,7 +83,8 @@ typedef gboolean (*AfgWriteFunc) (const char  *data,
                                   GError     **error);
 /* Chrome Trace Event JSON (Perfetto, chrome://tracing) of @tree's
  * document in @tree's scope: every used row as a complete event on its
- * thread, the steps on a track of their own, and @tasks (may be NULL) on
+ * thread, the steps on a track of their own with the "NPU" counter of
+ * each step's device split (ns), and @tasks (may be NULL) on
  * one process per device with a flow from each launching row. Streamed
  * to @write_func in pieces of about 1 MB. */
 gboolean    afg_trace_write         (const AfgTree    *tree,
