@@ -210,6 +210,7 @@
       linkChildren(out);
       if (out.hasNpu)
         npuSelf(out);
+      AFG_KINDS.mergeFinish(out);
       t = treeOf(out);
     }
     return t;

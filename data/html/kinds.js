@@ -108,10 +108,15 @@ const AFG_KINDS = (function () {
       t.kinds.total[w][k] += m.kinds.total[w][s];
     t.kinds.tasks[k] += m.kinds.tasks[s];
     t.kinds.ops[k] += m.kinds.ops[s];
-    const from = m.kinds.leaves[s];
+    addLeaves(t.kinds, k, m.kinds.leaves[s]);
+  }
+
+  /* Leaves @from (may be undefined) added to node @k's: those of one kind
+   * and name add up (merge.js, transforms.js). */
+  function addLeaves(kinds, k, from) {
     if (from === undefined)
       return;
-    const into = t.kinds.leaves[k] || (t.kinds.leaves[k] = []);
+    const into = kinds.leaves[k] || (kinds.leaves[k] = []);
     for (const leaf of from) {
       const same = into.find((l) => l.kind === leaf.kind && l.name === leaf.name);
       if (same) {
@@ -188,6 +193,6 @@ const AFG_KINDS = (function () {
   }
 
   return {
-    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, leafBand, load, mergeStart, mergeAdd, mergeFinish, leafValue, kindsLine, kernelLines,
+    WEIGHTS, KIND_NAMES, isWeight, countLeaves, leafName, leafColour, leafBand, load, mergeStart, mergeAdd, addLeaves, mergeFinish, leafValue, kindsLine, kernelLines,
   };
 })();

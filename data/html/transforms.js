@@ -80,15 +80,28 @@ const AFG_TRANSFORMS = (function () {
     }
   }
 
-  /* The carried columns: calls and totals add up; a frame's own NPU
-   * tasks are carried as its subtree's sums. */
+  /* A frame's own counts summed over its subtree. */
+  function below(t, own) {
+    const sums = Float64Array.from(own);
+    for (let i = t.ALL - 1; i >= t.T; i--)
+      sums[t.parent[i]] += sums[i];
+    return sums;
+  }
+
+  /* The carried columns, each where it lands in the new tree (@set):
+   * calls and totals add up; a frame's own counts (NPU tasks, compute
+   * tasks, collectives) are carried as their subtree's sums. */
   function carried(t) {
-    const cols = [{ kind: 'calls', src: t.calls }, { kind: 'total', src: t.total }];
-    if (t.hasNpu) {
-      const below = Float64Array.from(t.npuTasks);
-      for (let i = t.ALL - 1; i >= t.T; i--)
-        below[t.parent[i]] += below[i];
-      cols.push({ kind: 'total', src: t.npuTotal, npu: true }, { kind: 'below', src: below });
+    const cols = [{ kind: 'calls', src: t.calls, set: (o, a) => { o.calls = a; } },
+                  { kind: 'total', src: t.total, set: (o, a) => { o.total = a; } }];
+    if (t.hasNpu)
+      cols.push({ kind: 'total', src: t.npuTotal, set: (o, a) => { o.npuTotal = a; } },
+                { kind: 'below', src: below(t, t.npuTasks), set: (o, a) => { o.npuTasks = a; } });
+    if (t.kinds) {
+      for (const w of ['compute', 'comm', 'exposed'])
+        cols.push({ kind: 'total', src: t.kinds.total[w], set: (o, a) => { o.kinds.total[w] = a; } });
+      for (const c of ['tasks', 'ops'])
+        cols.push({ kind: 'below', src: below(t, t.kinds[c]), set: (o, a) => { o.kinds[c] = a; } });
     }
     return cols;
   }
@@ -300,6 +313,7 @@ const AFG_TRANSFORMS = (function () {
         for (let c = kids.start[k]; c < kids.start[k + 1]; c++)
           v[k] += v[kids.list[c]];
     });
+    /* The host total is the second column. */
     return kids.start[k + 1] > kids.start[k] || this.made.values[1][k] > 0;
   };
 
@@ -326,9 +340,9 @@ const AFG_TRANSFORMS = (function () {
     };
     const out = {
       T, F: ALL - T, ALL, N, names: t.names, nameCat: t.nameCat, exactTotal: new Map(),
-      name: new Int32Array(N).fill(-1), calls: gather(cols[0]), total: gather(cols[1]),
-      nchild: new Uint32Array(N), origin: new Int32Array(N).fill(-1),
+      name: new Int32Array(N).fill(-1), nchild: new Uint32Array(N), origin: new Int32Array(N).fill(-1),
       threads: Array.from(order.subarray(0, T), (k) => made.thread[k]),
+      kinds: t.kinds ? { total: {}, self: null, leaves: [] } : undefined,
     };
     const { name, origin, nchild } = out;
     for (let i = 0; i < ALL; i++) {
@@ -339,27 +353,41 @@ const AFG_TRANSFORMS = (function () {
         origin[i] = made.origin[k];
       }
     }
-    if (t.hasNpu) {
-      out.npuTotal = gather(cols[2]);
-      out.npuTasks = new Float64Array(N);
-      const below = cols[3];
-      for (let i = T; i < ALL; i++) {
-        const k = order[i];
-        let sum = 0;
-        for (let c = ks[k]; c < ks[k + 1]; c++)
-          sum += below[kl[c]];
-        out.npuTasks[i] = Math.max(0, below[k] - sum);
-      }
-    }
-    for (let i = 0; i < T; i++) {
-      out.calls[ALL] += out.calls[i];
-      out.total[ALL] += out.total[i];
-      if (t.hasNpu)
-        out.npuTotal[ALL] += out.npuTotal[i];
-    }
+    this.cols.forEach((col, j) => {
+      const a = gather(cols[j]);
+      if (col.kind === 'below')
+        for (let i = T; i < ALL; i++) {
+          const k = order[i];
+          let sum = 0;
+          for (let c = ks[k]; c < ks[k + 1]; c++)
+            sum += cols[j][kl[c]];
+          a[i] = Math.max(0, cols[j][k] - sum);
+        }
+      else
+        for (let i = 0; i < T; i++)
+          a[ALL] += a[i];
+      col.set(out, a);
+    });
+    if (t.kinds)
+      this.moveLeaves(out, order);
     return out;
   };
 
+
+  /* Kernel leaves go with a frame's own time: a kept frame's to its new
+   * node, a removed one's where its children went (a frame; a thread
+   * keeps none); leaves of one kind and name add up there. */
+  Apply.prototype.moveLeaves = function (out, order) {
+    const t = this.t, at = new Int32Array(this.made.n).fill(-1);
+    for (let i = 0; i < out.ALL; i++)
+      at[order[i]] = i;
+    for (let s = t.T; s < t.ALL; s++) {
+      const made = this.fate[s] === KEEP ? this.place[s] : this.fate[s] === FOLD ? this.kidsInto[s] : -1;
+      const i = made >= 0 ? at[made] : -1;
+      if (i >= out.T)
+        AFG_KINDS.addLeaves(out.kinds, i, t.kinds.leaves[s]);
+    }
+  };
 
   /* One transform of page tree @t (names, name, calls, total, nchild,
    * first, parent, thread, depth, origin, NPU columns): a new tree without

@@ -182,6 +182,18 @@ test_usage (void)
   remove_db (db);
 }
 
+/* A job folder's ranks are not transformed (yet): refused, not ignored. */
+static void
+test_folder (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *rank = afg_test_make_job_rank (root, "rank0_ascend_pt", "ascend_pytorch_profiler_0.db", 0,
+                                                  "ascend_pytorch_profiler_level0_rank0");
+
+  assert_usage ((const char *[]) { "--export", "--merge-function", "F", root, NULL }, "job folder");
+  afg_test_rm_rf (root);
+}
+
 /* --top ranks the transformed tree's functions. */
 static void
 test_top (void)
@@ -243,6 +255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-transforms/json", test_json);
   g_test_add_func ("/cli-transforms/order", test_order);
   g_test_add_func ("/cli-transforms/usage", test_usage);
+  g_test_add_func ("/cli-transforms/folder", test_folder);
   g_test_add_func ("/cli-transforms/top", test_top);
   g_test_add_func ("/cli-transforms/diff", test_diff);
   return g_test_run ();

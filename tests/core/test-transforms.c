@@ -11,6 +11,7 @@
 #include "afg-call-durations.h"
 #include "afg-function-table.h"
 #include "afg-select.h"
+#include "afg-task-kinds.h"
 #include "afg-test-db.h"
 #include "afg-tree-transform.h"
 
@@ -475,6 +476,58 @@ test_merged_addresses (void)
   assert_durations (focused, path, "30 30 50 50 50");
 }
 
+/* Each frame's kernel leaves add up to its own device time by kind: the
+ * leaves go where the frame's own time goes. Returns how many leaves
+ * frames have. */
+static guint
+check_kernels (const AfgTree *tree)
+{
+  guint leaves = 0;
+
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
+      gint64 sums[5] = { 0 };
+
+      for (guint j = 0; j < n; j++)
+        {
+          gboolean comm = k[j].kind == AFG_TASK_KIND_COMMUNICATION;
+
+          sums[comm ? 2 : 0] += k[j].ns;
+          sums[comm ? 3 : 1] += (gint64) k[j].count;
+          sums[4] += k[j].exposed_ns;
+        }
+      leaves += n;
+      g_assert_cmpint (sums[0], ==, afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, i));
+      g_assert_cmpint (sums[1], ==, afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, i));
+      g_assert_cmpint (sums[2], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_SELF_NS, i));
+      g_assert_cmpint (sums[3], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_OPS, i));
+      g_assert_cmpint (sums[4], ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS, i));
+    }
+  return leaves;
+}
+
+/* The total of the frames named "aten::…" with no such frame above them,
+ * counted here without the matcher. */
+static gint64
+outermost_aten_total (const AfgTree *tree)
+{
+  gint64 sum = 0;
+
+  for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
+    {
+      gboolean outermost = g_str_has_prefix (afg_tree_get_node_name (tree, i), "aten::");
+
+      for (guint32 p = afg_tree_get_node (tree, i)->parent; outermost && afg_tree_is_frame (tree, p);
+           p = afg_tree_get_node (tree, p)->parent)
+        outermost = !g_str_has_prefix (afg_tree_get_node_name (tree, p), "aten::");
+      if (outermost)
+        sum += afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, i);
+    }
+  return sum;
+}
+
 static void
 on_transformed (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -502,6 +555,31 @@ test_async (void)
   assert_durations (async, "1/1;main;a;F;b", "50 50 50 50 50");
 }
 
+/* Walking 70,000 rows again for the calls notices a cancellation. */
+static void
+test_cancelled (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) result = NULL;
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) { "merge-function", "op", NULL });
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  afg_test_db_begin (db);
+  for (gint64 k = 0; k < 70000; k++)
+    afg_test_db_add (db, T1, 10 * k, 10 * k + 5, k % 2 ? "op" : "other");
+  afg_test_db_commit (db);
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_cancellable_cancel (cancellable);
+  result = afg_tree_transform (tree, list, cancellable, &error);
+  g_assert_null (result);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 /* The real samples: for the functions with the most self time, every
  * transform keeps the layout and the calls behind the columns, and the
  * root totals follow the function table. */
@@ -517,6 +595,7 @@ test_sample (gconstpointer data)
   g_assert_no_error (error);
   tree = afg_test_build (afg_tree_get_document (loaded), NULL, AFG_TREE_DURATIONS | AFG_TREE_MERGE_ADDRESSES);
   table = afg_function_table_new (tree);
+  g_assert_cmpuint (check_kernels (tree), >, 100);
   for (guint k = 0; k < 3; k++)
     {
       g_autofree char *f = afg_frame_matcher_quote_name (afg_function_table_get_name (table, k));
@@ -528,6 +607,7 @@ test_sample (gconstpointer data)
         {
           g_autoptr(AfgTree) result = transform (tree, (const char *[]) { ops[o], f, NULL });
 
+          check_kernels (result);
           if (o == 0)
             g_assert_cmpint (root_total (result), ==, f_total);
           else if (o == 2)
@@ -536,6 +616,18 @@ test_sample (gconstpointer data)
             g_assert_cmpint (root_total (result), ==, root_total (tree));
         }
     }
+  /* With a regex, F's total counts the matching frames with no matching
+   * ancestor. */
+  {
+    g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-function", "/^aten::/", NULL });
+    g_autoptr(AfgTree) dropped = transform (tree, (const char *[]) { "drop-function", "/^aten::/", NULL });
+
+    g_assert_cmpint (outermost_aten_total (tree), >, 0);
+    g_assert_cmpuint (check_kernels (focused), >, 0);
+    check_kernels (dropped);
+    g_assert_cmpint (root_total (focused), ==, outermost_aten_total (tree));
+    g_assert_cmpint (root_total (dropped), ==, root_total (tree) - outermost_aten_total (tree));
+  }
 }
 
 static void
@@ -682,6 +774,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/merged-addresses", test_merged_addresses);
   g_test_add_func ("/transforms/matcher", test_matcher);
   g_test_add_func ("/transforms/async", test_async);
+  g_test_add_func ("/transforms/cancelled", test_cancelled);
   g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);

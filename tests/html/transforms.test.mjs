@@ -27,6 +27,24 @@ const dump = async (page, kind) => (await page.evaluate((k) => window.flamegraph
 const hashOf = (list, merge) => `#merge=${merge ? 1 : 0}&t=${encodeURIComponent(JSON.stringify(list))}`;
 const cliArgs = (list) => list.flatMap((t) => [`--${t.op}`, t.arg]);
 
+/* The JSON tree in dump('kinds') and dump('kernels') line formats. */
+function kindLines(json) {
+  const kinds = [], kernels = [];
+  const walk = (prefix, n) => {
+    const p = `${prefix};${n.name}`;
+    kinds.push([p, n.npu_compute_total_ns, n.npu_compute_self_ns, n.npu_compute_tasks, n.comm_total_ns,
+                n.comm_self_ns, n.comm_ops, n.comm_exposed_total_ns, n.comm_exposed_self_ns].join('\t'));
+    for (const k of n.kernels)
+      kernels.push(`${p};[${k.kind}] ${k.name}\t${k.count}\t${k.ns}\t${k.exposed_ns}`);
+    n.children.forEach((c) => walk(p, c));
+  };
+  for (const t of json.threads) {
+    kinds.push([t.label, t.npu_compute_total_ns, 0, 0, t.comm_total_ns, 0, 0, t.comm_exposed_total_ns, 0].join('\t'));
+    t.children.forEach((c) => walk(t.label, c));
+  }
+  return [kinds.sort(byCodeUnit), kernels.sort(byCodeUnit)];
+}
+
 /* A path two frames deep from the first thread's top. */
 function somePath(json) {
   for (const t of json.threads)
@@ -62,6 +80,9 @@ for (const name of SAMPLES) {
         const { page, log } = await h.openPage(browser.context, file, hashOf(list, merge));
         assert.deepEqual((await state(page)).transforms, list, JSON.stringify(list));
         assert.deepEqual(await dump(page, 'npu'), h.npuJsonLines(json), JSON.stringify(list));
+        const [kinds, kernels] = kindLines(json);
+        assert.deepEqual(await dump(page, 'kinds'), kinds, JSON.stringify(list));
+        assert.deepEqual(await dump(page, 'kernels'), kernels, JSON.stringify(list));
         assert.deepEqual(await page.evaluate(() => window.flamegraph.functions()), json.functions);
         assert.deepEqual(log.errors, []);
         await page.close();
