@@ -82,7 +82,7 @@ for rows in "${sizes[@]}"; do
   ensure_db "$host_db" "$rows" --no-npu
   host=$(page_bytes "$host_db")
   npu=$(page_bytes "$work/synthetic-v2-$rows.db")
-  printf 'page, %s rows: %s bytes without NPU data, %s with it: %+.1f %% (issue 13: at most +15 %%)\n' \
+  printf 'page, %s rows: %s bytes without NPU data, %s with it: %+.1f %% (the target: at most +15 %%)\n' \
     "$rows" "$host" "$npu" "$(awk -v a="$npu" -v b="$host" 'BEGIN { print (a / b - 1) * 100 }')"
 done
 

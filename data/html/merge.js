@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* "Merge address variants" (issue 16): every " at 0x<hex digits>" of a
+/* "Merge address variants": every " at 0x<hex digits>" of a
  * frame name becomes " at 0x…" and the sibling frames whose names become
  * equal merge, recursively, as the core's --merge-addresses builds them:
  * calls, totals and NPU columns add up, children by name in byte order
