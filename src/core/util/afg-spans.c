@@ -93,12 +93,10 @@ first_ending_after (const AfgSpans *self, gint64 t)
   return lo;
 }
 
-/* The first span starting at or after @t. */
+/* The first span in [@lo, @hi) starting at or after @t (starts ascend). */
 static gsize
-first_starting_from (const AfgSpans *self, gint64 t)
+first_start_in (const AfgSpans *self, gsize lo, gsize hi, gint64 t)
 {
-  gsize lo = 0, hi = self->n;
-
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
@@ -109,6 +107,13 @@ first_starting_from (const AfgSpans *self, gint64 t)
         hi = mid;
     }
   return lo;
+}
+
+/* The first span starting at or after @t. */
+static gsize
+first_starting_from (const AfgSpans *self, gint64 t)
+{
+  return first_start_in (self, 0, self->n, t);
 }
 
 gint64
@@ -135,21 +140,11 @@ afg_spans_overlap (const AfgSpans *self, gint64 start, gint64 end)
 static gsize
 gallop_starting_from (const AfgSpans *self, gsize from, gint64 t)
 {
-  gsize lo = from, step = 1, hi;
+  gsize lo = from, step = 1;
 
   while (lo + step < self->n && self->spans[lo + step].start < t)
     lo += step, step *= 2;
-  hi = MIN (lo + step, self->n);
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (self->spans[mid].start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return first_start_in (self, lo, MIN (lo + step, self->n), t);
 }
 
 gint64
