@@ -27,6 +27,7 @@ struct _AfgFunctionPanel {
   AfgFlameView         *callees;
   GtkLabel             *histogram_label;
   AfgDurationHistogram *histogram;
+  GtkWidget            *row_menu;  /* a row's transforms */
 
   AfgTree              *tree;
   AfgFunctionTable     *table;
@@ -74,11 +75,83 @@ cell_text (AfgFunctionItem *item, ColumnKind kind)
     }
 }
 
+/* The transforms a function's row offers, for the window's
+ * win.add-transform (afg-window-transforms.c). */
+static GMenuModel *
+row_menu_model (const char *name)
+{
+  static const struct { const char *label; const char *op; } items[] = {
+    { N_("Focus on Function"), "focus-function" },
+    { N_("Merge Function"), "merge-function" },
+    { N_("Drop Function"), "drop-function" },
+    { N_("Collapse Recursion"), "collapse-recursion" },
+    { N_("Collapse Indirect Recursion"), "collapse-indirect-recursion" },
+  };
+  GMenu *menu = g_menu_new ();
+  /* A name, not a pattern: "//" keeps one that starts with '/' literal. */
+  g_autofree char *arg = name[0] == '/' ? g_strconcat ("/", name, NULL) : g_strdup (name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.add-transform", g_variant_new ("(ss)", items[i].op, arg));
+      g_menu_append_item (menu, item);
+    }
+  return G_MENU_MODEL (menu);
+}
+
+static GtkListItem *
+cell_list_item (GtkWidget *widget)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), "afg-list-item");
+
+  if (list_item == NULL && child != NULL)
+    list_item = g_object_get_data (G_OBJECT (child), "afg-list-item");
+  return list_item;
+}
+
+/* The row under a point of the table: a cell's label knows its list
+ * item, and a pick finds the label or, beside its text, the cell. */
+static AfgFunctionItem *
+item_at (GtkWidget *table, double x, double y)
+{
+  for (GtkWidget *w = gtk_widget_pick (table, x, y, GTK_PICK_DEFAULT); w != NULL && w != table;
+       w = gtk_widget_get_parent (w))
+    {
+      GtkListItem *list_item = cell_list_item (w);
+
+      if (list_item != NULL)
+        return gtk_list_item_get_item (list_item);
+    }
+  return NULL;
+}
+
+/* A right click on a row offers the transforms of its function. */
+static void
+on_table_secondary (GtkGestureClick *gesture, int n_press, double x, double y, AfgFunctionPanel *self)
+{
+  GtkWidget *table = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  AfgFunctionItem *item = item_at (table, x, y);
+  g_autoptr(GMenuModel) model = NULL;
+  double px, py;
+
+  if (item == NULL || !gtk_widget_translate_coordinates (table, GTK_WIDGET (self), x, y, &px, &py))
+    return;
+  model = row_menu_model (afg_function_item_get_name (item));
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), model);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_menu), &(GdkRectangle) { (int) px, (int) py, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_menu));
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
 {
   ColumnKind kind = GPOINTER_TO_INT (data);
   GtkWidget *label = gtk_label_new (NULL);
+
+  g_object_set_data (G_OBJECT (label), "afg-list-item", list_item);
 
   gtk_label_set_xalign (GTK_LABEL (label), kind == COLUMN_NAME ? 0 : 1);
   if (kind == COLUMN_NAME)
@@ -356,12 +429,19 @@ build_table (AfgFunctionPanel *self)
 {
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkSortListModel *sorted;
+  GtkGesture *secondary;
 
   self->filter = gtk_string_filter_new (gtk_property_expression_new (AFG_TYPE_FUNCTION_ITEM, NULL, "name"));
   gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->filter, TRUE);
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  secondary = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (secondary), GDK_BUTTON_SECONDARY);
+  /* Before the rows' own click handling, which takes every button. */
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (secondary), GTK_PHASE_CAPTURE);
+  g_signal_connect (secondary, "pressed", G_CALLBACK (on_table_secondary), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (secondary));
   add_column (self, _("Function"), COLUMN_NAME);
   add_column (self, _("Calls"), COLUMN_CALLS);
   self->self_column = add_column (self, _("Self"), COLUMN_SELF);
@@ -415,6 +495,7 @@ afg_function_panel_dispose (GObject *object)
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
@@ -475,6 +556,9 @@ afg_function_panel_init (AfgFunctionPanel *self)
   gtk_paned_set_resize_end_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
   gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  self->row_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+  gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self));
   show_sandwich (self);
   gtk_widget_set_visible (GTK_WIDGET (self->histogram_label), FALSE);
 }

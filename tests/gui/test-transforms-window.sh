@@ -113,6 +113,24 @@ read -r R5 N5 <<< "$(cli --focus-function 'main.py(375): train')"
 shows "$R5" "$N5" "focus-function main.py(375): train"
 ok "focus-function: the CLI's tree"
 
+# A row of the Functions panel offers the transforms of its function:
+# its menu's first item focuses on it.
+act win.pop-transform
+shows "$ROOT" "$NODES" ""
+act win.toggle-functions
+wait_state functions=1
+for y in $(seq 120 12 $((HEIGHT - 80))); do
+  xdotool mousemove --window "$WID" $((WIDTH - 150)) "$y" click 1
+  barrier
+  ROW_FUNCTION=$(state_field function)
+  [ -n "$ROW_FUNCTION" ] && break
+done
+[ -n "$ROW_FUNCTION" ] || fail "no row of the Functions panel took a click"
+menu_first_item "$WID" $((WIDTH - 150)) "$y" "transforms=focus-function $ROW_FUNCTION"
+read -r R7 N7 <<< "$(cli --focus-function "$ROW_FUNCTION")"
+shows "$R7" "$N7" "focus-function $ROW_FUNCTION"
+ok "a Functions panel row's menu focuses on its function ($ROW_FUNCTION)"
+
 # Kept while the window is open, not past it.
 stop_app
 start_app "$A"
