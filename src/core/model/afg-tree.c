@@ -274,7 +274,8 @@ afg_tree_set_kernels (AfgTree *self, AfgNodeKernel *kernels, gsize n, const guin
 {
   KernelOrder order = { self->document, new_index };
 
-  g_qsort_with_data (kernels, (gint) n, sizeof (AfgNodeKernel), compare_kernels, &order);
+  if (n > 0)
+    g_qsort_with_data (kernels, (gint) n, sizeof (AfgNodeKernel), compare_kernels, &order);
   g_free (self->kernels);
   g_free (self->kernel_first);
   self->kernels = g_new (AfgNpuKernel, MAX (n, 1));

@@ -732,6 +732,7 @@ afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *string
                           GPtrArray *warnings)
 {
   gint64 t0 = g_get_monotonic_time ();
+  g_autoptr(AfgSpans) compute = NULL;
   AfgVec intervals;
   int rc;
 
@@ -740,8 +741,10 @@ afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *string
   if ((rc = afg_task_kinds_read_ops (self->kinds, db, self->btree, self->cancellable, warnings)) != SQLITE_OK)
     return rc;
   intervals = classify_tasks (self, strings);
-  afg_task_kinds_measure_exposure (self->kinds, intervals.data, intervals.len);
+  /* The compute tasks' [start, end) pairs, as spans. */
+  compute = afg_spans_new_union ((AfgSpan *) intervals.data, intervals.len);
   afg_vec_clear (&intervals);
+  afg_task_kinds_measure_exposure (self->kinds, compute);
   add_collectives (self, strings);
   self->timeline = afg_device_timeline_new (self->spans.data, self->spans.len);
   afg_vec_clear (&self->spans);

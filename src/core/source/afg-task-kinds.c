@@ -414,74 +414,13 @@ afg_task_kinds_get_collectives (AfgTaskKinds *self, gsize *n)
   return self->collectives.data;
 }
 
-static int
-compare_starts (const void *a, const void *b)
-{
-  return afg_compare_int64 (a, b);
-}
-
-/* Merges sorted intervals in place; returns how many are left. */
-static gsize
-merge_intervals (gint64 *iv, gsize n)
-{
-  gsize kept = 0;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      gint64 start = iv[2 * i], end = iv[2 * i + 1];
-
-      if (end <= start)
-        continue;
-      if (kept > 0 && start <= iv[2 * kept - 1])
-        iv[2 * kept - 1] = MAX (iv[2 * kept - 1], end);
-      else
-        {
-          iv[2 * kept] = start;
-          iv[2 * kept + 1] = end;
-          kept++;
-        }
-    }
-  return kept;
-}
-
-/* The first merged interval that ends after @at. */
-static gsize
-first_ending_after (const gint64 *iv, gsize n, gint64 at)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (iv[2 * mid + 1] <= at)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static gint64
-covered (const gint64 *iv, gsize n, gint64 start, gint64 end)
-{
-  gint64 sum = 0;
-
-  for (gsize k = first_ending_after (iv, n, start); k < n && iv[2 * k] < end; k++)
-    sum += MIN (end, iv[2 * k + 1]) - MAX (start, iv[2 * k]);
-  return sum;
-}
-
 void
-afg_task_kinds_measure_exposure (AfgTaskKinds *self, gint64 *intervals, gsize n)
+afg_task_kinds_measure_exposure (AfgTaskKinds *self, const AfgSpans *compute)
 {
   AfgCollective *ops = self->collectives.data;
-  gsize kept;
 
-  qsort (intervals, n, 2 * sizeof (gint64), compare_starts);
-  kept = merge_intervals (intervals, n);
   for (gsize i = 0; i < self->collectives.len; i++)
-    ops[i].exposed_ns = (ops[i].end_ns - ops[i].start_ns) - covered (intervals, kept, ops[i].start_ns, ops[i].end_ns);
+    ops[i].exposed_ns = (ops[i].end_ns - ops[i].start_ns) - afg_spans_overlap (compute, ops[i].start_ns, ops[i].end_ns);
 }
 
 static gboolean

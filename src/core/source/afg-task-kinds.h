@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "afg-btree.h"
+#include "afg-spans.h"
 #include "afg-string-table.h"
 #include "afg-vec.h"
 
@@ -84,11 +85,10 @@ gboolean       afg_task_kinds_is_profiling  (AfgTaskKinds         *self,
 /* The used COMMUNICATION_OP rows, in rowid order. */
 AfgCollective *afg_task_kinds_get_collectives (AfgTaskKinds       *self,
                                              gsize                *n);
-/* Sets each collective's exposed_ns: its length not covered by the union
- * of @n intervals [start, end) (pairs in @intervals, which is sorted). */
+/* Sets each collective's exposed_ns: its length that @compute (the
+ * union of every compute task) does not cover. */
 void           afg_task_kinds_measure_exposure (AfgTaskKinds      *self,
-                                             gint64               *intervals,
-                                             gsize                 n);
+                                             const AfgSpans       *compute);
 
 /* @name without a trailing "__<digits>_<digits>_<digits>" (the op's
  * index, as in hcom_allReduce__210_0_1); the length kept. */

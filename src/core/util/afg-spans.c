@@ -61,7 +61,8 @@ afg_spans_new_union (AfgSpan *spans, gsize n)
   AfgSpan *out = g_new (AfgSpan, MAX (n, 1));
   gsize len = 0;
 
-  qsort (spans, n, sizeof (AfgSpan), compare_starts);
+  if (n > 0)  /* qsort must not get NULL, even for nothing */
+    qsort (spans, n, sizeof (AfgSpan), compare_starts);
   for (gsize i = 0; i < n; i++)
     {
       if (spans[i].end <= spans[i].start)
