@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: --diff A B --export, the difference of two profiles. */
+/* --diff A B --export, the difference of two profiles. */
 #define G_LOG_DOMAIN "afg-cli"
 
 #include "config.h"
@@ -34,8 +34,8 @@ load_side (gpointer data)
   side->document = afg_document_load (side->path, NULL, NULL, NULL, &side->error);
   if (side->document == NULL)
     return NULL;
-  if (opts->has_steps
-      && !afg_scope_init_steps (&scope, side->document, opts->first_step, opts->last_step, &side->error))
+  if (!afg_scope_init_request (&scope, side->document, opts->has_steps, opts->first_step, opts->last_step,
+                               opts->npu_idle, &side->error))
     return NULL;
   side->tree = afg_tree_build (side->document, &scope, flags, NULL, &side->error);
   return NULL;

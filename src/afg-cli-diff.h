@@ -15,9 +15,10 @@ typedef struct {
   gint64      first_step;
   gint64      last_step;
   gboolean    quiet;
+  gboolean    npu_idle;   /* both sides in their NPU-idle instants */
 } AfgCliDiffOptions;
 
-/* --diff A B --export (issue 16): both DBs loaded in parallel, their
+/* --diff A B --export: both DBs loaded in parallel (one per core), their
  * difference written to OUT/flamegraph-diff.{html,json,folded}; returns
  * the exit status. */
 int afg_cli_diff_export (const char              *a,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: --export of a whole training job's folder, the ranks read in
+/* --export of a whole training job's folder, the ranks read in
  * parallel (afg-job-load.c), each exported and then dropped but for its
  * summary. */
 #define G_LOG_DOMAIN "afg-cli"
@@ -235,7 +235,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
-    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE,
+    opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE, opts->npu_idle,
   };
   g_autoptr(AfgJobLoad) load = NULL;
   AfgRankSummary * const *summaries;

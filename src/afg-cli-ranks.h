@@ -16,6 +16,7 @@ typedef struct {
   gint64      last_step;
   gboolean    quiet;
   gboolean    merge_addresses;
+  gboolean    npu_idle;
 } AfgCliRanksOptions;
 
 /* --export of a job folder: OUT/rank{N}/flamegraph.* and OUT/ranks.json;

@@ -14,6 +14,7 @@
 #include "afg-cli.h"
 #include "afg-cli-diff.h"
 #include "afg-cli-ranks.h"
+#include "afg-document-timeline.h"
 #include "afg-error.h"
 #include "afg-format.h"
 #include "afg-huge.h"
@@ -33,9 +34,11 @@ typedef struct {
   char      *output;
   char      *format;
   char      *weight;
+  gboolean   kernels;
   gboolean   quiet;
   gboolean   merge_addresses;
   char      *steps;
+  gboolean   npu_idle;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
   int        top;
@@ -87,7 +90,7 @@ afg_cli_print_error (const char *message, const char *hint)
 static int
 usage_error (const char *message)
 {
-  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER"), PROG);
+  g_autofree char *usage = g_strdup_printf (_("usage: %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER"), PROG);
 
   afg_cli_print_error (message, usage);
   return AFG_EXIT_USAGE;
@@ -153,6 +156,41 @@ print_summary (const AfgTree *tree, double seconds, const char *out_path)
               s->partial_overlaps, s->depth_truncated, seconds, shown);
 }
 
+/* The whole DB's device work by kind: what really costs, at a glance. */
+static void
+print_kinds_summary (const AfgTree *tree)
+{
+  const AfgNpuKindStats *k = afg_document_get_npu_kind_stats (afg_tree_get_document (tree));
+  g_autofree char *compute = afg_format_duration (k->compute_ns);
+  g_autofree char *comm = afg_format_duration (k->comm_ns);
+  g_autofree char *exposed = afg_format_duration (k->exposed_ns);
+  g_autofree char *other = afg_format_duration (k->other_ns);
+
+  g_printerr (_("%s: NPU: compute %s, communication %s (%s exposed), other %s\n"),
+              PROG, compute, comm, exposed, other);
+}
+
+/* What the device did over the whole profile, in shares of its window. */
+static void
+print_timeline_summary (const AfgTree *tree)
+{
+  const AfgDocument *document = afg_tree_get_document (tree);
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
+  AfgDeviceSplit split;
+  gint64 start, end;
+  g_autofree char *compute = NULL, *comm = NULL, *other = NULL, *free_ = NULL;
+
+  if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
+    return;
+  afg_device_timeline_split (timeline, start, end, &split);
+  compute = afg_format_percent (split.compute_ns, end - start);
+  comm = afg_format_percent (split.comm_ns, end - start);
+  other = afg_format_percent (split.other_ns, end - start);
+  free_ = afg_format_percent (split.free_ns, end - start);
+  g_printerr (_("%s: NPU timeline: compute %s, communication %s, other %s, free %s\n"),
+              PROG, compute, comm, other, free_);
+}
+
 /* Device time of the whole profile, beside the summary line. */
 static void
 print_npu_summary (const AfgTree *tree)
@@ -168,6 +206,8 @@ print_npu_summary (const AfgTree *tree)
   g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
                 " tasks); %" PRIu64 " TASK rows skipped\n"),
               PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
+  print_kinds_summary (tree);
+  print_timeline_summary (tree);
 }
 
 void
@@ -193,7 +233,9 @@ afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
     }
   if (afg_document_get_npu_warning (document) != NULL)
     g_printerr (_("%s: warning: %s\n"), who, afg_document_get_npu_warning (document));
-  if (weight == AFG_WEIGHT_NPU && afg_document_get_npu_stats (document) == NULL)
+  for (guint i = 0; i < afg_document_get_kind_warnings (document)->len; i++)
+    g_printerr (_("%s: warning: %s\n"), who, (const char *) g_ptr_array_index (afg_document_get_kind_warnings (document), i));
+  if (weight != AFG_WEIGHT_HOST && afg_document_get_npu_stats (document) == NULL)
     g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
                   " tables): the NPU-weighted output is empty\n"), who);
 }
@@ -225,13 +267,13 @@ output_is_file (const char *output)
   return TRUE;
 }
 
-/* --steps A or A-B, checked against the steps the DB has. */
+/* --steps A or A-B, checked against the steps the DB has; with
+ * --npu-idle, the device's free instants of those steps (or all). */
 static gboolean
 scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScope *scope, GError **error)
 {
-  *scope = (AfgScope) { 0 };
-  return opts->steps == NULL
-         || afg_scope_init_steps (scope, document, opts->first_step, opts->last_step, error);
+  return afg_scope_init_request (scope, document, opts->steps != NULL, opts->first_step, opts->last_step,
+                                 opts->npu_idle, error);
 }
 
 static char *
@@ -274,11 +316,14 @@ parse_steps_option (CliOptions *opts)
 
 /* --top N: a quick look over ssh, on stdout (the summary stays on stderr). */
 static void
-print_top (const AfgTree *tree, int n, AfgWeight weight)
+print_top (const AfgTree *tree, int n, AfgWeight weight, gboolean kernels)
 {
   g_autoptr(GString) table = g_string_new (NULL);
 
-  afg_top_write (tree, (guint) n, weight, table);
+  if (kernels)
+    afg_top_write_kernels (tree, (guint) n, weight, table);
+  else
+    afg_top_write (tree, (guint) n, weight, table);
   fwrite (table->str, 1, table->len, stdout);
   fflush (stdout);
 }
@@ -293,7 +338,7 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   g_autoptr(AfgDeviceTasks) tasks = NULL;
 
   if (format != AFG_FORMAT_TRACE)
-    return afg_export_to_dir_weighted (tree, format, weight, dir, out_path, error);
+    return afg_export_to_dir_kernels (tree, format, weight, opts->kernels, dir, out_path, error);
   tasks = afg_trace_reader_read (afg_tree_get_document (tree), NULL, error);
   if (tasks == NULL)
     return FALSE;
@@ -302,12 +347,13 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
 }
 
-/* Issue 17: a job folder instead of a DB (afg-cli-ranks.c). */
+/* A job folder instead of a DB: every rank (afg-cli-ranks.c). */
 static int
 export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
   AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
-                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses };
+                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses,
+                               opts->npu_idle };
 
   if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
     return usage_error (_("a job folder takes --export with -f html, json or folded"));
@@ -344,9 +390,15 @@ run_export (CliOptions *opts)
     {
       g_autofree char *message = g_strdup_printf (_("unknown weight '%s'"), opts->weight);
 
-      afg_cli_print_error (message, _("use --weight host or --weight npu"));
+      afg_cli_print_error (message, _("use --weight host, npu, compute, comm or exposed"));
       return AFG_EXIT_USAGE;
     }
+  if (opts->kernels && !afg_weight_has_kernels (weight))
+    return usage_error (_("--kernels needs --weight compute, comm or exposed"));
+  if (opts->npu_idle && format == AFG_FORMAT_TRACE)
+    return usage_error (_("--npu-idle does not work with -f trace: a trace shows every instant"));
+  if (opts->npu_idle && weight != AFG_WEIGHT_HOST)
+    return usage_error (_("--npu-idle weighs host time: nothing runs on the device then"));
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
   if (afg_job_folder_is_folder (opts->files[0]))
@@ -361,7 +413,7 @@ run_export (CliOptions *opts)
     return afg_cli_report_build_error (error, document);
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (opts->top != TOP_UNSET)
-    print_top (tree, opts->top, weight);
+    print_top (tree, opts->top, weight, opts->kernels);
   if (!opts->export)
     return AFG_EXIT_OK;
   if (!write_output (opts, tree, format, weight, &out_path, &error))
@@ -380,14 +432,14 @@ run_export (CliOptions *opts)
   return AFG_EXIT_OK;
 }
 
-/* Issue 16: the two DBs' difference (afg-cli-diff.c). */
+/* The two DBs' difference (afg-cli-diff.c). */
 static int
 run_diff (CliOptions *opts, guint n_files)
 {
   AfgCliDiffOptions diff = { opts->output, AFG_FORMAT_HTML, opts->merge_addresses, opts->steps != NULL,
-                             0, 0, opts->quiet };
+                             0, 0, opts->quiet, opts->npu_idle };
   g_autofree char *usage = g_strdup_printf (_("usage: %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] "
-                                              "[--steps A[-B]] [--merge-addresses] [-q]"), PROG);
+                                              "[--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]"), PROG);
 
   /* Without the window (-Dgui=disabled) the export is implied, as for one DB. */
   if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->weight != NULL || opts->top != TOP_UNSET)
@@ -431,7 +483,7 @@ run_parsed (CliOptions *opts)
     return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (_("-o, -f, -q, --weight, --steps and --merge-addresses work only with --export"));
+    return usage_error (_("-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);
@@ -445,11 +497,17 @@ make_context (GOptionEntry *entries)
     _("Open each DB in a window, or a training job's FOLDER with every rank's DB in it:\n"
       "  %s [DB|FOLDER…]\n"
       "Write the flame graph without a window (no display needed):\n"
-      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n"
+      "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n"
       "  (a FOLDER writes DIR/rank{N}/flamegraph.* and DIR/ranks.json, with html DIR/index.html)\n"
+      "Weights (folded stacks, --top, --diff): host (CPU time), npu (all device tasks launched),\n"
+      "  compute (compute tasks: kernels), comm (collectives, each with its own duration),\n"
+      "  exposed (the part of the collectives no compute task hides). --kernels puts the\n"
+      "  device weights on ';[compute] NAME' and ';[communication] NAME' leaves under their\n"
+      "  frames; with --top it lists the kernels across frames. -f trace gives each device\n"
+      "  task its kind (compute, communication, other) as its category.\n"
       "Compare two DBs in a window, or write their difference:\n"
       "  %s --diff A.db B.db\n"
-      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--merge-addresses] [-q]\n"
+      "  %s --diff A.db B.db --export [-o DIR] [-f html|json|folded] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q]\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
     PROG, PROG, PROG, PROG);
@@ -470,9 +528,11 @@ afg_cli_main (int argc, char **argv)
     { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version, N_("Print the version and exit"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts.output, N_("Output directory (default: current)"), N_("DIR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts.format, N_("html (default), json, folded or trace"), N_("FORMAT") },
-    { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("Folded stacks weigh host (default) or npu device time"), N_("WEIGHT") },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &opts.weight, N_("What stacks, --top and --diff weigh: host (default), npu, compute, comm or exposed"), N_("WEIGHT") },
+    { "kernels", 0, 0, G_OPTION_ARG_NONE, &opts.kernels, N_("With --weight compute, comm or exposed: the device kernels as leaves (with --top: the kernels)"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet, N_("Print errors only"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
+    { "npu-idle", 0, 0, G_OPTION_ARG_NONE, &opts.npu_idle, N_("Only the time the NPU is idle, in each step (with --steps, those steps); host time"), NULL },
     { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts.files, NULL, N_("[DB|FOLDER…]") },

@@ -3,8 +3,9 @@
 # The suite passes with nothing beside the clone: no file names the directory
 # the samples once came from, and tests/data holds both real DBs, every
 # expected file the tests use, their licence and the notice naming their
-# origin. LICENSE is the MIT text that meson.build declares. README's shell
-# commands sit inside their indented code blocks.
+# origin. LICENSE is the MIT text that meson.build declares. The shell
+# commands of README.md, HACKING.md and docs/ sit inside their indented code
+# blocks, and their links reach files that exist.
 set -u
 root=${1:?usage: test-repository.sh SOURCE-ROOT}
 cd "$root" || exit 1
@@ -47,9 +48,19 @@ grep -q 'MIT License' LICENSE 2>/dev/null || fail "LICENSE (MIT) is missing"
 grep -q 'Copyright (c) The Ascend Flame Graph authors' LICENSE 2>/dev/null \
   || fail "LICENSE does not name The Ascend Flame Graph authors"
 # A command at column 0 is outside its code block (Markdown shows it as text).
-loose=$(grep -n -E '^(meson|ninja|sudo|bash|xdg-mime|gsettings|LANG=|_build/|tools/)[^ ]* ' README.md)
-[ -z "$loose" ] || fail "README.md: commands outside a code block (indent them by 4):
+docs=$(printf '%s ' README.md HACKING.md docs/*.md)
+# shellcheck disable=SC2086 # the list of Markdown files is split on purpose
+loose=$(grep -n -E '^(meson|ninja|sudo|bash|xdg-mime|gsettings|LANG=|_build/|tools/|build-rel/|node|npm|RUNS=|ascend-flamegraph)[^ ]* ' $docs)
+[ -z "$loose" ] || fail "commands outside a code block (indent them by 4):
 $loose"
+# The user guide is split over docs/: every relative link of README.md,
+# HACKING.md and docs/ reaches a file of the repository.
+for md in $docs; do
+  dir=$(dirname "$md")
+  for link in $(grep -o '](\([^)#]*\)[)#]' "$md" | sed 's/^](//; s/[)#]$//' | grep -v '^[a-z]*:' | sort -u); do
+    [ -e "$dir/$link" ] || fail "$md links to $link, which is missing"
+  done
+done
 # The demo installs only what building and running need; the tests and
 # tools/ci-sanitize.sh get their tools from the test set.
 build_set=$(bash tools/install-deps.sh build --print) || fail "tools/install-deps.sh build --print failed"
@@ -67,5 +78,5 @@ grep -qx 'tools/install-deps.sh build' tools/demo.sh || fail "tools/demo.sh does
 grep -qx 'tools/install-deps.sh test' tools/run-tests.sh || fail "tools/run-tests.sh does not install the test set"
 grep -q 'tools/run-tests.sh' .ci/run && grep -q 'tools/ci-sanitize.sh' .ci/run \
   || fail ".ci/run no longer runs tools/run-tests.sh and tools/ci-sanitize.sh"
-[ "$status" -eq 0 ] && echo "ok: install-deps build/test sets; self-contained; tests/data complete; LICENSE; README code blocks"
+[ "$status" -eq 0 ] && echo "ok: install-deps build/test sets; self-contained; tests/data complete; LICENSE; docs code blocks and links"
 exit "$status"

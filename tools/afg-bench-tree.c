@@ -5,7 +5,7 @@
  * middle half of its steps. "+ layout" adds the flame layout of the new
  * tree: what the window does between a click on a step and its redraw.
  * "+ durations" builds the percentile columns too (the window's trees
- * have them); "+ durations + functions" is issue 15's figure: the whole
+ * have them); "+ durations + functions" is the Functions target: the whole
  * tree with the duration percentiles and its function table. Then the
  * Functions panel's work on the whole profile: its table, the top
  * function's sandwich and its calls' durations.

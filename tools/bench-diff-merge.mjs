@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// The diff page's "Merge addresses" cost (issue 16), in headless Chromium:
+// The diff page's "Merge addresses" cost, in headless Chromium:
 // per run, the first draw (window.flamegraph.firstDrawMs) opened with
 // #merge=0 and with #merge=1, and the click that switches it (building
 // the merged tree and redrawing, or going back to the plain one).

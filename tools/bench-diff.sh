@@ -1,5 +1,5 @@
 #!/bin/bash
-# Diff export benchmark (issue 16): two synthetic profiles of ROWS rows
+# Diff export benchmark: two synthetic profiles of ROWS rows
 # (afg-gen-db --seed 1 and --seed 2). Prints the wall seconds and peak RSS
 # of `--diff a.db b.db --export -f FORMAT`, the sum of the two single
 # `--export -f FORMAT` runs, and their ratio (target: <= 1.3). Each figure

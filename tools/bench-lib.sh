@@ -29,11 +29,12 @@ best() { # best wall seconds, its peak RSS (KB) and CPU seconds (user + system) 
 }
 
 # The synthetic DBs are made once and kept between runs, written under a
-# temporary name first so that an interrupted run leaves no half-made DB.
+# temporary name first so that an interrupted run leaves no half-made DB;
+# one older than the generator is made again (its device side changed).
 ensure_db() { # ensure_db DB ROWS [afg-gen-db OPTION...]: make DB with $build's afg-gen-db unless it exists
   local db=$1 rows=$2
   shift 2
-  [ -f "$db" ] && return
+  [ "$db" -nt "${build:?}/tools/afg-gen-db" ] && return
   mkdir -p "$(dirname "$db")"
   "${build:?}/tools/afg-gen-db" "$@" "$db.$$" "$rows" >/dev/null
   mv "$db.$$" "$db"

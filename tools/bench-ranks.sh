@@ -1,5 +1,5 @@
 #!/bin/bash
-# Job folder benchmark (issue 17): eight synthetic ranks of ROWS rows
+# Job folder benchmark: eight synthetic ranks of ROWS rows
 # (afg-gen-db, 8 steps; rank 5 with 30% more rows, the straggler) in
 # torch_npu's layout. Prints the wall seconds and peak RSS of
 # `--export -f json` of the folder, the sum of the eight single exports'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The window's click-to-redraw time for the step strip (issue 14): starts
+# The window's click-to-redraw time for the step strip: starts
 # the app under Xvfb on the synthetic DB of ROWS rows (tools/afg-gen-db,
 # 22 steps at 1M rows), clicks every step of the strip with xdotool, then
 # a shift-click range, a drag and Esc, and prints each "drawn N ms after

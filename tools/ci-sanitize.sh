@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sanitizer, leak and fuzz checks for CI (issue 6), called from .ci/run:
+# Sanitizer, leak and fuzz checks for CI, called from .ci/run:
 #  1. a second tree built with -Db_sanitize=address,undefined runs the whole
 #     meson test suite, halting on the first report (GUI tests bring their
 #     own Xvfb wrappers);

@@ -405,12 +405,6 @@ afg_diff_view_get_shape (AfgDiffView *self)
   return self->shape;
 }
 
-AfgDiffSide
-afg_diff_view_get_side (AfgDiffView *self)
-{
-  return self->side;
-}
-
 AfgTree *
 afg_diff_view_get_tree (AfgDiffView *self)
 {

@@ -25,7 +25,6 @@ void         afg_diff_view_set_shape        (AfgDiffView    *self,
                                              AfgFlameLayout *layout);
 AfgDiffShape *afg_diff_view_get_shape       (AfgDiffView    *self);
 /* The side whose shape (widths) is drawn. */
-AfgDiffSide  afg_diff_view_get_side         (AfgDiffView    *self);
 AfgTree     *afg_diff_view_get_tree         (AfgDiffView    *self);
 /* The "diff" actions: shape ('a' | 'b'), color ('self' | 'total'),
  * norm ('raw' | 'per-step' | 'equal-totals'), min-ms and min-percent. */

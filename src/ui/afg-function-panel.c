@@ -658,10 +658,3 @@ afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
   if (self->tree != NULL)
     load_tree (self, afg_tree_ref (self->tree));
 }
-
-AfgColumn
-afg_function_panel_get_weight (AfgFunctionPanel *self)
-{
-  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), AFG_COLUMN_TOTAL_NS);
-  return self->weight;
-}

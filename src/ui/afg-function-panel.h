@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AfgFunctionPanel, afg_function_panel, AFG, FUNCTION_PANEL, GtkWidget)
 
-/* The side panel of issue 15: the function table of a tree (a
+/* The Functions side panel: the function table of a tree (a
  * GtkColumnView over a sorted, filtered list model, sortable by every
  * column), the sandwich of the function picked in it (callers inverted
  * above, callees below, each an AfgFlameView of its own) and a histogram
@@ -44,7 +44,6 @@ AfgDurationHistogram *afg_function_panel_get_histogram (AfgFunctionPanel *self);
 gboolean              afg_function_panel_is_busy       (AfgFunctionPanel *self);
 void                  afg_function_panel_set_weight    (AfgFunctionPanel *self,
                                                         AfgColumn         weight);
-AfgColumn             afg_function_panel_get_weight    (AfgFunctionPanel *self);
 /* The column view, for tests that sort by a column. */
 GtkColumnView        *afg_function_panel_get_column_view (AfgFunctionPanel *self);
 

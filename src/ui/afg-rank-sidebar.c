@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a job's ranks beside the flame graph, each with the figures of
+/* A job's ranks beside the flame graph, each with the figures of
  * the job's index page (afg-rank-summary.h): total, mean step time, a bar
  * per step and the straggler said in words. */
 #define G_LOG_DOMAIN "afg-ranks"

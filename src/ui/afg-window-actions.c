@@ -86,14 +86,18 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 
   g_cancellable_cancel (self->load_cancellable);
   _afg_window_ranks_cancel_first (self);
-  gtk_stack_set_visible_child_name (self->stack, self->tree ? "graph" : "empty");
-  g_clear_object (&self->file);
-  if (self->tree == NULL)
-    gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
+  gtk_stack_set_visible_child_name (self->stack, _afg_window_get_tree (self) ? "graph" : "empty");
+  if (_afg_window_get_tree (self) == NULL)
+    {
+      afg_session_set_file (self->session, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
+    }
   else
     {
-      self->file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (self->tree)));
-      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (self->tree)));
+      g_autoptr(GFile) shown = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (_afg_window_get_tree (self))));
+
+      afg_session_set_file (self->session, shown);
+      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (_afg_window_get_tree (self))));
       if (_afg_window_is_comparing (self))
         _afg_window_compare_show_title (self);
     }
@@ -142,8 +146,8 @@ _afg_window_update_actions (AfgWindow *self)
   gboolean graph = g_strcmp0 (page, "graph") == 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
-                                 graph && self->tree != NULL && !_afg_window_is_comparing (self));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", graph && self->file != NULL);
+                                 graph && _afg_window_get_tree (self) != NULL && !_afg_window_is_comparing (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", graph && _afg_window_get_file (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
                                  graph && afg_flame_view_is_zoomed (self->flame_view));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);

@@ -226,8 +226,8 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 void
 _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
 {
-  g_clear_pointer (&self->tree, afg_tree_unref);
-  self->tree = afg_tree_ref (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
+  afg_session_set_comparing (self->session, TRUE);
+  afg_session_set_tree (self->session, afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   afg_flame_view_set_weight (self->flame_view, AFG_COLUMN_TOTAL_NS);
@@ -270,7 +270,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
-  g_set_object (&self->file, a);
+  afg_session_set_file (self->session, a);
   gtk_label_set_text (self->loading_title, loading);
   _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
   gtk_progress_bar_set_fraction (self->loading_bar, 0);
@@ -306,10 +306,10 @@ on_compare_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
-  if (file != NULL && self->file != NULL)
+  if (file != NULL && _afg_window_get_file (self) != NULL)
     {
       afg_settings_remember_folder (file);
-      _afg_window_compare (self, self->file, file);
+      _afg_window_compare (self, _afg_window_get_file (self), file);
     }
 }
 
@@ -357,7 +357,7 @@ _afg_window_compare_init (AfgWindow *self)
 gboolean
 _afg_window_is_comparing (AfgWindow *self)
 {
-  return self->diff_view != NULL && afg_diff_view_get_shape (self->diff_view) != NULL;
+  return self->session != NULL && afg_session_get_comparing (self->session);
 }
 
 static char *
@@ -386,7 +386,7 @@ node_values (AfgDiffShape *shape, guint32 node)
   return g_string_free (g_steal_pointer (&values), FALSE);
 }
 
-/* The state line's diff fields (README, "Test state line"). */
+/* The state line's diff fields (docs/test-state-line.md). */
 void
 _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph)
 {

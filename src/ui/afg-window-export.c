@@ -89,7 +89,7 @@ export_to (AfgWindow *self, GFile *file)
   task = g_task_new (self, self->export_cancellable, on_exported, NULL);
   g_task_set_source_tag (task, export_to);
   g_task_set_task_data (task, g_file_get_path (file), g_free);
-  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (self->tree),
+  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (_afg_window_get_tree (self)),
                           (GDestroyNotify) afg_tree_unref);
   g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, export_in_thread);
@@ -103,7 +103,7 @@ on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
-  if (file != NULL && self->tree != NULL)
+  if (file != NULL && _afg_window_get_tree (self) != NULL)
     export_to (self, file);
 }
 
@@ -113,7 +113,7 @@ on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
 static void
 propose_file (AfgWindow *self, GtkFileChooser *chooser)
 {
-  g_autoptr(GFile) db = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (self->tree)));
+  g_autoptr(GFile) db = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (_afg_window_get_tree (self))));
   g_autoptr(GFile) folder = g_file_get_parent (db);
   g_autofree char *base = g_file_get_basename (db);
   g_autofree char *name = NULL;
@@ -130,7 +130,7 @@ void
 _afg_window_export (AfgWindow *self)
 {
   g_assert (AFG_IS_WINDOW (self));
-  g_return_if_fail (self->tree != NULL);
+  g_return_if_fail (_afg_window_get_tree (self) != NULL);
 
   g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (_("Export Flame Graph"), GTK_WINDOW (self),

@@ -6,7 +6,7 @@
 #include "afg-function-item.h"
 #include "afg-window-private.h"
 
-/* The Functions side panel (issue 15), beside the flame graph: its table
+/* The Functions side panel, beside the flame graph: its table
  * follows the tree on screen (a new profile, a step scope), the search
  * entry filters it, the function picked in it lights its frames in the
  * graph, and a double-click on a frame picks the frame's function. The
@@ -27,9 +27,9 @@ shown_tree (AfgWindow *self)
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
 
   if (layout == NULL || _afg_window_is_comparing (self)
-      || afg_flame_layout_get_tree (layout) != self->tree)
+      || afg_flame_layout_get_tree (layout) != _afg_window_get_tree (self))
     return NULL;
-  return self->tree;
+  return _afg_window_get_tree (self);
 }
 
 /* Whether the panel's table is of the tree on screen: frames of the one
@@ -69,7 +69,7 @@ highlight_function (AfgWindow *self)
       return;
     }
   frames = afg_function_table_get_frames (table, picked, &n);
-  marks = g_new0 (guint8, afg_tree_get_n_nodes (self->tree));
+  marks = g_new0 (guint8, afg_tree_get_n_nodes (_afg_window_get_tree (self)));
   for (guint i = 0; i < n; i++)
     marks[frames[i]] = 1;
   afg_flame_view_set_highlight (self->flame_view, marks);
@@ -92,9 +92,9 @@ on_layout_changed (AfgWindow *self)
 static void
 on_frame_activated (AfgWindow *self, guint node, AfgFlameView *view)
 {
-  if (!panel_in_step (self) || afg_tree_get_node (self->tree, node)->depth < 2)
+  if (!panel_in_step (self) || afg_tree_get_node (_afg_window_get_tree (self), node)->depth < 2)
     return;
-  afg_function_panel_select (self->function_panel, afg_tree_get_node_name (self->tree, node));
+  afg_function_panel_select (self->function_panel, afg_tree_get_node_name (_afg_window_get_tree (self), node));
   afg_function_panel_show_frame (self->function_panel, node);
 }
 
@@ -225,7 +225,7 @@ top_row (AfgFunctionPanel *panel)
   return first ? g_strdup (afg_function_item_get_name (first)) : NULL;
 }
 
-/* The fields of README's "Test state line" from functions to durations. */
+/* The fields of docs/test-state-line.md from functions to durations. */
 void
 _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
 {
@@ -256,6 +256,6 @@ _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean gra
   append_half (line, "callees", afg_function_panel_get_callees (panel));
   _afg_window_append_state_field (line, "histogram", histogram);
   _afg_window_append_state_field (line, "durations",
-                                  graph && self->tree != NULL
-                                  && afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN) ? "1" : "0");
+                                  graph && _afg_window_get_tree (self) != NULL
+                                  && afg_tree_has_column (_afg_window_get_tree (self), AFG_COLUMN_DURATION_MIN) ? "1" : "0");
 }

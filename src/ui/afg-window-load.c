@@ -225,7 +225,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
   g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
-  g_set_object (&self->file, file);
+  afg_session_set_file (self->session, file);
   g_debug ("loading %s", path ? path : "(no local path)");
   gtk_label_set_text (self->loading_title, title);
   _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);

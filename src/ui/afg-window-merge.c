@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: "Merge Address Variants" (win.merge-addresses), on by default
+/* "Merge Address Variants" (win.merge-addresses), on by default
  * and remembered (the merge-addresses setting): every ` at 0x<hex>` in a
  * frame name becomes ` at 0x…` before the tree is built, so that the
  * variants of one call are one frame. Toggling it builds again what the
@@ -16,10 +16,7 @@
 AfgTreeFlags
 _afg_window_tree_flags (AfgWindow *self)
 {
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), ACTION_NAME);
-  g_autoptr(GVariant) state = action != NULL ? g_action_get_state (action) : NULL;
-
-  return state == NULL || g_variant_get_boolean (state) ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
+  return self->session ? afg_session_get_tree_flags (self->session) : AFG_TREE_MERGE_ADDRESSES;
 }
 
 static gboolean
@@ -53,23 +50,23 @@ on_state_changed (AfgWindow *self)
     }
   /* "All ranks" merges addresses whatever the setting: no two ranks'
    * processes share addresses (afg-merged-tree.h). */
-  else if (self->tree != NULL && is_merged (self->tree) != merge && !_afg_window_ranks_showing_all (self))
+  else if (_afg_window_get_tree (self) != NULL && is_merged (_afg_window_get_tree (self)) != merge && !_afg_window_ranks_showing_all (self))
     _afg_window_steps_rebuild (self);
   _afg_window_report_state (self);
 }
 
-/* Without the installed schema (a build tree) the toggle still works,
+/* The session's merge-addresses, kept in the setting of that name.
+ * Without the installed schema (a build tree) the toggle still works,
  * but is not kept. */
 void
 _afg_window_merge_init (AfgWindow *self)
 {
   GSettings *settings = afg_settings_get ();
-  g_autoptr(GAction) action = NULL;
+  g_autoptr(GPropertyAction) action = g_property_action_new (ACTION_NAME, self->session, "merge-addresses");
 
   if (settings != NULL)
-    action = g_settings_create_action (settings, ACTION_NAME);
-  else
-    action = G_ACTION (g_simple_action_new_stateful (ACTION_NAME, NULL, g_variant_new_boolean (TRUE)));
-  g_action_map_add_action (G_ACTION_MAP (self), action);
-  g_signal_connect_object (action, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
+    g_settings_bind (settings, ACTION_NAME, self->session, "merge-addresses", G_SETTINGS_BIND_DEFAULT);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+  g_signal_connect_object (self->session, "notify::merge-addresses", G_CALLBACK (on_state_changed), self,
+                           G_CONNECT_SWAPPED);
 }

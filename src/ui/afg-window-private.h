@@ -7,6 +7,7 @@
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
 #include "afg-loader.h"
+#include "afg-session.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -40,8 +41,7 @@ struct _AfgWindow {
   GtkToggleButton      *npu_button;
 
   /* Owned */
-  AfgTree           *tree;
-  GFile                *file;  /* loading, failed or shown; NULL when empty */
+  AfgSession           *session;  /* what the window shows: file, tree, weight */
   GCancellable         *load_cancellable;
   GCancellable         *export_cancellable;
   GCancellable         *scope_cancellable;  /* the scoped tree being built */
@@ -59,9 +59,20 @@ struct _AfgWindow {
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
 
   guint                 flipped : 1;
-  guint                 npu_chosen : 1;  /* the weight switch, remembered */
-  guint                 weight_syncing : 1;
 };
+
+/* NULL-safe while the window is disposed. */
+static inline AfgTree *
+_afg_window_get_tree (AfgWindow *self)
+{
+  return self->session ? afg_session_get_tree (self->session) : NULL;
+}
+
+static inline GFile *
+_afg_window_get_file (AfgWindow *self)
+{
+  return self->session ? afg_session_get_file (self->session) : NULL;
+}
 
 void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
 void _afg_window_update_actions        (AfgWindow      *self);

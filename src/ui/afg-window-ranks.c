@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a training job's folder in the window. Its ranks are read in
+/* A training job's folder in the window. Its ranks are read in
  * the background (afg-job-load.c) and listed in the rank sidebar; the
  * first rank read is shown at once, any other is loaded again from its DB
  * when picked, so that only the summaries, the merged tree of "All ranks"
@@ -18,6 +18,8 @@
 
 /* The sidebar and the loading page are refreshed this often. */
 #define POLL_INTERVAL_MS 100
+/* How long AFG_TEST_HOLD_RANKS keeps a worker waiting for Cancel. */
+#define TEST_HOLD_LIMIT_MS 60000
 
 struct _AfgWindowJob {
   GWeakRef       window;
@@ -25,8 +27,8 @@ struct _AfgWindowJob {
   GFile         *folder;
   GCancellable  *cancellable;
   guint          poll_source;
-  gboolean       running;
   gboolean       waiting_first;  /* the loading page waits for a rank */
+  gboolean       test_hold;      /* AFG_TEST_HOLD_RANKS: hold each rank */
 
   GMutex         lock;           /* the workers' hand-over: */
   AfgMergedTree *merged;         /* every rank's tree added up */
@@ -54,6 +56,22 @@ job_release (AfgWindowJob *job)
   g_atomic_rc_box_release_full (job, job_clear);
 }
 
+/* A GUI test that clicks Cancel needs ranks still unread at the click,
+ * however fast the machine: with AFG_TEST_HOLD_RANKS set, each worker
+ * waits here, its rank read but not yet counted, until the job is
+ * cancelled (or a minute passes, so that a test that never cancels is
+ * not stuck). The ranks not started then are the ones Cancel stops. */
+static void
+hold_until_cancelled (AfgWindowJob *job)
+{
+  GPollFD fd;
+
+  if (!job->test_hold || !g_cancellable_make_pollfd (job->cancellable, &fd))
+    return;
+  g_poll (&fd, 1, TEST_HOLD_LIMIT_MS);
+  g_cancellable_release_fd (job->cancellable);
+}
+
 /* In a worker: the rank's tree is added to "All ranks", and the first one
  * read is kept for the window to show without reading it again. */
 static gboolean
@@ -61,6 +79,7 @@ use_rank_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data
 {
   AfgWindowJob *job = data;
 
+  hold_until_cancelled (job);
   g_mutex_lock (&job->lock);
   afg_merged_tree_add (job->merged, tree);
   if (job->first == NULL && job->first_index < 0)
@@ -93,7 +112,7 @@ show_first (AfgWindow *self, AfgWindowJob *job)
     return;
   job->waiting_first = FALSE;
   file = rank_file (job, job->first_index);
-  g_set_object (&self->file, file);
+  afg_session_set_file (self->session, file);
   afg_rank_sidebar_select (self->rank_sidebar, job->first_index);
   _afg_window_show_profile (self, tree, NULL);
   /* Built with the setting of when the job started: "Merge Address
@@ -165,7 +184,6 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
 
   afg_job_load_run_finish (job->load, result);
-  job->running = FALSE;
   if (self != NULL && self->job == job)
     {
       stop_polling (job);
@@ -214,6 +232,7 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   g_mutex_init (&job->lock);
   job->folder = g_object_ref (folder);
   job->cancellable = g_cancellable_new ();
+  job->test_hold = g_getenv ("AFG_TEST_HOLD_RANKS") != NULL;
   job->merged = afg_merged_tree_new ();
   job->first_index = -1;
   job->load = afg_job_load_new (path, found, &options);
@@ -238,7 +257,6 @@ start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   AfgWindowJob *job = job_new (self, folder, found);
 
   self->job = job;
-  job->running = TRUE;
   job->waiting_first = TRUE;
   gtk_label_set_text (self->loading_title, title);
   gtk_stack_set_visible_child_name (self->stack, "loading");
@@ -264,7 +282,7 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
   if (path == NULL || !afg_job_folder_is_folder (path))
     return FALSE;
   g_cancellable_cancel (self->load_cancellable);
-  g_set_object (&self->file, file);
+  afg_session_set_file (self->session, file);
   gtk_window_set_title (GTK_WINDOW (self), name);
   found = afg_job_folder_discover (path, &error);
   for (guint i = 0; found != NULL && i < found->warnings->len; i++)
@@ -291,7 +309,7 @@ show_all_ranks (AfgWindow *self, AfgWindowJob *job)
   g_mutex_unlock (&job->lock);
   g_cancellable_cancel (self->load_cancellable);
   job->waiting_first = FALSE;
-  g_set_object (&self->file, job->folder);
+  afg_session_set_file (self->session, job->folder);
   _afg_window_show_profile (self, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
   status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
@@ -345,7 +363,7 @@ gboolean
 _afg_window_ranks_showing_all (AfgWindow *self)
 {
   return self->job != NULL && afg_rank_sidebar_get_selected (self->rank_sidebar) == AFG_RANK_SIDEBAR_ALL
-         && self->file != NULL && g_file_equal (self->file, self->job->folder);
+         && _afg_window_get_file (self) != NULL && g_file_equal (_afg_window_get_file (self), self->job->folder);
 }
 
 /* Cancel on the loading page while no rank is shown yet stops the job. */

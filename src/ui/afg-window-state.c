@@ -10,8 +10,8 @@
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
  * what it shows changes, for end-to-end tests to wait on (not on the
- * wording of debug messages). The format is fixed (README, "Test state
- * line"): "afg-state" then TAB-separated KEY=VALUE fields in this order:
+ * wording of debug messages). The format is fixed
+ * (docs/test-state-line.md): "afg-state" then TAB-separated KEY=VALUE fields in this order:
  *   page      empty | loading | error | graph
  *   file      the path the window loads or shows, or empty
  *   zoom      the name of the zoom root on screen (graph only)
@@ -74,9 +74,9 @@ _afg_window_append_state_field (GString *line, const char *key, const char *valu
 static const char *
 node_name (AfgWindow *self, guint32 node)
 {
-  if (self->tree == NULL || node == AFG_FLAME_NO_FRAME)
+  if (_afg_window_get_tree (self) == NULL || node == AFG_FLAME_NO_FRAME)
     return NULL;
-  return afg_tree_get_node_name (self->tree, node);
+  return afg_tree_get_node_name (_afg_window_get_tree (self), node);
 }
 
 static void
@@ -100,9 +100,9 @@ picked_thread (AfgWindow *self)
 {
   guint picked = gtk_drop_down_get_selected (self->thread_dropdown);
 
-  if (self->tree == NULL || picked == 0 || picked == GTK_INVALID_LIST_POSITION)
+  if (_afg_window_get_tree (self) == NULL || picked == 0 || picked == GTK_INVALID_LIST_POSITION)
     return NULL;
-  return afg_tree_get_thread (self->tree, picked - 1)->label;
+  return afg_tree_get_thread (_afg_window_get_tree (self), picked - 1)->label;
 }
 
 static void
@@ -114,12 +114,12 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   g_autofree char *nodes = NULL;
   g_autofree char *npu = NULL;
 
-  if (graph && self->tree != NULL && afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
-    npu = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
-  if (graph && self->tree != NULL)
+  if (graph && _afg_window_get_tree (self) != NULL && afg_tree_has_column (_afg_window_get_tree (self), AFG_COLUMN_NPU_TOTAL_NS))
+    npu = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (_afg_window_get_tree (self), AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
+  if (graph && _afg_window_get_tree (self) != NULL)
     {
-      root = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
-      nodes = g_strdup_printf ("%u", afg_tree_get_n_nodes (self->tree));
+      root = g_strdup_printf ("%" G_GINT64_FORMAT, afg_tree_get_value (_afg_window_get_tree (self), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+      nodes = g_strdup_printf ("%u", afg_tree_get_n_nodes (_afg_window_get_tree (self)));
     }
   _afg_window_append_state_field (line, "scope", scope);
   _afg_window_append_state_field (line, "perstep", gtk_toggle_button_get_active (self->per_step_button) ? "1" : "0");
@@ -152,7 +152,7 @@ build_line (AfgWindow *self)
   g_autoptr(GString) line = g_string_new ("afg-state");
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
-  g_autofree char *file = self->file ? g_file_get_path (self->file) : NULL;
+  g_autofree char *file = _afg_window_get_file (self) ? g_file_get_path (_afg_window_get_file (self)) : NULL;
   g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
   g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 16: two step ranges of one DB compared in the window. "Compare
+/* Two step ranges of one DB compared in the window, from memory. "Compare
  * with Steps…" (the Compare menu beside the step strip, a right click on
  * the strip) takes the scope on screen as A, and the next range picked on
  * the strip is B; Ctrl+click on a step does both at once. Both trees are
@@ -34,7 +34,7 @@ typedef struct {
   AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
-  gint64          started;  /* for README's figure */
+  gint64          started;  /* for docs/benchmarks.md's figure */
 } Job;
 
 static void
@@ -107,7 +107,7 @@ set_picking (AfgWindow *self, gboolean picking)
       hint = g_strdup_printf (_("Pick the steps to compare %s with, on the step strip (Esc cancels)"), a);
       gtk_label_set_text (self->status_label, hint);
     }
-  else if (sc->picking && step_diff (self) == NULL && self->tree != NULL)
+  else if (sc->picking && step_diff (self) == NULL && _afg_window_get_tree (self) != NULL)
     _afg_window_update_status (self);
   sc->picking = picking;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", picking || step_diff (self) != NULL);
@@ -217,11 +217,11 @@ begin (AfgWindow *self)
 {
   AfgStepCompare *sc = self->step_compare;
 
-  if (self->tree == NULL || !gtk_widget_get_visible (self->steps_bar)
+  if (_afg_window_get_tree (self) == NULL || !gtk_widget_get_visible (self->steps_bar)
       || (_afg_window_is_comparing (self) && step_diff (self) == NULL))
     return;
   if (step_diff (self) == NULL)
-    sc->a = *afg_tree_get_scope (self->tree);
+    sc->a = *afg_tree_get_scope (_afg_window_get_tree (self));
   set_picking (self, TRUE);
   _afg_window_report_state (self);
 }
@@ -242,7 +242,7 @@ static const AfgScope *
 marked_scope (AfgWindow *self, const AfgStep **steps, guint *n)
 {
   AfgDiffShape *shape = step_diff (self);
-  AfgTree *tree = shape ? afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A) : self->tree;
+  AfgTree *tree = shape ? afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A) : _afg_window_get_tree (self);
 
   if (tree == NULL || (shape == NULL && !self->step_compare->picking))
     return NULL;
@@ -285,6 +285,7 @@ stop (AfgWindow *self)
   afg_step_strip_set_range (self->step_strip, step_index (steps, n, afg_tree_get_scope (a)),
                             step_index (steps, n, afg_tree_get_scope (a)) + afg_tree_get_scope (a)->n_steps - 1);
   afg_diff_view_set_shape (self->diff_view, NULL, NULL);
+  afg_session_set_comparing (self->session, FALSE);
   _afg_window_steps_show_tree (self, a);
   set_picking (self, FALSE);
   return TRUE;

@@ -33,7 +33,7 @@ scope_request_free (ScopeRequest *req)
 static AfgDocument *
 window_document (AfgWindow *self)
 {
-  return self->tree != NULL ? afg_tree_get_document (self->tree) : NULL;
+  return _afg_window_get_tree (self) != NULL ? afg_tree_get_document (_afg_window_get_tree (self)) : NULL;
 }
 
 static void
@@ -59,9 +59,9 @@ selected_thread (AfgWindow *self)
 {
   guint selected = gtk_drop_down_get_selected (self->thread_dropdown);
 
-  if (self->tree == NULL || selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+  if (_afg_window_get_tree (self) == NULL || selected == 0 || selected == GTK_INVALID_LIST_POSITION)
     return -1;
-  return afg_tree_get_thread (self->tree, selected - 1)->global_tid;
+  return afg_tree_get_thread (_afg_window_get_tree (self), selected - 1)->global_tid;
 }
 
 /* Refills the thread picker (its totals follow the scope and "Per step")
@@ -70,8 +70,8 @@ static void
 refill_threads (AfgWindow *self, gint64 global_tid)
 {
   _afg_window_fill_threads (self);
-  for (guint i = 0; global_tid >= 0 && i < afg_tree_get_n_threads (self->tree); i++)
-    if (afg_tree_get_thread (self->tree, i)->global_tid == global_tid)
+  for (guint i = 0; global_tid >= 0 && i < afg_tree_get_n_threads (_afg_window_get_tree (self)); i++)
+    if (afg_tree_get_thread (_afg_window_get_tree (self), i)->global_tid == global_tid)
       gtk_drop_down_set_selected (self->thread_dropdown, i + 1);
 }
 
@@ -90,7 +90,7 @@ static void
 update_title (AfgWindow *self)
 {
   const char *name = afg_document_get_source_name (window_document (self));
-  g_autofree char *words = scope_words (afg_tree_get_scope (self->tree));
+  g_autofree char *words = scope_words (afg_tree_get_scope (_afg_window_get_tree (self)));
   /* The scope first: the title ellipsizes at its start, keeping the file
    * name's end (the rank), which tells windows apart. */
   g_autofree char *title = words ? g_strdup_printf ("%s — %s", words, name) : NULL;
@@ -107,7 +107,7 @@ show_values (AfgWindow *self, gint64 thread)
   _afg_window_update_status (self);
 }
 
-/* The click-to-redraw figure of README's "Steps": the first frame painted
+/* The click-to-redraw figure of docs/benchmarks.md: the first frame painted
  * once the view has the new tree's layout. */
 static void
 on_after_paint (GdkFrameClock *clock, AfgWindow *self)
@@ -116,9 +116,9 @@ on_after_paint (GdkFrameClock *clock, AfgWindow *self)
   g_autofree char *words = NULL;
 
   if (afg_flame_view_is_busy (self->flame_view) || layout == NULL
-      || afg_flame_layout_get_tree (layout) != self->tree)
+      || afg_flame_layout_get_tree (layout) != _afg_window_get_tree (self))
     return;
-  words = scope_words (afg_tree_get_scope (self->tree));
+  words = scope_words (afg_tree_get_scope (_afg_window_get_tree (self)));
   g_debug ("%s drawn %.1f ms after the click", words ? words : "whole profile",
            (g_get_monotonic_time () - self->scope_clicked) / 1000.0);
   disconnect_paint (self);
@@ -130,8 +130,7 @@ show_scoped_tree (AfgWindow *self, AfgTree *tree)
   gint64 thread = selected_thread (self);
   g_autofree char *search = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
-  g_clear_pointer (&self->tree, afg_tree_unref);
-  self->tree = afg_tree_ref (tree);
+  afg_session_set_tree (self->session, tree);
   g_clear_object (&self->exported);
   /* The view keeps its weight: the layout it builds is in that column. */
   afg_flame_view_set_tree (self->flame_view, tree);
@@ -210,7 +209,7 @@ on_range_changed (AfgWindow *self, AfgStepStrip *strip)
 static void
 on_per_step_toggled (AfgWindow *self, GtkToggleButton *button)
 {
-  if (self->tree == NULL)
+  if (_afg_window_get_tree (self) == NULL)
     return;
   show_values (self, selected_thread (self));
   /* The selected frame's line in the status bar shows a value too. */
@@ -272,7 +271,7 @@ _afg_window_steps_show_tree (AfgWindow *self, AfgTree *tree)
 void
 _afg_window_steps_rebuild (AfgWindow *self)
 {
-  AfgScope scope = *afg_tree_get_scope (self->tree);
+  AfgScope scope = *afg_tree_get_scope (_afg_window_get_tree (self));
 
   build_scope (self, &scope);
 }
@@ -305,9 +304,9 @@ _afg_window_steps_divisor (AfgWindow *self)
 {
   guint n;
 
-  if (self->tree == NULL || !gtk_toggle_button_get_active (self->per_step_button))
+  if (_afg_window_get_tree (self) == NULL || !gtk_toggle_button_get_active (self->per_step_button))
     return 1;
-  n = afg_scope_count_steps (afg_tree_get_scope (self->tree), window_document (self));
+  n = afg_scope_count_steps (afg_tree_get_scope (_afg_window_get_tree (self)), window_document (self));
   return MAX (n, 1);
 }
 
@@ -328,7 +327,7 @@ _afg_window_steps_format_ns (AfgWindow *self, gint64 ns)
 char *
 _afg_window_steps_describe (AfgWindow *self)
 {
-  const AfgScope *scope = afg_tree_get_scope (self->tree);
+  const AfgScope *scope = afg_tree_get_scope (_afg_window_get_tree (self));
   g_autofree char *words = scope_words (scope);
   g_autofree char *time = NULL;
   guint n;
@@ -336,7 +335,7 @@ _afg_window_steps_describe (AfgWindow *self)
   afg_document_get_steps (window_document (self), &n);
   if (n == 0)
     return NULL;
-  time = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  time = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
   if (words == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s)", "all %u steps (%s)", n), n, time);
   /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s)" */
@@ -350,7 +349,7 @@ void
 _afg_window_steps_append_state (AfgWindow *self, GString *hover, GString *slow)
 {
   guint n;
-  const AfgStep *steps = self->tree ? afg_document_get_steps (window_document (self), &n) : NULL;
+  const AfgStep *steps = _afg_window_get_tree (self) ? afg_document_get_steps (window_document (self), &n) : NULL;
   int index = afg_step_strip_get_hover (self->step_strip);
 
   if (steps == NULL || n != afg_step_strip_get_n_steps (self->step_strip))
@@ -366,7 +365,7 @@ _afg_window_steps_append_state (AfgWindow *self, GString *hover, GString *slow)
 char *
 _afg_window_steps_scope_field (AfgWindow *self)
 {
-  const AfgScope *scope = self->tree ? afg_tree_get_scope (self->tree) : NULL;
+  const AfgScope *scope = _afg_window_get_tree (self) ? afg_tree_get_scope (_afg_window_get_tree (self)) : NULL;
 
   if (scope == NULL || scope->n_steps == 0)
     return g_strdup ("");

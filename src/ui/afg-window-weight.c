@@ -23,26 +23,17 @@ tree_has_npu (AfgTree *tree)
   return tree != NULL && afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS);
 }
 
-/* A comparison weighs host time only: its shape and colours are made
- * from the host columns of both sides. */
-static AfgColumn
-column_for (AfgWindow *self, AfgTree *tree)
-{
-  return self->npu_chosen && tree_has_npu (tree) && !_afg_window_is_comparing (self)
-         ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS;
-}
-
 /* What the widths of the tree on screen follow now. */
 AfgColumn
 _afg_window_weight_column (AfgWindow *self)
 {
-  return column_for (self, self->tree);
+  return afg_session_get_column (self->session);
 }
 
 static gboolean
 on_graph (AfgWindow *self)
 {
-  return self->tree != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "graph") == 0;
+  return _afg_window_get_tree (self) != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "graph") == 0;
 }
 
 /* Why the switch is insensitive, NULL when it is not. */
@@ -55,9 +46,9 @@ unavailable_reason (AfgWindow *self)
     return g_strdup (_("Open a profiler database to choose the weight"));
   if (_afg_window_is_comparing (self))
     return g_strdup (_("A comparison shows host time only"));
-  if (tree_has_npu (self->tree))
+  if (tree_has_npu (_afg_window_get_tree (self)))
     return NULL;
-  warning = afg_document_get_npu_warning (afg_tree_get_document (self->tree));
+  warning = afg_document_get_npu_warning (afg_tree_get_document (_afg_window_get_tree (self)));
   if (warning != NULL)
     return g_strdup_printf (_("No NPU time: %s"), warning);
   return g_strdup (_("No NPU time: this database has no TASK and CONNECTION_IDS tables"));
@@ -89,22 +80,33 @@ apply (AfgWindow *self)
   _afg_window_update_actions (self);
 }
 
+/* A tree or a comparison shown brings its own column along
+ * (_afg_window_weight_prepare); a choice applies to the tree on screen. */
+static void
+on_weight_chosen (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+{
+  apply (self);
+}
+
 static void
 choose (AfgWindow *self, gboolean npu)
 {
   GSettings *settings = afg_settings_get ();
 
-  self->npu_chosen = !!npu;
+  afg_session_set_weight (self->session, npu ? AFG_SESSION_WEIGHT_NPU : AFG_SESSION_WEIGHT_HOST);
   if (settings != NULL)
     g_settings_set_string (settings, "weight", npu ? "npu" : "host");
-  apply (self);
 }
 
+/* The switch shows the weight on screen: a toggle that only follows it
+ * (a tree without NPU time shown while NPU is chosen) asks for nothing. */
 static void
 on_npu_toggled (AfgWindow *self, GtkToggleButton *button)
 {
-  if (!self->weight_syncing)
-    choose (self, gtk_toggle_button_get_active (button));
+  gboolean active = gtk_toggle_button_get_active (button);
+
+  if (active != (afg_session_get_column (self->session) == AFG_COLUMN_NPU_TOTAL_NS))
+    choose (self, active);
 }
 
 static void
@@ -121,7 +123,7 @@ toggle_weight_action (GtkWidget *widget, const char *name, GVariant *param)
 AfgFlameLayout *
 _afg_window_weight_prepare (AfgWindow *self, AfgTree *tree, AfgFlameLayout *layout)
 {
-  AfgColumn column = column_for (self, tree);
+  AfgColumn column = afg_session_column_for (self->session, tree);
 
   afg_flame_view_set_weight (self->flame_view, column);
   if (layout != NULL && afg_flame_layout_get_weight (layout) != column)
@@ -148,9 +150,7 @@ _afg_window_weight_update (AfgWindow *self)
   g_autofree char *reason = unavailable_reason (self);
   gboolean npu = on_graph (self) && afg_flame_view_get_weight (self->flame_view) == AFG_COLUMN_NPU_TOTAL_NS;
 
-  self->weight_syncing = TRUE;
   gtk_toggle_button_set_active (self->npu_button, npu);
-  self->weight_syncing = FALSE;
   /* A comparison has its own options in the header, and no room for both. */
   gtk_widget_set_visible (GTK_WIDGET (self->npu_button), on_graph (self) && !_afg_window_is_comparing (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->npu_button), reason == NULL);
@@ -165,7 +165,7 @@ _afg_window_weight_update (AfgWindow *self)
 char *
 _afg_window_weight_describe_npu (AfgWindow *self)
 {
-  const AfgNpuStats *npu = self->tree ? afg_document_get_npu_stats (afg_tree_get_document (self->tree)) : NULL;
+  const AfgNpuStats *npu = _afg_window_get_tree (self) ? afg_document_get_npu_stats (afg_tree_get_document (_afg_window_get_tree (self))) : NULL;
   g_autofree char *linked = NULL;
   g_autofree char *unlinked = NULL;
 
@@ -195,7 +195,9 @@ _afg_window_weight_init (AfgWindow *self)
   GSettings *settings = afg_settings_get ();
   g_autofree char *weight = settings ? g_settings_get_string (settings, "weight") : NULL;
 
-  self->npu_chosen = g_strcmp0 (weight, "npu") == 0;
+  afg_session_set_weight (self->session, g_strcmp0 (weight, "npu") == 0 ? AFG_SESSION_WEIGHT_NPU
+                                                                        : AFG_SESSION_WEIGHT_HOST);
+  g_signal_connect_object (self->session, "notify::weight", G_CALLBACK (on_weight_chosen), self, G_CONNECT_SWAPPED);
   narrow (GTK_WIDGET (self->npu_button));
 }
 

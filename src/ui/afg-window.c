@@ -99,15 +99,15 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   g_autofree char *text = NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
-  if (node != AFG_FLAME_NO_FRAME && self->tree != NULL)
+  if (node != AFG_FLAME_NO_FRAME && _afg_window_get_tree (self) != NULL)
     {
       AfgColumn weight = _afg_window_weight_column (self);
 
-      total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, weight, node));
-      percent = afg_format_percent (afg_tree_get_value (self->tree, weight, node),
-                                    afg_tree_get_value (self->tree, weight, AFG_TREE_ROOT));
+      total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), weight, node));
+      percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
+                                    afg_tree_get_value (_afg_window_get_tree (self), weight, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
-                              afg_tree_get_node_name (self->tree, node), total, percent);
+                              afg_tree_get_node_name (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
   _afg_window_report_state (self);
@@ -144,10 +144,10 @@ on_thread_selected (AfgWindow *self, GParamSpec *pspec, GtkDropDown *dropdown)
 {
   guint selected = gtk_drop_down_get_selected (dropdown);
 
-  if (self->tree == NULL || selected == GTK_INVALID_LIST_POSITION)
+  if (_afg_window_get_tree (self) == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
   afg_flame_view_set_view_root (self->flame_view, selected == 0 ? AFG_TREE_ROOT
-                                : afg_tree_get_thread (self->tree, selected - 1)->node);
+                                : afg_tree_get_thread (_afg_window_get_tree (self), selected - 1)->node);
 }
 
 static void
@@ -235,11 +235,10 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
-  g_clear_object (&self->file);
   _afg_window_steps_dispose (self);
   _afg_window_step_compare_dispose (self);
   _afg_window_functions_dispose (self);
-  g_clear_pointer (&self->tree, afg_tree_unref);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   g_clear_pointer (&self->diff_view, afg_diff_view_free);
@@ -340,6 +339,7 @@ afg_window_init (AfgWindow *self)
 {
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
+  self->session = afg_session_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
   _afg_window_compare_init (self);
@@ -369,7 +369,7 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 static char *
 thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (self->tree, _afg_window_weight_column (self), node));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), _afg_window_weight_column (self), node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
@@ -379,7 +379,7 @@ thread_entry (AfgWindow *self, guint32 node, const char *label)
 void
 _afg_window_fill_threads (AfgWindow *self)
 {
-  AfgTree *profile = self->tree;
+  AfgTree *profile = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
   g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
@@ -406,7 +406,7 @@ skipped_rows (const AfgStats *s)
 void
 _afg_window_update_status (AfgWindow *self)
 {
-  AfgTree *profile = self->tree;
+  AfgTree *profile = _afg_window_get_tree (self);
   g_autofree char *scope = _afg_window_steps_describe (self);
   g_autofree char *npu = _afg_window_weight_describe_npu (self);
   g_autoptr(GString) line = g_string_new (NULL);
@@ -465,11 +465,11 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
       g_clear_pointer (&layout, afg_flame_layout_free);
       return;
     }
-  g_clear_pointer (&self->tree, afg_tree_unref);
-  self->tree = afg_tree_ref (profile);
+  afg_diff_view_set_shape (self->diff_view, NULL, NULL);
+  afg_session_set_comparing (self->session, FALSE);
+  afg_session_set_tree (self->session, profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   layout = _afg_window_weight_prepare (self, profile, layout);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
@@ -519,7 +519,7 @@ afg_window_get_file (AfgWindow *self)
 {
   g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
 
-  return self->file;
+  return _afg_window_get_file (self);
 }
 
 gboolean

@@ -299,6 +299,82 @@ afg_test_db_add_task (AfgTestDb *self, gint64 start, gint64 end, gint64 connecti
   return afg_test_db_add_task_on (self, start, end, connection_id, 0, 2);
 }
 
+static gboolean
+has_table (AfgTestDb *self, const char *name)
+{
+  sqlite3_stmt *stmt = prepare (self, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  gboolean found;
+
+  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+static gint64
+name_or_null (AfgTestDb *self, const char *name)
+{
+  return name != NULL ? afg_test_db_name (self, name) : AFG_TEST_NULL;
+}
+
+/* Runs @sql (its table made by @schema first) with @values bound. */
+static void
+insert_row (AfgTestDb *self, const char *schema, const char *sql, const gint64 *values, guint n_values)
+{
+  sqlite3_stmt *stmt;
+
+  afg_test_db_exec (self, schema);
+  stmt = prepare (self, sql);
+  insert_values (self, stmt, values, n_values);
+  sqlite3_finalize (stmt);
+}
+
+gint64
+afg_test_db_add_typed_task (AfgTestDb *self, gint64 start, gint64 end, gint64 connection_id, const char *task_type)
+{
+  gint64 global_task_id = self->n_tasks;
+  gint64 rowid = afg_test_db_add_task (self, start, end, connection_id);
+  gint64 values[] = { name_or_null (self, task_type), rowid };
+  const char *table = has_table (self, "TASK_DATA") ? "TASK_DATA" : "TASK";
+  g_autofree char *sql = g_strdup_printf ("UPDATE %s SET taskType = ?1 WHERE rowid = ?2", table);
+  sqlite3_stmt *stmt = prepare (self, sql);
+
+  insert_values (self, stmt, values, G_N_ELEMENTS (values));
+  sqlite3_finalize (stmt);
+  return global_task_id;
+}
+
+void
+afg_test_db_add_compute_info (AfgTestDb *self, gint64 global_task_id, const char *name)
+{
+  gint64 values[] = { name_or_null (self, name), global_task_id };
+
+  insert_row (self, "CREATE TABLE IF NOT EXISTS COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER,"
+                    " blockDim INTEGER, taskType INTEGER, opType INTEGER)",
+              "INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId) VALUES (?1, ?2)", values, G_N_ELEMENTS (values));
+}
+
+void
+afg_test_db_add_comm_task_info (AfgTestDb *self, gint64 global_task_id)
+{
+  gint64 values[] = { global_task_id };
+
+  insert_row (self, "CREATE TABLE IF NOT EXISTS COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId INTEGER,"
+                    " taskType INTEGER, opId INTEGER)",
+              "INSERT INTO COMMUNICATION_TASK_INFO (globalTaskId) VALUES (?1)", values, G_N_ELEMENTS (values));
+}
+
+void
+afg_test_db_add_collective (AfgTestDb *self, gint64 start, gint64 end, gint64 connection_id, const char *op_name)
+{
+  gint64 values[] = { name_or_null (self, op_name), start, end, connection_id };
+
+  insert_row (self, "CREATE TABLE IF NOT EXISTS COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER,"
+                    " connectionId INTEGER, groupName INTEGER, opId INTEGER PRIMARY KEY, opType INTEGER)",
+              "INSERT INTO COMMUNICATION_OP (opName, startNs, endNs, connectionId) VALUES (?1, ?2, ?3, ?4)",
+              values, G_N_ELEMENTS (values));
+}
+
 void
 afg_test_db_link (AfgTestDb *self, gint64 id, gint64 connection_id)
 {
@@ -757,7 +833,7 @@ afg_test_read_lines (const char *path)
   return out;
 }
 
-/* Issue 17: job folders in torch_npu's layout. */
+/* Job folders in torch_npu's layout. */
 void
 afg_test_make_file (const char *dir, const char *name, const char *data)
 {

@@ -107,6 +107,26 @@ gint64      afg_test_db_add_task_on  (AfgTestDb         *self,
                                       gint64             connection_id,
                                       gint64             device_id,
                                       gint64             stream_id);
+/* A task as afg_test_db_add_task() of type @task_type (a STRING_IDS
+ * name; NULL: taskType NULL); returns its globalTaskId. */
+gint64      afg_test_db_add_typed_task (AfgTestDb       *self,
+                                      gint64             start,
+                                      gint64             end,
+                                      gint64             connection_id,
+                                      const char        *task_type);
+/* Rows of COMPUTE_TASK_INFO (@name NULL: name NULL), COMMUNICATION_TASK_INFO
+ * and COMMUNICATION_OP (@op_name NULL: opName NULL), each table made as
+ * the samples have it on first use. */
+void        afg_test_db_add_compute_info (AfgTestDb     *self,
+                                      gint64             global_task_id,
+                                      const char        *name);
+void        afg_test_db_add_comm_task_info (AfgTestDb   *self,
+                                      gint64             global_task_id);
+void        afg_test_db_add_collective (AfgTestDb       *self,
+                                      gint64             start,
+                                      gint64             end,
+                                      gint64             connection_id,
+                                      const char        *op_name);
 /* A CONNECTION_IDS row: PYTORCH_API.connectionId @id -> TASK.connectionId
  * @connection_id. */
 void        afg_test_db_link         (AfgTestDb         *self,
@@ -229,5 +249,7 @@ char       *afg_test_load_both       (const char        *path,
 int afg_test_compare_events (gconstpointer a,
                              gconstpointer b,
                              gpointer      unused);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgTestDb, afg_test_db_free)
 
 G_END_DECLS

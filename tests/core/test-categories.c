@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 18: categories in flamegraph.py's order (CANN, framework, Python),
+/* Categories in flamegraph.py's order (CANN, framework, Python),
  * checked on frame names taken from the real sample DBs, the same in the
  * profile (what the window colours by), the JSON export and the page. */
 #include "config.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `ascend-flamegraph --diff A.db B.db --export [-o DIR] [-f html|json|folded]
- * [--merge-addresses] [--steps A[-B]] [-q]` (issue 16): the writers'
+ * [--merge-addresses] [--steps A[-B]] [-q]`: the writers'
  * bytes, atomically, and the single export's error lines and exit codes. */
 #include "config.h"
 

@@ -392,8 +392,8 @@ test_usage_needs_export (Fixture *f, gconstpointer data)
   g_autofree char *err = NULL;
 
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_USAGE);
-  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight, --steps and --merge-addresses work only with --export\n"
-                   HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n");
+  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export\n"
+                   HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n");
 }
 
 /* --help tells the whole usage, the export options included. */
@@ -404,7 +404,7 @@ test_help (gconstpointer data)
   const char * const needles[] = {
     "Usage:\n  ascend-flamegraph [OPTION", "--export", "-o, --output=DIR", "-f, --format=FORMAT",
     "-q, --quiet", "--version", "--steps=A[-B]", "\n  ascend-flamegraph [DB|FOLDER",
-    "ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu] [--steps A[-B]] [--merge-addresses] [-q] DB|FOLDER\n",
+    "ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n",
     "--merge-addresses",
     "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written.",
   };

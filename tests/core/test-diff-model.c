@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The diff of two profiles (issue 16): each side's threads merged into
+/* The diff of two profiles: each side's threads merged into
  * one root by name, the union of both sides' paths, a and b values per
  * frame with zeros where a side lacks it, children by name. */
 #include "config.h"

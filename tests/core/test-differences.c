@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 18: each difference from MindStudio Insight's flamegraph.py that the
- * README lists ("Differences from flamegraph.py"), pinned on a DB built for
+/* Each difference from MindStudio Insight's flamegraph.py that
+ * docs/flamegraph-py.md lists, pinned on a DB built for
  * it (equal starts: /rules/same-start-longer-is-parent in test-rules.c).
  * The comments say what the script makes of the same rows. */
 #include "config.h"

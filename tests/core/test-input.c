@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 2, rules 1 and 2: input checks, in order, each a clear error naming
+/* Input checks, in order, each a clear error naming
  * the file; the database is opened read-only and nothing is written. */
 #include "config.h"
 

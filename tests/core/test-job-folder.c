@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, discovery: the profiler DBs of a job folder the test builds. */
+/* Discovery: the profiler DBs of a job folder the test builds. */
 #include "config.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a job's ranks read in parallel (afg-job-load.c), the window's
+/* A job's ranks read in parallel (afg-job-load.c), the window's
  * "All ranks" (afg-merged-tree.c) and Cancel. */
 #include "config.h"
 

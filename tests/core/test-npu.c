@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 13's rules for the NPU device time of each host frame, each on a
+/* The rules for the NPU device time of each host frame, each on a
  * DB made for it, and the real samples' .npu.expected. */
 #include "config.h"
 
@@ -599,12 +599,19 @@ test_json (void)
   document = afg_test_db_load_document (db);
   tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   afg_json_write (tree, json);
-  g_assert_true (g_str_has_prefix (json->str, "{\"format\":\"ascend-flamegraph\",\"version\":2,"));
-  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],\"npu\":{\"tasks\":2,\"ns\":9,"
+  g_assert_true (g_str_has_prefix (json->str, "{\"format\":\"ascend-flamegraph\",\"version\":3,"));
+  g_assert_nonnull (strstr (json->str, "\"depth_truncated\":0},\"scope\":null,\"steps\":[],"
+                                       "\"device_timeline\":{\"compute_ns\":0,\"comm_ns\":0,\"other_ns\":7,\"free_ns\":0},"
+                                       "\"npu\":{\"tasks\":2,\"ns\":9,"
                                        "\"unlinked_tasks\":1,\"unlinked_ns\":2,\"skipped\":1},\"functions\":["));
-  g_assert_nonnull (strstr (json->str, "\"label\":\"1/1\",\"total_ns\":100,\"npu_total_ns\":7,\"children\":["));
+  g_assert_nonnull (strstr (json->str, "\"label\":\"1/1\",\"total_ns\":100,\"npu_total_ns\":7,"
+                                       "\"npu_compute_total_ns\":0,\"comm_total_ns\":0,\"comm_exposed_total_ns\":0,"
+                                       "\"children\":["));
   g_assert_nonnull (strstr (json->str, "\"calls\":1,\"total_ns\":100,\"self_ns\":100,\"npu_total_ns\":7,"
-                                       "\"npu_self_ns\":7,\"npu_tasks\":1,\"children\":[]"));
+                                       "\"npu_self_ns\":7,\"npu_tasks\":1,\"npu_compute_total_ns\":0,"
+                                       "\"npu_compute_self_ns\":0,\"npu_compute_tasks\":0,\"comm_total_ns\":0,"
+                                       "\"comm_self_ns\":0,\"comm_ops\":0,\"comm_exposed_total_ns\":0,"
+                                       "\"comm_exposed_self_ns\":0,\"kernels\":[],\"children\":[]"));
 }
 
 static char *

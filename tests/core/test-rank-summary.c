@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a rank's summary is taken from its exported tree alone; its
+/* A rank's summary is taken from its exported tree alone; its
  * figures must be those of the trees it no longer builds (one per step,
  * one with addresses merged). */
 #include "config.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, CLI: --export of a job folder the test builds. */
+/* The CLI's --export of a job folder the test builds. */
 #include "config.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 2, rules 3-9 (rule 10, the categories, is test-categories.c): what
+/* The loading rules (the categories are test-categories.c's): what
  * the loader makes of the rows of a database that each test builds itself. */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 14: steps. Where steps come from (ProfilerStep#N rows, else
+/* Steps. Where steps come from (ProfilerStep#N rows, else
  * STEP_TIME), scopes of steps A–B and the trees built for them, the
  * --steps option and what JSON and the page carry about steps. */
 #include "config.h"
@@ -433,11 +433,12 @@ test_cli_formats (CliFixture *f, gconstpointer data)
   g_assert_cmpint (run_steps (f, "json", "2-3", &err), ==, EXIT_OK);
   json = read_output (f, "flamegraph.json");
   g_assert_cmpstr (json, ==, json_expected);
-  g_assert_nonnull (strstr (json, "\"version\":2,"));
+  g_assert_nonnull (strstr (json, "\"version\":3,"));
   g_assert_nonnull (strstr (json, ",\"scope\":{\"steps\":[2,3],\"start_ns\":100,\"end_ns\":1000},"
-                                  "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100},"
-                                  "{\"id\":2,\"start_ns\":100,\"end_ns\":250},"
-                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000}],\"npu\":null,\"functions\":["));
+                                  "\"steps\":[{\"id\":1,\"start_ns\":0,\"end_ns\":100,\"device\":null},"
+                                  "{\"id\":2,\"start_ns\":100,\"end_ns\":250,\"device\":null},"
+                                  "{\"id\":3,\"start_ns\":250,\"end_ns\":1000,\"device\":null}],"
+                                  "\"device_timeline\":null,\"npu\":null,\"functions\":["));
   g_assert_null (strstr (json, "\"label\":\"1/2\""));
   g_assert_cmpint (run_steps (f, "folded", "2", NULL), ==, EXIT_OK);
   folded = read_output (f, "flamegraph.folded");

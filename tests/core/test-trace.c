@@ -99,10 +99,17 @@ trace_load (const char *path)
   return trace;
 }
 
+/* A device task's category is its kind. */
+static gboolean
+is_task_category (const char *cat)
+{
+  return g_strcmp0 (cat, "compute") == 0 || g_strcmp0 (cat, "communication") == 0 || g_strcmp0 (cat, "other") == 0;
+}
+
 static gboolean
 is_host (const Event *e)
 {
-  return g_str_equal (e->ph, "X") && g_strcmp0 (e->cat, "npu") != 0 && g_strcmp0 (e->cat, "step") != 0;
+  return g_str_equal (e->ph, "X") && !is_task_category (e->cat) && g_strcmp0 (e->cat, "step") != 0;
 }
 
 static char *
@@ -196,7 +203,7 @@ index_tracks (const Trace *trace)
   for (guint i = 0; i < trace->events->len; i++)
     {
       const Event *e = &g_array_index (trace->events, Event, i);
-      Slice slice = { e->ts, e->dur, g_strcmp0 (e->cat, "npu") == 0 };
+      Slice slice = { e->ts, e->dur, is_task_category (e->cat) };
       char *key;
       GArray *slices;
 
@@ -436,7 +443,7 @@ pid_of_process (const Trace *trace, const char *name)
   g_assert_not_reached ();
 }
 
-/* Issue 13's links: the lowest rowid *used* row takes a connection id's
+/* The NPU links: the lowest rowid *used* row takes a connection id's
  * tasks; -1 and 4294967295 never link; a task that reaches only unused
  * rows is drawn without a flow; a task without two integer times is not
  * drawn. One process per device, one thread per stream. */
@@ -471,7 +478,7 @@ test_device_tracks (void)
   trace = export_trace (document, NULL, &warning);
   g_assert_null (warning);
   check_rows (trace, document, NULL);
-  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, 5);
+  g_assert_cmpuint (count_events (trace, "X", "other"), ==, 5);
   g_assert_cmpuint (check_flows (trace), ==, 2);
   for (guint i = 0; i < 2; i++)
     {
@@ -487,7 +494,7 @@ test_device_tracks (void)
   g_assert_cmpstr (meta_name (trace, "thread_name", dev0, 0), ==, "Stream 2");
   g_assert_cmpstr (meta_name (trace, "thread_name", dev0, 1), ==, "Stream 3");
   g_assert_cmpstr (meta_name (trace, "thread_name", dev1, 2), ==, "Stream 5");
-  g_assert_cmpuint (find_event (trace, "X", "npu", 1)->pid, ==, dev1);
+  g_assert_cmpuint (find_event (trace, "X", "other", 1)->pid, ==, dev1);
   g_assert_cmpint (trace->base_ns + find_event (trace, "f", "npu", 1)->ts, ==, 112);
 }
 
@@ -511,7 +518,7 @@ test_missing_stream (void)
   g_assert_nonnull (warning);
   g_assert_nonnull (strstr (warning, "streamId"));
   check_rows (trace, document, NULL);
-  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, 0);
+  g_assert_cmpuint (count_events (trace, "X", "other"), ==, 0);
   g_assert_cmpuint (count_events (trace, "s", NULL), ==, 0);
 }
 
@@ -534,7 +541,7 @@ test_no_task_table (void)
       trace = export_trace (document, NULL, &warning);
       g_assert_true ((warning != NULL) == (flags[i] == AFG_TEST_DB_TASK_VIEW));
       check_rows (trace, document, NULL);
-      g_assert_cmpuint (count_events (trace, "X", "npu"), ==, 0);
+      g_assert_cmpuint (count_events (trace, "X", "other"), ==, 0);
     }
 }
 
@@ -570,8 +577,8 @@ test_steps_scope (void)
   step = find_event (trace, "X", "step", 0);
   g_assert_cmpstr (step->name, ==, "ProfilerStep#2");
   g_assert_null (find_event (trace, "X", "step", 1));
-  g_assert_cmpint (trace->base_ns + find_event (trace, "X", "npu", 0)->ts, ==, 250);
-  g_assert_cmpint (trace->base_ns + find_event (trace, "X", "npu", 1)->ts, ==, 140);
+  g_assert_cmpint (trace->base_ns + find_event (trace, "X", "other", 0)->ts, ==, 250);
+  g_assert_cmpint (trace->base_ns + find_event (trace, "X", "other", 1)->ts, ==, 140);
   g_assert_cmpuint (check_flows (trace), ==, 1);
 }
 
@@ -619,7 +626,7 @@ test_hostile_values (void)
   document = afg_test_db_load_document (db);
   trace = export_trace (document, NULL, NULL);
   check_rows (trace, document, NULL);
-  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, 3);
+  g_assert_cmpuint (count_events (trace, "X", "other"), ==, 3);
   g_assert_cmpuint (check_flows (trace), ==, 2);
   unknown = pid_of_process (trace, "NPU device ?");
   g_assert_cmpstr (meta_name (trace, "thread_name", unknown, 0), ==, "Stream ?");
@@ -649,9 +656,14 @@ test_sample (gconstpointer data)
   g_autoptr(AfgDocument) document = load_path (path);
   g_autoptr(Trace) trace = export_trace (document, NULL, NULL);
   const AfgNpuStats *npu = afg_document_get_npu_stats (document);
+  const AfgNpuKindStats *kinds = afg_document_get_npu_kind_stats (document);
 
   check_rows (trace, document, NULL);
-  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, npu->tasks);
+  g_assert_cmpuint (count_events (trace, "X", "compute"), ==, kinds->compute_tasks);
+  g_assert_cmpuint (count_events (trace, "X", "other"), ==, kinds->other_tasks);
+  g_assert_cmpuint (count_events (trace, "X", "compute") + count_events (trace, "X", "other")
+                    + count_events (trace, "X", "communication"), ==, npu->tasks);
+  g_assert_cmpuint (count_events (trace, "X", "communication"), ==, 300);
   g_assert_cmpuint (check_flows (trace), ==, npu->tasks - npu->unlinked_tasks);
   g_assert_cmpuint (count_events (trace, "X", "step"), ==, 1);
 }
@@ -691,7 +703,8 @@ test_cli (void)
   g_assert_cmpuint (strlen (trace->text), >, 2 << 20);
   check_rows (trace, document, NULL);
   npu = afg_document_get_npu_stats (document);
-  g_assert_cmpuint (count_events (trace, "X", "npu"), ==, npu->tasks);
+  g_assert_cmpuint (count_events (trace, "X", "compute") + count_events (trace, "X", "other")
+                    + count_events (trace, "X", "communication"), ==, npu->tasks);
   g_assert_cmpuint (check_flows (trace), ==, npu->tasks - npu->unlinked_tasks);
   afg_test_rm_rf (dir);
 }

@@ -75,12 +75,12 @@ test_json_exact (void)
 
   g_assert_cmpint (g_stat (db->path, &st), ==, 0);
   expected = g_strdup_printf (
-    "{\"format\":\"ascend-flamegraph\",\"version\":2,"
+    "{\"format\":\"ascend-flamegraph\",\"version\":3,"
     "\"source\":{\"file\":\"ascend_pytorch_profiler_0.db\",\"bytes\":%" G_GINT64_FORMAT "},"
     "\"stats\":{\"rows\":6,\"used\":4,\"skipped_type\":1,\"skipped_null\":0,"
     "\"skipped_malformed\":0,\"skipped_nonpositive\":1,\"profiler_steps\":0,"
     "\"partial_overlaps\":0,\"depth_truncated\":0},"
-    "\"scope\":null,\"steps\":[],"
+    "\"scope\":null,\"steps\":[],\"device_timeline\":null,"
     "\"npu\":null,"
     "\"functions\":["
     "{\"name\":\"train.py(1): main\",\"category\":\"python\",\"calls\":1,\"self_ns\":50,\"total_ns\":100},"

@@ -23,7 +23,7 @@ under_x () {
 $(tail -20 "$tmp/app.log")"
   pid=$(xdotool getwindowpid "$wid" 2>/dev/null)
   i=0
-  # The app's test state line (README, "Test state line").
+  # The app's test state line (docs/test-state-line.md).
   until grep -q '^afg-state	page=graph	.*	zoom=All threads	' "$tmp/app.log"; do
     i=$((i + 1))
     [ "$i" -le 300 ] || fail "the window never showed the graph; app log:

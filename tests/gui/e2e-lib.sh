@@ -45,7 +45,7 @@ stop_app () {
   PID=
 }
 
-# The app's state lines (README, "Test state line"): one per change,
+# The app's state lines (docs/test-state-line.md): one per change,
 # "afg-state" then TAB-separated KEY=VALUE fields.
 export AFG_TEST_STATE=1
 TAB=$(printf '\t')

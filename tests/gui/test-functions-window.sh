@@ -84,7 +84,7 @@ wait_state "rows=$N_FUNCTIONS"
 ok "the search entry filters the table (names holding aten::), Escape shows every row again"
 
 # Found by the search, picked, the search cleared: the pick stays. With
-# AFG_SCREENSHOT_DIR set, the README's picture of the sandwich.
+# AFG_SCREENSHOT_DIR set, docs/functions.md's picture of the sandwich.
 xdotool key ctrl+f
 xdotool type --delay 30 "aten::copy_"
 wait_state "rows=$(python3 "$EXPECT" "$ALL" rows aten::copy_)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# "Merge Address Variants" in the window (issue 16), end to end under
+# "Merge Address Variants" in the window, end to end under
 # xvfb-run: on by default, for one profile (its tree is the CLI's with
 # --merge-addresses) and for a comparison (the samples' .diff.expected);
 # the main menu (F10, M) turns it off and on, the tree is built again
@@ -80,7 +80,7 @@ wait_state page=graph mode=diff merged=0 "file=$A" "compared=$B"
 ok "a comparison: merged by default (the expected diff), built again without merging"
 stop_app
 
-# A job folder of the two samples (issue 17): its first rank is built as
+# A job folder of the two samples: its first rank is built as
 # the setting says (off, remembered from above), and the toggle builds it
 # again, as for one DB.
 JOB=$WORK/job

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The window's weight switch (issue 13) under the real pointer and keys
+# The window's weight switch under the real pointer and keys
 # (run under xvfb-run): on a real sample with NPU data, a click on "NPU"
 # and Ctrl+N switch the widths between host and NPU time; the shown NPU
 # total, the search share and the root's tooltip are the CLI JSON's

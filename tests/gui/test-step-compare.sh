@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Two step ranges of one DB compared in the window (issue 16), under the
+# Two step ranges of one DB compared in the window, under the
 # real pointer (run under xvfb-run), on a DB of tools/afg-gen-db with 8
 # steps: steps 2-3 picked as A, "Compare with Steps…" from the strip's
 # right-click menu, step 5 picked as B; then Ctrl+click on step 6 and a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Property test of the exported page (issue 6): 1,000 random hostile
+// Property test of the exported page: 1,000 random hostile
 // names (control characters, quotes, </script>, <!--, invalid UTF-8, RTL
 // marks, 10 KiB names) through the export. In Chromium the data embedded
 // in the page decodes to exactly the JSON export, only the page's own

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The viewer under hostile use (issue 6), in-process under Xvfb so that
+/* The viewer under hostile use, in-process under Xvfb so that
  * ASan and LSan see every thread: three bad files in a row, a load
  * cancelled twenty times, a window closed mid-load. */
 #include "config.h"

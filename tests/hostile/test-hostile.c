@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Hostile and broken profiler DBs through the CLI (issue 6). Every case
+/* Hostile and broken profiler DBs through the CLI. Every case
  * checks the exit code, the one-line message, that nothing is left in the
  * output directory on error and that the input's directory is unchanged.
  * The basic input checks (missing file, directory, FIFO, 10 GiB + 1,

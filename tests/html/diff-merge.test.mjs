@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The diff page's "Merge addresses" toggle (issue 16): on a diff exported
+// The diff page's "Merge addresses" toggle: on a diff exported
 // without --merge-addresses, the toggle on dumps exactly what
 // `--diff A B --export -f json --merge-addresses` says and colours every
 // frame as the core does (afg-diff-dump: afg_diff_hsl() on the core's

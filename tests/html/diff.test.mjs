@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The diff page (issue 16): dump() is the diff JSON's tree, the colours
+// The diff page: dump() is the diff JSON's tree, the colours
 // are the window's (afg-diff-dump prints what afg_diff_hsl() gives, on a
 // table of inputs and on the samples' diff), the tooltip says A → B, and
 // the controls switch the shape, the colour and the normalisation.

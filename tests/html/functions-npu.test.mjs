@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Functions panel follows the NPU weight (issue 15): with #weight=npu
+// The Functions panel follows the NPU weight: with #weight=npu
 // its table has each name's NPU self and total and its sandwich is weighted
 // by NPU time; back on host time it is the JSON's table again. Expected
 // values come from the CLI's JSON tree, summed here.
@@ -136,7 +136,7 @@ for (const sample of SAMPLES) for (const variant of VARIANTS) {
     const npu = tableOf(json, ...NPU);
     assert.ok([...npu.values()].some((r) => r.total_ns > 0 && r.total_ns !== r.self_ns));
     const { page, log } = await h.openPage(browser.context, h.exportHtml(db), variant.hash);
-    await page.click('#functions-title');
+    await h.openFunctions(page);
     assert.deepEqual(await headers(page), ['Name', 'Category', 'Calls', 'NPU self', 'NPU total', '% NPU self']);
 
     const rows = await panelRows(page);

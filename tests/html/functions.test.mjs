@@ -66,7 +66,7 @@ for (const name of ['ascend_pytorch_profiler_level0_rank0', 'ascend_pytorch_prof
 
 test('the table sorts by a column and follows the search', async () => {
   const p = await h.openPage(browser.context, file);
-  await p.page.click('#functions-title');
+  await h.openFunctions(p.page);
   assert.deepEqual(await tableNames(p.page), [fx.FORWARD, fx.MAIN, fx.ACLNN, fx.LOOP, fx.ADD, fx.MATMUL]);
   await p.page.click('#functions-table th[data-key="total"]');
   assert.deepEqual((await tableNames(p.page)).slice(0, 2), [fx.MAIN, fx.FORWARD]);
@@ -83,7 +83,7 @@ test('the table sorts by a column and follows the search', async () => {
 test('selecting a function highlights its frames and draws its sandwich', async () => {
   const p = await h.openPage(browser.context, file);
   const before = await pixelOf(p.page, fx.MAIN);
-  await p.page.click('#functions-title');
+  await h.openFunctions(p.page);
   await p.page.click(`#functions-table tr[data-name="${fx.ADD}"]`);
   assert.equal(await p.page.getAttribute('#functions-table tr.selected', 'data-name'), fx.ADD);
   const dim = await pixelOf(p.page, fx.MAIN);

@@ -121,6 +121,15 @@ export async function openPage(context, file, hash = '') {
   return { page, log, url };
 }
 
+/* Opens the Functions panel. The <details> element's toggle event, which
+ * fills the table, comes in a task of its own after the click: wait for
+ * the filled table rather than read it at once. */
+export async function openFunctions(page) {
+  await page.click('#functions-title');
+  await page.waitForFunction(() => document.querySelector('#functions-box').open
+    && document.querySelector('#functions-count').textContent !== '');
+}
+
 /* Page coordinates of the centre of the first on-screen frame named @name. */
 export async function frameCentre(page, name, index = 0) {
   const rects = await page.evaluate((n) => window.flamegraph.frames(n), name);

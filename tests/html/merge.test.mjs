@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The page's "Merge addresses" toggle (issue 16): on by default, its
+// The page's "Merge addresses" toggle: on by default, its
 // merged tree is the CLI's --merge-addresses export frame by frame (and the
 // samples' .merged.expected), off it is the plain export; the choice
 // survives a reload; #merge= overrides it; a frame merged from several

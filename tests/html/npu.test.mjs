@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The NPU weight of the page (issue 13): dump('npu') against the JSON
+// The NPU weight of the page: dump('npu') against the JSON
 // export and the samples' .npu.expected, #weight=npu, the switch, widths
 // and the tooltip; a profile without NPU data keeps the switch disabled.
 import { test, before, after } from 'node:test';

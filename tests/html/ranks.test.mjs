@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 17: the index page of a job folder's export (the two real samples
+// The index page of a job folder's export (the two real samples
 // as ranks 0 and 1 in torch_npu's layout, beside analysis.db, and a rank
 // that is no database): the straggler said in words, each rank's link
 // resolving to a written page, no request beyond the files themselves.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The page's step strip, the exported scope in the summary and the
-// "Per step" toggle (issue 14), on the three-step profile of fixtures.mjs.
+// "Per step" toggle, on the three-step profile of fixtures.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

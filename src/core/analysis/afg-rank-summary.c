@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a rank's figures, kept once its document is dropped, and the
+/* A rank's figures, kept once its document is dropped, and the
  * job's comparisons of them. */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a rank's step totals without a tree per step. The builder's
+/* A rank's step totals without a tree per step. The builder's
  * root total is the sum of its threads' top-level rows cut to the scope,
  * its NPU total the device time of the rows in the walk that start in the
  * scope. Whether a row is top-level does not depend on the scope: a row

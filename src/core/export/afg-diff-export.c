@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Writing a diff (issue 16) as the single export writes a profile:
+/* Writing a diff as the single export writes a profile:
  * DIR/flamegraph-diff.{html,json,folded} through a temp file and rename. */
 #define G_LOG_DOMAIN "afg-export"
 

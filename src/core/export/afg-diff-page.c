@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The diff's self-contained page (issue 16): data/html/diff.html with the
+/* The diff's self-contained page: data/html/diff.html with the
  * flame view of flamegraph.js, coloured by diff-color.js. */
 #include "config.h"
 

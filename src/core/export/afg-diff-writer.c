@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The diff's JSON and folded stacks (issue 16). */
+/* The diff's JSON and folded stacks. */
 #include "config.h"
 
 #include "afg-diff-writers.h"

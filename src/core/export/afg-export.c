@@ -15,6 +15,7 @@
 #include "afg-atomic-file.h"
 #include "afg-error.h"
 #include "afg-huge.h"
+#include "afg-task-kinds.h"
 #include "afg-tree-builder.h"
 #include "afg-writers.h"
 
@@ -41,7 +42,13 @@ afg_format_from_string (const char *text, AfgFormat *format)
   return FALSE;
 }
 
-static const char * const weight_names[] = { "host", "npu" };
+static const char * const weight_names[] = { "host", "npu", "compute", "comm", "exposed" };
+static const AfgColumn self_columns[] = { AFG_COLUMN_SELF_NS, AFG_COLUMN_NPU_SELF_NS, AFG_COLUMN_NPU_COMPUTE_SELF_NS,
+                                          AFG_COLUMN_COMM_SELF_NS, AFG_COLUMN_COMM_EXPOSED_SELF_NS };
+static const AfgColumn total_columns[] = { AFG_COLUMN_TOTAL_NS, AFG_COLUMN_NPU_TOTAL_NS,
+                                           AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, AFG_COLUMN_COMM_TOTAL_NS,
+                                           AFG_COLUMN_COMM_EXPOSED_TOTAL_NS };
+G_STATIC_ASSERT (G_N_ELEMENTS (weight_names) == AFG_N_WEIGHTS);
 
 gboolean
 afg_weight_from_string (const char *text, AfgWeight *weight)
@@ -55,10 +62,41 @@ afg_weight_from_string (const char *text, AfgWeight *weight)
   return FALSE;
 }
 
+const char *
+afg_weight_to_string (AfgWeight weight)
+{
+  g_return_val_if_fail (weight < AFG_N_WEIGHTS, NULL);
+  return weight_names[weight];
+}
+
 AfgColumn
 afg_weight_get_self_column (AfgWeight weight)
 {
-  return weight == AFG_WEIGHT_NPU ? AFG_COLUMN_NPU_SELF_NS : AFG_COLUMN_SELF_NS;
+  g_return_val_if_fail (weight < AFG_N_WEIGHTS, AFG_COLUMN_SELF_NS);
+  return self_columns[weight];
+}
+
+AfgColumn
+afg_weight_get_total_column (AfgWeight weight)
+{
+  g_return_val_if_fail (weight < AFG_N_WEIGHTS, AFG_COLUMN_TOTAL_NS);
+  return total_columns[weight];
+}
+
+gboolean
+afg_weight_has_kernels (AfgWeight weight)
+{
+  return weight == AFG_WEIGHT_COMPUTE || weight == AFG_WEIGHT_COMM || weight == AFG_WEIGHT_EXPOSED;
+}
+
+gint64
+afg_weight_kernel_value (AfgWeight weight, const AfgNpuKernel *kernel)
+{
+  if (weight == AFG_WEIGHT_COMPUTE)
+    return kernel->kind == AFG_TASK_KIND_COMPUTE ? kernel->ns : 0;
+  if (kernel->kind != AFG_TASK_KIND_COMMUNICATION)
+    return 0;
+  return weight == AFG_WEIGHT_COMM ? kernel->ns : weight == AFG_WEIGHT_EXPOSED ? kernel->exposed_ns : 0;
 }
 
 /* JSON v2 and the page always carry the durations: a tree built without
@@ -74,7 +112,7 @@ with_durations (const AfgTree *tree, AfgFormat format, GError **error)
 }
 
 static GString *
-serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, GError **error)
+serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, gboolean kernels, GError **error)
 {
   g_autoptr(AfgTree) tree = with_durations (whole, format, error);
   GString *out;
@@ -90,7 +128,7 @@ serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, GError **er
       afg_json_write (tree, out);
       break;
     case AFG_FORMAT_FOLDED:
-      afg_folded_write (tree, afg_weight_get_self_column (weight), out);
+      afg_folded_write_weighted (tree, weight, kernels, out);
       break;
     case AFG_FORMAT_HTML:
     default:
@@ -161,13 +199,14 @@ write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path,
 }
 
 static AfgAtomicFile *
-write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *path, GError **error)
+write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels, const char *path,
+                  GError **error)
 {
   g_autoptr(GString) out = NULL;
   AfgAtomicFile *file;
   gint64 t0 = g_get_monotonic_time (), t1;
 
-  if ((out = serialize (tree, format, weight, error)) == NULL)
+  if ((out = serialize (tree, format, weight, kernels, error)) == NULL)
     return NULL;
   t1 = g_get_monotonic_time ();
   if ((file = afg_atomic_file_open (path, error)) != NULL && !afg_atomic_file_write (file, out->str, out->len, error))
@@ -178,21 +217,21 @@ write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, const
 
 /* Written, not yet committed. */
 static AfgAtomicFile *
-write_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
-               const char *path, GError **error)
+write_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
+               const AfgDeviceTasks *tasks, const char *path, GError **error)
 {
   if (!check_output_path (tree, path, error))
     return NULL;
   if (format == AFG_FORMAT_TRACE)
     return write_trace (tree, tasks, path, error);
-  return write_serialized (tree, format, weight, path, error);
+  return write_serialized (tree, format, weight, kernels, path, error);
 }
 
 static gboolean
-export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
-                const char *path, GError **error)
+export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
+                const AfgDeviceTasks *tasks, const char *path, GError **error)
 {
-  AfgAtomicFile *file = write_to_file (tree, format, weight, tasks, path, error);
+  AfgAtomicFile *file = write_to_file (tree, format, weight, kernels, tasks, path, error);
   gint64 t0 = g_get_monotonic_time ();
   gboolean ok = file != NULL && afg_atomic_file_commit (file, error);
 
@@ -203,7 +242,7 @@ export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, const A
 gboolean
 afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
 {
-  return export_to_file (tree, format, AFG_WEIGHT_HOST, NULL, path, error);
+  return export_to_file (tree, format, AFG_WEIGHT_HOST, FALSE, NULL, path, error);
 }
 
 gboolean
@@ -225,12 +264,12 @@ make_dir (const char *dir, GError **error)
 }
 
 static gboolean
-export_to_dir (const AfgTree *tree, AfgFormat format, AfgWeight weight, const AfgDeviceTasks *tasks,
-               const char *dir, char **out_path, GError **error)
+export_to_dir (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
+               const AfgDeviceTasks *tasks, const char *dir, char **out_path, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
 
-  if (!make_dir (dir, error) || !export_to_file (tree, format, weight, tasks, path, error))
+  if (!make_dir (dir, error) || !export_to_file (tree, format, weight, kernels, tasks, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);
@@ -241,7 +280,14 @@ gboolean
 afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
                             char **out_path, GError **error)
 {
-  return export_to_dir (tree, format, weight, NULL, dir, out_path, error);
+  return export_to_dir (tree, format, weight, FALSE, NULL, dir, out_path, error);
+}
+
+gboolean
+afg_export_to_dir_kernels (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
+                           const char *dir, char **out_path, GError **error)
+{
+  return export_to_dir (tree, format, weight, kernels, NULL, dir, out_path, error);
 }
 
 AfgAtomicFile *
@@ -252,13 +298,13 @@ afg_export_to_dir_pending (const AfgTree *tree, AfgFormat format, AfgWeight weig
 
   if (!make_dir (dir, error))
     return NULL;
-  return write_to_file (tree, format, weight, NULL, path, error);
+  return write_to_file (tree, format, weight, FALSE, NULL, path, error);
 }
 
 gboolean
 afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
 {
-  return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, path, error);
+  return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, FALSE, tasks, path, error);
 }
 
 gboolean
@@ -271,5 +317,5 @@ gboolean
 afg_export_trace_to_dir (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *dir, char **out_path,
                          GError **error)
 {
-  return export_to_dir (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, tasks, dir, out_path, error);
+  return export_to_dir (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, FALSE, tasks, dir, out_path, error);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-task-kinds.h"
 #include "afg-writers.h"
 
 /* Collapsed stacks separate frames with ';' and the count with a space:
@@ -14,7 +15,7 @@ afg_folded_append_frame (GString *out, const char *name)
 }
 
 static void
-append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
+append_path (GString *out, const AfgTree *tree, guint32 index)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -24,17 +25,54 @@ append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
   for (guint k = path->len; k-- > 0;)
     {
       afg_folded_append_frame (out, afg_tree_get_node_name (tree, g_array_index (path, guint32, k)));
-      g_string_append_c (out, k > 0 ? ';' : ' ');
+      if (k > 0)
+        g_string_append_c (out, ';');
     }
-  g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", value);
 }
 
-/* Depth-first order, so that the lines of a thread come out sorted by path. */
-void
-afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
+static void
+append_stack (GString *out, const AfgTree *tree, guint32 index, gint64 value)
+{
+  append_path (out, tree, index);
+  g_string_append_printf (out, " %" G_GINT64_FORMAT "\n", value);
+}
+
+typedef struct {
+  const gint64 *values;
+  AfgWeight     weight;
+  gboolean      kernels;
+} Folding;
+
+/* The frame's own line holds what is on none of its leaves. */
+static void
+append_node (GString *out, const AfgTree *tree, guint32 i, const Folding *f)
+{
+  guint n = 0;
+  const AfgNpuKernel *k = f->kernels ? afg_tree_get_kernels (tree, i, &n) : NULL;
+  gint64 own = f->values[i];
+
+  for (guint j = 0; j < n; j++)
+    own -= afg_weight_kernel_value (f->weight, &k[j]);
+  if (own > 0)
+    append_stack (out, tree, i, own);
+  for (guint j = 0; j < n; j++)
+    {
+      gint64 value = afg_weight_kernel_value (f->weight, &k[j]);
+
+      if (value <= 0)
+        continue;
+      append_path (out, tree, i);
+      g_string_append_printf (out, ";[%s] ", afg_task_kind_to_string (k[j].kind));
+      afg_folded_append_frame (out, afg_document_get_string (afg_tree_get_document (tree), k[j].name));
+      g_string_append_printf (out, " %" G_GINT64_FORMAT "\n", value);
+    }
+}
+
+static void
+write_folded (const AfgTree *tree, const Folding *f, GString *out)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
-  const gint64 *values = afg_tree_get_column (tree, self_column);
+  const gint64 *values = f->values;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   if (values == NULL)
@@ -47,7 +85,9 @@ afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
       const AfgNode *n = &nodes[i];
 
       g_array_set_size (stack, stack->len - 1);
-      if (values[i] > 0)
+      if (f->kernels)
+        append_node (out, tree, i, f);
+      else if (values[i] > 0)
         append_stack (out, tree, i, values[i]);
       for (guint32 c = n->n_children; c-- > 0;)
         {
@@ -55,4 +95,22 @@ afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
           g_array_append_val (stack, child);
         }
     }
+}
+
+/* Depth-first order, so that the lines of a thread come out sorted by path. */
+void
+afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
+{
+  Folding f = { afg_tree_get_column (tree, self_column), AFG_WEIGHT_HOST, FALSE };
+
+  write_folded (tree, &f, out);
+}
+
+void
+afg_folded_write_weighted (const AfgTree *tree, AfgWeight weight, gboolean kernels, GString *out)
+{
+  Folding f = { afg_tree_get_column (tree, afg_weight_get_self_column (weight)), weight,
+                kernels && afg_weight_has_kernels (weight) };
+
+  write_folded (tree, &f, out);
 }

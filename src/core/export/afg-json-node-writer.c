@@ -6,6 +6,7 @@
 #include "afg-json-node-writer.h"
 #include "afg-json-put.h"
 #include "afg-json-writer.h"
+#include "afg-task-kinds.h"
 
 void
 afg_json_node_writer_init (AfgJsonNodeWriter *w, const AfgTree *tree)
@@ -33,6 +34,7 @@ afg_json_node_writer_init (AfgJsonNodeWriter *w, const AfgTree *tree)
   if (afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
     for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
       w->durations[k] = afg_tree_get_column (tree, AFG_COLUMN_DURATION_MIN + k);
+  w->kernels = afg_tree_has_column (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS);
   for (AfgCategory c = 0; c < AFG_N_CATEGORIES; c++)
     {
       w->categories[c] = afg_category_to_string (c);
@@ -44,6 +46,40 @@ void
 afg_json_node_writer_clear (AfgJsonNodeWriter *w)
 {
   g_free (w->keys);
+}
+
+static void
+append_kernel (GString *out, const AfgTree *tree, const AfgNpuKernel *k, gboolean first)
+{
+  const char *kind = afg_task_kind_to_string (k->kind);
+  char *p;
+
+  g_string_append (out, first ? "{\"name\":" : ",{\"name\":");
+  afg_json_append_string (out, afg_document_get_string (afg_tree_get_document (tree), k->name));
+  p = room (out, 64 + strlen (kind) + 3 * MAX_INT_TEXT);
+  p = PUT_LITERAL (p, ",\"kind\":\"");
+  p = put (p, kind, strlen (kind));
+  p = PUT_LITERAL (p, "\",\"count\":");
+  p = put_int (p, (gint64) MIN (k->count, (guint64) G_MAXINT64));
+  p = PUT_LITERAL (p, ",\"ns\":");
+  p = put_int (p, k->ns);
+  p = PUT_LITERAL (p, ",\"exposed_ns\":");
+  p = put_int (p, k->exposed_ns);
+  *p++ = '}';
+  end_room (out, p);
+}
+
+/* With NPU data every node has "kernels", [] when it launched none. */
+static void
+append_kernels (GString *out, const AfgTree *tree, guint32 i)
+{
+  guint n;
+  const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
+
+  g_string_append (out, ",\"kernels\":[");
+  for (guint j = 0; j < n; j++)
+    append_kernel (out, tree, &k[j], j == 0);
+  g_string_append (out, "],\"children\":[");
 }
 
 void
@@ -88,6 +124,12 @@ afg_json_node_writer_open (GString *out, guint32 i, gpointer data)
           p = put_int (p, w->durations[k][i]);
         }
       *p++ = ']';
+    }
+  if (w->kernels)
+    {
+      end_room (out, p);
+      append_kernels (out, w->tree, i);
+      return;
     }
   p = PUT_LITERAL (p, ",\"children\":[");
   end_room (out, p);

@@ -22,6 +22,7 @@ typedef struct {
   AfgJsonNodeField  fields[AFG_N_COLUMNS];
   guint             n_fields;
   const gint64     *durations[AFG_N_DURATION_COLUMNS];  /* NULL without them */
+  gboolean          kernels;   /* "kernels" on each node: with NPU data */
   const char       *categories[AFG_N_CATEGORIES];
   gsize             category_lens[AFG_N_CATEGORIES];
   char             *keys;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "afg-cores.h"
+#include "afg-document-timeline.h"
 #include "afg-function-table.h"
 #include "afg-huge.h"
 #include "afg-json-node-writer.h"
@@ -106,6 +107,35 @@ append_scope (GString *out, const AfgScope *scope)
       g_string_append_c (out, ']');
     }
   append_range (out, scope->start_ns, scope->end_ns);
+  if (scope->npu_idle)
+    {
+      g_string_append (out, ",\"npu_idle\":true,\"idle_ns\":");
+      afg_json_append_int (out, afg_spans_get_length (scope->idle));
+    }
+  g_string_append_c (out, '}');
+}
+
+/* What the device did in [start, end): null without a timeline. */
+static void
+append_device_split (GString *out, const AfgDeviceTimeline *timeline, gboolean has_window, gint64 start,
+                     gint64 end)
+{
+  AfgDeviceSplit split;
+
+  if (timeline == NULL || !has_window)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  afg_device_timeline_split (timeline, start, end, &split);
+  g_string_append (out, "{\"compute_ns\":");
+  afg_json_append_int (out, split.compute_ns);
+  g_string_append (out, ",\"comm_ns\":");
+  afg_json_append_int (out, split.comm_ns);
+  g_string_append (out, ",\"other_ns\":");
+  afg_json_append_int (out, split.other_ns);
+  g_string_append (out, ",\"free_ns\":");
+  afg_json_append_int (out, split.free_ns);
   g_string_append_c (out, '}');
 }
 
@@ -126,8 +156,12 @@ afg_json_append_source (GString *out, const AfgDocument *document)
 void
 afg_json_append_steps (GString *out, const AfgTree *tree)
 {
+  const AfgDocument *document = afg_tree_get_document (tree);
+  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
   guint n;
-  const AfgStep *steps = afg_document_get_steps (afg_tree_get_document (tree), &n);
+  const AfgStep *steps = afg_document_get_steps (document, &n);
+  gint64 start = 0, end = 0;
+  gboolean has_window = afg_document_get_profile_window (document, &start, &end);
 
   append_scope (out, afg_tree_get_scope (tree));
   g_string_append (out, ",\"steps\":[");
@@ -136,9 +170,12 @@ afg_json_append_steps (GString *out, const AfgTree *tree)
       g_string_append (out, i > 0 ? ",{\"id\":" : "{\"id\":");
       afg_json_append_int (out, steps[i].id);
       append_range (out, steps[i].start_ns, steps[i].end_ns);
+      g_string_append (out, ",\"device\":");
+      append_device_split (out, timeline, TRUE, steps[i].start_ns, steps[i].end_ns);
       g_string_append_c (out, '}');
     }
-  g_string_append_c (out, ']');
+  g_string_append (out, "],\"device_timeline\":");
+  append_device_split (out, timeline, has_window, start, end);
 }
 
 static void
@@ -309,7 +346,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   GThread *helper = NULL;
   gsize at;
 
-  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":2,");
+  g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":3,");
   afg_json_append_source (out, doc);
   g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (tree));

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: ranks.json and the job's index.html. */
+/* A job folder's ranks.json and index.html. */
 #include "config.h"
 
 #include <glib/gi18n.h>

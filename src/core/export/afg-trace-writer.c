@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "afg-json-writer.h"
+#include "afg-task-kinds.h"
 #include "afg-writers.h"
 
 /* Written in pieces of about this size: a 1M-row profile is ~240 MB. */
@@ -309,7 +310,8 @@ write_task (TraceWriter *w, const AfgDeviceTask *task, const guint32 *pids)
 {
   const AfgDeviceLaunch *launch = launch_of (w, task);
 
-  append_complete (w, pids[task->track], task->track, "NPU task", "npu", task->start_ns, task->end_ns);
+  append_complete (w, pids[task->track], task->track, "NPU task", afg_task_kind_to_string (task->kind),
+                   task->start_ns, task->end_ns);
   if (launch == NULL)
     return;
   w->n_flows++;

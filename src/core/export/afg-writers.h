@@ -16,17 +16,30 @@ typedef enum {
   AFG_FORMAT_TRACE,
 } AfgFormat;
 
-/* What a folded stack weighs: host time or the NPU device time it launched. */
+/* What a folded stack weighs: host time or the device time it launched:
+ * all tasks, compute tasks, collectives, or their exposed part. */
 typedef enum {
   AFG_WEIGHT_HOST,
   AFG_WEIGHT_NPU,
+  AFG_WEIGHT_COMPUTE,
+  AFG_WEIGHT_COMM,
+  AFG_WEIGHT_EXPOSED,
 } AfgWeight;
 
-/* "host" or "npu". */
+#define AFG_N_WEIGHTS 5
+
+/* "host", "npu", "compute", "comm" or "exposed". */
 gboolean    afg_weight_from_string  (const char       *text,
                                      AfgWeight        *weight);
-/* The self column a weight sums: AFG_COLUMN_SELF_NS or AFG_COLUMN_NPU_SELF_NS. */
+const char *afg_weight_to_string    (AfgWeight         weight);
+/* The self column a weight sums: AFG_COLUMN_SELF_NS, AFG_COLUMN_NPU_SELF_NS, … */
 AfgColumn   afg_weight_get_self_column (AfgWeight      weight);
+AfgColumn   afg_weight_get_total_column (AfgWeight     weight);
+/* Does @weight have kernel leaves (compute, comm, exposed)? */
+gboolean    afg_weight_has_kernels  (AfgWeight         weight);
+/* The value of a kernel leaf in @weight: 0 for a leaf of another kind. */
+gint64      afg_weight_kernel_value (AfgWeight         weight,
+                                     const AfgNpuKernel *kernel);
 
 /* Serialisers append to @out; they are deterministic for a profile. */
 void        afg_json_write          (const AfgTree    *tree,
@@ -34,6 +47,13 @@ void        afg_json_write          (const AfgTree    *tree,
 /* One line per frame whose @self_column value is positive. */
 void        afg_folded_write        (const AfgTree    *tree,
                                      AfgColumn         self_column,
+                                     GString          *out);
+/* As afg_folded_write() in @weight; with @kernels, the weight's kernel
+ * leaves as `;[compute] NAME` or `;[communication] NAME` lines under
+ * their frame, whose own line keeps what is on no leaf. */
+void        afg_folded_write_weighted (const AfgTree  *tree,
+                                     AfgWeight         weight,
+                                     gboolean          kernels,
                                      GString          *out);
 /* @name as one frame of a folded stack: ';', newlines and carriage
  * returns become spaces. */
@@ -43,6 +63,12 @@ void        afg_folded_append_frame (GString          *out,
  * total, % of all, name), with a header line; with AFG_WEIGHT_NPU by NPU
  * self time, the times and % those of the NPU device time. */
 void        afg_top_write           (const AfgTree    *tree,
+                                     guint             n,
+                                     AfgWeight         weight,
+                                     GString          *out);
+/* The first @n kernels of @weight (compute, comm or exposed) summed over
+ * every frame by kind and name, most first, as a text table. */
+void        afg_top_write_kernels   (const AfgTree    *tree,
                                      guint             n,
                                      AfgWeight         weight,
                                      GString          *out);
@@ -85,6 +111,15 @@ gboolean    afg_export_to_file      (const AfgTree    *tree,
 gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
                                      AfgFormat         format,
                                      AfgWeight         weight,
+                                     const char       *dir,
+                                     char            **out_path,
+                                     GError          **error);
+
+/* As afg_export_to_dir_weighted(); @kernels as afg_folded_write_weighted(). */
+gboolean    afg_export_to_dir_kernels (const AfgTree  *tree,
+                                     AfgFormat         format,
+                                     AfgWeight         weight,
+                                     gboolean          kernels,
                                      const char       *dir,
                                      char            **out_path,
                                      GError          **error);

@@ -18,7 +18,7 @@ typedef struct {
   gint64 stream_id;
 } AfgDeviceTrack;
 
-/* The used PYTORCH_API row that launched tasks (issue 13's rules). */
+/* The used PYTORCH_API row that launched tasks (docs/npu.md's rules). */
 typedef struct {
   gint64 global_tid;
   gint64 start_ns;
@@ -31,6 +31,7 @@ typedef struct {
   gint64  end_ns;
   guint32 track;   /* index in tracks */
   guint32 launch;  /* index in launches, or AFG_DEVICE_NO_LAUNCH: unlinked */
+  guint32 kind;    /* AfgTaskKind (afg-task-kinds.h) */
 } AfgDeviceTask;
 
 typedef struct {

@@ -49,7 +49,7 @@ gint64        afg_diff_shape_get_value   (AfgDiffShape  *self,
 gboolean      afg_diff_shape_has_node    (AfgDiffShape  *self,
                                           AfgDiffSide    side,
                                           guint32        node);
-/* For the writers (issue 16's JSON, folded and page): node 0 is the
+/* For the diff's writers (JSON, folded and page): node 0 is the
  * root, nodes in AfgNode's order, names and categories those of either
  * side's tree. */
 void          afg_diff_shape_get_values  (AfgDiffShape  *self,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-device-timeline.h"
 #include "afg-document.h"
 #include "afg-npu.h"
 #include "afg-string-table.h"
@@ -20,6 +21,10 @@ struct _AfgDocument {
   GArray         *steps;  /* AfgStep, by id */
   AfgNpuData     *npu;          /* NULL without usable TASK/CONNECTION_IDS */
   char           *npu_warning;  /* why tables that are there gave no NPU data */
+  GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */
+  AfgDeviceTimeline *timeline;  /* NULL without usable TASK rows */
+  GMutex          idle_lock;    /* idle_sets is filled on demand, by any thread */
+  GHashTable     *idle_sets;    /* (first << 32 | last) step index -> AfgSpans */
 };
 
 AfgDocument *afg_document_new          (const char  *source_path,
@@ -27,5 +32,9 @@ AfgDocument *afg_document_new          (const char  *source_path,
 /* Called by the loader once every string and event is in: fixes the
  * categories and the root's name, so the document can be shared. */
 void         afg_document_seal         (AfgDocument *self);
+/* afg-document-timeline.c: takes @timeline (may be NULL), before the seal. */
+void         _afg_document_set_timeline   (AfgDocument       *self,
+                                           AfgDeviceTimeline *timeline);
+void         _afg_document_clear_timeline (AfgDocument       *self);
 
 G_END_DECLS

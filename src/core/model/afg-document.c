@@ -19,6 +19,8 @@ document_clear (gpointer data)
   g_free (self->merged_names);
   afg_npu_data_free (self->npu);
   g_free (self->npu_warning);
+  g_ptr_array_unref (self->kind_warnings);
+  _afg_document_clear_timeline (self);
   afg_string_table_clear (&self->strings);
 }
 
@@ -31,8 +33,10 @@ afg_document_new (const char *source_path, guint64 source_bytes)
   self->source_name = afg_format_path (base);
   self->source_path = g_strdup (source_path);
   self->source_bytes = source_bytes;
+  self->kind_warnings = g_ptr_array_new_with_free_func (g_free);
   self->events = afg_event_store_new ();
   self->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
+  g_mutex_init (&self->idle_lock);
   afg_string_table_init (&self->strings);
   return self;
 }
@@ -198,4 +202,32 @@ const char *
 afg_document_get_npu_warning (const AfgDocument *self)
 {
   return self->npu_warning;
+}
+
+const AfgNpuKindStats *
+afg_document_get_npu_kind_stats (const AfgDocument *self)
+{
+  return self->npu != NULL ? &self->npu->kind_stats : NULL;
+}
+
+const AfgNpuKindEntry *
+afg_document_get_npu_kind_entries (const AfgDocument *self, guint index, guint *n_entries)
+{
+  *n_entries = 0;
+  if (self->npu == NULL || index >= self->npu->n_threads)
+    return NULL;
+  *n_entries = (guint) self->npu->kind_threads[index].len;
+  return (const AfgNpuKindEntry *) self->npu->kind_threads[index].data;
+}
+
+const AfgNpuKernel *
+afg_document_get_npu_kernels (const AfgDocument *self)
+{
+  return self->npu != NULL ? (const AfgNpuKernel *) self->npu->kernels.data : NULL;
+}
+
+const GPtrArray *
+afg_document_get_kind_warnings (const AfgDocument *self)
+{
+  return self->kind_warnings;
 }

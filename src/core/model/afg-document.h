@@ -68,6 +68,18 @@ const AfgNpuEntry    *afg_document_get_npu_entries  (const AfgDocument *self,
 /* Why TASK and CONNECTION_IDS, though present, gave no NPU data; NULL
  * when nothing is wrong. Translated, one line. */
 const char           *afg_document_get_npu_warning  (const AfgDocument *self);
+/* The device work of the whole DB by kind; NULL without NPU data. */
+const AfgNpuKindStats *afg_document_get_npu_kind_stats (const AfgDocument *self);
+/* The compute tasks and collectives launched by thread @index's events,
+ * sorted by event index; NULL and 0 without NPU data or none. */
+const AfgNpuKindEntry *afg_document_get_npu_kind_entries (const AfgDocument *self,
+                                                          guint              index,
+                                                          guint             *n_entries);
+/* The kernel leaves the kind entries point into. */
+const AfgNpuKernel   *afg_document_get_npu_kernels  (const AfgDocument *self);
+/* Why tables of the kinds, though present, were not read: one line
+ * each, translated (char *); empty when nothing is wrong. */
+const GPtrArray      *afg_document_get_kind_warnings (const AfgDocument *self);
 /* The string index of the tree root's name ("All threads", translated). */
 guint32               afg_document_get_root_name    (const AfgDocument *self);
 

@@ -109,16 +109,6 @@ encode (AfgEventThread *out, guint index, gint64 global_tid, AfgChunk *chunks,
 }
 
 void
-afg_event_store_append (AfgEventStore *self, gint64 global_tid, AfgChunk *chunks,
-                        AfgEventLinkFunc link_func, gpointer link_data)
-{
-  AfgEventThread t;
-
-  encode (&t, self->threads->len, global_tid, chunks, link_func, link_data);
-  g_array_append_val (self->threads, t);
-}
-
-void
 afg_event_store_reserve (AfgEventStore *self, guint n)
 {
   g_return_if_fail (self->threads->len == 0);

@@ -43,17 +43,11 @@ typedef void (*AfgEventLinkFunc) (guint32  link,
                                   guint64  event,
                                   gpointer user_data);
 
-/* Threads must be appended in ascending global tid. Consumes @chunks,
- * each sorted, freeing every chunk as soon as the merge has read it.
- * @link_func may be NULL. */
-void                  afg_event_store_append       (AfgEventStore  *self,
-                                                    gint64          global_tid,
-                                                    AfgChunk       *chunks,
-                                                    AfgEventLinkFunc link_func,
-                                                    gpointer        link_data);
-/* For threads encoded in parallel: @n empty threads, then each filled
- * once by afg_event_store_fill() (as append would, at @index; distinct
- * indices may be filled from different threads at the same time). */
+/* Threads are kept in ascending global tid: @n empty threads, then each
+ * filled once by afg_event_store_fill(), which consumes its @chunks, each
+ * sorted, freeing every chunk as soon as the merge has read it (distinct
+ * indices may be filled from different threads at the same time;
+ * @link_func may be NULL). */
 void                  afg_event_store_reserve      (AfgEventStore  *self,
                                                     guint           n);
 void                  afg_event_store_fill         (AfgEventStore  *self,

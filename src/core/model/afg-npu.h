@@ -24,12 +24,50 @@ typedef struct {
   guint64 tasks;
 } AfgNpuEntry;
 
+/* The device work of the whole DB by kind (afg-task-kinds.h): the
+ * summary's figures. */
+typedef struct {
+  gint64  compute_ns;      /* compute tasks (saturating) */
+  guint64 compute_tasks;
+  gint64  comm_ns;         /* collectives, each with its own duration */
+  guint64 comm_ops;
+  gint64  exposed_ns;      /* the part of them not hidden behind compute */
+  gint64  other_ns;        /* tasks neither compute nor communication */
+  guint64 other_tasks;
+} AfgNpuKindStats;
+
+/* One kernel leaf of an event: its compute tasks or collectives of one
+ * name. Kind as AfgTaskKind (afg-task-kinds.h): compute or communication. */
+typedef struct {
+  guint32 name;        /* string index */
+  guint32 kind;
+  guint64 count;
+  gint64  ns;
+  gint64  exposed_ns;  /* 0 for compute */
+} AfgNpuKernel;
+
+/* The compute tasks and collectives launched by one event, when it
+ * launched any. */
+typedef struct {
+  guint64 event;
+  gint64  compute_ns;
+  guint64 compute_tasks;
+  gint64  comm_ns;
+  guint64 comm_ops;
+  gint64  exposed_ns;
+  guint32 first_kernel;  /* its leaves in AfgNpuData.kernels */
+  guint32 n_kernels;
+} AfgNpuKindEntry;
+
 /* Per thread of the event store, entries sorted by event index, one per
  * event at most. */
 typedef struct {
-  AfgNpuStats  stats;
-  guint        n_threads;
-  AfgVec      *threads;  /* AfgNpuEntry, n_threads of them */
+  AfgNpuStats      stats;
+  guint            n_threads;
+  AfgVec          *threads;       /* AfgNpuEntry, n_threads of them */
+  AfgNpuKindStats  kind_stats;
+  AfgVec          *kind_threads;  /* AfgNpuKindEntry, n_threads of them */
+  AfgVec           kernels;       /* AfgNpuKernel, by row, each row's by kind and name index */
 } AfgNpuData;
 
 AfgNpuData *afg_npu_data_new  (guint       n_threads);
@@ -41,6 +79,11 @@ void        afg_npu_data_add  (AfgNpuData *self,
                                guint64     event,
                                gint64      ns,
                                guint64     tasks);
+
+/* The kinds' entry of the event (@thread, @event), as afg_npu_data_add(). */
+void        afg_npu_data_add_kinds (AfgNpuData      *self,
+                                    guint            thread,
+                                    const AfgNpuKindEntry *entry);
 
 /* Room for @n entries of @thread, before the first add to it. */
 void        afg_npu_data_reserve (AfgNpuData *self,

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-document-timeline.h"
 #include "afg-error.h"
 #include "afg-scope.h"
 
@@ -119,6 +120,66 @@ afg_scope_init_steps (AfgScope *scope, const AfgDocument *document, gint64 first
     return fail_unknown (error, document, last);
   *scope = (AfgScope) { TRUE, a->start_ns, b->end_ns, first, last, b - a + 1 };
   return TRUE;
+}
+
+/* The hull of @idle, so that rows outside it are passed over at once. */
+static void
+set_idle (AfgScope *scope, const AfgSpans *idle)
+{
+  gsize n;
+  const AfgSpan *spans = afg_spans_get (idle, &n);
+
+  scope->bounded = TRUE;
+  scope->npu_idle = TRUE;
+  scope->idle = idle;
+  scope->start_ns = n > 0 ? spans[0].start : 0;
+  scope->end_ns = n > 0 ? spans[n - 1].end : 0;
+}
+
+gboolean
+afg_scope_init_npu_idle (AfgScope *scope, const AfgDocument *document, gboolean has_steps,
+                         gint64 first, gint64 last, GError **error)
+{
+  const AfgStep *steps;
+  const AfgSpans *idle;
+  guint n;
+
+  g_return_val_if_fail (scope != NULL && document != NULL, FALSE);
+
+  if (afg_document_get_timeline (document) == NULL)
+    return afg_error_set_path (error, AFG_SCOPE_ERROR, AFG_SCOPE_ERROR_NO_DEVICE,
+                               afg_document_get_source_path (document),
+                               _("no NPU-idle time: the profile has no usable TASK rows"));
+  steps = afg_document_get_steps (document, &n);
+  *scope = (AfgScope) { 0 };
+  if (n > 0)
+    {
+      if (!has_steps)
+        first = steps[0].id, last = steps[n - 1].id;
+      if (!afg_scope_init_steps (scope, document, first, last, error))
+        return FALSE;
+      first = afg_document_find_step (document, first) - steps;
+      last = afg_document_find_step (document, last) - steps;
+    }
+  else if (has_steps)
+    return afg_scope_init_steps (scope, document, first, last, error);
+  idle = afg_document_get_idle_spans (document, (guint) first, (guint) last);
+  if (idle == NULL)
+    return afg_error_set_path (error, AFG_SCOPE_ERROR, AFG_SCOPE_ERROR_NO_DEVICE,
+                               afg_document_get_source_path (document),
+                               _("no NPU-idle time: the profile has no device interval to measure it in"));
+  set_idle (scope, idle);
+  return TRUE;
+}
+
+gboolean
+afg_scope_init_request (AfgScope *scope, const AfgDocument *document, gboolean has_steps, gint64 first,
+                        gint64 last, gboolean npu_idle, GError **error)
+{
+  *scope = (AfgScope) { 0 };
+  if (npu_idle)
+    return afg_scope_init_npu_idle (scope, document, has_steps, first, last, error);
+  return !has_steps || afg_scope_init_steps (scope, document, first, last, error);
 }
 
 guint

@@ -4,20 +4,25 @@
 #include <glib.h>
 
 #include "afg-document.h"
+#include "afg-spans.h"
 
 G_BEGIN_DECLS
 
 /* What a tree covers: the time range [start_ns, end_ns), or the whole
  * profile when !bounded. A scope made from steps (afg_scope_init_steps)
  * also names them: first_step..last_step, n_steps of the DB's steps in
- * between (0 for a bare time range or the whole profile). */
+ * between (0 for a bare time range or the whole profile). The NPU-idle
+ * scope (afg_scope_init_npu_idle) covers only the instants of @idle,
+ * which the document keeps, within the range of their hull. */
 typedef struct {
-  gboolean bounded;
-  gint64   start_ns;
-  gint64   end_ns;
-  gint64   first_step;
-  gint64   last_step;
-  guint    n_steps;
+  gboolean        bounded;
+  gint64          start_ns;
+  gint64          end_ns;
+  gint64          first_step;
+  gint64          last_step;
+  guint           n_steps;
+  gboolean        npu_idle;
+  const AfgSpans *idle;
 } AfgScope;
 
 #define AFG_SCOPE_ERROR (afg_scope_error_quark ())
@@ -26,6 +31,7 @@ typedef enum {
   AFG_SCOPE_ERROR_NO_STEPS,
   AFG_SCOPE_ERROR_UNKNOWN_STEP,
   AFG_SCOPE_ERROR_REVERSED,
+  AFG_SCOPE_ERROR_NO_DEVICE,
 } AfgScopeError;
 
 GQuark      afg_scope_error_quark    (void);
@@ -36,6 +42,24 @@ gboolean    afg_scope_init_steps     (AfgScope          *scope,
                                       const AfgDocument *document,
                                       gint64             first,
                                       gint64             last,
+                                      GError           **error);
+/* The instants of steps A–B (@has_steps), else of all the steps, else of
+ * the whole profile's window, when no device task runs. The error says
+ * why there is none (no usable TASK rows; or as for steps). */
+gboolean    afg_scope_init_npu_idle  (AfgScope          *scope,
+                                      const AfgDocument *document,
+                                      gboolean           has_steps,
+                                      gint64             first,
+                                      gint64             last,
+                                      GError           **error);
+/* What a command asks for: steps A–B (@has_steps), the NPU-idle
+ * instants (@npu_idle; of steps A–B when given), or the whole profile. */
+gboolean    afg_scope_init_request   (AfgScope          *scope,
+                                      const AfgDocument *document,
+                                      gboolean           has_steps,
+                                      gint64             first,
+                                      gint64             last,
+                                      gboolean           npu_idle,
                                       GError           **error);
 /* "A" or "A-B", A and B decimal step numbers; FALSE for anything else. */
 gboolean    afg_scope_parse_steps    (const char        *text,
@@ -51,15 +75,20 @@ char       *afg_scope_describe_steps (const AfgDocument *document);
 
 /* Whether a row starting at @start_ns is in @scope by its start. NPU
  * tasks count for a scope when the host row that launched them starts
- * inside it (issue 14), not by overlap as host rows do. */
+ * inside it, not by overlap as host rows do: a task belongs to the step
+ * that launched it, whenever the device ran it. */
 static inline gboolean
 afg_scope_contains_start (const AfgScope *scope, gint64 start_ns)
 {
+  /* Nothing runs on the device while it is idle. */
+  if (scope->npu_idle)
+    return FALSE;
   return !scope->bounded || (start_ns >= scope->start_ns && start_ns < scope->end_ns);
 }
 
-/* A row's time in @scope: its overlap with the range, 0 when under 1 ns
- * (the whole row without bounds). */
+/* A row's time in @scope: its overlap with the range (with the idle
+ * instants in the NPU-idle scope), 0 when under 1 ns (the whole row
+ * without bounds). */
 static inline gint64
 afg_scope_overlap_ns (const AfgScope *scope, gint64 start_ns, gint64 end_ns)
 {
@@ -67,6 +96,8 @@ afg_scope_overlap_ns (const AfgScope *scope, gint64 start_ns, gint64 end_ns)
     return end_ns - start_ns;
   if (start_ns >= scope->end_ns || end_ns <= scope->start_ns)
     return 0;
+  if (scope->idle != NULL)
+    return afg_spans_overlap (scope->idle, start_ns, end_ns);
   return MIN (end_ns, scope->end_ns) - MAX (start_ns, scope->start_ns);
 }
 

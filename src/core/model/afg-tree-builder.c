@@ -29,6 +29,22 @@ typedef struct {
   guint64 npu_tasks;
 } BuildNode;
 
+/* What a node's own rows launched by kind, beside BuildNode (which stays
+ * one cache line): only with NPU data, grown as nodes take some. */
+typedef struct {
+  gint64  compute_ns;
+  guint64 compute_tasks;
+  gint64  comm_ns;
+  guint64 comm_ops;
+  gint64  exposed_ns;
+} NodeKinds;
+
+/* A kernel leaf while building: AfgNpuKernel and its build node. */
+typedef struct {
+  AfgNpuKernel kernel;
+  guint32      node;
+} BuildKernel;
+
 typedef struct {
   gint64  end;
   guint32 node;
@@ -48,6 +64,10 @@ typedef struct {
   gint         *busy;        /* walkers at work, NULL when alone */
   AfgVec        nodes;       /* BuildNode */
   AfgVec        durations;   /* Durations by build node, with AFG_TREE_DURATIONS */
+  AfgVec        kinds;       /* NodeKinds by build node, up to the last that took any */
+  AfgVec        kernels;     /* BuildKernel */
+  AfgIntMap     kernel_map;  /* node << 32 | kind << 31 | name -> index in kernels */
+  const AfgNpuKernel *doc_kernels;
   guint32      *event_nodes; /* the node each event of the thread became */
   GArray       *threads;     /* AfgThread, node = build node index */
   AfgIntMap     children;    /* parent << 32 | name -> node */
@@ -268,14 +288,6 @@ thread_durations (Builder *self, const AfgEventThread *t, guint32 mark)
   reduce_nodes (self, mark, n_local, offsets, ns);
 }
 
-/* Device time follows the launching row's start: a row starting in the
- * scope overlaps it, so it is in the walk. */
-static inline gboolean
-starts_in_scope (const AfgScope *scope, const AfgEvent *ev)
-{
-  return !scope->bounded || (ev->start >= scope->start_ns && ev->start < scope->end_ns);
-}
-
 static void
 add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
 {
@@ -283,6 +295,41 @@ add_npu (Builder *self, guint32 node, const AfgNpuEntry *npu)
 
   b->npu_ns = afg_sat_add (b->npu_ns, npu->ns);
   b->npu_tasks += npu->tasks;
+}
+
+static void
+add_kernel (Builder *self, guint32 node, const AfgNpuKernel *k)
+{
+  guint64 key = (guint64) node << 32 | (guint64) k->kind << 31 | k->name;
+  guint32 at = afg_int_map_insert (&self->kernel_map, key, (guint32) self->kernels.len);
+  BuildKernel *b;
+
+  if (at == self->kernels.len)
+    {
+      BuildKernel fresh = { { k->name, k->kind, 0, 0, 0 }, node };
+      AFG_VEC_APPEND (&self->kernels, BuildKernel, fresh);
+    }
+  b = &AFG_VEC_INDEX (&self->kernels, BuildKernel, at);
+  b->kernel.count += k->count;
+  b->kernel.ns = afg_sat_add (b->kernel.ns, k->ns);
+  b->kernel.exposed_ns = afg_sat_add (b->kernel.exposed_ns, k->exposed_ns);
+}
+
+static void
+add_kinds (Builder *self, guint32 node, const AfgNpuKindEntry *e)
+{
+  NodeKinds *k;
+
+  if (self->kinds.len <= node)
+    afg_vec_set_len_zeroed (&self->kinds, self->nodes.len);
+  k = &AFG_VEC_INDEX (&self->kinds, NodeKinds, node);
+  k->compute_ns = afg_sat_add (k->compute_ns, e->compute_ns);
+  k->compute_tasks += e->compute_tasks;
+  k->comm_ns = afg_sat_add (k->comm_ns, e->comm_ns);
+  k->comm_ops += e->comm_ops;
+  k->exposed_ns = afg_sat_add (k->exposed_ns, e->exposed_ns);
+  for (guint32 i = 0; i < e->n_kernels; i++)
+    add_kernel (self, node, &self->doc_kernels[e->first_kernel + i]);
 }
 
 static gboolean
@@ -296,8 +343,9 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   AfgEventCursor cursor;
   AfgEvent ev;
   guint64 n = 0;
-  guint n_npu, next_npu = 0;
+  guint n_npu, next_npu = 0, n_kinds, next_kinds = 0;
   const AfgNpuEntry *npu_entries = afg_document_get_npu_entries (self->tree->document, index, &n_npu);
+  const AfgNpuKindEntry *kind_entries = afg_document_get_npu_kind_entries (self->tree->document, index, &n_kinds);
 
   thread.node = append_node (self, AFG_TREE_ROOT, t->label, 1, self->threads->len);
   self->sp = 0;
@@ -309,6 +357,8 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
     {
       gint64 ns = scoped_ns (&self->tree->scope, &ev);
       const AfgNpuEntry *npu = next_npu < n_npu && npu_entries[next_npu].event == n ? &npu_entries[next_npu++] : NULL;
+      const AfgNpuKindEntry *kinds = next_kinds < n_kinds && kind_entries[next_kinds].event == n
+                                       ? &kind_entries[next_kinds++] : NULL;
       guint32 node = AFG_NODE_NONE;
       guint64 truncated = self->stats->depth_truncated;
 
@@ -326,6 +376,8 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
            * the scope overlaps it, so it is in the walk. */
           if (npu != NULL && afg_scope_contains_start (&self->tree->scope, ev.start))
             add_npu (self, node, npu);
+          if (kinds != NULL && afg_scope_contains_start (&self->tree->scope, ev.start))
+            add_kinds (self, node, kinds);
         }
       /* A row cut at the depth limit is no call of the frame that keeps its time. */
       if (durations)
@@ -339,6 +391,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
       /* Nothing of this thread in the scope: no thread node either. */
       node_at (self, AFG_TREE_ROOT)->first_child = node_at (self, thread.node)->next_sibling;
       self->nodes.len = mark;
+      self->kinds.len = MIN (self->kinds.len, mark);
       return TRUE;
     }
   g_array_append_val (self->threads, thread);
@@ -454,6 +507,105 @@ emit_npu (AfgTree *tree, guint32 i, const BuildNode *b, gint64 npu_total)
   tree->columns[AFG_COLUMN_NPU_TASKS][i] = b->depth <= 1 ? 0 : (gint64) MIN (b->npu_tasks, (guint64) G_MAXINT64);
 }
 
+#define KIND_COLUMNS (1u << AFG_COLUMN_NPU_COMPUTE_TOTAL_NS | 1u << AFG_COLUMN_NPU_COMPUTE_SELF_NS \
+                      | 1u << AFG_COLUMN_NPU_COMPUTE_TASKS | 1u << AFG_COLUMN_COMM_TOTAL_NS \
+                      | 1u << AFG_COLUMN_COMM_SELF_NS | 1u << AFG_COLUMN_COMM_OPS \
+                      | 1u << AFG_COLUMN_COMM_EXPOSED_TOTAL_NS | 1u << AFG_COLUMN_COMM_EXPOSED_SELF_NS)
+
+static const NodeKinds no_kinds;
+
+static inline const NodeKinds *
+kinds_at (const Builder *self, guint32 node)
+{
+  return node < self->kinds.len ? &AFG_VEC_INDEX (&self->kinds, NodeKinds, node) : &no_kinds;
+}
+
+/* The three kind totals of each node (compute, communication, exposed),
+ * summed up the tree as sum_children() sums the rest. */
+static gint64 *
+sum_kinds (Builder *self)
+{
+  gint64 *totals = afg_huge_alloc0 (3 * sizeof (gint64) * MAX (self->nodes.len, 1));
+
+  for (guint32 i = (guint32) self->nodes.len; i-- > 0;)
+    {
+      const NodeKinds *k = kinds_at (self, i);
+      guint32 parent = node_at (self, i)->parent;
+
+      totals[3 * i] = afg_sat_add (totals[3 * i], k->compute_ns);
+      totals[3 * i + 1] = afg_sat_add (totals[3 * i + 1], k->comm_ns);
+      totals[3 * i + 2] = afg_sat_add (totals[3 * i + 2], k->exposed_ns);
+      if (parent == AFG_NODE_NONE)
+        continue;
+      for (guint c = 0; c < 3; c++)
+        totals[3 * parent + c] = afg_sat_add (totals[3 * parent + c], totals[3 * i + c]);
+    }
+  return totals;
+}
+
+static inline gint64
+count_value (guint64 n)
+{
+  return (gint64) MIN (n, (guint64) G_MAXINT64);
+}
+
+/* Self values and counts only on frames, as for NPU_*. */
+static void
+emit_kinds (AfgTree *tree, guint32 i, const BuildNode *b, const NodeKinds *k, const gint64 *totals)
+{
+  gboolean frame = b->depth > 1;
+
+  tree->columns[AFG_COLUMN_NPU_COMPUTE_TOTAL_NS][i] = totals[0];
+  tree->columns[AFG_COLUMN_NPU_COMPUTE_SELF_NS][i] = frame ? k->compute_ns : 0;
+  tree->columns[AFG_COLUMN_NPU_COMPUTE_TASKS][i] = frame ? count_value (k->compute_tasks) : 0;
+  tree->columns[AFG_COLUMN_COMM_TOTAL_NS][i] = totals[1];
+  tree->columns[AFG_COLUMN_COMM_SELF_NS][i] = frame ? k->comm_ns : 0;
+  tree->columns[AFG_COLUMN_COMM_OPS][i] = frame ? count_value (k->comm_ops) : 0;
+  tree->columns[AFG_COLUMN_COMM_EXPOSED_TOTAL_NS][i] = totals[2];
+  tree->columns[AFG_COLUMN_COMM_EXPOSED_SELF_NS][i] = frame ? k->exposed_ns : 0;
+}
+
+typedef struct {
+  const AfgDocument *document;
+  const guint32     *new_index;
+} KernelOrder;
+
+static int
+compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const BuildKernel *x = a, *y = b;
+  const KernelOrder *o = data;
+  guint32 nx = o->new_index[x->node], ny = o->new_index[y->node];
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  if (x->kernel.kind != y->kernel.kind)
+    return x->kernel.kind < y->kernel.kind ? -1 : 1;
+  return strcmp (afg_document_get_string (o->document, x->kernel.name),
+                 afg_document_get_string (o->document, y->kernel.name));
+}
+
+/* The leaves node by node in the tree's order, each node's by kind and name. */
+static void
+emit_kernels (Builder *self, const guint32 *new_index)
+{
+  AfgTree *tree = self->tree;
+  KernelOrder order = { tree->document, new_index };
+  BuildKernel *kernels = self->kernels.data;
+  gsize n = self->kernels.len;
+
+  g_qsort_with_data (kernels, (gint) n, sizeof (BuildKernel), compare_kernels, &order);
+  tree->kernels = g_new (AfgNpuKernel, MAX (n, 1));
+  tree->kernel_first = g_new0 (guint32, tree->n_nodes + 1);
+  for (gsize k = 0; k < n; k++)
+    {
+      tree->kernels[k] = kernels[k].kernel;
+      tree->kernel_first[new_index[kernels[k].node] + 1]++;
+    }
+  for (guint32 i = 0; i < tree->n_nodes; i++)
+    tree->kernel_first[i + 1] += tree->kernel_first[i];
+}
+
 /* The base columns, the NPU ones with NPU data, the durations when asked. */
 static guint32
 emitted_columns (const Builder *self, gboolean npu)
@@ -461,7 +613,7 @@ emitted_columns (const Builder *self, gboolean npu)
   guint32 columns = 1u << AFG_COLUMN_CALLS | 1u << AFG_COLUMN_TOTAL_NS | 1u << AFG_COLUMN_SELF_NS;
 
   if (npu)
-    columns |= 1u << AFG_COLUMN_NPU_TOTAL_NS | 1u << AFG_COLUMN_NPU_SELF_NS | 1u << AFG_COLUMN_NPU_TASKS;
+    columns |= 1u << AFG_COLUMN_NPU_TOTAL_NS | 1u << AFG_COLUMN_NPU_SELF_NS | 1u << AFG_COLUMN_NPU_TASKS | KIND_COLUMNS;
   if (has_durations (self))
     for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
       columns |= 1u << (AFG_COLUMN_DURATION_MIN + k);
@@ -469,7 +621,8 @@ emitted_columns (const Builder *self, gboolean npu)
 }
 
 static void
-emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const gint64 *npu_totals)
+emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const gint64 *npu_totals,
+            const gint64 *kind_totals)
 {
   AfgTree *tree = self->tree;
   guint32 n = (guint32) self->nodes.len;
@@ -500,23 +653,30 @@ emit_nodes (Builder *self, const guint32 *order, const gint64 *child_sums, const
       tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
       tree->columns[AFG_COLUMN_SELF_NS][i] = b->depth <= 1 ? 0 : MAX (0, b->total_ns - child_sums[order[i]]);
       if (npu_totals != NULL)
-        emit_npu (tree, i, b, npu_totals[order[i]]);
+        {
+          emit_npu (tree, i, b, npu_totals[order[i]]);
+          emit_kinds (tree, i, b, kinds_at (self, order[i]), &kind_totals[3 * order[i]]);
+        }
       next_child += n_children;
     }
   if (has_durations (self))
     emit_durations (self, order);
+  if (npu_totals != NULL)
+    emit_kernels (self, new_index);
 }
 
 static void
 finish (Builder *self)
 {
   AfgTree *tree = self->tree;
-  gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL;
+  /* The NPU-idle scope is host time only: nothing runs on the device then. */
+  gboolean has_npu = afg_document_get_npu_stats (tree->document) != NULL && !tree->scope.npu_idle;
   g_autofree gint64 *npu_totals = has_npu ? afg_huge_alloc0 (sizeof (gint64) * MAX (self->nodes.len, 1)) : NULL;
   g_autofree gint64 *sums = sum_children (self, npu_totals);
+  g_autofree gint64 *kind_totals = has_npu ? sum_kinds (self) : NULL;
   g_autofree guint32 *order = layout_order (self);
 
-  emit_nodes (self, order, sums, npu_totals);
+  emit_nodes (self, order, sums, npu_totals, kind_totals);
   tree->n_threads = self->threads->len;
   tree->first_frame = 1 + tree->n_threads;
   tree->threads = g_new0 (AfgThread, MAX (tree->n_threads, 1));
@@ -541,6 +701,10 @@ builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats 
   self->sp = 0;
   afg_vec_init (&self->nodes, sizeof (BuildNode), expected);
   memset (&self->durations, 0, sizeof self->durations);
+  afg_vec_init (&self->kinds, sizeof (NodeKinds), 0);
+  afg_vec_init (&self->kernels, sizeof (BuildKernel), 0);
+  afg_int_map_init (&self->kernel_map, 16);
+  self->doc_kernels = afg_document_get_npu_kernels (tree->document);
   self->threads = g_array_new (FALSE, FALSE, sizeof (AfgThread));
   if (has_durations (self))
     afg_vec_init (&self->durations, sizeof (Durations), expected);
@@ -554,6 +718,9 @@ builder_clear (Builder *self)
   afg_vec_clear (&self->nodes);
   g_clear_pointer (&self->threads, g_array_unref);
   afg_vec_clear (&self->durations);
+  afg_vec_clear (&self->kinds);
+  afg_vec_clear (&self->kernels);
+  afg_int_map_clear (&self->kernel_map);
   afg_int_map_clear (&self->children);
 }
 
@@ -571,6 +738,8 @@ typedef struct {
   AfgVec  nodes;
   AfgVec  durations;
   GArray *threads;
+  AfgVec  kinds;
+  AfgVec  kernels;
 } Part;
 
 static void
@@ -578,7 +747,29 @@ part_clear (Part *part)
 {
   afg_vec_clear (&part->nodes);
   afg_vec_clear (&part->durations);
+  afg_vec_clear (&part->kinds);
+  afg_vec_clear (&part->kernels);
   g_clear_pointer (&part->threads, g_array_unref);
+}
+
+/* A part's kinds go with its nodes; its leaves are its own nodes' (one
+ * thread each), none of them to merge with another part's. */
+static void
+append_part_kinds (Builder *self, const Part *part, guint32 mark)
+{
+  if (part->kinds.len > 1)
+    {
+      afg_vec_set_len_zeroed (&self->kinds, mark);
+      for (guint32 k = 1; k < part->kinds.len; k++)
+        AFG_VEC_APPEND (&self->kinds, NodeKinds, AFG_VEC_INDEX (&part->kinds, NodeKinds, k));
+    }
+  for (gsize k = 0; k < part->kernels.len; k++)
+    {
+      BuildKernel b = AFG_VEC_INDEX (&part->kernels, BuildKernel, k);
+
+      b.node = relocate (b.node, mark);
+      AFG_VEC_APPEND (&self->kernels, BuildKernel, b);
+    }
 }
 
 /* Appends the thread a part built alone, as the serial walk would have
@@ -614,6 +805,7 @@ append_part (Builder *self, const Part *part)
       for (guint32 k = 1; k < part->nodes.len; k++)
         AFG_VEC_APPEND (&self->durations, Durations, AFG_VEC_INDEX (&part->durations, Durations, k));
     }
+  append_part_kinds (self, part, mark);
 }
 
 #define PARALLEL_MIN_EVENTS 100000
@@ -649,7 +841,8 @@ walk_worker (gpointer data)
       if (!add_thread (&walker, i, t))
         g_atomic_int_set (&job->cancelled, TRUE);
       job->parts[i] = (Part) { afg_vec_steal (&walker.nodes), afg_vec_steal (&walker.durations),
-                               g_steal_pointer (&walker.threads) };
+                               g_steal_pointer (&walker.threads), afg_vec_steal (&walker.kinds),
+                               afg_vec_steal (&walker.kernels) };
       builder_clear (&walker);
       g_atomic_int_dec_and_test (&job->busy);
     }

@@ -18,6 +18,8 @@ struct _AfgTree {
   AfgThread   *threads;
   guint        n_threads;
   guint32      first_frame;  /* nodes below it are the root and the threads */
+  AfgNpuKernel *kernels;      /* node by node, with NPU data */
+  guint32     *kernel_first;  /* n_nodes + 1: node i's are kernel_first[i] … [i + 1] */
 };
 
 AfgTree *afg_tree_new (AfgDocument    *document,

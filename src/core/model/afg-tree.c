@@ -14,6 +14,17 @@ static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
   [AFG_COLUMN_NPU_TOTAL_NS] = { "npu_total_ns", AFG_COLUMN_FLAG_THREAD, AFG_COLUMN_NPU_SELF_NS },
   [AFG_COLUMN_NPU_SELF_NS]  = { "npu_self_ns",  AFG_COLUMN_FLAG_SELF,   AFG_COLUMN_NPU_SELF_NS },
   [AFG_COLUMN_NPU_TASKS]    = { "npu_tasks",    0,                      AFG_COLUMN_NPU_TASKS },
+  [AFG_COLUMN_NPU_COMPUTE_TOTAL_NS] = { "npu_compute_total_ns", AFG_COLUMN_FLAG_THREAD,
+                                        AFG_COLUMN_NPU_COMPUTE_SELF_NS },
+  [AFG_COLUMN_NPU_COMPUTE_SELF_NS]  = { "npu_compute_self_ns", AFG_COLUMN_FLAG_SELF, AFG_COLUMN_NPU_COMPUTE_SELF_NS },
+  [AFG_COLUMN_NPU_COMPUTE_TASKS]    = { "npu_compute_tasks", 0, AFG_COLUMN_NPU_COMPUTE_TASKS },
+  [AFG_COLUMN_COMM_TOTAL_NS]        = { "comm_total_ns", AFG_COLUMN_FLAG_THREAD, AFG_COLUMN_COMM_SELF_NS },
+  [AFG_COLUMN_COMM_SELF_NS]         = { "comm_self_ns", AFG_COLUMN_FLAG_SELF, AFG_COLUMN_COMM_SELF_NS },
+  [AFG_COLUMN_COMM_OPS]             = { "comm_ops", 0, AFG_COLUMN_COMM_OPS },
+  [AFG_COLUMN_COMM_EXPOSED_TOTAL_NS] = { "comm_exposed_total_ns", AFG_COLUMN_FLAG_THREAD,
+                                         AFG_COLUMN_COMM_EXPOSED_SELF_NS },
+  [AFG_COLUMN_COMM_EXPOSED_SELF_NS] = { "comm_exposed_self_ns", AFG_COLUMN_FLAG_SELF,
+                                        AFG_COLUMN_COMM_EXPOSED_SELF_NS },
   [AFG_COLUMN_DURATION_MIN] = { "duration_min", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_MIN },
   [AFG_COLUMN_DURATION_P50] = { "duration_p50", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P50 },
   [AFG_COLUMN_DURATION_P90] = { "duration_p90", AFG_COLUMN_FLAG_DURATION, AFG_COLUMN_DURATION_P90 },
@@ -39,6 +50,8 @@ tree_clear (gpointer data)
     if (!(self->block_columns & 1u << c))
       g_free (self->columns[c]);
   g_free (self->column_block);
+  g_free (self->kernels);
+  g_free (self->kernel_first);
   afg_document_unref (self->document);
 }
 
@@ -212,4 +225,15 @@ afg_tree_is_descendant (const AfgTree *self, guint32 node, guint32 ancestor)
   while (node < self->n_nodes && self->nodes[node].depth > self->nodes[ancestor].depth)
     node = self->nodes[node].parent;
   return node == ancestor;
+}
+
+const AfgNpuKernel *
+afg_tree_get_kernels (const AfgTree *self, guint32 node, guint *n_kernels)
+{
+  *n_kernels = 0;
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  if (self->kernel_first == NULL)
+    return NULL;
+  *n_kernels = self->kernel_first[node + 1] - self->kernel_first[node];
+  return *n_kernels > 0 ? &self->kernels[self->kernel_first[node]] : NULL;
 }

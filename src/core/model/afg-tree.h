@@ -37,6 +37,18 @@ typedef enum {
   AFG_COLUMN_NPU_TOTAL_NS,  /* device time launched from the frame and below */
   AFG_COLUMN_NPU_SELF_NS,   /* launched by the frame's own rows */
   AFG_COLUMN_NPU_TASKS,     /* the tasks behind NPU_SELF_NS */
+  /* By kind (afg-task-kinds.h), with the NPU columns: compute tasks as
+   * NPU_* counts all tasks; collectives each once with their own
+   * duration; of those, the part not hidden behind any compute task of
+   * the DB. */
+  AFG_COLUMN_NPU_COMPUTE_TOTAL_NS,
+  AFG_COLUMN_NPU_COMPUTE_SELF_NS,
+  AFG_COLUMN_NPU_COMPUTE_TASKS,
+  AFG_COLUMN_COMM_TOTAL_NS,
+  AFG_COLUMN_COMM_SELF_NS,
+  AFG_COLUMN_COMM_OPS,
+  AFG_COLUMN_COMM_EXPOSED_TOTAL_NS,
+  AFG_COLUMN_COMM_EXPOSED_SELF_NS,
   /* With AFG_TREE_DURATIONS: the durations of the calls merged into a
    * frame, nearest rank (the ceil(p*n/100)-th smallest); 0 on the root
    * and the threads. */
@@ -109,6 +121,12 @@ AfgCategory       afg_tree_get_node_category (const AfgTree  *self,
                                               guint32         node);
 gboolean          afg_tree_has_column        (const AfgTree  *self,
                                               AfgColumn       column);
+/* The kernel leaves of @node (AfgNpuKernel: compute tasks and
+ * collectives its own rows launched, by name), sorted by kind, then name
+ * in byte order; NULL and 0 for none or without NPU data. */
+const AfgNpuKernel *afg_tree_get_kernels     (const AfgTree  *self,
+                                              guint32         node,
+                                              guint          *n_kernels);
 /* NULL when the tree has no such column. */
 const gint64     *afg_tree_get_column        (const AfgTree  *self,
                                               AfgColumn       column);

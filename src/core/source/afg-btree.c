@@ -107,15 +107,15 @@ afg_btree_get_page_size (const AfgBtree *self)
 }
 
 guint32
-afg_btree_get_usable_size (const AfgBtree *self)
-{
-  return self->usable;
-}
-
-guint32
 afg_btree_get_n_pages (const AfgBtree *self)
 {
   return self->n_pages;
+}
+
+guint32
+afg_btree_get_usable_size (const AfgBtree *self)
+{
+  return self->usable;
 }
 
 gboolean

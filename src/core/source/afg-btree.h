@@ -21,9 +21,9 @@ typedef struct _AfgBtree AfgBtree;
 AfgBtree *afg_btree_open_fd          (int             fd);
 void      afg_btree_free             (AfgBtree       *self);
 guint32   afg_btree_get_page_size    (const AfgBtree *self);
+guint32   afg_btree_get_n_pages      (const AfgBtree *self);
 /* The page size less the reserved bytes at the end of every page. */
 guint32   afg_btree_get_usable_size  (const AfgBtree *self);
-guint32   afg_btree_get_n_pages      (const AfgBtree *self);
 /* Reads @n pages from page @first (numbered from 1) into @buf. */
 gboolean  afg_btree_read_pages       (const AfgBtree *self,
                                       guint32         first,

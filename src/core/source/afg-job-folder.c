@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17, discovery: the profiler DBs of a training job's folder. */
+/* Discovery: the profiler DBs of a training job's folder. */
 #include "config.h"
 
 #include <errno.h>

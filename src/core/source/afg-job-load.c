@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Issue 17: a training job's ranks read in parallel for the CLI and the
+/* A training job's ranks read in parallel for the CLI and the
  * window alike, so that both show the same figures. */
 #define G_LOG_DOMAIN "afg-job"
 
@@ -19,9 +19,9 @@
  * array freed, and the next ranks' arrays would come from the heap and
  * stay there, fragmented, once their rank is dropped. To reuse memory the
  * heap is never trimmed, but the blocks from 2 MB, in huge pages
- * (afg-huge.h), are still mapped on their own: kept in the heap they made
- * a job of eight 1M-row ranks peak at 537 MB (206 MB mapped), and in
- * 4 kB pages it took 3.4 s instead of 2.0 s. */
+ * (afg-huge.h), are still mapped on their own: kept in the heap they
+ * would fragment it and nearly double a job's peak, and in 4 kB pages
+ * they would fault far more often. */
 #define RETURN_MMAP_THRESHOLD (1 << 20)
 #define REUSE_MMAP_THRESHOLD  (2 << 20)
 #define REUSE_TRIM_THRESHOLD  (1 << 30)
@@ -38,7 +38,6 @@ typedef struct {
 } Task;
 
 struct _AfgJobLoad {
-  char              *path;
   guint              worker_cores;  /* each worker's share of the cores */
   AfgJobFolder      *folder;
   AfgJobLoadOptions  options;
@@ -51,7 +50,6 @@ job_load_clear (gpointer data)
 {
   AfgJobLoad *self = data;
 
-  g_free (self->path);
   g_clear_pointer (&self->folder, afg_job_folder_free);
   g_clear_pointer (&self->summaries, g_ptr_array_unref);
   g_free (self->tasks);
@@ -89,7 +87,6 @@ afg_job_load_new (const char *folder_path, AfgJobFolder *folder, const AfgJobLoa
   g_return_val_if_fail (folder_path != NULL && folder != NULL && options != NULL, NULL);
 
   self = g_atomic_rc_box_new0 (AfgJobLoad);
-  self->path = g_strdup (folder_path);
   self->folder = folder;
   self->options = *options;
   n = folder->ranks->len;
@@ -104,12 +101,6 @@ afg_job_load_new (const char *folder_path, AfgJobFolder *folder, const AfgJobLoa
       g_ptr_array_add (self->summaries, afg_rank_summary_new (rank->rank, file));
     }
   return self;
-}
-
-const char *
-afg_job_load_get_path (AfgJobLoad *self)
-{
-  return self->path;
 }
 
 const AfgJobFolder *
@@ -168,8 +159,8 @@ sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
   if (document == NULL)
     return FALSE;
   g_atomic_int_set (&task->state, AFG_RANK_STATE_SUMMING);
-  if (options->has_steps
-      && !afg_scope_init_steps (&scope, document, options->first_step, options->last_step, error))
+  if (!afg_scope_init_request (&scope, document, options->has_steps, options->first_step, options->last_step,
+                               options->npu_idle, error))
     return FALSE;
   tree = afg_tree_build (document, &scope, options->tree_flags, task->cancellable, error);
   if (tree == NULL)

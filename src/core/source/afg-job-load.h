@@ -39,6 +39,7 @@ typedef struct {
    * job's CPU time) for a peak of about two ranks' memory. Sets malloc's
    * thresholds for the whole process. */
   gboolean       reuse_memory;
+  gboolean       npu_idle;     /* every rank in its NPU-idle instants */
 } AfgJobLoadOptions;
 
 /* A job's ranks read in parallel, one document per core alive at a time;
@@ -51,7 +52,6 @@ AfgJobLoad           *afg_job_load_new            (const char              *fold
                                                    const AfgJobLoadOptions *options);
 AfgJobLoad           *afg_job_load_ref            (AfgJobLoad              *self);
 void                  afg_job_load_unref          (AfgJobLoad              *self);
-const char           *afg_job_load_get_path       (AfgJobLoad              *self);
 const AfgJobFolder   *afg_job_load_get_folder     (AfgJobLoad              *self);
 guint                 afg_job_load_get_n_ranks    (AfgJobLoad              *self);
 /* Complete once the rank's state is DONE or FAILED. */

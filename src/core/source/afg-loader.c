@@ -850,11 +850,26 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
   afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
+  afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
   sqlite3_progress_handler (second, 4096, progress_handler, ctx);
   return g_thread_new ("afg-tasks", scan_tasks, scan);
+}
+
+/* Kinds' tables that cannot be read cost the kinds, not the NPU time.
+ * The strings are in by now: kernels are named with them. */
+static void
+read_kinds (LoadContext *ctx, sqlite3 *db)
+{
+  AfgStringTable *strings = &ctx->document->strings;
+  int rc = afg_npu_tasks_read_kinds (ctx->npu_tasks, db, strings, strings, ctx->document->kind_warnings);
+
+  if (rc != SQLITE_OK && rc != SQLITE_INTERRUPT)
+    g_ptr_array_add (ctx->document->kind_warnings,
+                     g_strdup_printf (_("no device task kinds: reading their tables failed: %s"), sqlite3_errstr (rc)));
+  _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
@@ -888,6 +903,12 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
       ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
                                                       " failed: %s"), sqlite3_errstr (rc));
       return TRUE;
+    }
+  read_kinds (ctx, db);
+  if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
+    {
+      g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      return FALSE;
     }
   afg_npu_tasks_index (ctx->npu_tasks);
   return TRUE;

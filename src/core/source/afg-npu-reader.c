@@ -14,6 +14,7 @@
 #include "afg-source.h"
 #include "afg-sql-value.h"
 #include "afg-table-scan.h"
+#include "afg-task-kinds.h"
 
 #define ROW_NONE G_MAXUINT32
 #define MAX_ESTIMATE (1 << 24)
@@ -30,6 +31,39 @@ typedef struct {
   gint64  ns;
   guint64 tasks;
 } RowSum;
+
+/* A used TASK row as the kinds need it; ids AFG_TASK_NO_ID when they
+ * cannot match. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+  gint64 link;
+  gint64 global_task_id;
+  gint64 type;
+} KindTask;
+
+/* A compute task or a collective that may reach a row: key is the kind
+ * (high bit: communication) and the name's string index. */
+typedef struct {
+  gint64  link;
+  gint64  ns;
+  gint64  exposed_ns;
+  guint32 key;
+} KindItem;
+
+#define KEY_COMM (1u << 31)
+
+/* What the compute tasks and collectives give a row; n_kernels counts
+ * its items before they are merged into leaves. */
+typedef struct {
+  gint64  compute_ns;
+  guint64 compute_tasks;
+  gint64  comm_ns;
+  guint64 comm_ops;
+  gint64  exposed_ns;
+  guint32 first_kernel;
+  guint32 n_kernels;
+} RowKinds;
 
 /* What one scan of a table leaves, in rowid order. */
 typedef struct {
@@ -54,11 +88,23 @@ struct _AfgNpuTasks {
   Column2     pairs;
   const AfgBtree *btree;    /* to read the tables directly, or NULL */
   GCancellable   *cancellable;
+  /* Kinds (afg-task-kinds.h). */
+  gboolean        kind_columns;  /* TASK has globalTaskId and taskType */
+  gboolean        defer_groups;  /* collectives add connection ids: group after reading them */
+  AfgVec          kind_tasks;    /* KindTask, until classified */
+  AfgTaskKinds   *kinds;
+  AfgVec          items;         /* KindItem, until linked */
+  gsize           n_task_ids;    /* tasks.ids: the tasks', then the collectives' links */
+  guint8         *op_slots;      /* by group slot: a collective links through it */
+  RowKinds       *row_kinds;     /* by row ordinal, while linking */
+  AfgVec          spans;         /* AfgTimelineSpan: every used task and collective */
+  AfgDeviceTimeline *timeline;   /* made of them, until taken */
 };
 
 typedef AfgNpuTasks NpuRead;
 
 static const char * const task_columns[] = { "startNs", "endNs", "connectionId", NULL };
+static const char * const kind_task_columns[] = { "startNs", "endNs", "connectionId", "globalTaskId", "taskType", NULL };
 static const char * const connection_columns[] = { "id", "connectionId", NULL };
 
 static gboolean
@@ -143,11 +189,29 @@ read_link (const AfgRow *row, int col, gint64 *id)
   return afg_value_int64 (&row->values[col], id) == AFG_VALUE_OK && afg_npu_is_link (*id);
 }
 
+static gint64
+kind_id (const NpuRead *self, const AfgRow *row, int col)
+{
+  gint64 id;
+
+  return self->kind_columns && read_link (row, col, &id) ? id : AFG_TASK_NO_ID;
+}
+
+static void
+add_kind_task (NpuRead *self, const AfgRow *row, gboolean linked, gint64 link)
+{
+  KindTask task = { row->values[0].i, row->values[1].i, linked ? link : AFG_TASK_NO_ID,
+                    kind_id (self, row, 3), kind_id (self, row, 4) };
+
+  AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
+}
+
 static void
 add_task (NpuRead *self, Column2 *out, const AfgRow *row)
 {
   AfgNpuStats *stats = &self->data->stats;
   gint64 ns, id;
+  gboolean linked;
 
   if (!task_time (row, &ns))
     {
@@ -156,7 +220,9 @@ add_task (NpuRead *self, Column2 *out, const AfgRow *row)
     }
   stats->tasks++;
   stats->ns = afg_sat_add (stats->ns, ns);
-  if (!read_link (row, 2, &id))
+  linked = read_link (row, 2, &id);
+  add_kind_task (self, row, linked, id);
+  if (!linked)
     {
       stats->unlinked_tasks++;
       stats->unlinked_ns = afg_sat_add (stats->unlinked_ns, ns);
@@ -251,7 +317,10 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
     {
       out->ids.len = out->values.len = 0;
       if (stats != NULL)
-        *stats = saved;
+        {
+          *stats = saved;
+          self->kind_tasks.len = 0;
+        }
       rc = scan_sql (db, table, columns, n, &d);
     }
   g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
@@ -265,6 +334,25 @@ column2_clear (Column2 *c)
   afg_vec_clear (&c->values);
 }
 
+/* The ids past n_task_ids are collectives' links: groups of their own
+ * when no task has them. */
+static void
+mark_op_slots (NpuRead *self, const Column2 *tasks)
+{
+  const gint64 *ids = tasks->ids.data;
+
+  self->op_slots = g_malloc0 (MAX (self->group_index.n_slots, 1));
+  for (gsize i = self->n_task_ids; i < tasks->ids.len; i++)
+    {
+      gsize slot;
+
+      afg_id_index_find (&self->group_index, ids[i], &slot);
+      self->op_slots[slot] = TRUE;
+      if (self->groups[slot].tasks == 0)
+        self->groups[slot].row = ROW_NONE;
+    }
+}
+
 static void
 group_tasks (NpuRead *self, const Column2 *tasks)
 {
@@ -273,7 +361,7 @@ group_tasks (NpuRead *self, const Column2 *tasks)
 
   afg_id_index_init (&self->group_index, ids, tasks->ids.len);
   self->groups = afg_huge_alloc0 (sizeof (TaskGroup) * MAX (self->group_index.n_slots, 1));
-  for (gsize i = 0; i < tasks->ids.len; i++)
+  for (gsize i = 0; i < self->n_task_ids; i++)
     {
       gsize slot;
       TaskGroup *group;
@@ -285,12 +373,15 @@ group_tasks (NpuRead *self, const Column2 *tasks)
         group->tasks++;
       group->row = ROW_NONE;
     }
+  if (self->n_task_ids < tasks->ids.len)
+    mark_op_slots (self, tasks);
 }
 
 static gboolean
 find_group (const NpuRead *self, gint64 task_id, gsize *slot)
 {
-  return afg_id_index_find (&self->group_index, task_id, slot) && self->groups[*slot].tasks > 0;
+  return afg_id_index_find (&self->group_index, task_id, slot)
+         && (self->groups[*slot].tasks > 0 || (self->op_slots != NULL && self->op_slots[*slot]));
 }
 
 /* Keeps the pairs whose task side has tasks, grouped by api id (the
@@ -418,6 +509,13 @@ afg_npu_tasks_free (AfgNpuTasks *self)
   g_free (self->sums);
   column2_clear (&self->tasks);
   column2_clear (&self->pairs);
+  afg_vec_clear (&self->kind_tasks);
+  afg_vec_clear (&self->items);
+  afg_task_kinds_free (self->kinds);
+  g_free (self->op_slots);
+  g_free (self->row_kinds);
+  afg_vec_clear (&self->spans);
+  g_clear_pointer (&self->timeline, afg_device_timeline_unref);
   g_free (self);
 }
 
@@ -427,22 +525,203 @@ afg_npu_tasks_new (void)
   AfgNpuTasks *self = g_new0 (AfgNpuTasks, 1);
 
   self->data = afg_npu_data_new (0);
+  afg_vec_init (&self->kind_tasks, sizeof (KindTask), 0);
+  afg_vec_init (&self->items, sizeof (KindItem), 0);
+  afg_vec_init (&self->spans, sizeof (AfgTimelineSpan), 0);
   return self;
 }
 
-/* Grouped at once, on the thread that read them: the loader reads
- * CONNECTION_IDS on another meanwhile. */
+static const char * const kind_columns[] = { "globalTaskId", "taskType" };
+
+void
+afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
+{
+  g_autofree char *problem = afg_npu_table_problem (db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
+
+  self->kind_columns = problem == NULL;
+  self->defer_groups = afg_source_has_object (db, "COMMUNICATION_OP");
+  if (problem != NULL)
+    g_ptr_array_add (warnings, g_strdup_printf (_("no device task kinds from TASK: %s"), problem));
+}
+
+/* Grouped at once, on the thread that read them (the loader reads
+ * CONNECTION_IDS on another meanwhile), unless collectives will add
+ * connection ids of their own. */
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
-  int rc = scan (db, "TASK", task_columns, add_task, self, &self->tasks, &self->data->stats);
+  int rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
+                 &self->data->stats);
   gint64 t0 = g_get_monotonic_time ();
 
+  self->n_task_ids = self->tasks.ids.len;
+  if (self->defer_groups && rc == SQLITE_OK)
+    return rc;
   if (rc == SQLITE_OK)
     group_tasks (self, &self->tasks);
   column2_clear (&self->tasks);
   g_debug ("TASK grouped %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   return rc;
+}
+
+static void
+count_task (AfgNpuKindStats *stats, AfgTaskKind kind, gint64 ns)
+{
+  if (kind == AFG_TASK_KIND_COMPUTE)
+    {
+      stats->compute_ns = afg_sat_add (stats->compute_ns, ns);
+      stats->compute_tasks++;
+    }
+  else if (kind == AFG_TASK_KIND_OTHER)
+    {
+      stats->other_ns = afg_sat_add (stats->other_ns, ns);
+      stats->other_tasks++;
+    }
+}
+
+static guint32
+kernel_name (AfgStringTable *strings, gint64 id)
+{
+  return id == AFG_TASK_NO_ID ? strings->null_name : afg_string_table_lookup_id (strings, id);
+}
+
+static const AfgTimelineKind timeline_kinds[] = {
+  [AFG_TASK_KIND_COMMUNICATION] = AFG_TIMELINE_COMMUNICATION,
+  [AFG_TASK_KIND_COMPUTE] = AFG_TIMELINE_COMPUTE,
+  [AFG_TASK_KIND_OTHER] = AFG_TIMELINE_OTHER,
+};
+
+/* Every used task is on the device's timeline; the profiler's own
+ * markers and empty tasks do not stretch the profile's window. */
+static void
+add_task_span (NpuRead *self, const KindTask *t, AfgTaskKind kind)
+{
+  gboolean bounds = t->end > t->start && !afg_task_kinds_is_profiling (self->kinds, t->type);
+
+  AFG_VEC_APPEND (&self->spans, AfgTimelineSpan, ((AfgTimelineSpan) { t->start, t->end, timeline_kinds[kind], bounds }));
+}
+
+/* Each task's kind; the compute ones' intervals for the exposure, and
+ * (with @strings) each with a connection id an item to link. */
+static AfgVec
+classify_tasks (NpuRead *self, AfgStringTable *strings)
+{
+  AfgNpuKindStats *stats = &self->data->kind_stats;
+  const KindTask *tasks = self->kind_tasks.data;
+  AfgVec intervals;
+
+  afg_vec_init (&intervals, 2 * sizeof (gint64), 0);
+  for (gsize i = 0; i < self->kind_tasks.len; i++)
+    if (afg_task_kinds_is_comm_task (self->kinds, tasks[i].global_task_id))
+      afg_task_kinds_note_comm_link (self->kinds, tasks[i].link);
+  afg_task_kinds_seal (self->kinds);
+  for (gsize i = 0; i < self->kind_tasks.len; i++)
+    {
+      const KindTask *t = &tasks[i];
+      gint64 name_id = AFG_TASK_NO_ID, ns = t->end - t->start;
+      AfgTaskKind kind = afg_task_kinds_classify (self->kinds, t->link, t->global_task_id, t->type, &name_id);
+      gint64 *interval;
+
+      count_task (stats, kind, ns);
+      add_task_span (self, t, kind);
+      if (kind != AFG_TASK_KIND_COMPUTE)
+        continue;
+      interval = afg_vec_push (&intervals);
+      interval[0] = t->start;
+      interval[1] = t->end;
+      if (strings != NULL && t->link != AFG_TASK_NO_ID)
+        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id) }));
+    }
+  afg_vec_clear (&self->kind_tasks);
+  return intervals;
+}
+
+/* opName without its index; few distinct names, each made once. */
+static guint32
+op_name (AfgStringTable *strings, GHashTable *cache, gint64 id)
+{
+  guint32 index = kernel_name (strings, id);
+  gpointer hit;
+  const char *text;
+  gsize len;
+
+  if (g_hash_table_lookup_extended (cache, GUINT_TO_POINTER (index), NULL, &hit))
+    return GPOINTER_TO_UINT (hit);
+  text = afg_string_table_get (strings, index);
+  len = afg_task_kinds_strip_op_suffix (text);
+  if (text[len] != '\0')
+    {
+      g_autofree char *stripped = g_strndup (text, len);
+      guint32 base = afg_string_table_add (strings, stripped);
+
+      g_hash_table_insert (cache, GUINT_TO_POINTER (index), GUINT_TO_POINTER (base));
+      return base;
+    }
+  g_hash_table_insert (cache, GUINT_TO_POINTER (index), GUINT_TO_POINTER (index));
+  return index;
+}
+
+/* Each collective counts once with its own duration; those with a
+ * connection id link through it, as tasks do. */
+static void
+add_collectives (NpuRead *self, AfgStringTable *strings)
+{
+  AfgNpuKindStats *stats = &self->data->kind_stats;
+  g_autoptr(GHashTable) names = g_hash_table_new (NULL, NULL);
+  gsize n;
+  const AfgCollective *ops = afg_task_kinds_get_collectives (self->kinds, &n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 ns = ops[i].end_ns - ops[i].start_ns;
+
+      stats->comm_ns = afg_sat_add (stats->comm_ns, ns);
+      stats->comm_ops++;
+      AFG_VEC_APPEND (&self->spans, AfgTimelineSpan,
+                      ((AfgTimelineSpan) { ops[i].start_ns, ops[i].end_ns, AFG_TIMELINE_COMMUNICATION, TRUE }));
+      stats->exposed_ns = afg_sat_add (stats->exposed_ns, ops[i].exposed_ns);
+      if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
+        continue;
+      AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { ops[i].link, ns, ops[i].exposed_ns,
+                                                             KEY_COMM | op_name (strings, names, ops[i].name_id) }));
+      if (self->defer_groups)
+        {
+          AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
+          AFG_VEC_APPEND (&self->tasks.values, gint64, 0);
+        }
+    }
+}
+
+int
+afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *strings, const AfgStringTable *types,
+                          GPtrArray *warnings)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  AfgVec intervals;
+  int rc = afg_task_kinds_read (db, self->btree, self->cancellable, types, warnings, &self->kinds);
+
+  if (rc != SQLITE_OK)
+    return rc;
+  intervals = classify_tasks (self, strings);
+  afg_task_kinds_measure_exposure (self->kinds, intervals.data, intervals.len);
+  afg_vec_clear (&intervals);
+  add_collectives (self, strings);
+  self->timeline = afg_device_timeline_new (self->spans.data, self->spans.len);
+  afg_vec_clear (&self->spans);
+  g_debug ("kinds %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  return SQLITE_OK;
+}
+
+AfgDeviceTimeline *
+afg_npu_tasks_steal_timeline (AfgNpuTasks *self)
+{
+  return g_steal_pointer (&self->timeline);
+}
+
+AfgTaskKinds *
+afg_npu_tasks_get_kinds (AfgNpuTasks *self)
+{
+  return self->kinds;
 }
 
 int
@@ -463,19 +742,28 @@ afg_npu_tasks_index (AfgNpuTasks *self)
 {
   gint64 t0 = g_get_monotonic_time ();
 
+  if (self->defer_groups)
+    {
+      group_tasks (self, &self->tasks);
+      column2_clear (&self->tasks);
+    }
   index_pairs (self, &self->pairs);
   column2_clear (&self->pairs);
   g_debug ("NPU index %.3f s", (g_get_monotonic_time () - t0) / 1e6);
 }
 
 int
-afg_npu_tasks_read (sqlite3 *db, AfgNpuTasks **out)
+afg_npu_tasks_read (sqlite3 *db, const AfgStringTable *types, GPtrArray *warnings, AfgNpuTasks **out)
 {
   AfgNpuTasks *self = afg_npu_tasks_new ();
-  int rc = afg_npu_tasks_read_tasks (self, db);
+  int rc;
 
+  afg_npu_tasks_check_kinds (self, db, warnings);
+  rc = afg_npu_tasks_read_tasks (self, db);
   if (rc == SQLITE_OK)
     rc = afg_npu_tasks_read_pairs (self, db);
+  if (rc == SQLITE_OK)
+    rc = afg_npu_tasks_read_kinds (self, db, NULL, types, warnings);
   if (rc == SQLITE_OK)
     {
       afg_npu_tasks_index (self);
@@ -509,6 +797,118 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
   return TRUE;
 }
 
+static int
+compare_kernels (const void *a, const void *b)
+{
+  const AfgNpuKernel *x = a, *y = b;
+
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* Sorts a row's kernels (a handful, nearly always) and merges those of
+ * one kind and name; returns how many are left. */
+static guint32
+merge_kernels (AfgNpuKernel *k, guint32 n)
+{
+  guint32 kept = 0;
+
+  qsort (k, n, sizeof *k, compare_kernels);
+  for (guint32 i = 0; i < n; i++)
+    {
+      if (kept > 0 && compare_kernels (&k[kept - 1], &k[i]) == 0)
+        {
+          k[kept - 1].count += k[i].count;
+          k[kept - 1].ns = afg_sat_add (k[kept - 1].ns, k[i].ns);
+          k[kept - 1].exposed_ns = afg_sat_add (k[kept - 1].exposed_ns, k[i].exposed_ns);
+        }
+      else
+        k[kept++] = k[i];
+    }
+  return kept;
+}
+
+static void
+add_to_row (RowKinds *row, const KindItem *item)
+{
+  if (item->key & KEY_COMM)
+    {
+      row->comm_ns = afg_sat_add (row->comm_ns, item->ns);
+      row->comm_ops++;
+      row->exposed_ns = afg_sat_add (row->exposed_ns, item->exposed_ns);
+    }
+  else
+    {
+      row->compute_ns = afg_sat_add (row->compute_ns, item->ns);
+      row->compute_tasks++;
+    }
+  row->n_kernels++;
+}
+
+/* The row each item reaches (its connection id's group's), or ROW_NONE. */
+static guint32
+item_row (const NpuRead *self, const KindItem *item)
+{
+  gsize slot;
+
+  return find_group (self, item->link, &slot) ? self->groups[slot].row : ROW_NONE;
+}
+
+/* The items placed row by row (a counting sort: rows are known by
+ * ordinal), each row's then merged into its kernel leaves. */
+static void
+place_kernels (NpuRead *self, gsize n_rows)
+{
+  const KindItem *items = self->items.data;
+  AfgVec *kernels = &self->data->kernels;
+  g_autofree guint64 *at = afg_huge_alloc0 (sizeof (guint64) * (n_rows + 1));
+  guint32 kept = 0;
+
+  for (gsize r = 0; r < n_rows; r++)
+    at[r + 1] = at[r] + self->row_kinds[r].n_kernels;
+  afg_vec_set_len_zeroed (kernels, at[n_rows]);
+  for (gsize i = 0; i < self->items.len; i++)
+    {
+      guint32 row = item_row (self, &items[i]);
+
+      if (row != ROW_NONE)
+        AFG_VEC_INDEX (kernels, AfgNpuKernel, at[row]++) = (AfgNpuKernel) {
+          items[i].key & ~KEY_COMM, items[i].key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
+          1, items[i].ns, items[i].exposed_ns };
+    }
+  /* at[r] is now where row r's items end. */
+  for (gsize r = 0; r < n_rows; r++)
+    {
+      RowKinds *row = &self->row_kinds[r];
+      AfgNpuKernel *first = &AFG_VEC_INDEX (kernels, AfgNpuKernel, at[r] - row->n_kernels);
+      guint32 n = merge_kernels (first, row->n_kernels);
+
+      memmove (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kept), first, n * sizeof (AfgNpuKernel));
+      row->first_kernel = kept;
+      row->n_kernels = n;
+      kept += n;
+    }
+  kernels->len = kept;
+}
+
+static void
+link_kinds (NpuRead *self, gsize n_rows)
+{
+  const KindItem *items = self->items.data;
+
+  self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
+  for (gsize i = 0; i < self->items.len; i++)
+    {
+      guint32 row = item_row (self, &items[i]);
+
+      if (row != ROW_NONE)
+        add_to_row (&self->row_kinds[row], &items[i]);
+    }
+  place_kernels (self, n_rows);
+  afg_vec_clear (&self->items);
+}
+
 void
 afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_lists, guint n_threads,
                           const guint64 *thread_events)
@@ -519,10 +919,12 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
   g_return_if_fail (self->sums == NULL);
 
   data->stats = self->data->stats;
+  data->kind_stats = self->data->kind_stats;
   afg_npu_data_free (self->data);
   self->data = data;
   claim_groups (self, row_lists, n_lists);
   n_linked = sum_groups (self, count_rows (row_lists, n_lists));
+  link_kinds (self, count_rows (row_lists, n_lists));
   /* Bounds, not counts: the room past the entries is never touched. */
   for (guint t = 0; t < n_threads; t++)
     afg_npu_data_reserve (data, t, MIN (thread_events[t], n_linked));
@@ -532,15 +934,24 @@ void
 afg_npu_tasks_link_place (AfgNpuTasks *self, guint thread, guint64 event, guint64 row)
 {
   const RowSum *sum = &self->sums[row];
+  const RowKinds *kinds = &self->row_kinds[row];
 
   if (sum->tasks > 0)
     afg_npu_data_add (self->data, thread, event, sum->ns, sum->tasks);
+  if (kinds->compute_tasks > 0 || kinds->comm_ops > 0)
+    {
+      AfgNpuKindEntry entry = { event, kinds->compute_ns, kinds->compute_tasks, kinds->comm_ns, kinds->comm_ops,
+                                kinds->exposed_ns, kinds->first_kernel, kinds->n_kernels };
+
+      afg_npu_data_add_kinds (self->data, thread, &entry);
+    }
 }
 
 AfgNpuData *
 afg_npu_tasks_link_end (AfgNpuTasks *self)
 {
   g_clear_pointer (&self->sums, g_free);
+  g_clear_pointer (&self->row_kinds, g_free);
   return g_steal_pointer (&self->data);
 }
 

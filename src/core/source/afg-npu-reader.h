@@ -4,8 +4,11 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "afg-device-timeline.h"
 #include "afg-npu.h"
 #include "afg-source.h"
+#include "afg-string-table.h"
+#include "afg-task-kinds.h"
 
 G_BEGIN_DECLS
 
@@ -44,8 +47,11 @@ afg_npu_is_link (gint64 id)
  * keeps only the rows that can launch something. */
 typedef struct _AfgNpuTasks AfgNpuTasks;
 
-/* Returns an SQLite result code; *@out is set on SQLITE_OK. */
+/* Returns an SQLite result code; *@out is set on SQLITE_OK, with the
+ * kinds read (afg_npu_tasks_read_kinds without kernels). */
 int          afg_npu_tasks_read   (sqlite3          *db,
+                                   const AfgStringTable *types,
+                                   GPtrArray        *warnings,
                                    AfgNpuTasks     **out);
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
 /* afg_npu_tasks_read() in steps, for a loader that reads TASK and
@@ -53,6 +59,11 @@ void         afg_npu_tasks_free   (AfgNpuTasks      *self);
  * nothing in common; read_tasks also groups the tasks by connection id);
  * then afg_npu_tasks_index() once both returned SQLITE_OK. */
 AfgNpuTasks *afg_npu_tasks_new    (void);
+/* Before reading TASK: whether it has the kinds' columns (a warning
+ * line in @warnings when not) and whether collectives may come. */
+void         afg_npu_tasks_check_kinds (AfgNpuTasks *self,
+                                        sqlite3     *db,
+                                        GPtrArray   *warnings);
 int          afg_npu_tasks_read_tasks (AfgNpuTasks *self,
                                        sqlite3     *db);
 int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
@@ -62,6 +73,22 @@ int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
 void         afg_npu_tasks_set_direct (AfgNpuTasks  *self,
                                        const AfgBtree *btree,
                                        GCancellable *cancellable);
+/* Once TASK and CONNECTION_IDS are read, before _index: reads the kinds'
+ * tables (afg-task-kinds.h), classifies the tasks (the DB's sums into
+ * the data's kind_stats) and measures the collectives' exposure. With
+ * @strings, the compute tasks and collectives that have a connection id
+ * are kept, named in @strings, to be linked as tasks are; @types (the
+ * same table, or a sealed one) names the task types. */
+int          afg_npu_tasks_read_kinds (AfgNpuTasks   *self,
+                                       sqlite3       *db,
+                                       AfgStringTable *strings,
+                                       const AfgStringTable *types,
+                                       GPtrArray     *warnings);
+/* Sealed by afg_npu_tasks_read_kinds(): the kind of any TASK row. */
+AfgTaskKinds *afg_npu_tasks_get_kinds (AfgNpuTasks  *self);
+/* The device timeline of every used task and collective, once the kinds
+ * are read (NULL without any); the caller owns it. */
+AfgDeviceTimeline *afg_npu_tasks_steal_timeline (AfgNpuTasks *self);
 void         afg_npu_tasks_index  (AfgNpuTasks      *self);
 /* FALSE when no PYTORCH_API row could take a task (no linkable task). */
 gboolean     afg_npu_tasks_has_links (const AfgNpuTasks *self);
@@ -84,7 +111,7 @@ gboolean     afg_npu_tasks_wants  (const AfgNpuTasks *self,
  * of each of the store's @n_threads threads. _place is then told, for each thread in
  * its event order, where row @row landed (from several threads at once
  * for distinct threads); _end returns per thread of the store the entries
- * of the events that took tasks. Once. */
+ * of the events that took tasks (and their kinds' entries). Once. */
 void         afg_npu_tasks_link_begin (AfgNpuTasks  *self,
                                        const AfgVec *row_lists,
                                        guint         n_lists,

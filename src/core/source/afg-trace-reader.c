@@ -14,6 +14,7 @@
 #include "afg-trace-reader.h"
 
 static const char * const track_columns[] = { "deviceId", "streamId" };
+static const char * const kind_columns[] = { "globalTaskId", "taskType" };
 
 typedef struct {
   AfgSource          source;
@@ -91,6 +92,25 @@ add_api_row (TraceRead *self, sqlite3_stmt *stmt)
   g_array_append_val (self->candidates, launch);
 }
 
+/* An id of the kinds' rules (afg-task-kinds.h), AFG_TASK_NO_ID when it
+ * cannot match. */
+static gint64
+kind_id (sqlite3_stmt *stmt, int col)
+{
+  gint64 id;
+
+  return afg_column_int64 (stmt, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id) ? id : AFG_TASK_NO_ID;
+}
+
+static AfgTaskKind
+task_kind (TraceRead *self, sqlite3_stmt *stmt)
+{
+  gint64 name_id;
+
+  return afg_task_kinds_classify (afg_npu_tasks_get_kinds (self->npu), kind_id (stmt, 4), kind_id (stmt, 5),
+                                  kind_id (stmt, 6), &name_id);
+}
+
 static gint64
 column_or_unknown (sqlite3_stmt *stmt, int col)
 {
@@ -114,7 +134,7 @@ launch_for (TraceRead *self, guint64 candidate)
 static void
 add_task (TraceRead *self, sqlite3_stmt *stmt)
 {
-  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH };
+  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER };
   gint64 ns, connection_id;
   guint64 candidate;
 
@@ -126,6 +146,7 @@ add_task (TraceRead *self, sqlite3_stmt *stmt)
   if (afg_column_int64 (stmt, 4, &connection_id) == AFG_VALUE_OK
       && afg_npu_tasks_find_row (self->npu, connection_id, &candidate))
     task.launch = launch_for (self, candidate);
+  task.kind = task_kind (self, stmt);
   g_array_append_val (self->out->tasks, task);
 }
 
@@ -159,11 +180,13 @@ scan_api (TraceRead *self)
 static int
 read_tasks (TraceRead *self)
 {
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);  /* the export's own */
   g_autofree char *order = NULL;
-  g_autofree char *sql = NULL;
+  g_autofree char *task_sql = NULL;
+  g_autofree char *problem = afg_npu_table_problem (self->db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
   int rc;
 
-  if ((rc = afg_npu_tasks_read (self->db, &self->npu)) != SQLITE_OK
+  if ((rc = afg_npu_tasks_read (self->db, &self->document->strings, warnings, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
   afg_vec_init (&self->rows, sizeof (guint64), 0);
@@ -175,8 +198,9 @@ read_tasks (TraceRead *self)
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   order = afg_source_rowid_order (self->db, "TASK");
-  sql = g_strconcat ("SELECT startNs, endNs, deviceId, streamId, connectionId FROM TASK", order, NULL);
-  return scan (self, sql, add_task);
+  task_sql = g_strdup_printf ("SELECT startNs, endNs, deviceId, streamId, connectionId, %s FROM TASK%s",
+                              problem == NULL ? "globalTaskId, taskType" : "NULL, NULL", order);
+  return scan (self, task_sql, add_task);
 }
 
 /* Why the device tracks cannot be drawn, or NULL when they can. */

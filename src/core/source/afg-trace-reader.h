@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* Reads @document's DB again for what only the trace export needs: every
  * used TASK row with its device and stream, and the used PYTORCH_API row
- * that launched it, by issue 13's rules (the loader keeps only sums).
+ * that launched it, by the loader's linking rules (it keeps only sums).
  * The same untrusted-input rules as the loader's. A DB without usable
  * TASK, CONNECTION_IDS or TASK.deviceId/streamId gives no tasks and,
  * when tables are there, a warning; NULL and @error only when the DB

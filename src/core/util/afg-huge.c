@@ -15,16 +15,15 @@
 #define MIN_HUGE (256u << 10)
 /* What the pool may hold: most of what a 1M-row export frees and asks
  * for again, in buffers of a few sizes; in a job, most of what one rank
- * leaves for the next (eight 1M-row ranks: 0.72-0.75x the singles with
- * 32 MB, 0.69-0.71x with this; 5M rows peak at 241 MB either way). */
+ * leaves for the next, so that the next rank faults in few new pages. It
+ * does not raise the peak: a request it cannot serve empties it first. */
 #define POOL_MAX_BYTES (96u << 20)
 #define POOL_SLOTS 48
 /* How far glibc's heap grows at once after afg_huge_advise_heap(): about
  * what a profile's string table and the small arrays of its first phase
  * take. More costs memory, which a start after a pause pays for (1.4-1.8
- * ms per MB): any byte touched makes its 2 MB resident. The 1M-row
- * export's peak RSS was 83 MB, 84 MB with 8 MB, 95 with 16, 115 with 48;
- * started cold, 16 MB made it 10 ms slower and 8 MB no slower. */
+ * ms per MB): any byte touched makes its 2 MB resident, so a bigger pad
+ * raises the peak and slows a cold start more than it saves. */
 #define HEAP_PAD (8u << 20)
 /* Synchronous collapse into a huge page (Linux 6.1); an older kernel
  * refuses it, which costs one 2 MB range its huge page. */
@@ -51,9 +50,9 @@ static gsize pool_bytes;
 /* glibc raises its mmap threshold as big blocks are freed (up to 32 MB)
  * and then carves them from its heaps and keeps them there once freed.
  * Pinned at 2 MB, every huge buffer is a mapping of its own, returned
- * when freed: for an export (5M rows: peak RSS 328 -> 250 MB, 5.7k ->
- * 3.8k faults). A window that rebuilds trees again and again is better
- * off reusing the heap's warm pages (a step's tree 14 ms instead of 24). */
+ * when freed: an export's peak RSS then holds only live buffers, and
+ * fewer pages fault. A window that rebuilds trees again and again is
+ * better off reusing the heap's warm pages: a step's tree builds faster. */
 void
 afg_huge_init (void)
 {
@@ -61,8 +60,8 @@ afg_huge_init (void)
   mallopt (M_MMAP_THRESHOLD, HUGE_PAGE);
 #endif
   /* Pinning the mmap threshold leaves the trim threshold at 128 kB: the
-   * heaps then gave back and faulted in again the same pages, 480 of a
-   * 1M-row export's 2.4k faults. */
+   * heaps would give back and fault in again the same pages, a fifth of
+   * an export's faults. */
 #ifdef M_TRIM_THRESHOLD
   mallopt (M_TRIM_THRESHOLD, 64 << 20);
 #endif

@@ -17,11 +17,11 @@ void     afg_huge_init   (void);
 /* For one profile's export: glibc's heap, where every block under 2 MB
  * lives (GLib's arrays, hash tables and strings), faults in 4 kB pages,
  * since the kernel gives huge pages only to advised ranges. All threads
- * then share one arena, grown now by 8 MB and advised whole: the 1M-row
- * export's faults 1,830 -> 800-1,000 (the string table alone had 550),
- * its CPU time -10 to -20 ms, its peak RSS +1 MB. Past those 8 MB the
- * heap grows in 4 kB pages as before. Not for a job, whose ranks share
- * the heap (a job of eight ranks peaked 35 MB higher with 48 MB). */
+ * then share one arena, grown now by 8 MB and advised whole, so that the
+ * string table and the first phase's small arrays fault in a few huge
+ * pages instead of hundreds of small ones, for about 1 MB more peak RSS.
+ * Past those 8 MB the heap grows in 4 kB pages as before. Not for a job,
+ * whose ranks share the heap: a pad there raises the job's peak. */
 void     afg_huge_advise_heap (void);
 /* g_malloc (@size), or from 256 kB whole huge pages on a 2 MB boundary,
  * all advised: each 2 MB of it one fault. Freed with g_free(). */

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "afg-spans.h"
+
+struct _AfgSpans {
+  gsize    n;
+  AfgSpan *spans;
+  gint64  *before;  /* n + 1: the length of the spans before each */
+};
+
+static void
+spans_clear (gpointer data)
+{
+  AfgSpans *self = data;
+
+  g_free (self->spans);
+  g_free (self->before);
+}
+
+AfgSpans *
+afg_spans_ref (AfgSpans *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_spans_unref (AfgSpans *self)
+{
+  g_atomic_rc_box_release_full (self, spans_clear);
+}
+
+/* Takes @spans (sorted, disjoint, non-empty), @n of them. */
+static AfgSpans *
+spans_new (AfgSpan *spans, gsize n)
+{
+  AfgSpans *self = g_atomic_rc_box_new0 (AfgSpans);
+
+  self->n = n;
+  self->spans = spans;
+  self->before = g_new (gint64, n + 1);
+  self->before[0] = 0;
+  for (gsize i = 0; i < n; i++)
+    self->before[i + 1] = self->before[i] + (spans[i].end - spans[i].start);
+  return self;
+}
+
+static int
+compare_starts (const void *a, const void *b)
+{
+  const AfgSpan *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+AfgSpans *
+afg_spans_new_union (AfgSpan *spans, gsize n)
+{
+  AfgSpan *out = g_new (AfgSpan, MAX (n, 1));
+  gsize len = 0;
+
+  qsort (spans, n, sizeof (AfgSpan), compare_starts);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (spans[i].end <= spans[i].start)
+        continue;
+      /* Touching spans join: the set is the same, with fewer spans. */
+      if (len > 0 && spans[i].start <= out[len - 1].end)
+        out[len - 1].end = MAX (out[len - 1].end, spans[i].end);
+      else
+        out[len++] = spans[i];
+    }
+  return spans_new (out, len);
+}
+
+/* The first span ending after @t: the first that can hold t or later. */
+static gsize
+first_ending_after (const AfgSpans *self, gint64 t)
+{
+  gsize lo = 0, hi = self->n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->spans[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The first span starting at or after @t. */
+static gsize
+first_starting_from (const AfgSpans *self, gint64 t)
+{
+  gsize lo = 0, hi = self->n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->spans[mid].start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gint64
+afg_spans_overlap (const AfgSpans *self, gint64 start, gint64 end)
+{
+  gsize first, last;
+  gint64 ns;
+
+  if (end <= start)
+    return 0;
+  first = first_ending_after (self, start);
+  last = first_starting_from (self, end);  /* one past the last span that starts before end */
+  if (first >= last)
+    return 0;
+  ns = self->before[last] - self->before[first];
+  /* Cut the first and last spans to the range. */
+  ns -= MAX (0, start - self->spans[first].start);
+  ns -= MAX (0, self->spans[last - 1].end - end);
+  return ns;
+}
+
+static void
+add_span (GArray *out, gint64 start, gint64 end)
+{
+  if (end > start)
+    g_array_append_val (out, ((AfgSpan) { start, end }));
+}
+
+/* The parts of @window that @self leaves uncovered. */
+static void
+add_gaps (const AfgSpans *self, AfgSpan window, GArray *out)
+{
+  gint64 at = window.start;
+
+  for (gsize i = first_ending_after (self, window.start);
+       i < self->n && self->spans[i].start < window.end; i++)
+    {
+      add_span (out, at, MIN (self->spans[i].start, window.end));
+      at = MAX (at, self->spans[i].end);
+    }
+  add_span (out, at, window.end);
+}
+
+/* Windows that overlap (steps of a hostile DB may) give their common
+ * gaps once: the union is taken. */
+AfgSpans *
+afg_spans_new_gaps (const AfgSpans *self, const AfgSpan *windows, gsize n)
+{
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (AfgSpan));
+
+  for (gsize i = 0; i < n; i++)
+    add_gaps (self, windows[i], out);
+  return afg_spans_new_union ((AfgSpan *) (void *) out->data, out->len);
+}
+
+const AfgSpan *
+afg_spans_get (const AfgSpans *self, gsize *n)
+{
+  *n = self->n;
+  return self->spans;
+}
+
+gint64
+afg_spans_get_length (const AfgSpans *self)
+{
+  return self->before[self->n];
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* A half-open time range [start, end) in ns. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+} AfgSpan;
+
+/* A set of instants as sorted, disjoint, non-empty spans, with the
+ * running sum of their lengths: how much of any range the set covers is
+ * two binary searches, however many spans the range holds. Immutable
+ * once made; any thread may read it. */
+typedef struct _AfgSpans AfgSpans;
+
+/* The union of @n spans, in any order, overlapping or not; empty ones
+ * (end <= start) add nothing. Sorts @spans in place. */
+AfgSpans      *afg_spans_new_union  (AfgSpan        *spans,
+                                     gsize           n);
+/* The instants of the @n @windows (in any order) that @self does not
+ * cover, as a set of their own. */
+AfgSpans      *afg_spans_new_gaps   (const AfgSpans *self,
+                                     const AfgSpan  *windows,
+                                     gsize           n);
+AfgSpans      *afg_spans_ref        (AfgSpans       *self);
+void           afg_spans_unref      (AfgSpans       *self);
+const AfgSpan *afg_spans_get        (const AfgSpans *self,
+                                     gsize          *n);
+/* The sum of the spans' lengths. */
+gint64         afg_spans_get_length (const AfgSpans *self);
+/* How many ns of [@start, @end) the set covers; 0 for an empty range. */
+gint64         afg_spans_overlap    (const AfgSpans *self,
+                                     gint64          start,
+                                     gint64          end);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgSpans, afg_spans_unref)
+
+G_END_DECLS

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-session"
+
+#include "config.h"
+
+#include "afg-session.h"
+
+struct _AfgSession {
+  GObject           parent_instance;
+
+  GFile            *file;
+  AfgTree          *tree;
+  AfgSessionWeight  weight;
+  AfgColumn         column;
+  guint             comparing : 1;
+  guint             merge_addresses : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AfgSession, afg_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_TREE,
+  PROP_COMPARING,
+  PROP_WEIGHT,
+  PROP_COLUMN,
+  PROP_MERGE_ADDRESSES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+GType
+afg_session_weight_get_type (void)
+{
+  static const GEnumValue values[] = {
+    { AFG_SESSION_WEIGHT_HOST, "AFG_SESSION_WEIGHT_HOST", "host" },
+    { AFG_SESSION_WEIGHT_NPU, "AFG_SESSION_WEIGHT_NPU", "npu" },
+    { 0, NULL, NULL },
+  };
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("AfgSessionWeight"), values));
+  return type;
+}
+
+static AfgColumn
+weight_column (AfgSessionWeight weight)
+{
+  return weight == AFG_SESSION_WEIGHT_NPU ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS;
+}
+
+/* A comparison's shape and colours are made from the host columns of
+ * both sides, so it weighs host time whatever was chosen. */
+AfgColumn
+afg_session_column_for (AfgSession *self, AfgTree *tree)
+{
+  AfgColumn chosen;
+
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_COLUMN_TOTAL_NS);
+  chosen = weight_column (self->weight);
+  if (tree == NULL || self->comparing || !afg_tree_has_column (tree, chosen))
+    return AFG_COLUMN_TOTAL_NS;
+  return chosen;
+}
+
+static void
+update_column (AfgSession *self)
+{
+  AfgColumn column = afg_session_column_for (self, self->tree);
+
+  if (column == self->column)
+    return;
+  self->column = column;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLUMN]);
+}
+
+static void
+afg_session_finalize (GObject *object)
+{
+  AfgSession *self = AFG_SESSION (object);
+
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  G_OBJECT_CLASS (afg_session_parent_class)->finalize (object);
+}
+
+static void
+afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AfgSession *self = AFG_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_TREE:
+      g_value_set_pointer (value, self->tree);
+      break;
+    case PROP_COMPARING:
+      g_value_set_boolean (value, self->comparing);
+      break;
+    case PROP_WEIGHT:
+      g_value_set_enum (value, self->weight);
+      break;
+    case PROP_COLUMN:
+      g_value_set_uint (value, self->column);
+      break;
+    case PROP_MERGE_ADDRESSES:
+      g_value_set_boolean (value, self->merge_addresses);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+afg_session_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  AfgSession *self = AFG_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      afg_session_set_file (self, g_value_get_object (value));
+      break;
+    case PROP_TREE:
+      afg_session_set_tree (self, g_value_get_pointer (value));
+      break;
+    case PROP_COMPARING:
+      afg_session_set_comparing (self, g_value_get_boolean (value));
+      break;
+    case PROP_WEIGHT:
+      afg_session_set_weight (self, g_value_get_enum (value));
+      break;
+    case PROP_MERGE_ADDRESSES:
+      afg_session_set_merge_addresses (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+afg_session_class_init (AfgSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = afg_session_finalize;
+  object_class->get_property = afg_session_get_property;
+  object_class->set_property = afg_session_set_property;
+
+  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, rw);
+  /* An AfgTree, referenced by the session. */
+  properties[PROP_TREE] = g_param_spec_pointer ("tree", NULL, NULL, rw);
+  properties[PROP_COMPARING] = g_param_spec_boolean ("comparing", NULL, NULL, FALSE, rw);
+  properties[PROP_WEIGHT] =
+    g_param_spec_enum ("weight", NULL, NULL, AFG_TYPE_SESSION_WEIGHT, AFG_SESSION_WEIGHT_HOST, rw);
+  /* An AfgColumn. */
+  properties[PROP_COLUMN] =
+    g_param_spec_uint ("column", NULL, NULL, 0, G_MAXUINT, AFG_COLUMN_TOTAL_NS,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MERGE_ADDRESSES] = g_param_spec_boolean ("merge-addresses", NULL, NULL, TRUE, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+afg_session_init (AfgSession *self)
+{
+  self->column = AFG_COLUMN_TOTAL_NS;
+  self->merge_addresses = TRUE;
+}
+
+AfgSession *
+afg_session_new (void)
+{
+  return g_object_new (AFG_TYPE_SESSION, NULL);
+}
+
+GFile *
+afg_session_get_file (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->file;
+}
+
+void
+afg_session_set_file (AfgSession *self, GFile *file)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (g_set_object (&self->file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+}
+
+AfgTree *
+afg_session_get_tree (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->tree;
+}
+
+void
+afg_session_set_tree (AfgSession *self, AfgTree *tree)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->tree == tree)
+    return;
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  self->tree = tree ? afg_tree_ref (tree) : NULL;
+  /* The column first: a view that follows the tree reads it. */
+  update_column (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+}
+
+gboolean
+afg_session_get_comparing (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), FALSE);
+  return self->comparing;
+}
+
+void
+afg_session_set_comparing (AfgSession *self, gboolean comparing)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->comparing == !!comparing)
+    return;
+  self->comparing = !!comparing;
+  update_column (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARING]);
+}
+
+AfgSessionWeight
+afg_session_get_weight (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_SESSION_WEIGHT_HOST);
+  return self->weight;
+}
+
+void
+afg_session_set_weight (AfgSession *self, AfgSessionWeight weight)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->weight == weight)
+    return;
+  self->weight = weight;
+  update_column (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WEIGHT]);
+}
+
+AfgColumn
+afg_session_get_column (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_COLUMN_TOTAL_NS);
+  return self->column;
+}
+
+gboolean
+afg_session_get_merge_addresses (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), TRUE);
+  return self->merge_addresses;
+}
+
+void
+afg_session_set_merge_addresses (AfgSession *self, gboolean merge)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->merge_addresses == !!merge)
+    return;
+  self->merge_addresses = !!merge;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MERGE_ADDRESSES]);
+}
+
+AfgTreeFlags
+afg_session_get_tree_flags (AfgSession *self)
+{
+  return afg_session_get_merge_addresses (self) ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
+}
