@@ -10,7 +10,10 @@
  * SQLite, the two loads then differ without any reader being wrong. A
  * difference is therefore loaded again both ways: when some load of one
  * way gives an answer some load of the other way gave, SQLite's own
- * variation explains it; only answers that never meet are a failure. */
+ * variation explains it; only answers that never meet are a failure.
+ * Nor is a difference the direct reader's when it read no table at all
+ * (a file it refuses, such as one whose size is no whole number of
+ * pages): both loads then ran the same SQLite path. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -26,16 +29,22 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
+/* @direct_tables: set to the tables the direct reader read whole, or NULL. */
 static char *
-load_json (const char *path, gboolean sqlite_only)
+load_json (const char *path, gboolean sqlite_only, guint *direct_tables)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgTree) tree = NULL;
   GString *json = g_string_new (NULL);
+  guint fast0, fast, fallbacks;
 
   afg_source_set_sqlite_only (sqlite_only);
+  afg_table_scan_get_counts (&fast0, &fallbacks);
   document = afg_document_load (path, NULL, NULL, NULL, &error);
+  afg_table_scan_get_counts (&fast, &fallbacks);
+  if (direct_tables != NULL)
+    *direct_tables = fast - fast0;
   if (document != NULL)
     tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
   if (tree != NULL)
@@ -72,7 +81,7 @@ answers_meet (const char *path, const char *direct, const char *sqlite)
   for (guint i = 0; i < 2 * RELOADS; i++)
     {
       gboolean sqlite_only = i % 2;
-      char *json = load_json (path, sqlite_only);
+      char *json = load_json (path, sqlite_only, NULL);
 
       if (g_hash_table_contains (seen[!sqlite_only], json))
         {
@@ -89,12 +98,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
   static guint unstable;
   const char *path = afg_fuzz_write_input (data, size);
-  g_autofree char *direct = load_json (path, FALSE);
-  g_autofree char *sqlite = load_json (path, TRUE);
+  guint direct_tables;
+  g_autofree char *direct = load_json (path, FALSE, &direct_tables);
+  g_autofree char *sqlite = load_json (path, TRUE, NULL);
 
   if (g_strcmp0 (direct, sqlite) == 0)
     return 0;
-  if (answers_meet (path, direct, sqlite))
+  if (direct_tables == 0 || answers_meet (path, direct, sqlite))
     {
       if (unstable++ % 100 == 0)
         g_printerr ("differential: %u inputs SQLite reads differently from load to load\n", unstable);

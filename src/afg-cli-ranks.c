@@ -15,6 +15,7 @@
 #include "afg-cli.h"
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
+#include "afg-flat-dir.h"
 #include "afg-job-load.h"
 #include "afg-rank-summary.h"
 #include "afg-ranks-writer.h"
@@ -129,19 +130,7 @@ static void
 remove_made_dirs (Job *job)
 {
   for (guint i = 0; i < job->made_dirs->len; i++)
-    {
-      const char *dir = g_ptr_array_index (job->made_dirs, i);
-      g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
-      const char *name;
-
-      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (dir, name, NULL);
-
-          g_unlink (path);
-        }
-      g_rmdir (dir);
-    }
+    afg_flat_dir_remove (g_ptr_array_index (job->made_dirs, i));
 }
 
 /* One line for the whole job, exit 3. */

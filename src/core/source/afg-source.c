@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "afg-error.h"
+#include "afg-flat-dir.h"
 #include "afg-source.h"
 
 #define MAX_FILE_BYTES (G_GUINT64_CONSTANT (10) * 1024 * 1024 * 1024)
@@ -484,25 +485,11 @@ afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable,
   return TRUE;
 }
 
-static void
-remove_tmp_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *file = g_build_filename (dir, name, NULL);
-      g_unlink (file);
-    }
-  g_rmdir (dir);
-}
-
 void
 afg_source_clear (AfgSource *source)
 {
   if (source->tmp_dir != NULL)
-    remove_tmp_dir (source->tmp_dir);
+    afg_flat_dir_remove (source->tmp_dir);
   g_clear_pointer (&source->tmp_dir, g_free);
   g_clear_pointer (&source->path, g_free);
   g_clear_pointer (&source->uri, g_free);
