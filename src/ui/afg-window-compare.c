@@ -354,6 +354,23 @@ _afg_window_compare_init (AfgWindow *self)
                            self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
+/* A comparison of two files or ranks ends on A alone; FALSE when none is
+ * shown. */
+gboolean
+_afg_window_compare_stop (AfgWindow *self)
+{
+  AfgDiffShape *shape = _afg_window_is_comparing (self) ? afg_diff_view_get_shape (self->diff_view) : NULL;
+  g_autoptr(AfgTree) a = shape ? afg_tree_ref (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (a == NULL)
+    return FALSE;
+  file = side_file (shape, AFG_DIFF_SIDE_A);
+  afg_session_set_file (self->session, file);
+  _afg_window_show_profile (self, a, NULL);
+  return TRUE;
+}
+
 gboolean
 _afg_window_is_comparing (AfgWindow *self)
 {

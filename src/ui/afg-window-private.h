@@ -110,6 +110,7 @@ void     _afg_window_compare               (AfgWindow      *self,
                                             GFile          *a,
                                             GFile          *b);
 gboolean _afg_window_is_comparing          (AfgWindow      *self);
+gboolean _afg_window_compare_stop          (AfgWindow      *self);
 void     _afg_window_compare_return_diff   (GTask          *task,
                                             AfgTree        *a,
                                             AfgTree        *b,

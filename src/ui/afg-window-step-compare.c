@@ -110,7 +110,8 @@ set_picking (AfgWindow *self, gboolean picking)
   else if (sc->picking && step_diff (self) == NULL && _afg_window_get_tree (self) != NULL)
     _afg_window_update_status (self);
   sc->picking = picking;
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", picking || step_diff (self) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing",
+                                 picking || step_diff (self) != NULL || _afg_window_is_comparing (self));
   sync_mark (self);
 }
 
@@ -292,11 +293,12 @@ stop (AfgWindow *self)
   return TRUE;
 }
 
-/* Esc: stops picking B, or the comparison of two step ranges. */
+/* Esc: stops picking B, or the comparison of two step ranges, or of two
+ * files or ranks. */
 gboolean
 _afg_window_step_compare_escape (AfgWindow *self)
 {
-  return self->step_compare != NULL && stop (self);
+  return self->step_compare != NULL && (stop (self) || _afg_window_compare_stop (self));
 }
 
 /* A new profile on screen: no pick pending. */
@@ -385,10 +387,23 @@ compare_steps_action (GtkWidget *widget, const char *name, GVariant *param)
   begin (AFG_WINDOW (widget));
 }
 
+/* Stop Comparing is there for any comparison, or while B is picked. */
+static void
+on_comparing_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing",
+                                 self->step_compare->picking || afg_session_get_comparing (session));
+}
+
+/* Any comparison ends: two step ranges go back to A's range, two files
+ * or two ranks to A alone. */
 static void
 stop_comparing_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  stop (AFG_WINDOW (widget));
+  AfgWindow *self = AFG_WINDOW (widget);
+
+  if (!stop (self))
+    _afg_window_compare_stop (self);
 }
 
 /* Ctrl+click on a step: the scope on screen is A, the step clicked B (the
@@ -451,6 +466,8 @@ _afg_window_step_compare_init (AfgWindow *self)
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_strip_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self->step_strip), key);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", FALSE);
+  g_signal_connect_object (self->session, "notify::comparing", G_CALLBACK (on_comparing_changed), self,
+                           G_CONNECT_SWAPPED);
 }
 
 void

@@ -122,6 +122,18 @@ MATCHES=$(state_field matches)
 act win.escape
 wait_state matches=
 ok "search works in the diff ($MATCHES matches for Dequeue)"
+
+# The way out: Esc (the search gone, the zoom reset) shows A alone, and
+# so does Stop Comparing from the main menu's action.
+xdotool key Escape
+wait_state page=graph mode=profile "file=$A" compared=
+ok "Esc, with no search and no zoom, goes from the diff back to A alone"
+stop_app
+start_app --diff "$A" "$B"
+wait_state page=graph mode=diff "file=$A" "compared=$B"
+act win.stop-comparing
+wait_state page=graph mode=profile "file=$A" compared=
+ok "Stop Comparing goes from the diff back to A alone"
 stop_app
 
 # --- Compare with… picks B in the file chooser --------------------------------
