@@ -201,8 +201,8 @@ static gboolean
 write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gboolean html,
                  GError **error)
 {
-  g_autofree char *json = afg_ranks_json_write (ranks, n);
-  g_autoptr(AfgJobFigures) figures = NULL;
+  g_autoptr(AfgJobFigures) figures = afg_job_figures_new (ranks, n);
+  g_autofree char *json = afg_ranks_json_write (ranks, n, figures);
   g_autofree char *index = NULL;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -211,7 +211,6 @@ write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gb
     return FALSE;
   if (!html)
     return TRUE;
-  figures = afg_job_figures_new (ranks, n);
   index = afg_ranks_index_write (ranks, n, figures);
   return write_file (out_dir, "index.html", index, error);
 }

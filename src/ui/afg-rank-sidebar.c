@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-format.h"
+#include "afg-job-collectives.h"
 #include "afg-rank-item.h"
 #include "afg-rank-sidebar.h"
 
@@ -30,6 +31,7 @@ struct _AfgRankSidebar {
   GtkSingleSelection *selection;
   guint               n_read;
   AfgJobFigures      *figures;     /* of the n_read ranks read */
+  char               *why;         /* the straggler's explanation, or NULL */
   guint              *read_index;  /* per rank: its place among them */
   gint64              max_step_ns;
   guint               selecting : 1;
@@ -62,7 +64,7 @@ rank_title (const AfgRankSummary *summary)
 static char *
 rank_detail (const AfgRankSummary *summary, const AfgRankView *view)
 {
-  g_autofree char *mean = NULL;
+  g_autofree char *wait = NULL;
 
   switch (view->state)
     {
@@ -80,12 +82,11 @@ rank_detail (const AfgRankSummary *summary, const AfgRankView *view)
     default:
       break;
     }
-  if (!view->judged)
-    return g_strdup (_("No steps"));
-  mean = afg_format_duration ((gint64) view->mean_ns);
   if (view->straggler)
-    return g_strdup_printf (_("Straggler: mean step %s, %+.1f%% vs median"), mean, view->deviation * 100);
-  return g_strdup_printf (_("Mean step %s, %+.1f%% vs median"), mean, view->deviation * 100);
+    return g_strdup_printf (_("Straggler: %s"), view->why);
+  wait = afg_format_duration (view->wait_ns);
+  return g_strdup_printf (_("Waited %s in collectives, came last at %u of %u"), wait, view->last_arrivals,
+                          view->took_part);
 }
 
 static gboolean
@@ -296,6 +297,7 @@ afg_rank_sidebar_dispose (GObject *object)
 
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
+  g_clear_pointer (&self->why, g_free);
   g_clear_pointer (&self->read_index, g_free);
   G_OBJECT_CLASS (afg_rank_sidebar_parent_class)->dispose (object);
 }
@@ -401,6 +403,7 @@ afg_rank_sidebar_set_job (AfgRankSidebar *self, AfgJobLoad *load)
   self->selecting = FALSE;
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
+  g_clear_pointer (&self->why, g_free);
   g_clear_pointer (&self->read_index, g_free);
   self->n_read = 0;
   if (load == NULL)
@@ -446,21 +449,26 @@ judge_read (AfgRankSidebar *self, const AfgRankState *states)
   self->n_read = n_read;
   g_clear_pointer (&self->figures, afg_job_figures_free);
   self->figures = afg_job_figures_new (read, n_read);
+  g_free (self->why);
+  self->why = afg_job_collectives_explain (self->figures->collectives, read);
 }
 
 static void
 view_rank (AfgRankView *view, const AfgRankSummary *summary, AfgRankState state, guint64 rows,
-           guint64 total, const AfgJobFigures *figures, guint judged_index, gint64 max_step)
+           guint64 total, const AfgJobFigures *figures, const char *why, guint judged_index, gint64 max_step)
 {
   memset (view, 0, sizeof *view);
   view->state = state;
   view->fraction = total > 0 ? MIN (1.0, (double) rows / total) : 0;
   view->max_step_ns = max_step;
-  if (state != AFG_RANK_STATE_DONE || !figures->has_median || !figures->judged[judged_index])
+  if (state != AFG_RANK_STATE_DONE)
     return;
-  view->judged = afg_rank_summary_mean_step (summary, &view->mean_ns);
-  view->deviation = figures->deviation[judged_index];
-  view->straggler = figures->straggler[judged_index];
+  view->wait_ns = figures->collectives->wait_ns[judged_index];
+  view->last_arrivals = figures->collectives->last_arrivals[judged_index];
+  view->took_part = figures->collectives->took_part[judged_index];
+  view->straggler = figures->collectives->straggler == (int) judged_index;
+  if (view->straggler)
+    g_strlcpy (view->why, why, sizeof view->why);
 }
 
 static void
@@ -507,7 +515,7 @@ afg_rank_sidebar_refresh (AfgRankSidebar *self)
       AfgRankView view;
 
       view_rank (&view, afg_rank_item_get_summary (item), states[i], rows[i], totals[i],
-                 self->figures, self->read_index[i], self->max_step_ns);
+                 self->figures, self->why, self->read_index[i], self->max_step_ns);
       afg_rank_item_set_view (item, &view);
     }
   refresh_header (self, n, running);
