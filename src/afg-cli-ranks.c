@@ -15,6 +15,7 @@
 #include "afg-cli.h"
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
+#include "afg-frame-reducer.h"
 #include "afg-job-load.h"
 #include "afg-rank-summary.h"
 #include "afg-ranks-writer.h"
@@ -229,18 +230,20 @@ static GPtrArray *
 through_files (AfgRankSummary * const *summaries, guint n, const AfgSummaryOptions *options)
 {
   GPtrArray *ranks = g_ptr_array_new_full (n, (GDestroyNotify) afg_rank_summary_free);
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
 
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = afg_summary_file_write (summaries[i], options);
       AfgSummaryOptions read_options;
       g_autoptr(GError) error = NULL;
-      AfgRankSummary *rank = afg_summary_file_read (text, strlen (text), &read_options, &error);
+      AfgRankSummary *rank = afg_summary_file_read (text, strlen (text), reducer, &read_options, &error);
 
       /* What this program wrote it reads back. */
       g_assert_no_error (error);
       g_ptr_array_add (ranks, rank);
     }
+  afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, n);
   return ranks;
 }
 
@@ -390,7 +393,7 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
 }
 
 static gboolean
-read_summary (const char *file, AfgSummaryOptions *options, AfgRankSummary **out)
+read_summary (const char *file, AfgFrameReducer *reducer, AfgSummaryOptions *options, AfgRankSummary **out)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -401,7 +404,7 @@ read_summary (const char *file, AfgSummaryOptions *options, AfgRankSummary **out
       afg_cli_print_error (error->message, _("give the files --export -f summary wrote"));
       return FALSE;
     }
-  *out = afg_summary_file_read (text, length, options, &error);
+  *out = afg_summary_file_read (text, length, reducer, options, &error);
   if (*out == NULL)
     {
       g_autofree char *message = g_strdup_printf ("%s: %s", file, error->message);
@@ -427,6 +430,7 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
 {
   g_autoptr(GPtrArray) ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) afg_rank_summary_free);
   g_autoptr(GHashTable) by_rank = g_hash_table_new (NULL, NULL);  /* rank -> its file's index + 1 */
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
   AfgSummaryOptions first = { 0 };
 
   for (guint i = 0; files[i] != NULL; i++)
@@ -435,12 +439,13 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
       AfgRankSummary *rank;
       guint seen;
 
-      if (!read_summary (files[i], &options, &rank))
+      if (!read_summary (files[i], reducer, &options, &rank))
         return NULL;
       if (i > 0 && !afg_summary_options_equal (&first, &options))
         {
           g_autofree char *message = g_strdup_printf (_("%s was made with other options than %s"), files[i], files[0]);
 
+          afg_frame_reducer_forget (reducer, rank);
           afg_rank_summary_free (rank);
           afg_cli_print_error (message, _("make every summary with the same --steps, --npu-idle and "
                                           "--merge-addresses"));
@@ -454,12 +459,17 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
             g_printerr (_("%s: warning: rank %d: %s replaces %s\n"), PROG, rank->rank, files[i], files[seen - 1]);
           for (guint k = 0; k < ranks->len; k++)
             if (((AfgRankSummary *) g_ptr_array_index (ranks, k))->rank == rank->rank)
-              g_ptr_array_remove_index (ranks, k);
+              {
+                afg_frame_reducer_forget (reducer, g_ptr_array_index (ranks, k));
+                g_ptr_array_remove_index (ranks, k);
+                break;
+              }
         }
       g_hash_table_insert (by_rank, GINT_TO_POINTER (rank->rank), GUINT_TO_POINTER (i + 1));
       g_ptr_array_add (ranks, rank);
     }
   g_ptr_array_sort (ranks, compare_summary_ranks);
+  afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, ranks->len);
   return g_steal_pointer (&ranks);
 }
 

@@ -515,7 +515,7 @@ test_not_a_summary (void)
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 1);
   afg_test_assert_error_and_hint (err);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
-  g_assert_null (afg_summary_file_read ("[1]", 3, &options, &error));
+  g_assert_null (afg_summary_file_read ("[1]", 3, NULL, &options, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   afg_test_rm_rf (dir);
 }

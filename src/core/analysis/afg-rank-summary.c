@@ -195,19 +195,20 @@ afg_rank_summary_frame_ns (const AfgRankSummary *self, const char *name)
   return ns != NULL ? *ns : 0;
 }
 
-typedef struct {
-  const char *name;
-  gint64      spread;
-} Spread;
-
 static int
 compare_spreads (gconstpointer a, gconstpointer b)
 {
-  const Spread *x = a, *y = b;
+  const AfgFrameSpread *x = a, *y = b;
 
   if (x->spread != y->spread)
     return x->spread < y->spread ? 1 : -1;
   return strcmp (x->name, y->name);
+}
+
+void
+afg_frame_spreads_sort (GArray *spreads)
+{
+  g_array_sort (spreads, compare_spreads);
 }
 
 /* max - min of a frame's total over the ranks read (0 where it is missing). */
@@ -233,7 +234,7 @@ static void
 pick_frames (AfgJobFigures *self, AfgRankSummary * const *ranks, guint n)
 {
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GArray) spreads = g_array_new (FALSE, FALSE, sizeof (Spread));
+  g_autoptr(GArray) spreads = g_array_new (FALSE, FALSE, sizeof (AfgFrameSpread));
   GHashTableIter iter;
   gpointer key;
   guint kept;
@@ -247,14 +248,14 @@ pick_frames (AfgJobFigures *self, AfgRankSummary * const *ranks, guint n)
   g_hash_table_iter_init (&iter, names);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      Spread spread = { key, spread_of (key, ranks, n) };
+      AfgFrameSpread spread = { key, spread_of (key, ranks, n) };
       g_array_append_val (spreads, spread);
     }
-  g_array_sort (spreads, compare_spreads);
+  afg_frame_spreads_sort (spreads);
   kept = MIN (spreads->len, AFG_RANK_MAX_VARYING_FRAMES);
   self->frames = g_new0 (char *, kept + 1);
   for (guint i = 0; i < kept; i++)
-    self->frames[i] = g_strdup (g_array_index (spreads, Spread, i).name);
+    self->frames[i] = g_strdup (g_array_index (spreads, AfgFrameSpread, i).name);
 }
 
 AfgJobFigures *

@@ -71,6 +71,13 @@ typedef struct {
 AfgJobFigures  *afg_job_figures_new         (AfgRankSummary * const *ranks,
                                              guint                   n);
 void            afg_job_figures_free        (AfgJobFigures          *self);
+typedef struct {
+  const char *name;
+  gint64      spread;   /* max - min of its totals over the ranks read */
+} AfgFrameSpread;
+
+/* By spread, the largest first, then by name: the index's frames table. */
+void            afg_frame_spreads_sort      (GArray                 *spreads);
 /* A frame's total on a rank, 0 when the rank has no such frame. */
 gint64          afg_rank_summary_frame_ns   (const AfgRankSummary   *self,
                                              const char             *name);

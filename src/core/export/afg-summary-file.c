@@ -519,27 +519,31 @@ collective_element (Scan *s, gpointer data)
   return TRUE;
 }
 
+typedef struct {
+  AfgRankSummary    *rank;
+  AfgSummaryOptions *options;
+  AfgFrameReducer   *reducer;
+  guint              seen;
+  GString           *name;  /* of the frame being read */
+} RankRead;
+
 static gboolean
 frame_element (Scan *s, gpointer data)
 {
-  AfgRankSummary *rank = data;
-  g_autofree char *name = NULL;
+  RankRead *r = data;
   gint64 ns;
 
   if (!expect (s, '[', "frames") || !read_string (s, "frames") || !expect (s, ',', "frames"))
     return FALSE;
-  name = g_strdup (s->text->str);
+  g_string_assign (r->name, s->text->str);
   if (!read_int (s, &ns, "frames") || !expect (s, ']', "frames"))
     return FALSE;
-  g_hash_table_insert (rank->frames, g_steal_pointer (&name), g_memdup2 (&ns, sizeof ns));
+  if (r->reducer != NULL)
+    afg_frame_reducer_add (r->reducer, r->rank, r->name->str, ns);
+  else
+    g_hash_table_insert (r->rank->frames, g_strdup (r->name->str), g_memdup2 (&ns, sizeof ns));
   return TRUE;
 }
-
-typedef struct {
-  AfgRankSummary    *rank;
-  AfgSummaryOptions *options;
-  guint              seen;
-} RankRead;
 
 static const char * const required[] = {
   "format", "version", "options", "rank", "file", "rows", "threads", "host_ns", "npu_ns", "device",
@@ -617,16 +621,17 @@ rank_member (Scan *s, const char *name, gpointer data)
   if (strcmp (name, "collectives") == 0)
     return read_array (s, collective_element, rank, name);
   if (strcmp (name, "frames") == 0)
-    return read_array (s, frame_element, rank, name);
+    return read_array (s, frame_element, r, name);
   return read_counts (s, name, rank);
 }
 
 AfgRankSummary *
-afg_summary_file_read (const char *text, gsize length, AfgSummaryOptions *options, GError **error)
+afg_summary_file_read (const char *text, gsize length, AfgFrameReducer *reducer, AfgSummaryOptions *options,
+                       GError **error)
 {
   g_autoptr(AfgRankSummary) rank = afg_rank_summary_new (-1, "");
   Scan s = { text, text + length, g_string_new (NULL), NULL };
-  RankRead r = { rank, options, 0 };
+  RankRead r = { rank, options, reducer, 0, g_string_new (NULL) };
 
   *options = (AfgSummaryOptions) { 0 };
   if (read_object (&s, rank_member, &r, "format"))
@@ -639,8 +644,11 @@ afg_summary_file_read (const char *text, gsize length, AfgSummaryOptions *option
     if (!(r.seen & (1u << k)))
       s.problem = required[k];
   g_string_free (s.text, TRUE);
+  g_string_free (r.name, TRUE);
   if (s.problem != NULL)
     {
+      if (reducer != NULL)
+        afg_frame_reducer_forget (reducer, rank);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("not a rank summary (%s) of version 1: bad or missing \"%s\""), AFG_SUMMARY_FORMAT, s.problem);
       return NULL;

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-frame-reducer.h"
 #include "afg-rank-summary.h"
 
 G_BEGIN_DECLS
@@ -24,9 +25,11 @@ typedef struct {
 char           *afg_summary_file_write      (const AfgRankSummary    *rank,
                                              const AfgSummaryOptions *options);
 /* NULL with an error (G_IO_ERROR_INVALID_DATA) when @text is not such a
- * file; *@options is set from it. */
+ * file; *@options is set from it. With @reducer, the frame totals go to
+ * it (afg_frame_reducer_add()) instead of the summary's table. */
 AfgRankSummary *afg_summary_file_read       (const char              *text,
                                              gsize                    length,
+                                             AfgFrameReducer         *reducer,
                                              AfgSummaryOptions       *options,
                                              GError                 **error);
 gboolean        afg_summary_options_equal   (const AfgSummaryOptions *a,
