@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "afg-frame-reducer.h"
 #include "afg-job-collectives.h"
 #include "afg-summary-file.h"
 #include "afg-test-db.h"
@@ -140,6 +141,45 @@ test_failed_rank (void)
   c = afg_job_collectives_new (ranks, 2);
   g_assert_cmpuint (c->matched->len, ==, 0);
   free_ranks (ranks, 2);
+}
+
+/* The reducer keeps of each rank the frames the index shows: the figures
+ * pick the same frames, with the same totals, as from the whole tables
+ * (30 names on 3 ranks, some missing, ties in spread broken by name). */
+static void
+test_reducer (void)
+{
+  AfgRankSummary **whole = make_ranks (3);
+  AfgRankSummary **reduced = make_ranks (3);
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
+  g_autoptr(AfgJobFigures) want = NULL;
+  g_autoptr(AfgJobFigures) got = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    for (guint f = 0; f < 30; f++)
+      {
+        g_autofree char *name = g_strdup_printf ("frame%02u", f);
+        gint64 ns = (gint64) ((f * 7919 + i * 104729) % 1000) * (f % 3 == 0 ? 1 : 1000);
+
+        if ((f + i) % 5 == 0)
+          continue;
+        g_hash_table_insert (whole[i]->frames, g_strdup (name), g_memdup2 (&ns, sizeof ns));
+        afg_frame_reducer_add (reducer, reduced[i], name, ns);
+      }
+  afg_frame_reducer_finish (reducer, reduced, 3);
+  want = afg_job_figures_new (whole, 3);
+  got = afg_job_figures_new (reduced, 3);
+  g_assert_cmpuint (g_strv_length (want->frames), ==, AFG_RANK_MAX_VARYING_FRAMES);
+  g_assert_cmpstrv (got->frames, want->frames);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpuint (g_hash_table_size (reduced[i]->frames), <=, AFG_RANK_MAX_VARYING_FRAMES);
+      for (guint f = 0; want->frames[f] != NULL; f++)
+        g_assert_cmpint (afg_rank_summary_frame_ns (reduced[i], want->frames[f]), ==,
+                         afg_rank_summary_frame_ns (whole[i], want->frames[f]));
+    }
+  free_ranks (whole, 3);
+  free_ranks (reduced, 3);
 }
 
 /* Generated jobs. */
@@ -528,6 +568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/matching", test_matching);
   g_test_add_func ("/collectives/rules/votes", test_votes);
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
+  g_test_add_func ("/collectives/rules/reducer", test_reducer);
   g_test_add_func ("/collectives/job/late-rank", test_late_rank);
   g_test_add_func ("/collectives/job/balanced", test_balanced);
   g_test_add_func ("/collectives/job/missing", test_missing);
