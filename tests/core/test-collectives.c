@@ -249,22 +249,6 @@ entry_int (JsonNode *root, guint i, const char *name)
   return json_object_get_int_member (rank_entry (root, i), name);
 }
 
-static gint64
-query (const char *db_path, const char *sql)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 value;
-
-  g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  value = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return value;
-}
-
 /* The rank's COMMUNICATION_OP rows @where (o: the row, s: its groupName's string). */
 static gint64
 count_ops (const char *job, int rank, const char *where)
@@ -273,7 +257,7 @@ count_ops (const char *job, int rank, const char *where)
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM COMMUNICATION_OP o JOIN STRING_IDS s"
                                           " ON s.id = o.groupName WHERE %s", where);
 
-  return query (path, sql);
+  return afg_test_query_int (path, sql);
 }
 
 static gint64
@@ -281,7 +265,7 @@ comm_sum (const char *job, int rank)
 {
   g_autofree char *path = rank_path (job, rank);
 
-  return query (path, "SELECT total(endNs - startNs) FROM COMMUNICATION_OP");
+  return afg_test_query_int (path, "SELECT total(endNs - startNs) FROM COMMUNICATION_OP");
 }
 
 /* Four ranks, tensor-parallel pairs 0-1 and 2-3 and one data-parallel
