@@ -20,7 +20,7 @@ typedef struct {
   guint         took_part;    /* the qualifying collectives it is one of the ranks of */
   gboolean      straggler;    /* the rank the others wait for */
   char          why[160];     /* the straggler's explanation, translated; "" for others */
-  gint64        max_step_ns;  /* the job's longest step, the bars' scale */
+  gint64        max_step_ns;  /* the job's longest step as the bars draw it, their scale */
 } AfgRankView;
 
 /* @summary (borrowed from the job, kept alive by the caller) is read only

@@ -95,7 +95,33 @@ is_read (AfgRankState state)
   return state == AFG_RANK_STATE_DONE || state == AFG_RANK_STATE_FAILED;
 }
 
-/* One bar per step, all ranks on the scale of the job's longest step. */
+/* Stacks a step's device split from the bottom: compute, communication,
+ * other in the step strip's colours, free in @fg's. */
+static void
+draw_split (cairo_t *cr, const AfgDeviceSplit *split, double x, double w, int height, gint64 scale,
+            const GdkRGBA *fg)
+{
+  const GdkRGBA colors[] = {
+    { 0.200, 0.820, 0.478, 1.0 }, { 0.569, 0.255, 0.675, 1.0 }, { 0.604, 0.600, 0.588, 1.0 },
+    { fg->red, fg->green, fg->blue, 0.25 },
+  };
+  gint64 parts[] = { split->compute_ns, split->comm_ns, split->other_ns, split->free_ns };
+  double y = height;
+
+  for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+    {
+      double h = height * (double) parts[k] / scale;
+
+      gdk_cairo_set_source_rgba (cr, &colors[k]);
+      cairo_rectangle (cr, x, y - h, w, h);
+      cairo_fill (cr);
+      y -= h;
+    }
+}
+
+/* One bar per step, all ranks on the scale of the job's longest step:
+ * the step's device split stacked when the rank has a device timeline,
+ * else its host time. */
 static void
 draw_bars (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -118,12 +144,30 @@ draw_bars (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer da
   slot = (double) width / summary->steps->len;
   for (guint i = 0; i < summary->steps->len; i++)
     {
-      gint64 ns = g_array_index (summary->steps, AfgRankStep, i).host_ns;
-      double h = MAX (1.0, height * (double) ns / view->max_step_ns);
+      const AfgRankStep *step = &g_array_index (summary->steps, AfgRankStep, i);
+      double h = MAX (1.0, height * (double) step->host_ns / view->max_step_ns);
+      double w = MAX (1.0, slot - (slot > 3 ? 1 : 0));
 
-      cairo_rectangle (cr, i * slot, height - h, MAX (1.0, slot - (slot > 3 ? 1 : 0)), h);
+      if (summary->has_device)
+        draw_split (cr, &step->device, i * slot, w, height, view->max_step_ns, &color);
+      else
+        cairo_rectangle (cr, i * slot, height - h, w, h);
     }
   cairo_fill (cr);
+}
+
+/* The detail and, once read, the device split summed over the steps. */
+static char *
+rank_tooltip (const AfgRankSummary *summary, const AfgRankView *view, const char *detail)
+{
+  const AfgDeviceSplit *d = &summary->device;
+  gint64 window = d->compute_ns + d->comm_ns + d->other_ns + d->free_ns;
+  g_autofree char *split = NULL;
+
+  if (view->state != AFG_RANK_STATE_DONE || !summary->has_device || window <= 0)
+    return g_strdup (detail);
+  split = afg_device_split_describe (d, window, TRUE);
+  return g_strdup_printf (_("%s\nDevice: %s"), detail, split);
 }
 
 static void
@@ -150,6 +194,7 @@ update_row (AfgRankItem *item, GtkListItem *list_item)
   g_autofree char *title = NULL;
   g_autofree char *total = NULL;
   g_autofree char *detail = NULL;
+  g_autofree char *tooltip = NULL;
 
   if (afg_rank_item_is_all (item))
     {
@@ -162,7 +207,8 @@ update_row (AfgRankItem *item, GtkListItem *list_item)
   gtk_label_set_text (row->title, title);
   gtk_label_set_text (row->total, total);
   gtk_label_set_text (row->detail, detail);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), detail);
+  tooltip = rank_tooltip (summary, view, detail);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), tooltip);
   if (view->straggler || view->state == AFG_RANK_STATE_FAILED)
     gtk_widget_add_css_class (GTK_WIDGET (row->detail), "error");
   else
@@ -444,7 +490,15 @@ judge_read (AfgRankSidebar *self, const AfgRankState *states)
       self->read_index[i] = n_read;
       read[n_read++] = summaries[i];
       for (guint s = 0; s < summaries[i]->steps->len; s++)
-        self->max_step_ns = MAX (self->max_step_ns, g_array_index (summaries[i]->steps, AfgRankStep, s).host_ns);
+        {
+          const AfgRankStep *step = &g_array_index (summaries[i]->steps, AfgRankStep, s);
+          const AfgDeviceSplit *d = &step->device;
+
+          /* What the bars draw: the step's window split, or its host time. */
+          self->max_step_ns = MAX (self->max_step_ns, summaries[i]->has_device
+                                                      ? d->compute_ns + d->comm_ns + d->other_ns + d->free_ns
+                                                      : step->host_ns);
+        }
     }
   self->n_read = n_read;
   g_clear_pointer (&self->figures, afg_job_figures_free);
