@@ -336,7 +336,7 @@ append_last (GString *out, AfgRankSummary * const *ranks, guint n, const AfgMatc
 static void
 append_collective_row (GString *out, AfgRankSummary * const *ranks, guint n, const AfgMatchedCollective *m)
 {
-  g_autofree char *name = g_strdup_printf ("%s %s", m->group, m->op);
+  g_autofree char *name = g_strdup_printf ("%s (%s)", m->op, m->group);
 
   g_string_append (out, m->qualifies ? "<tr class=\"qualifies\"><td class=\"name\" title=\"" : "<tr><td class=\"name\" title=\"");
   append_escaped (out, name);
