@@ -227,12 +227,7 @@ row_label (GtkWidget *box, gboolean caption)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (caption)
-    {
-      /* Two lines: the straggler's reason is a sentence. */
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_lines (GTK_LABEL (label), 2);
-      gtk_widget_add_css_class (label, "caption");
-    }
+    gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (box), label);
   return GTK_LABEL (label);
 }
