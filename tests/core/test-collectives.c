@@ -544,6 +544,53 @@ test_not_a_summary (void)
   afg_test_rm_rf (dir);
 }
 
+/* A summary written and read back is written again byte for byte (names
+ * with escapes, a failed rank's error, a step without device); every
+ * shorter prefix of it, and a byte changed at each place, is refused or
+ * read without a crash. */
+static void
+test_round_trip (void)
+{
+  g_autoptr(AfgRankSummary) rank = afg_rank_summary_new (7, "dir/\"q\"\\ü.db");
+  AfgSummaryOptions options = { TRUE, 3, 9, TRUE, FALSE }, read_options;
+  AfgRankStep step = { 4, 100, 50, { 1, 2, 3, 4 } };
+  gint64 ns = 42;
+  g_autofree char *text = NULL;
+  gsize length;
+
+  rank->has_device = TRUE;
+  rank->device = (AfgDeviceSplit) { 10, 20, 30, 40 };
+  rank->comm_ns = 99;
+  rank->error = g_strdup ("line\n\ttab <&>");
+  g_array_append_val (rank->steps, step);
+  afg_rank_summary_add_collective (rank, "g\u00e9", "op\x01", 5);
+  afg_rank_summary_add_collective (rank, "g\u00e9", NULL, 6);
+  g_hash_table_insert (rank->frames, g_strdup ("f \U0001F600"), g_memdup2 (&ns, sizeof ns));
+  text = afg_summary_file_write (rank, &options);
+  length = strlen (text);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(AfgRankSummary) back = afg_summary_file_read (text, length, NULL, &read_options, &error);
+    g_autofree char *again = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (afg_summary_options_equal (&options, &read_options));
+    again = afg_summary_file_write (back, &read_options);
+    g_assert_cmpstr (again, ==, text);
+  }
+  for (gsize cut = 0; cut + 1 < length; cut++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *changed = g_strdup (text);
+      AfgRankSummary *bad = afg_summary_file_read (text, cut, NULL, &read_options, &error);
+
+      g_assert_null (bad);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      changed[cut] = changed[cut] == '9' ? '[' : '9';
+      afg_rank_summary_free (afg_summary_file_read (changed, length, NULL, &read_options, NULL));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -560,5 +607,6 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/map-reduce/same-bytes", test_map_reduce);
   g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
   g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
+  g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);
   return g_test_run ();
 }
