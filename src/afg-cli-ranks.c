@@ -16,9 +16,11 @@
 #include "afg-cli-ranks.h"
 #include "afg-error.h"
 #include "afg-flat-dir.h"
+#include "afg-frame-reducer.h"
 #include "afg-job-load.h"
 #include "afg-rank-summary.h"
 #include "afg-ranks-writer.h"
+#include "afg-summary-file.h"
 
 #define PROG "ascend-flamegraph"
 
@@ -190,8 +192,8 @@ static gboolean
 write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gboolean html,
                  GError **error)
 {
-  g_autofree char *json = afg_ranks_json_write (ranks, n);
-  g_autoptr(AfgJobFigures) figures = NULL;
+  g_autoptr(AfgJobFigures) figures = afg_job_figures_new (ranks, n);
+  g_autofree char *json = afg_ranks_json_write (ranks, n, figures);
   g_autofree char *index = NULL;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -200,31 +202,75 @@ write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gb
     return FALSE;
   if (!html)
     return TRUE;
-  figures = afg_job_figures_new (ranks, n);
   index = afg_ranks_index_write (ranks, n, figures);
   return write_file (out_dir, "index.html", index, error);
 }
 
-/* The ranks' errors, then ranks.json (and index.html): an exit status. */
+static AfgSummaryOptions
+summary_options (const AfgCliRanksOptions *opts)
+{
+  return (AfgSummaryOptions) { opts->has_steps, opts->has_steps ? opts->first_step : 0,
+                               opts->has_steps ? opts->last_step : 0, opts->merge_addresses, opts->npu_idle };
+}
+
+/* The folder's ranks as --merge-summaries reads them: each written as a
+ * summary file and read back, so that both paths write the same bytes. */
+static GPtrArray *
+through_files (AfgRankSummary * const *summaries, guint n, const AfgSummaryOptions *options)
+{
+  GPtrArray *ranks = g_ptr_array_new_full (n, (GDestroyNotify) afg_rank_summary_free);
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = afg_summary_file_write (summaries[i], options);
+      AfgSummaryOptions read_options;
+      g_autoptr(GError) error = NULL;
+      AfgRankSummary *rank = afg_summary_file_read (text, strlen (text), reducer, &read_options, &error);
+
+      /* What this program wrote it reads back. */
+      g_assert_no_error (error);
+      g_ptr_array_add (ranks, rank);
+    }
+  afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, n);
+  return ranks;
+}
+
+/* The ranks' errors, then ranks.json (and index.html) in @out_dir: an
+ * exit status. */
 static int
-export_summaries (Job *job, AfgRankSummary * const *summaries, guint n)
+write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, guint n, gboolean html,
+           gboolean quiet)
 {
   g_autoptr(GError) error = NULL;
   guint bad;
 
-  if (job->no_space != NULL)
-    return fail_no_space (job, job->no_space);
   bad = report_rank_errors (summaries, n);
-  if (!write_summaries (job->out_dir, summaries, n, job->opts->format == AFG_FORMAT_HTML, &error))
+  if (!write_summaries (out_dir, summaries, n, html, &error))
     {
-      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
+      if (job != NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
         return fail_no_space (job, error);
-      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
+      afg_cli_print_error (error->message, g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC)
+                                           ? _("free space on that disk or choose another output directory with -o DIR")
+                                           : _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
-  if (!job->opts->quiet)
-    g_printerr (_("%s: %u ranks written to %s\n"), PROG, n - bad, job->out_dir);
+  if (!quiet)
+    g_printerr (_("%s: %u ranks written to %s\n"), PROG, n - bad, out_dir);
   return bad > 0 ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
+}
+
+static int
+export_summaries (Job *job, AfgRankSummary * const *summaries, guint n)
+{
+  AfgSummaryOptions options = summary_options (job->opts);
+  g_autoptr(GPtrArray) ranks = NULL;
+
+  if (job->no_space != NULL)
+    return fail_no_space (job, job->no_space);
+  ranks = through_files (summaries, n, &options);
+  return write_job (job, job->out_dir, (AfgRankSummary * const *) ranks->pdata, n,
+                    job->opts->format == AFG_FORMAT_HTML, job->opts->quiet);
 }
 
 int
@@ -264,4 +310,165 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   status = export_summaries (&job, summaries, n);
   job_clear (&job);
   return status;
+}
+
+/* `file` as the folder export of @root names it: the path below @root. */
+static gboolean
+file_below_root (const char *db, const char *root, char **root_out, char **db_out)
+{
+  g_autofree char *canonical_root = g_canonicalize_filename (root, NULL);
+  g_autofree char *canonical_db = g_canonicalize_filename (db, NULL);
+  gsize len = strlen (canonical_root);
+
+  if (!g_str_has_prefix (canonical_db, canonical_root)
+      || (canonical_db[len] != G_DIR_SEPARATOR && canonical_root[len - 1] != G_DIR_SEPARATOR))
+    return FALSE;
+  *root_out = g_steal_pointer (&canonical_root);
+  *db_out = g_steal_pointer (&canonical_db);
+  return TRUE;
+}
+
+static int
+write_summary_file (const AfgRankSummary *rank, const AfgCliRanksOptions *opts)
+{
+  const char *out_dir = opts->output != NULL ? opts->output : ".";
+  AfgSummaryOptions options = summary_options (opts);
+  g_autofree char *text = afg_summary_file_write (rank, &options);
+  g_autofree char *name = g_strdup_printf ("summary-rank%d.json", rank->rank);
+  g_autoptr(GError) error = NULL;
+
+  if (g_mkdir_with_parents (out_dir, 0755) != 0)
+    afg_error_set_errno (&error, out_dir, _("cannot create the folder"), errno);
+  if (error != NULL || !write_file (out_dir, name, text, &error))
+    {
+      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
+      return AFG_EXIT_WRITE_FAILED;
+    }
+  if (!opts->quiet)
+    g_printerr (_("%s: rank %d summarised in %s%s%s\n"), PROG, rank->rank, out_dir, G_DIR_SEPARATOR_S, name);
+  return rank->error != NULL ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
+}
+
+int
+afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *path = NULL;
+  AfgJobFolder *folder;
+  AfgJobLoadOptions options = {
+    AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
+    opts->has_steps, opts->first_step, opts->last_step, NULL, NULL, TRUE, opts->npu_idle,
+  };
+  g_autoptr(AfgJobLoad) load = NULL;
+  AfgRankSummary *rank;
+  int status;
+
+  if (opts->job_root != NULL && !file_below_root (db, opts->job_root, &root, &path))
+    {
+      g_autofree char *message = g_strdup_printf (_("%s is not inside the job folder %s"), db, opts->job_root);
+
+      afg_cli_print_error (message, _("give --job-root the folder that holds every rank's DB"));
+      return AFG_EXIT_USAGE;
+    }
+  folder = afg_job_folder_new_single (path != NULL ? path : db, opts->job_root);
+  if (!opts->quiet)
+    print_warnings (folder);
+  load = afg_job_load_new (root != NULL ? root : "", folder, &options);
+  afg_job_load_run (load, NULL);
+  rank = afg_job_load_get_summaries (load)[0];
+  report_rank_errors (&rank, 1);
+  status = write_summary_file (rank, opts);
+  return status;
+}
+
+static gboolean
+read_summary (const char *file, AfgFrameReducer *reducer, AfgSummaryOptions *options, AfgRankSummary **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (file, &text, &length, &error))
+    {
+      afg_cli_print_error (error->message, _("give the files --export -f summary wrote"));
+      return FALSE;
+    }
+  *out = afg_summary_file_read (text, length, reducer, options, &error);
+  if (*out == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("%s: %s", file, error->message);
+
+      afg_cli_print_error (message, _("give the files --export -f summary wrote"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+compare_summary_ranks (gconstpointer a, gconstpointer b)
+{
+  const AfgRankSummary *x = *(AfgRankSummary * const *) a, *y = *(AfgRankSummary * const *) b;
+
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Each rank once, the later file of two winning; NULL when a file cannot
+ * be read or was made with other options than the first. */
+static GPtrArray *
+read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
+{
+  g_autoptr(GPtrArray) ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) afg_rank_summary_free);
+  g_autoptr(GHashTable) by_rank = g_hash_table_new (NULL, NULL);  /* rank -> its file's index + 1 */
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
+  AfgSummaryOptions first = { 0 };
+
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      AfgSummaryOptions options;
+      AfgRankSummary *rank;
+      guint seen;
+
+      if (!read_summary (files[i], reducer, &options, &rank))
+        return NULL;
+      if (i > 0 && !afg_summary_options_equal (&first, &options))
+        {
+          g_autofree char *message = g_strdup_printf (_("%s was made with other options than %s"), files[i], files[0]);
+
+          afg_frame_reducer_forget (reducer, rank);
+          afg_rank_summary_free (rank);
+          afg_cli_print_error (message, _("make every summary with the same --steps, --npu-idle and "
+                                          "--merge-addresses"));
+          return NULL;
+        }
+      first = options;
+      seen = GPOINTER_TO_UINT (g_hash_table_lookup (by_rank, GINT_TO_POINTER (rank->rank)));
+      if (seen > 0)
+        {
+          if (!opts->quiet)
+            g_printerr (_("%s: warning: rank %d: %s replaces %s\n"), PROG, rank->rank, files[i], files[seen - 1]);
+          for (guint k = 0; k < ranks->len; k++)
+            if (((AfgRankSummary *) g_ptr_array_index (ranks, k))->rank == rank->rank)
+              {
+                afg_frame_reducer_forget (reducer, g_ptr_array_index (ranks, k));
+                g_ptr_array_remove_index (ranks, k);
+                break;
+              }
+        }
+      g_hash_table_insert (by_rank, GINT_TO_POINTER (rank->rank), GUINT_TO_POINTER (i + 1));
+      g_ptr_array_add (ranks, rank);
+    }
+  g_ptr_array_sort (ranks, compare_summary_ranks);
+  afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, ranks->len);
+  return g_steal_pointer (&ranks);
+}
+
+int
+afg_cli_ranks_merge (const char * const *files, const AfgCliRanksOptions *opts)
+{
+  g_autoptr(GPtrArray) ranks = read_summaries (files, opts);
+
+  if (ranks == NULL)
+    return AFG_EXIT_BAD_INPUT;
+  return write_job (NULL, opts->output != NULL ? opts->output : ".", (AfgRankSummary * const *) ranks->pdata,
+                    ranks->len, opts->format == AFG_FORMAT_HTML, opts->quiet);
 }

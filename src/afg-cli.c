@@ -40,6 +40,8 @@ typedef struct {
   gboolean   merge_addresses;
   char      *steps;
   gboolean   npu_idle;
+  gboolean   merge_summaries;
+  char      *job_root;
   gint64     first_step;  /* --steps, parsed */
   gint64     last_step;
   int        top;
@@ -345,13 +347,58 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
   return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
 }
 
+static AfgCliRanksOptions
+ranks_options (const CliOptions *opts, AfgFormat format, AfgWeight weight)
+{
+  return (AfgCliRanksOptions) { opts->output, format, weight, opts->steps != NULL, opts->first_step,
+                                opts->last_step, opts->quiet, opts->merge_addresses, opts->npu_idle,
+                                opts->job_root };
+}
+
+/* -f summary: one rank's figures for --merge-summaries (afg-cli-ranks.c). */
+static int
+export_summary (CliOptions *opts)
+{
+  AfgCliRanksOptions ranks;
+
+  if (opts->top != TOP_UNSET || opts->kernels || opts->weight != NULL)
+    return usage_error (_("-f summary takes no --top, --kernels or --weight"));
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
+  if (!parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
+  if (afg_job_folder_is_folder (opts->files[0]))
+    return usage_error (_("-f summary takes one rank's DB; a folder's ranks are summarised by --export FOLDER"));
+  ranks = ranks_options (opts, AFG_FORMAT_JSON, AFG_WEIGHT_HOST);
+  return afg_cli_summary_export (opts->files[0], &ranks);
+}
+
+/* --merge-summaries S1.json …: the job's ranks.json and index.html. */
+static int
+run_merge (CliOptions *opts, guint n_files)
+{
+  AfgFormat format = AFG_FORMAT_HTML;
+  AfgCliRanksOptions ranks;
+
+  if (n_files == 0)
+    return usage_error (_("--merge-summaries needs the summary-rank{N}.json files"));
+  if ((opts->format != NULL && (!parse_format (opts->format, &format)
+                                || (format != AFG_FORMAT_HTML && format != AFG_FORMAT_JSON)))
+      || opts->export || opts->diff || opts->top != TOP_UNSET || opts->kernels || opts->weight != NULL
+      || opts->steps != NULL || opts->npu_idle || opts->merge_addresses || opts->job_root != NULL)
+    return usage_error (_("--merge-summaries takes only -o DIR, -f html or json and -q: the options "
+                          "are those the summaries were made with"));
+  if (output_is_file (opts->output))
+    return AFG_EXIT_WRITE_FAILED;
+  ranks = ranks_options (opts, format, AFG_WEIGHT_HOST);
+  return afg_cli_ranks_merge ((const char * const *) opts->files, &ranks);
+}
+
 /* A job folder instead of a DB: every rank (afg-cli-ranks.c). */
 static int
 export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
-  AfgCliRanksOptions ranks = { opts->output, format, weight, opts->steps != NULL,
-                               opts->first_step, opts->last_step, opts->quiet, opts->merge_addresses,
-                               opts->npu_idle };
+  AfgCliRanksOptions ranks = ranks_options (opts, format, weight);
 
   if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
     return usage_error (_("a job folder takes --export with -f html, json or folded"));
@@ -377,6 +424,10 @@ run_export (CliOptions *opts)
 
   if (opts->top != TOP_UNSET && opts->top < 1)
     return usage_error (_("--top needs a positive number"));
+  if (g_strcmp0 (opts->format, "summary") == 0)
+    return export_summary (opts);
+  if (opts->job_root != NULL)
+    return usage_error (_("--job-root goes with -f summary"));
   if (!parse_format (opts->format, &format))
     {
       g_autofree char *message = g_strdup_printf (_("unknown format '%s'"), opts->format);
@@ -501,6 +552,8 @@ run_parsed (CliOptions *opts)
       g_print ("%s %s\n", PROG, PACKAGE_VERSION);
       return AFG_EXIT_OK;
     }
+  if (opts->merge_summaries)
+    return run_merge (opts, n_files);
   if (opts->diff)
     return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
@@ -540,6 +593,9 @@ make_context (GOptionEntry *entries, CliOptions *opts)
       "Write the flame graph without a window (no display needed):\n"
       "  %s --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n"
       "  (a FOLDER writes DIR/rank{N}/flamegraph.* and DIR/ranks.json, with html DIR/index.html)\n"
+      "A job in parallel anywhere: each rank's summary, then the job's ranks.json and index.html:\n"
+      "  %s --export -f summary [--job-root JOB] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-o DIR] DB\n"
+      "  %s --merge-summaries [-f html|json] [-q] -o DIR DIR/summary-rank*.json\n"
       "Weights (folded stacks, --top, --diff): host (CPU time), npu (all device tasks launched),\n"
       "  compute (compute tasks: kernels), comm (collectives, each with its own duration),\n"
       "  exposed (the part of the collectives no compute task hides). --kernels puts the\n"
@@ -557,7 +613,7 @@ make_context (GOptionEntry *entries, CliOptions *opts)
       "  write \\; for a ';' in a name and \\\\ for a '\\'.\n"
       "\n"
       "Exit status: 0 ok, 1 bad input, 2 usage or no display, 3 the output cannot be written."),
-    PROG, PROG, PROG, PROG);
+    PROG, PROG, PROG, PROG, PROG, PROG);
 
   g_option_context_set_summary (context, _("Flame graph of the host CPU calls in an Ascend PyTorch profiler database."));
   g_option_context_set_description (context, description);
@@ -583,6 +639,8 @@ afg_cli_main (int argc, char **argv)
     { "steps", 0, 0, G_OPTION_ARG_STRING, &opts.steps, N_("Only training steps A to B (ProfilerStep#N)"), N_("A[-B]") },
     { "npu-idle", 0, 0, G_OPTION_ARG_NONE, &opts.npu_idle, N_("Only the time the NPU is idle, in each step (with --steps, those steps); host time"), NULL },
     { "merge-addresses", 0, 0, G_OPTION_ARG_NONE, &opts.merge_addresses, N_("Merge names that differ only in an address (' at 0x…')"), NULL },
+    { "merge-summaries", 0, 0, G_OPTION_ARG_NONE, &opts.merge_summaries, N_("Write a job's ranks.json and index.html from the summaries given (made with -f summary)"), NULL },
+    { "job-root", 0, 0, G_OPTION_ARG_FILENAME, &opts.job_root, N_("With -f summary: the job folder the DB's path is given relative to"), N_("DIR") },
     { "top", 0, 0, G_OPTION_ARG_INT, &opts.top, N_("Print the N functions with the most self time (without --export: only that)"), N_("N") },
     { "focus-function", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Only F's outermost frames, each with its subtree, merged at the top"), N_("F") },
     { "focus-subtree", 0, 0, G_OPTION_ARG_CALLBACK, on_transform, N_("Only the frame at the path A;B;C from a thread's top, with its subtree"), N_("A;B;C") },
@@ -605,6 +663,7 @@ afg_cli_main (int argc, char **argv)
   g_free (opts.format);
   g_free (opts.weight);
   g_free (opts.steps);
+  g_free (opts.job_root);
   g_strfreev (opts.files);
   g_clear_pointer (&opts.transforms, afg_transform_list_unref);
   return status;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Renews docs/screenshot-html-ranks.png: the index page of a generated
-// job of eight ranks (afg-gen-db, 4 steps), rank 5 with 30% more rows.
+// job of eight ranks (afg-gen-db, 4 steps, tensor-parallel pairs), rank 5
+// arriving 3 ms late at its collectives.
 // Usage: node tools/screenshot-ranks.mjs [BUILD_DIR]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,8 +16,9 @@ for (let rank = 0; rank < 8; rank++) {
   const dir = path.join(job, `host_${rank}_20261204000000000_ascend_pt`, 'ASCEND_PROFILER_OUTPUT');
   fs.mkdirSync(dir, { recursive: true });
   execFileSync(path.join(build, 'tools', 'afg-gen-db'),
-               ['--steps', '4', path.join(dir, `ascend_pytorch_profiler_${rank}.db`),
-                rank === 5 ? '26000' : '20000'], { stdio: 'ignore' });
+               ['--steps', '4', '--rank', String(rank), '--ranks', '8', '--tp', '2', '--collectives', '6',
+                '--late-rank', '5', '--late-ns', '3000000', path.join(dir, `ascend_pytorch_profiler_${rank}.db`),
+                '20000'], { stdio: 'ignore' });
 }
 const out = h.tmpDir('afg-ranks-');
 execFileSync(h.afgBin(), ['--export', '-q', '-o', out, job]);

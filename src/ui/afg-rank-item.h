@@ -15,11 +15,12 @@ G_DECLARE_FINAL_TYPE (AfgRankItem, afg_rank_item, AFG, RANK_ITEM, GObject)
 typedef struct {
   AfgRankState  state;
   double        fraction;     /* of the rows read, while READING */
-  gboolean      judged;       /* read, with steps: mean_ns and deviation hold */
-  double        mean_ns;      /* mean step time */
-  double        deviation;    /* (mean - median) / median */
-  gboolean      straggler;
-  gint64        max_step_ns;  /* the job's longest step, the bars' scale */
+  gint64        wait_ns;      /* its waits in collectives matched across ranks */
+  guint         last_arrivals;
+  guint         took_part;    /* the qualifying collectives it is one of the ranks of */
+  gboolean      straggler;    /* the rank the others wait for */
+  char          why[160];     /* the straggler's explanation, translated; "" for others */
+  gint64        max_step_ns;  /* the job's longest step as the bars draw it, their scale */
 } AfgRankView;
 
 /* @summary (borrowed from the job, kept alive by the caller) is read only

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-format.h"
+#include "afg-job-collectives.h"
 #include "afg-rank-item.h"
 #include "afg-rank-sidebar.h"
 
@@ -30,6 +31,7 @@ struct _AfgRankSidebar {
   GtkSingleSelection *selection;
   guint               n_read;
   AfgJobFigures      *figures;     /* of the n_read ranks read */
+  char               *why;         /* the straggler's explanation, or NULL */
   guint              *read_index;  /* per rank: its place among them */
   gint64              max_step_ns;
   guint               selecting : 1;
@@ -62,7 +64,7 @@ rank_title (const AfgRankSummary *summary)
 static char *
 rank_detail (const AfgRankSummary *summary, const AfgRankView *view)
 {
-  g_autofree char *mean = NULL;
+  g_autofree char *wait = NULL;
 
   switch (view->state)
     {
@@ -80,12 +82,11 @@ rank_detail (const AfgRankSummary *summary, const AfgRankView *view)
     default:
       break;
     }
-  if (!view->judged)
-    return g_strdup (_("No steps"));
-  mean = afg_format_duration ((gint64) view->mean_ns);
   if (view->straggler)
-    return g_strdup_printf (_("Straggler: mean step %s, %+.1f%% vs median"), mean, view->deviation * 100);
-  return g_strdup_printf (_("Mean step %s, %+.1f%% vs median"), mean, view->deviation * 100);
+    return g_strdup_printf (_("Straggler: %s"), view->why);
+  wait = afg_format_duration (view->wait_ns);
+  return g_strdup_printf (_("Waited %s in collectives, came last at %u of %u"), wait, view->last_arrivals,
+                          view->took_part);
 }
 
 static gboolean
@@ -94,7 +95,33 @@ is_read (AfgRankState state)
   return state == AFG_RANK_STATE_DONE || state == AFG_RANK_STATE_FAILED;
 }
 
-/* One bar per step, all ranks on the scale of the job's longest step. */
+/* Stacks a step's device split from the bottom: compute, communication,
+ * other in the step strip's colours, free in @fg's. */
+static void
+draw_split (cairo_t *cr, const AfgDeviceSplit *split, double x, double w, int height, gint64 scale,
+            const GdkRGBA *fg)
+{
+  const GdkRGBA colors[] = {
+    { 0.200, 0.820, 0.478, 1.0 }, { 0.569, 0.255, 0.675, 1.0 }, { 0.604, 0.600, 0.588, 1.0 },
+    { fg->red, fg->green, fg->blue, 0.25 },
+  };
+  gint64 parts[] = { split->compute_ns, split->comm_ns, split->other_ns, split->free_ns };
+  double y = height;
+
+  for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+    {
+      double h = height * (double) parts[k] / scale;
+
+      gdk_cairo_set_source_rgba (cr, &colors[k]);
+      cairo_rectangle (cr, x, y - h, w, h);
+      cairo_fill (cr);
+      y -= h;
+    }
+}
+
+/* One bar per step, all ranks on the scale of the job's longest step:
+ * the step's device split stacked when the rank has a device timeline,
+ * else its host time. */
 static void
 draw_bars (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -117,12 +144,30 @@ draw_bars (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer da
   slot = (double) width / summary->steps->len;
   for (guint i = 0; i < summary->steps->len; i++)
     {
-      gint64 ns = g_array_index (summary->steps, AfgRankStep, i).host_ns;
-      double h = MAX (1.0, height * (double) ns / view->max_step_ns);
+      const AfgRankStep *step = &g_array_index (summary->steps, AfgRankStep, i);
+      double h = MAX (1.0, height * (double) step->host_ns / view->max_step_ns);
+      double w = MAX (1.0, slot - (slot > 3 ? 1 : 0));
 
-      cairo_rectangle (cr, i * slot, height - h, MAX (1.0, slot - (slot > 3 ? 1 : 0)), h);
+      if (summary->has_device)
+        draw_split (cr, &step->device, i * slot, w, height, view->max_step_ns, &color);
+      else
+        cairo_rectangle (cr, i * slot, height - h, w, h);
     }
   cairo_fill (cr);
+}
+
+/* The detail and, once read, the device split summed over the steps. */
+static char *
+rank_tooltip (const AfgRankSummary *summary, const AfgRankView *view, const char *detail)
+{
+  const AfgDeviceSplit *d = &summary->device;
+  gint64 window = d->compute_ns + d->comm_ns + d->other_ns + d->free_ns;
+  g_autofree char *split = NULL;
+
+  if (view->state != AFG_RANK_STATE_DONE || !summary->has_device || window <= 0)
+    return g_strdup (detail);
+  split = afg_device_split_describe (d, window, TRUE);
+  return g_strdup_printf (_("%s\nDevice: %s"), detail, split);
 }
 
 static void
@@ -149,6 +194,7 @@ update_row (AfgRankItem *item, GtkListItem *list_item)
   g_autofree char *title = NULL;
   g_autofree char *total = NULL;
   g_autofree char *detail = NULL;
+  g_autofree char *tooltip = NULL;
 
   if (afg_rank_item_is_all (item))
     {
@@ -161,7 +207,8 @@ update_row (AfgRankItem *item, GtkListItem *list_item)
   gtk_label_set_text (row->title, title);
   gtk_label_set_text (row->total, total);
   gtk_label_set_text (row->detail, detail);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), detail);
+  tooltip = rank_tooltip (summary, view, detail);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), tooltip);
   if (view->straggler || view->state == AFG_RANK_STATE_FAILED)
     gtk_widget_add_css_class (GTK_WIDGET (row->detail), "error");
   else
@@ -296,6 +343,7 @@ afg_rank_sidebar_dispose (GObject *object)
 
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
+  g_clear_pointer (&self->why, g_free);
   g_clear_pointer (&self->read_index, g_free);
   G_OBJECT_CLASS (afg_rank_sidebar_parent_class)->dispose (object);
 }
@@ -401,6 +449,7 @@ afg_rank_sidebar_set_job (AfgRankSidebar *self, AfgJobLoad *load)
   self->selecting = FALSE;
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
+  g_clear_pointer (&self->why, g_free);
   g_clear_pointer (&self->read_index, g_free);
   self->n_read = 0;
   if (load == NULL)
@@ -441,26 +490,39 @@ judge_read (AfgRankSidebar *self, const AfgRankState *states)
       self->read_index[i] = n_read;
       read[n_read++] = summaries[i];
       for (guint s = 0; s < summaries[i]->steps->len; s++)
-        self->max_step_ns = MAX (self->max_step_ns, g_array_index (summaries[i]->steps, AfgRankStep, s).host_ns);
+        {
+          const AfgRankStep *step = &g_array_index (summaries[i]->steps, AfgRankStep, s);
+          const AfgDeviceSplit *d = &step->device;
+
+          /* What the bars draw: the step's window split, or its host time. */
+          self->max_step_ns = MAX (self->max_step_ns, summaries[i]->has_device
+                                                      ? d->compute_ns + d->comm_ns + d->other_ns + d->free_ns
+                                                      : step->host_ns);
+        }
     }
   self->n_read = n_read;
   g_clear_pointer (&self->figures, afg_job_figures_free);
   self->figures = afg_job_figures_new (read, n_read);
+  g_free (self->why);
+  self->why = afg_job_collectives_explain (self->figures->collectives, read);
 }
 
 static void
 view_rank (AfgRankView *view, const AfgRankSummary *summary, AfgRankState state, guint64 rows,
-           guint64 total, const AfgJobFigures *figures, guint judged_index, gint64 max_step)
+           guint64 total, const AfgJobFigures *figures, const char *why, guint judged_index, gint64 max_step)
 {
   memset (view, 0, sizeof *view);
   view->state = state;
   view->fraction = total > 0 ? MIN (1.0, (double) rows / total) : 0;
   view->max_step_ns = max_step;
-  if (state != AFG_RANK_STATE_DONE || !figures->has_median || !figures->judged[judged_index])
+  if (state != AFG_RANK_STATE_DONE)
     return;
-  view->judged = afg_rank_summary_mean_step (summary, &view->mean_ns);
-  view->deviation = figures->deviation[judged_index];
-  view->straggler = figures->straggler[judged_index];
+  view->wait_ns = figures->collectives->wait_ns[judged_index];
+  view->last_arrivals = figures->collectives->last_arrivals[judged_index];
+  view->took_part = figures->collectives->took_part[judged_index];
+  view->straggler = figures->collectives->straggler == (int) judged_index;
+  if (view->straggler)
+    g_strlcpy (view->why, why, sizeof view->why);
 }
 
 static void
@@ -507,7 +569,7 @@ afg_rank_sidebar_refresh (AfgRankSidebar *self)
       AfgRankView view;
 
       view_rank (&view, afg_rank_item_get_summary (item), states[i], rows[i], totals[i],
-                 self->figures, self->read_index[i], self->max_step_ns);
+                 self->figures, self->why, self->read_index[i], self->max_step_ns);
       afg_rank_item_set_view (item, &view);
     }
   refresh_header (self, n, running);

@@ -198,6 +198,9 @@ int         afg_test_run_cli         (const char * const *args,
                                       char             **out_stdout,
                                       char             **out_stderr);
 gboolean    afg_test_is_root         (void);
+/* The first column of @sql's first row in the DB at @path, read-only. */
+gint64      afg_test_query_int       (const char        *path,
+                                      const char        *sql);
 
 /* AFG_SAMPLES_DIR/NAME SUFFIX, one of the real samples or their expected files. */
 char       *afg_test_sample_path     (const char        *name,

@@ -42,22 +42,6 @@ exec (sqlite3 *db, const char *sql)
     g_error ("%s: %s", sql, message);
 }
 
-static gint64
-query_int (const char *path, const char *sql)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 value;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  value = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return value;
-}
-
 /* A profile with NPU tasks, every 7th name long enough to spill to
  * overflow pages, every 5th startNs a long text of leading zeros. */
 static AfgTestDb *
@@ -252,9 +236,9 @@ test_overflow_and_layouts (void)
   g_autofree char *vacuum = clone_db (src, "vacuum.db", "PRAGMA page_size=1024; PRAGMA auto_vacuum=FULL", 0,
                                       NULL, NULL);
 
-  g_assert_cmpint (query_int (src, "SELECT count(*) FROM dbstat WHERE name = 'PYTORCH_API' AND pagetype = 'overflow'"),
+  g_assert_cmpint (afg_test_query_int (src, "SELECT count(*) FROM dbstat WHERE name = 'PYTORCH_API' AND pagetype = 'overflow'"),
                    >, 0);
-  g_assert_cmpint (query_int (src, "SELECT count(*) FROM dbstat WHERE name = 'STRING_IDS' AND pagetype = 'overflow'"),
+  g_assert_cmpint (afg_test_query_int (src, "SELECT count(*) FROM dbstat WHERE name = 'STRING_IDS' AND pagetype = 'overflow'"),
                    >, 0);
   check (src, NPU_TABLES, 0);
   check (small, NPU_TABLES, 0);
@@ -263,7 +247,7 @@ test_overflow_and_layouts (void)
   check (big, NPU_TABLES, 0);
   g_assert_cmpuint (header_byte (reserved, 20), ==, 40);
   check (reserved, NPU_TABLES, 0);
-  g_assert_cmpint (query_int (vacuum, "PRAGMA auto_vacuum"), ==, 1);
+  g_assert_cmpint (afg_test_query_int (vacuum, "PRAGMA auto_vacuum"), ==, 1);
   check (vacuum, NPU_TABLES, 0);
   afg_test_db_free (db);
 }
@@ -281,7 +265,7 @@ test_deep_tree (void)
   afg_test_db_commit (db);
   afg_test_db_close (db);
   deep = clone_db (db->path, "deep.db", "PRAGMA page_size=512", 0, NULL, NULL);
-  g_assert_cmpint (query_int (deep, "SELECT max(length(path) - length(replace(path, '/', ''))) - 1"
+  g_assert_cmpint (afg_test_query_int (deep, "SELECT max(length(path) - length(replace(path, '/', ''))) - 1"
                                     " FROM dbstat WHERE name = 'PYTORCH_API'"), >=, 3);
   check (deep, HOST_TABLES, 0);
   /* Freeblocks, emptier pages, gaps in the rowids. */
@@ -334,7 +318,7 @@ test_real_columns (void)
   g_autofree char *api = clone_db (db->path, "api.db", "", 0, "startNs TEXT", "startNs REAL");
   g_autofree char *task = clone_db (db->path, "task.db", "", 0, "endNs INTEGER, deviceId", "endNs DOUBLE, deviceId");
 
-  g_assert_cmpint (query_int (api, "SELECT count(*) FROM PYTORCH_API WHERE typeof(startNs) = 'real'"), >, 0);
+  g_assert_cmpint (afg_test_query_int (api, "SELECT count(*) FROM PYTORCH_API WHERE typeof(startNs) = 'real'"), >, 0);
   check (api, NPU_TABLES, 0);
   check (task, NPU_TABLES, 0);
   afg_test_db_free (db);
@@ -373,7 +357,7 @@ test_integer_widths (void)
       g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM PYTORCH_API WHERE startNs + 3 = %" G_GINT64_FORMAT,
                                               -edges[i]);
 
-      g_assert_cmpint (query_int (db->path, sql), ==, edges[i] == 0 ? 2 : 1);
+      g_assert_cmpint (afg_test_query_int (db->path, sql), ==, edges[i] == 0 ? 2 : 1);
     }
   check (db->path, NPU_TABLES, 0);
   afg_test_db_free (db);
@@ -389,7 +373,7 @@ test_sqlite_only_files (void)
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *live = NULL;
 
-  g_assert_cmpint (query_int (utf16, "SELECT count(*) FROM PYTORCH_API"), >, 0);
+  g_assert_cmpint (afg_test_query_int (utf16, "SELECT count(*) FROM PYTORCH_API"), >, 0);
   g_assert_cmpuint (header_byte (utf16, 59), ==, 2);  /* UTF-16le */
   check (utf16, 0, 0);
   afg_test_db_add (wal, 1, 10, 20, "in the wal");
@@ -805,7 +789,7 @@ test_no_rowid_order (void)
   modify (hidden, "ALTER TABLE CONNECTION_IDS ADD COLUMN rowid INTEGER; ALTER TABLE CONNECTION_IDS ADD COLUMN oid INTEGER;"
                   "ALTER TABLE CONNECTION_IDS ADD COLUMN _rowid_ INTEGER");
 
-  g_assert_cmpint (query_int (keyed, "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%WITHOUT ROWID%'"), ==, 1);
+  g_assert_cmpint (afg_test_query_int (keyed, "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%WITHOUT ROWID%'"), ==, 1);
   json = afg_test_load_both (keyed, &fast, &fallbacks);
   g_assert_false (g_str_has_prefix (json, "error:"));
   g_assert_cmpuint (fast, ==, NPU_TABLES - 1);

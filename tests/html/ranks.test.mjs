@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The index page of a job folder's export (the two real samples
 // as ranks 0 and 1 in torch_npu's layout, beside analysis.db, and a rank
-// that is no database): the straggler said in words, each rank's link
-// resolving to a written page, no request beyond the files themselves.
+// that is no database): the verdict in words (their collectives are of
+// different groups: none matched, no straggler), each rank's device split,
+// each rank's link resolving to a written page, no request beyond the
+// files themselves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -51,7 +53,7 @@ function exportJob(job) {
   return out;
 }
 
-test('index page: straggler in words, links to written rank pages, no network', async () => {
+test('index page: verdict in words, links to written rank pages, no network', async () => {
   const out = exportJob(makeJob());
   const index = path.join(out, 'index.html');
   const page = await browser.context.newPage();
@@ -63,9 +65,12 @@ test('index page: straggler in words, links to written rank pages, no network', 
 
   const rows = await page.$$eval('#ranks tr', (trs) => trs.slice(1).map((tr) => tr.innerText));
   assert.equal(rows.length, 3);
-  // 160 ms and 194 ms a step: each is about 9.5% from their median.
-  assert.match(rows[0], /straggler: mean step 9\.\d% faster than the median/);
-  assert.match(rows[1], /straggler: mean step 9\.\d% slower than the median/);
+  // 160 ms and 194 ms a step, 9.5% from their median: no straggler for that.
+  const verdict = await page.$eval('#verdict', (p) => p.innerText);
+  assert.match(verdict, /No collective matched across ranks/);
+  assert.equal(await page.$$eval('#ranks tr.straggler', (trs) => trs.length), 0);
+  assert.equal(await page.$$eval('#ranks .device', (bars) => bars.length), 2);
+  assert.equal(await page.$$eval('#collectives', (tables) => tables.length), 0);
   assert.match(rows[2], /ascend_pytorch_profiler_2\.db: not an SQLite database/);
 
   const hrefs = await page.$$eval('#ranks a', (as) => as.map((a) => a.getAttribute('href')));

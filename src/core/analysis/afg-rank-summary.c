@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afg-document-timeline.h"
 #include "afg-function-table.h"
+#include "afg-job-collectives.h"
 #include "afg-math.h"
 #include "afg-rank-summary.h"
 #include "afg-scope-totals.h"
@@ -20,6 +22,8 @@ afg_rank_summary_new (int rank, const char *file)
   self->file = g_strdup (file);
   self->steps = g_array_new (FALSE, FALSE, sizeof (AfgRankStep));
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->collectives = g_array_new (FALSE, FALSE, sizeof (AfgRankCollective));
+  self->names = g_string_chunk_new (256);
   return self;
 }
 
@@ -31,6 +35,8 @@ afg_rank_summary_free (AfgRankSummary *self)
   g_free (self->file);
   g_array_unref (self->steps);
   g_hash_table_unref (self->frames);
+  g_array_unref (self->collectives);
+  g_string_chunk_free (self->names);
   g_free (self->error);
   g_free (self);
 }
@@ -56,12 +62,15 @@ fill_steps (AfgRankSummary *self, const AfgTree *tree)
 
   for (guint i = 0; i < n; i++)
     {
-      AfgRankStep step = { steps[i].id, 0, 0 };
+      AfgRankStep step = { steps[i].id, 0, 0, { 0 } };
 
       if (scope->n_steps > 0 && (steps[i].id < scope->first_step || steps[i].id > scope->last_step))
         continue;
       /* Cannot fail: the step is the document's. */
       afg_scope_init_steps (&scopes[self->steps->len], document, steps[i].id, steps[i].id, NULL);
+      if (self->has_device)
+        afg_device_timeline_split (afg_document_get_timeline (document), steps[i].start_ns, steps[i].end_ns,
+                                   &step.device);
       g_array_append_val (self->steps, step);
     }
   host_ns = g_new (gint64, MAX (self->steps->len, 1));
@@ -118,27 +127,64 @@ fill_frames (AfgRankSummary *self, const AfgTree *tree)
 }
 
 void
+afg_rank_summary_add_collective (AfgRankSummary *self, const char *group, const char *op, gint64 ns)
+{
+  AfgRankCollective collective = {
+    g_string_chunk_insert_const (self->names, group),
+    op != NULL ? g_string_chunk_insert_const (self->names, op) : NULL,
+    ns,
+  };
+
+  g_array_append_val (self->collectives, collective);
+}
+
+/* Every row, whatever the tree's scope: a collective is matched across
+ * ranks as a whole. A row without a groupName string only adds its time. */
+static void
+fill_collectives (AfgRankSummary *self, const AfgDocument *document)
+{
+  gsize n;
+  const AfgDocCollective *ops = afg_document_get_collectives (document, &n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      self->comm_ns = afg_sat_add (self->comm_ns, ops[i].ns);
+      if (ops[i].group == AFG_COLLECTIVE_NO_STRING)
+        continue;
+      afg_rank_summary_add_collective (self, afg_document_get_string (document, ops[i].group),
+                                       ops[i].op == AFG_COLLECTIVE_NO_STRING ? NULL
+                                       : afg_document_get_string (document, ops[i].op), ops[i].ns);
+    }
+}
+
+static void
+sum_device (AfgRankSummary *self)
+{
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const AfgDeviceSplit *step = &g_array_index (self->steps, AfgRankStep, i).device;
+
+      self->device.compute_ns = afg_sat_add (self->device.compute_ns, step->compute_ns);
+      self->device.comm_ns = afg_sat_add (self->device.comm_ns, step->comm_ns);
+      self->device.other_ns = afg_sat_add (self->device.other_ns, step->other_ns);
+      self->device.free_ns = afg_sat_add (self->device.free_ns, step->free_ns);
+    }
+}
+
+void
 afg_rank_summary_fill (AfgRankSummary *self, const AfgTree *tree)
 {
+  AfgDocument *document = afg_tree_get_document (tree);
+
+  self->has_device = afg_document_get_timeline (document) != NULL;
   self->rows = afg_document_get_load_stats (afg_tree_get_document (tree))->rows;
   self->threads = afg_tree_get_n_threads (tree);
   self->host_ns = root_value (tree, AFG_COLUMN_TOTAL_NS);
   self->npu_ns = root_value (tree, AFG_COLUMN_NPU_TOTAL_NS);
   fill_steps (self, tree);
   fill_frames (self, tree);
-}
-
-gboolean
-afg_rank_summary_mean_step (const AfgRankSummary *self, double *mean)
-{
-  double sum = 0;
-
-  if (self->error != NULL || self->steps->len == 0)
-    return FALSE;
-  for (guint i = 0; i < self->steps->len; i++)
-    sum += g_array_index (self->steps, AfgRankStep, i).host_ns;
-  *mean = sum / self->steps->len;
-  return TRUE;
+  fill_collectives (self, document);
+  sum_device (self);
 }
 
 gint64
@@ -150,51 +196,19 @@ afg_rank_summary_frame_ns (const AfgRankSummary *self, const char *name)
 }
 
 static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static void
-judge_steps (AfgJobFigures *self, AfgRankSummary * const *ranks, guint n)
-{
-  g_autofree double *means = g_new0 (double, n);
-  g_autofree double *sorted = g_new0 (double, n);
-  guint judged = 0;
-
-  for (guint i = 0; i < n; i++)
-    if ((self->judged[i] = afg_rank_summary_mean_step (ranks[i], &means[i])))
-      sorted[judged++] = means[i];
-  if (judged == 0)
-    return;
-  qsort (sorted, judged, sizeof (double), compare_doubles);
-  self->median_step_ns = judged % 2 ? sorted[judged / 2]
-                                    : (sorted[judged / 2 - 1] + sorted[judged / 2]) / 2;
-  self->has_median = self->median_step_ns > 0;
-  for (guint i = 0; i < n && self->has_median; i++)
-    {
-      if (!self->judged[i])
-        continue;
-      self->deviation[i] = (means[i] - self->median_step_ns) / self->median_step_ns;
-      self->straggler[i] = ABS (self->deviation[i]) > AFG_RANK_STRAGGLER_FRACTION;
-    }
-}
-
-typedef struct {
-  const char *name;
-  gint64      spread;
-} Spread;
-
-static int
 compare_spreads (gconstpointer a, gconstpointer b)
 {
-  const Spread *x = a, *y = b;
+  const AfgFrameSpread *x = a, *y = b;
 
   if (x->spread != y->spread)
     return x->spread < y->spread ? 1 : -1;
   return strcmp (x->name, y->name);
+}
+
+void
+afg_frame_spreads_sort (GArray *spreads)
+{
+  g_array_sort (spreads, compare_spreads);
 }
 
 /* max - min of a frame's total over the ranks read (0 where it is missing). */
@@ -220,7 +234,7 @@ static void
 pick_frames (AfgJobFigures *self, AfgRankSummary * const *ranks, guint n)
 {
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GArray) spreads = g_array_new (FALSE, FALSE, sizeof (Spread));
+  g_autoptr(GArray) spreads = g_array_new (FALSE, FALSE, sizeof (AfgFrameSpread));
   GHashTableIter iter;
   gpointer key;
   guint kept;
@@ -234,14 +248,14 @@ pick_frames (AfgJobFigures *self, AfgRankSummary * const *ranks, guint n)
   g_hash_table_iter_init (&iter, names);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      Spread spread = { key, spread_of (key, ranks, n) };
+      AfgFrameSpread spread = { key, spread_of (key, ranks, n) };
       g_array_append_val (spreads, spread);
     }
-  g_array_sort (spreads, compare_spreads);
+  afg_frame_spreads_sort (spreads);
   kept = MIN (spreads->len, AFG_RANK_MAX_VARYING_FRAMES);
   self->frames = g_new0 (char *, kept + 1);
   for (guint i = 0; i < kept; i++)
-    self->frames[i] = g_strdup (g_array_index (spreads, Spread, i).name);
+    self->frames[i] = g_strdup (g_array_index (spreads, AfgFrameSpread, i).name);
 }
 
 AfgJobFigures *
@@ -249,10 +263,7 @@ afg_job_figures_new (AfgRankSummary * const *ranks, guint n)
 {
   AfgJobFigures *self = g_new0 (AfgJobFigures, 1);
 
-  self->judged = g_new0 (gboolean, n);
-  self->deviation = g_new0 (double, n);
-  self->straggler = g_new0 (gboolean, n);
-  judge_steps (self, ranks, n);
+  self->collectives = afg_job_collectives_new (ranks, n);
   pick_frames (self, ranks, n);
   return self;
 }
@@ -262,9 +273,7 @@ afg_job_figures_free (AfgJobFigures *self)
 {
   if (self == NULL)
     return;
-  g_free (self->judged);
-  g_free (self->deviation);
-  g_free (self->straggler);
+  afg_job_collectives_free (self->collectives);
   g_strfreev (self->frames);
   g_free (self);
 }

@@ -3,12 +3,13 @@
 
 #include <glib.h>
 
+#include "afg-device-timeline.h"
 #include "afg-tree.h"
 
 G_BEGIN_DECLS
 
-/* A rank whose mean step time is more than this far from the median's. */
-#define AFG_RANK_STRAGGLER_FRACTION 0.05
+typedef struct _AfgJobCollectives AfgJobCollectives;
+
 /* The frames of the index page's ranks × frames table. */
 #define AFG_RANK_MAX_VARYING_FRAMES 20
 
@@ -16,7 +17,15 @@ typedef struct {
   gint64 id;
   gint64 host_ns;   /* the root total of the tree scoped to this step */
   gint64 npu_ns;
+  AfgDeviceSplit device;  /* the device timeline's split of the step's window */
 } AfgRankStep;
+
+/* A usable COMMUNICATION_OP row with a groupName string. */
+typedef struct {
+  const char *group;  /* in the summary's names */
+  const char *op;     /* NULL when opName is no string */
+  gint64      ns;
+} AfgRankCollective;
 
 /* What is kept of a rank once its document is dropped. */
 typedef struct {
@@ -29,6 +38,11 @@ typedef struct {
   GArray     *steps;     /* AfgRankStep, within --steps */
   GHashTable *frames;    /* address-merged name -> gint64 * total_ns (recursion once) */
   char       *error;     /* NULL, or why the rank could not be read */
+  gboolean    has_device; /* the DB has a device timeline: device and the steps' hold */
+  AfgDeviceSplit device; /* summed over steps */
+  gint64      comm_ns;   /* every usable COMMUNICATION_OP row's duration, whatever the scope */
+  GArray     *collectives; /* AfgRankCollective, in rowid order, whatever the scope */
+  GStringChunk *names;   /* the collectives' strings */
 } AfgRankSummary;
 
 /* @file: the DB as ranks.json shows it (relative to the job, printable). */
@@ -42,23 +56,28 @@ void            afg_rank_summary_free       (AfgRankSummary   *self);
  * them in its function table. No other tree is built. */
 void            afg_rank_summary_fill       (AfgRankSummary   *self,
                                              const AfgTree    *tree);
-/* The mean of the steps' host_ns; FALSE when the rank has no step or failed. */
-gboolean        afg_rank_summary_mean_step  (const AfgRankSummary *self,
-                                             double               *mean);
+/* Adds a collective of @group (not NULL) and @op (NULL: no string). */
+void            afg_rank_summary_add_collective (AfgRankSummary *self,
+                                             const char       *group,
+                                             const char       *op,
+                                             gint64            ns);
 
 /* The figures a job's ranks are compared by. */
 typedef struct {
-  gboolean  has_median;
-  double    median_step_ns;   /* median of the ranks' mean step times */
-  gboolean *judged;           /* per rank: read, with steps */
-  double   *deviation;        /* per rank: (mean - median) / median when judged */
-  gboolean *straggler;        /* per rank: |deviation| > AFG_RANK_STRAGGLER_FRACTION */
+  AfgJobCollectives *collectives; /* who waited for whom */
   char    **frames;           /* NULL-terminated: the names that vary most */
 } AfgJobFigures;
 
 AfgJobFigures  *afg_job_figures_new         (AfgRankSummary * const *ranks,
                                              guint                   n);
 void            afg_job_figures_free        (AfgJobFigures          *self);
+typedef struct {
+  const char *name;
+  gint64      spread;   /* max - min of its totals over the ranks read */
+} AfgFrameSpread;
+
+/* By spread, the largest first, then by name: the index's frames table. */
+void            afg_frame_spreads_sort      (GArray                 *spreads);
 /* A frame's total on a rank, 0 when the rank has no such frame. */
 gint64          afg_rank_summary_frame_ns   (const AfgRankSummary   *self,
                                              const char             *name);

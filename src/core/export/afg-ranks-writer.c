@@ -5,7 +5,12 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "afg-format.h"
+#include "afg-math.h"
+#include "afg-job-collectives.h"
 #include "afg-ranks-writer.h"
 
 static void
@@ -15,8 +20,26 @@ add_int (JsonBuilder *builder, const char *name, gint64 value)
   json_builder_add_int_value (builder, value);
 }
 
+/* The device timeline's split, null without one. */
 static void
-add_rank (JsonBuilder *builder, const AfgRankSummary *rank)
+add_device (JsonBuilder *builder, gboolean has_device, const AfgDeviceSplit *split)
+{
+  json_builder_set_member_name (builder, "device");
+  if (!has_device)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  json_builder_begin_object (builder);
+  add_int (builder, "compute_ns", split->compute_ns);
+  add_int (builder, "comm_ns", split->comm_ns);
+  add_int (builder, "other_ns", split->other_ns);
+  add_int (builder, "free_ns", split->free_ns);
+  json_builder_end_object (builder);
+}
+
+static void
+add_rank (JsonBuilder *builder, const AfgRankSummary *rank, const AfgJobCollectives *collectives, guint i)
 {
   json_builder_begin_object (builder);
   add_int (builder, "rank", rank->rank);
@@ -26,6 +49,12 @@ add_rank (JsonBuilder *builder, const AfgRankSummary *rank)
   add_int (builder, "threads", rank->threads);
   add_int (builder, "host_ns", rank->host_ns);
   add_int (builder, "npu_ns", rank->npu_ns);
+  add_device (builder, rank->has_device, &rank->device);
+  add_int (builder, "comm_ns", rank->comm_ns);
+  add_int (builder, "comm_wait_ns", collectives->wait_ns[i]);
+  add_int (builder, "last_arrivals", collectives->last_arrivals[i]);
+  json_builder_set_member_name (builder, "is_straggler");
+  json_builder_add_boolean_value (builder, collectives->straggler == (int) i);
   json_builder_set_member_name (builder, "steps");
   json_builder_begin_array (builder);
   for (guint i = 0; i < rank->steps->len; i++)
@@ -36,6 +65,7 @@ add_rank (JsonBuilder *builder, const AfgRankSummary *rank)
       add_int (builder, "id", step->id);
       add_int (builder, "host_ns", step->host_ns);
       add_int (builder, "npu_ns", step->npu_ns);
+      add_device (builder, rank->has_device, &step->device);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -47,8 +77,23 @@ add_rank (JsonBuilder *builder, const AfgRankSummary *rank)
   json_builder_end_object (builder);
 }
 
+static void
+add_job (JsonBuilder *builder, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives)
+{
+  json_builder_set_member_name (builder, "collectives");
+  json_builder_begin_object (builder);
+  add_int (builder, "matched", collectives->matched->len);
+  add_int (builder, "qualifying", collectives->n_qualifying);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "straggler");
+  if (collectives->straggler >= 0)
+    json_builder_add_int_value (builder, ranks[collectives->straggler]->rank);
+  else
+    json_builder_add_null_value (builder);
+}
+
 char *
-afg_ranks_json_write (AfgRankSummary * const *ranks, guint n)
+afg_ranks_json_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigures *figures)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -58,11 +103,12 @@ afg_ranks_json_write (AfgRankSummary * const *ranks, guint n)
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
   json_builder_add_string_value (builder, "ascend-flamegraph-ranks");
-  add_int (builder, "version", 1);
+  add_int (builder, "version", 2);
+  add_job (builder, ranks, figures->collectives);
   json_builder_set_member_name (builder, "ranks");
   json_builder_begin_array (builder);
   for (guint i = 0; i < n; i++)
-    add_rank (builder, ranks[i]);
+    add_rank (builder, ranks[i], figures->collectives, i);
   json_builder_end_array (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
@@ -70,6 +116,9 @@ afg_ranks_json_write (AfgRankSummary * const *ranks, guint n)
   text = json_generator_to_data (generator, NULL);
   return g_strconcat (text, "\n", NULL);
 }
+
+/* Rows of the collectives table: the largest spreads. */
+#define AFG_RANKS_MAX_COLLECTIVES 50
 
 static const char page_head[] =
   "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -83,6 +132,10 @@ static const char page_head[] =
   ".bars{display:flex;align-items:flex-end;gap:1px;height:24px}\n"
   ".bars span{display:inline-block;width:6px;background:#4a7dbf}\n"
   "tr.straggler{background:#fdecea}\ntr.straggler .bars span{background:#c0392b}\n"
+  ".device{display:flex;width:160px;height:14px;background:#eee}\n"
+  ".device .compute{background:#33d17a}.device .comm{background:#9141ac}"
+  ".device .other{background:#9a9996}.device .free{background:#e6e6e6}\n"
+  "#collectives tr.qualifies td:last-child{font-weight:600}\n"
   ".status{text-align:left;font-weight:600}\n.error{color:#a00;text-align:left}\n"
   ".scroll{overflow-x:auto}\n"
   "</style>\n</head>\n<body>\n";
@@ -131,37 +184,65 @@ append_bars (GString *out, const AfgRankSummary *rank, gint64 longest)
 }
 
 static void
-append_status (GString *out, const AfgJobFigures *figures, guint i)
+append_device_bar (GString *out, const AfgRankSummary *rank)
 {
-  double percent = figures->deviation[i] * 100;
+  static const char * const classes[] = { "compute", "comm", "other", "free" };
+  const AfgDeviceSplit *d = &rank->device;
+  gint64 parts[] = { d->compute_ns, d->comm_ns, d->other_ns, d->free_ns };
+  gint64 window = afg_sat_add (afg_sat_add (parts[0], parts[1]), afg_sat_add (parts[2], parts[3]));
+  g_autofree char *title = NULL;
 
-  if (!figures->judged[i] || !figures->has_median)
+  if (!rank->has_device || window <= 0)
     {
-      g_string_append (out, "<td>–</td><td class=\"status\">");
-      g_string_append (out, _("no steps to compare"));
-      g_string_append (out, "</td>");
+      g_string_append (out, "<td>–</td>");
       return;
     }
-  g_string_append_printf (out, "<td>%+.1f%%</td><td class=\"status\">", percent);
-  if (figures->straggler[i])
-    g_string_append_printf (out, percent > 0 ? _("straggler: mean step %.1f%% slower than the median")
-                                             : _("straggler: mean step %.1f%% faster than the median"),
-                            ABS (percent));
-  else
-    g_string_append_printf (out, _("within %d%% of the median"), 5);
+  title = afg_device_split_describe (d, window, TRUE);
+  g_string_append (out, "<td><div class=\"device\" title=\"");
+  append_escaped (out, title);
+  g_string_append (out, "\">");
+  for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+    if (parts[k] > 0)
+      {
+        /* In hundredths of a percent, by hand: printf's %f follows the locale. */
+        int basis = (int) (10000.0 * parts[k] / window);
+
+        g_string_append_printf (out, "<span class=\"%s\" style=\"width:%d.%02d%%\"></span>", classes[k],
+                                basis / 100, basis % 100);
+      }
+  g_string_append (out, "</div></td>");
+}
+
+static void
+append_status (GString *out, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives, guint i)
+{
+  g_autofree char *why = NULL;
+
+  g_string_append (out, "<td>");
+  append_duration (out, collectives->wait_ns[i]);
+  g_string_append_printf (out, "</td><td>%u / %u</td><td class=\"status\">", collectives->last_arrivals[i],
+                          collectives->took_part[i]);
+  if (collectives->straggler == (int) i)
+    {
+      why = afg_job_collectives_explain (collectives, ranks);
+      g_string_append (out, _("straggler: "));
+      append_escaped (out, why);
+    }
   g_string_append (out, "</td>");
 }
 
 static void
-append_rank_row (GString *out, const AfgRankSummary *rank, const AfgJobFigures *figures, guint i,
+append_rank_row (GString *out, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives, guint i,
                  gint64 longest)
 {
-  g_string_append_printf (out, "<tr%s><td>", figures->straggler[i] ? " class=\"straggler\"" : "");
+  const AfgRankSummary *rank = ranks[i];
+
+  g_string_append_printf (out, "<tr%s><td>", collectives->straggler == (int) i ? " class=\"straggler\"" : "");
   if (rank->error == NULL)
     g_string_append_printf (out, "<a href=\"rank%d/flamegraph.html\">rank %d</a></td><td>",
                             rank->rank, rank->rank);
   else
-    g_string_append_printf (out, "rank %d</td><td class=\"error\" colspan=\"5\">", rank->rank);
+    g_string_append_printf (out, "rank %d</td><td class=\"error\" colspan=\"7\">", rank->rank);
   if (rank->error != NULL)
     {
       append_escaped (out, rank->error);
@@ -169,11 +250,13 @@ append_rank_row (GString *out, const AfgRankSummary *rank, const AfgJobFigures *
       return;
     }
   append_duration (out, rank->host_ns);
-  g_string_append (out, "</td><td>");
-  append_duration (out, rank->npu_ns);
   g_string_append (out, "</td>");
+  append_device_bar (out, rank);
   append_bars (out, rank, longest);
-  append_status (out, figures, i);
+  g_string_append (out, "<td>");
+  append_duration (out, rank->comm_ns);
+  g_string_append (out, "</td>");
+  append_status (out, ranks, collectives, i);
   g_string_append (out, "</tr>\n");
 }
 
@@ -183,13 +266,129 @@ append_ranks_table (GString *out, AfgRankSummary * const *ranks, guint n,
 {
   gint64 longest = longest_step (ranks, n);
 
-  g_string_append_printf (out, "<table id=\"ranks\">\n<tr><th>%s</th><th>%s</th><th>%s</th>"
-                          "<th>%s</th><th>%s</th><th>%s</th></tr>\n",
-                          _("Rank"), _("Host time"), _("NPU time"), _("Steps"),
-                          _("Mean step vs median"), _("Status"));
+  g_string_append_printf (out, "<table id=\"ranks\">\n<tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th>"
+                          "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
+                          _("Rank"), _("Host time"), _("Device (compute, communication, other, free)"),
+                          _("Steps"), _("Collectives"), _("Waited"), _("Came last"), _("Status"));
   for (guint i = 0; i < n; i++)
-    append_rank_row (out, ranks[i], figures, i, longest);
+    append_rank_row (out, ranks, figures->collectives, i, longest);
   g_string_append (out, "</table>\n");
+}
+
+/* The verdict in words above the table. */
+static void
+append_verdict (GString *out, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives)
+{
+  g_autofree char *why = afg_job_collectives_explain (collectives, ranks);
+
+  g_string_append (out, "<p id=\"verdict\">");
+  if (collectives->matched->len == 0)
+    g_string_append (out, _("No collective matched across ranks: no rank can be told to be the one the "
+                            "others wait for."));
+  else if (why == NULL)
+    g_string_append_printf (out, _("The ranks are balanced: no rank came last at more than half of the "
+                                   "qualifying collectives it took part in (%u qualifying of %u matched)."),
+                            collectives->n_qualifying, collectives->matched->len);
+  else
+    {
+      g_string_append_printf (out, _("Straggler: rank %d. "), ranks[collectives->straggler]->rank);
+      append_escaped (out, why);
+      g_string_append (out, ".");
+    }
+  g_string_append (out, "</p>\n");
+}
+
+static gint64
+spread (const AfgMatchedCollective *m)
+{
+  return m->max_ns - m->min_ns;
+}
+
+static int
+compare_spreads_desc (gconstpointer a, gconstpointer b)
+{
+  const AfgMatchedCollective *x = *(AfgMatchedCollective * const *) a, *y = *(AfgMatchedCollective * const *) b;
+  int by_group;
+
+  if (spread (x) != spread (y))
+    return spread (x) < spread (y) ? 1 : -1;
+  by_group = strcmp (x->group, y->group);
+  return by_group != 0 ? by_group : strcmp (x->op, y->op);
+}
+
+static void
+append_last (GString *out, AfgRankSummary * const *ranks, guint n, const AfgMatchedCollective *m)
+{
+  gboolean first = TRUE;
+
+  g_string_append (out, "<td class=\"name\">");
+  for (guint i = 0; m->qualifies && i < n; i++)
+    if (m->ns[i] == m->min_ns)
+      {
+        g_string_append_printf (out, "%srank %d", first ? "" : ", ", ranks[i]->rank);
+        first = FALSE;
+      }
+  if (first)
+    g_string_append (out, "–");
+  g_string_append (out, "</td>");
+}
+
+static void
+append_collective_row (GString *out, AfgRankSummary * const *ranks, guint n, const AfgMatchedCollective *m)
+{
+  g_autofree char *name = g_strdup_printf ("%s (%s)", m->op, m->group);
+
+  g_string_append (out, m->qualifies ? "<tr class=\"qualifies\"><td class=\"name\" title=\"" : "<tr><td class=\"name\" title=\"");
+  append_escaped (out, name);
+  g_string_append (out, "\">");
+  append_escaped (out, name);
+  g_string_append (out, "</td>");
+  for (guint i = 0; i < n; i++)
+    {
+      if (ranks[i]->error != NULL)
+        continue;
+      g_string_append (out, "<td>");
+      if (m->ns[i] >= 0)
+        append_duration (out, m->ns[i]);
+      else
+        g_string_append (out, "–");
+      g_string_append (out, "</td>");
+    }
+  g_string_append (out, "<td>");
+  append_duration (out, spread (m));
+  g_string_append (out, "</td>");
+  append_last (out, ranks, n, m);
+  g_string_append (out, "</tr>\n");
+}
+
+/* The matched collectives with the largest spread first. */
+static void
+append_collectives_table (GString *out, AfgRankSummary * const *ranks, guint n,
+                          const AfgJobCollectives *collectives)
+{
+  guint total = collectives->matched->len, shown = MIN (total, AFG_RANKS_MAX_COLLECTIVES);
+  g_autofree const AfgMatchedCollective **sorted = g_new (const AfgMatchedCollective *, MAX (total, 1));
+
+  if (total == 0)
+    return;
+  for (guint i = 0; i < total; i++)
+    sorted[i] = &g_array_index (collectives->matched, AfgMatchedCollective, i);
+  qsort (sorted, total, sizeof (*sorted), compare_spreads_desc);
+  g_string_append_printf (out, "<h2>%s</h2>\n<p>", _("Collectives matched across ranks"));
+  g_string_append_printf (out, _("The %u of %u matched collectives (group, operation) whose durations differ "
+                                 "most between ranks. The rank with the shortest duration came last: the others "
+                                 "waited for it. A collective counts when the spread is at least 50 µs and a "
+                                 "twentieth of the longest duration."), shown, total);
+  g_string_append (out, "</p>\n<div class=\"scroll\"><table id=\"collectives\">\n<tr><th>");
+  g_string_append (out, _("Collective"));
+  g_string_append (out, "</th>");
+  for (guint i = 0; i < n; i++)
+    if (ranks[i]->error == NULL)
+      g_string_append_printf (out, "<th>rank %d</th>", ranks[i]->rank);
+  g_string_append_printf (out, "<th>%s</th><th>%s</th></tr>\n", _("Spread"), _("Came last"));
+  for (guint i = 0; i < shown; i++)
+    append_collective_row (out, ranks, n, sorted[i]);
+  g_string_append (out, "</table></div>\n");
 }
 
 static void
@@ -233,16 +432,9 @@ afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigur
 
   g_string_append_printf (out, page_head, title);
   g_string_append_printf (out, "<h1>%s</h1>\n", title);
-  if (figures->has_median)
-    {
-      g_autofree char *median = afg_format_duration ((gint64) figures->median_step_ns);
-
-      g_string_append (out, "<p>");
-      g_string_append_printf (out, _("Median of the ranks' mean step time: %s. A rank more than "
-                                     "5%% from it is marked as a straggler."), median);
-      g_string_append (out, "</p>\n");
-    }
+  append_verdict (out, ranks, figures->collectives);
   append_ranks_table (out, ranks, n, figures);
+  append_collectives_table (out, ranks, n, figures->collectives);
   append_frames_table (out, ranks, n, figures);
   g_string_append (out, "</body>\n</html>\n");
   return g_string_free (out, FALSE);

@@ -7,9 +7,10 @@
 
 G_BEGIN_DECLS
 
-/* ranks.json: {"format":"ascend-flamegraph-ranks","version":1,"ranks":[…]}. */
+/* ranks.json: {"format":"ascend-flamegraph-ranks","version":2,…,"ranks":[…]}. */
 char *afg_ranks_json_write  (AfgRankSummary * const *ranks,
-                             guint                   n);
+                             guint                   n,
+                             const AfgJobFigures    *figures);
 /* index.html: a self-contained page, one row per rank (linking to
  * rank{N}/flamegraph.html) and the ranks × frames table. */
 char *afg_ranks_index_write (AfgRankSummary * const *ranks,

@@ -23,6 +23,7 @@ struct _AfgDocument {
   char           *npu_warning;  /* why tables that are there gave no NPU data */
   GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */
   AfgDeviceTimeline *timeline;  /* NULL without usable TASK rows */
+  GArray         *collectives;  /* AfgDocCollective, or NULL */
   GMutex          idle_lock;    /* idle_sets is filled on demand, by any thread */
   GHashTable     *idle_sets;    /* (first << 32 | last) step index -> AfgSpans */
 };
@@ -36,5 +37,8 @@ void         afg_document_seal         (AfgDocument *self);
 void         _afg_document_set_timeline   (AfgDocument       *self,
                                            AfgDeviceTimeline *timeline);
 void         _afg_document_clear_timeline (AfgDocument       *self);
+/* Takes @collectives (AfgDocCollective; may be NULL), before the seal. */
+void         _afg_document_set_collectives (AfgDocument      *self,
+                                            GArray           *collectives);
 
 G_END_DECLS

@@ -14,9 +14,25 @@ _afg_document_set_timeline (AfgDocument *self, AfgDeviceTimeline *timeline)
 }
 
 void
+_afg_document_set_collectives (AfgDocument *self, GArray *collectives)
+{
+  g_clear_pointer (&self->collectives, g_array_unref);
+  self->collectives = collectives;
+}
+
+const AfgDocCollective *
+afg_document_get_collectives (const AfgDocument *self, gsize *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  *n = self->collectives != NULL ? self->collectives->len : 0;
+  return self->collectives != NULL ? (const AfgDocCollective *) self->collectives->data : NULL;
+}
+
+void
 _afg_document_clear_timeline (AfgDocument *self)
 {
   g_clear_pointer (&self->timeline, afg_device_timeline_unref);
+  g_clear_pointer (&self->collectives, g_array_unref);
   g_clear_pointer (&self->idle_sets, g_hash_table_unref);
   g_mutex_clear (&self->idle_lock);
 }

@@ -7,6 +7,17 @@
 
 G_BEGIN_DECLS
 
+/* No string: a groupName or opName that is NULL or not in STRING_IDS. */
+#define AFG_COLLECTIVE_NO_STRING G_MAXUINT32
+
+/* A usable COMMUNICATION_OP row, as matched across the ranks of a job:
+ * its groupName and opName as the document's strings. */
+typedef struct {
+  guint32 group;  /* afg_document_get_string() index, or AFG_COLLECTIVE_NO_STRING */
+  guint32 op;
+  gint64  ns;
+} AfgDocCollective;
+
 /* The document's device timeline: every usable TASK row and collective
  * of every device, by kind. NULL without usable TASK rows. */
 const AfgDeviceTimeline *afg_document_get_timeline       (const AfgDocument *self);
@@ -24,5 +35,9 @@ gboolean                 afg_document_get_profile_window (const AfgDocument *sel
 const AfgSpans          *afg_document_get_idle_spans     (const AfgDocument *self,
                                                           guint              first,
                                                           guint              last);
+
+/* Every usable COMMUNICATION_OP row of every device, in rowid order. */
+const AfgDocCollective  *afg_document_get_collectives    (const AfgDocument *self,
+                                                          gsize             *n);
 
 G_END_DECLS

@@ -416,6 +416,38 @@ afg_job_folder_discover (const char *dir, GError **error)
   return self;
 }
 
+AfgJobFolder *
+afg_job_folder_new_single (const char *db, const char *root)
+{
+  Walk walk = { 0 };
+  AfgJobFolder *self = g_new0 (AfgJobFolder, 1);
+  g_autofree char *name = g_path_get_basename (db);
+  g_autofree char *dir = g_path_get_dirname (db);
+  AfgJobRank *found = g_new0 (AfgJobRank, 1);
+  struct stat st;
+  int rank = rank_from_db_name (name);
+
+  walk.root = root != NULL ? realpath (root, NULL) : NULL;
+  walk.root = walk.root != NULL ? walk.root : g_strdup (root != NULL ? root : "");
+  walk.warnings = g_ptr_array_new_with_free_func (g_free);
+  if (rank < 0)
+    {
+      rank = rank_from_info (&walk, dir);
+      if (rank < 0)
+        warn (&walk, db, rank == -2 ? _("profiler_info files disagree on the rank; shown as rank -1")
+                                    : _("no rank in the name nor a profiler_info_{N}.json beside it; "
+                                        "shown as rank -1"));
+    }
+  found->rank = MAX (rank, -1);
+  found->path = g_strdup (db);
+  found->bytes = g_stat (db, &st) == 0 ? st.st_size : 0;
+  self->ranks = g_ptr_array_new_with_free_func (job_rank_free);
+  g_ptr_array_add (self->ranks, found);
+  self->warnings = g_steal_pointer (&walk.warnings);
+  g_free (walk.root);
+  return self;
+}
+
 void
 afg_job_folder_free (AfgJobFolder *self)
 {

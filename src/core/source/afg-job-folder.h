@@ -38,6 +38,10 @@ gboolean      afg_job_folder_is_folder (const char   *path);
  * @dir is not a readable folder or holds no profiler DB. */
 AfgJobFolder *afg_job_folder_discover  (const char   *dir,
                                         GError      **error);
+/* A job of the one DB @db, its rank told as discovery tells it (the name,
+ * else profiler_info beside it or, inside @root when given, one level up). */
+AfgJobFolder *afg_job_folder_new_single (const char  *db,
+                                         const char  *root);
 void          afg_job_folder_free      (AfgJobFolder *self);
 /* A hint for an AFG_JOB_ERROR, or NULL. */
 const char   *afg_job_error_get_hint   (const GError *error);

@@ -73,7 +73,7 @@ relative_file (const char *folder, const char *path)
 {
   gsize len = strlen (folder);
 
-  if (g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
+  if (len > 0 && g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
     path += len + 1;
   return afg_format_path (path);
 }

@@ -17,6 +17,7 @@
 #include "afg-loader.h"
 #include "afg-npu-reader.h"
 #include "afg-document-private.h"
+#include "afg-document-timeline.h"
 #include "afg-source.h"
 #include "afg-sql-value.h"
 #include "afg-table-scan.h"
@@ -858,6 +859,38 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
   return g_thread_new ("afg-tasks", scan_tasks, scan);
 }
 
+static guint32
+collective_string (const AfgStringTable *strings, gint64 id)
+{
+  guint32 index;
+
+  return id != AFG_TASK_NO_ID && afg_string_table_find_id (strings, id, &index) ? index : AFG_COLLECTIVE_NO_STRING;
+}
+
+/* The collectives by their names' strings: what ranks are matched by. */
+static GArray *
+document_collectives (LoadContext *ctx)
+{
+  AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (ctx->npu_tasks);
+  const AfgStringTable *strings = &ctx->document->strings;
+  GArray *out;
+  gsize n;
+  const AfgCollective *ops;
+
+  if (kinds == NULL)
+    return NULL;
+  ops = afg_task_kinds_get_collectives (kinds, &n);
+  out = g_array_sized_new (FALSE, FALSE, sizeof (AfgDocCollective), n);
+  for (gsize i = 0; i < n; i++)
+    {
+      AfgDocCollective op = { collective_string (strings, ops[i].group_id), collective_string (strings, ops[i].name_id),
+                              ops[i].end_ns - ops[i].start_ns };
+
+      g_array_append_val (out, op);
+    }
+  return out;
+}
+
 /* Kinds' tables that cannot be read cost the kinds, not the NPU time.
  * The strings are in by now: kernels are named with them. */
 static void
@@ -870,6 +903,8 @@ read_kinds (LoadContext *ctx, sqlite3 *db)
     g_ptr_array_add (ctx->document->kind_warnings,
                      g_strdup_printf (_("no device task kinds: reading their tables failed: %s"), sqlite3_errstr (rc)));
   _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
+  if (rc == SQLITE_OK)
+    _afg_document_set_collectives (ctx->document, document_collectives (ctx));
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not

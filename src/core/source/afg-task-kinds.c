@@ -35,6 +35,7 @@ struct _AfgTaskKinds {
   IdSet      comm_links;
   AfgVec     collectives;    /* AfgCollective */
   AfgIntMap  types;          /* taskType id -> TYPE_SEEN | TYPE_COMPUTE | TYPE_PROFILING */
+  gboolean   has_group;      /* COMMUNICATION_OP has groupName (it is read as 5th column) */
   /* While reading a table. */
   AfgVec     ids;
   AfgVec     values;
@@ -169,7 +170,7 @@ add_compute_task (AfgTaskKinds *self, const AfgRow *row)
 static void
 add_collective (AfgTaskKinds *self, const AfgRow *row)
 {
-  AfgCollective op = { 0, 0, read_id (row, 2), AFG_TASK_NO_ID, 0 };
+  AfgCollective op = { 0, 0, read_id (row, 2), AFG_TASK_NO_ID, 0, AFG_TASK_NO_ID };
   gint64 ns;
 
   if (op.link != AFG_TASK_NO_ID)
@@ -182,6 +183,8 @@ add_collective (AfgTaskKinds *self, const AfgRow *row)
     return;
   if (afg_value_int64 (&row->values[3], &op.name_id) != AFG_VALUE_OK)
     op.name_id = AFG_TASK_NO_ID;
+  if (self->has_group && afg_value_int64 (&row->values[4], &op.group_id) != AFG_VALUE_OK)
+    op.group_id = AFG_TASK_NO_ID;
   op.exposed_ns = ns;
   AFG_VEC_APPEND (&self->collectives, AfgCollective, op);
 }
@@ -189,6 +192,7 @@ add_collective (AfgTaskKinds *self, const AfgRow *row)
 static const char * const comm_task_columns[] = { "globalTaskId", NULL };
 static const char * const compute_columns[] = { "globalTaskId", "name", NULL };
 static const char * const op_columns[] = { "startNs", "endNs", "connectionId", "opName", NULL };
+static const char * const op_group_columns[] = { "startNs", "endNs", "connectionId", "opName", "groupName", NULL };
 
 /* Missing: silently empty; there but unreadable: empty, with a warning. */
 static gboolean
@@ -266,9 +270,16 @@ int
 afg_task_kinds_read_ops (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
                          GPtrArray *warnings)
 {
+  g_autofree char *group_problem = NULL;
+
   if (!table_usable (db, "COMMUNICATION_OP", op_columns, warnings))
     return SQLITE_OK;
-  return scan (self, db, btree, cancellable, "COMMUNICATION_OP", op_columns, add_collective);
+  /* groupName only tells which ranks a collective is matched across: a
+   * table without it still gives the kinds. */
+  group_problem = afg_npu_table_problem (db, "COMMUNICATION_OP", op_group_columns, 5);
+  self->has_group = group_problem == NULL;
+  return scan (self, db, btree, cancellable, "COMMUNICATION_OP", self->has_group ? op_group_columns : op_columns,
+               add_collective);
 }
 
 void

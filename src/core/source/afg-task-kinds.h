@@ -34,6 +34,7 @@ typedef struct {
   gint64 link;        /* connectionId, or AFG_TASK_NO_ID */
   gint64 name_id;     /* opName as a STRING_IDS id, or AFG_TASK_NO_ID */
   gint64 exposed_ns;  /* set by afg_task_kinds_measure_exposure() */
+  gint64 group_id;    /* groupName as a STRING_IDS id, or AFG_TASK_NO_ID */
 } AfgCollective;
 
 /* COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO and COMMUNICATION_OP, read

@@ -1,0 +1,612 @@
+/* SPDX-License-Identifier: MIT */
+/* Collectives matched across a job's ranks: the rules on summaries made
+ * by hand, then generated jobs (tools/afg-gen-db) through the CLI, the
+ * folder export and map/reduce (-f summary, --merge-summaries) byte for
+ * byte. */
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "afg-frame-reducer.h"
+#include "afg-job-collectives.h"
+#include "afg-summary-file.h"
+#include "afg-test-db.h"
+
+#define LATE_NS 3000000
+#define JOB_ROWS "20000"
+
+/* Rule tests: ranks 0..n-1, each with the collectives given. */
+static AfgRankSummary **
+make_ranks (guint n)
+{
+  AfgRankSummary **ranks = g_new0 (AfgRankSummary *, n);
+
+  for (guint i = 0; i < n; i++)
+    ranks[i] = afg_rank_summary_new ((int) i, "x.db");
+  return ranks;
+}
+
+static void
+free_ranks (AfgRankSummary **ranks, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    afg_rank_summary_free (ranks[i]);
+  g_free (ranks);
+}
+
+/* Spread 50 µs at most 1 ms qualifies; 49,999 ns does not; a spread under
+ * a twentieth of the longest does not. */
+static void
+test_thresholds (void)
+{
+  AfgRankSummary **ranks = make_ranks (2);
+  g_autoptr(AfgJobCollectives) c = NULL;
+
+  afg_rank_summary_add_collective (ranks[0], "g", "a", 1000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "a", 950000);
+  afg_rank_summary_add_collective (ranks[0], "g", "b", 1000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "b", 950001);
+  afg_rank_summary_add_collective (ranks[0], "g", "c", 1000001);
+  afg_rank_summary_add_collective (ranks[1], "g", "c", 950001);
+  afg_rank_summary_add_collective (ranks[0], "g", "d", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "d", 1900000);
+  c = afg_job_collectives_new (ranks, 2);
+  g_assert_cmpuint (c->matched->len, ==, 4);
+  g_assert_true (g_array_index (c->matched, AfgMatchedCollective, 0).qualifies);   /* a */
+  g_assert_false (g_array_index (c->matched, AfgMatchedCollective, 1).qualifies);  /* b: 49,999 */
+  g_assert_false (g_array_index (c->matched, AfgMatchedCollective, 2).qualifies);  /* c: 20 × 50,000 < 1,000,001 */
+  g_assert_true (g_array_index (c->matched, AfgMatchedCollective, 3).qualifies);   /* d */
+  g_assert_cmpuint (c->n_qualifying, ==, 2);
+  g_assert_cmpint (c->wait_ns[0], ==, 50000 + 49999 + 50000 + 100000);
+  g_assert_cmpint (c->wait_ns[1], ==, 0);
+  g_assert_cmpuint (c->last_arrivals[1], ==, 2);
+  g_assert_cmpuint (c->took_part[0], ==, 2);
+  g_assert_cmpint (c->straggler, ==, 1);
+  free_ranks (ranks, 2);
+}
+
+/* Twice on one rank, or missing on one of the group's ranks: not matched;
+ * a group of one rank matches nothing; an opName that is no string only
+ * makes the rank one of the group's. */
+static void
+test_matching (void)
+{
+  AfgRankSummary **ranks = make_ranks (3);
+  g_autoptr(AfgJobCollectives) c = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    afg_rank_summary_add_collective (ranks[i], "dp", "once", 100);
+  afg_rank_summary_add_collective (ranks[0], "dp", "twice", 100);
+  afg_rank_summary_add_collective (ranks[0], "dp", "twice", 100);
+  afg_rank_summary_add_collective (ranks[1], "dp", "twice", 100);
+  afg_rank_summary_add_collective (ranks[2], "dp", "twice", 100);
+  afg_rank_summary_add_collective (ranks[0], "dp", "missing", 100);
+  afg_rank_summary_add_collective (ranks[1], "dp", "missing", 100);
+  afg_rank_summary_add_collective (ranks[0], "alone", "x", 100);
+  afg_rank_summary_add_collective (ranks[0], "tp", "y", 100);
+  afg_rank_summary_add_collective (ranks[1], "tp", "y", 100);
+  afg_rank_summary_add_collective (ranks[2], "tp", NULL, 100);
+  c = afg_job_collectives_new (ranks, 3);
+  g_assert_cmpuint (c->matched->len, ==, 1);
+  g_assert_cmpstr (g_array_index (c->matched, AfgMatchedCollective, 0).op, ==, "once");
+  g_assert_cmpint (c->straggler, ==, -1);
+  free_ranks (ranks, 3);
+}
+
+/* The straggler needs more than half of the qualifying collectives it took
+ * part in; equal shares go to the lowest rank; ties at the minimum give
+ * every such rank a last arrival. */
+static void
+test_votes (void)
+{
+  AfgRankSummary **ranks = make_ranks (3);
+  g_autoptr(AfgJobCollectives) half = NULL;
+  g_autoptr(AfgJobCollectives) tie = NULL;
+
+  /* Rank 2 last at a, rank 1 at b: each 1 of 2, not above one half. */
+  afg_rank_summary_add_collective (ranks[0], "g", "a", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "a", 2000000);
+  afg_rank_summary_add_collective (ranks[2], "g", "a", 1000000);
+  afg_rank_summary_add_collective (ranks[0], "g", "b", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "b", 1000000);
+  afg_rank_summary_add_collective (ranks[2], "g", "b", 2000000);
+  half = afg_job_collectives_new (ranks, 3);
+  g_assert_cmpuint (half->last_arrivals[1], ==, 1);
+  g_assert_cmpuint (half->took_part[1], ==, 2);
+  g_assert_cmpint (half->straggler, ==, -1);
+  /* c: ranks 1 and 2 both at the minimum: 2 of 3 each, rank 1 wins. */
+  afg_rank_summary_add_collective (ranks[0], "g", "c", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "c", 1000000);
+  afg_rank_summary_add_collective (ranks[2], "g", "c", 1000000);
+  tie = afg_job_collectives_new (ranks, 3);
+  g_assert_cmpuint (tie->last_arrivals[1], ==, 2);
+  g_assert_cmpuint (tie->last_arrivals[2], ==, 2);
+  g_assert_cmpint (tie->straggler, ==, 1);
+  g_assert_cmpint (tie->wait_ns[0], ==, 3000000);
+  free_ranks (ranks, 3);
+}
+
+/* A failed rank has no collectives: a group of it and one other matches nothing. */
+static void
+test_failed_rank (void)
+{
+  AfgRankSummary **ranks = make_ranks (2);
+  g_autoptr(AfgJobCollectives) c = NULL;
+
+  afg_rank_summary_add_collective (ranks[0], "g", "a", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "a", 1000000);
+  ranks[1]->error = g_strdup ("broken");
+  c = afg_job_collectives_new (ranks, 2);
+  g_assert_cmpuint (c->matched->len, ==, 0);
+  free_ranks (ranks, 2);
+}
+
+/* The reducer keeps of each rank the frames the index shows: the figures
+ * pick the same frames, with the same totals, as from the whole tables
+ * (30 names on 3 ranks, some missing, ties in spread broken by name). */
+static void
+test_reducer (void)
+{
+  AfgRankSummary **whole = make_ranks (3);
+  AfgRankSummary **reduced = make_ranks (3);
+  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
+  g_autoptr(AfgJobFigures) want = NULL;
+  g_autoptr(AfgJobFigures) got = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    for (guint f = 0; f < 30; f++)
+      {
+        g_autofree char *name = g_strdup_printf ("frame%02u", f);
+        gint64 ns = (gint64) ((f * 7919 + i * 104729) % 1000) * (f % 3 == 0 ? 1 : 1000);
+
+        if ((f + i) % 5 == 0)
+          continue;
+        g_hash_table_insert (whole[i]->frames, g_strdup (name), g_memdup2 (&ns, sizeof ns));
+        afg_frame_reducer_add (reducer, reduced[i], name, ns);
+      }
+  afg_frame_reducer_finish (reducer, reduced, 3);
+  want = afg_job_figures_new (whole, 3);
+  got = afg_job_figures_new (reduced, 3);
+  g_assert_cmpuint (g_strv_length (want->frames), ==, AFG_RANK_MAX_VARYING_FRAMES);
+  g_assert_cmpstrv (got->frames, want->frames);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpuint (g_hash_table_size (reduced[i]->frames), <=, AFG_RANK_MAX_VARYING_FRAMES);
+      for (guint f = 0; want->frames[f] != NULL; f++)
+        g_assert_cmpint (afg_rank_summary_frame_ns (reduced[i], want->frames[f]), ==,
+                         afg_rank_summary_frame_ns (whole[i], want->frames[f]));
+    }
+  free_ranks (whole, 3);
+  free_ranks (reduced, 3);
+}
+
+/* Generated jobs. */
+
+static char *
+rank_path (const char *job, int rank)
+{
+  g_autofree char *folder = g_strdup_printf ("host_%d_20261204000000000_ascend_pt", rank);
+  g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", rank);
+  g_autofree char *dir = g_build_filename (job, folder, "ASCEND_PROFILER_OUTPUT", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Rank @rank of a job of @ranks with @options (space-separated). */
+static void
+generate (const char *job, int rank, int ranks, const char *options)
+{
+  g_autofree char *path = rank_path (job, rank);
+  g_autofree char *rank_text = g_strdup_printf ("%d", rank);
+  g_autofree char *ranks_text = g_strdup_printf ("%d", ranks);
+  g_auto(GStrv) extra = g_strsplit (options, " ", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_strv_builder_add_many (builder, g_getenv ("AFG_GEN_DB"), "--rank", rank_text, "--ranks", ranks_text,
+                           "--tp", "2", "--steps", "3", "--collectives", "6", NULL);
+  for (guint i = 0; extra[i] != NULL; i++)
+    if (*extra[i] != '\0')
+      g_strv_builder_add (builder, extra[i]);
+  g_strv_builder_add_many (builder, path, JOB_ROWS, NULL);
+  argv = g_strv_builder_end (builder);
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL,
+                NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+}
+
+static JsonNode *
+export_job (const char *job, const char *out)
+{
+  const char *args[] = { "--export", "-q", "-o", out, job, NULL };
+  g_autofree char *path = g_build_filename (out, "ranks.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
+  return root;
+}
+
+static JsonObject *
+rank_entry (JsonNode *root, guint i)
+{
+  return json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "ranks"), i);
+}
+
+static gint64
+entry_int (JsonNode *root, guint i, const char *name)
+{
+  return json_object_get_int_member (rank_entry (root, i), name);
+}
+
+/* The rank's COMMUNICATION_OP rows @where (o: the row, s: its groupName's string). */
+static gint64
+count_ops (const char *job, int rank, const char *where)
+{
+  g_autofree char *path = rank_path (job, rank);
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM COMMUNICATION_OP o JOIN STRING_IDS s"
+                                          " ON s.id = o.groupName WHERE %s", where);
+
+  return afg_test_query_int (path, sql);
+}
+
+static gint64
+comm_sum (const char *job, int rank)
+{
+  g_autofree char *path = rank_path (job, rank);
+
+  return afg_test_query_int (path, "SELECT total(endNs - startNs) FROM COMMUNICATION_OP");
+}
+
+/* Four ranks, tensor-parallel pairs 0-1 and 2-3 and one data-parallel
+ * group; rank 1 arrives LATE_NS late: ranks 0, 2 and 3 wait that long at
+ * each collective they share with it, rank 1 came last at all of its
+ * qualifying collectives, and ranks 2 and 3's pair is balanced. */
+static void
+test_late_rank (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *index = NULL;
+  g_autofree char *late = g_strdup_printf ("--late-rank 1 --late-ns %d", LATE_NS);
+  JsonObject *top;
+  gint64 dp, tp01, tp23;
+
+  for (int rank = 0; rank < 4; rank++)
+    generate (job, rank, 4, late);
+  root = export_job (job, out);
+  top = json_node_get_object (root);
+  /* Every rank's rows of the group all four ranks share, and of its pair. */
+  tp01 = count_ops (job, 0, "o.groupName = (SELECT groupName FROM COMMUNICATION_OP WHERE opId = 1)");
+  tp23 = count_ops (job, 2, "o.groupName = (SELECT groupName FROM COMMUNICATION_OP WHERE opId = 1)");
+  dp = count_ops (job, 0, "1") - tp01;
+  g_assert_cmpint (dp, >, 0);
+  g_assert_cmpint (tp01, >, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "collectives"), "matched"), ==,
+                   dp + tp01 + tp23);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "collectives"), "qualifying"),
+                   ==, dp + tp01);
+  g_assert_cmpint (json_object_get_int_member (top, "straggler"), ==, 1);
+  g_assert_cmpint (entry_int (root, 0, "comm_wait_ns"), ==, LATE_NS * (dp + tp01));
+  g_assert_cmpint (entry_int (root, 1, "comm_wait_ns"), ==, 0);
+  g_assert_cmpint (entry_int (root, 2, "comm_wait_ns"), ==, LATE_NS * dp);
+  g_assert_cmpint (entry_int (root, 3, "comm_wait_ns"), ==, LATE_NS * dp);
+  g_assert_cmpint (entry_int (root, 1, "last_arrivals"), ==, dp + tp01);
+  for (int rank = 0; rank < 4; rank++)
+    {
+      g_assert_cmpint (entry_int (root, rank, "comm_ns"), ==, comm_sum (job, rank));
+      g_assert_cmpint (json_object_get_boolean_member (rank_entry (root, rank), "is_straggler"), ==, rank == 1);
+      if (rank != 1)
+        g_assert_cmpint (entry_int (root, rank, "last_arrivals"), ==, 0);
+    }
+  index = afg_test_read_output (out, "index.html");
+  {
+    g_autofree char *why = g_strdup_printf ("others waited %.2f ms for rank 1 at %" G_GINT64_FORMAT " of %"
+                                            G_GINT64_FORMAT " collectives", LATE_NS * (dp + tp01) / 1e6,
+                                            dp + tp01, dp + tp01);
+
+    g_assert_nonnull (strstr (index, why));
+  }
+  g_assert_nonnull (strstr (index, "<tr class=\"straggler\"><td><a href=\"rank1/flamegraph.html\">"));
+  g_assert_nonnull (strstr (index, "<table id=\"collectives\">"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+/* No late rank: every collective matches with equal durations. */
+static void
+test_balanced (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *index = NULL;
+  JsonObject *top;
+
+  for (int rank = 0; rank < 4; rank++)
+    generate (job, rank, 4, "");
+  root = export_job (job, out);
+  top = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "collectives"), "matched"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "collectives"), "qualifying"),
+                   ==, 0);
+  g_assert_true (json_object_get_null_member (top, "straggler"));
+  for (int rank = 0; rank < 4; rank++)
+    g_assert_cmpint (entry_int (root, rank, "comm_wait_ns"), ==, 0);
+  index = afg_test_read_output (out, "index.html");
+  g_assert_nonnull (strstr (index, "The ranks are balanced"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+/* Rank 3 without COMMUNICATION_OP and rank 2 missing one data-parallel
+ * collective (opId 4: step 0's first data-parallel one): rank 3 is in no
+ * group, the dropped collective matches nowhere, rank 1 is still the
+ * straggler; the pair 2-3 has a single rank and matches nothing. */
+static void
+test_missing (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *late = g_strdup_printf ("--late-rank 1 --late-ns %d", LATE_NS);
+  g_autofree char *dropped = g_strdup_printf ("%s --drop-collective 3", late);
+  g_autofree char *no_op = g_strdup_printf ("%s --no-comm-op", late);
+  JsonObject *top;
+  gint64 all, tp01;
+
+  generate (job, 0, 4, late);
+  generate (job, 1, 4, late);
+  generate (job, 2, 4, dropped);
+  generate (job, 3, 4, no_op);
+  root = export_job (job, out);
+  top = json_node_get_object (root);
+  tp01 = count_ops (job, 0, "o.groupName = (SELECT groupName FROM COMMUNICATION_OP WHERE opId = 1)");
+  all = count_ops (job, 0, "1");
+  g_assert_cmpint (entry_int (root, 3, "comm_ns"), ==, 0);
+  g_assert_cmpint (entry_int (root, 3, "comm_wait_ns"), ==, 0);
+  /* The data-parallel ones less the dropped one, and the pair 0-1's. */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (top, "collectives"), "matched"), ==,
+                   all - 1);
+  g_assert_cmpint (entry_int (root, 0, "comm_wait_ns"), ==, LATE_NS * (all - 1));
+  g_assert_cmpint (entry_int (root, 2, "comm_wait_ns"), ==, LATE_NS * (all - tp01 - 1));
+  g_assert_cmpint (json_object_get_int_member (top, "straggler"), ==, 1);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+/* Ranks without collectives: the page says no collective matched. */
+static void
+test_none_matched (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *index = NULL;
+
+  generate (job, 0, 2, "--no-comm-op");
+  generate (job, 1, 2, "--no-comm-op");
+  root = export_job (job, out);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (root),
+                                                                              "collectives"), "matched"), ==, 0);
+  g_assert_true (json_object_get_null_member (json_node_get_object (root), "straggler"));
+  index = afg_test_read_output (out, "index.html");
+  g_assert_nonnull (strstr (index, "No collective matched across ranks"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+static int
+summarise (const char *job, int rank, const char *out, const char *option)
+{
+  g_autofree char *db = rank_path (job, rank);
+  const char *args[] = { "--export", "-q", "-f", "summary", "--job-root", job, "-o", out, db, option, NULL };
+
+  return afg_test_run_cli (args, FALSE, NULL, NULL);
+}
+
+static char *
+summary_of (const char *dir, int rank)
+{
+  g_autofree char *name = g_strdup_printf ("summary-rank%d.json", rank);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+static void
+assert_same_file (const char *a_dir, const char *b_dir, const char *name)
+{
+  g_autofree char *a = afg_test_read_output (a_dir, name);
+  g_autofree char *b = afg_test_read_output (b_dir, name);
+
+  g_assert_cmpstr (a, ==, b);
+}
+
+/* The folder's ranks.json and index.html, and the merge of its ranks'
+ * summaries (given in any order), byte for byte; with a failed rank. */
+static void
+test_map_reduce (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *folder_out = afg_test_make_tmp_dir ();
+  g_autofree char *sums = afg_test_make_tmp_dir ();
+  g_autofree char *merged = afg_test_make_tmp_dir ();
+  g_autofree char *late = g_strdup_printf ("--late-rank 2 --late-ns %d", LATE_NS);
+  g_autofree char *s0 = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
+  g_autofree char *broken = NULL;
+  const char *folder_args[] = { "--export", "-q", "-o", folder_out, job, NULL };
+  g_autofree char *err = NULL;
+
+  for (int rank = 0; rank < 3; rank++)
+    generate (job, rank, 4, late);
+  broken = rank_path (job, 3);
+  afg_test_write_file (broken, "not a database", -1);
+  g_assert_cmpint (afg_test_run_cli (folder_args, FALSE, NULL, NULL), ==, 1);
+  for (int rank = 0; rank < 3; rank++)
+    g_assert_cmpint (summarise (job, rank, sums, NULL), ==, 0);
+  g_assert_cmpint (summarise (job, 3, sums, NULL), ==, 1);
+  s0 = summary_of (sums, 0);
+  s1 = summary_of (sums, 1);
+  s2 = summary_of (sums, 2);
+  s3 = summary_of (sums, 3);
+  {
+    const char *all[] = { "--merge-summaries", "-q", "-o", merged, s3, s1, s2, s0, NULL };
+
+    g_assert_cmpint (afg_test_run_cli (all, FALSE, NULL, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "rank 3: "));
+  }
+  assert_same_file (folder_out, merged, "ranks.json");
+  assert_same_file (folder_out, merged, "index.html");
+  g_assert_nonnull (strstr (afg_test_read_output (sums, "summary-rank3.json"), "\"error\":\""));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (folder_out);
+  afg_test_rm_rf (sums);
+  afg_test_rm_rf (merged);
+}
+
+/* Summaries made with other options are refused, nothing written; a rank
+ * given twice: the later file wins, with a warning. */
+static void
+test_merge_refusals (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *sums = afg_test_make_tmp_dir ();
+  g_autofree char *other = afg_test_make_tmp_dir ();
+  g_autofree char *merged = afg_test_make_tmp_dir ();
+  g_autofree char *s0 = NULL, *s1 = NULL, *o1 = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+
+  generate (job, 0, 2, "");
+  generate (job, 1, 2, "");
+  g_assert_cmpint (summarise (job, 0, sums, NULL), ==, 0);
+  g_assert_cmpint (summarise (job, 1, sums, NULL), ==, 0);
+  g_assert_cmpint (summarise (job, 1, other, "--merge-addresses"), ==, 0);
+  s0 = summary_of (sums, 0);
+  s1 = summary_of (sums, 1);
+  o1 = summary_of (other, 1);
+  {
+    const char *args[] = { "--merge-summaries", "-o", merged, s0, o1, NULL };
+
+    g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 1);
+    afg_test_assert_error_and_hint (err);
+    g_assert_nonnull (strstr (err, "other options"));
+    afg_test_assert_dir_holds (merged, NULL);
+  }
+  {
+    const char *args[] = { "--merge-summaries", "-f", "json", "-o", merged, s0, s1, s1, NULL };
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *text = NULL;
+
+    g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err2), ==, 0);
+    g_assert_nonnull (strstr (err2, "warning: rank 1: "));
+    afg_test_assert_dir_holds (merged, "ranks.json");
+    text = afg_test_read_output (merged, "ranks.json");
+    root = json_from_string (text, NULL);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "ranks")),
+                      ==, 2);
+  }
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (sums);
+  afg_test_rm_rf (other);
+  afg_test_rm_rf (merged);
+}
+
+/* A file that is not a summary: one error line and a hint. */
+static void
+test_not_a_summary (void)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *bad = g_build_filename (dir, "summary-rank0.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_autofree char *err = NULL;
+  const char *args[] = { "--merge-summaries", "-o", out, bad, NULL };
+  AfgSummaryOptions options;
+  g_autoptr(GError) error = NULL;
+
+  afg_test_write_file (bad, "{\"format\":\"ascend-flamegraph-rank-summary\",\"version\":1,\"rank\":\"x\"}", -1);
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 1);
+  afg_test_assert_error_and_hint (err);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_null (afg_summary_file_read ("[1]", 3, NULL, &options, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  afg_test_rm_rf (dir);
+}
+
+/* A summary written and read back is written again byte for byte (names
+ * with escapes, a failed rank's error, a step without device); every
+ * shorter prefix of it, and a byte changed at each place, is refused or
+ * read without a crash. */
+static void
+test_round_trip (void)
+{
+  g_autoptr(AfgRankSummary) rank = afg_rank_summary_new (7, "dir/\"q\"\\ü.db");
+  AfgSummaryOptions options = { TRUE, 3, 9, TRUE, FALSE }, read_options;
+  AfgRankStep step = { 4, 100, 50, { 1, 2, 3, 4 } };
+  gint64 ns = 42;
+  g_autofree char *text = NULL;
+  gsize length;
+
+  rank->has_device = TRUE;
+  rank->device = (AfgDeviceSplit) { 10, 20, 30, 40 };
+  rank->comm_ns = 99;
+  rank->error = g_strdup ("line\n\ttab <&>");
+  g_array_append_val (rank->steps, step);
+  afg_rank_summary_add_collective (rank, "g\u00e9", "op\x01", 5);
+  afg_rank_summary_add_collective (rank, "g\u00e9", NULL, 6);
+  g_hash_table_insert (rank->frames, g_strdup ("f \U0001F600"), g_memdup2 (&ns, sizeof ns));
+  text = afg_summary_file_write (rank, &options);
+  length = strlen (text);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(AfgRankSummary) back = afg_summary_file_read (text, length, NULL, &read_options, &error);
+    g_autofree char *again = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (afg_summary_options_equal (&options, &read_options));
+    again = afg_summary_file_write (back, &read_options);
+    g_assert_cmpstr (again, ==, text);
+  }
+  for (gsize cut = 0; cut + 1 < length; cut++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *changed = g_strdup (text);
+      AfgRankSummary *bad = afg_summary_file_read (text, cut, NULL, &read_options, &error);
+
+      g_assert_null (bad);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      changed[cut] = changed[cut] == '9' ? '[' : '9';
+      afg_rank_summary_free (afg_summary_file_read (changed, length, NULL, &read_options, NULL));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collectives/rules/thresholds", test_thresholds);
+  g_test_add_func ("/collectives/rules/matching", test_matching);
+  g_test_add_func ("/collectives/rules/votes", test_votes);
+  g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
+  g_test_add_func ("/collectives/rules/reducer", test_reducer);
+  g_test_add_func ("/collectives/job/late-rank", test_late_rank);
+  g_test_add_func ("/collectives/job/balanced", test_balanced);
+  g_test_add_func ("/collectives/job/missing", test_missing);
+  g_test_add_func ("/collectives/job/none-matched", test_none_matched);
+  g_test_add_func ("/collectives/map-reduce/same-bytes", test_map_reduce);
+  g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
+  g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
+  g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);
+  return g_test_run ();
+}
