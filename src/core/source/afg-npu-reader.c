@@ -904,8 +904,12 @@ link_kinds (NpuRead *self, gsize n_rows)
   for (gsize i = 0; i < self->items.len; i++)
     if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
       items[n++] = items[i];
-  if (n > 0)
-    self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
+  if (n == 0)  /* qsort must not get NULL, even for nothing */
+    {
+      afg_vec_clear (&self->items);
+      return;
+    }
+  self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
   qsort (items, n, sizeof (KindItem), compare_items);
   for (gsize i = 0; i < n; i++)
     {
