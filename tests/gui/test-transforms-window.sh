@@ -29,6 +29,13 @@ print(sum(t["total_ns"] for t in threads), 1 + len(threads) + count([c for t in 
 PY
 }
 
+# state_has_prefix KEY=PREFIX: the newest state line's KEY starts with PREFIX.
+state_has_prefix () {
+  local key=${1%%=*} prefix=${1#*=}
+  case "$(state_field "$key")" in "$prefix"*) return 0 ;; esac
+  return 1
+}
+
 # shows ROOT NODES TRANSFORMS: the window shows that tree and that list.
 shows () {
   wait_state page=graph "root_ns=$1" "nodes=$2" "transforms=$3"
@@ -97,6 +104,32 @@ wait_state "transforms=merge-function $SELECTED"
 read -r R4 N4 <<< "$(cli --merge-function "$SELECTED")"
 shows "$R4" "$N4" "merge-function $SELECTED"
 ok "Alt+M merges the selected frame's function ($SELECTED), as --merge-function does"
+
+# The other keys on the same frame (selected again: a new tree is shown
+# without a selection): Alt+F, Alt+Shift+F, Alt+D, Alt+R.
+select_frame () {
+  for _ in 1 2 3; do
+    hover_at "$WID" 300 "$y"
+    xdotool click 1
+    barrier
+    [ "$(state_field selected)" = "$SELECTED" ] && return 0
+  done
+  fail "the click did not select $SELECTED again"
+}
+for pair in "alt+f:focus-subtree" "alt+shift+f:focus-function $SELECTED" "alt+d:drop-function $SELECTED" \
+            "alt+r:collapse-recursion $SELECTED"; do
+  xdotool key ctrl+z
+  wait_state "transforms="
+  select_frame
+  xdotool key "${pair%%:*}"
+  poll 10 state_has_prefix "transforms=${pair#*:}" || fail "${pair%%:*} added no ${pair#*:}: '$(state_field transforms)'"
+done
+xdotool key ctrl+z
+wait_state "transforms="
+select_frame
+xdotool key alt+m
+wait_state "transforms=merge-function $SELECTED"
+ok "Alt+F, Alt+Shift+F, Alt+D and Alt+R add their transforms for the selected frame"
 
 # Esc: the search first, then the transform.
 search aten
