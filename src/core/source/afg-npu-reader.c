@@ -287,26 +287,6 @@ scan_row (gpointer data, const AfgRow *row)
   return TRUE;
 }
 
-static int
-scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n, ScanData *d)
-{
-  g_autofree char *list = g_strjoinv (", ", (char **) columns);
-  g_autofree char *order = afg_source_rowid_order (db, table);
-  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s%s", list, table, order);
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  AfgRow row;
-
-  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      afg_row_from_stmt (stmt, (int) n, &row);
-      d->func (d->self, d->out, &row);
-      rc = SQLITE_OK;
-    }
-  sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
 /* Directly from the b-tree when it can, else (undoing what that read
  * added, @stats included) with SQLite. @columns ends with NULL. */
 static int
@@ -331,7 +311,7 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
           *stats = saved;
           self->kind_tasks.len = 0;
         }
-      rc = scan_sql (db, table, columns, n, &d);
+      rc = afg_table_scan_sql (db, table, columns, n, scan_row, &d);
     }
   g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
   return rc;

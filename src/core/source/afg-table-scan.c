@@ -288,3 +288,24 @@ afg_table_scan_get_counts (guint *fast, guint *fallbacks)
   *fast = (guint) g_atomic_int_get (&fast_count);
   *fallbacks = (guint) g_atomic_int_get (&fallback_count);
 }
+
+int
+afg_table_scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n_columns, AfgRowFunc func,
+                    gpointer data)
+{
+  g_autofree char *list = g_strjoinv (", ", (char **) columns);
+  g_autofree char *order = afg_source_rowid_order (db, table);
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s%s", list, table, order);
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  AfgRow row;
+
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      afg_row_from_stmt (stmt, (int) n_columns, &row);
+      func (data, &row);
+      rc = SQLITE_OK;
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}

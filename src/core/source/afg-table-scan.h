@@ -61,6 +61,16 @@ int           afg_table_scan_read        (const AfgBtree     *btree,
                                           gpointer            data,
                                           GCancellable       *cancellable);
 
+/* The same columns read through SQLite, in rowid order (the direct
+ * reader's order, whatever index SQLite could use); an SQLite result
+ * code, SQLITE_OK at the end. */
+int           afg_table_scan_sql         (sqlite3            *db,
+                                          const char         *table,
+                                          const char * const *columns,
+                                          guint               n_columns,
+                                          AfgRowFunc          func,
+                                          gpointer            data);
+
 /* Tables read whole by the fast path and tables it gave up on, since the
  * process started (for tests). */
 void          afg_table_scan_get_counts  (guint              *fast,

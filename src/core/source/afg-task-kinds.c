@@ -105,26 +105,6 @@ scan_row (gpointer data, const AfgRow *row)
   return TRUE;
 }
 
-static int
-scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n, ScanData *d)
-{
-  g_autofree char *list = g_strjoinv (", ", (char **) columns);
-  g_autofree char *order = afg_source_rowid_order (db, table);
-  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s%s", list, table, order);
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  AfgRow row;
-
-  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      afg_row_from_stmt (stmt, (int) n, &row);
-      d->func (d->self, &row);
-      rc = SQLITE_OK;
-    }
-  sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
 /* From the b-tree when it can, else with SQLite: what the first read
  * collected (in ids, values and collectives) is dropped first. */
 static int
@@ -138,7 +118,7 @@ scan (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *canc
   if (rc < 0)
     {
       self->ids.len = self->values.len = self->collectives.len = 0;
-      rc = scan_sql (db, table, columns, n, &d);
+      rc = afg_table_scan_sql (db, table, columns, n, scan_row, &d);
     }
   return rc;
 }

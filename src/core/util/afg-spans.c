@@ -117,23 +117,29 @@ first_starting_from (const AfgSpans *self, gint64 t)
   return first_start_in (self, 0, self->n, t);
 }
 
-gint64
-afg_spans_overlap (const AfgSpans *self, gint64 start, gint64 end)
+/* The spans [@first, @last) cut to [@start, @end): all of them but the
+ * parts of the first and last outside the range. */
+static gint64
+sum_between (const AfgSpans *self, gsize first, gsize last, gint64 start, gint64 end)
 {
-  gsize first, last;
   gint64 ns;
 
-  if (end <= start)
-    return 0;
-  first = first_ending_after (self, start);
-  last = first_starting_from (self, end);  /* one past the last span that starts before end */
   if (first >= last)
     return 0;
   ns = self->before[last] - self->before[first];
-  /* Cut the first and last spans to the range. */
   ns -= MAX (0, start - self->spans[first].start);
   ns -= MAX (0, self->spans[last - 1].end - end);
   return ns;
+}
+
+gint64
+afg_spans_overlap (const AfgSpans *self, gint64 start, gint64 end)
+{
+  if (end <= start)
+    return 0;
+  /* From the first span ending after start to one past the last that
+   * starts before end. */
+  return sum_between (self, first_ending_after (self, start), first_starting_from (self, end), start, end);
 }
 
 /* The first span at or after @from starting at or after @t: galloping
@@ -151,8 +157,7 @@ gallop_starting_from (const AfgSpans *self, gsize from, gint64 t)
 gint64
 afg_spans_overlap_from (const AfgSpans *self, gsize *hint, gint64 start, gint64 end)
 {
-  gsize first = MIN (*hint, self->n), last;
-  gint64 ns;
+  gsize first = MIN (*hint, self->n);
 
   /* A range that starts before the last one: found again from scratch. */
   if (first > 0 && self->spans[first - 1].end > start)
@@ -162,13 +167,7 @@ afg_spans_overlap_from (const AfgSpans *self, gsize *hint, gint64 start, gint64 
   *hint = first;
   if (end <= start || first >= self->n)
     return 0;
-  last = gallop_starting_from (self, first, end);
-  if (first >= last)
-    return 0;
-  ns = self->before[last] - self->before[first];
-  ns -= MAX (0, start - self->spans[first].start);
-  ns -= MAX (0, self->spans[last - 1].end - end);
-  return ns;
+  return sum_between (self, first, gallop_starting_from (self, first, end), start, end);
 }
 
 static void
