@@ -231,6 +231,8 @@ test_diff (void)
   g_assert_nonnull (strstr (folded, "a;F"));
   /* Each side of the JSON lists them. */
   args[5] = "json";
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
   g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
   json = afg_test_read_output (dir, "flamegraph-diff.json");
   root = parse (json);

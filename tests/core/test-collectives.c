@@ -442,6 +442,7 @@ test_map_reduce (void)
   g_autofree char *folder_out = afg_test_make_tmp_dir ();
   g_autofree char *sums = afg_test_make_tmp_dir ();
   g_autofree char *merged = afg_test_make_tmp_dir ();
+  g_autofree char *summary = NULL;
   g_autofree char *late = g_strdup_printf ("--late-rank 2 --late-ns %d", LATE_NS);
   g_autofree char *s0 = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
   g_autofree char *broken = NULL;
@@ -468,7 +469,8 @@ test_map_reduce (void)
   }
   assert_same_file (folder_out, merged, "ranks.json");
   assert_same_file (folder_out, merged, "index.html");
-  g_assert_nonnull (strstr (afg_test_read_output (sums, "summary-rank3.json"), "\"error\":\""));
+  summary = afg_test_read_output (sums, "summary-rank3.json");
+  g_assert_nonnull (strstr (summary, "\"error\":\""));
   afg_test_rm_rf (job);
   afg_test_rm_rf (folder_out);
   afg_test_rm_rf (sums);
