@@ -133,6 +133,8 @@ ok "Alt+F, Alt+Shift+F, Alt+D and Alt+R add their transforms for the selected fr
 
 # Esc: the search first, then the transform.
 search aten
+# The search has taken effect once it counts its matches.
+poll 10 has_matches || fail "the search found nothing"
 wait_state "transforms=merge-function $SELECTED"
 xdotool key Escape
 barrier
