@@ -37,50 +37,53 @@ afg_device_timeline_unref (AfgDeviceTimeline *self)
   g_atomic_rc_box_release_full (self, timeline_clear);
 }
 
-/* The union of the intervals whose kind is at most @last. */
-static AfgSpans *
-union_up_to (const AfgTimelineSpan *spans, gsize n, AfgTimelineKind last, AfgSpan *scratch)
+static int
+compare_starts (const void *a, const void *b)
 {
-  gsize len = 0;
+  const AfgTimelineSpan *x = a, *y = b;
 
-  for (gsize i = 0; i < n; i++)
-    if (spans[i].kind <= last)
-      scratch[len++] = (AfgSpan) { spans[i].start, spans[i].end };
-  return afg_spans_new_union (scratch, len);
+  return x->start < y->start ? -1 : x->start > y->start;
 }
 
 static void
-find_bounds (AfgDeviceTimeline *self, const AfgTimelineSpan *spans, gsize n)
+find_bounds (AfgDeviceTimeline *self, const AfgTimelineSpan *span)
 {
-  for (gsize i = 0; i < n; i++)
+  if (!span->bounds)
+    return;
+  if (!self->has_bounds)
     {
-      if (!spans[i].bounds)
-        continue;
-      if (!self->has_bounds)
-        {
-          self->bounds_start = spans[i].start;
-          self->bounds_end = spans[i].end;
-          self->has_bounds = TRUE;
-        }
-      self->bounds_start = MIN (self->bounds_start, spans[i].start);
-      self->bounds_end = MAX (self->bounds_end, spans[i].end);
+      self->bounds_start = span->start;
+      self->bounds_end = span->end;
+      self->has_bounds = TRUE;
     }
+  self->bounds_start = MIN (self->bounds_start, span->start);
+  self->bounds_end = MAX (self->bounds_end, span->end);
 }
 
+/* One sort by start, then one pass that feeds each span to the sets of
+ * its kind and the kinds after it (compute is also "compute or
+ * communication", and every kind is "busy"). */
 AfgDeviceTimeline *
 afg_device_timeline_new (AfgTimelineSpan *spans, gsize n)
 {
-  g_autofree AfgSpan *scratch = NULL;
+  AfgSpansBuilder sets[3];
   AfgDeviceTimeline *self;
 
   if (n == 0)
     return NULL;
-  scratch = g_new (AfgSpan, n);
+  qsort (spans, n, sizeof (AfgTimelineSpan), compare_starts);
   self = g_atomic_rc_box_new0 (AfgDeviceTimeline);
-  self->compute = union_up_to (spans, n, AFG_TIMELINE_COMPUTE, scratch);
-  self->with_comm = union_up_to (spans, n, AFG_TIMELINE_COMMUNICATION, scratch);
-  self->busy = union_up_to (spans, n, AFG_TIMELINE_OTHER, scratch);
-  find_bounds (self, spans, n);
+  for (guint k = 0; k < 3; k++)
+    afg_spans_builder_init (&sets[k]);
+  for (gsize i = 0; i < n; i++)
+    {
+      for (guint k = spans[i].kind; k < 3; k++)
+        afg_spans_builder_add (&sets[k], spans[i].start, spans[i].end);
+      find_bounds (self, &spans[i]);
+    }
+  self->compute = afg_spans_builder_end (&sets[AFG_TIMELINE_COMPUTE]);
+  self->with_comm = afg_spans_builder_end (&sets[AFG_TIMELINE_COMMUNICATION]);
+  self->busy = afg_spans_builder_end (&sets[AFG_TIMELINE_OTHER]);
   return self;
 }
 

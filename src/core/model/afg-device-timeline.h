@@ -38,7 +38,8 @@ typedef struct {
  * window's split is six binary searches. Immutable; any thread. */
 typedef struct _AfgDeviceTimeline AfgDeviceTimeline;
 
-/* From @n intervals in any order, not kept; NULL when @n is 0. */
+/* From @n intervals in any order (sorted in place, not kept); NULL when
+ * @n is 0. */
 AfgDeviceTimeline *afg_device_timeline_new    (AfgTimelineSpan         *spans,
                                                gsize                    n);
 AfgDeviceTimeline *afg_device_timeline_ref    (AfgDeviceTimeline       *self);

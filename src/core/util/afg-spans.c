@@ -55,25 +55,46 @@ compare_starts (const void *a, const void *b)
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+void
+afg_spans_builder_init (AfgSpansBuilder *builder)
+{
+  builder->spans = g_array_new (FALSE, FALSE, sizeof (AfgSpan));
+}
+
+void
+afg_spans_builder_add (AfgSpansBuilder *builder, gint64 start, gint64 end)
+{
+  GArray *out = builder->spans;
+  AfgSpan *last = out->len > 0 ? &g_array_index (out, AfgSpan, out->len - 1) : NULL;
+
+  if (end <= start)
+    return;
+  /* Touching spans join: the set is the same, with fewer spans. */
+  if (last != NULL && start <= last->end)
+    last->end = MAX (last->end, end);
+  else
+    g_array_append_val (out, ((AfgSpan) { start, end }));
+}
+
+AfgSpans *
+afg_spans_builder_end (AfgSpansBuilder *builder)
+{
+  gsize len = builder->spans->len;
+
+  return spans_new ((AfgSpan *) (void *) g_array_free (g_steal_pointer (&builder->spans), FALSE), len);
+}
+
 AfgSpans *
 afg_spans_new_union (AfgSpan *spans, gsize n)
 {
-  AfgSpan *out = g_new (AfgSpan, MAX (n, 1));
-  gsize len = 0;
+  AfgSpansBuilder builder;
 
   if (n > 0)  /* qsort must not get NULL, even for nothing */
     qsort (spans, n, sizeof (AfgSpan), compare_starts);
+  afg_spans_builder_init (&builder);
   for (gsize i = 0; i < n; i++)
-    {
-      if (spans[i].end <= spans[i].start)
-        continue;
-      /* Touching spans join: the set is the same, with fewer spans. */
-      if (len > 0 && spans[i].start <= out[len - 1].end)
-        out[len - 1].end = MAX (out[len - 1].end, spans[i].end);
-      else
-        out[len++] = spans[i];
-    }
-  return spans_new (out, len);
+    afg_spans_builder_add (&builder, spans[i].start, spans[i].end);
+  return afg_spans_builder_end (&builder);
 }
 
 /* The first span ending after @t: the first that can hold t or later. */

@@ -21,6 +21,18 @@ typedef struct _AfgSpans AfgSpans;
  * (end <= start) add nothing. Sorts @spans in place. */
 AfgSpans      *afg_spans_new_union  (AfgSpan        *spans,
                                      gsize           n);
+/* The union of spans handed over in ascending start, one at a time:
+ * afg_spans_builder_add() merges each into the last, _end() makes the
+ * set. For a caller that already sorted them (no sort, no copy). */
+typedef struct {
+  GArray *spans;
+} AfgSpansBuilder;
+
+void           afg_spans_builder_init (AfgSpansBuilder *builder);
+void           afg_spans_builder_add  (AfgSpansBuilder *builder,
+                                       gint64           start,
+                                       gint64           end);
+AfgSpans      *afg_spans_builder_end  (AfgSpansBuilder *builder);
 /* The instants of the @n @windows (in any order) that @self does not
  * cover, as a set of their own. */
 AfgSpans      *afg_spans_new_gaps   (const AfgSpans *self,
