@@ -40,3 +40,14 @@ afg_gui_tree_node (AfgGuiTreeFixture *f, const char *path)
   g_assert_cmpuint (n, !=, AFG_NODE_NONE);
   return n;
 }
+
+AfgTree *
+afg_gui_test_load_sample (const char *name, AfgTreeFlags flags)
+{
+  g_autofree char *path = afg_test_sample_path (name, ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return afg_test_build (document, NULL, flags);
+}

@@ -22,6 +22,10 @@ void       afg_gui_tree_fixture_set_up    (AfgGuiTreeFixture *f,
                                            gconstpointer      data);
 void       afg_gui_tree_fixture_tear_down (AfgGuiTreeFixture *f,
                                            gconstpointer      data);
+/* The tree of the real sample @name (tests/data/NAME.db), built with
+ * @flags; asserts that it loads. */
+AfgTree   *afg_gui_test_load_sample       (const char        *name,
+                                           AfgTreeFlags       flags);
 /* The node at "pid/tid;frame;…", asserted to exist. */
 guint32    afg_gui_tree_node              (AfgGuiTreeFixture *f,
                                            const char        *path);

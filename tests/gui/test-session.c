@@ -9,20 +9,6 @@
 #include "afg-session.h"
 #include "afg-tree-builder.h"
 
-static AfgTree *
-load_npu_sample (void)
-{
-  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
-  AfgTree *tree;
-
-  g_assert_no_error (error);
-  tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
-  g_assert_no_error (error);
-  return tree;
-}
-
 static void
 count_notify (GObject *object, GParamSpec *pspec, guint *count)
 {
@@ -44,7 +30,7 @@ test_column (AfgGuiTreeFixture *f, gconstpointer data)
   guint n_columns = 0, n_weights = 0;
   guint *columns = &n_columns, *weights = &n_weights;
   g_autoptr(AfgSession) session = afg_session_new ();
-  g_autoptr(AfgTree) npu = load_npu_sample ();
+  g_autoptr(AfgTree) npu = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_FLAGS_NONE);
 
   watch (session, "column", columns);
   watch (session, "weight", weights);

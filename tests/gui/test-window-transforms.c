@@ -12,20 +12,6 @@
 #include "afg-tree-builder.h"
 #include "afg-window-private.h"
 
-static AfgTree *
-load_sample (const char *name)
-{
-  g_autofree char *path = afg_test_sample_path (name, ".db");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
-  AfgTree *tree;
-
-  g_assert_no_error (error);
-  tree = afg_tree_build (document, NULL, AFG_TREE_MERGE_ADDRESSES, NULL, &error);
-  g_assert_no_error (error);
-  return tree;
-}
-
 /* Iterates until the tree shown was made by @n transforms (0: by none). */
 static AfgTree *
 wait_for_transforms (AfgWindow *window, guint n)
@@ -44,8 +30,8 @@ wait_for_transforms (AfgWindow *window, guint n)
 static void
 test_per_file (void)
 {
-  g_autoptr(AfgTree) a = load_sample ("ascend_pytorch_profiler_level1_rank0");
-  g_autoptr(AfgTree) b = load_sample ("ascend_pytorch_profiler_level0_rank0");
+  g_autoptr(AfgTree) a = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
+  g_autoptr(AfgTree) b = afg_gui_test_load_sample ("ascend_pytorch_profiler_level0_rank0", AFG_TREE_MERGE_ADDRESSES);
   AfgWindow *window = g_object_new (AFG_TYPE_WINDOW, NULL);
   AfgTree *shown;
 

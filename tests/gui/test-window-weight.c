@@ -28,20 +28,6 @@ show_window (AfgTree *tree)
   return window;
 }
 
-static AfgTree *
-load_sample (void)
-{
-  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
-  AfgTree *tree;
-
-  g_assert_no_error (error);
-  tree = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, &error);
-  g_assert_no_error (error);
-  return tree;
-}
-
 static const char *
 picker_item (AfgWindow *window, guint i)
 {
@@ -77,7 +63,7 @@ assert_picker (AfgWindow *window, AfgTree *tree, AfgColumn column)
 static void
 test_sample (void)
 {
-  g_autoptr(AfgTree) tree = load_sample ();
+  g_autoptr(AfgTree) tree = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_FLAGS_NONE);
   const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
   AfgWindow *window;
   g_autofree char *linked = NULL;
