@@ -35,8 +35,11 @@ query='select total(cast(startNs as integer)), total(cast(endNs as integer)), to
 # as "$scan" would expand to its first element alone, and scan_s would
 # time PYTORCH_API alone, a fifth less work than the export's yardstick.
 scan='select total(cast(startNs as integer)), total(cast(endNs as integer)), total(globalTid), total(connectionId), total(name), total(type) from PYTORCH_API;
-select total(startNs), total(endNs), total(connectionId) from TASK;
-select total(id), total(connectionId) from CONNECTION_IDS;'
+select total(startNs), total(endNs), total(connectionId), total(globalTaskId), total(taskType) from TASK;
+select total(id), total(connectionId) from CONNECTION_IDS;
+select total(startNs), total(endNs), total(connectionId), total(opName), total(groupName) from COMMUNICATION_OP;
+select total(globalTaskId), total(name) from COMPUTE_TASK_INFO;
+select total(globalTaskId) from COMMUNICATION_TASK_INFO;'
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
 

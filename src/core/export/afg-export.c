@@ -118,6 +118,27 @@ with_durations (const AfgTree *tree, AfgFormat format, GError **error)
   return afg_tree_transform (built, afg_tree_get_transforms (tree), NULL, error);
 }
 
+/* More than the output will take: a buffer grown by realloc copies what
+ * it holds into new pages, while the untouched end of a reservation
+ * costs no memory (huge pages fault in as they are written). A node
+ * takes its name, category and braces, then each column as "name":
+ * value; a kernel leaf about 100 bytes. */
+static gsize
+estimate_bytes (const AfgTree *tree)
+{
+  guint32 n_nodes = afg_tree_get_n_nodes (tree);
+  gsize per_node = 256, kernels = 0;
+  guint n;
+
+  for (guint c = 0; c < AFG_N_COLUMNS; c++)
+    if (afg_tree_has_column (tree, c))
+      per_node += strlen (afg_column_get_info (c)->key) + 24;
+  for (guint32 node = 0; node < n_nodes; node++)
+    if (afg_tree_get_kernels (tree, node, &n) != NULL)
+      kernels += n;
+  return 4096 + per_node * n_nodes + 128 * kernels;
+}
+
 static GString *
 serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, gboolean kernels, GError **error)
 {
@@ -126,8 +147,7 @@ serialize (const AfgTree *whole, AfgFormat format, AfgWeight weight, gboolean ke
 
   if (tree == NULL)
     return NULL;
-  /* The JSON of the generated profiles takes about 260 bytes a node. */
-  out = afg_huge_string_new (4096 + 320 * (gsize) afg_tree_get_n_nodes (tree));
+  out = afg_huge_string_new (estimate_bytes (tree));
 
   switch (format)
     {

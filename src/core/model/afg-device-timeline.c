@@ -5,6 +5,7 @@
 
 #include "afg-device-timeline.h"
 #include "afg-format.h"
+#include "afg-key-sort.h"
 
 struct _AfgDeviceTimeline {
   AfgSpans *compute;    /* covered by compute */
@@ -37,14 +38,6 @@ afg_device_timeline_unref (AfgDeviceTimeline *self)
   g_atomic_rc_box_release_full (self, timeline_clear);
 }
 
-static int
-compare_starts (const void *a, const void *b)
-{
-  const AfgTimelineSpan *x = a, *y = b;
-
-  return x->start < y->start ? -1 : x->start > y->start;
-}
-
 static void
 find_bounds (AfgDeviceTimeline *self, const AfgTimelineSpan *span)
 {
@@ -71,10 +64,10 @@ afg_device_timeline_new (AfgTimelineSpan *spans, gsize n)
 
   if (n == 0)
     return NULL;
-  qsort (spans, n, sizeof (AfgTimelineSpan), compare_starts);
+  afg_key_sort (spans, n, sizeof (AfgTimelineSpan));
   self = g_atomic_rc_box_new0 (AfgDeviceTimeline);
   for (guint k = 0; k < 3; k++)
-    afg_spans_builder_init (&sets[k]);
+    afg_spans_builder_init (&sets[k], n);
   for (gsize i = 0; i < n; i++)
     {
       for (guint k = spans[i].kind; k < 3; k++)

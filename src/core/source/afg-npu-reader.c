@@ -10,6 +10,7 @@
 #include "afg-id-index.h"
 #include "afg-huge.h"
 #include "afg-math.h"
+#include "afg-key-sort.h"
 #include "afg-npu-reader.h"
 #include "afg-source.h"
 #include "afg-sql-value.h"
@@ -43,14 +44,23 @@ typedef struct {
 } KindTask;
 
 /* A compute task or a collective that may reach a row: key is the kind
- * (high bit: communication) and the name's string index. */
+ * (high bit: communication) and the name's string index. Row and key
+ * come first, laid out so that the first 8 bytes read as one gint64 are
+ * row << 32 | key: afg_key_sort() then orders items by row, then key. */
 typedef struct {
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  guint32 key;
+  guint32 row;   /* the row it reaches, once linked */
+#else
+  guint32 row;
+  guint32 key;
+#endif
   gint64  link;
   gint64  ns;
   gint64  exposed_ns;
-  guint32 key;
-  guint32 row;   /* the row it reaches, once linked */
 } KindItem;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (KindItem, link) == sizeof (gint64));
 
 #define KEY_COMM (1u << 31)
 
@@ -644,7 +654,7 @@ classify_tasks (NpuRead *self, AfgStringTable *strings)
       interval[0] = t->start;
       interval[1] = t->end;
       if (strings != NULL && t->link != AFG_TASK_NO_ID)
-        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { t->link, ns, 0, kernel_name (strings, name_id), 0 }));
+        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { .link = t->link, .ns = ns, .key = kernel_name (strings, name_id) }));
     }
   afg_vec_clear (&self->kind_tasks);
   return intervals;
@@ -696,9 +706,9 @@ add_collectives (NpuRead *self, AfgStringTable *strings)
       stats->exposed_ns = afg_sat_add (stats->exposed_ns, ops[i].exposed_ns);
       if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
         continue;
-      AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { ops[i].link, ns, ops[i].exposed_ns,
-                                                             KEY_COMM | op_name (strings, names, ops[i].name_id),
-                                                             0 }));
+      AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { .link = ops[i].link, .ns = ns, .exposed_ns = ops[i].exposed_ns,
+                                                             .key = KEY_COMM | op_name (strings, names,
+                                                                                        ops[i].name_id) }));
       if (self->defer_groups)
         {
           AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
@@ -817,16 +827,6 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
   return TRUE;
 }
 
-static int
-compare_items (const void *a, const void *b)
-{
-  const KindItem *x = a, *y = b;
-
-  if (x->row != y->row)
-    return x->row < y->row ? -1 : 1;
-  return x->key < y->key ? -1 : x->key > y->key;
-}
-
 static void
 add_to_row (RowKinds *row, const KindItem *item)
 {
@@ -884,13 +884,13 @@ link_kinds (NpuRead *self, gsize n_rows)
   for (gsize i = 0; i < self->items.len; i++)
     if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
       items[n++] = items[i];
-  if (n == 0)  /* qsort must not get NULL, even for nothing */
+  if (n == 0)
     {
       afg_vec_clear (&self->items);
       return;
     }
   self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
-  qsort (items, n, sizeof (KindItem), compare_items);
+  afg_key_sort (items, n, sizeof (KindItem));
   for (gsize i = 0; i < n; i++)
     {
       RowKinds *row = &self->row_kinds[items[i].row];

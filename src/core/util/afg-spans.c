@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include <stdlib.h>
-
+#include "afg-huge.h"
+#include "afg-key-sort.h"
 #include "afg-spans.h"
 
 struct _AfgSpans {
   gsize    n;
   AfgSpan *spans;
-  gint64  *before;  /* n + 1: the length of the spans before each */
+  gsize    spans_bytes;  /* what afg_huge_alloc() gave for spans */
+  gint64  *before;       /* n + 1: the length of the spans before each */
 };
 
 static void
@@ -16,8 +17,8 @@ spans_clear (gpointer data)
 {
   AfgSpans *self = data;
 
-  g_free (self->spans);
-  g_free (self->before);
+  afg_huge_free (self->spans, self->spans_bytes);
+  afg_huge_free (self->before, (self->n + 1) * sizeof (gint64));
 }
 
 AfgSpans *
@@ -32,40 +33,38 @@ afg_spans_unref (AfgSpans *self)
   g_atomic_rc_box_release_full (self, spans_clear);
 }
 
-/* Takes @spans (sorted, disjoint, non-empty), @n of them. */
+/* Takes @vec's spans (sorted, disjoint, non-empty). */
 static AfgSpans *
-spans_new (AfgSpan *spans, gsize n)
+spans_new (AfgVec *vec)
 {
   AfgSpans *self = g_atomic_rc_box_new0 (AfgSpans);
+  AfgVec taken = afg_vec_steal (vec);
+  AfgSpan *spans = taken.data;
+  gsize n = taken.len;
 
   self->n = n;
   self->spans = spans;
-  self->before = g_new (gint64, n + 1);
+  self->spans_bytes = taken.capacity * sizeof (AfgSpan);
+  self->before = afg_huge_alloc ((n + 1) * sizeof (gint64));
   self->before[0] = 0;
   for (gsize i = 0; i < n; i++)
     self->before[i + 1] = self->before[i] + (spans[i].end - spans[i].start);
   return self;
 }
 
-static int
-compare_starts (const void *a, const void *b)
-{
-  const AfgSpan *x = a, *y = b;
-
-  return x->start < y->start ? -1 : x->start > y->start;
-}
-
+/* @reserved: room for that many spans; a bound, not a count, since
+ * only what is written faults in. */
 void
-afg_spans_builder_init (AfgSpansBuilder *builder)
+afg_spans_builder_init (AfgSpansBuilder *builder, gsize reserved)
 {
-  builder->spans = g_array_new (FALSE, FALSE, sizeof (AfgSpan));
+  afg_vec_init (&builder->spans, sizeof (AfgSpan), reserved);
 }
 
 void
 afg_spans_builder_add (AfgSpansBuilder *builder, gint64 start, gint64 end)
 {
-  GArray *out = builder->spans;
-  AfgSpan *last = out->len > 0 ? &g_array_index (out, AfgSpan, out->len - 1) : NULL;
+  AfgVec *out = &builder->spans;
+  AfgSpan *last = out->len > 0 ? &AFG_VEC_INDEX (out, AfgSpan, out->len - 1) : NULL;
 
   if (end <= start)
     return;
@@ -73,15 +72,13 @@ afg_spans_builder_add (AfgSpansBuilder *builder, gint64 start, gint64 end)
   if (last != NULL && start <= last->end)
     last->end = MAX (last->end, end);
   else
-    g_array_append_val (out, ((AfgSpan) { start, end }));
+    AFG_VEC_APPEND (out, AfgSpan, ((AfgSpan) { start, end }));
 }
 
 AfgSpans *
 afg_spans_builder_end (AfgSpansBuilder *builder)
 {
-  gsize len = builder->spans->len;
-
-  return spans_new ((AfgSpan *) (void *) g_array_free (g_steal_pointer (&builder->spans), FALSE), len);
+  return spans_new (&builder->spans);
 }
 
 AfgSpans *
@@ -89,9 +86,8 @@ afg_spans_new_union (AfgSpan *spans, gsize n)
 {
   AfgSpansBuilder builder;
 
-  if (n > 0)  /* qsort must not get NULL, even for nothing */
-    qsort (spans, n, sizeof (AfgSpan), compare_starts);
-  afg_spans_builder_init (&builder);
+  afg_key_sort (spans, n, sizeof (AfgSpan));
+  afg_spans_builder_init (&builder, n);
   for (gsize i = 0; i < n; i++)
     afg_spans_builder_add (&builder, spans[i].start, spans[i].end);
   return afg_spans_builder_end (&builder);

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "afg-vec.h"
+
 G_BEGIN_DECLS
 
 /* A half-open time range [start, end) in ns. */
@@ -25,10 +27,12 @@ AfgSpans      *afg_spans_new_union  (AfgSpan        *spans,
  * afg_spans_builder_add() merges each into the last, _end() makes the
  * set. For a caller that already sorted them (no sort, no copy). */
 typedef struct {
-  GArray *spans;
+  AfgVec spans;
 } AfgSpansBuilder;
 
-void           afg_spans_builder_init (AfgSpansBuilder *builder);
+/* @reserved: room for that many spans (the number added bounds it). */
+void           afg_spans_builder_init (AfgSpansBuilder *builder,
+                                       gsize            reserved);
 void           afg_spans_builder_add  (AfgSpansBuilder *builder,
                                        gint64           start,
                                        gint64           end);
