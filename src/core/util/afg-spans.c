@@ -9,7 +9,7 @@ struct _AfgSpans {
   gsize    n;
   AfgSpan *spans;
   gsize    spans_bytes;  /* what afg_huge_alloc() gave for spans */
-  gint64  *before;       /* n + 1: the length of the spans before each */
+  gint64  *before;       /* n + 1: the length of the spans before each, or NULL */
 };
 
 static void
@@ -18,7 +18,8 @@ spans_clear (gpointer data)
   AfgSpans *self = data;
 
   afg_huge_free (self->spans, self->spans_bytes);
-  afg_huge_free (self->before, (self->n + 1) * sizeof (gint64));
+  if (self->before != NULL)
+    afg_huge_free (self->before, (self->n + 1) * sizeof (gint64));
 }
 
 AfgSpans *
@@ -33,9 +34,13 @@ afg_spans_unref (AfgSpans *self)
   g_atomic_rc_box_release_full (self, spans_clear);
 }
 
-/* Takes @vec's spans (sorted, disjoint, non-empty). */
+/* Takes @vec's spans (sorted, disjoint, non-empty). With @prefix, the
+ * running sums that make any range's overlap two binary searches (8
+ * bytes a span); without, an overlap walks the spans it covers, which
+ * suits sets asked about a few long windows that together cover each
+ * span about once. */
 static AfgSpans *
-spans_new (AfgVec *vec)
+spans_new (AfgVec *vec, gboolean prefix)
 {
   AfgSpans *self = g_atomic_rc_box_new0 (AfgSpans);
   AfgVec taken = afg_vec_steal (vec);
@@ -45,6 +50,8 @@ spans_new (AfgVec *vec)
   self->n = n;
   self->spans = spans;
   self->spans_bytes = taken.capacity * sizeof (AfgSpan);
+  if (!prefix)
+    return self;
   self->before = afg_huge_alloc ((n + 1) * sizeof (gint64));
   self->before[0] = 0;
   for (gsize i = 0; i < n; i++)
@@ -78,7 +85,7 @@ afg_spans_builder_add (AfgSpansBuilder *builder, gint64 start, gint64 end)
 AfgSpans *
 afg_spans_builder_end (AfgSpansBuilder *builder)
 {
-  return spans_new (&builder->spans);
+  return spans_new (&builder->spans, FALSE);
 }
 
 AfgSpans *
@@ -90,7 +97,7 @@ afg_spans_new_union (AfgSpan *spans, gsize n)
   afg_spans_builder_init (&builder, n);
   for (gsize i = 0; i < n; i++)
     afg_spans_builder_add (&builder, spans[i].start, spans[i].end);
-  return afg_spans_builder_end (&builder);
+  return spans_new (&builder.spans, TRUE);
 }
 
 /* The first span ending after @t: the first that can hold t or later. */
@@ -139,11 +146,15 @@ first_starting_from (const AfgSpans *self, gint64 t)
 static gint64
 sum_between (const AfgSpans *self, gsize first, gsize last, gint64 start, gint64 end)
 {
-  gint64 ns;
+  gint64 ns = 0;
 
   if (first >= last)
     return 0;
-  ns = self->before[last] - self->before[first];
+  if (self->before != NULL)
+    ns = self->before[last] - self->before[first];
+  else
+    for (gsize i = first; i < last; i++)
+      ns += self->spans[i].end - self->spans[i].start;
   ns -= MAX (0, start - self->spans[first].start);
   ns -= MAX (0, self->spans[last - 1].end - end);
   return ns;
@@ -231,5 +242,5 @@ afg_spans_get (const AfgSpans *self, gsize *n)
 gint64
 afg_spans_get_length (const AfgSpans *self)
 {
-  return self->before[self->n];
+  return self->n > 0 ? sum_between (self, 0, self->n, self->spans[0].start, self->spans[self->n - 1].end) : 0;
 }

@@ -13,9 +13,11 @@ typedef struct {
   gint64 end;
 } AfgSpan;
 
-/* A set of instants as sorted, disjoint, non-empty spans, with the
- * running sum of their lengths: how much of any range the set covers is
- * two binary searches, however many spans the range holds. Immutable
+/* A set of instants as sorted, disjoint, non-empty spans. A set made by
+ * afg_spans_new_union() or _new_gaps() keeps the running sum of their
+ * lengths: how much of any range it covers is two binary searches,
+ * however many spans the range holds. One from a builder does not (8
+ * bytes a span less): an overlap sums the spans it covers. Immutable
  * once made; any thread may read it. */
 typedef struct _AfgSpans AfgSpans;
 
@@ -25,7 +27,8 @@ AfgSpans      *afg_spans_new_union  (AfgSpan        *spans,
                                      gsize           n);
 /* The union of spans handed over in ascending start, one at a time:
  * afg_spans_builder_add() merges each into the last, _end() makes the
- * set. For a caller that already sorted them (no sort, no copy). */
+ * set (without the running sums). For a caller that already sorted them
+ * (no sort, no copy) and asks about a few long windows. */
 typedef struct {
   AfgVec spans;
 } AfgSpansBuilder;
