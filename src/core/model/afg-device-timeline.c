@@ -80,6 +80,12 @@ afg_device_timeline_new (AfgTimelineSpan *spans, gsize n)
   return self;
 }
 
+const AfgSpans *
+afg_device_timeline_get_compute (const AfgDeviceTimeline *self)
+{
+  return self->compute;
+}
+
 void
 afg_device_timeline_split (const AfgDeviceTimeline *self, gint64 start, gint64 end, AfgDeviceSplit *split)
 {

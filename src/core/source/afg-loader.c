@@ -43,6 +43,7 @@ typedef struct {
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
+  gboolean             kinds_read;    /* the collectives were read: the tasks can be classified */
   gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
   AfgVec               npu_rows[N_READERS];  /* their links (afg_npu_tasks_wants) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
@@ -894,17 +895,52 @@ document_collectives (LoadContext *ctx)
 /* Kinds' tables that cannot be read cost the kinds, not the NPU time.
  * The strings are in by now: kernels are named with them. */
 static void
-read_kinds (LoadContext *ctx, sqlite3 *db)
+read_ops (LoadContext *ctx, sqlite3 *db)
 {
   AfgStringTable *strings = &ctx->document->strings;
-  int rc = afg_npu_tasks_read_kinds (ctx->npu_tasks, db, strings, strings, ctx->document->kind_warnings);
+  int rc = afg_npu_tasks_read_ops (ctx->npu_tasks, db, strings, ctx->document->kind_warnings);
 
   if (rc != SQLITE_OK && rc != SQLITE_INTERRUPT)
     g_ptr_array_add (ctx->document->kind_warnings,
                      g_strdup_printf (_("no device task kinds: reading their tables failed: %s"), sqlite3_errstr (rc)));
+  ctx->kinds_read = rc == SQLITE_OK;
+}
+
+static gpointer
+classify_job (gpointer data)
+{
+  LoadContext *ctx = data;
+
+  afg_npu_tasks_classify (ctx->npu_tasks, &ctx->document->strings);
+  return NULL;
+}
+
+/* The tasks' kinds and the device timeline need nothing from PYTORCH_API
+ * and the readers nothing from them: with cores to spare they are made
+ * while the rows are read, on a thread of their own. */
+static GThread *
+start_classify (LoadContext *ctx)
+{
+  if (ctx->npu_tasks == NULL || !ctx->kinds_read)
+    return NULL;
+  if (afg_cores_get () > 1)
+    return g_thread_new ("afg-kinds", classify_job, ctx);
+  classify_job (ctx);
+  return NULL;
+}
+
+/* Joins @thread; then the collectives, named in the strings (which only
+ * this thread adds to), and the timeline go to the document. */
+static void
+finish_classify (LoadContext *ctx, GThread *thread)
+{
+  if (thread != NULL)
+    g_thread_join (thread);
+  if (ctx->npu_tasks == NULL || !ctx->kinds_read)
+    return;
+  afg_npu_tasks_add_collectives (ctx->npu_tasks, &ctx->document->strings);
   _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
-  if (rc == SQLITE_OK)
-    _afg_document_set_collectives (ctx->document, document_collectives (ctx));
+  _afg_document_set_collectives (ctx->document, document_collectives (ctx));
 }
 
 /* A TASK or CONNECTION_IDS that cannot be read costs the NPU data, not
@@ -939,7 +975,7 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
                                                       " failed: %s"), sqlite3_errstr (rc));
       return TRUE;
     }
-  read_kinds (ctx, db);
+  read_ops (ctx, db);
   if (g_cancellable_set_error_if_cancelled (ctx->cancellable, error))
     {
       g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
@@ -992,7 +1028,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
 {
   Reader readers[N_READERS] = { 0 };
   sqlite3 *second = NULL;
-  GThread *npu_thread;
+  GThread *npu_thread, *classify;
   TaskScan task_scan = { NULL, NULL, SQLITE_OK };
   guint n = 0;
   GArray *slots = NULL;
@@ -1014,6 +1050,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       return FALSE;
     }
   t1 = g_get_monotonic_time ();
+  classify = start_classify (ctx);
   if (read_rows_direct (ctx, db, readers, &n))
     read_ok = !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
   else
@@ -1021,6 +1058,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
       n = plan_readers (ctx, db, &second, readers);
       read_ok = read_rows (ctx, readers, n, error);
     }
+  finish_classify (ctx, classify);
   g_clear_pointer (&second, sqlite3_close);
   if (read_ok)
     {

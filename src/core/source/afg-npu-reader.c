@@ -111,6 +111,7 @@ struct _AfgNpuTasks {
   RowKinds       *row_kinds;     /* by row ordinal, while linking */
   AfgVec          spans;         /* AfgTimelineSpan: every used task and collective */
   AfgDeviceTimeline *timeline;   /* made of them, until taken */
+  gboolean        ops_read;      /* afg_npu_tasks_read_ops() succeeded */
 };
 
 typedef AfgNpuTasks NpuRead;
@@ -620,44 +621,47 @@ static const AfgTimelineKind timeline_kinds[] = {
 
 /* Every used task is on the device's timeline; the profiler's own
  * markers and empty tasks do not stretch the profile's window. */
-static void
-add_task_span (NpuRead *self, const KindTask *t, AfgTaskKind kind)
+static AfgTimelineSpan
+task_span (NpuRead *self, const KindTask *t, AfgTaskKind kind)
 {
   gboolean bounds = t->end > t->start && !afg_task_kinds_is_profiling (self->kinds, t->type);
 
-  AFG_VEC_APPEND (&self->spans, AfgTimelineSpan, ((AfgTimelineSpan) { t->start, t->end, timeline_kinds[kind], bounds }));
+  return (AfgTimelineSpan) { t->start, t->end, timeline_kinds[kind], bounds };
 }
 
-/* Each task's kind; the compute ones' intervals for the exposure, and
- * (with @strings) each with a connection id an item to link. */
-static AfgVec
+G_STATIC_ASSERT (sizeof (AfgTimelineSpan) <= sizeof (KindTask));
+
+/* Each task's kind, and (with @strings) each compute task with a
+ * connection id an item to link. The tasks become their timeline spans
+ * in place: span i is written once task i is read, and never reaches a
+ * task after it (spans are smaller), so no second buffer of every task
+ * is needed. */
+static void
 classify_tasks (NpuRead *self, AfgStringTable *strings)
 {
   AfgNpuKindStats *stats = &self->data->kind_stats;
-  const KindTask *tasks = self->kind_tasks.data;
-  AfgVec intervals;
+  AfgVec taken = afg_vec_steal (&self->kind_tasks);
+  AfgTimelineSpan *spans = taken.data;
+  gsize i;
 
-  afg_vec_init (&intervals, 2 * sizeof (gint64), 0);
   afg_task_kinds_seal (self->kinds);
-  for (gsize i = 0; i < self->kind_tasks.len; i++)
+  for (i = 0; i < taken.len; i++)
     {
-      const KindTask *t = &tasks[i];
-      gint64 name_id = AFG_TASK_NO_ID, ns = t->end - t->start;
-      AfgTaskKind kind = afg_task_kinds_classify (self->kinds, t->link, t->global_task_id, t->type, &name_id);
-      gint64 *interval;
+      const KindTask t = ((const KindTask *) taken.data)[i];
+      gint64 name_id = AFG_TASK_NO_ID, ns = t.end - t.start;
+      AfgTaskKind kind = afg_task_kinds_classify (self->kinds, t.link, t.global_task_id, t.type, &name_id);
 
+      /* Cancelled, the load fails: what was made so far is dropped. */
+      if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (self->cancellable))
+        break;
       count_task (stats, kind, ns);
-      add_task_span (self, t, kind);
-      if (kind != AFG_TASK_KIND_COMPUTE)
-        continue;
-      interval = afg_vec_push (&intervals);
-      interval[0] = t->start;
-      interval[1] = t->end;
-      if (strings != NULL && t->link != AFG_TASK_NO_ID)
-        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { .link = t->link, .ns = ns, .key = kernel_name (strings, name_id) }));
+      spans[i] = task_span (self, &t, kind);
+      if (kind == AFG_TASK_KIND_COMPUTE && strings != NULL && t.link != AFG_TASK_NO_ID)
+        AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { .link = t.link, .ns = ns, .key = kernel_name (strings, name_id) }));
     }
-  afg_vec_clear (&self->kind_tasks);
-  return intervals;
+  afg_vec_clear (&self->spans);
+  self->spans = (AfgVec) { taken.data, i, taken.capacity * sizeof (KindTask) / sizeof (AfgTimelineSpan),
+                           sizeof (AfgTimelineSpan) };
 }
 
 /* opName without its index; few distinct names, each made once. */
@@ -701,44 +705,102 @@ add_collectives (NpuRead *self, AfgStringTable *strings)
 
       stats->comm_ns = afg_sat_add (stats->comm_ns, ns);
       stats->comm_ops++;
-      AFG_VEC_APPEND (&self->spans, AfgTimelineSpan,
-                      ((AfgTimelineSpan) { ops[i].start_ns, ops[i].end_ns, AFG_TIMELINE_COMMUNICATION, TRUE }));
       stats->exposed_ns = afg_sat_add (stats->exposed_ns, ops[i].exposed_ns);
       if (strings == NULL || ops[i].link == AFG_TASK_NO_ID)
         continue;
       AFG_VEC_APPEND (&self->items, KindItem, ((KindItem) { .link = ops[i].link, .ns = ns, .exposed_ns = ops[i].exposed_ns,
                                                              .key = KEY_COMM | op_name (strings, names,
                                                                                         ops[i].name_id) }));
-      if (self->defer_groups)
-        {
-          AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
-          AFG_VEC_APPEND (&self->tasks.values, gint64, 0);
-        }
     }
 }
 
-int
-afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *strings, const AfgStringTable *types,
-                          GPtrArray *warnings)
+/* The collectives' connection ids group tasks as TASK's do. */
+static void
+add_collective_links (NpuRead *self)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(AfgSpans) compute = NULL;
-  AfgVec intervals;
+  gsize n;
+  const AfgCollective *ops = afg_task_kinds_get_collectives (self->kinds, &n);
+
+  if (!self->defer_groups)
+    return;
+  for (gsize i = 0; i < n; i++)
+    if (ops[i].link != AFG_TASK_NO_ID)
+      {
+        AFG_VEC_APPEND (&self->tasks.ids, gint64, ops[i].link);
+        AFG_VEC_APPEND (&self->tasks.values, gint64, 0);
+      }
+}
+
+static void
+add_collective_spans (NpuRead *self)
+{
+  gsize n;
+  const AfgCollective *ops = afg_task_kinds_get_collectives (self->kinds, &n);
+
+  for (gsize i = 0; i < n; i++)
+    AFG_VEC_APPEND (&self->spans, AfgTimelineSpan,
+                    ((AfgTimelineSpan) { ops[i].start_ns, ops[i].end_ns, AFG_TIMELINE_COMMUNICATION, TRUE }));
+}
+
+/* With @links, the collectives that will be linked (items kept) group
+ * tasks by their connection ids. */
+static int
+read_ops (AfgNpuTasks *self, sqlite3 *db, const AfgStringTable *types, GPtrArray *warnings, gboolean links)
+{
   int rc;
 
   g_return_val_if_fail (self->kinds != NULL, SQLITE_MISUSE);
   afg_task_kinds_set_types (self->kinds, types);
   if ((rc = afg_task_kinds_read_ops (self->kinds, db, self->btree, self->cancellable, warnings)) != SQLITE_OK)
     return rc;
-  intervals = classify_tasks (self, strings);
-  /* The compute tasks' [start, end) pairs, as spans. */
-  compute = afg_spans_new_union ((AfgSpan *) intervals.data, intervals.len);
-  afg_vec_clear (&intervals);
-  afg_task_kinds_measure_exposure (self->kinds, compute);
-  add_collectives (self, strings);
+  if (links)
+    add_collective_links (self);
+  self->ops_read = TRUE;
+  return SQLITE_OK;
+}
+
+int
+afg_npu_tasks_read_ops (AfgNpuTasks *self, sqlite3 *db, const AfgStringTable *types, GPtrArray *warnings)
+{
+  return read_ops (self, db, types, warnings, TRUE);
+}
+
+void
+afg_npu_tasks_classify (AfgNpuTasks *self, AfgStringTable *strings)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_return_if_fail (self->ops_read);
+  classify_tasks (self, strings);
+  add_collective_spans (self);
   self->timeline = afg_device_timeline_new (self->spans.data, self->spans.len);
   afg_vec_clear (&self->spans);
+  /* Exposure is measured against the union of every compute task: the
+   * timeline's compute set. */
+  if (self->timeline != NULL)
+    afg_task_kinds_measure_exposure (self->kinds, afg_device_timeline_get_compute (self->timeline));
+  else
+    afg_task_kinds_measure_exposure (self->kinds, NULL);
   g_debug ("kinds %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+}
+
+void
+afg_npu_tasks_add_collectives (AfgNpuTasks *self, AfgStringTable *strings)
+{
+  g_return_if_fail (self->ops_read);
+  add_collectives (self, strings);
+}
+
+int
+afg_npu_tasks_read_kinds (AfgNpuTasks *self, sqlite3 *db, AfgStringTable *strings, const AfgStringTable *types,
+                          GPtrArray *warnings)
+{
+  int rc = read_ops (self, db, types, warnings, strings != NULL);
+
+  if (rc != SQLITE_OK)
+    return rc;
+  afg_npu_tasks_classify (self, strings);
+  afg_npu_tasks_add_collectives (self, strings);
   return SQLITE_OK;
 }
 

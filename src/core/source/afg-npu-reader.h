@@ -84,6 +84,23 @@ int          afg_npu_tasks_read_kinds (AfgNpuTasks   *self,
                                        AfgStringTable *strings,
                                        const AfgStringTable *types,
                                        GPtrArray     *warnings);
+/* afg_npu_tasks_read_kinds() in three steps, for a loader that
+ * classifies while it reads PYTORCH_API. First, before _index, the
+ * collectives (their connection ids group tasks too); @types names the
+ * task types. */
+int          afg_npu_tasks_read_ops   (AfgNpuTasks   *self,
+                                       sqlite3       *db,
+                                       const AfgStringTable *types,
+                                       GPtrArray     *warnings);
+/* Then, on any one thread while others read rows (it touches nothing
+ * _wants reads, and looks @strings up without adding to them): each
+ * task's kind, the exposure and the timeline. */
+void         afg_npu_tasks_classify   (AfgNpuTasks   *self,
+                                       AfgStringTable *strings);
+/* Last, on the loading thread: the collectives' sums and leaves (their
+ * base names are added to @strings). */
+void         afg_npu_tasks_add_collectives (AfgNpuTasks   *self,
+                                            AfgStringTable *strings);
 /* Sealed by afg_npu_tasks_read_kinds(): the kind of any TASK row. */
 AfgTaskKinds *afg_npu_tasks_get_kinds (AfgNpuTasks  *self);
 /* The device timeline of every used task and collective, once the kinds

@@ -411,7 +411,8 @@ afg_task_kinds_measure_exposure (AfgTaskKinds *self, const AfgSpans *compute)
   AfgCollective *ops = self->collectives.data;
 
   for (gsize i = 0; i < self->collectives.len; i++)
-    ops[i].exposed_ns = (ops[i].end_ns - ops[i].start_ns) - afg_spans_overlap (compute, ops[i].start_ns, ops[i].end_ns);
+    ops[i].exposed_ns = (ops[i].end_ns - ops[i].start_ns)
+                        - (compute != NULL ? afg_spans_overlap (compute, ops[i].start_ns, ops[i].end_ns) : 0);
 }
 
 static gboolean

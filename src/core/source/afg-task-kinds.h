@@ -87,7 +87,7 @@ gboolean       afg_task_kinds_is_profiling  (AfgTaskKinds         *self,
 AfgCollective *afg_task_kinds_get_collectives (AfgTaskKinds       *self,
                                              gsize                *n);
 /* Sets each collective's exposed_ns: its length that @compute (the
- * union of every compute task) does not cover. */
+ * union of every compute task; NULL for none) does not cover. */
 void           afg_task_kinds_measure_exposure (AfgTaskKinds      *self,
                                              const AfgSpans       *compute);
 
