@@ -12,8 +12,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "afg-cli.h"
 #include "afg-cli-ranks.h"
+#include "afg-cli-report.h"
 #include "afg-error.h"
 #include "afg-flat-dir.h"
 #include "afg-frame-reducer.h"
@@ -22,7 +22,7 @@
 #include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
 
-#define PROG "ascend-flamegraph"
+#define PROG AFG_CLI_PROG
 
 typedef struct {
   const AfgCliRanksOptions *opts;
@@ -166,7 +166,7 @@ static void
 print_warnings (const AfgJobFolder *folder)
 {
   for (guint i = 0; i < folder->warnings->len; i++)
-    g_printerr (_("%s: warning: %s\n"), PROG, (const char *) g_ptr_array_index (folder->warnings, i));
+    afg_cli_print_warning (PROG, g_ptr_array_index (folder->warnings, i));
 }
 
 /* One error line per rank that could not be read; the count of them. */
