@@ -77,6 +77,7 @@ static gboolean
 export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
   Job *job = data;
+  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL };
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
@@ -98,7 +99,7 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   /* The serialised page is the peak of a rank's memory: one at a time, so
    * that two workers' peaks never add up (the others are still loading). */
   g_mutex_lock (&job->writing);
-  file = afg_export_to_dir_pending (tree, job->opts->format, job->opts->weight, dir, error);
+  file = afg_export_to_dir_pending (tree, &options, dir, error);
   g_mutex_unlock (&job->writing);
   if (file == NULL)
     {

@@ -19,7 +19,6 @@
 #include "afg-huge.h"
 #include "afg-job-folder.h"
 #include "afg-loader.h"
-#include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-transform.h"
 #include "afg-writers.h"
@@ -195,23 +194,19 @@ print_top (const AfgTree *tree, int n, AfgWeight weight, gboolean kernels)
   fflush (stdout);
 }
 
-/* The trace reads the device tasks one by one from the DB again; a DB
- * that cannot give them still gets its host tracks, with a warning. */
+/* A DB that cannot give the trace its device tasks still gets its host
+ * tracks, with a warning. */
 static gboolean
 write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, AfgWeight weight,
               char **out_path, GError **error)
 {
-  const char *dir = opts->output ? opts->output : ".";
-  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  AfgExportOptions options = { format, weight, opts->kernels, NULL };
+  g_autofree char *warning = NULL;
+  gboolean ok = afg_export_to_dir (tree, &options, opts->output ? opts->output : ".", out_path, &warning, error);
 
-  if (format != AFG_FORMAT_TRACE)
-    return afg_export_to_dir_kernels (tree, format, weight, opts->kernels, dir, out_path, error);
-  tasks = afg_trace_reader_read (afg_tree_get_document (tree), NULL, error);
-  if (tasks == NULL)
-    return FALSE;
-  if (tasks->warning != NULL && !opts->quiet)
-    afg_cli_print_warning (PROG, tasks->warning);
-  return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
+  if (warning != NULL && !opts->quiet)
+    afg_cli_print_warning (PROG, warning);
+  return ok;
 }
 
 static AfgCliRanksOptions
