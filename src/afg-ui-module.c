@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-cli.h"
+#include "afg-cli-report.h"
 #include "afg-ui-module.h"
 
 /* Beside the executable in a build tree (src/ui/), else where it is

@@ -344,18 +344,14 @@ export_trace (AfgDocument *document, const AfgScope *scope, char **warning)
 {
   g_autoptr(AfgTree) tree = afg_test_build (document, scope, AFG_TREE_FLAGS_NONE);
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (document, NULL, &error);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *path = NULL;
   Trace *trace;
 
-  g_assert_no_error (error);
-  g_assert_true (afg_export_trace_to_dir (tree, tasks, dir, &path, &error));
+  g_assert_true (afg_export_to_dir (tree, &(AfgExportOptions) { AFG_FORMAT_TRACE }, dir, &path, warning, &error));
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (path, "/flamegraph.trace.json"));
   trace = trace_load (path);
-  if (warning != NULL)
-    *warning = g_strdup (tasks->warning);
   afg_test_rm_rf (dir);
   return trace;
 }

@@ -282,7 +282,7 @@ test_export_to_dir (gconstpointer data)
   g_autoptr(GString) expected = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (afg_export_to_dir (profile, format, dir, &out_path, &error));
+  g_assert_true (afg_export_to_dir (profile, &(AfgExportOptions) { format }, dir, &out_path, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (out_path, ==, expected_path);
   listing = afg_test_snapshot_dir (dir);
@@ -320,7 +320,7 @@ test_export_target_is_dir (void)
 
   g_assert_cmpint (g_mkdir (target, 0755), ==, 0);
   before = afg_test_snapshot_dir (dir);
-  g_assert_false (afg_export_to_dir (profile, AFG_FORMAT_JSON, dir, NULL, &error));
+  g_assert_false (afg_export_to_dir (profile, &(AfgExportOptions) { AFG_FORMAT_JSON }, dir, NULL, NULL, &error));
   g_assert_nonnull (error);
   g_assert_true (g_str_has_prefix (error->message, target));
   after = afg_test_snapshot_dir (dir);

@@ -9,16 +9,12 @@
 #include "afg-call-table.h"
 #include "afg-event-store.h"
 #include "afg-int-map.h"
+#include "afg-nesting.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-private.h"
 #include "afg-tree-transform.h"
 
 #define CANCEL_CHECK_EVENTS 65536
-
-typedef struct {
-  gint64  end;
-  guint32 node;
-} Frame;
 
 typedef struct {
   AfgTree      *tree;
@@ -27,8 +23,7 @@ typedef struct {
   AfgCallFunc   func;
   gpointer      data;
   AfgIntMap     children;   /* parent << 32 | name -> node */
-  Frame         stack[AFG_MAX_DEPTH + 1];
-  guint         sp;
+  AfgNesting    nesting;
 } Walk;
 
 /* Every frame by parent and name: one probe per row, where a binary
@@ -65,14 +60,13 @@ walk_event (Walk *w, AfgEvent *ev)
     return;
   if (w->merge)
     ev->name = afg_document_get_merged_name (w->document, ev->name);
-  while (w->sp > 0 && w->stack[w->sp].end < ev->end)
-    w->sp--;
-  if (w->sp >= AFG_MAX_DEPTH)
+  afg_nesting_close (&w->nesting, ev->start, ev->end);
+  if (afg_nesting_is_full (&w->nesting))
     return;
-  child = child_named (w, w->stack[w->sp].node, ev->name);
+  child = child_named (w, afg_nesting_top (&w->nesting)->node, ev->name);
   g_return_if_fail (child != AFG_NODE_NONE);
-  w->stack[++w->sp] = (Frame) { ev->end, child };
-  w->func (child, ns, w->sp, w->data);
+  afg_nesting_open (&w->nesting, ev->end, child);
+  w->func (child, ns, w->nesting.depth, w->data);
 }
 
 static gboolean
@@ -82,8 +76,7 @@ walk_thread (Walk *w, const AfgEventThread *t, guint32 thread_node, GCancellable
   AfgEvent ev;
   guint64 n = 0;
 
-  w->sp = 0;
-  w->stack[0] = (Frame) { G_MAXINT64, thread_node };
+  afg_nesting_start (&w->nesting, thread_node);
   afg_event_cursor_init (&cursor, t);
   while (afg_event_cursor_next (&cursor, &ev))
     {

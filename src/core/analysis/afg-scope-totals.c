@@ -13,6 +13,7 @@
 
 #include "afg-event-store.h"
 #include "afg-math.h"
+#include "afg-nesting.h"
 #include "afg-npu.h"
 #include "afg-scope-totals.h"
 #include "afg-tree.h"
@@ -93,18 +94,18 @@ add_row (const ScopeIndex *index, const AfgEvent *ev, gboolean top_level, const 
     }
 }
 
-/* The builder's stack, without nodes: a row is top-level when every
- * frame it does not fit in is popped; rows past the depth limit are not
- * pushed, as there. */
+/* The builder's nesting, without nodes: a row is top-level when it fits
+ * in no open row. */
 static void
 walk_thread (const ScopeIndex *index, const AfgEventThread *thread, const AfgNpuEntry *entries,
              guint n_entries, gint64 *host_ns, gint64 *npu_ns)
 {
-  g_autofree gint64 *ends = g_new (gint64, AFG_MAX_DEPTH + 1);
+  g_autofree AfgNesting *nesting = g_new (AfgNesting, 1);
   AfgEventCursor cursor;
   AfgEvent ev;
-  guint sp = 0, next_npu = 0;
+  guint next_npu = 0;
 
+  afg_nesting_start (nesting, AFG_NODE_NONE);
   afg_event_cursor_init (&cursor, thread);
   for (guint64 e = 0; afg_event_cursor_next (&cursor, &ev); e++)
     {
@@ -113,11 +114,10 @@ walk_thread (const ScopeIndex *index, const AfgEventThread *thread, const AfgNpu
 
       if (ev.end <= ev.start)
         continue;  /* overlaps no range */
-      while (sp > 0 && ends[sp] < ev.end)
-        sp--;
-      top_level = sp == 0;
-      if (sp < AFG_MAX_DEPTH)
-        ends[++sp] = ev.end;
+      afg_nesting_close (nesting, ev.start, ev.end);
+      top_level = nesting->depth == 0;
+      if (!afg_nesting_is_full (nesting))
+        afg_nesting_open (nesting, ev.end, AFG_NODE_NONE);
       if (top_level || npu != NULL)
         add_row (index, &ev, top_level, npu, host_ns, npu_ns);
     }

@@ -70,9 +70,10 @@ afg_diff_json_write (AfgDiffShape *diff, GString *out)
 }
 
 typedef struct {
-  guint32 node;
-  gsize   path_len;  /* of the parent's path */
-} Pending;
+  AfgDiffShape *diff;
+  GString      *path;
+  GString      *out;
+} Folding;
 
 static void
 append_value_line (GString *out, const GString *path, AfgDiffShape *diff, guint32 node)
@@ -91,32 +92,28 @@ append_value_line (GString *out, const GString *path, AfgDiffShape *diff, guint3
   g_string_append_c (out, '\n');
 }
 
+/* @path_len: the length of the parent's path, then of this node's. */
+static gboolean
+fold_node (const AfgTree *tree, guint32 node, guint32 *path_len, gpointer data)
+{
+  Folding *f = data;
+
+  g_string_truncate (f->path, *path_len);
+  if (*path_len > 0)
+    g_string_append_c (f->path, ';');
+  afg_folded_append_frame (f->path, afg_tree_get_node_name (tree, node));
+  append_value_line (f->out, f->path, f->diff, node);
+  *path_len = f->path->len;
+  return TRUE;
+}
+
 void
 afg_diff_folded_write (AfgDiffShape *diff, GString *out)
 {
-  const AfgTree *tree;
-  const AfgNode *root;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
   g_autoptr(GString) path = g_string_new (NULL);
+  Folding f = { diff, path, out };
 
   g_return_if_fail (diff != NULL && out != NULL);
 
-  tree = NODES (diff);
-  root = afg_tree_get_node (tree, AFG_TREE_ROOT);
-  for (guint32 c = root->n_children; c-- > 0;)
-    g_array_append_val (stack, ((Pending) { root->first_child + c, 0 }));
-  while (stack->len > 0)
-    {
-      Pending p = g_array_index (stack, Pending, stack->len - 1);
-      const AfgNode *node = afg_tree_get_node (tree, p.node);
-
-      g_array_set_size (stack, stack->len - 1);
-      g_string_truncate (path, p.path_len);
-      if (p.path_len > 0)
-        g_string_append_c (path, ';');
-      afg_folded_append_frame (path, afg_tree_get_node_name (tree, p.node));
-      append_value_line (out, path, diff, p.node);
-      for (guint32 c = node->n_children; c-- > 0;)
-        g_array_append_val (stack, ((Pending) { node->first_child + c, path->len }));
-    }
+  afg_tree_walk (NODES (diff), AFG_TREE_ROOT, 0, fold_node, &f);
 }

@@ -16,6 +16,7 @@
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-task-kinds.h"
+#include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-transform.h"
 #include "afg-writers.h"
@@ -242,23 +243,35 @@ write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, gbool
   return file;
 }
 
+/* The trace reads the device tasks one by one from the DB again. */
+static AfgAtomicFile *
+write_trace_of_document (const AfgTree *tree, GCancellable *cancellable, const char *path, char **warning,
+                         GError **error)
+{
+  g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (afg_tree_get_document (tree), cancellable, error);
+
+  if (tasks == NULL)
+    return NULL;
+  if (warning != NULL)
+    *warning = g_strdup (tasks->warning);
+  return write_trace (tree, tasks, path, error);
+}
+
 /* Written, not yet committed. */
 static AfgAtomicFile *
-write_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
-               const AfgDeviceTasks *tasks, const char *path, GError **error)
+write_to_file (const AfgTree *tree, const AfgExportOptions *options, const char *path, char **warning,
+               GError **error)
 {
   if (!check_output_path (tree, path, error))
     return NULL;
-  if (format == AFG_FORMAT_TRACE)
-    return write_trace (tree, tasks, path, error);
-  return write_serialized (tree, format, weight, kernels, path, error);
+  if (options->format == AFG_FORMAT_TRACE)
+    return write_trace_of_document (tree, options->cancellable, path, warning, error);
+  return write_serialized (tree, options->format, options->weight, options->kernels, path, error);
 }
 
 static gboolean
-export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
-                const AfgDeviceTasks *tasks, const char *path, GError **error)
+commit (AfgAtomicFile *file, GError **error)
 {
-  AfgAtomicFile *file = write_to_file (tree, format, weight, kernels, tasks, path, error);
   gint64 t0 = g_get_monotonic_time ();
   gboolean ok = file != NULL && afg_atomic_file_commit (file, error);
 
@@ -267,16 +280,28 @@ export_to_file (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolea
 }
 
 gboolean
-afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
+afg_export (const AfgTree *tree, const AfgExportOptions *options, const char *path, char **warning,
+            GError **error)
 {
-  return export_to_file (tree, format, AFG_WEIGHT_HOST, FALSE, NULL, path, error);
+  g_return_val_if_fail (tree != NULL && options != NULL && path != NULL, FALSE);
+
+  return commit (write_to_file (tree, options, path, warning, error), error);
 }
 
 gboolean
-afg_export_to_dir (const AfgTree *tree, AfgFormat format, const char *dir, char **out_path,
-                   GError **error)
+afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
 {
-  return afg_export_to_dir_weighted (tree, format, AFG_WEIGHT_HOST, dir, out_path, error);
+  AfgExportOptions options = { format, AFG_WEIGHT_HOST, FALSE, NULL };
+
+  return commit (write_to_file (tree, &options, path, NULL, error), error);
+}
+
+gboolean
+afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
+{
+  if (!check_output_path (tree, path, error))
+    return FALSE;
+  return commit (write_trace (tree, tasks, path, error), error);
 }
 
 static gboolean
@@ -290,59 +315,38 @@ make_dir (const char *dir, GError **error)
   return afg_error_set_errno (error, dir, _("cannot create the output directory"), saved);
 }
 
-static gboolean
-export_to_dir (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
-               const AfgDeviceTasks *tasks, const char *dir, char **out_path, GError **error)
+gboolean
+afg_export_to_dir (const AfgTree *tree, const AfgExportOptions *options, const char *dir, char **out_path,
+                   char **warning, GError **error)
 {
-  g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
+  g_autofree char *path = NULL;
 
-  if (!make_dir (dir, error) || !export_to_file (tree, format, weight, kernels, tasks, path, error))
+  g_return_val_if_fail (tree != NULL && options != NULL && dir != NULL, FALSE);
+
+  path = g_build_filename (dir, afg_format_file_name (options->format), NULL);
+  if (!make_dir (dir, error) || !afg_export (tree, options, path, warning, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);
   return TRUE;
 }
 
-gboolean
-afg_export_to_dir_weighted (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
-                            char **out_path, GError **error)
-{
-  return export_to_dir (tree, format, weight, FALSE, NULL, dir, out_path, error);
-}
-
-gboolean
-afg_export_to_dir_kernels (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels,
-                           const char *dir, char **out_path, GError **error)
-{
-  return export_to_dir (tree, format, weight, kernels, NULL, dir, out_path, error);
-}
-
 AfgAtomicFile *
-afg_export_to_dir_pending (const AfgTree *tree, AfgFormat format, AfgWeight weight, const char *dir,
+afg_export_to_dir_pending (const AfgTree *tree, const AfgExportOptions *options, const char *dir,
                            GError **error)
 {
-  g_autofree char *path = g_build_filename (dir, afg_format_file_name (format), NULL);
+  g_autofree char *path = NULL;
 
+  g_return_val_if_fail (tree != NULL && options != NULL && dir != NULL, NULL);
+
+  path = g_build_filename (dir, afg_format_file_name (options->format), NULL);
   if (!make_dir (dir, error))
     return NULL;
-  return write_to_file (tree, format, weight, FALSE, NULL, path, error);
-}
-
-gboolean
-afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
-{
-  return export_to_file (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, FALSE, tasks, path, error);
+  return write_to_file (tree, options, path, NULL, error);
 }
 
 gboolean
 afg_export_check_path (const AfgTree *tree, const char *path, GError **error)
 {
   return check_output_path (tree, path, error);
-}
-
-gboolean
-afg_export_trace_to_dir (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *dir, char **out_path,
-                         GError **error)
-{
-  return export_to_dir (tree, AFG_FORMAT_TRACE, AFG_WEIGHT_HOST, FALSE, tasks, dir, out_path, error);
 }

@@ -42,6 +42,7 @@ typedef struct {
   const gint64 *values;
   AfgWeight     weight;
   gboolean      kernels;
+  GString      *out;
 } Folding;
 
 /* A thread's own time: none in a built tree, but what a transform left
@@ -88,34 +89,31 @@ append_node (GString *out, const AfgTree *tree, guint32 i, const Folding *f)
     }
 }
 
-static void
-write_folded (const AfgTree *tree, const Folding *f, GString *out)
+static gboolean
+fold_node (const AfgTree *tree, guint32 i, guint32 *unused, gpointer data)
 {
-  const AfgNode *nodes = afg_tree_get_nodes (tree);
-  const gint64 *values = f->values;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const Folding *f = data;
 
-  if (values == NULL)
+  if (afg_tree_get_node (tree, i)->depth == 1 && thread_own (tree, f->self_column, i) > 0)
+    append_stack (f->out, tree, i, thread_own (tree, f->self_column, i));
+  else if (f->kernels)
+    append_node (f->out, tree, i, f);
+  else if (f->values[i] > 0)
+    append_stack (f->out, tree, i, f->values[i]);
+  return TRUE;
+}
+
+static void
+write_folded (const AfgTree *tree, const Folding *f)
+{
+  if (f->values == NULL)
     return;
-  for (guint t = afg_tree_get_n_threads (tree); t-- > 0;)
-    g_array_append_val (stack, afg_tree_get_thread (tree, t)->node);
-  while (stack->len > 0)
+  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
     {
-      guint32 i = g_array_index (stack, guint32, stack->len - 1);
-      const AfgNode *n = &nodes[i];
+      guint32 thread = afg_tree_get_thread (tree, t)->node;
 
-      g_array_set_size (stack, stack->len - 1);
-      if (n->depth == 1 && thread_own (tree, f->self_column, i) > 0)
-        append_stack (out, tree, i, thread_own (tree, f->self_column, i));
-      else if (f->kernels)
-        append_node (out, tree, i, f);
-      else if (values[i] > 0)
-        append_stack (out, tree, i, values[i]);
-      for (guint32 c = n->n_children; c-- > 0;)
-        {
-          guint32 child = n->first_child + c;
-          g_array_append_val (stack, child);
-        }
+      fold_node (tree, thread, NULL, (gpointer) f);
+      afg_tree_walk (tree, thread, 0, fold_node, (gpointer) f);
     }
 }
 
@@ -123,9 +121,9 @@ write_folded (const AfgTree *tree, const Folding *f, GString *out)
 void
 afg_folded_write (const AfgTree *tree, AfgColumn self_column, GString *out)
 {
-  Folding f = { self_column, afg_tree_get_column (tree, self_column), AFG_WEIGHT_HOST, FALSE };
+  Folding f = { self_column, afg_tree_get_column (tree, self_column), AFG_WEIGHT_HOST, FALSE, out };
 
-  write_folded (tree, &f, out);
+  write_folded (tree, &f);
 }
 
 void
@@ -133,7 +131,7 @@ afg_folded_write_weighted (const AfgTree *tree, AfgWeight weight, gboolean kerne
 {
   AfgColumn self_column = afg_weight_get_self_column (weight);
   Folding f = { self_column, afg_tree_get_column (tree, self_column), weight,
-                kernels && afg_weight_has_kernels (weight) };
+                kernels && afg_weight_has_kernels (weight), out };
 
-  write_folded (tree, &f, out);
+  write_folded (tree, &f);
 }

@@ -51,6 +51,36 @@ afg_json_append_string (GString *out, const char *text)
 }
 
 void
+afg_json_append_text (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    switch (*p)
+      {
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\b': g_string_append (out, "\\b"); break;
+      case '\f': g_string_append (out, "\\f"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\u%04x", *p);
+        else
+          g_string_append_c (out, *p);
+      }
+  g_string_append_c (out, '"');
+}
+
+void
+afg_json_append_member_int (GString *out, const char *name, gint64 value)
+{
+  g_string_append_printf (out, ",\"%s\":", name);
+  afg_json_append_int (out, value);
+}
+
+void
 afg_json_append_stats (GString *out, const AfgStats *s)
 {
   g_string_append_printf (out,

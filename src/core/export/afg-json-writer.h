@@ -18,8 +18,16 @@ afg_json_needs_escape (guchar c)
  * result can sit inside an HTML <script> element. */
 void afg_json_append_string (GString    *out,
                              const char *text);
+/* Appends @text as a JSON string for a file read on its own (ranks.json):
+ * <, > and & as they are, \b and \f short, DEL escaped. */
+void afg_json_append_text   (GString    *out,
+                             const char *text);
 void afg_json_append_int    (GString    *out,
                              gint64      value);
+/* ,"NAME":VALUE */
+void afg_json_append_member_int (GString    *out,
+                                 const char *name,
+                                 gint64      value);
 /* "stats":{…} of JSON v1, shared by the JSON export and the HTML page. */
 void afg_json_append_stats  (GString        *out,
                              const AfgStats *stats);

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,110 +10,93 @@
 #include "afg-format.h"
 #include "afg-math.h"
 #include "afg-job-collectives.h"
+#include "afg-json-writer.h"
 #include "afg-ranks-writer.h"
-
-static void
-add_int (JsonBuilder *builder, const char *name, gint64 value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
 
 /* The device timeline's split, null without one. */
 static void
-add_device (JsonBuilder *builder, gboolean has_device, const AfgDeviceSplit *split)
+put_device (GString *out, gboolean has_device, const AfgDeviceSplit *split)
 {
-  json_builder_set_member_name (builder, "device");
   if (!has_device)
     {
-      json_builder_add_null_value (builder);
+      g_string_append (out, ",\"device\":null");
       return;
     }
-  json_builder_begin_object (builder);
-  add_int (builder, "compute_ns", split->compute_ns);
-  add_int (builder, "comm_ns", split->comm_ns);
-  add_int (builder, "other_ns", split->other_ns);
-  add_int (builder, "free_ns", split->free_ns);
-  json_builder_end_object (builder);
+  g_string_append (out, ",\"device\":{\"compute_ns\":");
+  afg_json_append_int (out, split->compute_ns);
+  afg_json_append_member_int (out, "comm_ns", split->comm_ns);
+  afg_json_append_member_int (out, "other_ns", split->other_ns);
+  afg_json_append_member_int (out, "free_ns", split->free_ns);
+  g_string_append_c (out, '}');
 }
 
 static void
-add_rank (JsonBuilder *builder, const AfgRankSummary *rank, const AfgJobCollectives *collectives, guint i)
+put_steps (GString *out, const AfgRankSummary *rank)
 {
-  json_builder_begin_object (builder);
-  add_int (builder, "rank", rank->rank);
-  json_builder_set_member_name (builder, "file");
-  json_builder_add_string_value (builder, rank->file);
-  add_int (builder, "rows", (gint64) rank->rows);
-  add_int (builder, "threads", rank->threads);
-  add_int (builder, "host_ns", rank->host_ns);
-  add_int (builder, "npu_ns", rank->npu_ns);
-  add_device (builder, rank->has_device, &rank->device);
-  add_int (builder, "comm_ns", rank->comm_ns);
-  add_int (builder, "comm_wait_ns", collectives->wait_ns[i]);
-  add_int (builder, "last_arrivals", collectives->last_arrivals[i]);
-  json_builder_set_member_name (builder, "is_straggler");
-  json_builder_add_boolean_value (builder, collectives->straggler == (int) i);
-  json_builder_set_member_name (builder, "steps");
-  json_builder_begin_array (builder);
+  g_string_append (out, ",\"steps\":[");
   for (guint i = 0; i < rank->steps->len; i++)
     {
       const AfgRankStep *step = &g_array_index (rank->steps, AfgRankStep, i);
 
-      json_builder_begin_object (builder);
-      add_int (builder, "id", step->id);
-      add_int (builder, "host_ns", step->host_ns);
-      add_int (builder, "npu_ns", step->npu_ns);
-      add_device (builder, rank->has_device, &step->device);
-      json_builder_end_object (builder);
+      g_string_append (out, i > 0 ? ",{\"id\":" : "{\"id\":");
+      afg_json_append_int (out, step->id);
+      afg_json_append_member_int (out, "host_ns", step->host_ns);
+      afg_json_append_member_int (out, "npu_ns", step->npu_ns);
+      put_device (out, rank->has_device, &step->device);
+      g_string_append_c (out, '}');
     }
-  json_builder_end_array (builder);
-  json_builder_set_member_name (builder, "error");
-  if (rank->error != NULL)
-    json_builder_add_string_value (builder, rank->error);
-  else
-    json_builder_add_null_value (builder);
-  json_builder_end_object (builder);
+  g_string_append_c (out, ']');
 }
 
 static void
-add_job (JsonBuilder *builder, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives)
+put_rank (GString *out, const AfgRankSummary *rank, const AfgJobCollectives *collectives, guint i)
 {
-  json_builder_set_member_name (builder, "collectives");
-  json_builder_begin_object (builder);
-  add_int (builder, "matched", collectives->matched->len);
-  add_int (builder, "qualifying", collectives->n_qualifying);
-  json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "straggler");
-  if (collectives->straggler >= 0)
-    json_builder_add_int_value (builder, ranks[collectives->straggler]->rank);
+  g_string_append (out, i > 0 ? ",{\"rank\":" : "{\"rank\":");
+  afg_json_append_int (out, rank->rank);
+  g_string_append (out, ",\"file\":");
+  afg_json_append_text (out, rank->file);
+  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
+  afg_json_append_member_int (out, "threads", rank->threads);
+  afg_json_append_member_int (out, "host_ns", rank->host_ns);
+  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
+  put_device (out, rank->has_device, &rank->device);
+  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
+  afg_json_append_member_int (out, "comm_wait_ns", collectives->wait_ns[i]);
+  afg_json_append_member_int (out, "last_arrivals", collectives->last_arrivals[i]);
+  g_string_append_printf (out, ",\"is_straggler\":%s", collectives->straggler == (int) i ? "true" : "false");
+  put_steps (out, rank);
+  g_string_append (out, ",\"error\":");
+  if (rank->error != NULL)
+    afg_json_append_text (out, rank->error);
   else
-    json_builder_add_null_value (builder);
+    g_string_append (out, "null");
+  g_string_append_c (out, '}');
+}
+
+static void
+put_job (GString *out, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives)
+{
+  g_string_append (out, ",\"collectives\":{\"matched\":");
+  afg_json_append_int (out, collectives->matched->len);
+  afg_json_append_member_int (out, "qualifying", collectives->n_qualifying);
+  g_string_append (out, "},\"straggler\":");
+  if (collectives->straggler >= 0)
+    afg_json_append_int (out, ranks[collectives->straggler]->rank);
+  else
+    g_string_append (out, "null");
 }
 
 char *
 afg_ranks_json_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigures *figures)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
+  GString *out = g_string_new ("{\"format\":\"ascend-flamegraph-ranks\",\"version\":2");
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, "ascend-flamegraph-ranks");
-  add_int (builder, "version", 2);
-  add_job (builder, ranks, figures->collectives);
-  json_builder_set_member_name (builder, "ranks");
-  json_builder_begin_array (builder);
+  put_job (out, ranks, figures->collectives);
+  g_string_append (out, ",\"ranks\":[");
   for (guint i = 0; i < n; i++)
-    add_rank (builder, ranks[i], figures->collectives, i);
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  return g_strconcat (text, "\n", NULL);
+    put_rank (out, ranks[i], figures->collectives, i);
+  g_string_append (out, "]}\n");
+  return g_string_free (out, FALSE);
 }
 
 /* Rows of the collectives table: the largest spreads. */

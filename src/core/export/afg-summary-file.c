@@ -29,13 +29,6 @@ append_string (GString *out, const char *text)
 }
 
 static void
-append_member_int (GString *out, const char *name, gint64 value)
-{
-  g_string_append_printf (out, ",\"%s\":", name);
-  afg_json_append_int (out, value);
-}
-
-static void
 append_device (GString *out, gboolean has_device, const AfgDeviceSplit *d)
 {
   g_string_append (out, ",\"device\":");
@@ -70,8 +63,8 @@ append_steps (GString *out, const AfgRankSummary *rank)
       const AfgRankStep *step = &g_array_index (rank->steps, AfgRankStep, i);
 
       g_string_append_printf (out, "%s{\"id\":%" G_GINT64_FORMAT, i ? "," : "", step->id);
-      append_member_int (out, "host_ns", step->host_ns);
-      append_member_int (out, "npu_ns", step->npu_ns);
+      afg_json_append_member_int (out, "host_ns", step->host_ns);
+      afg_json_append_member_int (out, "npu_ns", step->npu_ns);
       append_device (out, rank->has_device, &step->device);
       g_string_append_c (out, '}');
     }
@@ -127,12 +120,12 @@ afg_summary_file_write (const AfgRankSummary *rank, const AfgSummaryOptions *opt
   append_options (out, options);
   g_string_append_printf (out, ",\"rank\":%d,\"file\":", rank->rank);
   append_string (out, rank->file);
-  append_member_int (out, "rows", (gint64) rank->rows);
-  append_member_int (out, "threads", rank->threads);
-  append_member_int (out, "host_ns", rank->host_ns);
-  append_member_int (out, "npu_ns", rank->npu_ns);
+  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
+  afg_json_append_member_int (out, "threads", rank->threads);
+  afg_json_append_member_int (out, "host_ns", rank->host_ns);
+  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
   append_device (out, rank->has_device, &rank->device);
-  append_member_int (out, "comm_ns", rank->comm_ns);
+  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
   append_steps (out, rank);
   append_collectives (out, rank);
   append_frames (out, rank);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "afg-atomic-file.h"
 #include "afg-device-tasks.h"
@@ -96,61 +96,56 @@ gboolean    afg_trace_write         (const AfgTree    *tree,
 const char *afg_format_file_name    (AfgFormat         format);
 gboolean    afg_format_from_string  (const char       *text,
                                      AfgFormat        *format);
-/* Serialises @tree and writes DIR/<file name> atomically (temp file in
- * DIR + rename). On error nothing is left behind in @dir. */
+/* What an export writes. */
+typedef struct {
+  AfgFormat     format;
+  AfgWeight     weight;       /* folded: what the stacks weigh (a tree
+                               * without NPU data gives no NPU stacks) */
+  gboolean      kernels;      /* folded: as afg_folded_write_weighted() */
+  GCancellable *cancellable;  /* trace: stops the read of the device tasks */
+} AfgExportOptions;
+
+/* The one way to export: serialises @tree as @options say and writes
+ * @path atomically (temp file beside it + rename); on error nothing is
+ * left behind. A trace first reads the device tasks from the DB again
+ * (afg_trace_reader_read); a DB that cannot give them still gets its
+ * host tracks, and @warning (may be NULL) says why. */
+gboolean    afg_export              (const AfgTree    *tree,
+                                     const AfgExportOptions *options,
+                                     const char       *path,
+                                     char            **warning,
+                                     GError          **error);
+/* afg_export() to DIR/<the format's file name>, DIR made if need be;
+ * @out_path (may be NULL) gets the file's path. */
 gboolean    afg_export_to_dir       (const AfgTree    *tree,
-                                     AfgFormat         format,
+                                     const AfgExportOptions *options,
                                      const char       *dir,
                                      char            **out_path,
+                                     char            **warning,
                                      GError          **error);
+/* As afg_export_to_dir(), but the file is left written and not yet
+ * committed: afg_atomic_file_commit() (from any thread) fsyncs and
+ * renames it into place, afg_atomic_file_abort() drops it. So that the
+ * wait for the disk need not hold up the caller's next work. */
+AfgAtomicFile *afg_export_to_dir_pending (const AfgTree *tree,
+                                          const AfgExportOptions *options,
+                                          const char    *dir,
+                                          GError       **error);
+/* The window's two calls, until it calls afg_export(): @format other
+ * than a trace, and a trace of @tasks. */
 gboolean    afg_export_to_file      (const AfgTree    *tree,
                                      AfgFormat         format,
                                      const char       *path,
                                      GError          **error);
-/* As afg_export_to_dir(); @weight chooses the folded stacks' values (a
- * tree without NPU data gives no NPU stacks). */
-gboolean    afg_export_to_dir_weighted (const AfgTree *tree,
-                                     AfgFormat         format,
-                                     AfgWeight         weight,
-                                     const char       *dir,
-                                     char            **out_path,
+gboolean    afg_export_trace_to_file (const AfgTree   *tree,
+                                     const AfgDeviceTasks *tasks,
+                                     const char       *path,
                                      GError          **error);
-
-/* As afg_export_to_dir_weighted(); @kernels as afg_folded_write_weighted(). */
-gboolean    afg_export_to_dir_kernels (const AfgTree  *tree,
-                                     AfgFormat         format,
-                                     AfgWeight         weight,
-                                     gboolean          kernels,
-                                     const char       *dir,
-                                     char            **out_path,
-                                     GError          **error);
-
-/* As afg_export_to_dir_weighted(), but the file is left written and not
- * yet committed: afg_atomic_file_commit() (from any thread) fsyncs and
- * renames it into place, afg_atomic_file_abort() drops it. So that the
- * wait for the disk need not hold up the caller's next work. */
-AfgAtomicFile *afg_export_to_dir_pending (const AfgTree *tree,
-                                          AfgFormat      format,
-                                          AfgWeight      weight,
-                                          const char    *dir,
-                                          GError       **error);
 
 /* Writes @data to @path through an atomic temp file (afg-atomic-file.h). */
 gboolean    afg_export_write_data   (const char       *path,
                                      const char       *data,
                                      gsize             len,
-                                     GError          **error);
-
-/* AFG_FORMAT_TRACE with the device tasks (afg_trace_reader_read); the
- * other export functions write a trace without them. */
-gboolean    afg_export_trace_to_file (const AfgTree   *tree,
-                                     const AfgDeviceTasks *tasks,
-                                     const char       *path,
-                                     GError          **error);
-gboolean    afg_export_trace_to_dir (const AfgTree    *tree,
-                                     const AfgDeviceTasks *tasks,
-                                     const char       *dir,
-                                     char            **out_path,
                                      GError          **error);
 
 /* FALSE, with G_FILE_ERROR, when @path is a directory or @tree's DB. */

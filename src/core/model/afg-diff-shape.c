@@ -79,40 +79,34 @@ make_child (ShapeBuild *build, guint32 parent, guint32 name)
 }
 
 typedef struct {
-  guint32 source;
-  guint32 target;
-} Pending;
+  ShapeBuild    *build;
+  AfgDiffSide    side;
+  const gint64  *totals;
+  GCancellable  *cancellable;
+  guint          visited;
+} Adding;
 
-/* Depth-first without recursion: stacks may be AFG_MAX_DEPTH deep. */
+/* @target: the shape's node of the parent, then of this node. */
+static gboolean
+add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
+{
+  Adding *a = data;
+
+  *target = make_child (a->build, *target, a->build->name_maps[a->side][tree->nodes[node].name]);
+  afg_path_tree_builder_add (a->build->builders[a->side], *target, tree->columns[AFG_COLUMN_CALLS][node],
+                             a->totals != NULL ? a->totals[node] : 0, 0);
+  return ++a->visited % CANCEL_CHECK_INTERVAL != 0 || !g_cancellable_is_cancelled (a->cancellable);
+}
+
 static gboolean
 add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *cancellable)
 {
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
   const gint64 *totals = afg_tree_has_column (tree, build->total_column) ? tree->columns[build->total_column] : NULL;
-  guint visited = 0;
+  Adding adding = { build, side, totals, cancellable, 0 };
 
   for (guint t = 0; t < tree->n_threads; t++)
-    {
-      const AfgNode *thread = &tree->nodes[tree->threads[t].node];
-
-      for (guint32 c = 0; c < thread->n_children; c++)
-        g_array_append_val (stack, ((Pending) { thread->first_child + c, AFG_TREE_ROOT }));
-    }
-  while (stack->len > 0)
-    {
-      Pending p = g_array_index (stack, Pending, stack->len - 1);
-      const AfgNode *node = &tree->nodes[p.source];
-      guint32 target = make_child (build, p.target, build->name_maps[side][node->name]);
-
-      g_array_set_size (stack, stack->len - 1);
-      afg_path_tree_builder_add (build->builders[side], target,
-                                 tree->columns[AFG_COLUMN_CALLS][p.source],
-                                 totals != NULL ? totals[p.source] : 0, 0);
-      for (guint32 c = 0; c < node->n_children; c++)
-        g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
-      if (++visited % CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-    }
+    if (!afg_tree_walk (tree, tree->threads[t].node, AFG_TREE_ROOT, add_node, &adding))
+      return FALSE;
   return TRUE;
 }
 

@@ -120,43 +120,36 @@ add_stats (AfgStats *sum, const AfgStats *s)
 }
 
 typedef struct {
-  guint32 source;
-  guint32 target;
-} Pending;
+  AfgMergedTree *self;
+  guint32       *map;  /* the document's names -> merged names */
+} Adding;
 
-/* Depth-first without recursion: stacks may be AFG_MAX_DEPTH deep. */
+/* @target: the merged node of the parent, then of this node. */
+static gboolean
+add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
+{
+  Adding *adding = data;
+  guint32 name = tree->nodes[node].name;
+
+  if (adding->map[name] == AFG_NODE_NONE)
+    adding->map[name] = intern (adding->self, afg_document_get_string (tree->document, name));
+  *target = child (adding->self, *target, adding->map[name]);
+  add_to (adding->self, *target, tree->columns[AFG_COLUMN_CALLS][node], tree->columns[AFG_COLUMN_TOTAL_NS][node]);
+  return TRUE;
+}
+
 void
 afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
 {
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pending));
-  AfgDocument *document = afg_tree_get_document (tree);
-  g_autofree guint32 *map = g_new (guint32, MAX (afg_document_get_n_strings (document), 1));
+  guint n_strings = MAX (afg_document_get_n_strings (afg_tree_get_document (tree)), 1);
+  g_autofree guint32 *map = g_new (guint32, n_strings);
+  Adding adding = { self, map };
 
-  memset (map, 0xff, sizeof (guint32) * MAX (afg_document_get_n_strings (document), 1));
-  for (guint t = 0; t < tree->n_threads; t++)
-    {
-      const AfgNode *thread = &tree->nodes[tree->threads[t].node];
-
-      for (guint32 c = 0; c < thread->n_children; c++)
-        g_array_append_val (stack, ((Pending) { thread->first_child + c, THREAD_NODE }));
-    }
+  memset (map, 0xff, sizeof (guint32) * n_strings);
   add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
           tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
-  while (stack->len > 0)
-    {
-      Pending p = g_array_index (stack, Pending, stack->len - 1);
-      const AfgNode *node = &tree->nodes[p.source];
-      guint32 target;
-
-      if (map[node->name] == AFG_NODE_NONE)
-        map[node->name] = intern (self, afg_document_get_string (document, node->name));
-      target = child (self, p.target, map[node->name]);
-      g_array_set_size (stack, stack->len - 1);
-      add_to (self, target, tree->columns[AFG_COLUMN_CALLS][p.source],
-              tree->columns[AFG_COLUMN_TOTAL_NS][p.source]);
-      for (guint32 c = 0; c < node->n_children; c++)
-        g_array_append_val (stack, ((Pending) { node->first_child + c, target }));
-    }
+  for (guint t = 0; t < tree->n_threads; t++)
+    afg_tree_walk (tree, tree->threads[t].node, THREAD_NODE, add_node, &adding);
   add_stats (&self->stats, afg_tree_get_stats (tree));
   self->n_added++;
 }

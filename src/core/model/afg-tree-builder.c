@@ -10,6 +10,7 @@
 #include "afg-huge.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
+#include "afg-nesting.h"
 #include "afg-select.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-private.h"
@@ -42,12 +43,6 @@ typedef struct {
 /* A kernel leaf while building: AfgNpuKernel and its build node. */
 typedef AfgNodeKernel BuildKernel;
 
-typedef struct {
-  gint64  end;
-  guint32 node;
-  guint32 last_child;    /* the child most recently entered from this frame */
-} Frame;
-
 #define CANCEL_CHECK_EVENTS 65536
 
 typedef struct {
@@ -68,8 +63,7 @@ typedef struct {
   guint32      *event_nodes; /* the node each event of the thread became */
   GArray       *threads;     /* AfgThread, node = build node index */
   AfgIntMap     children;    /* parent << 32 | name -> node */
-  Frame         stack[AFG_MAX_DEPTH + 1];
-  guint         sp;
+  AfgNesting    nesting;
 } Builder;
 
 static inline gboolean
@@ -104,7 +98,7 @@ append_node (Builder *self, guint32 parent, guint32 name, guint32 depth, guint32
  * followed the previous one last time is nearly always the one wanted, so
  * the map is only consulted on a new path. */
 static guint32
-predicted_child (Builder *self, const Frame *frame, guint32 name)
+predicted_child (Builder *self, const AfgNestFrame *frame, guint32 name)
 {
   guint32 guess;
 
@@ -118,14 +112,14 @@ predicted_child (Builder *self, const Frame *frame, guint32 name)
 }
 
 static guint32
-child_of (Builder *self, Frame *frame, guint32 name)
+child_of (Builder *self, AfgNestFrame *frame, guint32 name)
 {
   guint64 key = (guint64) frame->node << 32 | name;
   guint32 child = predicted_child (self, frame, name);
 
   if (child == AFG_NODE_NONE && !afg_int_map_lookup (&self->children, key, &child))
     {
-      child = append_node (self, frame->node, name, self->sp + 2, node_at (self, frame->node)->thread);
+      child = append_node (self, frame->node, name, self->nesting.depth + 2, node_at (self, frame->node)->thread);
       afg_int_map_insert (&self->children, key, child);
     }
   if (frame->last_child == AFG_NODE_NONE)
@@ -146,19 +140,18 @@ add_event (Builder *self, const AfgEvent *ev, gint64 ns)
   guint32 child;
 
   /* Each frame the event started inside but outlives is one partial overlap. */
-  while (self->sp > 0 && self->stack[self->sp].end < ev->end)
-    stats->partial_overlaps += ev->start < self->stack[self->sp--].end;
-  if (self->sp >= AFG_MAX_DEPTH)
+  stats->partial_overlaps += afg_nesting_close (&self->nesting, ev->start, ev->end);
+  if (afg_nesting_is_full (&self->nesting))
     {
       stats->depth_truncated++;
-      return self->stack[self->sp].node;
+      return afg_nesting_top (&self->nesting)->node;
     }
-  child = child_of (self, &self->stack[self->sp], ev->name);
+  child = child_of (self, afg_nesting_top (&self->nesting), ev->name);
   node = node_at (self, child);
   node->calls++;
   node->total_ns = afg_sat_add (node->total_ns, ns);
   stats->used++;
-  self->stack[++self->sp] = (Frame) { ev->end, child, AFG_NODE_NONE };
+  afg_nesting_open (&self->nesting, ev->end, child);
   return child;
 }
 
@@ -321,8 +314,7 @@ add_thread (Builder *self, guint index, const AfgEventThread *t)
   const AfgNpuKindEntry *kind_entries = afg_document_get_npu_kind_entries (self->tree->document, index, &n_kinds);
 
   thread.node = append_node (self, AFG_TREE_ROOT, t->label, 1, self->threads->len);
-  self->sp = 0;
-  self->stack[0] = (Frame) { G_MAXINT64, thread.node, AFG_NODE_NONE };
+  afg_nesting_start (&self->nesting, thread.node);
   if (durations)
     self->event_nodes = afg_huge_alloc (sizeof (guint32) * MAX (t->n_events, 1));
   afg_event_cursor_init (&cursor, t);
@@ -637,7 +629,7 @@ builder_init (Builder *self, AfgTree *tree, GCancellable *cancellable, AfgStats 
   self->stats = stats;
   self->busy = NULL;
   self->event_nodes = NULL;
-  self->sp = 0;
+  self->nesting.depth = 0;
   afg_vec_init (&self->nodes, sizeof (BuildNode), expected);
   memset (&self->durations, 0, sizeof self->durations);
   afg_vec_init (&self->kinds, sizeof (NodeKinds), 0);

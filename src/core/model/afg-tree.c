@@ -294,3 +294,36 @@ afg_tree_get_transforms (const AfgTree *self)
 {
   return self->transforms;
 }
+
+typedef struct {
+  guint32 node;
+  guint32 value;
+} Pending;
+
+static void
+push_children (GArray *stack, const AfgNode *node, guint32 value)
+{
+  for (guint32 c = node->n_children; c-- > 0;)
+    g_array_append_val (stack, ((Pending) { node->first_child + c, value }));
+}
+
+gboolean
+afg_tree_walk (const AfgTree *self, guint32 from, guint32 value, AfgTreeVisitFunc visit, gpointer data)
+{
+  g_autoptr(GArray) stack = NULL;
+
+  g_return_val_if_fail (self != NULL && from < self->n_nodes && visit != NULL, FALSE);
+
+  stack = g_array_new (FALSE, FALSE, sizeof (Pending));
+  push_children (stack, &self->nodes[from], value);
+  while (stack->len > 0)
+    {
+      Pending p = g_array_index (stack, Pending, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      if (!visit (self, p.node, &p.value, data))
+        return FALSE;
+      push_children (stack, &self->nodes[p.node], p.value);
+    }
+  return TRUE;
+}

@@ -152,6 +152,22 @@ gboolean          afg_tree_is_descendant     (const AfgTree  *self,
                                               guint32         node,
                                               guint32         ancestor);
 
+/* Called on each node of a walk, parents before children: @value holds
+ * what the parent's call left there, and what this call leaves in it is
+ * what the node's children get. FALSE stops the walk. */
+typedef gboolean (*AfgTreeVisitFunc) (const AfgTree  *tree,
+                                      guint32         node,
+                                      guint32        *value,
+                                      gpointer        data);
+/* Every node below @from, depth-first, children in their order; @from's
+ * children get @value. Without recursion: stacks may be AFG_MAX_DEPTH
+ * deep. FALSE when @visit stopped it. */
+gboolean          afg_tree_walk              (const AfgTree  *self,
+                                              guint32         from,
+                                              guint32         value,
+                                              AfgTreeVisitFunc visit,
+                                              gpointer        data);
+
 /* The transforms (afg-tree-transform.h) that made this tree from the one
  * built from its document, in order; NULL when none. */
 typedef struct _AfgTransformList AfgTransformList;

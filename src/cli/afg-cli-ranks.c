@@ -12,8 +12,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "afg-cli.h"
 #include "afg-cli-ranks.h"
+#include "afg-cli-report.h"
 #include "afg-error.h"
 #include "afg-flat-dir.h"
 #include "afg-frame-reducer.h"
@@ -22,7 +22,7 @@
 #include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
 
-#define PROG "ascend-flamegraph"
+#define PROG AFG_CLI_PROG
 
 typedef struct {
   const AfgCliRanksOptions *opts;
@@ -77,6 +77,7 @@ static gboolean
 export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
   Job *job = data;
+  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL };
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
@@ -98,7 +99,7 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   /* The serialised page is the peak of a rank's memory: one at a time, so
    * that two workers' peaks never add up (the others are still loading). */
   g_mutex_lock (&job->writing);
-  file = afg_export_to_dir_pending (tree, job->opts->format, job->opts->weight, dir, error);
+  file = afg_export_to_dir_pending (tree, &options, dir, error);
   g_mutex_unlock (&job->writing);
   if (file == NULL)
     {
@@ -166,7 +167,7 @@ static void
 print_warnings (const AfgJobFolder *folder)
 {
   for (guint i = 0; i < folder->warnings->len; i++)
-    g_printerr (_("%s: warning: %s\n"), PROG, (const char *) g_ptr_array_index (folder->warnings, i));
+    afg_cli_print_warning (PROG, g_ptr_array_index (folder->warnings, i));
 }
 
 /* One error line per rank that could not be read; the count of them. */

@@ -6,15 +6,14 @@
 
 #include <glib/gi18n.h>
 
-#include "afg-cli.h"
 #include "afg-cli-diff.h"
+#include "afg-cli-report.h"
 #include "afg-diff-writers.h"
-#include "afg-format.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-transform.h"
 
-#define PROG "ascend-flamegraph"
+#define PROG AFG_CLI_PROG
 
 typedef struct {
   const char              *path;
@@ -67,23 +66,6 @@ load_sides (Side *sides)
   g_thread_join (thread);
 }
 
-static void
-print_summary (AfgDiffShape *diff, double seconds, const char *out_path)
-{
-  AfgTree *tree = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B);
-  guint only[2] = { 0, 0 };
-  g_autofree char *shown = afg_format_path (out_path);
-
-  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
-    for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
-      if (!afg_diff_shape_has_node (diff, 1 - s, n))
-        only[s]++;
-  g_printerr (_("%s: A %s, B %s: %'u frames, %'u only in A, %'u only in B; %.2f s; wrote %s\n"), PROG,
-              afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A))),
-              afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B))),
-              afg_tree_get_n_nodes (tree) - 1, only[AFG_DIFF_SIDE_A], only[AFG_DIFF_SIDE_B], seconds, shown);
-}
-
 static int
 write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
 {
@@ -94,12 +76,7 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
   g_autofree char *out_path = NULL;
 
   if (!afg_diff_export_to_dir (diff, opts->format, opts->output ? opts->output : ".", &out_path, &error))
-    {
-      if (error->domain != G_FILE_ERROR)
-        return afg_cli_report_build_error (error, NULL);
-      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
-      return AFG_EXIT_WRITE_FAILED;
-    }
+    return afg_cli_report_export_error (error, NULL);
   if (!opts->quiet)
     {
       for (guint s = 0; s < 2; s++)
@@ -109,7 +86,7 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
 
           afg_cli_print_warnings (who, sides[s].tree, opts->weight);
         }
-      print_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
+      afg_cli_print_diff_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
     }
   return AFG_EXIT_OK;
 }

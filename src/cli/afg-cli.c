@@ -14,18 +14,16 @@
 #include "afg-cli.h"
 #include "afg-cli-diff.h"
 #include "afg-cli-ranks.h"
-#include "afg-document-timeline.h"
-#include "afg-error.h"
+#include "afg-cli-report.h"
 #include "afg-format.h"
 #include "afg-huge.h"
 #include "afg-job-folder.h"
 #include "afg-loader.h"
-#include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-transform.h"
 #include "afg-writers.h"
 
-#define PROG "ascend-flamegraph"
+#define PROG AFG_CLI_PROG
 #define TOP_UNSET G_MININT
 
 typedef struct {
@@ -82,15 +80,6 @@ afg_cli_window_diff (int argc, char **argv, const char **a, const char **b)
   return TRUE;
 }
 
-/* Whole lines are translated, so that a language may use its own colon. */
-void
-afg_cli_print_error (const char *message, const char *hint)
-{
-  g_printerr (_("%s: error: %s\n"), PROG, message);
-  if (hint != NULL)
-    g_printerr (_("%s: hint: %s\n"), PROG, hint);
-}
-
 static int
 usage_error (const char *message)
 {
@@ -142,104 +131,6 @@ on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
     g_printerr ("\r%-60s", _("building the flame graph…"));
 }
 
-static void
-print_summary (const AfgTree *tree, double seconds, const char *out_path)
-{
-  const AfgStats *s = afg_tree_get_stats (tree);
-  g_autofree char *shown = afg_format_path (out_path);
-
-  g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"
-                PRIu64 " other type, %'" PRIu64 " NULL, %'" PRIu64
-                " malformed, %'" PRIu64 " non-positive duration, %'" PRIu64
-                " ProfilerStep; %'u threads, %'u nodes, %'" PRIu64 " partial overlaps, %'"
-                PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
-              PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
-              s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
-              s->profiler_steps, afg_tree_get_n_threads (tree),
-              afg_tree_get_n_nodes (tree) - 1 - afg_tree_get_n_threads (tree),
-              s->partial_overlaps, s->depth_truncated, seconds, shown);
-}
-
-/* The whole DB's device work by kind: what really costs, at a glance. */
-static void
-print_kinds_summary (const AfgTree *tree)
-{
-  const AfgNpuKindStats *k = afg_document_get_npu_kind_stats (afg_tree_get_document (tree));
-  g_autofree char *compute = afg_format_duration (k->compute_ns);
-  g_autofree char *comm = afg_format_duration (k->comm_ns);
-  g_autofree char *exposed = afg_format_duration (k->exposed_ns);
-  g_autofree char *other = afg_format_duration (k->other_ns);
-
-  g_printerr (_("%s: NPU: compute %s, communication %s (%s exposed), other %s\n"),
-              PROG, compute, comm, exposed, other);
-}
-
-/* What the device did over the whole profile, in shares of its window. */
-static void
-print_timeline_summary (const AfgTree *tree)
-{
-  const AfgDocument *document = afg_tree_get_document (tree);
-  const AfgDeviceTimeline *timeline = afg_document_get_timeline (document);
-  AfgDeviceSplit split;
-  gint64 start, end;
-  g_autofree char *words = NULL;
-
-  if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
-    return;
-  afg_device_timeline_split (timeline, start, end, &split);
-  words = afg_device_split_describe (&split, end - start, FALSE);
-  g_printerr (_("%s: NPU timeline: %s\n"), PROG, words);
-}
-
-/* Device time of the whole profile, beside the summary line. */
-static void
-print_npu_summary (const AfgTree *tree)
-{
-  const AfgNpuStats *npu = afg_document_get_npu_stats (afg_tree_get_document (tree));
-  g_autofree char *linked = NULL;
-  g_autofree char *unlinked = NULL;
-
-  if (npu == NULL)
-    return;
-  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
-  unlinked = afg_format_duration (npu->unlinked_ns);
-  g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
-                " tasks); %" PRIu64 " TASK rows skipped\n"),
-              PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
-  print_kinds_summary (tree);
-  print_timeline_summary (tree);
-}
-
-void
-afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
-{
-  const AfgStats *s = afg_tree_get_stats (tree);
-  AfgDocument *document = afg_tree_get_document (tree);
-  g_autoptr(GError) empty = NULL;
-
-  if (s->skipped_nonpositive > 0)
-    g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
-                who, s->skipped_nonpositive);
-  if (s->depth_truncated > 0)
-    g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
-                  " their time stays in the frame above\n"), who, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who,
-                afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
-  else if (!afg_tree_check_not_empty (tree, &empty))
-    {
-      g_printerr (_("%s: warning: %s\n"), who, empty->message);
-      g_printerr (_("%s: hint: %s\n"), who, afg_load_error_get_hint (empty));
-    }
-  if (afg_document_get_npu_warning (document) != NULL)
-    g_printerr (_("%s: warning: %s\n"), who, afg_document_get_npu_warning (document));
-  for (guint i = 0; i < afg_document_get_kind_warnings (document)->len; i++)
-    g_printerr (_("%s: warning: %s\n"), who, (const char *) g_ptr_array_index (afg_document_get_kind_warnings (document), i));
-  if (weight != AFG_WEIGHT_HOST && afg_document_get_npu_stats (document) == NULL)
-    g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
-                  " tables): the NPU-weighted output is empty\n"), who);
-}
-
 /* -f JSON is -f json: the value is matched in any case. */
 static gboolean
 parse_format (const char *text, AfgFormat *format)
@@ -276,31 +167,6 @@ scope_from_options (const CliOptions *opts, const AfgDocument *document, AfgScop
                                  opts->npu_idle, error);
 }
 
-static char *
-scope_error_hint (const GError *error, const AfgDocument *document)
-{
-  guint n;
-  const AfgStep *steps = afg_document_get_steps (document, &n);
-
-  if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
-    return g_strdup (_("export without --steps; torch_npu marks a step each time the profiler's step() is called"));
-  if (n == 1)
-    return g_strdup_printf (_("the profile has one step: --steps %" PRId64), steps[0].id);
-  return g_strdup_printf (_("choose steps the profile has, e.g. --steps %" PRId64 " or --steps %"
-                            PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
-}
-
-int
-afg_cli_report_build_error (const GError *error, const AfgDocument *document)
-{
-  g_autofree char *hint = NULL;
-
-  if (error->domain == AFG_SCOPE_ERROR)
-    hint = scope_error_hint (error, document);
-  afg_cli_print_error (error->message, hint ? hint : afg_load_error_get_hint (error));
-  return AFG_EXIT_BAD_INPUT;
-}
-
 /* Before loading: a malformed --steps is a usage error, not a DB's. */
 static gboolean
 parse_steps_option (CliOptions *opts)
@@ -328,23 +194,19 @@ print_top (const AfgTree *tree, int n, AfgWeight weight, gboolean kernels)
   fflush (stdout);
 }
 
-/* The trace reads the device tasks one by one from the DB again; a DB
- * that cannot give them still gets its host tracks, with a warning. */
+/* A DB that cannot give the trace its device tasks still gets its host
+ * tracks, with a warning. */
 static gboolean
 write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, AfgWeight weight,
               char **out_path, GError **error)
 {
-  const char *dir = opts->output ? opts->output : ".";
-  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  AfgExportOptions options = { format, weight, opts->kernels, NULL };
+  g_autofree char *warning = NULL;
+  gboolean ok = afg_export_to_dir (tree, &options, opts->output ? opts->output : ".", out_path, &warning, error);
 
-  if (format != AFG_FORMAT_TRACE)
-    return afg_export_to_dir_kernels (tree, format, weight, opts->kernels, dir, out_path, error);
-  tasks = afg_trace_reader_read (afg_tree_get_document (tree), NULL, error);
-  if (tasks == NULL)
-    return FALSE;
-  if (tasks->warning != NULL && !opts->quiet)
-    g_printerr (_("%s: warning: %s\n"), PROG, tasks->warning);
-  return afg_export_trace_to_dir (tree, tasks, dir, out_path, error);
+  if (warning != NULL && !opts->quiet)
+    afg_cli_print_warning (PROG, warning);
+  return ok;
 }
 
 static AfgCliRanksOptions
@@ -477,17 +339,11 @@ run_export (CliOptions *opts)
   if (!opts->export)
     return AFG_EXIT_OK;
   if (!write_output (opts, tree, format, weight, &out_path, &error))
-    {
-      if (error->domain != G_FILE_ERROR)
-        return afg_cli_report_build_error (error, document);
-      afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
-      return AFG_EXIT_WRITE_FAILED;
-    }
+    return afg_cli_report_export_error (error, document);
   if (!opts->quiet)
     {
       afg_cli_print_warnings (PROG, tree, weight);
-      print_summary (tree, seconds, out_path);
-      print_npu_summary (tree);
+      afg_cli_print_tree_summary (tree, seconds, out_path);
     }
   return AFG_EXIT_OK;
 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-diff-shape.h"
+#include "afg-writers.h"
+
+G_BEGIN_DECLS
+
+#define AFG_CLI_PROG "ascend-flamegraph"
+
+enum {
+  AFG_EXIT_OK = 0,
+  AFG_EXIT_BAD_INPUT = 1,
+  AFG_EXIT_USAGE = 2,
+  AFG_EXIT_WRITE_FAILED = 3,
+};
+
+/* `PROG: error: MESSAGE` and, when @hint is set, `PROG: hint: HINT`. */
+void afg_cli_print_error         (const char        *message,
+                                  const char        *hint);
+/* `WHO: warning: MESSAGE`. */
+void afg_cli_print_warning       (const char        *who,
+                                  const char        *message);
+/* A load, scope or build error of @document (NULL when it did not
+ * load) as error and hint lines; returns the exit status. */
+int  afg_cli_report_build_error  (const GError      *error,
+                                  const AfgDocument *document);
+/* An export that failed: a file error hints at -o, any other is
+ * reported as afg_cli_report_build_error(); returns the exit status. */
+int  afg_cli_report_export_error (const GError      *error,
+                                  const AfgDocument *document);
+/* The export's warnings about @tree (rows skipped, empty, no NPU), each
+ * line led by @who ("ascend-flamegraph", or that and the side of a diff). */
+void afg_cli_print_warnings      (const char        *who,
+                                  const AfgTree     *tree,
+                                  AfgWeight          weight);
+/* One DB's export: what was read and skipped, the time it took, the
+ * file written, then the device time by kind and over the timeline. */
+void afg_cli_print_tree_summary  (const AfgTree     *tree,
+                                  double             seconds,
+                                  const char        *out_path);
+/* A diff's export: the frames of each side and those only in one. */
+void afg_cli_print_diff_summary  (AfgDiffShape      *diff,
+                                  double             seconds,
+                                  const char        *out_path);
+
+G_END_DECLS
