@@ -68,19 +68,38 @@ const AFG_KINDS = (function () {
     }
   }
 
+  /* The leaves as afg-html-kinds.c writes them: per frame sent, frames
+   * skipped and its number of leaves; per leaf (d << 3 | c) << 1 | comm,
+   * the count when c is 0, ns, and a collective's exposed ns. */
+  const COUNT_BITS = 3;
+
   function loadLeaves(m, k, decodeVarints) {
     const names = m.raw.kernel_names || [];
     const { values } = decodeVarints(m.raw.kernels || '');
-    for (let j = 0, i = m.T; j + 1 < values.length; i++) {
-      i += values[j];
-      const n = values[j + 1];
-      j += 2;
-      if (i >= m.ALL || j + 5 * n > values.length)
+    const next = () => {
+      if (j >= values.length)
+        throw new Error('kernel leaves do not add up');
+      return values[j++];
+    };
+    let j = 0;
+    for (let i = m.T; j + 1 < values.length; i++) {
+      i += next();
+      const n = next();
+      if (i >= m.ALL)
         throw new Error('kernel leaves do not add up');
       const leaves = [];
-      for (let e = 0; e < n; e++, j += 5)
-        leaves.push({ name: names[values[j]], kind: values[j + 1], count: values[j + 2], ns: values[j + 3],
-                      exposed: values[j + 4] });
+      let prevComm = -1, rank = 0;
+      for (let e = 0; e < n; e++) {
+        const v = next();
+        const comm = v % 2, code = Math.floor(v / 2);
+        const c = code % (1 << COUNT_BITS);
+        rank = (comm === prevComm ? rank : 0) + Math.floor(code / (1 << COUNT_BITS));
+        prevComm = comm;
+        const count = c !== 0 ? c : next();
+        const ns = next();
+        const exposed = comm ? next() : 0;
+        leaves.push({ name: names[rank], kind: comm ? 0 : 1, count, ns, exposed });
+      }
       k.leaves[i] = leaves;
     }
   }

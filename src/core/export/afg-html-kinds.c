@@ -1,22 +1,101 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "afg-html-page.h"
 #include "afg-json-writer.h"
+#include "afg-task-kinds.h"
 
 /* The page's device weights by kind are its kernel leaves: a frame's own
  * compute time and tasks, collective time and ops and exposed time are
  * its leaves' sums, and the page adds them up the tree, so only frames
- * that launched some are sent. Per such frame (frames skipped since the
- * last one sent, number of leaves), then per leaf (name index in
- * kernel_names, kind, count, ns, exposed_ns); kernel_names in order of
- * first use. */
+ * that launched some are sent. kernel_names holds the leaves' names in
+ * byte order. Per such frame: frames skipped since the last one sent,
+ * its number of leaves; then per leaf, in order of kind (communication
+ * first) then name, one varint (d << 3 | c) << 1 | comm — comm 1 for a
+ * collective, d its name's place in kernel_names past the previous
+ * leaf's of the same kind in the frame (from 0 for a kind's first), c
+ * its count when 1-7, else 0 and the count follows — then ns, then for a
+ * collective its exposed ns (a compute leaf's is 0). Most leaves so take
+ * one varint for name, kind and count. */
+
+#define COUNT_BITS 3
+
+typedef struct {
+  guint32 rank;  /* the name's place in kernel_names */
+  guint   comm;  /* 1 for a collective */
+  const AfgNpuKernel *kernel;
+} PageLeaf;
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The distinct names of the tree's leaves, in byte order; @rank maps a
+ * string index to its place. */
+static GPtrArray *
+collect_names (const AfgTree *tree, GHashTable *rank)
+{
+  AfgDocument *document = afg_tree_get_document (tree);
+  GPtrArray *names = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (guint32 i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
+
+      for (guint j = 0; j < n; j++)
+        if (g_hash_table_add (seen, GUINT_TO_POINTER (k[j].name)))
+          g_ptr_array_add (names, (gpointer) afg_document_get_string (document, k[j].name));
+    }
+  g_ptr_array_sort (names, compare_strings);
+  /* Equal texts under two indexes (none in practice) share one place. */
+  for (guint i = 0; i < names->len; i++)
+    g_hash_table_insert (rank, g_ptr_array_index (names, i), GUINT_TO_POINTER (i));
+  return names;
+}
+
+static int
+compare_leaves (gconstpointer a, gconstpointer b)
+{
+  const PageLeaf *x = a, *y = b;
+
+  if (x->comm != y->comm)
+    return x->comm > y->comm ? -1 : 1;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static void
+append_leaves (GString *out, PageLeaf *leaves, guint n)
+{
+  qsort (leaves, n, sizeof (PageLeaf), compare_leaves);
+  for (guint j = 0; j < n; j++)
+    {
+      const AfgNpuKernel *k = leaves[j].kernel;
+      guint32 base = j > 0 && leaves[j - 1].comm == leaves[j].comm ? leaves[j - 1].rank : 0;
+      guint64 count = k->count >= 1 && k->count < (1u << COUNT_BITS) ? k->count : 0;
+
+      afg_html_append_varint (out, (((guint64) (leaves[j].rank - base) << COUNT_BITS | count) << 1) | leaves[j].comm);
+      if (count == 0)
+        afg_html_append_varint (out, k->count);
+      afg_html_append_varint (out, (guint64) MAX (k->ns, 0));
+      if (leaves[j].comm)
+        afg_html_append_varint (out, (guint64) MAX (k->exposed_ns, 0));
+    }
+}
+
 static void
 append_kernels (GString *out, const AfgTree *tree)
 {
   AfgDocument *document = afg_tree_get_document (tree);
-  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GHashTable) rank = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) names = collect_names (tree, rank);
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (PageLeaf));
   guint32 first = 1 + afg_tree_get_n_threads (tree), last = first;
 
   g_string_append (out, ",\"kernels\":\"");
@@ -29,22 +108,15 @@ append_kernels (GString *out, const AfgTree *tree)
         continue;
       afg_html_append_varint (out, i - last);
       afg_html_append_varint (out, n);
+      g_array_set_size (leaves, n);
       for (guint j = 0; j < n; j++)
         {
-          gpointer at;
+          const char *name = afg_document_get_string (document, k[j].name);
 
-          if (!g_hash_table_lookup_extended (index, GUINT_TO_POINTER (k[j].name), NULL, &at))
-            {
-              g_ptr_array_add (names, (gpointer) afg_document_get_string (document, k[j].name));
-              at = GUINT_TO_POINTER (names->len - 1);
-              g_hash_table_insert (index, GUINT_TO_POINTER (k[j].name), at);
-            }
-          afg_html_append_varint (out, GPOINTER_TO_UINT (at));
-          afg_html_append_varint (out, k[j].kind);
-          afg_html_append_varint (out, k[j].count);
-          afg_html_append_varint (out, (guint64) MAX (k[j].ns, 0));
-          afg_html_append_varint (out, (guint64) MAX (k[j].exposed_ns, 0));
+          g_array_index (leaves, PageLeaf, j) = (PageLeaf) {
+            GPOINTER_TO_UINT (g_hash_table_lookup (rank, name)), k[j].kind == AFG_TASK_KIND_COMMUNICATION, &k[j] };
         }
+      append_leaves (out, (PageLeaf *) (void *) leaves->data, n);
       last = i + 1;
     }
   g_string_append (out, "\",\"kernel_names\":[");
