@@ -13,7 +13,7 @@
 # ex/scan <= 0.80 at 1M and 5M rows and peak RSS <= 350 MB at 5M; and
 # the page at most 15 % bigger with NPU data (printed for
 # sizes up to 1M rows, with what the device timeline adds to it and the
-# page of --npu-idle).
+# page of --npu-idle), and at most 20 % bigger with the device kinds.
 # With RANKS=ROWS set (the job target uses RANKS=1000000), a last section runs
 # tools/bench-ranks.sh with eight ranks of ROWS rows: a job folder's
 # --export against the sum of its ranks' single exports (a few minutes
@@ -87,6 +87,18 @@ for rows in "${sizes[@]}"; do
   npu=$(page_bytes "$work/synthetic-v2-$rows.db")
   printf 'page, %s rows: %s bytes without NPU data, %s with it: %+.1f %% (the target: at most +15 %%)\n' \
     "$rows" "$host" "$npu" "$(awk -v a="$npu" -v b="$host" 'BEGIN { print (a / b - 1) * 100 }')"
+done
+
+# The device kinds' share of the page: its kernel leaves and their names
+# (all the page holds of the kinds) against the rest of the same page.
+for rows in "${sizes[@]}"; do
+  dir=$(mktemp -d)
+  "$build/src/ascend-flamegraph" --export -q -o "$dir" "$work/synthetic-v2-$rows.db" >/dev/null
+  total=$(stat -c %s "$dir/flamegraph.html")
+  kinds=$(grep -o ',"kernels":"[^"]*","kernel_names":\[[^]]*\]' "$dir/flamegraph.html" | wc -c)
+  rm -rf "$dir"
+  printf 'page, %s rows: the kinds take %s of its %s bytes: %+.1f %% over the page without them (the target: at most +20 %%)\n' \
+    "$rows" "$kinds" "$total" "$(awk -v t="$total" -v k="$kinds" 'BEGIN { print (t / (t - k) - 1) * 100 }')"
 done
 
 # The device timeline in the page: the bytes of steps[].device and
