@@ -54,6 +54,14 @@ afg_npu_data_add (AfgNpuData *self, guint thread, guint64 event, gint64 ns, guin
 }
 
 void
+afg_npu_data_reserve_kinds (AfgNpuData *self, guint thread, gsize n)
+{
+  g_return_if_fail (thread < self->n_threads && self->kind_threads[thread].len == 0);
+  afg_vec_clear (&self->kind_threads[thread]);
+  afg_vec_init (&self->kind_threads[thread], sizeof (AfgNpuKindEntry), n);
+}
+
+void
 afg_npu_data_add_kinds (AfgNpuData *self, guint thread, const AfgNpuKindEntry *entry)
 {
   g_return_if_fail (thread < self->n_threads);

@@ -47,14 +47,11 @@ typedef struct {
 } AfgNpuKernel;
 
 /* The compute tasks and collectives launched by one event, when it
- * launched any. */
+ * launched any: its leaves, whose sums are its compute time and tasks,
+ * collective time and ops and exposed time (one copy of each figure: a
+ * 5M-row profile has over a million such events). */
 typedef struct {
   guint64 event;
-  gint64  compute_ns;
-  guint64 compute_tasks;
-  gint64  comm_ns;
-  guint64 comm_ops;
-  gint64  exposed_ns;
   guint32 first_kernel;  /* its leaves in AfgNpuData.kernels */
   guint32 n_kernels;
 } AfgNpuKindEntry;
@@ -81,6 +78,10 @@ void        afg_npu_data_add  (AfgNpuData *self,
                                guint64     tasks);
 
 /* The kinds' entry of the event (@thread, @event), as afg_npu_data_add(). */
+/* Room for @n kinds' entries of @thread, before the first. */
+void        afg_npu_data_reserve_kinds (AfgNpuData *self,
+                                        guint       thread,
+                                        gsize       n);
 void        afg_npu_data_add_kinds (AfgNpuData      *self,
                                     guint            thread,
                                     const AfgNpuKindEntry *entry);

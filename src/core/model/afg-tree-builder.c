@@ -12,6 +12,7 @@
 #include "afg-math.h"
 #include "afg-nesting.h"
 #include "afg-select.h"
+#include "afg-task-kinds.h"
 #include "afg-tree-builder.h"
 #include "afg-tree-private.h"
 
@@ -288,13 +289,23 @@ add_kinds (Builder *self, guint32 node, const AfgNpuKindEntry *e)
   if (self->kinds.len <= node)
     afg_vec_set_len_zeroed (&self->kinds, self->nodes.len);
   k = &AFG_VEC_INDEX (&self->kinds, NodeKinds, node);
-  k->compute_ns = afg_sat_add (k->compute_ns, e->compute_ns);
-  k->compute_tasks += e->compute_tasks;
-  k->comm_ns = afg_sat_add (k->comm_ns, e->comm_ns);
-  k->comm_ops += e->comm_ops;
-  k->exposed_ns = afg_sat_add (k->exposed_ns, e->exposed_ns);
   for (guint32 i = 0; i < e->n_kernels; i++)
-    add_kernel (self, node, &self->doc_kernels[e->first_kernel + i]);
+    {
+      const AfgNpuKernel *leaf = &self->doc_kernels[e->first_kernel + i];
+
+      if (leaf->kind == AFG_TASK_KIND_COMMUNICATION)
+        {
+          k->comm_ns = afg_sat_add (k->comm_ns, leaf->ns);
+          k->comm_ops += leaf->count;
+          k->exposed_ns = afg_sat_add (k->exposed_ns, leaf->exposed_ns);
+        }
+      else
+        {
+          k->compute_ns = afg_sat_add (k->compute_ns, leaf->ns);
+          k->compute_tasks += leaf->count;
+        }
+      add_kernel (self, node, leaf);
+    }
 }
 
 static gboolean

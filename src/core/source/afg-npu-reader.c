@@ -64,14 +64,9 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (KindItem, link) == sizeof (gint64));
 
 #define KEY_COMM (1u << 31)
 
-/* What the compute tasks and collectives give a row, and its leaves in
- * AfgNpuData.kernels. */
+/* A row's leaves in AfgNpuData.kernels: what its compute tasks and
+ * collectives give it. */
 typedef struct {
-  gint64  compute_ns;
-  guint64 compute_tasks;
-  gint64  comm_ns;
-  guint64 comm_ops;
-  gint64  exposed_ns;
   guint32 first_kernel;
   guint32 n_kernels;
 } RowKinds;
@@ -889,22 +884,6 @@ afg_npu_tasks_wants (const AfgNpuTasks *self, gint64 api_id, guint64 *link)
   return TRUE;
 }
 
-static void
-add_to_row (RowKinds *row, const KindItem *item)
-{
-  if (item->key & KEY_COMM)
-    {
-      row->comm_ns = afg_sat_add (row->comm_ns, item->ns);
-      row->comm_ops++;
-      row->exposed_ns = afg_sat_add (row->exposed_ns, item->exposed_ns);
-    }
-  else
-    {
-      row->compute_ns = afg_sat_add (row->compute_ns, item->ns);
-      row->compute_tasks++;
-    }
-}
-
 /* The row each item reaches (its connection id's group's), or ROW_NONE. */
 static guint32
 item_row (const NpuRead *self, const KindItem *item)
@@ -936,12 +915,12 @@ merge_item (AfgNpuKernel *k, const KindItem *item)
 /* The items that reach a row, sorted by row and key, become each row's
  * sums and leaves. Only rows with items are written: most rows launch
  * no compute task and no collective, and their pages stay untouched. */
-static void
+static gsize
 link_kinds (NpuRead *self, gsize n_rows)
 {
   KindItem *items = self->items.data;
   AfgVec *kernels = &self->data->kernels;
-  gsize n = 0;
+  gsize n = 0, n_kind_rows = 0;
 
   for (gsize i = 0; i < self->items.len; i++)
     if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
@@ -949,18 +928,22 @@ link_kinds (NpuRead *self, gsize n_rows)
   if (n == 0)
     {
       afg_vec_clear (&self->items);
-      return;
+      return 0;
     }
   self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
   afg_key_sort (items, n, sizeof (KindItem));
+  /* A bound: items of one row and name become one leaf. */
+  afg_vec_reserve (kernels, n);
   for (gsize i = 0; i < n; i++)
     {
       RowKinds *row = &self->row_kinds[items[i].row];
       gboolean same_row = i > 0 && items[i - 1].row == items[i].row;
 
-      add_to_row (row, &items[i]);
       if (!same_row)
-        row->first_kernel = (guint32) kernels->len;
+        {
+          row->first_kernel = (guint32) kernels->len;
+          n_kind_rows++;
+        }
       if (same_row && items[i - 1].key == items[i].key)
         merge_item (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kernels->len - 1), &items[i]);
       else
@@ -970,6 +953,7 @@ link_kinds (NpuRead *self, gsize n_rows)
         }
     }
   afg_vec_clear (&self->items);
+  return n_kind_rows;
 }
 
 void
@@ -977,7 +961,7 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
                           const guint64 *thread_events)
 {
   AfgNpuData *data = afg_npu_data_new (n_threads);
-  gsize n_linked;
+  gsize n_linked, n_kind_rows;
 
   g_return_if_fail (self->sums == NULL);
 
@@ -987,10 +971,13 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
   self->data = data;
   claim_groups (self, row_lists, n_lists);
   n_linked = sum_groups (self, count_rows (row_lists, n_lists));
-  link_kinds (self, count_rows (row_lists, n_lists));
+  n_kind_rows = link_kinds (self, count_rows (row_lists, n_lists));
   /* Bounds, not counts: the room past the entries is never touched. */
   for (guint t = 0; t < n_threads; t++)
-    afg_npu_data_reserve (data, t, MIN (thread_events[t], n_linked));
+    {
+      afg_npu_data_reserve (data, t, MIN (thread_events[t], n_linked));
+      afg_npu_data_reserve_kinds (data, t, MIN (thread_events[t], n_kind_rows));
+    }
 }
 
 void
@@ -1001,10 +988,9 @@ afg_npu_tasks_link_place (AfgNpuTasks *self, guint thread, guint64 event, guint6
 
   if (sum->tasks > 0)
     afg_npu_data_add (self->data, thread, event, sum->ns, sum->tasks);
-  if (kinds != NULL && (kinds->compute_tasks > 0 || kinds->comm_ops > 0))
+  if (kinds != NULL && kinds->n_kernels > 0)
     {
-      AfgNpuKindEntry entry = { event, kinds->compute_ns, kinds->compute_tasks, kinds->comm_ns, kinds->comm_ops,
-                                kinds->exposed_ns, kinds->first_kernel, kinds->n_kernels };
+      AfgNpuKindEntry entry = { event, kinds->first_kernel, kinds->n_kernels };
 
       afg_npu_data_add_kinds (self->data, thread, &entry);
     }
