@@ -376,6 +376,9 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
         g_signal_emit (self, signals[NODE_ACTIVATED], 0, self->selected_node);
       return TRUE;
     case GDK_KEY_BackSpace:
+      /* Unzoomed, the window's binding takes it (out of a diff). */
+      if (!afg_flame_view_is_zoomed (self))
+        return FALSE;
       afg_flame_view_zoom_out (self);
       return TRUE;
     default:

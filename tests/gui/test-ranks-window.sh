@@ -113,12 +113,14 @@ click_rank () {
 }
 
 # pick_rank WANT: picks the sidebar's rows in turn, as a click does,
-# until the state shows rank WANT ("all" is the first row).
+# until the state shows rank WANT ("all" is the first row); PICKED_ROW is
+# then its row.
 pick_rank () {
   local row
   for row in $(seq 0 9); do
     pick AfgRankSidebar "$row"
     barrier
+    PICKED_ROW=$row
     [ "$(state_field rank)" = "$1" ] && return 0
   done
   fail "no row of the sidebar is rank $1 (last: $(state_field rank))"
@@ -135,6 +137,8 @@ pick_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
 ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
 
+pick_rank 2
+RANK2_ROW=$PICKED_ROW
 pick_rank 5
 wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
 # "Compare with Rank…": its menu lists the other ranks in order, the
@@ -151,6 +155,33 @@ wait_state page=graph rank=2 "file=$(db_of 2)" "root_ns=$(cli_root 2)"
 menu_first_item "$WID" 120 "$ROW_Y" mode=diff
 wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
 ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
+
+# The ways out of a rank diff back to the rank shown: a click on its row
+# again (the mouse, then the control channel's pick, as a click), Esc,
+# BackSpace and Stop Comparing.
+rank2_alone () {
+  wait_state page=graph mode=profile rank=2 "file=$(db_of 2)" compared= "root_ns=$(cli_root 2)"
+}
+compare_with_0 () {
+  act win.compare-rank 0
+  wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
+}
+xdotool mousemove --window "$WID" 120 "$ROW_Y" click 1
+rank2_alone
+ok "a click on rank 2, the rank shown, leaves its diff with rank 0"
+compare_with_0
+pick AfgRankSidebar "$RANK2_ROW"
+rank2_alone
+compare_with_0
+xdotool key Escape
+rank2_alone
+compare_with_0
+xdotool key BackSpace
+rank2_alone
+compare_with_0
+act win.stop-comparing
+rank2_alone
+ok "a pick of the rank shown, Esc, BackSpace and Stop Comparing each leave the rank diff too"
 stop_app
 
 # --- Cancel in the sidebar's header stops the ranks not read yet ------------
