@@ -145,8 +145,7 @@ _afg_window_update_actions (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
-                                 graph && _afg_window_get_tree (self) != NULL && !_afg_window_is_comparing (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && _afg_window_get_tree (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", graph && _afg_window_get_file (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
                                  graph && afg_flame_view_is_zoomed (self->flame_view));

@@ -136,6 +136,28 @@ wait_state page=graph mode=profile "file=$A" compared=
 ok "Stop Comparing goes from the diff back to A alone"
 stop_app
 
+# --- Export (Ctrl+E) in a diff writes the diff: the CLI's bytes -----------------
+start_app --diff "$A" "$B"
+wait_state page=graph mode=diff "file=$A" "compared=$B"
+find_window "^$TITLE\$"
+mkdir -p "$WORK/cli" "$WORK/gui"
+for format in html json folded; do
+  "$EXE" --diff "$A" "$B" --export -q --merge-addresses -f "$format" -o "$WORK/cli" \
+    || fail "the CLI's --diff --export -f $format failed"
+  xdotool key ctrl+e
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
+  [ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog in a diff"
+  wait_focus "$DIALOG"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$WORK/gui/flamegraph-diff.$format"
+  xdotool key Return
+  wait_state mode=diff "exported=$WORK/gui/flamegraph-diff.$format"
+  cmp "$WORK/cli/flamegraph-diff.$format" "$WORK/gui/flamegraph-diff.$format" \
+    || fail "the window's diff as $format differs from --diff A B --export -f $format"
+  ok "Export in a diff writes the bytes of --diff A B --export -f $format"
+done
+stop_app
+
 # --- Compare with… picks B in the file chooser --------------------------------
 start_app "$A"
 wait_state page=graph mode=profile "file=$A"
