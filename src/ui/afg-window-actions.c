@@ -19,8 +19,19 @@ on_open_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (file != NULL)
     {
       afg_settings_remember_folder (file);
-      afg_window_open (self, file);
+      _afg_window_open_beside (self, file);
     }
+}
+
+/* A diff stays on screen: what is opened from it gets a window of its
+ * own, as opening it from a file manager does. */
+void
+_afg_window_open_beside (AfgWindow *self, GFile *file)
+{
+  if (_afg_window_is_comparing (self))
+    g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), &file, 1, "");
+  else
+    afg_window_open (self, file);
 }
 
 void

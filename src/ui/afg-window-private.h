@@ -90,6 +90,9 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+/* Opens @file here, or in a window of its own while a diff is shown. */
+void _afg_window_open_beside           (AfgWindow      *self,
+                                        GFile          *file);
 void _afg_window_fill_threads          (AfgWindow      *self);
 void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,

@@ -396,7 +396,7 @@ on_folder_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
   if (folder != NULL)
-    afg_window_open (self, folder);
+    _afg_window_open_beside (self, folder);
 }
 
 static void
