@@ -50,10 +50,12 @@ static void
 color_node (guint32 node, AfgFlameColor *color, gpointer data)
 {
   AfgDiffView *self = data;
+  double a = side_value (self, AFG_DIFF_SIDE_A, self->color_column, node);
+  double b = side_value (self, AFG_DIFF_SIDE_B, self->color_column, node);
 
-  afg_diff_color (side_value (self, AFG_DIFF_SIDE_A, self->color_column, node),
-                  side_value (self, AFG_DIFF_SIDE_B, self->color_column, node),
-                  afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_A, node),
+  afg_diff_compared (&a, &b, side_value (self, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, node),
+                     side_value (self, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node), &self->noise);
+  afg_diff_color (a, b, afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_A, node),
                   afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_B, node),
                   &self->noise, color);
 }
@@ -340,12 +342,12 @@ legend_label (void)
   g_autofree char *shrank = swatch (AFG_DIFF_SHRANK, _("shrank"));
   g_autofree char *only_a = swatch (AFG_DIFF_ONLY_A, _("only in A"));
   g_autofree char *only_b = swatch (AFG_DIFF_ONLY_B, _("only in B"));
-  g_autofree char *same = swatch (AFG_DIFF_SAME, _("no change"));
+  g_autofree char *same = swatch (AFG_DIFF_SAME, _("below the noise floor"));
   g_autofree char *markup = g_strdup_printf ("%s  %s  %s  %s  %s", grew, shrank, only_a, only_b, same);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more); grey also for a change under the noise floor"));
+  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more); grey: neither the frame's own time nor its total changed past the noise floor"));
   gtk_widget_add_css_class (label, "caption");
   return label;
 }
