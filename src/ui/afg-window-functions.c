@@ -14,10 +14,11 @@
 
 #define PANEL_WIDTH 460
 
+/* The paned's end: the profile's panel, or the diff's list in its place. */
 static gboolean
 panel_shown (AfgWindow *self)
 {
-  return gtk_widget_get_visible (GTK_WIDGET (self->function_panel));
+  return gtk_widget_get_visible (gtk_paned_get_end_child (self->functions_paned));
 }
 
 /* The profile tree on screen; NULL for a diff, which has its own panel. */
@@ -43,14 +44,27 @@ panel_in_step (AfgWindow *self)
       && afg_function_table_get_tree (table) == shown_tree (self);
 }
 
-/* The table's times follow the graph's weight (host or NPU). */
+/* The table's times follow the graph's weight (host or NPU); a diff
+ * shows its own list instead. */
 static void
 sync_tree (AfgWindow *self)
 {
+  gboolean diff = _afg_window_is_comparing (self);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), !diff);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), diff);
   if (!panel_shown (self))
     return;
   afg_function_panel_set_weight (self->function_panel, afg_flame_view_get_weight (self->flame_view));
   afg_function_panel_set_tree (self->function_panel, shown_tree (self));
+  afg_diff_function_list_set_shape (self->diff_functions, diff ? afg_diff_view_get_shape (self->diff_view) : NULL);
+}
+
+void
+_afg_window_functions_sync (AfgWindow *self)
+{
+  sync_tree (self);
+  _afg_window_report_state (self);
 }
 
 /* Dims every frame but the picked function's, as the page does. */
@@ -112,6 +126,7 @@ static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_function_panel_set_filter (self->function_panel, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  afg_diff_function_list_set_filter (self->diff_functions, gtk_editable_get_text (GTK_EDITABLE (entry)));
   _afg_window_report_state (self);
 }
 
@@ -121,7 +136,7 @@ toggle_functions_action (GtkWidget *widget, const char *action_name, GVariant *p
   AfgWindow *self = AFG_WINDOW (widget);
   gboolean show = !panel_shown (self);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), show);
+  gtk_widget_set_visible (gtk_paned_get_end_child (self->functions_paned), show);
   if (show)
     gtk_paned_set_position (self->functions_paned,
                             MAX (gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - PANEL_WIDTH, 200));
@@ -138,13 +153,19 @@ wrap_graph (AfgWindow *self)
   GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (self->flame_view));
   GtkWidget *box = gtk_widget_get_parent (scrolled);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *end = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
+  gtk_widget_set_hexpand (GTK_WIDGET (self->function_panel), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->diff_functions), TRUE);
+  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->function_panel));
+  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->diff_functions));
+  gtk_widget_set_visible (end, FALSE);
   gtk_box_insert_child_after (GTK_BOX (box), paned, scrolled);
   g_object_ref (scrolled);
   gtk_box_remove (GTK_BOX (box), scrolled);
   gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
   g_object_unref (scrolled);
-  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->function_panel));
+  gtk_paned_set_end_child (GTK_PANED (paned), end);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
@@ -155,8 +176,10 @@ void
 _afg_window_functions_init (AfgWindow *self)
 {
   self->function_panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), FALSE);
+  self->diff_functions = AFG_DIFF_FUNCTION_LIST (afg_diff_function_list_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), FALSE);
   gtk_widget_set_size_request (GTK_WIDGET (self->function_panel), 280, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->diff_functions), 280, -1);
   wrap_graph (self);
   g_signal_connect_swapped (self->function_panel, "notify::selected", G_CALLBACK (on_function_picked), self);
   g_signal_connect_swapped (self->function_panel, "notify::histogram-values", G_CALLBACK (_afg_window_report_state), self);
@@ -193,6 +216,7 @@ _afg_window_functions_dispose (AfgWindow *self)
   g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_activated, self);
   g_signal_handlers_disconnect_by_func (self->search_entry, on_search_changed, self);
   self->function_panel = NULL;
+  self->diff_functions = NULL;
 }
 
 static char *
@@ -233,12 +257,18 @@ _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean gra
   AfgFunctionTable *table = afg_function_panel_get_table (panel);
   guint picked = afg_function_panel_get_selected (panel);
   gboolean on = graph && panel_shown (self) && table != NULL;
+  gboolean diff = graph && panel_shown (self) && afg_diff_function_list_get_functions (self->diff_functions) != NULL;
   g_autofree char *rows = on ? uint_text (afg_function_panel_get_n_shown (panel)) : NULL;
   g_autofree char *top = on ? top_row (panel) : NULL;
   g_autofree char *highlighted = NULL;
   g_autofree char *histogram = NULL;
   guint n_frames = 0;
 
+  if (diff)
+    {
+      rows = uint_text (afg_diff_function_list_get_n_shown (self->diff_functions));
+      top = g_strdup (afg_diff_function_list_get_top (self->diff_functions));
+    }
   on = on && picked != AFG_FUNCTION_NONE;
   if (on)
     {

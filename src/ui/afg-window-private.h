@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-rank-sidebar.h"
 #include "afg-flame-view.h"
@@ -51,6 +52,7 @@ struct _AfgWindow {
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
   AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
+  AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
@@ -197,6 +199,8 @@ void     _afg_window_step_compare_append_state (AfgWindow      *self,
 void     _afg_window_functions_init         (AfgWindow      *self);
 void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
 void     _afg_window_functions_dispose      (AfgWindow      *self);
+/* The panel follows what is on screen (a profile's tree or a diff). */
+void     _afg_window_functions_sync         (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);

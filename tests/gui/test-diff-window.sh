@@ -156,6 +156,32 @@ for format in html json folded; do
     || fail "the window's diff as $format differs from --diff A B --export -f $format"
   ok "Export in a diff writes the bytes of --diff A B --export -f $format"
 done
+
+# The Functions panel of a diff: one row per distinct name of the diff's
+# JSON, the first the one whose self time changed most (|B − A|, ties by
+# name); the search filters it by name.
+read -r N_FUNCTIONS TOP N_DEQUEUE <<< "$(python3 - "$WORK/cli/flamegraph-diff.json" <<'PY'
+import json, sys
+selfs = {}
+def walk(nodes):
+    for n in nodes:
+        s = selfs.setdefault(n["name"], [0, 0])
+        s[0] += n["a"]["self_ns"]
+        s[1] += n["b"]["self_ns"]
+        walk(n["children"])
+walk(json.load(open(sys.argv[1]))["children"])
+top = sorted(selfs, key=lambda k: (-abs(selfs[k][1] - selfs[k][0]), k.encode()))[0]
+print(len(selfs), top.replace(" ", "\x01"), sum("dequeue" in k.lower() for k in selfs))
+PY
+)"
+TOP=${TOP//$'\x01'/ }
+act win.toggle-functions
+wait_state mode=diff functions=1 "rows=$N_FUNCTIONS" "top=$TOP"
+search Dequeue
+wait_state mode=diff functions=1 "rows=$N_DEQUEUE"
+ok "the Functions panel of a diff lists its $N_FUNCTIONS functions, '$TOP' (the largest |Δ self|) first; the search filters it"
+act win.escape
+wait_state mode=diff matches= "rows=$N_FUNCTIONS"
 stop_app
 
 # --- Compare with… picks B in the file chooser --------------------------------
