@@ -106,9 +106,10 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
   else
     {
       g_autoptr(GFile) shown = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (_afg_window_get_tree (self))));
+      g_autofree char *title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (_afg_window_get_tree (self))));
 
       afg_session_set_file (self->session, shown);
-      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (_afg_window_get_tree (self))));
+      gtk_window_set_title (GTK_WINDOW (self), title);
       if (_afg_window_is_comparing (self))
         _afg_window_compare_show_title (self);
     }

@@ -176,6 +176,11 @@ gboolean _afg_window_ranks_open          (AfgWindow       *self,
                                           GFile           *file);
 void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
 gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
+char    *_afg_window_ranks_title         (AfgWindow       *self);
+/* The name a window's title gives what it shows: the job's folder, or
+ * else @name (the DB's). */
+char    *_afg_window_title_name          (AfgWindow       *self,
+                                          const char      *name);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
 

@@ -475,6 +475,14 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "cancelled", cancelled);
 }
 
+/* A job's window is named after its folder whichever rank it shows:
+ * the rank read first is chance. NULL without a job. */
+char *
+_afg_window_ranks_title (AfgWindow *self)
+{
+  return self->job != NULL ? g_file_get_basename (self->job->folder) : NULL;
+}
+
 GFile *
 afg_window_get_job_folder (AfgWindow *self)
 {

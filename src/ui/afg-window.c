@@ -435,10 +435,22 @@ _afg_window_update_status (AfgWindow *self)
   gtk_label_set_text (self->status_label, line->str);
 }
 
-static void
-add_recent (AfgTree *profile)
+char *
+_afg_window_title_name (AfgWindow *self, const char *name)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
+  char *job = _afg_window_ranks_title (self);
+
+  return job != NULL ? job : g_strdup (name);
+}
+
+/* A rank picked in a job's sidebar is not a profile opened: the job's
+ * folder is what the start page offers again. */
+static void
+add_recent (AfgWindow *self, AfgTree *profile)
+{
+  GFile *folder = afg_window_get_job_folder (self);
+  g_autoptr(GFile) file = folder != NULL ? g_object_ref (folder)
+                        : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
   g_autofree char *uri = g_file_get_uri (file);
   /* GTK 4.8's gtk_recent_manager_add_full() tests the first byte of the
    * groups array, the low byte of the first group's address, for '\0',
@@ -448,7 +460,7 @@ add_recent (AfgTree *profile)
   static _Alignas (2) const char group[] = "\x01" RECENT_GROUP;
   const char *groups[] = { group + 1, NULL };
   GtkRecentData data = {
-    .mime_type = (char *) "application/vnd.sqlite3",
+    .mime_type = (char *) (folder != NULL ? "inode/directory" : "application/vnd.sqlite3"),
     .app_name = (char *) g_get_application_name (),
     .app_exec = (char *) "ascend-flamegraph %f",
     .groups = (char **) groups,
@@ -462,6 +474,7 @@ void
 _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *layout)
 {
   g_autoptr(GError) empty = NULL;
+  g_autofree char *title = NULL;
 
   g_assert (AFG_IS_WINDOW (self));
 
@@ -481,8 +494,9 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
   _afg_window_update_status (self);
-  add_recent (profile);
-  gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (profile)));
+  add_recent (self, profile);
+  title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (profile)));
+  gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_update_actions (self);

@@ -95,8 +95,9 @@ FIRST=$(state_field rank)
 [ "$(state_field root_ns)" = "$(cli_root "$FIRST")" ] || fail "rank $FIRST: root $(state_field root_ns), CLI $(cli_root "$FIRST")"
 ok "the first rank read (rank $FIRST) is shown with the CLI's root total"
 
-WID=$(timeout 10 xdotool search --sync --onlyvisible --name "ascend_pytorch_profiler_$FIRST.db" | head -1)
-[ -n "$WID" ] || fail "no window"
+# Named after the job's folder, not after the rank read first.
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$JOB")\$" | head -1)
+[ -n "$WID" ] || fail "no window named after the job's folder '$(basename "$JOB")'"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 
 # click_rank WANT: clicks down the sidebar until the state shows rank WANT;
@@ -131,7 +132,8 @@ TARGET=3
 [ "$FIRST" = 3 ] && TARGET=6
 click_rank "$TARGET"
 wait_state page=graph "rank=$TARGET" "file=$(db_of "$TARGET")" "root_ns=$(cli_root "$TARGET")"
-ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json"
+[ "$(xdotool getwindowname "$WID")" = "$(basename "$JOB")" ] || fail "rank $TARGET retitled the window '$(xdotool getwindowname "$WID")'"
+ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json; the window keeps the folder's name"
 
 pick_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
@@ -182,6 +184,35 @@ compare_with_0
 act win.stop-comparing
 rank2_alone
 ok "a pick of the rank shown, Esc, BackSpace and Stop Comparing each leave the rank diff too"
+
+# Closed as Ctrl+W does (the recent list is saved then).
+xdotool windowfocus --sync "$WID" 2>/dev/null
+wait_focus "$WID"
+xdotool key ctrl+w
+poll 10 app_gone || fail "Ctrl+W did not close the window"
+PID=
+
+# --- the start page: the job in Recent (not its ranks), Open Folder… -------
+JOB_URI=$(python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).as_uri())' "$JOB")
+grep -qF "\"$JOB_URI\"" "$XDG_DATA_HOME/recently-used.xbel" || fail "the job's folder is not in recently-used.xbel"
+grep -q 'ascend_pytorch_profiler_[0-9]*\.db' "$XDG_DATA_HOME/recently-used.xbel" \
+  && fail "ranks picked in the sidebar are in recently-used.xbel"
+start_app
+wait_state page=empty recent=1
+ok "after picking ranks in the sidebar the start page lists one recent entry: the job's folder"
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^Ascend Flame Graph\$" | head -1)
+[ -n "$WID" ] || fail "no start page window"
+xdotool windowfocus --sync "$WID" 2>/dev/null
+wait_focus "$WID"
+# The start page's "Open _Folder…" button, by its mnemonic.
+xdotool key alt+f
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training Job's Folder\$" | head -1)
+[ -n "$DIALOG" ] || fail "the start page's Open Folder… shows no folder dialog"
+wait_focus "$DIALOG"
+xdotool type --delay 20 "$JOB/"
+xdotool key Return
+wait_state page=graph ranks=9/9
+ok "the start page's Open Folder… button opens a job's folder"
 stop_app
 
 # --- Cancel in the sidebar's header stops the ranks not read yet ------------
