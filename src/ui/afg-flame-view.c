@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-flame-renderer.h"
@@ -466,14 +468,37 @@ node_markup (AfgFlameView *self, guint32 node)
                                     : tooltip_markup (self, node);
 }
 
+/* The part of @frame's box on screen, in widget pixels. */
+static GdkRectangle
+frame_area (AfgFlameView *self, guint32 frame)
+{
+  AfgFlameDrawState state;
+  guint n;
+  const AfgFlameFrame *f = &afg_flame_layout_get_frames (self->layout, &n)[frame];
+  double left, right;
+
+  fill_state (self, &state);
+  left = CLAMP (f->x * state.width, 0, state.width);
+  right = CLAMP ((f->x + f->width) * state.width, left + 1, state.width);
+  return (GdkRectangle) { (int) floor (left), (int) floor (afg_flame_row_get_y (self->layout, &state, f->row)),
+                          MAX ((int) ceil (right) - (int) floor (left), 1), AFG_FLAME_ROW_HEIGHT };
+}
+
+/* The tooltip's area is the frame's box: when the pointer leaves it, GTK
+ * hides the tooltip and shows the next frame's where the pointer is,
+ * instead of changing the text in place where the first one appeared
+ * (and, grown wider there, partly off the screen). */
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
   guint32 frame = frame_at (self, x, y);
+  GdkRectangle area;
 
   if (frame == AFG_FLAME_NO_FRAME)
     return FALSE;
+  area = frame_area (self, frame);
+  gtk_tooltip_set_tip_area (tooltip, &area);
   gtk_tooltip_set_custom (tooltip, afg_flame_view_create_tooltip (self, frame_node (self, frame)));
   return TRUE;
 }
@@ -1004,7 +1029,9 @@ afg_flame_view_is_busy (AfgFlameView *self)
 }
 
 /* The tooltip's content for NODE, a label that wraps at
- * TOOLTIP_MAX_CHARS. */
+ * TOOLTIP_MAX_CHARS and is always that wide: GTK 4.8 places a tooltip
+ * shown again with the size of the one before and only then lets it
+ * grow, which pushed a wider one past the screen's right edge. */
 GtkWidget *
 afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
 {
@@ -1020,6 +1047,7 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
+  gtk_label_set_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   return label;
 }
