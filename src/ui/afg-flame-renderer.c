@@ -13,6 +13,13 @@
 #define LABEL_PADDING 4
 #define DIM_ALPHA 0.22
 #define SELECTED_MIN_WIDTH 6
+/* Search matches: magenta, a hue neither the palette nor a diff uses for
+ * a frame's fill. */
+#define MATCH_RED 0.88
+#define MATCH_GREEN 0.0
+#define MATCH_BLUE 0.55
+#define MATCH_BAR_HEIGHT 3
+#define MATCH_MIN_WIDTH 4
 
 struct _AfgFlameRenderer {
   PangoLayout   *label;
@@ -165,6 +172,42 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
     draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
+/* A search's matches get a bar of a colour of their own along their
+ * bottom edge, at least MATCH_MIN_WIDTH wide: their fill alone, among
+ * dimmed frames, is lost on a frame a pixel or two wide (and one under
+ * a pixel is not drawn). The bar leaves the label and the frame's right
+ * edge alone. */
+static void
+mark_matches (cairo_t *cr, const AfgFlameLayout *layout, const AfgFlameDrawState *state)
+{
+  guint n_frames;
+  const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
+
+  cairo_set_source_rgb (cr, MATCH_RED, MATCH_GREEN, MATCH_BLUE);
+  for (guint row = 0; row < afg_flame_layout_get_n_rows (layout); row++)
+    {
+      double y = afg_flame_row_get_y (layout, state, row);
+      guint end = afg_flame_layout_get_row_start (layout, row + 1);
+
+      if (y + AFG_FLAME_ROW_HEIGHT <= 0 || y >= state->height)
+        continue;
+      for (guint i = afg_flame_layout_get_row_start (layout, row); i < end; i++)
+        if (state->matches[frames[i].node])
+          {
+            double x = frames[i].x * state->width;
+            double w = MAX (frames[i].width * state->width - 1, 1);
+
+            if (w < MATCH_MIN_WIDTH)
+              {
+                x = CLAMP (x + w / 2 - MATCH_MIN_WIDTH / 2.0, 0, MAX (state->width - MATCH_MIN_WIDTH, 0));
+                w = MATCH_MIN_WIDTH;
+              }
+            cairo_rectangle (cr, x, y + AFG_FLAME_ROW_HEIGHT - 1 - MATCH_BAR_HEIGHT, w, MATCH_BAR_HEIGHT);
+          }
+    }
+  cairo_fill (cr);
+}
+
 void
 afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
                                 const AfgFlameLayout *layout, const AfgFlameDrawState *state)
@@ -187,6 +230,8 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
         if (frames[i].width >= min_width)
           draw_frame (self, cr, tree, state, &frames[i], y);
     }
+  if (state->matches != NULL)
+    mark_matches (cr, layout, state);
 }
 
 /* MIN_WIDTH widens the outline of a frame narrower than that around its

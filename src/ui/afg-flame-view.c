@@ -15,6 +15,8 @@
  * paths) wraps, also inside a word, instead of spanning the screen. The
  * exported page wraps at about the same width. */
 #define TOOLTIP_MAX_CHARS 60
+/* A match F3 steps to is made at least this wide on screen. */
+#define MATCH_MIN_PX 3.0
 
 struct _AfgFlameView {
   GtkWidget         parent_instance;
@@ -38,9 +40,12 @@ struct _AfgFlameView {
   guint32           hover;          /* frame index */
   guint32           selected_node;  /* node id, survives zooming */
   guint32           selected_frame; /* its index in the layout, kept in step */
+  GArray           *match_list;     /* the matches F3 steps through, built at the first step */
+  guint             match_pos;      /* the current one, from 1; 0 before a step */
   guint             hscroll_policy : 1;
   guint             vscroll_policy : 1;
   guint             flame : 1;
+  guint             reveal_selected : 1; /* the next layout scrolls to the selection */
 };
 
 enum {
@@ -127,6 +132,8 @@ find_selected_frame (AfgFlameView *self)
   return afg_flame_layout_find_node (self->layout, self->selected_node);
 }
 
+static void scroll_to_frame (AfgFlameView *self, guint32 frame);
+
 /* Takes LAYOUT, which may be NULL. */
 static void
 set_layout (AfgFlameView *self, AfgFlameLayout *layout)
@@ -138,7 +145,11 @@ set_layout (AfgFlameView *self, AfgFlameLayout *layout)
   self->layout = layout;
   self->selected_frame = find_selected_frame (self);
   update_vadjustment (self);
-  scroll_to_root (self);
+  if (self->reveal_selected && self->selected_frame != AFG_FLAME_NO_FRAME)
+    scroll_to_frame (self, self->selected_frame);
+  else
+    scroll_to_root (self);
+  self->reveal_selected = FALSE;
   invalidate_frames (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_ROOT]);
   if (had_hover)
@@ -598,6 +609,7 @@ afg_flame_view_dispose (GObject *object)
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->match_list, g_array_unref);
   G_OBJECT_CLASS (afg_flame_view_parent_class)->dispose (object);
 }
 
@@ -744,6 +756,37 @@ afg_flame_view_new (void)
   return g_object_new (AFG_TYPE_FLAME_VIEW, NULL);
 }
 
+/* A new search, tree or thread: F3 starts again from the first match. */
+static void
+clear_match_list (AfgFlameView *self)
+{
+  g_clear_pointer (&self->match_list, g_array_unref);
+  self->match_pos = 0;
+}
+
+/* Selects @node and brings it into view: scrolled to when the zoom shows
+ * it MATCH_MIN_PX wide, else zoomed out as far as shows it that wide
+ * (or to it); the new layout then scrolls to it. */
+static void
+reveal_node (AfgFlameView *self, guint32 node)
+{
+  AfgFlameDrawState state;
+  guint32 frame = self->layout ? afg_flame_layout_find_node (self->layout, node) : AFG_FLAME_NO_FRAME;
+  guint n;
+
+  fill_state (self, &state);
+  afg_flame_view_set_selected_node (self, node);
+  if (frame != AFG_FLAME_NO_FRAME
+      && afg_flame_layout_get_frames (self->layout, &n)[frame].width * state.width >= MATCH_MIN_PX)
+    {
+      scroll_to_frame (self, frame);
+      return;
+    }
+  self->reveal_selected = TRUE;
+  afg_flame_view_zoom_to (self, afg_flame_search_reveal_root (self->tree, self->weight, self->view_root, node,
+                                                               state.width, MATCH_MIN_PX));
+}
+
 void
 afg_flame_view_set_tree (AfgFlameView *self, AfgTree *profile)
 {
@@ -766,6 +809,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
+  clear_match_list (self);
   self->tree = profile ? afg_tree_ref (profile) : NULL;
   self->view_root = AFG_TREE_ROOT;
   afg_flame_view_set_selected_node (self, AFG_FLAME_NO_FRAME);
@@ -826,6 +870,7 @@ afg_flame_view_set_view_root (AfgFlameView *self, guint32 view_root)
   if (view_root == self->view_root && !afg_flame_view_is_zoomed (self))
     return;
   self->view_root = view_root;
+  clear_match_list (self);
   rebuild_layout (self, view_root);
 }
 
@@ -884,9 +929,44 @@ afg_flame_view_set_search (AfgFlameView *self, const char *text)
   g_free (self->search);
   self->search = g_strdup (text);
   g_clear_pointer (&self->matches, g_free);
+  clear_match_list (self);
   if (text != NULL && self->tree != NULL)
     self->matches = afg_flame_search_match (self->tree, text);
   invalidate_frames (self);
+}
+
+/* The next (@forward) or previous match of the search in the view (the
+ * thread shown or all threads), depth first, round and round: selected
+ * and brought into view. Its position among the matches, from 1; 0 when
+ * nothing matches. */
+guint
+afg_flame_view_step_match (AfgFlameView *self, gboolean forward)
+{
+  guint n;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), 0);
+
+  if (self->matches == NULL || self->tree == NULL)
+    return 0;
+  if (self->match_list == NULL)
+    self->match_list = afg_flame_search_list (self->tree, self->matches, self->view_root);
+  n = self->match_list->len;
+  if (n == 0)
+    return 0;
+  if (self->match_pos == 0)
+    self->match_pos = forward ? 1 : n;
+  else
+    self->match_pos = forward ? self->match_pos % n + 1 : (self->match_pos + n - 2) % n + 1;
+  reveal_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
+  return self->match_pos;
+}
+
+guint
+afg_flame_view_get_match (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), 0);
+
+  return self->match_pos;
 }
 
 gboolean

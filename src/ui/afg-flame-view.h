@@ -43,6 +43,10 @@ void                  afg_flame_view_set_search        (AfgFlameView          *s
                                                         const char            *text);
 gboolean              afg_flame_view_get_search_result (AfgFlameView          *self,
                                                         AfgFlameSearchResult  *result);
+guint                 afg_flame_view_step_match        (AfgFlameView          *self,
+                                                        gboolean               forward);
+/* The match the last step went to, from 1; 0 before a step. */
+guint                 afg_flame_view_get_match         (AfgFlameView          *self);
 gboolean              afg_flame_view_get_flame         (AfgFlameView          *self);
 void                  afg_flame_view_set_flame         (AfgFlameView          *self,
                                                         gboolean               flame);

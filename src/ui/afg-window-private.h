@@ -151,6 +151,12 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_init          (AfgWindow       *self);
 
+/* afg-window-search.c */
+void     _afg_window_search_init         (AfgWindow       *self);
+void     _afg_window_search_class_init   (GtkWidgetClass  *widget_class);
+/* "3 of 17 matches · 12.5%" once a step went to the third. */
+void     _afg_window_update_match_label  (AfgWindow       *self);
+
 /* afg-window-transforms.c */
 typedef struct _AfgWindowTransforms AfgWindowTransforms;
 void     _afg_window_transforms_class_init     (GtkWidgetClass *widget_class);

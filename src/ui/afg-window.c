@@ -27,8 +27,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-update_match_label (AfgWindow *self)
+void
+_afg_window_update_match_label (AfgWindow *self)
 {
   AfgFlameSearchResult result;
   g_autofree char *percent = NULL;
@@ -41,10 +41,16 @@ update_match_label (AfgWindow *self)
       return;
     }
   percent = afg_format_percent (result.matched_ns, result.view_ns);
-  text = result.n_matches == 0
-    ? g_strdup (_("No matches"))
-    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
-                                    result.n_matches), result.n_matches, percent);
+  if (result.n_matches == 0)
+    text = g_strdup (_("No matches"));
+  else if (afg_flame_view_get_match (self->flame_view) > 0)
+    /* TRANSLATORS: "3 of 17 matches · 12.5%": F3 went to the third */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u match · %s", "%u of %u matches · %s",
+                                         result.n_matches),
+                            afg_flame_view_get_match (self->flame_view), result.n_matches, percent);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
+                                         result.n_matches), result.n_matches, percent);
   gtk_label_set_text (self->match_label, text);
   _afg_window_report_state (self);
 }
@@ -53,7 +59,7 @@ static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_flame_view_set_search (self->flame_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
-  update_match_label (self);
+  _afg_window_update_match_label (self);
 }
 
 void
@@ -79,7 +85,7 @@ on_stop_search (AfgWindow *self, GtkSearchEntry *entry)
 static void
 on_zoom_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
-  update_match_label (self);
+  _afg_window_update_match_label (self);
   _afg_window_update_actions (self);
 }
 
@@ -336,6 +342,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
   _afg_window_transforms_class_init (widget_class);
+  _afg_window_search_class_init (widget_class);
 }
 
 static void
@@ -353,6 +360,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
   _afg_window_step_compare_init (self);
+  _afg_window_search_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
