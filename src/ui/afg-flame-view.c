@@ -42,10 +42,11 @@ struct _AfgFlameView {
   guint32           selected_frame; /* its index in the layout, kept in step */
   GArray           *match_list;     /* the matches F3 steps through, built at the first step */
   guint             match_pos;      /* the current one, from 1; 0 before a step */
+  guint32           reveal;         /* the node the next layout scrolls to, or AFG_FLAME_NO_FRAME */
   guint             hscroll_policy : 1;
   guint             vscroll_policy : 1;
   guint             flame : 1;
-  guint             reveal_selected : 1; /* the next layout scrolls to the selection */
+
 };
 
 enum {
@@ -139,17 +140,20 @@ static void
 set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 {
   gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME;
+  guint32 revealed;
 
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   self->hover = AFG_FLAME_NO_FRAME;
   self->layout = layout;
   self->selected_frame = find_selected_frame (self);
   update_vadjustment (self);
-  if (self->reveal_selected && self->selected_frame != AFG_FLAME_NO_FRAME)
-    scroll_to_frame (self, self->selected_frame);
+  revealed = layout != NULL && self->reveal != AFG_FLAME_NO_FRAME
+    ? afg_flame_layout_find_node (layout, self->reveal) : AFG_FLAME_NO_FRAME;
+  if (revealed != AFG_FLAME_NO_FRAME)
+    scroll_to_frame (self, revealed);
   else
     scroll_to_root (self);
-  self->reveal_selected = FALSE;
+  self->reveal = AFG_FLAME_NO_FRAME;
   invalidate_frames (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_ROOT]);
   if (had_hover)
@@ -736,6 +740,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->weight = AFG_COLUMN_TOTAL_NS;
   self->divisor = 1;
   self->hover = AFG_FLAME_NO_FRAME;
+  self->reveal = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
@@ -764,28 +769,6 @@ clear_match_list (AfgFlameView *self)
   self->match_pos = 0;
 }
 
-/* Selects @node and brings it into view: scrolled to when the zoom shows
- * it MATCH_MIN_PX wide, else zoomed out as far as shows it that wide
- * (or to it); the new layout then scrolls to it. */
-static void
-reveal_node (AfgFlameView *self, guint32 node)
-{
-  AfgFlameDrawState state;
-  guint32 frame = self->layout ? afg_flame_layout_find_node (self->layout, node) : AFG_FLAME_NO_FRAME;
-  guint n;
-
-  fill_state (self, &state);
-  afg_flame_view_set_selected_node (self, node);
-  if (frame != AFG_FLAME_NO_FRAME
-      && afg_flame_layout_get_frames (self->layout, &n)[frame].width * state.width >= MATCH_MIN_PX)
-    {
-      scroll_to_frame (self, frame);
-      return;
-    }
-  self->reveal_selected = TRUE;
-  afg_flame_view_zoom_to (self, afg_flame_search_reveal_root (self->tree, self->weight, self->view_root, node,
-                                                               state.width, MATCH_MIN_PX));
-}
 
 void
 afg_flame_view_set_tree (AfgFlameView *self, AfgTree *profile)
@@ -957,8 +940,37 @@ afg_flame_view_step_match (AfgFlameView *self, gboolean forward)
     self->match_pos = forward ? 1 : n;
   else
     self->match_pos = forward ? self->match_pos % n + 1 : (self->match_pos + n - 2) % n + 1;
-  reveal_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
+  afg_flame_view_set_selected_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
+  afg_flame_view_reveal_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
   return self->match_pos;
+}
+
+/* Brings @node into view: scrolled to when the zoom shows it
+ * MATCH_MIN_PX wide, else zoomed out as far as shows it that wide (or to
+ * it); the new layout then scrolls to it. */
+void
+afg_flame_view_reveal_node (AfgFlameView *self, guint32 node)
+{
+  AfgFlameDrawState state;
+  guint32 frame;
+  guint n;
+
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (self->tree != NULL && node < afg_tree_get_n_nodes (self->tree));
+
+  if (!afg_tree_is_descendant (self->tree, node, self->view_root))
+    return;
+  frame = self->layout ? afg_flame_layout_find_node (self->layout, node) : AFG_FLAME_NO_FRAME;
+  fill_state (self, &state);
+  if (frame != AFG_FLAME_NO_FRAME
+      && afg_flame_layout_get_frames (self->layout, &n)[frame].width * state.width >= MATCH_MIN_PX)
+    {
+      scroll_to_frame (self, frame);
+      return;
+    }
+  self->reveal = node;
+  afg_flame_view_zoom_to (self, afg_flame_search_reveal_root (self->tree, self->weight, self->view_root, node,
+                                                               state.width, MATCH_MIN_PX));
 }
 
 guint
