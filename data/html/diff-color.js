@@ -35,6 +35,14 @@ const AFG_DIFF_COLOR = (function () {
     return a > 0 && delta * 100 < noise.minPercent * a;
   }
 
+  /* afg_diff_compared(): the colour column's values, unless their change
+   * is under the floor while the total's is not (then the totals). */
+  function compared(a, b, aTotal, bTotal, noise) {
+    if (underNoiseFloor(a, b, noise) && !underNoiseFloor(aTotal, bTotal, noise))
+      return [aTotal, bTotal];
+    return [a, b];
+  }
+
   /* 'same', 'grew', 'shrank', 'onlyA' or 'onlyB'; the floor comes first,
    * so that a 0-vs-1-call frame does not glow. */
   function classify(a, b, inA, inB, noise) {
@@ -71,5 +79,5 @@ const AFG_DIFF_COLOR = (function () {
 
   const css = ([h, s, l]) => `hsl(${h}, ${s}%, ${l}%)`;
 
-  return { DEFAULT_MIN_NS, DEFAULT_MIN_PERCENT, normScales, classify, hsl, kindHsl, css };
+  return { DEFAULT_MIN_NS, DEFAULT_MIN_PERCENT, normScales, compared, classify, hsl, kindHsl, css };
 })();

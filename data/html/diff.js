@@ -263,10 +263,13 @@
     this.colours.fill(undefined);
   };
 
-  /* The compared values of a frame, normalised. */
+  /* The compared values of a frame, normalised (RULE.compared: its totals
+   * when they moved past the floor and the colour column did not). */
   App.prototype.compared = function (node) {
     const key = this.settings.colourBy === 'total' ? 'total' : 'self';
-    return [this.m.a[key][node] * this.norm.aScale, this.m.b[key][node] * this.norm.bScale];
+    const { aScale, bScale } = this.norm, m = this.m;
+    return RULE.compared(m.a[key][node] * aScale, m.b[key][node] * bScale,
+                         m.a.total[node] * aScale, m.b.total[node] * bScale, this.noise);
   };
 
   App.prototype.change = function (node) {

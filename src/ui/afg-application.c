@@ -55,6 +55,8 @@ set_accels (GtkApplication *app)
     { "win.compare", "<Control>d" },
     { "win.export", "<Control>e" },
     { "win.search", "<Control>f" },
+    { "win.next-match", "F3" },
+    { "win.previous-match", "<Shift>F3" },
     { "win.toggle-functions", "<Control><Shift>f" },
     { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },

@@ -50,20 +50,14 @@ static void
 color_node (guint32 node, AfgFlameColor *color, gpointer data)
 {
   AfgDiffView *self = data;
+  double a = side_value (self, AFG_DIFF_SIDE_A, self->color_column, node);
+  double b = side_value (self, AFG_DIFF_SIDE_B, self->color_column, node);
 
-  afg_diff_color (side_value (self, AFG_DIFF_SIDE_A, self->color_column, node),
-                  side_value (self, AFG_DIFF_SIDE_B, self->color_column, node),
-                  afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_A, node),
+  afg_diff_compared (&a, &b, side_value (self, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, node),
+                     side_value (self, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node), &self->noise);
+  afg_diff_color (a, b, afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_A, node),
                   afg_diff_shape_has_node (self->shape, AFG_DIFF_SIDE_B, node),
                   &self->noise, color);
-}
-
-static char *
-format_signed_duration (double ns)
-{
-  g_autofree char *magnitude = afg_format_duration ((gint64) (ABS (ns) + 0.5));
-
-  return g_strdup_printf ("%s%s", ns < 0 ? "−" : "+", magnitude);
 }
 
 /* "1.20 ms → 1.50 ms (+300 µs, +25.0%)" */
@@ -74,7 +68,7 @@ change_line (AfgDiffView *self, AfgColumn column, guint32 node)
   double b = side_value (self, AFG_DIFF_SIDE_B, column, node);
   g_autofree char *text_a = afg_format_duration ((gint64) (a + 0.5));
   g_autofree char *text_b = afg_format_duration ((gint64) (b + 0.5));
-  g_autofree char *delta = format_signed_duration (b - a);
+  g_autofree char *delta = afg_format_signed_duration (b - a);
   g_autofree char *percent = a > 0 ? g_strdup_printf ("%+.1f%%", (b - a) * 100.0 / a)
                                    : g_strdup (b > 0 ? _("new") : "±0%");
 
@@ -340,12 +334,12 @@ legend_label (void)
   g_autofree char *shrank = swatch (AFG_DIFF_SHRANK, _("shrank"));
   g_autofree char *only_a = swatch (AFG_DIFF_ONLY_A, _("only in A"));
   g_autofree char *only_b = swatch (AFG_DIFF_ONLY_B, _("only in B"));
-  g_autofree char *same = swatch (AFG_DIFF_SAME, _("no change"));
+  g_autofree char *same = swatch (AFG_DIFF_SAME, _("below the noise floor"));
   g_autofree char *markup = g_strdup_printf ("%s  %s  %s  %s  %s", grew, shrank, only_a, only_b, same);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more); grey also for a change under the noise floor"));
+  gtk_widget_set_tooltip_text (label, _("From A to B; the stronger the colour, the bigger the change (full at a change of 100 percent or more); grey: neither the frame's own time nor its total changed past the noise floor"));
   gtk_widget_add_css_class (label, "caption");
   return label;
 }

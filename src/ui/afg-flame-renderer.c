@@ -13,6 +13,13 @@
 #define LABEL_PADDING 4
 #define DIM_ALPHA 0.22
 #define SELECTED_MIN_WIDTH 6
+/* Search matches: magenta, a hue neither the palette nor a diff uses for
+ * a frame's fill. */
+#define MATCH_RED 0.88
+#define MATCH_GREEN 0.0
+#define MATCH_BLUE 0.55
+#define MATCH_BAR_HEIGHT 3
+#define MATCH_MIN_WIDTH 4
 
 struct _AfgFlameRenderer {
   PangoLayout   *label;
@@ -165,6 +172,44 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
     draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
+/* The frame's box across: its drawn width, widened to @min_width around
+ * its centre (kept on screen) when narrower. */
+static void
+frame_span (const AfgFlameFrame *frame, const AfgFlameDrawState *state, double min_width, double *x, double *w)
+{
+  *x = frame->x * state->width;
+  *w = MAX (frame->width * state->width - 1, 1);
+  if (*w < min_width)
+    {
+      *x = CLAMP (*x + *w / 2 - min_width / 2, 0, MAX (state->width - min_width, 0));
+      *w = min_width;
+    }
+}
+
+/* A search's matches get a bar of a colour of their own along their
+ * bottom edge, at least MATCH_MIN_WIDTH wide: their fill alone, among
+ * dimmed frames, is lost on a frame a pixel or two wide (and one under
+ * a pixel is not drawn). The bar leaves the label and the frame's right
+ * edge alone. */
+static void
+mark_matches (cairo_t *cr, const AfgFlameLayout *layout, const AfgFlameDrawState *state, GArray *marked)
+{
+  guint n_frames;
+  const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
+
+  cairo_set_source_rgb (cr, MATCH_RED, MATCH_GREEN, MATCH_BLUE);
+  for (guint k = 0; k < marked->len; k++)
+    {
+      const AfgFlameFrame *frame = &frames[g_array_index (marked, guint, k)];
+      double y = afg_flame_row_get_y (layout, state, frame->row);
+      double x, w;
+
+      frame_span (frame, state, MATCH_MIN_WIDTH, &x, &w);
+      cairo_rectangle (cr, x, y + AFG_FLAME_ROW_HEIGHT - 1 - MATCH_BAR_HEIGHT, w, MATCH_BAR_HEIGHT);
+    }
+  cairo_fill (cr);
+}
+
 void
 afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
                                 const AfgFlameLayout *layout, const AfgFlameDrawState *state)
@@ -173,6 +218,7 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
   guint n_frames;
   const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
   double min_width = 1.0 / MAX (state->width, 1);
+  g_autoptr(GArray) marked = g_array_new (FALSE, FALSE, sizeof (guint));
 
   g_return_if_fail (tree == self->tree);
 
@@ -184,9 +230,14 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
       if (y + AFG_FLAME_ROW_HEIGHT <= 0 || y >= state->height)
         continue;
       for (guint i = afg_flame_layout_get_row_start (layout, row); i < end; i++)
-        if (frames[i].width >= min_width)
-          draw_frame (self, cr, tree, state, &frames[i], y);
+        {
+          if (frames[i].width >= min_width)
+            draw_frame (self, cr, tree, state, &frames[i], y);
+          if (state->matches != NULL && state->matches[frames[i].node])
+            g_array_append_val (marked, i);
+        }
     }
+  mark_matches (cr, layout, state, marked);
 }
 
 /* MIN_WIDTH widens the outline of a frame narrower than that around its
@@ -197,15 +248,10 @@ outline_frame (cairo_t *cr, const AfgFlameLayout *layout, const AfgFlameDrawStat
 {
   guint n_frames;
   const AfgFlameFrame *frame = &afg_flame_layout_get_frames (layout, &n_frames)[index];
-  double x = frame->x * state->width;
-  double w = MAX (frame->width * state->width - 1, 1);
   double y = afg_flame_row_get_y (layout, state, frame->row);
+  double x, w;
 
-  if (w < min_width)
-    {
-      x = CLAMP (x + w / 2 - min_width / 2, 0, MAX (state->width - min_width, 0));
-      w = min_width;
-    }
+  frame_span (frame, state, min_width, &x, &w);
 
   cairo_set_line_width (cr, line_width);
   cairo_rectangle (cr, x + line_width / 2, y + line_width / 2,

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-flame-renderer.h"
@@ -13,6 +15,8 @@
  * paths) wraps, also inside a word, instead of spanning the screen. The
  * exported page wraps at about the same width. */
 #define TOOLTIP_MAX_CHARS 60
+/* A match F3 steps to is made at least this wide on screen. */
+#define MATCH_MIN_PX 3.0
 
 struct _AfgFlameView {
   GtkWidget         parent_instance;
@@ -36,9 +40,13 @@ struct _AfgFlameView {
   guint32           hover;          /* frame index */
   guint32           selected_node;  /* node id, survives zooming */
   guint32           selected_frame; /* its index in the layout, kept in step */
+  GArray           *match_list;     /* the matches F3 steps through, built at the first step */
+  guint             match_pos;      /* the current one, from 1; 0 before a step */
+  guint32           reveal;         /* the node the next layout scrolls to, or AFG_FLAME_NO_FRAME */
   guint             hscroll_policy : 1;
   guint             vscroll_policy : 1;
   guint             flame : 1;
+
 };
 
 enum {
@@ -125,18 +133,27 @@ find_selected_frame (AfgFlameView *self)
   return afg_flame_layout_find_node (self->layout, self->selected_node);
 }
 
+static void scroll_to_frame (AfgFlameView *self, guint32 frame);
+
 /* Takes LAYOUT, which may be NULL. */
 static void
 set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 {
   gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME;
+  guint32 revealed;
 
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   self->hover = AFG_FLAME_NO_FRAME;
   self->layout = layout;
   self->selected_frame = find_selected_frame (self);
   update_vadjustment (self);
-  scroll_to_root (self);
+  revealed = layout != NULL && self->reveal != AFG_FLAME_NO_FRAME
+    ? afg_flame_layout_find_node (layout, self->reveal) : AFG_FLAME_NO_FRAME;
+  if (revealed != AFG_FLAME_NO_FRAME)
+    scroll_to_frame (self, revealed);
+  else
+    scroll_to_root (self);
+  self->reveal = AFG_FLAME_NO_FRAME;
   invalidate_frames (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_ROOT]);
   if (had_hover)
@@ -376,6 +393,9 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
         g_signal_emit (self, signals[NODE_ACTIVATED], 0, self->selected_node);
       return TRUE;
     case GDK_KEY_BackSpace:
+      /* Unzoomed, the window's binding takes it (out of a diff). */
+      if (!afg_flame_view_is_zoomed (self))
+        return FALSE;
       afg_flame_view_zoom_out (self);
       return TRUE;
     default:
@@ -463,14 +483,37 @@ node_markup (AfgFlameView *self, guint32 node)
                                     : tooltip_markup (self, node);
 }
 
+/* The part of @frame's box on screen, in widget pixels. */
+static GdkRectangle
+frame_area (AfgFlameView *self, guint32 frame)
+{
+  AfgFlameDrawState state;
+  guint n;
+  const AfgFlameFrame *f = &afg_flame_layout_get_frames (self->layout, &n)[frame];
+  double left, right;
+
+  fill_state (self, &state);
+  left = CLAMP (f->x * state.width, 0, state.width);
+  right = CLAMP ((f->x + f->width) * state.width, left + 1, state.width);
+  return (GdkRectangle) { (int) floor (left), (int) floor (afg_flame_row_get_y (self->layout, &state, f->row)),
+                          MAX ((int) ceil (right) - (int) floor (left), 1), AFG_FLAME_ROW_HEIGHT };
+}
+
+/* The tooltip's area is the frame's box: when the pointer leaves it, GTK
+ * hides the tooltip and shows the next frame's where the pointer is,
+ * instead of changing the text in place where the first one appeared
+ * (and, grown wider there, partly off the screen). */
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
   guint32 frame = frame_at (self, x, y);
+  GdkRectangle area;
 
   if (frame == AFG_FLAME_NO_FRAME)
     return FALSE;
+  area = frame_area (self, frame);
+  gtk_tooltip_set_tip_area (tooltip, &area);
   gtk_tooltip_set_custom (tooltip, afg_flame_view_create_tooltip (self, frame_node (self, frame)));
   return TRUE;
 }
@@ -570,6 +613,7 @@ afg_flame_view_dispose (GObject *object)
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->match_list, g_array_unref);
   G_OBJECT_CLASS (afg_flame_view_parent_class)->dispose (object);
 }
 
@@ -696,6 +740,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->weight = AFG_COLUMN_TOTAL_NS;
   self->divisor = 1;
   self->hover = AFG_FLAME_NO_FRAME;
+  self->reveal = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
@@ -715,6 +760,15 @@ afg_flame_view_new (void)
 {
   return g_object_new (AFG_TYPE_FLAME_VIEW, NULL);
 }
+
+/* A new search, tree or thread: F3 starts again from the first match. */
+static void
+clear_match_list (AfgFlameView *self)
+{
+  g_clear_pointer (&self->match_list, g_array_unref);
+  self->match_pos = 0;
+}
+
 
 void
 afg_flame_view_set_tree (AfgFlameView *self, AfgTree *profile)
@@ -738,6 +792,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
+  clear_match_list (self);
   self->tree = profile ? afg_tree_ref (profile) : NULL;
   self->view_root = AFG_TREE_ROOT;
   afg_flame_view_set_selected_node (self, AFG_FLAME_NO_FRAME);
@@ -798,6 +853,7 @@ afg_flame_view_set_view_root (AfgFlameView *self, guint32 view_root)
   if (view_root == self->view_root && !afg_flame_view_is_zoomed (self))
     return;
   self->view_root = view_root;
+  clear_match_list (self);
   rebuild_layout (self, view_root);
 }
 
@@ -856,9 +912,73 @@ afg_flame_view_set_search (AfgFlameView *self, const char *text)
   g_free (self->search);
   self->search = g_strdup (text);
   g_clear_pointer (&self->matches, g_free);
+  clear_match_list (self);
   if (text != NULL && self->tree != NULL)
     self->matches = afg_flame_search_match (self->tree, text);
   invalidate_frames (self);
+}
+
+/* The next (@forward) or previous match of the search in the view (the
+ * thread shown or all threads), depth first, round and round: selected
+ * and brought into view. Its position among the matches, from 1; 0 when
+ * nothing matches. */
+guint
+afg_flame_view_step_match (AfgFlameView *self, gboolean forward)
+{
+  guint n;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), 0);
+
+  if (self->matches == NULL || self->tree == NULL)
+    return 0;
+  if (self->match_list == NULL)
+    self->match_list = afg_flame_search_list (self->tree, self->matches, self->view_root);
+  n = self->match_list->len;
+  if (n == 0)
+    return 0;
+  if (self->match_pos == 0)
+    self->match_pos = forward ? 1 : n;
+  else
+    self->match_pos = forward ? self->match_pos % n + 1 : (self->match_pos + n - 2) % n + 1;
+  afg_flame_view_set_selected_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
+  afg_flame_view_reveal_node (self, g_array_index (self->match_list, guint32, self->match_pos - 1));
+  return self->match_pos;
+}
+
+/* Brings @node into view: scrolled to when the zoom shows it
+ * MATCH_MIN_PX wide, else zoomed out as far as shows it that wide (or to
+ * it); the new layout then scrolls to it. */
+void
+afg_flame_view_reveal_node (AfgFlameView *self, guint32 node)
+{
+  AfgFlameDrawState state;
+  guint32 frame;
+  guint n;
+
+  g_return_if_fail (AFG_IS_FLAME_VIEW (self));
+  g_return_if_fail (self->tree != NULL && node < afg_tree_get_n_nodes (self->tree));
+
+  if (!afg_tree_is_descendant (self->tree, node, self->view_root))
+    return;
+  frame = self->layout ? afg_flame_layout_find_node (self->layout, node) : AFG_FLAME_NO_FRAME;
+  fill_state (self, &state);
+  if (frame != AFG_FLAME_NO_FRAME
+      && afg_flame_layout_get_frames (self->layout, &n)[frame].width * state.width >= MATCH_MIN_PX)
+    {
+      scroll_to_frame (self, frame);
+      return;
+    }
+  self->reveal = node;
+  afg_flame_view_zoom_to (self, afg_flame_search_reveal_root (self->tree, self->weight, self->view_root, node,
+                                                               state.width, MATCH_MIN_PX));
+}
+
+guint
+afg_flame_view_get_match (AfgFlameView *self)
+{
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), 0);
+
+  return self->match_pos;
 }
 
 gboolean
@@ -1001,7 +1121,9 @@ afg_flame_view_is_busy (AfgFlameView *self)
 }
 
 /* The tooltip's content for NODE, a label that wraps at
- * TOOLTIP_MAX_CHARS. */
+ * TOOLTIP_MAX_CHARS and is always that wide: GTK 4.8 places a tooltip
+ * shown again with the size of the one before and only then lets it
+ * grow, which pushed a wider one past the screen's right edge. */
 GtkWidget *
 afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
 {
@@ -1017,6 +1139,7 @@ afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
+  gtk_label_set_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   return label;
 }

@@ -43,6 +43,13 @@ void                  afg_flame_view_set_search        (AfgFlameView          *s
                                                         const char            *text);
 gboolean              afg_flame_view_get_search_result (AfgFlameView          *self,
                                                         AfgFlameSearchResult  *result);
+guint                 afg_flame_view_step_match        (AfgFlameView          *self,
+                                                        gboolean               forward);
+/* Scrolls to @node, or zooms out (or in) until it is wide enough to see. */
+void                  afg_flame_view_reveal_node       (AfgFlameView          *self,
+                                                        guint32                node);
+/* The match the last step went to, from 1; 0 before a step. */
+guint                 afg_flame_view_get_match         (AfgFlameView          *self);
 gboolean              afg_flame_view_get_flame         (AfgFlameView          *self);
 void                  afg_flame_view_set_flame         (AfgFlameView          *self,
                                                         gboolean               flame);

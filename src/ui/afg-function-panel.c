@@ -384,6 +384,18 @@ caption (GtkLabel **out)
   return label;
 }
 
+/* Between the two halves: a band that says which is which, not a line
+ * lost between two flame graphs of the same colours. */
+static GtkWidget *
+sandwich_divider (void)
+{
+  GtkWidget *label = gtk_label_new (_("▲ Callers · Callees ▼"));
+
+  gtk_widget_add_css_class (label, "sandwich-divider");
+  gtk_widget_add_css_class (label, "caption");
+  return label;
+}
+
 static GtkWidget *
 build_details (AfgFunctionPanel *self)
 {
@@ -392,7 +404,7 @@ build_details (AfgFunctionPanel *self)
 
   gtk_box_append (GTK_BOX (box), caption (&self->sandwich_label));
   gtk_box_append (GTK_BOX (box), sandwich_half (self, &self->callers, TRUE));
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), sandwich_divider ());
   gtk_box_append (GTK_BOX (box), sandwich_half (self, &self->callees, FALSE));
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), caption (&self->histogram_label));

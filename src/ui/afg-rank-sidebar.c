@@ -41,6 +41,7 @@ G_DEFINE_FINAL_TYPE (AfgRankSidebar, afg_rank_sidebar, GTK_TYPE_BOX)
 
 enum {
   RANK_SELECTED,
+  RANK_RESELECTED,
   N_SIGNALS
 };
 
@@ -232,6 +233,12 @@ row_label (GtkWidget *box, gboolean caption)
   return GTK_LABEL (label);
 }
 
+static AfgRankItem *
+selected_item (AfgRankSidebar *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
 /* A right click picks the rank and opens "Compare with Rank…" for it. */
 static void
 on_row_pressed (GtkGestureClick *gesture, int n_press, double x, double y, GtkListItem *list_item)
@@ -246,12 +253,45 @@ on_row_pressed (GtkGestureClick *gesture, int n_press, double x, double y, GtkLi
   gtk_menu_button_popup (self->compare_button);
 }
 
+/* A click on a row: a row not selected is selected (::rank-selected);
+ * the selected one again is ::rank-reselected, which GtkSingleSelection
+ * alone would not tell. */
+static void
+pick_row (AfgRankSidebar *self, guint position)
+{
+  if (position != gtk_single_selection_get_selected (self->selection))
+    gtk_single_selection_set_selected (self->selection, position);
+  else if (selected_item (self) != NULL)
+    g_signal_emit (self, signals[RANK_RESELECTED], 0, afg_rank_sidebar_get_selected (self));
+}
+
+/* Before the list's own gesture, which selects: the row's state is
+ * still the one before the click. */
+static void
+on_row_clicked (GtkGestureClick *gesture, int n_press, double x, double y, GtkListItem *list_item)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  guint position = gtk_list_item_get_position (list_item);
+
+  if (position != GTK_INVALID_LIST_POSITION && n_press == 1)
+    pick_row (g_object_get_data (G_OBJECT (child), "sidebar"), position);
+}
+
+/* "sidebar.pick u": what a click on row u does (the test control's
+ * select command takes it). */
+static void
+pick_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pick_row (AFG_RANK_SIDEBAR (widget), g_variant_get_uint32 (param));
+}
+
 static void
 setup_row (GtkSignalListItemFactory *factory, GtkListItem *list_item, AfgRankSidebar *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkGesture *secondary = gtk_gesture_click_new ();
+  GtkGesture *primary = gtk_gesture_click_new ();
   Row *row = g_new0 (Row, 1);
 
   g_object_set (box, "margin-top", 6, "margin-bottom", 6, "margin-start", 6, "margin-end", 6, NULL);
@@ -273,6 +313,8 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *list_item, AfgRankSid
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (secondary), GDK_BUTTON_SECONDARY);
   g_signal_connect (secondary, "pressed", G_CALLBACK (on_row_pressed), list_item);
   gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (secondary));
+  g_signal_connect (primary, "pressed", G_CALLBACK (on_row_clicked), list_item);
+  gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (primary));
   gtk_list_item_set_child (list_item, box);
 }
 
@@ -296,12 +338,6 @@ unbind_row (GtkSignalListItemFactory *factory, GtkListItem *list_item, AfgRankSi
 
   g_object_set_data (G_OBJECT (row->bars), "item", NULL);
   g_signal_handlers_disconnect_by_func (item, update_row, list_item);
-}
-
-static AfgRankItem *
-selected_item (AfgRankSidebar *self)
-{
-  return gtk_single_selection_get_selected_item (self->selection);
 }
 
 /* "Compare with rank…": every other rank, the selected one as A. */
@@ -367,6 +403,10 @@ afg_rank_sidebar_class_init (AfgRankSidebarClass *klass)
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "ranksidebar");
   signals[RANK_SELECTED] = g_signal_new ("rank-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* The rank selected, clicked again. */
+  signals[RANK_RESELECTED] = g_signal_new ("rank-reselected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "sidebar.pick", "u", pick_action);
 }
 
 static GtkWidget *

@@ -149,7 +149,9 @@ list_model_of (GtkWidget *widget)
 }
 
 /* "TYPE POS": picks row POS of the first visible widget of TYPE, a drop
- * down or a widget holding a list, as a click on that row does. */
+ * down or a widget holding a list, as a click on that row does (a widget
+ * whose click does more than select, the rank sidebar, says how with
+ * its sidebar.pick action). */
 static void
 run_select (GtkWidget *window, const char *arg)
 {
@@ -161,6 +163,8 @@ run_select (GtkWidget *window, const char *arg)
 
   if (GTK_IS_DROP_DOWN (widget))
     gtk_drop_down_set_selected (GTK_DROP_DOWN (widget), pos);
+  else if (widget != NULL && gtk_widget_activate_action (widget, "sidebar.pick", "u", pos))
+    return;
   else if (model != NULL)
     gtk_selection_model_select_item (model, pos, TRUE);
   else

@@ -19,8 +19,19 @@ on_open_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (file != NULL)
     {
       afg_settings_remember_folder (file);
-      afg_window_open (self, file);
+      _afg_window_open_beside (self, file);
     }
+}
+
+/* A diff stays on screen: what is opened from it gets a window of its
+ * own, as opening it from a file manager does. */
+void
+_afg_window_open_beside (AfgWindow *self, GFile *file)
+{
+  if (_afg_window_is_comparing (self))
+    g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), &file, 1, "");
+  else
+    afg_window_open (self, file);
 }
 
 void
@@ -95,9 +106,10 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
   else
     {
       g_autoptr(GFile) shown = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (_afg_window_get_tree (self))));
+      g_autofree char *title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (_afg_window_get_tree (self))));
 
       afg_session_set_file (self->session, shown);
-      gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (_afg_window_get_tree (self))));
+      gtk_window_set_title (GTK_WINDOW (self), title);
       if (_afg_window_is_comparing (self))
         _afg_window_compare_show_title (self);
     }
@@ -145,8 +157,7 @@ _afg_window_update_actions (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
-                                 graph && _afg_window_get_tree (self) != NULL && !_afg_window_is_comparing (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", graph && _afg_window_get_tree (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", graph && _afg_window_get_file (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom",
                                  graph && afg_flame_view_is_zoomed (self->flame_view));

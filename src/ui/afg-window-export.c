@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-diff-writers.h"
 #include "afg-trace-reader.h"
 #include "afg-window-private.h"
 #include "afg-writers.h"
@@ -39,15 +40,20 @@ export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError 
   return tasks != NULL && afg_export_trace_to_file (tree, tasks, path, error);
 }
 
+/* A diff on screen is written as --diff A B --export writes it. */
 static void
 export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   AfgTree *tree = g_object_get_data (G_OBJECT (task), "tree");
+  AfgDiffShape *diff = g_object_get_data (G_OBJECT (task), "diff");
   GError *error = NULL;
+  gboolean done;
 
   if (g_task_return_error_if_cancelled (task))
     return;
-  if (export_file (tree, data, cancellable, &error))
+  done = diff != NULL ? afg_diff_export_to_file (diff, format_for_name (data), data, &error)
+                      : export_file (tree, data, cancellable, &error);
+  if (done)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -92,6 +98,9 @@ export_to (AfgWindow *self, GFile *file)
   g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (_afg_window_get_tree (self)),
                           (GDestroyNotify) afg_tree_unref);
   g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
+  if (_afg_window_is_comparing (self))
+    g_object_set_data_full (G_OBJECT (task), "diff", afg_diff_shape_ref (afg_diff_view_get_shape (self->diff_view)),
+                            (GDestroyNotify) afg_diff_shape_unref);
   g_task_run_in_thread (task, export_in_thread);
 }
 
@@ -107,7 +116,7 @@ on_chooser_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     export_to (self, file);
 }
 
-/* Beside the DB, named after it: ascend_pytorch_profiler_0.db proposes
+/* Beside the DB (A in a diff), named after it: ascend_pytorch_profiler_0.db proposes
  * ascend_pytorch_profiler_0.html, not flamegraph.html in whatever the
  * program's working directory is. */
 static void
@@ -120,7 +129,8 @@ propose_file (AfgWindow *self, GtkFileChooser *chooser)
 
   if (g_str_has_suffix (base, ".db"))
     base[strlen (base) - 3] = '\0';
-  name = g_strconcat (base, ".html", NULL);
+  /* A diff's page is not A's. */
+  name = g_strconcat (base, _afg_window_is_comparing (self) ? "-diff.html" : ".html", NULL);
   if (folder != NULL)
     gtk_file_chooser_set_current_folder (chooser, folder, NULL);
   gtk_file_chooser_set_current_name (chooser, name);
@@ -138,7 +148,9 @@ _afg_window_export (AfgWindow *self)
                                                _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("HTML page (*.html)"), "*.html");
-  _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.trace.json");
+  /* A diff has no timeline to trace. */
+  if (!_afg_window_is_comparing (self))
+    _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Chrome trace for Perfetto (*.trace.json)"), "*.trace.json");
   _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("JSON (*.json)"), "*.json");
   _afg_window_add_filter (GTK_FILE_CHOOSER (self->chooser), _("Folded stacks (*.folded)"), "*.folded");
   propose_file (self, GTK_FILE_CHOOSER (self->chooser));

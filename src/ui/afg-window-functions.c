@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "afg-function-item.h"
+#include "afg-settings.h"
 #include "afg-window-private.h"
 
 /* The Functions side panel, beside the flame graph: its table
@@ -13,11 +14,17 @@
  * panel is built lazily: a hidden panel costs no function table. */
 
 #define PANEL_WIDTH 460
+/* The table's columns but the name's (calls, self, total, %), their
+ * cells' padding and the scrollbar: what a name's width adds up with. */
+#define NUMBERS_WIDTH 380
+/* The rows whose names the first width fits. */
+#define FIT_ROWS 20
 
+/* The paned's end: the profile's panel, or the diff's list in its place. */
 static gboolean
 panel_shown (AfgWindow *self)
 {
-  return gtk_widget_get_visible (GTK_WIDGET (self->function_panel));
+  return gtk_widget_get_visible (gtk_paned_get_end_child (self->functions_paned));
 }
 
 /* The profile tree on screen; NULL for a diff, which has its own panel. */
@@ -43,14 +50,27 @@ panel_in_step (AfgWindow *self)
       && afg_function_table_get_tree (table) == shown_tree (self);
 }
 
-/* The table's times follow the graph's weight (host or NPU). */
+/* The table's times follow the graph's weight (host or NPU); a diff
+ * shows its own list instead. */
 static void
 sync_tree (AfgWindow *self)
 {
+  gboolean diff = _afg_window_is_comparing (self);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), !diff);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), diff);
   if (!panel_shown (self))
     return;
   afg_function_panel_set_weight (self->function_panel, afg_flame_view_get_weight (self->flame_view));
   afg_function_panel_set_tree (self->function_panel, shown_tree (self));
+  afg_diff_function_list_set_shape (self->diff_functions, diff ? afg_diff_view_get_shape (self->diff_view) : NULL);
+}
+
+void
+_afg_window_functions_sync (AfgWindow *self)
+{
+  sync_tree (self);
+  _afg_window_report_state (self);
 }
 
 /* Dims every frame but the picked function's, as the page does. */
@@ -75,10 +95,37 @@ highlight_function (AfgWindow *self)
   afg_flame_view_set_highlight (self->flame_view, marks);
 }
 
+/* The function's widest frame by the graph's weight: the one to show. */
+static guint32
+widest_frame (AfgWindow *self, AfgFunctionTable *table, guint function)
+{
+  AfgColumn weight = afg_flame_view_get_weight (self->flame_view);
+  guint n;
+  const guint32 *frames = afg_function_table_get_frames (table, function, &n);
+  guint32 best = n > 0 ? frames[0] : AFG_NODE_NONE;
+
+  for (guint i = 1; i < n; i++)
+    if (afg_tree_get_value (afg_function_table_get_tree (table), weight, frames[i])
+        > afg_tree_get_value (afg_function_table_get_tree (table), weight, best))
+      best = frames[i];
+  return best;
+}
+
+/* A function picked in the panel: its frames lit, and its widest one
+ * brought into view (scrolled to, or the zoom widened). */
 static void
 on_function_picked (AfgWindow *self)
 {
+  guint picked = afg_function_panel_get_selected (self->function_panel);
+
   highlight_function (self);
+  if (panel_in_step (self) && picked != AFG_FUNCTION_NONE)
+    {
+      guint32 frame = widest_frame (self, afg_function_panel_get_table (self->function_panel), picked);
+
+      if (frame != AFG_NODE_NONE)
+        afg_flame_view_reveal_node (self->flame_view, frame);
+    }
   _afg_window_report_state (self);
 }
 
@@ -94,7 +141,12 @@ on_frame_activated (AfgWindow *self, guint node, AfgFlameView *view)
 {
   if (!panel_in_step (self) || afg_tree_get_node (_afg_window_get_tree (self), node)->depth < 2)
     return;
+  /* The frame clicked is the one in view: not the function's widest. */
+  g_signal_handlers_block_by_func (self->function_panel, on_function_picked, self);
   afg_function_panel_select (self->function_panel, afg_tree_get_node_name (_afg_window_get_tree (self), node));
+  g_signal_handlers_unblock_by_func (self->function_panel, on_function_picked, self);
+  highlight_function (self);
+  _afg_window_report_state (self);
   afg_function_panel_show_frame (self->function_panel, node);
 }
 
@@ -112,7 +164,61 @@ static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_function_panel_set_filter (self->function_panel, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  afg_diff_function_list_set_filter (self->diff_functions, gtk_editable_get_text (GTK_EDITABLE (entry)));
   _afg_window_report_state (self);
+}
+
+/* The widest name among the table's first rows, in the panel's font. */
+static int
+names_width (AfgWindow *self)
+{
+  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
+  int widest = 0;
+
+  for (guint i = 0; table != NULL && i < MIN (afg_function_table_get_n_functions (table), FIT_ROWS); i++)
+    {
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->function_panel),
+                                                                      afg_function_table_get_name (table, i));
+      int width;
+
+      pango_layout_get_pixel_size (layout, &width, NULL);
+      widest = MAX (widest, width);
+    }
+  return widest;
+}
+
+/* The width the user last dragged the panel to; else one that fits the
+ * first rows' names (PANEL_WIDTH at least), up to half the window. */
+static int
+panel_width (AfgWindow *self)
+{
+  GSettings *settings = afg_settings_get ();
+  int total = gtk_widget_get_width (GTK_WIDGET (self->functions_paned));
+  int kept = settings ? g_settings_get_int (settings, "functions-width") : 0;
+
+  if (kept > 0)
+    return CLAMP (kept, 280, MAX (total - 200, 280));
+  return CLAMP (names_width (self) + NUMBERS_WIDTH, PANEL_WIDTH, MAX (total / 2, PANEL_WIDTH));
+}
+
+/* A drag of the panel's edge is remembered; the window placing it is not. */
+static void
+on_panel_moved (AfgWindow *self)
+{
+  GSettings *settings = afg_settings_get ();
+  int width = gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - gtk_paned_get_position (self->functions_paned);
+
+  if (settings != NULL && panel_shown (self) && width > 0)
+    g_settings_set_int (settings, "functions-width", width);
+}
+
+static void
+place_panel (AfgWindow *self)
+{
+  g_signal_handlers_block_by_func (self->functions_paned, on_panel_moved, self);
+  gtk_paned_set_position (self->functions_paned,
+                          MAX (gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - panel_width (self), 200));
+  g_signal_handlers_unblock_by_func (self->functions_paned, on_panel_moved, self);
 }
 
 static void
@@ -121,11 +227,10 @@ toggle_functions_action (GtkWidget *widget, const char *action_name, GVariant *p
   AfgWindow *self = AFG_WINDOW (widget);
   gboolean show = !panel_shown (self);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), show);
-  if (show)
-    gtk_paned_set_position (self->functions_paned,
-                            MAX (gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - PANEL_WIDTH, 200));
+  gtk_widget_set_visible (gtk_paned_get_end_child (self->functions_paned), show);
   sync_tree (self);
+  if (show)
+    place_panel (self);
   highlight_function (self);
   _afg_window_report_state (self);
 }
@@ -138,13 +243,19 @@ wrap_graph (AfgWindow *self)
   GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (self->flame_view));
   GtkWidget *box = gtk_widget_get_parent (scrolled);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *end = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
+  gtk_widget_set_hexpand (GTK_WIDGET (self->function_panel), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->diff_functions), TRUE);
+  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->function_panel));
+  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->diff_functions));
+  gtk_widget_set_visible (end, FALSE);
   gtk_box_insert_child_after (GTK_BOX (box), paned, scrolled);
   g_object_ref (scrolled);
   gtk_box_remove (GTK_BOX (box), scrolled);
   gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
   g_object_unref (scrolled);
-  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->function_panel));
+  gtk_paned_set_end_child (GTK_PANED (paned), end);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
@@ -155,8 +266,10 @@ void
 _afg_window_functions_init (AfgWindow *self)
 {
   self->function_panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), FALSE);
+  self->diff_functions = AFG_DIFF_FUNCTION_LIST (afg_diff_function_list_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), FALSE);
   gtk_widget_set_size_request (GTK_WIDGET (self->function_panel), 280, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->diff_functions), 280, -1);
   wrap_graph (self);
   g_signal_connect_swapped (self->function_panel, "notify::selected", G_CALLBACK (on_function_picked), self);
   g_signal_connect_swapped (self->function_panel, "notify::histogram-values", G_CALLBACK (_afg_window_report_state), self);
@@ -171,6 +284,7 @@ _afg_window_functions_init (AfgWindow *self)
   g_signal_connect_swapped (self->flame_view, "notify::selected-node", G_CALLBACK (on_frame_selected), self);
   g_signal_connect_swapped (self->flame_view, "node-activated", G_CALLBACK (on_frame_activated), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect_swapped (self->functions_paned, "notify::position", G_CALLBACK (on_panel_moved), self);
 }
 
 void
@@ -192,7 +306,9 @@ _afg_window_functions_dispose (AfgWindow *self)
   g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_selected, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_activated, self);
   g_signal_handlers_disconnect_by_func (self->search_entry, on_search_changed, self);
+  g_signal_handlers_disconnect_by_func (self->functions_paned, on_panel_moved, self);
   self->function_panel = NULL;
+  self->diff_functions = NULL;
 }
 
 static char *
@@ -233,12 +349,18 @@ _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean gra
   AfgFunctionTable *table = afg_function_panel_get_table (panel);
   guint picked = afg_function_panel_get_selected (panel);
   gboolean on = graph && panel_shown (self) && table != NULL;
+  gboolean diff = graph && panel_shown (self) && afg_diff_function_list_get_functions (self->diff_functions) != NULL;
   g_autofree char *rows = on ? uint_text (afg_function_panel_get_n_shown (panel)) : NULL;
   g_autofree char *top = on ? top_row (panel) : NULL;
   g_autofree char *highlighted = NULL;
   g_autofree char *histogram = NULL;
   guint n_frames = 0;
 
+  if (diff)
+    {
+      rows = uint_text (afg_diff_function_list_get_n_shown (self->diff_functions));
+      top = g_strdup (afg_diff_function_list_get_top (self->diff_functions));
+    }
   on = on && picked != AFG_FUNCTION_NONE;
   if (on)
     {

@@ -218,6 +218,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *title = g_strdup_printf (_("Loading %s…"), name);
+  g_autofree char *window_title = _afg_window_title_name (self, name);
   LoadRequest *req;
 
   g_assert (AFG_IS_WINDOW (self));
@@ -232,7 +233,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
   gtk_progress_bar_set_fraction (self->loading_bar, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   _afg_window_steps_hide (self);
-  gtk_window_set_title (GTK_WINDOW (self), name);
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
   _afg_window_update_actions (self);
   if (path == NULL)
     {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-rank-sidebar.h"
 #include "afg-flame-view.h"
@@ -51,6 +52,7 @@ struct _AfgWindow {
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
   AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
+  AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
@@ -90,6 +92,9 @@ void _afg_window_show_error            (AfgWindow      *self,
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_export                (AfgWindow      *self);
+/* Opens @file here, or in a window of its own while a diff is shown. */
+void _afg_window_open_beside           (AfgWindow      *self,
+                                        GFile          *file);
 void _afg_window_fill_threads          (AfgWindow      *self);
 void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
@@ -146,6 +151,12 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_init          (AfgWindow       *self);
 
+/* afg-window-search.c */
+void     _afg_window_search_init         (AfgWindow       *self);
+void     _afg_window_search_class_init   (GtkWidgetClass  *widget_class);
+/* "3 of 17 matches · 12.5%" once a step went to the third. */
+void     _afg_window_update_match_label  (AfgWindow       *self);
+
 /* afg-window-transforms.c */
 typedef struct _AfgWindowTransforms AfgWindowTransforms;
 void     _afg_window_transforms_class_init     (GtkWidgetClass *widget_class);
@@ -171,6 +182,11 @@ gboolean _afg_window_ranks_open          (AfgWindow       *self,
                                           GFile           *file);
 void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
 gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
+char    *_afg_window_ranks_title         (AfgWindow       *self);
+/* The name a window's title gives what it shows: the job's folder, or
+ * else @name (the DB's). */
+char    *_afg_window_title_name          (AfgWindow       *self,
+                                          const char      *name);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
 
@@ -194,6 +210,8 @@ void     _afg_window_step_compare_append_state (AfgWindow      *self,
 void     _afg_window_functions_init         (AfgWindow      *self);
 void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
 void     _afg_window_functions_dispose      (AfgWindow      *self);
+/* The panel follows what is on screen (a profile's tree or a diff). */
+void     _afg_window_functions_sync         (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);

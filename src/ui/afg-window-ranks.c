@@ -334,6 +334,15 @@ on_rank_selected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
   _afg_window_load (self, file);
 }
 
+/* A click on the rank shown while a diff of it is on screen: back to
+ * the rank alone. */
+static void
+on_rank_reselected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
+{
+  if (self->job != NULL)
+    _afg_window_compare_stop (self);
+}
+
 /* The sidebar left of everything the window shows, added here rather
  * than in the template so that the template keeps its shape. */
 void
@@ -345,6 +354,7 @@ _afg_window_ranks_init (AfgWindow *self)
   self->rank_sidebar = AFG_RANK_SIDEBAR (afg_rank_sidebar_new ());
   gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
   g_signal_connect_swapped (self->rank_sidebar, "rank-selected", G_CALLBACK (on_rank_selected), self);
+  g_signal_connect_swapped (self->rank_sidebar, "rank-reselected", G_CALLBACK (on_rank_reselected), self);
   gtk_window_set_child (GTK_WINDOW (self), NULL);
   gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->rank_sidebar));
   gtk_paned_set_end_child (GTK_PANED (paned), content);
@@ -386,7 +396,7 @@ on_folder_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
     folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->chooser);
   if (folder != NULL)
-    afg_window_open (self, folder);
+    _afg_window_open_beside (self, folder);
 }
 
 static void
@@ -463,6 +473,14 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "rank", rank);
   _afg_window_append_state_field (line, "straggler", stragglers);
   _afg_window_append_state_field (line, "cancelled", cancelled);
+}
+
+/* A job's window is named after its folder whichever rank it shows:
+ * the rank read first is chance. NULL without a job. */
+char *
+_afg_window_ranks_title (AfgWindow *self)
+{
+  return self->job != NULL ? g_file_get_basename (self->job->folder) : NULL;
 }
 
 GFile *

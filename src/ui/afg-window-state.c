@@ -169,6 +169,16 @@ append_strip (AfgWindow *self, GString *line)
   append_device (self, line);
 }
 
+/* match: the match F3 went to last, from 1; empty before a step. */
+static void
+append_match (AfgWindow *self, GString *line, gboolean graph)
+{
+  guint match = graph ? afg_flame_view_get_match (self->flame_view) : 0;
+  g_autofree char *field = match > 0 ? g_strdup_printf ("%u", match) : NULL;
+
+  _afg_window_append_state_field (line, "match", field);
+}
+
 static char *
 build_line (AfgWindow *self)
 {
@@ -201,6 +211,7 @@ build_line (AfgWindow *self)
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
+  append_match (self, line, graph);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -475,6 +475,9 @@ _afg_window_step_compare_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.compare-steps", NULL, compare_steps_action);
   gtk_widget_class_install_action (widget_class, "win.stop-comparing", NULL, stop_comparing_action);
+  /* Past the outermost zoom, BackSpace goes one level further: out of
+   * the comparison. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "win.stop-comparing", NULL);
 }
 
 void

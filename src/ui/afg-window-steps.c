@@ -102,7 +102,7 @@ scope_words (const AfgScope *scope)
 static void
 update_title (AfgWindow *self)
 {
-  const char *name = afg_document_get_source_name (window_document (self));
+  g_autofree char *name = _afg_window_title_name (self, afg_document_get_source_name (window_document (self)));
   g_autofree char *words = scope_words (afg_tree_get_scope (_afg_window_get_tree (self)));
   /* The scope first: the title ellipsizes at its start, keeping the file
    * name's end (the rank), which tells windows apart. */

@@ -27,8 +27,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-update_match_label (AfgWindow *self)
+void
+_afg_window_update_match_label (AfgWindow *self)
 {
   AfgFlameSearchResult result;
   g_autofree char *percent = NULL;
@@ -41,10 +41,16 @@ update_match_label (AfgWindow *self)
       return;
     }
   percent = afg_format_percent (result.matched_ns, result.view_ns);
-  text = result.n_matches == 0
-    ? g_strdup (_("No matches"))
-    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
-                                    result.n_matches), result.n_matches, percent);
+  if (result.n_matches == 0)
+    text = g_strdup (_("No matches"));
+  else if (afg_flame_view_get_match (self->flame_view) > 0)
+    /* TRANSLATORS: "3 of 17 matches · 12.5%": F3 went to the third */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u match · %s", "%u of %u matches · %s",
+                                         result.n_matches),
+                            afg_flame_view_get_match (self->flame_view), result.n_matches, percent);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
+                                         result.n_matches), result.n_matches, percent);
   gtk_label_set_text (self->match_label, text);
   _afg_window_report_state (self);
 }
@@ -53,7 +59,7 @@ static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_flame_view_set_search (self->flame_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
-  update_match_label (self);
+  _afg_window_update_match_label (self);
 }
 
 void
@@ -79,7 +85,7 @@ on_stop_search (AfgWindow *self, GtkSearchEntry *entry)
 static void
 on_zoom_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
-  update_match_label (self);
+  _afg_window_update_match_label (self);
   _afg_window_update_actions (self);
 }
 
@@ -336,6 +342,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
   _afg_window_transforms_class_init (widget_class);
+  _afg_window_search_class_init (widget_class);
 }
 
 static void
@@ -353,6 +360,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
   _afg_window_step_compare_init (self);
+  _afg_window_search_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
@@ -435,10 +443,22 @@ _afg_window_update_status (AfgWindow *self)
   gtk_label_set_text (self->status_label, line->str);
 }
 
-static void
-add_recent (AfgTree *profile)
+char *
+_afg_window_title_name (AfgWindow *self, const char *name)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
+  char *job = _afg_window_ranks_title (self);
+
+  return job != NULL ? job : g_strdup (name);
+}
+
+/* A rank picked in a job's sidebar is not a profile opened: the job's
+ * folder is what the start page offers again. */
+static void
+add_recent (AfgWindow *self, AfgTree *profile)
+{
+  GFile *folder = afg_window_get_job_folder (self);
+  g_autoptr(GFile) file = folder != NULL ? g_object_ref (folder)
+                        : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
   g_autofree char *uri = g_file_get_uri (file);
   /* GTK 4.8's gtk_recent_manager_add_full() tests the first byte of the
    * groups array, the low byte of the first group's address, for '\0',
@@ -448,7 +468,7 @@ add_recent (AfgTree *profile)
   static _Alignas (2) const char group[] = "\x01" RECENT_GROUP;
   const char *groups[] = { group + 1, NULL };
   GtkRecentData data = {
-    .mime_type = (char *) "application/vnd.sqlite3",
+    .mime_type = (char *) (folder != NULL ? "inode/directory" : "application/vnd.sqlite3"),
     .app_name = (char *) g_get_application_name (),
     .app_exec = (char *) "ascend-flamegraph %f",
     .groups = (char **) groups,
@@ -462,6 +482,7 @@ void
 _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *layout)
 {
   g_autoptr(GError) empty = NULL;
+  g_autofree char *title = NULL;
 
   g_assert (AFG_IS_WINDOW (self));
 
@@ -481,8 +502,9 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
   _afg_window_update_status (self);
-  add_recent (profile);
-  gtk_window_set_title (GTK_WINDOW (self), afg_document_get_source_name (afg_tree_get_document (profile)));
+  add_recent (self, profile);
+  title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (profile)));
+  gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_update_actions (self);

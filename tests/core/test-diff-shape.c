@@ -216,6 +216,64 @@ test_norm (void)
   g_assert_cmpfloat (sa, ==, 1);
 }
 
+/* Like a step comparison that lost 74 %: every frame's own time moves
+ * by less than the floor (60 µs of 80 µs, 3 µs of 10 µs) while the
+ * totals of all but the leaf move past it: those frames are coloured by
+ * their totals' change (blue), only the leaf stays grey. A frame whose
+ * total moved under the floor too stays grey. */
+static void
+test_total_moved (void)
+{
+  static const AfgTestEvent a_events[] = {
+    { GTID (1, 1), 0, 330, "step" }, { GTID (1, 1), 80, 330, "f1" },
+    { GTID (1, 1), 160, 330, "f2" }, { GTID (1, 1), 240, 330, "f3" }, { GTID (1, 1), 320, 330, "tiny" },
+  };
+  static const AfgTestEvent b_events[] = {
+    { GTID (1, 1), 0, 87, "step" }, { GTID (1, 1), 20, 87, "f1" },
+    { GTID (1, 1), 40, 87, "f2" }, { GTID (1, 1), 60, 87, "f3" }, { GTID (1, 1), 80, 87, "tiny" },
+  };
+  static const struct { const char *name; AfgDiffKind kind; } want[] = {
+    { "step", AFG_DIFF_SHRANK }, { "f1", AFG_DIFF_SHRANK }, { "f2", AFG_DIFF_SHRANK },
+    { "f3", AFG_DIFF_SAME }, { "tiny", AFG_DIFF_SAME },
+  };
+  AfgTestEvent a_us[G_N_ELEMENTS (a_events)], b_us[G_N_ELEMENTS (b_events)];
+  g_autoptr(AfgTree) a = NULL;
+  g_autoptr(AfgTree) b = NULL;
+  g_autoptr(AfgDiffShape) shape = NULL;
+  AfgTree *tree;
+  guint checked = 0;
+
+  /* Microseconds, as the rows' nanoseconds. */
+  for (guint i = 0; i < G_N_ELEMENTS (a_events); i++)
+    {
+      a_us[i] = a_events[i];
+      a_us[i].start *= 1000, a_us[i].end *= 1000;
+      b_us[i] = b_events[i];
+      b_us[i].start *= 1000, b_us[i].end *= 1000;
+    }
+  a = load_events (a_us, G_N_ELEMENTS (a_us));
+  b = load_events (b_us, G_N_ELEMENTS (b_us));
+  shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+  g_assert_cmpint (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT) * 100
+                   / afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 26);
+  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
+    for (guint k = 0; k < G_N_ELEMENTS (want); k++)
+      if (strcmp (afg_tree_get_node_name (tree, n), want[k].name) == 0)
+        {
+          double sa = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_SELF_NS, n);
+          double sb = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_SELF_NS, n);
+
+          /* Self time alone: all grey. */
+          g_assert_cmpint (afg_diff_classify (sa, sb, TRUE, TRUE, &noise), ==, AFG_DIFF_SAME);
+          afg_diff_compared (&sa, &sb, afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, n),
+                             afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, n), &noise);
+          g_assert_cmpint (afg_diff_classify (sa, sb, TRUE, TRUE, &noise), ==, want[k].kind);
+          checked++;
+        }
+  g_assert_cmpuint (checked, ==, G_N_ELEMENTS (want));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -227,5 +285,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-shape/cancelled", test_cancelled);
   g_test_add_func ("/diff-shape/color-rule", test_color_rule);
   g_test_add_func ("/diff-shape/norm", test_norm);
+  g_test_add_func ("/diff-shape/total-moved", test_total_moved);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "afg-diff-writers.h"
@@ -299,6 +300,35 @@ test_folded_samples (void)
   g_assert_cmpint (sums[0], >, 100000000);
 }
 
+/* The window's export: a file of any name, the bytes of the directory
+ * export of the same format; a trace is refused (a diff has no
+ * timeline), nothing written. */
+static void
+test_to_file (void)
+{
+  g_autoptr(AfgDiffShape) diff = small_diff (AFG_TREE_FLAGS_NONE);
+  g_autofree char *dir = g_dir_make_tmp ("afg-diff-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mine.folded", NULL);
+  g_autofree char *trace = g_build_filename (dir, "mine.trace.json", NULL);
+  g_autofree char *dir_path = NULL;
+  g_autofree char *mine = NULL;
+  g_autofree char *theirs = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (afg_diff_export_to_file (diff, AFG_FORMAT_FOLDED, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (afg_diff_export_to_dir (diff, AFG_FORMAT_FOLDED, dir, &dir_path, &error));
+  g_assert_true (g_file_get_contents (path, &mine, NULL, NULL));
+  g_assert_true (g_file_get_contents (dir_path, &theirs, NULL, NULL));
+  g_assert_cmpstr (mine, ==, theirs);
+  g_assert_false (afg_diff_export_to_file (diff, AFG_FORMAT_TRACE, trace, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_false (g_file_test (trace, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+  g_unlink (dir_path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,5 +339,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-writers/folded", test_folded);
   g_test_add_func ("/diff-writers/folded/empty", test_folded_empty);
   g_test_add_func ("/diff-writers/folded/samples", test_folded_samples);
+  g_test_add_func ("/diff-writers/to-file", test_to_file);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "afg-diff-functions.h"
 #include "afg-function-table.h"
 #include "afg-palette.h"
 #include "afg-test-db.h"
@@ -524,6 +525,109 @@ test_cli_top_npu (void)
   afg_test_rm_rf (dir);
 }
 
+/* A diff's functions: each side's calls and self time over its frames,
+ * its total over the outermost frames (g calls itself in A: its total
+ * 30, not 50), threads merged as the diff merges them; ordered by
+ * |Δ self|: main +150, h +60, g −10. */
+static void
+test_diff (void)
+{
+  static const AfgTestEvent a_events[] = {
+    { T1, 0, 100, "main" }, { T1, 10, 40, "g" }, { T1, 15, 35, "g" }, { T1, 50, 90, "h" },
+  };
+  static const AfgTestEvent b_events[] = {
+    { T2, 500, 800, "main" }, { T2, 510, 530, "g" }, { T2, 600, 700, "h" },
+  };
+  static const struct {
+    const char *name;
+    gint64 calls[2], self_ns[2], total_ns[2];
+  } want[] = {
+    { "main", { 1, 1 }, { 30, 180 }, { 100, 300 } },
+    { "h", { 1, 1 }, { 40, 100 }, { 40, 100 } },
+    { "g", { 2, 1 }, { 30, 20 }, { 30, 20 } },
+  };
+  g_autoptr(AfgTree) a = afg_test_load_events (AFG_TEST_DB_DEFAULT, a_events, G_N_ELEMENTS (a_events));
+  g_autoptr(AfgTree) b = afg_test_load_events (AFG_TEST_DB_DEFAULT, b_events, G_N_ELEMENTS (b_events));
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  g_autoptr(AfgDiffFunctions) functions = afg_diff_functions_new (shape);
+
+  g_assert_cmpuint (afg_diff_functions_get_n (functions), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const AfgDiffFunction *f = afg_diff_functions_get (functions, i);
+
+      g_assert_cmpstr (afg_diff_functions_get_name (functions, i), ==, want[i].name);
+      for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+        {
+          g_assert_cmpint (f->calls[s], ==, want[i].calls[s]);
+          g_assert_cmpint (f->self_ns[s], ==, want[i].self_ns[s]);
+          g_assert_cmpint (f->total_ns[s], ==, want[i].total_ns[s]);
+        }
+    }
+}
+
+static AfgTree *
+load_sample_tree (const char *name, AfgTreeFlags flags)
+{
+  g_autofree char *path = afg_test_sample_path (name, ".db");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return afg_test_build (document, NULL, flags);
+}
+
+/* On the samples, each function's sums against a plain reading of the
+ * diff's nodes: every frame of its name for calls and self time, those
+ * with no ancestor of its name (a walk up the parents) for the total;
+ * the order by |Δ self|. */
+static gboolean
+has_ancestor_named (AfgTree *tree, guint32 node, guint32 name)
+{
+  for (guint32 p = afg_tree_get_node (tree, node)->parent; p != AFG_TREE_ROOT && p != AFG_NODE_NONE;
+       p = afg_tree_get_node (tree, p)->parent)
+    if (afg_tree_get_node (tree, p)->name == name)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_diff_samples (void)
+{
+  g_autoptr(AfgTree) a = load_sample_tree ("ascend_pytorch_profiler_level0_rank0", AFG_TREE_MERGE_ADDRESSES);
+  g_autoptr(AfgTree) b = load_sample_tree ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
+  g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
+  g_autoptr(AfgDiffFunctions) functions = afg_diff_functions_new (shape);
+  AfgTree *tree = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+  gint64 last = G_MAXINT64;
+
+  g_assert_cmpuint (afg_diff_functions_get_n (functions), >, 100);
+  for (guint i = 0; i < afg_diff_functions_get_n (functions); i++)
+    {
+      const AfgDiffFunction *f = afg_diff_functions_get (functions, i);
+      gint64 want[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+      gint64 delta = ABS (f->self_ns[1] - f->self_ns[0]);
+
+      g_assert_cmpint (delta, <=, last);
+      last = delta;
+      for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
+        if (afg_tree_get_node (tree, n)->name == f->name)
+          for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+            {
+              want[0][s] += afg_diff_shape_get_value (shape, s, AFG_COLUMN_CALLS, n);
+              want[1][s] += afg_diff_shape_get_value (shape, s, AFG_COLUMN_SELF_NS, n);
+              if (!has_ancestor_named (tree, n, f->name))
+                want[2][s] += afg_diff_shape_get_value (shape, s, AFG_COLUMN_TOTAL_NS, n);
+            }
+      for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+        {
+          g_assert_cmpint (f->calls[s], ==, want[0][s]);
+          g_assert_cmpint (f->self_ns[s], ==, want[1][s]);
+          g_assert_cmpint (f->total_ns[s], ==, want[2][s]);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -545,6 +649,8 @@ main (int argc, char **argv)
   g_test_add_func ("/durations/percentiles", test_percentiles);
   g_test_add_func ("/durations/scoped", test_durations_scoped);
   g_test_add_func ("/durations/opt-in", test_durations_opt_in);
+  g_test_add_func ("/functions/diff", test_diff);
+  g_test_add_func ("/functions/diff/samples", test_diff_samples);
   g_test_add_func ("/functions/cli-top", test_cli_top);
   g_test_add_func ("/functions/cli-top-npu", test_cli_top_npu);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)

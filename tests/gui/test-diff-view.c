@@ -79,10 +79,12 @@ assert_color_at (GtkWidget *view, int x, guint row, AfgDiffShape *shape, guint32
   const AfgDiffNoise noise = { AFG_DIFF_DEFAULT_MIN_NS, AFG_DIFF_DEFAULT_MIN_PERCENT };
   AfgFlameColor c;
   int rgb[3];
+  double a = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, column, node);
+  double b = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, column, node);
 
-  afg_diff_color (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, column, node),
-                  afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, column, node),
-                  afg_diff_shape_has_node (shape, AFG_DIFF_SIDE_A, node),
+  afg_diff_compared (&a, &b, afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, node),
+                     afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node), &noise);
+  afg_diff_color (a, b, afg_diff_shape_has_node (shape, AFG_DIFF_SIDE_A, node),
                   afg_diff_shape_has_node (shape, AFG_DIFF_SIDE_B, node), &noise, &c);
   pixel (view, x, row * AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT / 2, rgb);
   g_test_message ("%d %d %d, want %.0f %.0f %.0f", rgb[0], rgb[1], rgb[2], c.red * 255, c.green * 255, c.blue * 255);

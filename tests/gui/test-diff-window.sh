@@ -136,6 +136,54 @@ wait_state page=graph mode=profile "file=$A" compared=
 ok "Stop Comparing goes from the diff back to A alone"
 stop_app
 
+# --- Export (Ctrl+E) in a diff writes the diff: the CLI's bytes -----------------
+start_app --diff "$A" "$B"
+wait_state page=graph mode=diff "file=$A" "compared=$B"
+find_window "^$TITLE\$"
+mkdir -p "$WORK/cli" "$WORK/gui"
+for format in html json folded; do
+  "$EXE" --diff "$A" "$B" --export -q --merge-addresses -f "$format" -o "$WORK/cli" \
+    || fail "the CLI's --diff --export -f $format failed"
+  xdotool key ctrl+e
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
+  [ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog in a diff"
+  wait_focus "$DIALOG"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$WORK/gui/flamegraph-diff.$format"
+  xdotool key Return
+  wait_state mode=diff "exported=$WORK/gui/flamegraph-diff.$format"
+  cmp "$WORK/cli/flamegraph-diff.$format" "$WORK/gui/flamegraph-diff.$format" \
+    || fail "the window's diff as $format differs from --diff A B --export -f $format"
+  ok "Export in a diff writes the bytes of --diff A B --export -f $format"
+done
+
+# The Functions panel of a diff: one row per distinct name of the diff's
+# JSON, the first the one whose self time changed most (|B − A|, ties by
+# name); the search filters it by name.
+read -r N_FUNCTIONS TOP N_DEQUEUE <<< "$(python3 - "$WORK/cli/flamegraph-diff.json" <<'PY'
+import json, sys
+selfs = {}
+def walk(nodes):
+    for n in nodes:
+        s = selfs.setdefault(n["name"], [0, 0])
+        s[0] += n["a"]["self_ns"]
+        s[1] += n["b"]["self_ns"]
+        walk(n["children"])
+walk(json.load(open(sys.argv[1]))["children"])
+top = sorted(selfs, key=lambda k: (-abs(selfs[k][1] - selfs[k][0]), k.encode()))[0]
+print(len(selfs), top.replace(" ", "\x01"), sum("dequeue" in k.lower() for k in selfs))
+PY
+)"
+TOP=${TOP//$'\x01'/ }
+act win.toggle-functions
+wait_state mode=diff functions=1 "rows=$N_FUNCTIONS" "top=$TOP"
+search Dequeue
+wait_state mode=diff functions=1 "rows=$N_DEQUEUE"
+ok "the Functions panel of a diff lists its $N_FUNCTIONS functions, '$TOP' (the largest |Δ self|) first; the search filters it"
+act win.escape
+wait_state mode=diff matches= "rows=$N_FUNCTIONS"
+stop_app
+
 # --- Compare with… picks B in the file chooser --------------------------------
 start_app "$A"
 wait_state page=graph mode=profile "file=$A"
@@ -147,11 +195,13 @@ hover_frames
 [ "$CHECKED" -ge 8 ] || fail "only $CHECKED frames hovered"
 ok "Ctrl+D and the chooser compare A with B: $CHECKED hovered frames as expected"
 
-# Opening a DB leaves the diff.
+# Opening a DB from the diff opens it in a window of its own (as
+# docs/diff.md says); the diff stays in its window.
 choose_file ctrl+o "Open a Profiler Database" "$B"
 wait_state page=graph mode=profile "file=$B" compared=
 find_window "^$(basename "$B")\$"
-ok "opening a DB from the diff shows it as a profile again"
+find_window "^$TITLE\$"
+ok "Ctrl+O in a diff opens the DB in a window of its own; the diff stays in its window"
 stop_app
 
 # --- a side that cannot be read is the window's error ---------------------------

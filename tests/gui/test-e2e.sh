@@ -71,12 +71,12 @@ key () {
 }
 
 # --- README's shortcuts are all in the Shortcuts window and tested here ------
-TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|Ctrl+N|"
+TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|F3|Shift+F3|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|Ctrl+N|"
 LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
          | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
 [ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
 for accel in '&lt;ctrl&gt;o' '&lt;ctrl&gt;&lt;shift&gt;o' '&lt;ctrl&gt;d' '&lt;ctrl&gt;e' '&lt;ctrl&gt;w' '&lt;ctrl&gt;q' '&lt;ctrl&gt;question' \
-             '&lt;ctrl&gt;f' '&lt;ctrl&gt;&lt;shift&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c' '&lt;ctrl&gt;n'; do
+             '&lt;ctrl&gt;f' 'F3' '&lt;shift&gt;F3' '&lt;ctrl&gt;&lt;shift&gt;f' 'Escape' 'Up Down Left Right' 'Return' 'BackSpace' '&lt;ctrl&gt;c' '&lt;ctrl&gt;n'; do
   grep -qF "<property name=\"accelerator\">$accel</property>" "$HELP_UI" \
     || fail "the Shortcuts window lacks $accel"
 done
@@ -148,6 +148,24 @@ key BackSpace "zoom=main.py(1): run"
 key BackSpace zoom=1/2
 key Escape "zoom=All threads"
 ok "Return zooms into the selected frame, BackSpace zooms out one level"
+
+# F3 / Shift+F3, and Enter / Shift+Enter in the search entry, step through
+# the matches depth first (aten::add, aten::mul, aten::mm), round and
+# round, selecting each and zooming out of a zoom that hides it.
+key Return zoom=aten::add selected=aten::add
+key ctrl+f
+xdotool type --delay 30 "aten"
+wait_state matches=3 zoom=aten::add match=
+key F3 match=1 selected=aten::add zoom=aten::add
+key Return match=2 selected=aten::mul zoom=aten::add
+key Return match=3 "selected=aten::mm" "zoom=All threads"
+key F3 match=1 selected=aten::add
+key shift+F3 match=3 selected=aten::mm
+key shift+Return match=2 selected=aten::mul
+key shift+F3 match=1 selected=aten::add
+ok "F3 / Shift+F3 and Enter / Shift+Enter in the search step through the 3 matches, zooming out to aten::mm"
+key Escape matches= match=
+key Escape "zoom=All threads"
 
 # Flame orientation: children are drawn above, so Up goes to a child (the
 # widest: forward, 400 ns, not the first, aten::add, 300 ns).

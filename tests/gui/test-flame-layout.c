@@ -144,6 +144,34 @@ test_search (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_cmpint (result.matched_ns, ==, 0);
 }
 
+/* F3's order: depth first, children in order (aten::mul inside
+ * aten::add before aten::mm); and how far a step zooms out: aten::mul
+ * (100 of 1500 ns) is 6.7 px wide in a 100 px view of all threads, 0.67
+ * px in a 10 px one, where only its parent (300 ns) shows it 3 px wide. */
+static void
+test_search_steps (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  g_autofree guint8 *matches = afg_flame_search_match (f->tree, "aten");
+  g_autoptr(GArray) list = afg_flame_search_list (f->tree, matches, AFG_TREE_ROOT);
+  g_autoptr(GArray) in_forward = NULL;
+  guint32 forward = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward");
+  guint32 add = afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add");
+  guint32 mul = afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add;aten::mul");
+  guint32 mm = afg_gui_tree_node (f, "1/2;main.py(1): run;torch/nn.py(5): forward;aten::mm");
+
+  g_assert_cmpuint (list->len, ==, 3);
+  g_assert_cmpuint (g_array_index (list, guint32, 0), ==, add);
+  g_assert_cmpuint (g_array_index (list, guint32, 1), ==, mul);
+  g_assert_cmpuint (g_array_index (list, guint32, 2), ==, mm);
+  in_forward = afg_flame_search_list (f->tree, matches, forward);
+  g_assert_cmpuint (in_forward->len, ==, 1);
+  g_assert_cmpuint (g_array_index (in_forward, guint32, 0), ==, mm);
+  g_assert_cmpuint (afg_flame_search_reveal_root (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, mul, 100, 3), ==,
+                    AFG_TREE_ROOT);
+  g_assert_cmpuint (afg_flame_search_reveal_root (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, mul, 10, 3), ==, add);
+  g_assert_cmpuint (afg_flame_search_reveal_root (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, mul, 2, 3), ==, mul);
+}
+
 static void
 test_colors (void)
 {
@@ -186,6 +214,7 @@ main (int argc, char *argv[])
   g_test_add ("/flame-layout/zoom", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_zoom, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-layout/thread-view", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_thread_view, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-layout/search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-layout/search-steps", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search_steps, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-layout/colors", test_colors);
   return g_test_run ();
 }

@@ -367,6 +367,52 @@ test_renderer_narrow_selection (AfgGuiTreeFixture *f, gconstpointer data)
   afg_flame_layout_free (layout);
 }
 
+/* Magenta: the search's mark. */
+static gboolean
+is_match_mark (const Image *img, int x, int y)
+{
+  int rgb[3];
+
+  pixel_at (img, x, y, rgb);
+  return alpha_at (img, x, y) > 200 && rgb[0] > 180 && rgb[1] < 60 && rgb[2] > 100 && rgb[2] < 180;
+}
+
+/* Matches get a bar of their own along their bottom edge, at least 4 px
+ * wide: aten::mul, 0.67 px at this width, too; no other frame has one. */
+static void
+test_renderer_match_marks (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
+  AfgFlameLayout *layout = afg_flame_layout_new (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  int width = 10;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  g_autofree guint8 *matches = g_new0 (guint8, afg_tree_get_n_nodes (f->tree));
+  AfgFlameDrawState state = { width, HEIGHT, 0, FALSE, matches, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
+  int bar_y = 4 * AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT - 3;
+  int marked = 0, elsewhere = 0;
+  Image img;
+
+  matches[afg_gui_tree_node (f, "1/2;main.py(1): run;aten::add;aten::mul")] = 1;
+  afg_flame_renderer_set_tree (renderer, f->tree);
+  afg_flame_renderer_draw_frames (renderer, cr, layout, &state);
+  cairo_surface_flush (surface);
+  img.data = cairo_image_surface_get_data (surface);
+  img.stride = cairo_image_surface_get_stride (surface);
+  for (int x = 0; x < width; x++)
+    {
+      marked += is_match_mark (&img, x, bar_y);
+      for (guint row = 0; row < 4; row++)
+        elsewhere += is_match_mark (&img, x, row * AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT - 3);
+    }
+  g_assert_cmpint (marked, >=, 4);
+  g_assert_cmpint (elsewhere, ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  afg_flame_layout_free (layout);
+}
+
 /* A 400-character name wraps at about 60 characters, as the page does. */
 static void
 test_tooltip_wraps (void)
@@ -528,6 +574,7 @@ main (int argc, char *argv[])
   g_test_add ("/flame-pixels/widget-stale-layout", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_stale_layout, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/widget-selected-node", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_widget_selected_node, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/renderer-narrow-selection", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_narrow_selection, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/flame-pixels/renderer-match-marks", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_match_marks, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-pixels/tooltip-wraps", test_tooltip_wraps);
   g_test_add_func ("/flame-pixels/tooltip-per-step", test_tooltip_per_step);
   g_test_add_func ("/flame-pixels/tooltip-durations", test_tooltip_durations);

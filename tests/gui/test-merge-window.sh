@@ -90,7 +90,8 @@ wait_state page=graph mode=profile ranks=2/2 merged=0
 RANK_DB=$(state_field file)
 case "$RANK_DB" in "$JOB"/rank*) ;; *) fail "no rank of the job shown: file=$RANK_DB" ;; esac
 wait_state page=graph merged=0 "nodes=$(cli_nodes_of "$RANK_DB")"
-toggle "^ascend_pytorch_profiler_"
+# A job's window is named after its folder.
+toggle "^job\$"
 wait_state page=graph merged=1 "file=$RANK_DB" "nodes=$(cli_nodes_of "$RANK_DB" --merge-addresses)"
 ok "a job folder's first rank follows the setting, off and toggled on (the CLI's --merge-addresses)"
 stop_app

@@ -95,8 +95,9 @@ FIRST=$(state_field rank)
 [ "$(state_field root_ns)" = "$(cli_root "$FIRST")" ] || fail "rank $FIRST: root $(state_field root_ns), CLI $(cli_root "$FIRST")"
 ok "the first rank read (rank $FIRST) is shown with the CLI's root total"
 
-WID=$(timeout 10 xdotool search --sync --onlyvisible --name "ascend_pytorch_profiler_$FIRST.db" | head -1)
-[ -n "$WID" ] || fail "no window"
+# Named after the job's folder, not after the rank read first.
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$JOB")\$" | head -1)
+[ -n "$WID" ] || fail "no window named after the job's folder '$(basename "$JOB")'"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 
 # click_rank WANT: clicks down the sidebar until the state shows rank WANT;
@@ -113,12 +114,14 @@ click_rank () {
 }
 
 # pick_rank WANT: picks the sidebar's rows in turn, as a click does,
-# until the state shows rank WANT ("all" is the first row).
+# until the state shows rank WANT ("all" is the first row); PICKED_ROW is
+# then its row.
 pick_rank () {
   local row
   for row in $(seq 0 9); do
     pick AfgRankSidebar "$row"
     barrier
+    PICKED_ROW=$row
     [ "$(state_field rank)" = "$1" ] && return 0
   done
   fail "no row of the sidebar is rank $1 (last: $(state_field rank))"
@@ -129,12 +132,15 @@ TARGET=3
 [ "$FIRST" = 3 ] && TARGET=6
 click_rank "$TARGET"
 wait_state page=graph "rank=$TARGET" "file=$(db_of "$TARGET")" "root_ns=$(cli_root "$TARGET")"
-ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json"
+[ "$(xdotool getwindowname "$WID")" = "$(basename "$JOB")" ] || fail "rank $TARGET retitled the window '$(xdotool getwindowname "$WID")'"
+ok "a click on rank $TARGET shows it, its root total that of the CLI's rank$TARGET/flamegraph.json; the window keeps the folder's name"
 
 pick_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
 ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
 
+pick_rank 2
+RANK2_ROW=$PICKED_ROW
 pick_rank 5
 wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
 # "Compare with Rank…": its menu lists the other ranks in order, the
@@ -151,6 +157,62 @@ wait_state page=graph rank=2 "file=$(db_of 2)" "root_ns=$(cli_root 2)"
 menu_first_item "$WID" 120 "$ROW_Y" mode=diff
 wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
 ok "a right click on rank 2, then Rank 0 in its menu, shows the diff of rank 2 and rank 0"
+
+# The ways out of a rank diff back to the rank shown: a click on its row
+# again (the mouse, then the control channel's pick, as a click), Esc,
+# BackSpace and Stop Comparing.
+rank2_alone () {
+  wait_state page=graph mode=profile rank=2 "file=$(db_of 2)" compared= "root_ns=$(cli_root 2)"
+}
+compare_with_0 () {
+  act win.compare-rank 0
+  wait_state page=graph mode=diff rank=2 "file=$(db_of 2)" "compared=$(db_of 0)"
+}
+xdotool mousemove --window "$WID" 120 "$ROW_Y" click 1
+rank2_alone
+ok "a click on rank 2, the rank shown, leaves its diff with rank 0"
+compare_with_0
+pick AfgRankSidebar "$RANK2_ROW"
+rank2_alone
+compare_with_0
+xdotool key Escape
+rank2_alone
+compare_with_0
+xdotool key BackSpace
+rank2_alone
+compare_with_0
+act win.stop-comparing
+rank2_alone
+ok "a pick of the rank shown, Esc, BackSpace and Stop Comparing each leave the rank diff too"
+
+# Closed as Ctrl+W does (the recent list is saved then).
+xdotool windowfocus --sync "$WID" 2>/dev/null
+wait_focus "$WID"
+xdotool key ctrl+w
+poll 10 app_gone || fail "Ctrl+W did not close the window"
+PID=
+
+# --- the start page: the job in Recent (not its ranks), Open Folder… -------
+JOB_URI=$(python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).as_uri())' "$JOB")
+grep -qF "\"$JOB_URI\"" "$XDG_DATA_HOME/recently-used.xbel" || fail "the job's folder is not in recently-used.xbel"
+grep -q 'ascend_pytorch_profiler_[0-9]*\.db' "$XDG_DATA_HOME/recently-used.xbel" \
+  && fail "ranks picked in the sidebar are in recently-used.xbel"
+start_app
+wait_state page=empty recent=1
+ok "after picking ranks in the sidebar the start page lists one recent entry: the job's folder"
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^Ascend Flame Graph\$" | head -1)
+[ -n "$WID" ] || fail "no start page window"
+xdotool windowfocus --sync "$WID" 2>/dev/null
+wait_focus "$WID"
+# The start page's "Open _Folder…" button, by its mnemonic.
+xdotool key alt+f
+DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Open a Training Job's Folder\$" | head -1)
+[ -n "$DIALOG" ] || fail "the start page's Open Folder… shows no folder dialog"
+wait_focus "$DIALOG"
+xdotool type --delay 20 "$JOB/"
+xdotool key Return
+wait_state page=graph ranks=9/9
+ok "the start page's Open Folder… button opens a job's folder"
 stop_app
 
 # --- Cancel in the sidebar's header stops the ranks not read yet ------------

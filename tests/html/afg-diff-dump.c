@@ -2,7 +2,7 @@
 /* What the window's diff colours are, for the agreement test with the
  * page's diff-color.js (diff.test.mjs):
  *   afg-diff-dump table
- *     afg_diff_hsl() and afg_diff_norm_scales() on a table of inputs (edge
+ *     afg_diff_hsl(), afg_diff_compared() and afg_diff_norm_scales() on a table of inputs (edge
  *     cases, then pseudo-random ones), a line each;
  *   afg-diff-dump view A.db B.db [self|total] [raw|per-step|equal-totals] [plain]
  *     `path\thsl(h, s%, l%)` per frame of the two DBs' diff (addresses
@@ -32,6 +32,17 @@ print_hsl_line (double a, double b, gboolean in_a, gboolean in_b, double min_ns,
 }
 
 static void
+print_compared_line (double a, double b, double a_total, double b_total, double min_ns, double min_percent)
+{
+  AfgDiffNoise noise = { min_ns, min_percent };
+  double ca = a, cb = b;
+
+  afg_diff_compared (&ca, &cb, a_total, b_total, &noise);
+  printf ("compared\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", a, b, a_total, b_total,
+          min_ns, min_percent, ca, cb);
+}
+
+static void
 print_norm_line (AfgDiffNorm norm, gint64 a_total, gint64 b_total, guint a_steps, guint b_steps)
 {
   static const char * const names[] = { "raw", "per-step", "equal-totals" };
@@ -58,6 +69,12 @@ print_table (void)
     for (guint e = 0; e < G_N_ELEMENTS (edges); e++)
       for (guint presence = 0; presence < 4; presence++)
         print_hsl_line (edges[e][0], edges[e][1], presence & 1, presence >> 1, floors[f][0], floors[f][1]);
+  /* Self time as each edge, the total as every edge (a total under its
+   * self does not occur, but the rule does not care). */
+  for (guint f = 0; f < G_N_ELEMENTS (floors); f++)
+    for (guint e = 0; e < G_N_ELEMENTS (edges); e++)
+      for (guint t = 0; t < G_N_ELEMENTS (edges); t++)
+        print_compared_line (edges[e][0], edges[e][1], edges[t][0], edges[t][1], floors[f][0], floors[f][1]);
   for (guint i = 0; i < 4000; i++)
     {
       double a = g_rand_int_range (rand, 0, 4) == 0 ? 0 : pow (10, g_rand_double_range (rand, 0, 10));
@@ -124,11 +141,13 @@ print_view (const char *a_path, const char *b_path, AfgColumn column, AfgDiffNor
       const char *name = afg_tree_get_node_name (tree, i);
       char *path = node->depth == 1 ? g_strdup (name)
                                     : g_strconcat (g_ptr_array_index (paths, node->parent), ";", name, NULL);
+      double a = afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_A, column, i) * scales[0];
+      double b = afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_B, column, i) * scales[1];
       AfgFlameHsl hsl;
 
-      afg_diff_hsl (afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_A, column, i) * scales[0],
-                    afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_B, column, i) * scales[1],
-                    afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_A, i), afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_B, i),
+      afg_diff_compared (&a, &b, afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, i) * scales[0],
+                         afg_diff_shape_get_value (diff, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, i) * scales[1], &noise);
+      afg_diff_hsl (a, b, afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_A, i), afg_diff_shape_has_node (diff, AFG_DIFF_SIDE_B, i),
                     &noise, &hsl);
       g_ptr_array_add (paths, path);
       printf ("%s\thsl(%u, %u%%, %u%%)\n", path, hsl.hue, hsl.saturation, hsl.lightness);

@@ -34,13 +34,17 @@ function diffDump(...args) {
 const exportDiff = h.exportDiff;
 const jsonLines = h.diffJsonLines;
 
-test('diff-color.js is afg_diff_hsl() on a table of inputs', () => {
+test('diff-color.js is afg_diff_hsl() and afg_diff_compared() on a table of inputs', () => {
   const code = fs.readFileSync(path.join(h.repoRoot, 'data', 'html', 'diff-color.js'), 'utf8');
   const rule = vm.runInNewContext(`${code}\n;AFG_DIFF_COLOR`);
-  let hsl = 0, norm = 0;
+  let hsl = 0, norm = 0, compared = 0;
   for (const line of diffDump('table')) {
     const f = line.split('\t');
-    if (f[0] === 'hsl') {
+    if (f[0] === 'compared') {
+      const [a, b, aTotal, bTotal, minNs, minPercent, ...want] = f.slice(1).map(Number);
+      assert.deepEqual([...rule.compared(a, b, aTotal, bTotal, { minNs, minPercent })], want, line);
+      compared++;
+    } else if (f[0] === 'hsl') {
       const [a, b, inA, inB, minNs, minPercent] = f.slice(1, 7).map(Number);
       const got = [...rule.hsl(a, b, inA === 1, inB === 1, { minNs, minPercent })];
       assert.deepEqual(got, f.slice(7).map(Number), line);
@@ -51,7 +55,7 @@ test('diff-color.js is afg_diff_hsl() on a table of inputs', () => {
       norm++;
     }
   }
-  assert.ok(hsl > 4000 && norm === 12);
+  assert.ok(hsl > 4000 && norm === 12 && compared === 4 * 19 * 19);
 });
 
 test('the samples: dump() is the JSON, colours are the window\'s', async () => {

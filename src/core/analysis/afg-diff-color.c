@@ -40,6 +40,19 @@ under_noise_floor (double a, double b, const AfgDiffNoise *noise)
   return a > 0 && delta * 100.0 < noise->min_percent * a;
 }
 
+/* Colouring by self time alone painted a step that lost three quarters
+ * of its time all grey: each frame's own time moved by less than the
+ * floor although the frames' totals moved by far more. */
+void
+afg_diff_compared (double *a, double *b, double a_total, double b_total, const AfgDiffNoise *noise)
+{
+  if (under_noise_floor (*a, *b, noise) && !under_noise_floor (a_total, b_total, noise))
+    {
+      *a = a_total;
+      *b = b_total;
+    }
+}
+
 /* The floor comes first: a frame of one call in B and none in A is "new",
  * but it does not glow unless it is also a change worth seeing. */
 AfgDiffKind

@@ -15,7 +15,7 @@ typedef enum {
 } AfgDiffNorm;
 
 typedef enum {
-  AFG_DIFF_SAME,     /* no change, or one under the noise floor: grey */
+  AFG_DIFF_SAME,     /* a change under the noise floor (or none): grey */
   AFG_DIFF_GREW,     /* red */
   AFG_DIFF_SHRANK,   /* blue */
   AFG_DIFF_ONLY_A,   /* gone in B: its own hue */
@@ -42,6 +42,15 @@ void        afg_diff_norm_scales (AfgDiffNorm         norm,
                                   guint               b_steps,
                                   double             *a_scale,
                                   double             *b_scale);
+/* The values a frame's colour compares: @a and @b, those of the colour
+ * column (normalised), unless their change is under the floor while the
+ * frame's total changed past it (a frame whose total moved is never
+ * grey): then the totals. */
+void        afg_diff_compared    (double             *a,
+                                  double             *b,
+                                  double              a_total,
+                                  double              b_total,
+                                  const AfgDiffNoise *noise);
 /* @a and @b are the (normalised) values compared; a side is present
  * when its frame exists there (it has calls). */
 AfgDiffKind afg_diff_classify    (double              a,

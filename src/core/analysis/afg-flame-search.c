@@ -51,3 +51,48 @@ afg_flame_search_summarize (const AfgTree *tree, AfgColumn weight, const guint8 
         }
     }
 }
+
+GArray *
+afg_flame_search_list (const AfgTree *tree, const guint8 *matches, guint32 root)
+{
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
+  GArray *list = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      guint32 node = g_array_index (stack, guint32, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      if (matches[node])
+        g_array_append_val (list, node);
+      /* Pushed last to first: popped in order. */
+      for (guint c = nodes[node].n_children; c-- > 0;)
+        {
+          guint32 child = nodes[node].first_child + c;
+
+          g_array_append_val (stack, child);
+        }
+    }
+  return list;
+}
+
+guint32
+afg_flame_search_reveal_root (const AfgTree *tree, AfgColumn weight, guint32 view_root, guint32 node,
+                              double width_px, double min_px)
+{
+  double value = afg_tree_get_value (tree, weight, node);
+  guint32 best = node;
+
+  while (best != view_root)
+    {
+      guint32 parent = afg_tree_get_parent_in_view (tree, view_root, best);
+      double under = parent != AFG_NODE_NONE ? afg_tree_get_value (tree, weight, parent) : 0;
+
+      if (under <= 0 || value * width_px / under < min_px)
+        break;
+      best = parent;
+    }
+  return best;
+}

@@ -25,4 +25,19 @@ void    afg_flame_search_summarize (const AfgTree        *tree,
                                     guint32               root,
                                     AfgFlameSearchResult *result);
 
+/* The matches under @root (@root too), depth first, children in order:
+ * the order F3 steps through them. */
+GArray *afg_flame_search_list      (const AfgTree        *tree,
+                                    const guint8         *matches,
+                                    guint32               root);
+/* What to zoom to so that @node, under @view_root, is at least @min_px
+ * wide in a view @width_px wide by @weight: its highest ancestor (up to
+ * @view_root) under which it is that wide, else @node itself. */
+guint32 afg_flame_search_reveal_root (const AfgTree      *tree,
+                                      AfgColumn           weight,
+                                      guint32             view_root,
+                                      guint32             node,
+                                      double              width_px,
+                                      double              min_px);
+
 G_END_DECLS

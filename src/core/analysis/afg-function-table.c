@@ -26,7 +26,8 @@ is_frame (const AfgTree *tree, guint32 node)
 
 /* A walk down each thread with a count of the frames of each key on the
  * current stack: a frame whose key is not on it yet is outermost.
- * Iterative: stacks may be 1000 frames deep. */
+ * Iterative: stacks may be 1000 frames deep. A tree without threads (a
+ * diff's, a sandwich's) is walked from its root. */
 void
 afg_function_table_for_each_outermost (const AfgTree *tree, const guint32 *node_key, guint n_keys,
                                        AfgOutermostFunc func, gpointer data)
@@ -35,13 +36,14 @@ afg_function_table_for_each_outermost (const AfgTree *tree, const guint32 *node_
   g_autofree guint32 *on_stack = g_new0 (guint32, MAX (n_keys, 1));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) next = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_tops = MAX (afg_tree_get_n_threads (tree), 1);
 
-  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+  for (guint t = 0; t < n_tops; t++)
     {
-      const AfgNode *thread = &nodes[afg_tree_get_thread (tree, t)->node];
+      guint32 top = afg_tree_get_n_threads (tree) > 0 ? afg_tree_get_thread (tree, t)->node : AFG_TREE_ROOT;
 
-      g_array_append_val (stack, afg_tree_get_thread (tree, t)->node);
-      g_array_append_val (next, thread->first_child);
+      g_array_append_val (stack, top);
+      g_array_append_val (next, nodes[top].first_child);
       while (stack->len > 0)
         {
           guint32 top = g_array_index (stack, guint32, stack->len - 1);

@@ -82,7 +82,8 @@ AfgTree           *afg_function_table_callers      (AfgTree                *tree
 
 /* Calls @func for each frame of @tree that is outermost by @node_key
  * (a key per node, < @n_keys): no ancestor frame in its thread has the
- * same key. total_ns sums these frames' totals, keyed by function. */
+ * same key (a tree without threads: from its root). total_ns sums these
+ * frames' totals, keyed by function. */
 typedef void (*AfgOutermostFunc) (guint32 node, gpointer data);
 
 void               afg_function_table_for_each_outermost (const AfgTree    *tree,

@@ -47,13 +47,33 @@ serialize (AfgDiffShape *diff, AfgFormat format, GError **error)
   return out;
 }
 
+/* Neither side's DB is ever the output. */
+gboolean
+afg_diff_export_to_file (AfgDiffShape *diff, AfgFormat format, const char *path, GError **error)
+{
+  g_autoptr(GString) out = NULL;
+
+  g_return_val_if_fail (diff != NULL && path != NULL, FALSE);
+
+  if (afg_diff_format_file_name (format) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: a comparison is written as HTML, JSON or folded stacks"), path);
+      return FALSE;
+    }
+  if (!afg_export_check_path (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A), path, error)
+      || !afg_export_check_path (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B), path, error))
+    return FALSE;
+  out = serialize (diff, format, error);
+  return out != NULL && afg_export_write_data (path, out->str, out->len, error);
+}
+
 gboolean
 afg_diff_export_to_dir (AfgDiffShape *diff, AfgFormat format, const char *dir, char **out_path,
                         GError **error)
 {
   const char *name = afg_diff_format_file_name (format);
   g_autofree char *path = NULL;
-  g_autoptr(GString) out = NULL;
 
   g_return_val_if_fail (diff != NULL && name != NULL && dir != NULL, FALSE);
 
@@ -63,12 +83,7 @@ afg_diff_export_to_dir (AfgDiffShape *diff, AfgFormat format, const char *dir, c
       int saved = errno;
       return afg_error_set_errno (error, dir, _("cannot create the output directory"), saved);
     }
-  /* Neither side's DB is ever the output. */
-  if (!afg_export_check_path (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A), path, error)
-      || !afg_export_check_path (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B), path, error))
-    return FALSE;
-  out = serialize (diff, format, error);
-  if (out == NULL || !afg_export_write_data (path, out->str, out->len, error))
+  if (!afg_diff_export_to_file (diff, format, path, error))
     return FALSE;
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);

@@ -26,6 +26,12 @@ gboolean    afg_diff_html_write        (AfgDiffShape      *diff,
 
 /* flamegraph-diff.html, .json or .folded; NULL for any other format. */
 const char *afg_diff_format_file_name  (AfgFormat          format);
+/* Serialises @diff and writes @path atomically in @format (HTML, JSON
+ * or folded; any other is an error), as the window's export does. */
+gboolean    afg_diff_export_to_file    (AfgDiffShape      *diff,
+                                        AfgFormat          format,
+                                        const char        *path,
+                                        GError           **error);
 /* Serialises @diff and writes DIR/<its file name> atomically, as
  * afg_export_to_dir() does; neither side's DB is ever the output. */
 gboolean    afg_diff_export_to_dir     (AfgDiffShape      *diff,

@@ -43,6 +43,15 @@ afg_format_percent (gint64 part, gint64 whole)
   return g_strdup_printf ("%.*f%%", digits, p);
 }
 
+/* U+2212, not '-': the sign lines up with '+' in a column of changes. */
+char *
+afg_format_signed_duration (double ns)
+{
+  g_autofree char *magnitude = afg_format_duration ((gint64) (ABS (ns) + 0.5));
+
+  return g_strdup_printf ("%s%s", ns < 0 ? "−" : "+", magnitude);
+}
+
 char *
 afg_format_path (const char *path)
 {

@@ -11,6 +11,8 @@ char *afg_format_duration (gint64 ns);
 char *afg_format_percent  (gint64 part,
                            gint64 whole);
 
+/* "+300 µs", "−1.20 ms": a change, its sign always written */
+char *afg_format_signed_duration (double ns);
 /* A file name fit for a message, a title or a JSON string: valid UTF-8
  * (undecodable bytes become U+FFFD) and no control characters, which
  * could otherwise drive the user's terminal. */
