@@ -8,6 +8,7 @@
 #include <pango/pangocairo.h>
 
 #include "afg-flame-renderer.h"
+#include "afg-task-kinds.h"
 
 #define LABEL_MIN_WIDTH 24
 #define LABEL_PADDING 4
@@ -114,6 +115,16 @@ afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state
   return afg_flame_layout_hit_test (layout, row, x / state->width, 1.0 / state->width);
 }
 
+guint32
+afg_flame_leaf_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double x, double y)
+{
+  guint row;
+
+  if (state->width <= 0 || !afg_flame_row_at_y (layout, state, y, &row))
+    return AFG_FLAME_NO_FRAME;
+  return afg_flame_layout_hit_leaf (layout, row, x / state->width, 1.0 / state->width);
+}
+
 /* Colours are hashed when a frame is first drawn, not for every node when
  * a profile arrives: most of a big profile's frames are under a pixel
  * wide, and hashing all their names cost the first frame 10+ ms. */
@@ -165,6 +176,88 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
     draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
+/* Device work is not a call: cool hues the palette's warm frames never
+ * take, teal for compute kernels, violet for collectives, which are
+ * hatched too so that the kind survives a dimmed or grey print. */
+static void
+kind_color (guint32 kind, AfgFlameColor *fill, AfgFlameColor *edge)
+{
+  if (kind == AFG_TASK_KIND_COMPUTE)
+    {
+      *fill = (AfgFlameColor) { 0.55, 0.85, 0.85 };
+      *edge = (AfgFlameColor) { 0.05, 0.45, 0.50 };
+    }
+  else
+    {
+      *fill = (AfgFlameColor) { 0.80, 0.72, 0.95 };
+      *edge = (AfgFlameColor) { 0.40, 0.22, 0.65 };
+    }
+}
+
+static void
+hatch (cairo_t *cr, double x, double y, double w, double h)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 1);
+  for (double d = x - h; d < x + w; d += 6)
+    {
+      cairo_move_to (cr, d, y + h);
+      cairo_line_to (cr, d + h, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_leaf (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
+           const AfgFlameDrawState *state, const AfgFlameLeaf *leaf, double y)
+{
+  guint n;
+  const AfgNpuKernel *k = &afg_tree_get_kernels (tree, leaf->node, &n)[leaf->kernel];
+  double x = leaf->x * state->width;
+  double w = MAX (leaf->width * state->width - 1, 1);
+  double alpha = frame_dimmed (state, leaf->node) ? DIM_ALPHA : 1.0;
+  AfgFlameColor fill, edge;
+
+  kind_color (k->kind, &fill, &edge);
+  cairo_set_source_rgba (cr, fill.red, fill.green, fill.blue, alpha);
+  cairo_rectangle (cr, x, y, w, AFG_FLAME_ROW_HEIGHT - 1);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, edge.red, edge.green, edge.blue, alpha * 0.5);
+  if (k->kind != AFG_TASK_KIND_COMPUTE)
+    hatch (cr, x, y, w, AFG_FLAME_ROW_HEIGHT - 1);
+  cairo_set_source_rgba (cr, edge.red, edge.green, edge.blue, alpha);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (w - 1, 0), AFG_FLAME_ROW_HEIGHT - 2);
+  cairo_stroke (cr);
+  if (w < LABEL_MIN_WIDTH)
+    return;
+  pango_layout_set_width (self->label, (int) ((w - 2 * LABEL_PADDING) * PANGO_SCALE));
+  pango_layout_set_text (self->label, afg_document_get_string (afg_tree_get_document (tree), k->name), -1);
+  cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha < 1 ? 0.45 : 1.0);
+  cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
+  pango_cairo_show_layout (cr, self->label);
+}
+
+static void
+draw_leaves (AfgFlameRenderer *self, cairo_t *cr, const AfgFlameLayout *layout,
+             const AfgFlameDrawState *state)
+{
+  guint n_leaves;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n_leaves);
+  double min_width = 1.0 / MAX (state->width, 1);
+
+  for (guint i = 0; i < n_leaves; i++)
+    {
+      double y = afg_flame_row_get_y (layout, state, leaves[i].row);
+
+      if (leaves[i].width >= min_width && y + AFG_FLAME_ROW_HEIGHT > 0 && y < state->height)
+        draw_leaf (self, cr, afg_flame_layout_get_tree (layout), state, &leaves[i], y);
+    }
+}
+
 void
 afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
                                 const AfgFlameLayout *layout, const AfgFlameDrawState *state)
@@ -187,6 +280,7 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
         if (frames[i].width >= min_width)
           draw_frame (self, cr, tree, state, &frames[i], y);
     }
+  draw_leaves (self, cr, layout, state);
 }
 
 /* MIN_WIDTH widens the outline of a frame narrower than that around its
@@ -218,6 +312,9 @@ void
 afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
                                     const AfgFlameLayout *layout, const AfgFlameDrawState *state)
 {
+  guint n_leaves;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n_leaves);
+
   if (state->hover != AFG_FLAME_NO_FRAME)
     {
       guint n_frames;
@@ -230,6 +327,16 @@ afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
       cairo_fill (cr);
       cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.8);
       outline_frame (cr, layout, state, state->hover, 1, 0);
+    }
+  /* Bounds-checked: a state made before the leaves existed leaves it 0. */
+  if (state->hover_leaf < n_leaves)
+    {
+      const AfgFlameLeaf *leaf = &leaves[state->hover_leaf];
+
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+      cairo_rectangle (cr, leaf->x * state->width, afg_flame_row_get_y (layout, state, leaf->row),
+                       MAX (leaf->width * state->width - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
+      cairo_fill (cr);
     }
   if (state->selected != AFG_FLAME_NO_FRAME)
     {

@@ -424,6 +424,8 @@ _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph
     }
   else if (shape == NULL && graph && afg_flame_view_get_hover_node (self->flame_view) != AFG_FLAME_NO_FRAME)
     tooltip = afg_flame_view_get_tooltip_text (self->flame_view, afg_flame_view_get_hover_node (self->flame_view));
+  else if (shape == NULL && graph)
+    tooltip = afg_flame_view_get_hover_leaf_text (self->flame_view);
   _afg_window_append_state_field (line, "mode", shape ? "diff" : "profile");
   _afg_window_append_state_field (line, "compared", compared);
   _afg_window_append_state_field (line, "shape", shape ? afg_diff_view_get_option (self->diff_view, "shape") : NULL);

@@ -38,7 +38,8 @@ struct _AfgWindow {
   GtkLabel             *steps_label;
   GtkToggleButton      *per_step_button;
   GtkWidget            *all_steps_button;
-  GtkToggleButton      *npu_button;
+  GtkMenuButton        *weight_button;
+  GtkBox               *weight_box;
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
@@ -207,5 +208,8 @@ AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
                                                  AfgFlameLayout  *layout);
 void            _afg_window_weight_update       (AfgWindow       *self);
 char           *_afg_window_weight_describe_npu (AfgWindow       *self);
+void            _afg_window_weight_append_state (AfgWindow       *self,
+                                                 GString         *line,
+                                                 gboolean         graph);
 
 G_END_DECLS

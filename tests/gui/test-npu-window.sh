@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The window's weight switch under the real pointer and keys
-# (run under xvfb-run): on a real sample with NPU data, a click on "NPU"
-# and Ctrl+N switch the widths between host and NPU time; the shown NPU
+# The window's NPU weight (all device tasks) and Ctrl+N (run under
+# xvfb-run): on a real sample with NPU data, the weight menu's "All device
+# tasks" and Ctrl+N switch the widths between host and NPU time; the shown NPU
 # total, the search share and the root's tooltip are the CLI JSON's
 # figures; the choice is remembered (GSettings, keyfile backend); on a DB
-# without TASK the switch is insensitive and Ctrl+N does nothing.
+# without TASK the device weights are off and Ctrl+N does nothing.
 # Usage: test-npu-window.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
 EXE=$1
 MAKE_DB=$2
@@ -52,19 +52,10 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$DB")\
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 ok "the sample opens in host time (the default), its NPU total the CLI's linked device time"
 
-# The switch sits left of the search entry, a fixed distance from the
-# window's right edge: click along the header there until the weight
-# changes. Clicks are 6 px apart, farther than GTK's double-click
-# distance: never a double-click on the title.
-SWITCH_X=
-for x in $(seq $((WIDTH - 460)) 6 $((WIDTH - 300))); do
-  xdotool mousemove --window "$WID" "$x" 20 click 1
-  barrier
-  [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break
-done
-[ -n "$SWITCH_X" ] || fail "no click in the header switched to NPU time"
+# The weight menu's "All device tasks" (the menu itself: test-window-weight).
+act win.weight "'npu'"
 wait_state weight=npu "npu_ns=$NPU_NS" "zoom=All threads"
-ok "a click on the switch shows NPU time"
+ok "the weight menu shows NPU time (all device tasks)"
 
 xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
 xdotool key ctrl+n
@@ -176,13 +167,13 @@ wait_state weight=npu
 xdotool key ctrl+shift+f
 wait_state functions=0
 
-# A comparison weighs host time only: the switch leaves the header.
+# A comparison weighs host time only: the menu leaves the header.
 stop_app
 start_app --diff "$DB" "$DB"
 wait_state page=graph mode=diff weight=host
 ok "a comparison shows host time, though NPU time was chosen"
 
-# A DB without TASK: the switch is off, a click on it and Ctrl+N change nothing.
+# A DB without TASK: the device weights are off, choosing one and Ctrl+N change nothing.
 stop_app
 NO_NPU=$("$MAKE_DB") || fail "could not build the test DB"
 DB_DIR=$(dirname "$NO_NPU")
@@ -191,12 +182,12 @@ wait_state page=graph weight=host npu_ns=
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$NO_NPU")\$" | head -1)
 [ -n "$WID" ] || fail "no window for the DB without TASK"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
-xdotool mousemove --window "$WID" "$SWITCH_X" 20 click 1
+act win.weight "'npu'"
 barrier
-[ "$(state_field weight)" = host ] || fail "a click on the switch switched a DB without NPU data to '$(state_field weight)'"
+[ "$(state_field weight)" = host ] || fail "the weight menu switched a DB without NPU data to '$(state_field weight)'"
 xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
 xdotool key ctrl+n
 barrier
 [ "$(state_field weight)" = host ] || fail "a DB without NPU data switched to '$(state_field weight)'"
-ok "on a DB without TASK the switch stays on host time, even though NPU was chosen before"
+ok "on a DB without TASK the weight stays host time, even though NPU was chosen before"
 echo "1..$N"

@@ -306,6 +306,44 @@ afg_function_table_get_all_ns (const AfgFunctionTable *self)
   return afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
 }
 
+typedef struct {
+  const AfgTree *tree;
+  AfgColumn      column;
+  gint64        *total;
+  const guint32 *keys;
+} ColumnSums;
+
+static void
+add_outermost_column (guint32 node, gpointer data)
+{
+  ColumnSums *c = data;
+
+  c->total[c->keys[node]] = afg_sat_add (c->total[c->keys[node]], afg_tree_get_value (c->tree, c->column, node));
+}
+
+void
+afg_function_table_sum_columns (const AfgFunctionTable *self, AfgColumn self_column, AfgColumn total_column,
+                                gint64 **self_sums, gint64 **total_sums)
+{
+  guint n = self->n_functions;
+  guint n_nodes = afg_tree_get_n_nodes (self->tree);
+  g_autofree guint32 *keys = g_new (guint32, MAX (n_nodes, 1));
+  ColumnSums c = { self->tree, total_column, g_new0 (gint64, n + 1), keys };
+
+  *self_sums = g_new0 (gint64, MAX (n, 1));
+  for (guint32 i = 0; i < n_nodes; i++)
+    {
+      guint f = self->node_function[i];
+
+      keys[i] = f == AFG_FUNCTION_NONE ? n : f;
+      if (f != AFG_FUNCTION_NONE && afg_tree_has_column (self->tree, self_column))
+        (*self_sums)[f] = afg_sat_add ((*self_sums)[f], afg_tree_get_value (self->tree, self_column, i));
+    }
+  if (afg_tree_has_column (self->tree, total_column))
+    afg_function_table_for_each_outermost (self->tree, keys, n + 1, add_outermost_column, &c);
+  *total_sums = c.total;
+}
+
 gint64
 afg_function_table_get_all (const AfgFunctionTable *self, AfgColumn weight)
 {
