@@ -116,6 +116,7 @@ void     _afg_window_compare_return_diff   (GTask          *task,
                                             AfgTree        *a,
                                             AfgTree        *b,
                                             const char     *title,
+                                            AfgColumn       weight,
                                             GCancellable   *cancellable,
                                             AfgDiffShape  **shape,
                                             AfgFlameLayout **layout);
@@ -203,6 +204,9 @@ void     _afg_window_functions_append_state (AfgWindow      *self,
 void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);
 void            _afg_window_weight_init         (AfgWindow       *self);
 AfgColumn       _afg_window_weight_column       (AfgWindow       *self);
+AfgColumn       _afg_window_weight_chosen       (AfgWindow       *self);
+AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
+const char     *_afg_window_weight_label        (AfgWeight        weight);
 AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
                                                  AfgTree         *tree,
                                                  AfgFlameLayout  *layout);

@@ -116,15 +116,6 @@ picked_thread (AfgWindow *self)
   return afg_tree_get_thread (_afg_window_get_tree (self), picked - 1)->label;
 }
 
-static const char *
-shown_weight (AfgWindow *self)
-{
-  AfgWeight weight = AFG_WEIGHT_HOST;
-
-  afg_weight_from_total_column (afg_flame_view_get_weight (self->flame_view), &weight);
-  return afg_weight_to_string (weight);
-}
-
 static void
 append_tree (AfgWindow *self, GString *line, gboolean graph)
 {
@@ -148,7 +139,7 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   _afg_window_append_state_field (line, "root_ns", root);
   _afg_window_append_state_field (line, "nodes", nodes);
   _afg_window_append_state_field (line, "npu_ns", npu);
-  _afg_window_append_state_field (line, "weight", shown_weight (self));
+  _afg_window_append_state_field (line, "weight", afg_weight_to_string (_afg_window_weight_shown (self)));
 }
 
 static void

@@ -37,11 +37,28 @@ static const struct {
     N_("Widths show the time of every device task each frame launched, waits and copies included") },
 };
 
+static guint
+item_of (AfgWeight weight)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    if (items[i].weight == weight)
+      return i;
+  g_return_val_if_reached (0);
+}
+
 /* What the widths of the tree on screen follow now. */
 AfgColumn
 _afg_window_weight_column (AfgWindow *self)
 {
   return afg_session_get_column (self->session);
+}
+
+/* The total column of the weight chosen, which a comparison asked for
+ * now weighs where both its sides have it. */
+AfgColumn
+_afg_window_weight_chosen (AfgWindow *self)
+{
+  return afg_weight_get_total_column (afg_session_get_weight (self->session));
 }
 
 static gboolean
@@ -57,7 +74,7 @@ menu_unavailable_reason (AfgWindow *self)
   if (!on_graph (self))
     return g_strdup (_("Open a profiler database to choose the weight"));
   if (_afg_window_is_comparing (self))
-    return g_strdup (_("A comparison shows host time only"));
+    return g_strdup (_("A comparison keeps the weight it was made in"));
   return NULL;
 }
 
@@ -179,6 +196,27 @@ _afg_window_weight_prepare (AfgWindow *self, AfgTree *tree, AfgFlameLayout *layo
   return layout;
 }
 
+/* The menu's name of @weight ("NPU compute"), translated. */
+const char *
+_afg_window_weight_label (AfgWeight weight)
+{
+  return _(items[item_of (weight)].label);
+}
+
+/* The weight of the widths on screen: a diff's frames weigh what it was
+ * made in, drawn as its trees' host columns. */
+AfgWeight
+_afg_window_weight_shown (AfgWindow *self)
+{
+  AfgDiffShape *shape = self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
+  AfgColumn column = _afg_window_is_comparing (self) && shape ? afg_diff_shape_get_weight (shape)
+                                                             : afg_flame_view_get_weight (self->flame_view);
+  AfgWeight weight = AFG_WEIGHT_HOST;
+
+  afg_weight_from_total_column (column, &weight);
+  return weight;
+}
+
 /* Only a change: setting a tooltip queries the one under the pointer
  * again, and this runs on every zoom. */
 static void
@@ -190,14 +228,6 @@ set_tooltip (GtkWidget *widget, const char *text)
     gtk_widget_set_tooltip_text (widget, text);
 }
 
-static guint
-item_of (AfgWeight weight)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    if (items[i].weight == weight)
-      return i;
-  g_return_val_if_reached (0);
-}
 
 /* Each item: checked for the weight shown, disabled with the reason as
  * its tooltip for one the tree lacks. */
@@ -230,7 +260,7 @@ _afg_window_weight_update (AfgWindow *self)
   g_autofree char *tip = NULL;
 
   if (on_graph (self))
-    afg_weight_from_total_column (afg_flame_view_get_weight (self->flame_view), &shown);
+    shown = _afg_window_weight_shown (self);
   gtk_menu_button_set_label (self->weight_button, _(items[item_of (shown)].short_label));
   /* A comparison has its own options in the header, and no room for both. */
   gtk_widget_set_visible (GTK_WIDGET (self->weight_button), on_graph (self) && !_afg_window_is_comparing (self));
@@ -290,7 +320,7 @@ _afg_window_weight_append_state (AfgWindow *self, GString *line, gboolean graph)
   g_autofree char *top = NULL;
   guint n = 0;
 
-  afg_weight_from_total_column (afg_flame_view_get_weight (self->flame_view), &shown);
+  shown = _afg_window_weight_shown (self);
   if (graph && layout != NULL && afg_weight_has_kernels (shown))
     {
       afg_flame_layout_get_leaves (layout, &n);

@@ -167,11 +167,33 @@ wait_state weight=npu
 xdotool key ctrl+shift+f
 wait_state functions=0
 
-# A comparison weighs host time only: the menu leaves the header.
+# A comparison weighs the NPU time chosen, as --diff --weight npu does:
+# a hovered frame's A and B totals are the CLI diff's.
 stop_app
+"$EXE" --diff "$DB" "$DB" --export --merge-addresses --weight npu -q -f json -o "$WORK/diff" \
+  || fail "the CLI diff failed"
 start_app --diff "$DB" "$DB"
-wait_state page=graph mode=diff weight=host
-ok "a comparison shows host time, though NPU time was chosen"
+wait_state page=graph mode=diff weight=npu
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "↔" | head -1)
+[ -n "$WID" ] || fail "no diff window"
+DIFF_PATH=
+for y in $(seq $((HEIGHT - 60)) -20 $((HEIGHT - 200))); do
+  hover_at "$WID" $((WIDTH / 2)) "$y"
+  DIFF_PATH=$(state_field hover_path)
+  [ -n "$DIFF_PATH" ] && break
+done
+[ -n "$DIFF_PATH" ] || fail "no frame of the diff under the pointer"
+WANT=$(python3 - "$WORK/diff/flamegraph-diff.json" "$DIFF_PATH" <<'PY'
+import json, sys
+node = {"children": json.load(open(sys.argv[1]))["children"]}
+for name in sys.argv[2].split(";"):
+    node = next(c for c in node["children"] if c["name"] == name)
+print(node["a"]["total_ns"], node["b"]["total_ns"])
+PY
+)
+read -r _ AT _ _ BT _ <<< "$(state_field hover_values)"
+[ "$AT $BT" = "$WANT" ] || fail "'$DIFF_PATH' weighs $AT → $BT in the window, $WANT in the CLI's --weight npu diff"
+ok "a comparison weighs NPU time, as chosen: '$DIFF_PATH' $AT → $BT, as --diff --weight npu"
 
 # A DB without TASK: the device weights are off, choosing one and Ctrl+N change nothing.
 stop_app
