@@ -150,11 +150,11 @@ frame_dimmed (const AfgFlameDrawState *state, guint32 node)
 }
 
 static void
-draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree, guint32 node, double x,
+draw_label (AfgFlameRenderer *self, cairo_t *cr, const char *text, double x,
             double y, double width, double alpha)
 {
   pango_layout_set_width (self->label, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_set_text (self->label, afg_tree_get_node_name (tree, node), -1);
+  pango_layout_set_text (self->label, text, -1);
   cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha);
   cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
   pango_cairo_show_layout (cr, self->label);
@@ -173,41 +173,27 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
   cairo_rectangle (cr, x, y, MAX (w - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
   cairo_fill (cr);
   if (w >= LABEL_MIN_WIDTH)
-    draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
+    draw_label (self, cr, afg_tree_get_node_name (tree, frame->node), x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
-/* Device work is not a call: cool hues the palette's warm frames never
- * take, teal for compute kernels, violet for collectives, which are
- * hatched too so that the kind survives a dimmed or grey print. */
+#define LEAF_BAND 3
+
+/* Device work is drawn apart from the host's category hues, as the page
+ * draws it (data/html/kinds.js): yellow for compute, violet for
+ * communication, each with a darker band on top that no host frame has. */
 static void
-kind_color (guint32 kind, AfgFlameColor *fill, AfgFlameColor *edge)
+kind_color (guint32 kind, AfgFlameColor *fill, AfgFlameColor *band)
 {
   if (kind == AFG_TASK_KIND_COMPUTE)
     {
-      *fill = (AfgFlameColor) { 0.55, 0.85, 0.85 };
-      *edge = (AfgFlameColor) { 0.05, 0.45, 0.50 };
+      *fill = (AfgFlameColor) { 0.981, 0.909, 0.259 };
+      *band = (AfgFlameColor) { 0.570, 0.516, 0.030 };
     }
   else
     {
-      *fill = (AfgFlameColor) { 0.80, 0.72, 0.95 };
-      *edge = (AfgFlameColor) { 0.40, 0.22, 0.65 };
+      *fill = (AfgFlameColor) { 0.746, 0.566, 0.874 };
+      *band = (AfgFlameColor) { 0.376, 0.193, 0.507 };
     }
-}
-
-static void
-hatch (cairo_t *cr, double x, double y, double w, double h)
-{
-  cairo_save (cr);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_clip (cr);
-  cairo_set_line_width (cr, 1);
-  for (double d = x - h; d < x + w; d += 6)
-    {
-      cairo_move_to (cr, d, y + h);
-      cairo_line_to (cr, d + h, y);
-    }
-  cairo_stroke (cr);
-  cairo_restore (cr);
 }
 
 static void
@@ -219,26 +205,18 @@ draw_leaf (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
   double x = leaf->x * state->width;
   double w = MAX (leaf->width * state->width - 1, 1);
   double alpha = frame_dimmed (state, leaf->node) ? DIM_ALPHA : 1.0;
-  AfgFlameColor fill, edge;
+  AfgFlameColor fill, band;
 
-  kind_color (k->kind, &fill, &edge);
+  kind_color (k->kind, &fill, &band);
   cairo_set_source_rgba (cr, fill.red, fill.green, fill.blue, alpha);
   cairo_rectangle (cr, x, y, w, AFG_FLAME_ROW_HEIGHT - 1);
   cairo_fill (cr);
-  cairo_set_source_rgba (cr, edge.red, edge.green, edge.blue, alpha * 0.5);
-  if (k->kind != AFG_TASK_KIND_COMPUTE)
-    hatch (cr, x, y, w, AFG_FLAME_ROW_HEIGHT - 1);
-  cairo_set_source_rgba (cr, edge.red, edge.green, edge.blue, alpha);
-  cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (w - 1, 0), AFG_FLAME_ROW_HEIGHT - 2);
-  cairo_stroke (cr);
-  if (w < LABEL_MIN_WIDTH)
-    return;
-  pango_layout_set_width (self->label, (int) ((w - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_set_text (self->label, afg_document_get_string (afg_tree_get_document (tree), k->name), -1);
-  cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha < 1 ? 0.45 : 1.0);
-  cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
-  pango_cairo_show_layout (cr, self->label);
+  cairo_set_source_rgba (cr, band.red, band.green, band.blue, alpha);
+  cairo_rectangle (cr, x, y, w, LEAF_BAND);
+  cairo_fill (cr);
+  if (w >= LABEL_MIN_WIDTH)
+    draw_label (self, cr, afg_document_get_string (afg_tree_get_document (tree), k->name), x, y, w,
+                alpha < 1 ? 0.45 : 1.0);
 }
 
 static void

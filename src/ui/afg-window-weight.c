@@ -28,9 +28,9 @@ static const struct {
 } items[] = {
   { AFG_WEIGHT_HOST, N_("Host"), N_("Host"), N_("Widths show host time") },
   { AFG_WEIGHT_COMPUTE, N_("NPU compute"), N_("Compute"),
-    N_("Widths show the compute kernels' device time each frame launched; the kernels are teal leaves above it") },
+    N_("Widths show the compute kernels' device time each frame launched; the kernels are yellow leaves above it") },
   { AFG_WEIGHT_COMM, N_("Communication"), N_("Comm"),
-    N_("Widths show the collectives' device time each frame launched; the collectives are hatched violet leaves") },
+    N_("Widths show the collectives' device time each frame launched; the collectives are violet leaves above it") },
   { AFG_WEIGHT_EXPOSED, N_("Exposed communication"), N_("Exposed"),
     N_("Widths show the part of each collective not hidden behind compute: waiting for other ranks and the link") },
   { AFG_WEIGHT_NPU, N_("All device tasks"), N_("NPU"),
