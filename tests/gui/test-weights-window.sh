@@ -119,10 +119,10 @@ wait_state weight=compute
 ok "Ctrl+N goes between host time and the device weight chosen last"
 
 # A kernel leaf: above the root's thread and frames, somewhere on the
-# compute weight's rows.
+# compute weight's rows; from the middle on, where its tooltip fits.
 LEAF=
 for y in $(seq $((ROOT_Y - 40)) -20 60); do
-  for x in $(seq 20 80 $((WIDTH - 20))); do
+  for x in $(seq $((WIDTH / 2)) 80 $((WIDTH * 3 / 4))) $(seq 20 80 $((WIDTH - 20))); do
     hover_at "$WID" "$x" "$y"
     case "$(state_field tooltip)" in
       *"Device kernel of"*) LEAF=$(state_field tooltip); break 2 ;;
