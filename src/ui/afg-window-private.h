@@ -175,6 +175,10 @@ void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
 gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
+void     _afg_window_ranks_append_explain (AfgWindow      *self,
+                                          GString         *line);
+void     _afg_window_ranks_diff_shown    (AfgWindow       *self,
+                                          AfgDiffShape    *shape);
 
 /* afg-window-step-compare.c */
 typedef struct _AfgStepCompare AfgStepCompare;

@@ -72,6 +72,8 @@
  *             exposed weights), else empty
  *   kernel_top  the Kernels tab's first row, "COUNT [KIND] NAME", while the
  *             Functions panel is shown, else empty
+ *   explain   while the diff "Explain the Straggler" asked for shows, its
+ *             words on when the straggler's steps start, else empty
  * Tabs and newlines in values become spaces. */
 
 void
@@ -206,6 +208,7 @@ build_line (AfgWindow *self)
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   _afg_window_weight_append_state (self, line, graph);
+  _afg_window_ranks_append_explain (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
