@@ -268,6 +268,33 @@ comm_sum (const char *job, int rank)
   return afg_test_query_int (path, "SELECT total(endNs - startNs) FROM COMMUNICATION_OP");
 }
 
+/* The rank of ranks.json @root nearest the median compute time (the mean
+ * of the middle two of the four), not @straggler, ties to the lowest. */
+static int
+reference_of (JsonNode *root, int straggler)
+{
+  gint64 compute[4], sorted[4];
+  int best = -1;
+
+  for (int i = 0; i < 4; i++)
+    compute[i] = sorted[i] = json_object_get_int_member (json_object_get_object_member (rank_entry (root, i), "device"),
+                                                         "compute_ns");
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      if (sorted[j] < sorted[i])
+        {
+          gint64 t = sorted[i];
+
+          sorted[i] = sorted[j];
+          sorted[j] = t;
+        }
+  for (int i = 0; i < 4; i++)
+    if (i != straggler && (best < 0 || ABS (2 * compute[i] - sorted[1] - sorted[2])
+                                       < ABS (2 * compute[best] - sorted[1] - sorted[2])))
+      best = i;
+  return best;
+}
+
 /* Four ranks, tensor-parallel pairs 0-1 and 2-3 and one data-parallel
  * group; rank 1 arrives LATE_NS late: ranks 0, 2 and 3 wait that long at
  * each collective they share with it, rank 1 came last at all of its
@@ -319,6 +346,15 @@ test_late_rank (void)
     g_assert_nonnull (strstr (index, why));
   }
   g_assert_nonnull (strstr (index, "<tr class=\"straggler\"><td><a href=\"rank1/flamegraph.html\">"));
+  {
+    g_autofree char *command = g_strdup_printf ("<code id=\"explain\">ascend-flamegraph --diff &apos;%s&apos; &apos;%s&apos; --export"
+                                                " --weight compute --merge-addresses</code>",
+                                                json_object_get_string_member (rank_entry (root, reference_of (root, 1)),
+                                                                               "file"),
+                                                json_object_get_string_member (rank_entry (root, 1), "file"));
+
+    g_assert_nonnull (strstr (index, command));
+  }
   g_assert_nonnull (strstr (index, "<table id=\"collectives\">"));
   afg_test_rm_rf (job);
   afg_test_rm_rf (out);
