@@ -237,16 +237,23 @@ set_hover (AfgFlameView *self, guint32 hover, guint32 hover_leaf)
 }
 
 /* A bsearch in the cached layout's row (rows are sorted by x): nothing per
- * pointer move walks the frames. */
+ * pointer move walks the frames. The frame there, or with @leaf the
+ * kernel leaf. */
 static guint32
-frame_at (AfgFlameView *self, double x, double y)
+hit (AfgFlameView *self, double x, double y, gboolean leaf)
 {
   AfgFlameDrawState state;
 
   if (self->layout == NULL)
     return AFG_FLAME_NO_FRAME;
   fill_state (self, &state);
-  return afg_flame_frame_at (self->layout, &state, x, y);
+  return leaf ? afg_flame_leaf_at (self->layout, &state, x, y) : afg_flame_frame_at (self->layout, &state, x, y);
+}
+
+static guint32
+frame_at (AfgFlameView *self, double x, double y)
+{
+  return hit (self, x, y, FALSE);
 }
 
 static guint32
@@ -260,12 +267,7 @@ frame_node (AfgFlameView *self, guint32 frame)
 static guint32
 leaf_at (AfgFlameView *self, double x, double y)
 {
-  AfgFlameDrawState state;
-
-  if (self->layout == NULL)
-    return AFG_FLAME_NO_FRAME;
-  fill_state (self, &state);
-  return afg_flame_leaf_at (self->layout, &state, x, y);
+  return hit (self, x, y, TRUE);
 }
 
 static void

@@ -13,11 +13,7 @@ MAKE_DB=$2
 
 DB=${AFG_SAMPLES_DIR:?}/ascend_pytorch_profiler_level1_rank0.db
 NEEDLE=allreduce
-SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
-mkdir -p "$WORK/schemas"
-cp "$SCHEMA_SRC" "$WORK/schemas/"
-glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
-export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+keyfile_settings
 
 # The CLI's figures: host and NPU root totals, the device time linked and
 # unlinked, the share of frames named *$NEEDLE* in NPU time (the search's
@@ -78,20 +74,7 @@ ok "the search share of '$NEEDLE' is its NPU time's, $SHARE as the CLI's JSON gi
 
 # The tooltip of the root ("All threads", the bottom row) shows both
 # weights, as the CLI counts them; then a call frame's shows both too.
-ROOT_Y=
-for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
-  hover_at "$WID" $((WIDTH / 2)) "$y"
-  [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
-done
-[ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
-# The tooltip's popup can take the pointer away for a moment (the hover
-# blinks): read hover and tooltip from one state line, into TIP.
-tooltip_of () {
-  local line
-  line=$(last_state | tr '\t' '\n')
-  [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ] || return 1
-  TIP=$(sed -n 's/^tooltip=//p' <<< "$line")
-}
+find_root_y "$WID"
 hovered_tooltip () {
   TIP=
   poll 5 tooltip_of "$1"

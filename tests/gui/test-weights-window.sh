@@ -14,11 +14,7 @@ EXE=$1
 
 DB=${AFG_SAMPLES_DIR:?}/ascend_pytorch_profiler_level1_rank0.db
 NEEDLE=allreduce
-SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
-mkdir -p "$WORK/schemas"
-cp "$SCHEMA_SRC" "$WORK/schemas/"
-glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
-export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+keyfile_settings
 
 "$EXE" --export -q --merge-addresses -f json -o "$WORK/cli" "$DB" || fail "the CLI failed"
 # Per weight: the root total (the threads' sum) as the tooltip prints it,
@@ -57,20 +53,7 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$DB")\
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 ok "the sample opens in host time, without kernel leaves"
 
-# tooltip_of NAME: the tooltip of the frame NAME under the pointer, from
-# one state line (the popup can take the pointer away for a moment).
-tooltip_of () {
-  local line
-  line=$(last_state | tr '\t' '\n')
-  [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ] || return 1
-  TIP=$(sed -n 's/^tooltip=//p' <<< "$line")
-}
-ROOT_Y=
-for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
-  hover_at "$WID" $((WIDTH / 2)) "$y"
-  [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
-done
-[ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
+find_root_y "$WID"
 
 # check_weight W: the window in W shows the CLI's root total, share and leaves.
 check_weight () {
