@@ -6,7 +6,8 @@
 # Once every rank is read, the action shows the diff of the straggler (B)
 # and the rank nearest the median compute time (A) in the compute weight;
 # the rule is computed here from ranks.json of `--export`, and the words
-# on when the straggler's steps start from the ranks' exported JSON.
+# on when the straggler's steps start from the ranks' exported JSON. With
+# AFG_SCREENSHOT_DIR set, docs/job-folders.md's picture of that diff.
 # Usage: test-explain-window.sh ASCEND_FLAMEGRAPH AFG_GEN_DB
 EXE=$1
 GEN_DB=$2
@@ -68,6 +69,12 @@ ok "all 4 ranks read; rank 1 is the straggler"
 act win.explain-straggler
 wait_state page=graph mode=diff weight=compute "file=$(db_of "$REFERENCE")" "compared=$(db_of "$STRAGGLER")" \
   "explain=$WANT"
+if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
+  WID=$(timeout 10 xdotool search --sync --onlyvisible --name "↔" | head -1)
+  [ -n "$WID" ] || fail "no diff window for the screenshot"
+  eval "$(xdotool getwindowgeometry --shell "$WID")"
+  import -window root -crop "${WIDTH}x${HEIGHT}+0+0" +repage "$AFG_SCREENSHOT_DIR/screenshot-window-explain.png"
+fi
 ok "Explain the Straggler: rank $STRAGGLER against rank $REFERENCE (nearest the median compute) in compute time: $WANT"
 
 # Leaving the diff drops the words.
