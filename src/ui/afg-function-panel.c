@@ -302,9 +302,8 @@ show_sandwich (AfgFunctionPanel *self)
   g_autoptr(AfgTree) callers = NULL;
   g_autoptr(AfgTree) callees = NULL;
   g_autofree char *title = NULL;
-  const AfgFunction *f;
   const char *name;
-  AfgColumn sandwich_weight;
+  AfgColumn weight;
 
   if (self->selected == AFG_FUNCTION_NONE)
     {
@@ -314,25 +313,26 @@ show_sandwich (AfgFunctionPanel *self)
       return;
     }
   name = afg_function_table_get_name (self->table, self->selected);
-  f = afg_function_table_get (self->table, self->selected);
-  /* A sandwich has host and NPU columns only: in a device kind's weight
-   * its halves show all device tasks, and say so. */
-  sandwich_weight = self->weight == AFG_COLUMN_TOTAL_NS ? AFG_COLUMN_TOTAL_NS : AFG_COLUMN_NPU_TOTAL_NS;
+  callers = afg_function_table_callers (self->tree, name);
+  callees = afg_function_table_callees (self->tree, name);
+  /* A sandwich has the device columns of its tree: the weight's, unless
+   * the tree has none. */
+  weight = callees != NULL && afg_tree_has_column (callees, self->weight) ? self->weight : AFG_COLUMN_TOTAL_NS;
   /* The function's total in the weight is each half's root: at zero the
-   * root would fill the view with nothing, so nothing is built. */
-  if ((sandwich_weight == AFG_COLUMN_NPU_TOTAL_NS ? f->npu_total_ns : f->total_ns) > 0)
+   * root would fill the view with nothing, so nothing is shown. */
+  if (callees != NULL && afg_tree_get_value (callees, weight, AFG_TREE_ROOT) <= 0)
     {
-      callers = afg_function_table_callers (self->tree, name);
-      callees = afg_function_table_callees (self->tree, name);
+      g_clear_pointer (&callers, afg_tree_unref);
+      g_clear_pointer (&callees, afg_tree_unref);
     }
-  afg_flame_view_set_weight (self->callers, sandwich_weight);
-  afg_flame_view_set_weight (self->callees, sandwich_weight);
+  afg_flame_view_set_weight (self->callers, weight);
+  afg_flame_view_set_weight (self->callees, weight);
   afg_flame_view_set_tree (self->callers, callers);
   afg_flame_view_set_tree (self->callees, callees);
-  if (callees == NULL && sandwich_weight == AFG_COLUMN_NPU_TOTAL_NS)
+  if (callees == NULL && weight == AFG_COLUMN_NPU_TOTAL_NS)
     title = g_strdup_printf (_("%s launched no NPU device time"), name);
-  else if (sandwich_weight != self->weight)
-    title = g_strdup_printf (_("Callers (above) and callees (below) of %s, in all device tasks' time"), name);
+  else if (callees == NULL && weight != AFG_COLUMN_TOTAL_NS)
+    title = g_strdup_printf (_("%s launched no device time of this weight"), name);
   else
     title = g_strdup_printf (_("Callers (above) and callees (below) of %s"), name);
   gtk_label_set_text (self->sandwich_label, title);
