@@ -59,8 +59,8 @@ weight_column (AfgWeight weight)
   return afg_weight_get_total_column (weight);
 }
 
-/* A comparison's shape and colours are made from the host columns of
- * both sides, so it weighs host time whatever was chosen. */
+/* A comparison's trees hold the weight it was made in in their host
+ * columns (afg_diff_shape_new_weighted()): it is drawn by those. */
 AfgColumn
 afg_session_column_for (AfgSession *self, AfgTree *tree)
 {

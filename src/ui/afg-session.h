@@ -23,7 +23,8 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *
  *   file             GFile    loading, shown or failed; NULL when empty
  *   tree             AfgTree  the tree on screen, or NULL
- *   comparing        gboolean a comparison is on screen (host time only)
+ *   comparing        gboolean a comparison is on screen (drawn by its trees'
+ *                    host columns, which hold the weight it was made in)
  *   weight           AfgWeight the weight chosen, remembered
  *   device-weight    AfgWeight (read-only) the device weight chosen last,
  *                    AFG_WEIGHT_COMPUTE until one is: where Ctrl+N goes
