@@ -124,14 +124,24 @@ if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
 fi
 ok "a kernel leaf's tooltip: ${LEAF:0:100}…"
 
-# The Kernels tab: its first row is the CLI's.
-TOP=$("$EXE" --top 1 --weight compute --kernels "$DB" | sed -n 2p)
-[ -n "$TOP" ] || fail "the CLI listed no kernel"
-COUNT=$(awk '{print $1}' <<< "$TOP")
-KERNEL=$(sed 's/^[^[]*\[/[/' <<< "$TOP")
+# The Kernels tab: its first row is the CLI's, in each weight with leaves.
+# cli_top W: "COUNT [KIND] NAME" of `--top 1 --weight W --kernels`.
+cli_top () {
+  local top
+  top=$("$EXE" --top 1 --weight "$1" --kernels "$DB" | sed -n 2p)
+  [ -n "$top" ] || fail "the CLI listed no kernel in $1"
+  echo "$(awk '{print $1}' <<< "$top") $(sed 's/^[^[]*\[/[/' <<< "$top")"
+}
 xdotool key ctrl+shift+f
-wait_state functions=1 weight=compute "kernel_top=$COUNT $KERNEL"
-ok "the Kernels tab lists first '$COUNT $KERNEL', as --top 1 --weight compute --kernels"
+wait_state functions=1 weight=compute "kernel_top=$(cli_top compute)"
+ok "the Kernels tab lists first '$(cli_top compute)', as --top 1 --weight compute --kernels"
+for w in comm exposed; do
+  act win.weight "'$w'"
+  wait_state functions=1 "weight=$w" "kernel_top=$(cli_top "$w")"
+done
+act win.weight "'compute'"
+wait_state functions=1 weight=compute "kernel_top=$(cli_top compute)"
+ok "in comm and exposed too the Kernels tab's first row is the CLI's: '$(cli_top exposed)'"
 
 # Remembered: a new start shows the compute weight at once.
 stop_app
