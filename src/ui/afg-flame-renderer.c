@@ -306,7 +306,7 @@ afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
       cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.8);
       outline_frame (cr, layout, state, state->hover, 1, 0);
     }
-  /* Bounds-checked: a state made before the leaves existed leaves it 0. */
+  /* Checked against the leaves: a zero-initialised state names leaf 0. */
   if (state->hover_leaf < n_leaves)
     {
       const AfgFlameLeaf *leaf = &leaves[state->hover_leaf];
