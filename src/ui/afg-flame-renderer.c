@@ -8,6 +8,7 @@
 #include <pango/pangocairo.h>
 
 #include "afg-flame-renderer.h"
+#include "afg-task-kinds.h"
 
 #define LABEL_MIN_WIDTH 24
 #define LABEL_PADDING 4
@@ -121,6 +122,16 @@ afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state
   return afg_flame_layout_hit_test (layout, row, x / state->width, 1.0 / state->width);
 }
 
+guint32
+afg_flame_leaf_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double x, double y)
+{
+  guint row;
+
+  if (state->width <= 0 || !afg_flame_row_at_y (layout, state, y, &row))
+    return AFG_FLAME_NO_FRAME;
+  return afg_flame_layout_hit_leaf (layout, row, x / state->width, 1.0 / state->width);
+}
+
 /* Colours are hashed when a frame is first drawn, not for every node when
  * a profile arrives: most of a big profile's frames are under a pixel
  * wide, and hashing all their names cost the first frame 10+ ms. */
@@ -146,11 +157,11 @@ frame_dimmed (const AfgFlameDrawState *state, guint32 node)
 }
 
 static void
-draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree, guint32 node, double x,
+draw_label (AfgFlameRenderer *self, cairo_t *cr, const char *text, double x,
             double y, double width, double alpha)
 {
   pango_layout_set_width (self->label, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_set_text (self->label, afg_tree_get_node_name (tree, node), -1);
+  pango_layout_set_text (self->label, text, -1);
   cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha);
   cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
   pango_cairo_show_layout (cr, self->label);
@@ -169,7 +180,67 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
   cairo_rectangle (cr, x, y, MAX (w - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
   cairo_fill (cr);
   if (w >= LABEL_MIN_WIDTH)
-    draw_label (self, cr, tree, frame->node, x, y, w, alpha < 1 ? 0.45 : 1.0);
+    draw_label (self, cr, afg_tree_get_node_name (tree, frame->node), x, y, w, alpha < 1 ? 0.45 : 1.0);
+}
+
+#define LEAF_BAND 3
+
+/* Device work is drawn apart from the host's category hues, as the page
+ * draws it (data/html/kinds.js): yellow for compute, violet for
+ * communication, each with a darker band on top that no host frame has. */
+static void
+kind_color (guint32 kind, AfgFlameColor *fill, AfgFlameColor *band)
+{
+  if (kind == AFG_TASK_KIND_COMPUTE)
+    {
+      *fill = (AfgFlameColor) { 0.981, 0.909, 0.259 };
+      *band = (AfgFlameColor) { 0.570, 0.516, 0.030 };
+    }
+  else
+    {
+      *fill = (AfgFlameColor) { 0.746, 0.566, 0.874 };
+      *band = (AfgFlameColor) { 0.376, 0.193, 0.507 };
+    }
+}
+
+static void
+draw_leaf (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
+           const AfgFlameDrawState *state, const AfgFlameLeaf *leaf, double y)
+{
+  guint n;
+  const AfgNpuKernel *k = &afg_tree_get_kernels (tree, leaf->node, &n)[leaf->kernel];
+  double x = leaf->x * state->width;
+  double w = MAX (leaf->width * state->width - 1, 1);
+  double alpha = frame_dimmed (state, leaf->node) ? DIM_ALPHA : 1.0;
+  AfgFlameColor fill, band;
+
+  kind_color (k->kind, &fill, &band);
+  cairo_set_source_rgba (cr, fill.red, fill.green, fill.blue, alpha);
+  cairo_rectangle (cr, x, y, w, AFG_FLAME_ROW_HEIGHT - 1);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, band.red, band.green, band.blue, alpha);
+  cairo_rectangle (cr, x, y, w, LEAF_BAND);
+  cairo_fill (cr);
+  if (w >= LABEL_MIN_WIDTH)
+    draw_label (self, cr, afg_document_get_string (afg_tree_get_document (tree), k->name), x, y, w,
+                alpha < 1 ? 0.45 : 1.0);
+}
+
+static void
+draw_leaves (AfgFlameRenderer *self, cairo_t *cr, const AfgFlameLayout *layout,
+             const AfgFlameDrawState *state)
+{
+  guint n_leaves;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n_leaves);
+  double min_width = 1.0 / MAX (state->width, 1);
+
+  for (guint i = 0; i < n_leaves; i++)
+    {
+      double y = afg_flame_row_get_y (layout, state, leaves[i].row);
+
+      if (leaves[i].width >= min_width && y + AFG_FLAME_ROW_HEIGHT > 0 && y < state->height)
+        draw_leaf (self, cr, afg_flame_layout_get_tree (layout), state, &leaves[i], y);
+    }
 }
 
 /* The frame's box across: its drawn width, widened to @min_width around
@@ -238,6 +309,7 @@ afg_flame_renderer_draw_frames (AfgFlameRenderer *self, cairo_t *cr,
         }
     }
   mark_matches (cr, layout, state, marked);
+  draw_leaves (self, cr, layout, state);
 }
 
 /* MIN_WIDTH widens the outline of a frame narrower than that around its
@@ -264,6 +336,9 @@ void
 afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
                                     const AfgFlameLayout *layout, const AfgFlameDrawState *state)
 {
+  guint n_leaves;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n_leaves);
+
   if (state->hover != AFG_FLAME_NO_FRAME)
     {
       guint n_frames;
@@ -276,6 +351,16 @@ afg_flame_renderer_draw_highlights (AfgFlameRenderer *self, cairo_t *cr,
       cairo_fill (cr);
       cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.8);
       outline_frame (cr, layout, state, state->hover, 1, 0);
+    }
+  /* Checked against the leaves: a zero-initialised state names leaf 0. */
+  if (state->hover_leaf < n_leaves)
+    {
+      const AfgFlameLeaf *leaf = &leaves[state->hover_leaf];
+
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+      cairo_rectangle (cr, leaf->x * state->width, afg_flame_row_get_y (layout, state, leaf->row),
+                       MAX (leaf->width * state->width - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
+      cairo_fill (cr);
     }
   if (state->selected != AFG_FLAME_NO_FRAME)
     {

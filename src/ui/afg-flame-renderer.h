@@ -20,6 +20,7 @@ typedef struct {
   guint32       hover;      /* frame index or AFG_FLAME_NO_FRAME */
   guint32       selected;   /* frame index or AFG_FLAME_NO_FRAME */
   const guint8 *highlight;  /* per node, NULL when no function is picked */
+  guint32       hover_leaf; /* kernel leaf index or AFG_FLAME_NO_FRAME */
 } AfgFlameDrawState;
 
 typedef struct _AfgFlameRenderer AfgFlameRenderer;
@@ -53,6 +54,11 @@ gboolean          afg_flame_row_at_y                 (const AfgFlameLayout     *
                                                       double                    y,
                                                       guint                    *row);
 guint32           afg_flame_frame_at                 (const AfgFlameLayout     *layout,
+                                                      const AfgFlameDrawState  *state,
+                                                      double                    x,
+                                                      double                    y);
+/* The kernel leaf at (@x, @y), or AFG_FLAME_NO_FRAME. */
+guint32           afg_flame_leaf_at                  (const AfgFlameLayout     *layout,
                                                       const AfgFlameDrawState  *state,
                                                       double                    x,
                                                       double                    y);

@@ -10,6 +10,7 @@
 #include "afg-flame-renderer.h"
 #include "afg-flame-view.h"
 #include "afg-format.h"
+#include "afg-task-kinds.h"
 
 /* Wide enough for the stats lines; a long name (C++ templates, Python
  * paths) wraps, also inside a word, instead of spanning the screen. The
@@ -38,6 +39,7 @@ struct _AfgFlameView {
   guint32           view_root;
   guint32           zoom_root;      /* requested: the layout may still be building */
   guint32           hover;          /* frame index */
+  guint32           hover_leaf;     /* kernel leaf index, when no frame is hovered */
   guint32           selected_node;  /* node id, survives zooming */
   guint32           selected_frame; /* its index in the layout, kept in step */
   GArray           *match_list;     /* the matches F3 steps through, built at the first step */
@@ -84,6 +86,7 @@ fill_state (AfgFlameView *self, AfgFlameDrawState *state)
   state->highlight = self->highlight;
   state->hover = self->hover;
   state->selected = self->selected_frame;
+  state->hover_leaf = self->hover_leaf;
 }
 
 static void
@@ -139,11 +142,12 @@ static void scroll_to_frame (AfgFlameView *self, guint32 frame);
 static void
 set_layout (AfgFlameView *self, AfgFlameLayout *layout)
 {
-  gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME;
+  gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME || self->hover_leaf != AFG_FLAME_NO_FRAME;
   guint32 revealed;
 
   g_clear_pointer (&self->layout, afg_flame_layout_free);
   self->hover = AFG_FLAME_NO_FRAME;
+  self->hover_leaf = AFG_FLAME_NO_FRAME;
   self->layout = layout;
   self->selected_frame = find_selected_frame (self);
   update_vadjustment (self);
@@ -239,26 +243,34 @@ rebuild_layout (AfgFlameView *self, guint32 zoom_root)
 }
 
 static void
-set_hover (AfgFlameView *self, guint32 hover)
+set_hover (AfgFlameView *self, guint32 hover, guint32 hover_leaf)
 {
-  if (hover == self->hover)
+  if (hover == self->hover && hover_leaf == self->hover_leaf)
     return;
   self->hover = hover;
+  self->hover_leaf = hover_leaf;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
 }
 
 /* A bsearch in the cached layout's row (rows are sorted by x): nothing per
- * pointer move walks the frames. */
+ * pointer move walks the frames. The frame there, or with @leaf the
+ * kernel leaf. */
 static guint32
-frame_at (AfgFlameView *self, double x, double y)
+hit (AfgFlameView *self, double x, double y, gboolean leaf)
 {
   AfgFlameDrawState state;
 
   if (self->layout == NULL)
     return AFG_FLAME_NO_FRAME;
   fill_state (self, &state);
-  return afg_flame_frame_at (self->layout, &state, x, y);
+  return leaf ? afg_flame_leaf_at (self->layout, &state, x, y) : afg_flame_frame_at (self->layout, &state, x, y);
+}
+
+static guint32
+frame_at (AfgFlameView *self, double x, double y)
+{
+  return hit (self, x, y, FALSE);
 }
 
 static guint32
@@ -269,16 +281,24 @@ frame_node (AfgFlameView *self, guint32 frame)
   return afg_flame_layout_get_frames (self->layout, &n)[frame].node;
 }
 
+static guint32
+leaf_at (AfgFlameView *self, double x, double y)
+{
+  return hit (self, x, y, TRUE);
+}
+
 static void
 on_motion (GtkEventControllerMotion *motion, double x, double y, AfgFlameView *self)
 {
-  set_hover (self, frame_at (self, x, y));
+  guint32 frame = frame_at (self, x, y);
+
+  set_hover (self, frame, frame == AFG_FLAME_NO_FRAME ? leaf_at (self, x, y) : AFG_FLAME_NO_FRAME);
 }
 
 static void
 on_leave (GtkEventControllerMotion *motion, AfgFlameView *self)
 {
-  set_hover (self, AFG_FLAME_NO_FRAME);
+  set_hover (self, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME);
 }
 
 static void
@@ -423,14 +443,31 @@ durations_markup (AfgFlameView *self, guint32 node)
                           _("min / p50 / p90 / p99 / max"));
 }
 
-/* Both weights, whichever the widths follow: the device time of a frame
- * means little without its host time and the other way round. Empty for
- * a tree without NPU data. */
+/* "LABEL: VALUE\n" of a device column, divided as Per step asks; "" when
+ * the tree lacks it. */
+static char *
+device_line (AfgFlameView *self, guint32 node, AfgColumn column, const char *label, const char *per_step)
+{
+  g_autofree char *value = NULL;
+
+  if (!afg_tree_has_column (self->tree, column))
+    return g_strdup ("");
+  value = afg_format_duration (afg_tree_get_value (self->tree, column, node) / self->divisor);
+  return g_strdup_printf ("%s: %s\n", self->divisor > 1 ? per_step : label, value);
+}
+
+/* Every weight, whichever the widths follow: the device time of a frame
+ * means little without its host time and the other way round, nor
+ * compute time without the communication beside it. Empty for a tree
+ * without NPU data. */
 static char *
 npu_markup (AfgFlameView *self, guint32 node)
 {
   g_autofree char *total = NULL;
   g_autofree char *self_time = NULL;
+  g_autofree char *compute = NULL;
+  g_autofree char *comm = NULL;
+  g_autofree char *exposed = NULL;
   gint64 tasks;
 
   if (!afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
@@ -438,10 +475,14 @@ npu_markup (AfgFlameView *self, guint32 node)
   total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, node) / self->divisor);
   self_time = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_SELF_NS, node) / self->divisor);
   tasks = afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TASKS, node);
-  return g_strdup_printf ("%s: %s\n%s: %s\n%s: %" G_GINT64_FORMAT "\n",
+  compute = device_line (self, node, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, _("NPU compute"), _("NPU compute / step"));
+  comm = device_line (self, node, AFG_COLUMN_COMM_TOTAL_NS, _("Communication"), _("Communication / step"));
+  exposed = device_line (self, node, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS, _("Exposed communication"),
+                         _("Exposed communication / step"));
+  return g_strdup_printf ("%s: %s\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s%s%s",
                           self->divisor > 1 ? _("NPU total / step") : _("NPU total"), total,
                           self->divisor > 1 ? _("NPU self / step") : _("NPU self"), self_time,
-                          _("NPU tasks"), tasks);
+                          _("NPU tasks"), tasks, compute, comm, exposed);
 }
 
 static char *
@@ -499,6 +540,42 @@ frame_area (AfgFlameView *self, guint32 frame)
                           MAX ((int) ceil (right) - (int) floor (left), 1), AFG_FLAME_ROW_HEIGHT };
 }
 
+/* A kernel leaf: what it is and its figures, whatever the weight. */
+static char *
+leaf_markup (AfgFlameView *self, guint32 leaf_index)
+{
+  guint n;
+  const AfgFlameLeaf *leaf = &afg_flame_layout_get_leaves (self->layout, &n)[leaf_index];
+  const AfgNpuKernel *k = &afg_tree_get_kernels (self->tree, leaf->node, &n)[leaf->kernel];
+  g_autofree char *ns = afg_format_duration (k->ns / self->divisor);
+  g_autofree char *exposed = afg_format_duration (k->exposed_ns / self->divisor);
+
+  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %" G_GUINT64_FORMAT "\n%s: %s\n%s: %s",
+                                  afg_document_get_string (afg_tree_get_document (self->tree), k->name),
+                                  _("Device kernel of"), afg_tree_get_node_name (self->tree, leaf->node),
+                                  _("Kind"), k->kind == AFG_TASK_KIND_COMPUTE ? _("compute") : _("communication"),
+                                  _("Count"), k->count,
+                                  self->divisor > 1 ? _("Time / step") : _("Time"), ns,
+                                  self->divisor > 1 ? _("Exposed / step") : _("Exposed"), exposed);
+}
+
+static GtkWidget *
+markup_label (const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
+  /* One width for every tooltip: GTK 4.8 places a tooltip shown again
+   * with the size of the one before, which at the right edge put a wider
+   * one partly off the screen. */
+  gtk_label_set_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
+}
+
 /* The tooltip's area is the frame's box: when the pointer leaves it, GTK
  * hides the tooltip and shows the next frame's where the pointer is,
  * instead of changing the text in place where the first one appeared
@@ -508,13 +585,21 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 {
   AfgFlameView *self = AFG_FLAME_VIEW (widget);
   guint32 frame = frame_at (self, x, y);
+  guint32 leaf = frame == AFG_FLAME_NO_FRAME ? leaf_at (self, x, y) : AFG_FLAME_NO_FRAME;
+  g_autofree char *markup = NULL;
   GdkRectangle area;
 
-  if (frame == AFG_FLAME_NO_FRAME)
+  if (frame != AFG_FLAME_NO_FRAME)
+    {
+      area = frame_area (self, frame);
+      gtk_tooltip_set_tip_area (tooltip, &area);
+      gtk_tooltip_set_custom (tooltip, afg_flame_view_create_tooltip (self, frame_node (self, frame)));
+      return TRUE;
+    }
+  if (leaf == AFG_FLAME_NO_FRAME)
     return FALSE;
-  area = frame_area (self, frame);
-  gtk_tooltip_set_tip_area (tooltip, &area);
-  gtk_tooltip_set_custom (tooltip, afg_flame_view_create_tooltip (self, frame_node (self, frame)));
+  markup = leaf_markup (self, leaf);
+  gtk_tooltip_set_custom (tooltip, markup_label (markup));
   return TRUE;
 }
 
@@ -741,6 +826,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->divisor = 1;
   self->hover = AFG_FLAME_NO_FRAME;
   self->reveal = AFG_FLAME_NO_FRAME;
+  self->hover_leaf = AFG_FLAME_NO_FRAME;
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
@@ -1067,7 +1153,8 @@ afg_flame_view_set_divisor (AfgFlameView *self, guint divisor)
 }
 
 /* Widths, shares and the tooltip's "Of all" follow @weight, a total
- * column: AFG_COLUMN_TOTAL_NS or AFG_COLUMN_NPU_TOTAL_NS. The zoom stays
+ * column: a weight's (afg_weight_get_total_column()); the device
+ * weights but "npu" bring their kernel leaves. The zoom stays
  * unless its frame weighs nothing there. A tree without that column gets
  * it at the next afg_flame_view_set_tree*, which its caller is about to
  * call. */
@@ -1077,8 +1164,6 @@ afg_flame_view_set_weight (AfgFlameView *self, AfgColumn weight)
   const gint64 *weights;
 
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (weight == AFG_COLUMN_TOTAL_NS || weight == AFG_COLUMN_NPU_TOTAL_NS);
-
   if (weight == self->weight)
     return;
   self->weight = weight;
@@ -1111,6 +1196,24 @@ afg_flame_view_get_tooltip_text (AfgFlameView *self, guint32 node)
   return text;
 }
 
+/* The plain text of the hovered kernel leaf's tooltip, or NULL when the
+ * pointer is on none. */
+char *
+afg_flame_view_get_hover_leaf_text (AfgFlameView *self)
+{
+  g_autofree char *markup = NULL;
+  char *text = NULL;
+
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
+
+  if (self->layout == NULL || self->hover_leaf == AFG_FLAME_NO_FRAME)
+    return NULL;
+  markup = leaf_markup (self, self->hover_leaf);
+  if (!pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL))
+    return NULL;
+  return text;
+}
+
 /* TRUE while a requested layout is still being built. */
 gboolean
 afg_flame_view_is_busy (AfgFlameView *self)
@@ -1128,20 +1231,12 @@ GtkWidget *
 afg_flame_view_create_tooltip (AfgFlameView *self, guint32 node)
 {
   g_autofree char *markup = NULL;
-  GtkWidget *label;
 
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), NULL);
   g_return_val_if_fail (self->layout != NULL, NULL);
 
   markup = node_markup (self, node);
-  label = gtk_label_new (NULL);
-  gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
-  gtk_label_set_width_chars (GTK_LABEL (label), TOOLTIP_MAX_CHARS);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  return label;
+  return markup_label (markup);
 }
 
 /* Dims every frame whose node is not marked in @marks (a byte per node of

@@ -67,6 +67,7 @@ GtkWidget            *afg_flame_view_create_tooltip    (AfgFlameView          *s
                                                         guint32                node);
 char                 *afg_flame_view_get_tooltip_text  (AfgFlameView          *self,
                                                         guint32                node);
+char                 *afg_flame_view_get_hover_leaf_text (AfgFlameView        *self);
 void                  afg_flame_view_set_weight        (AfgFlameView          *self,
                                                         AfgColumn              weight);
 AfgColumn             afg_flame_view_get_weight        (AfgFlameView          *self);

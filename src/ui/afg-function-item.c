@@ -5,13 +5,16 @@
 
 #include "afg-category.h"
 #include "afg-function-item.h"
+#include "afg-writers.h"
 
 struct _AfgFunctionItem {
   GObject           parent_instance;
 
   AfgFunctionTable *table;
   guint             index;
-  gboolean          npu;
+  gint64            self_ns;
+  gint64            total_ns;
+  gint64            all_ns;
 };
 
 G_DEFINE_FINAL_TYPE (AfgFunctionItem, afg_function_item, G_TYPE_OBJECT)
@@ -29,20 +32,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static gint64
-self_ns (AfgFunctionItem *self)
-{
-  const AfgFunction *f = afg_function_table_get (self->table, self->index);
-
-  return self->npu ? f->npu_self_ns : f->self_ns;
-}
-
 static double
 self_share (AfgFunctionItem *self)
 {
-  gint64 all = afg_function_table_get_all (self->table, self->npu ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS);
-
-  return all > 0 ? 100.0 * self_ns (self) / all : 0;
+  return self->all_ns > 0 ? 100.0 * self->self_ns / self->all_ns : 0;
 }
 
 static void
@@ -63,10 +56,10 @@ afg_function_item_get_property (GObject *object, guint prop_id, GValue *value, G
       g_value_set_int64 (value, f->calls);
       break;
     case PROP_SELF_NS:
-      g_value_set_int64 (value, self_ns (self));
+      g_value_set_int64 (value, self->self_ns);
       break;
     case PROP_TOTAL_NS:
-      g_value_set_int64 (value, self->npu ? f->npu_total_ns : f->total_ns);
+      g_value_set_int64 (value, self->total_ns);
       break;
     case PROP_PERCENT:
       g_value_set_double (value, self_share (self));
@@ -108,7 +101,7 @@ afg_function_item_init (AfgFunctionItem *self)
 }
 
 AfgFunctionItem *
-afg_function_item_new (AfgFunctionTable *table, guint index, AfgColumn weight)
+afg_function_item_new (AfgFunctionTable *table, guint index, gint64 self_ns, gint64 total_ns, gint64 all_ns)
 {
   AfgFunctionItem *self;
 
@@ -118,7 +111,9 @@ afg_function_item_new (AfgFunctionTable *table, guint index, AfgColumn weight)
   self = g_object_new (AFG_TYPE_FUNCTION_ITEM, NULL);
   self->table = afg_function_table_ref (table);
   self->index = index;
-  self->npu = weight == AFG_COLUMN_NPU_TOTAL_NS;
+  self->self_ns = self_ns;
+  self->total_ns = total_ns;
+  self->all_ns = all_ns;
   return self;
 }
 
@@ -142,9 +137,19 @@ afg_function_item_list_new (AfgFunctionTable *table, AfgColumn weight)
   GListStore *store = g_list_store_new (AFG_TYPE_FUNCTION_ITEM);
   guint n = afg_function_table_get_n_functions (table);
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+  AfgWeight w = AFG_WEIGHT_HOST;
+  g_autofree gint64 *self_sums = NULL;
+  g_autofree gint64 *total_sums = NULL;
+  gint64 all;
 
+  if (!afg_tree_has_column (afg_function_table_get_tree (table), weight)
+      || !afg_weight_from_total_column (weight, &w))
+    w = AFG_WEIGHT_HOST;
+  afg_function_table_sum_columns (table, afg_weight_get_self_column (w), afg_weight_get_total_column (w),
+                                  &self_sums, &total_sums);
+  all = afg_function_table_get_all (table, afg_weight_get_total_column (w));
   for (guint k = 0; k < n; k++)
-    g_ptr_array_add (items, afg_function_item_new (table, k, weight));
+    g_ptr_array_add (items, afg_function_item_new (table, k, self_sums[k], total_sums[k], all));
   g_list_store_splice (store, 0, 0, items->pdata, n);
   return G_LIST_MODEL (store);
 }

@@ -14,14 +14,18 @@ G_DECLARE_FINAL_TYPE (AfgFunctionItem, afg_function_item, AFG, FUNCTION_ITEM, GO
 /* One row of a function table as an object for list models: its values
  * are read-only properties (name, category, calls, self-ns, total-ns,
  * percent: self time as a share of all) that sorters and filters take
- * by name. With @weight AFG_COLUMN_NPU_TOTAL_NS the times are the NPU
- * device times instead of the host's (AFG_COLUMN_TOTAL_NS). */
+ * by name. The times are those of a weight: @self_ns and @total_ns its
+ * sums for the function, @all_ns its whole (the root's total). */
 AfgFunctionItem *afg_function_item_new       (AfgFunctionTable *table,
                                               guint             index,
-                                              AfgColumn         weight);
+                                              gint64            self_ns,
+                                              gint64            total_ns,
+                                              gint64            all_ns);
 guint            afg_function_item_get_index (AfgFunctionItem  *self);
 const char      *afg_function_item_get_name  (AfgFunctionItem  *self);
-/* A GListStore of AfgFunctionItem, one per function, in the table's order. */
+/* A GListStore of AfgFunctionItem, one per function, in the table's
+ * order, in the weight whose total column is @weight (host time when the
+ * table's tree lacks it). */
 GListModel      *afg_function_item_list_new  (AfgFunctionTable *table,
                                               AfgColumn         weight);
 

@@ -9,6 +9,8 @@
 #include "afg-format.h"
 #include "afg-function-item.h"
 #include "afg-function-panel.h"
+#include "afg-kernel-list.h"
+#include "afg-writers.h"
 
 #define SANDWICH_HEIGHT 120
 
@@ -28,6 +30,7 @@ struct _AfgFunctionPanel {
   GtkLabel             *histogram_label;
   AfgDurationHistogram *histogram;
   GtkWidget            *row_menu;  /* a row's transforms */
+  AfgKernelList        *kernels;   /* the Kernels tab */
 
   AfgTree              *tree;
   AfgFunctionTable     *table;
@@ -299,8 +302,8 @@ show_sandwich (AfgFunctionPanel *self)
   g_autoptr(AfgTree) callers = NULL;
   g_autoptr(AfgTree) callees = NULL;
   g_autofree char *title = NULL;
-  const AfgFunction *f;
   const char *name;
+  AfgColumn weight;
 
   if (self->selected == AFG_FUNCTION_NONE)
     {
@@ -310,18 +313,26 @@ show_sandwich (AfgFunctionPanel *self)
       return;
     }
   name = afg_function_table_get_name (self->table, self->selected);
-  f = afg_function_table_get (self->table, self->selected);
+  callers = afg_function_table_callers (self->tree, name);
+  callees = afg_function_table_callees (self->tree, name);
+  /* A sandwich has the device columns of its tree: the weight's, unless
+   * the tree has none. */
+  weight = callees != NULL && afg_tree_has_column (callees, self->weight) ? self->weight : AFG_COLUMN_TOTAL_NS;
   /* The function's total in the weight is each half's root: at zero the
-   * root would fill the view with nothing, so nothing is built. */
-  if ((self->weight == AFG_COLUMN_NPU_TOTAL_NS ? f->npu_total_ns : f->total_ns) > 0)
+   * root would fill the view with nothing, so nothing is shown. */
+  if (callees != NULL && afg_tree_get_value (callees, weight, AFG_TREE_ROOT) <= 0)
     {
-      callers = afg_function_table_callers (self->tree, name);
-      callees = afg_function_table_callees (self->tree, name);
+      g_clear_pointer (&callers, afg_tree_unref);
+      g_clear_pointer (&callees, afg_tree_unref);
     }
+  afg_flame_view_set_weight (self->callers, weight);
+  afg_flame_view_set_weight (self->callees, weight);
   afg_flame_view_set_tree (self->callers, callers);
   afg_flame_view_set_tree (self->callees, callees);
-  if (callees == NULL && self->weight == AFG_COLUMN_NPU_TOTAL_NS)
+  if (callees == NULL && weight == AFG_COLUMN_NPU_TOTAL_NS)
     title = g_strdup_printf (_("%s launched no NPU device time"), name);
+  else if (callees == NULL && weight != AFG_COLUMN_TOTAL_NS)
+    title = g_strdup_printf (_("%s launched no device time of this weight"), name);
   else
     title = g_strdup_printf (_("Callers (above) and callees (below) of %s"), name);
   gtk_label_set_text (self->sandwich_label, title);
@@ -434,6 +445,21 @@ on_sort_changed (AfgFunctionPanel *self)
 {
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
     scroll_to_row (self, 0);
+}
+
+static GtkWidget *build_table (AfgFunctionPanel *self);
+
+/* Functions and, beside them, the device kernels they launched. */
+static GtkWidget *
+build_tabs (AfgFunctionPanel *self)
+{
+  GtkWidget *notebook = gtk_notebook_new ();
+  GtkWidget *kernels = afg_kernel_list_new ();
+
+  self->kernels = AFG_KERNEL_LIST (kernels);
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_table (self), gtk_label_new (_("Functions")));
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), kernels, gtk_label_new (_("Kernels")));
+  return notebook;
 }
 
 static GtkWidget *
@@ -563,7 +589,7 @@ afg_function_panel_init (AfgFunctionPanel *self)
   self->frame = AFG_NODE_NONE;
   self->weight = AFG_COLUMN_TOTAL_NS;
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  gtk_paned_set_start_child (GTK_PANED (self->paned), build_table (self));
+  gtk_paned_set_start_child (GTK_PANED (self->paned), build_tabs (self));
   gtk_paned_set_end_child (GTK_PANED (self->paned), build_details (self));
   gtk_paned_set_resize_end_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
@@ -604,6 +630,7 @@ load_tree (AfgFunctionPanel *self, AfgTree *tree)
       items = afg_function_item_list_new (self->table, self->weight);
       gtk_filter_list_model_set_model (self->filtered, items);
     }
+  afg_kernel_list_set_tree (self->kernels, tree);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   show_sandwich (self);
   update_histogram (self);
@@ -728,6 +755,13 @@ afg_function_panel_is_busy (AfgFunctionPanel *self)
   return self->durations_cancellable != NULL;
 }
 
+AfgKernelList *
+afg_function_panel_get_kernels (AfgFunctionPanel *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+  return self->kernels;
+}
+
 GtkColumnView *
 afg_function_panel_get_column_view (AfgFunctionPanel *self)
 {
@@ -735,22 +769,38 @@ afg_function_panel_get_column_view (AfgFunctionPanel *self)
   return self->column_view;
 }
 
-/* The table's times and the sandwich's widths under @weight:
- * AFG_COLUMN_TOTAL_NS for host time, AFG_COLUMN_NPU_TOTAL_NS for the NPU
- * device time the frames launched (the call durations stay host time). */
+static void
+set_titles (AfgFunctionPanel *self, AfgWeight weight)
+{
+  static const char *titles[][2] = {
+    [AFG_WEIGHT_HOST] = { N_("Self"), N_("Total") },
+    [AFG_WEIGHT_NPU] = { N_("NPU self"), N_("NPU total") },
+    [AFG_WEIGHT_COMPUTE] = { N_("Compute self"), N_("Compute total") },
+    [AFG_WEIGHT_COMM] = { N_("Comm self"), N_("Comm total") },
+    [AFG_WEIGHT_EXPOSED] = { N_("Exposed self"), N_("Exposed total") },
+  };
+
+  gtk_column_view_column_set_title (self->self_column, _(titles[weight][0]));
+  gtk_column_view_column_set_title (self->total_column, _(titles[weight][1]));
+}
+
+/* The table's times, the kernels' order and the sandwich's widths under
+ * @weight, a weight's total column (afg_weight_get_total_column()): host
+ * time or the device time the frames launched (the call durations stay
+ * host time). */
 void
 afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
 {
+  AfgWeight w;
+
   g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
-  g_return_if_fail (weight == AFG_COLUMN_TOTAL_NS || weight == AFG_COLUMN_NPU_TOTAL_NS);
+  g_return_if_fail (afg_weight_from_total_column (weight, &w));
 
   if (weight == self->weight)
     return;
   self->weight = weight;
-  gtk_column_view_column_set_title (self->self_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU self") : _("Self"));
-  gtk_column_view_column_set_title (self->total_column, weight == AFG_COLUMN_NPU_TOTAL_NS ? _("NPU total") : _("Total"));
-  afg_flame_view_set_weight (self->callers, weight);
-  afg_flame_view_set_weight (self->callees, weight);
+  set_titles (self, w);
+  afg_kernel_list_set_weight (self->kernels, w);
   if (self->tree != NULL)
     load_tree (self, afg_tree_ref (self->tree));
 }

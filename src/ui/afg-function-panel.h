@@ -5,6 +5,7 @@
 
 #include "afg-duration-histogram.h"
 #include "afg-flame-view.h"
+#include "afg-kernel-list.h"
 #include "afg-function-table.h"
 
 G_BEGIN_DECLS
@@ -46,5 +47,7 @@ void                  afg_function_panel_set_weight    (AfgFunctionPanel *self,
                                                         AfgColumn         weight);
 /* The column view, for tests that sort by a column. */
 GtkColumnView        *afg_function_panel_get_column_view (AfgFunctionPanel *self);
+/* The Kernels tab. */
+AfgKernelList        *afg_function_panel_get_kernels (AfgFunctionPanel *self);
 
 G_END_DECLS

@@ -25,6 +25,7 @@ struct _AfgRankSidebar {
   GtkWidget          *cancel_button;
   GtkListView        *list_view;
   GtkMenuButton      *compare_button;
+  GtkButton          *explain_button;
 
   AfgJobLoad         *load;
   GListStore         *items;       /* AfgRankItem: "All ranks", then each rank */
@@ -34,6 +35,8 @@ struct _AfgRankSidebar {
   char               *why;         /* the straggler's explanation, or NULL */
   guint              *read_index;  /* per rank: its place among them */
   gint64              max_step_ns;
+  int                 straggler;   /* job index, or -1 */
+  int                 reference;   /* the rank to compare it with: job index, or -1 */
   guint               selecting : 1;
 };
 
@@ -453,6 +456,21 @@ make_list (AfgRankSidebar *self)
   return scrolled;
 }
 
+/* The button says which two ranks it compares. */
+static void
+update_explain_button (AfgRankSidebar *self)
+{
+  AfgRankSummary * const *summaries = self->load ? afg_job_load_get_summaries (self->load) : NULL;
+  g_autofree char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->explain_button), self->straggler >= 0 && self->reference >= 0);
+  if (self->straggler < 0 || self->reference < 0)
+    return;
+  label = g_strdup_printf (_("Explain the Straggler: Rank %d vs %d"), summaries[self->straggler]->rank,
+                           summaries[self->reference]->rank);
+  gtk_button_set_label (self->explain_button, label);
+}
+
 static void
 afg_rank_sidebar_init (AfgRankSidebar *self)
 {
@@ -468,6 +486,16 @@ afg_rank_sidebar_init (AfgRankSidebar *self)
   g_object_set (self->compare_button, "margin-top", 6, "margin-bottom", 6, "margin-start", 6, "margin-end", 6, NULL);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->compare_button));
   update_compare_menu (self);
+  /* In the compute weight, as the issue of the straggler is its compute. */
+  self->explain_button = GTK_BUTTON (gtk_button_new ());
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->explain_button), "win.explain-straggler");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->explain_button),
+                               _("Show the straggler's difference from the rank nearest the median compute time, "
+                                 "in NPU compute time, and when its steps start"));
+  g_object_set (self->explain_button, "margin-bottom", 6, "margin-start", 6, "margin-end", 6, NULL);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->explain_button));
+  self->straggler = self->reference = -1;
+  update_explain_button (self);
 }
 
 GtkWidget *
@@ -490,6 +518,8 @@ afg_rank_sidebar_set_job (AfgRankSidebar *self, AfgJobLoad *load)
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
   g_clear_pointer (&self->why, g_free);
+  self->straggler = self->reference = -1;
+  update_explain_button (self);
   g_clear_pointer (&self->read_index, g_free);
   self->n_read = 0;
   if (load == NULL)
@@ -506,6 +536,26 @@ afg_rank_sidebar_set_job (AfgRankSidebar *self, AfgJobLoad *load)
       g_list_store_append (self->items, item);
     }
   afg_rank_sidebar_refresh (self);
+}
+
+/* The job index of the rank read @judged_index-th, or -1. */
+static int
+job_index (AfgRankSidebar *self, const AfgRankState *states, int judged_index)
+{
+  for (guint i = 0; judged_index >= 0 && i < afg_job_load_get_n_ranks (self->load); i++)
+    if (is_read (states[i]) && self->read_index[i] == (guint) judged_index)
+      return (int) i;
+  return -1;
+}
+
+/* The straggler and the rank "Explain the Straggler" compares it with. */
+static void
+pick_explained (AfgRankSidebar *self, const AfgRankState *states, AfgRankSummary * const *read, guint n_read)
+{
+  int straggler = self->figures->collectives->straggler;
+
+  self->straggler = job_index (self, states, straggler);
+  self->reference = straggler < 0 ? -1 : job_index (self, states, afg_job_reference_rank (read, n_read, straggler));
 }
 
 /* The figures of the ranks read so far, as index.html judges a whole job;
@@ -545,6 +595,7 @@ judge_read (AfgRankSidebar *self, const AfgRankState *states)
   self->figures = afg_job_figures_new (read, n_read);
   g_free (self->why);
   self->why = afg_job_collectives_explain (self->figures->collectives, read);
+  pick_explained (self, states, read, n_read);
 }
 
 static void
@@ -613,6 +664,7 @@ afg_rank_sidebar_refresh (AfgRankSidebar *self)
       afg_rank_item_set_view (item, &view);
     }
   refresh_header (self, n, running);
+  update_explain_button (self);
 }
 
 void
@@ -623,6 +675,16 @@ afg_rank_sidebar_select (AfgRankSidebar *self, int index)
   self->selecting = TRUE;
   gtk_single_selection_set_selected (self->selection, index == AFG_RANK_SIDEBAR_ALL ? 0 : (guint) index + 1);
   self->selecting = FALSE;
+}
+
+gboolean
+afg_rank_sidebar_get_explained (AfgRankSidebar *self, int *straggler, int *reference)
+{
+  g_return_val_if_fail (AFG_IS_RANK_SIDEBAR (self), FALSE);
+
+  *straggler = self->straggler;
+  *reference = self->reference;
+  return self->straggler >= 0 && self->reference >= 0;
 }
 
 int

@@ -25,6 +25,11 @@ void       afg_rank_sidebar_select          (AfgRankSidebar *self,
                                              int             index);
 /* The index selected, AFG_RANK_SIDEBAR_ALL, or -2 for none. */
 int        afg_rank_sidebar_get_selected    (AfgRankSidebar *self);
+/* The straggler and the rank nearest the median compute time
+ * (afg_job_reference_rank()), job indices; FALSE without both. */
+gboolean   afg_rank_sidebar_get_explained   (AfgRankSidebar *self,
+                                             int            *straggler,
+                                             int            *reference);
 /* How many ranks are read (done or failed). */
 guint      afg_rank_sidebar_get_n_read      (AfgRankSidebar *self);
 /* How many ranks were cancelled before they were read. */

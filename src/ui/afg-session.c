@@ -10,7 +10,8 @@ struct _AfgSession {
 
   GFile            *file;
   AfgTree          *tree;
-  AfgSessionWeight  weight;
+  AfgWeight         weight;
+  AfgWeight         device_weight;
   AfgColumn         column;
   guint             comparing : 1;
   guint             merge_addresses : 1;
@@ -25,6 +26,7 @@ enum {
   PROP_TREE,
   PROP_COMPARING,
   PROP_WEIGHT,
+  PROP_DEVICE_WEIGHT,
   PROP_COLUMN,
   PROP_MERGE_ADDRESSES,
   PROP_NPU_IDLE,
@@ -34,28 +36,31 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 GType
-afg_session_weight_get_type (void)
+afg_weight_get_type (void)
 {
   static const GEnumValue values[] = {
-    { AFG_SESSION_WEIGHT_HOST, "AFG_SESSION_WEIGHT_HOST", "host" },
-    { AFG_SESSION_WEIGHT_NPU, "AFG_SESSION_WEIGHT_NPU", "npu" },
+    { AFG_WEIGHT_HOST, "AFG_WEIGHT_HOST", "host" },
+    { AFG_WEIGHT_NPU, "AFG_WEIGHT_NPU", "npu" },
+    { AFG_WEIGHT_COMPUTE, "AFG_WEIGHT_COMPUTE", "compute" },
+    { AFG_WEIGHT_COMM, "AFG_WEIGHT_COMM", "comm" },
+    { AFG_WEIGHT_EXPOSED, "AFG_WEIGHT_EXPOSED", "exposed" },
     { 0, NULL, NULL },
   };
   static gsize type = 0;
 
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("AfgSessionWeight"), values));
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("AfgWeight"), values));
   return type;
 }
 
 static AfgColumn
-weight_column (AfgSessionWeight weight)
+weight_column (AfgWeight weight)
 {
-  return weight == AFG_SESSION_WEIGHT_NPU ? AFG_COLUMN_NPU_TOTAL_NS : AFG_COLUMN_TOTAL_NS;
+  return afg_weight_get_total_column (weight);
 }
 
-/* A comparison's shape and colours are made from the host columns of
- * both sides, so it weighs host time whatever was chosen. */
+/* A comparison's trees hold the weight it was made in in their host
+ * columns (afg_diff_shape_new_weighted()): it is drawn by those. */
 AfgColumn
 afg_session_column_for (AfgSession *self, AfgTree *tree)
 {
@@ -107,6 +112,9 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       break;
     case PROP_WEIGHT:
       g_value_set_enum (value, self->weight);
+      break;
+    case PROP_DEVICE_WEIGHT:
+      g_value_set_enum (value, self->device_weight);
       break;
     case PROP_COLUMN:
       g_value_set_uint (value, self->column);
@@ -167,7 +175,10 @@ afg_session_class_init (AfgSessionClass *klass)
   properties[PROP_TREE] = g_param_spec_pointer ("tree", NULL, NULL, rw);
   properties[PROP_COMPARING] = g_param_spec_boolean ("comparing", NULL, NULL, FALSE, rw);
   properties[PROP_WEIGHT] =
-    g_param_spec_enum ("weight", NULL, NULL, AFG_TYPE_SESSION_WEIGHT, AFG_SESSION_WEIGHT_HOST, rw);
+    g_param_spec_enum ("weight", NULL, NULL, AFG_TYPE_WEIGHT, AFG_WEIGHT_HOST, rw);
+  properties[PROP_DEVICE_WEIGHT] =
+    g_param_spec_enum ("device-weight", NULL, NULL, AFG_TYPE_WEIGHT, AFG_WEIGHT_COMPUTE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* An AfgColumn. */
   properties[PROP_COLUMN] =
     g_param_spec_uint ("column", NULL, NULL, 0, G_MAXUINT, AFG_COLUMN_TOTAL_NS,
@@ -181,6 +192,7 @@ static void
 afg_session_init (AfgSession *self)
 {
   self->column = AFG_COLUMN_TOTAL_NS;
+  self->device_weight = AFG_WEIGHT_COMPUTE;
   self->merge_addresses = TRUE;
 }
 
@@ -243,22 +255,42 @@ afg_session_set_comparing (AfgSession *self, gboolean comparing)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARING]);
 }
 
-AfgSessionWeight
+AfgWeight
 afg_session_get_weight (AfgSession *self)
 {
-  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_SESSION_WEIGHT_HOST);
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_WEIGHT_HOST);
   return self->weight;
 }
 
 void
-afg_session_set_weight (AfgSession *self, AfgSessionWeight weight)
+afg_session_set_weight (AfgSession *self, AfgWeight weight)
 {
   g_return_if_fail (AFG_IS_SESSION (self));
+  g_return_if_fail (weight < AFG_N_WEIGHTS);
+  if (weight != AFG_WEIGHT_HOST && weight != self->device_weight)
+    {
+      self->device_weight = weight;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVICE_WEIGHT]);
+    }
   if (self->weight == weight)
     return;
   self->weight = weight;
   update_column (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WEIGHT]);
+}
+
+AfgWeight
+afg_session_get_device_weight (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_WEIGHT_COMPUTE);
+  return self->device_weight;
+}
+
+AfgWeight
+afg_session_get_shown_weight (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), AFG_WEIGHT_HOST);
+  return self->column == weight_column (self->weight) ? self->weight : AFG_WEIGHT_HOST;
 }
 
 AfgColumn

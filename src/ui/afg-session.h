@@ -4,17 +4,13 @@
 #include <gio/gio.h>
 
 #include "afg-tree.h"
+#include "afg-writers.h"
 
 G_BEGIN_DECLS
 
-/* The weights a window can show, as the "weight" setting names them. */
-typedef enum {
-  AFG_SESSION_WEIGHT_HOST,
-  AFG_SESSION_WEIGHT_NPU,
-} AfgSessionWeight;
-
-#define AFG_TYPE_SESSION_WEIGHT (afg_session_weight_get_type ())
-GType afg_session_weight_get_type (void) G_GNUC_CONST;
+/* AfgWeight as a GEnum, its nicks the "weight" setting's. */
+#define AFG_TYPE_WEIGHT (afg_weight_get_type ())
+GType afg_weight_get_type (void) G_GNUC_CONST;
 
 #define AFG_TYPE_SESSION (afg_session_get_type ())
 G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
@@ -27,8 +23,11 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *
  *   file             GFile    loading, shown or failed; NULL when empty
  *   tree             AfgTree  the tree on screen, or NULL
- *   comparing        gboolean a comparison is on screen (host time only)
- *   weight           AfgSessionWeight  the weight chosen, remembered
+ *   comparing        gboolean a comparison is on screen (drawn by its trees'
+ *                    host columns, which hold the weight it was made in)
+ *   weight           AfgWeight the weight chosen, remembered
+ *   device-weight    AfgWeight (read-only) the device weight chosen last,
+ *                    AFG_WEIGHT_COMPUTE until one is: where Ctrl+N goes
  *   column           AfgColumn (read-only) what the widths follow now:
  *                    the chosen weight where the tree has it and no
  *                    comparison is shown, else host time
@@ -45,9 +44,12 @@ void              afg_session_set_tree            (AfgSession       *self,
 gboolean          afg_session_get_comparing       (AfgSession       *self);
 void              afg_session_set_comparing       (AfgSession       *self,
                                                    gboolean          comparing);
-AfgSessionWeight  afg_session_get_weight          (AfgSession       *self);
+AfgWeight         afg_session_get_weight          (AfgSession       *self);
 void              afg_session_set_weight          (AfgSession       *self,
-                                                   AfgSessionWeight  weight);
+                                                   AfgWeight         weight);
+AfgWeight         afg_session_get_device_weight   (AfgSession       *self);
+/* The weight the widths follow now: the one of afg_session_get_column(). */
+AfgWeight         afg_session_get_shown_weight    (AfgSession       *self);
 AfgColumn         afg_session_get_column          (AfgSession       *self);
 /* The column @tree would be shown in with the session's other state. */
 AfgColumn         afg_session_column_for          (AfgSession       *self,

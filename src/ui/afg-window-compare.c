@@ -34,6 +34,7 @@ typedef struct {
   Side            sides[2];
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
+  AfgColumn       weight;  /* the session's, when the comparison was asked for */
   guint           progress_source;
 } Job;
 
@@ -84,12 +85,15 @@ load_side (gpointer data)
 }
 
 /* In a worker: the diff of @a and @b and its first layout, the task's
- * result (TRUE, or cancelled). */
+ * result (TRUE, or cancelled). Its frames weigh @weight (a total column)
+ * where both sides have it, as `--diff --weight` does, else host time. */
 void
-_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title,
+_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title, AfgColumn weight,
                                  GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
 {
-  *shape = afg_diff_shape_new (a, b, title, cancellable);
+  if (!afg_tree_has_column (a, weight) || !afg_tree_has_column (b, weight))
+    weight = AFG_COLUMN_TOTAL_NS;
+  *shape = afg_diff_shape_new_weighted (a, b, title, weight, cancellable);
   if (*shape == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
@@ -116,7 +120,7 @@ compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
         return;
       }
   _afg_window_compare_return_diff (task, job->sides[0].tree, job->sides[1].tree, job->sides[0].path,
-                                   cancellable, &job->shape, &job->layout);
+                                   job->weight, cancellable, &job->shape, &job->layout);
 }
 
 static AfgWindow *
@@ -170,7 +174,17 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
   g_autofree char *text = g_strdup_printf (_("A: %s (%s) → B: %s (%s) · %'u frames, threads merged"),
                                            a, ta, b, tb,
                                            afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
+  AfgWeight weight = AFG_WEIGHT_HOST;
 
+  /* Host time goes without saying; a device weight does not. */
+  afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
+  if (weight != AFG_WEIGHT_HOST)
+    {
+      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, _afg_window_weight_label (weight));
+
+      gtk_label_set_text (self->status_label, weighed);
+      return;
+    }
   gtk_label_set_text (self->status_label, text);
 }
 
@@ -237,6 +251,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_functions_sync (self);
+  _afg_window_ranks_diff_shown (self, shape);
   _afg_window_update_actions (self);
 }
 
@@ -284,6 +299,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   job->cancellable = g_object_ref (self->load_cancellable);
   job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
   job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
+  job->weight = _afg_window_weight_chosen (self);
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
       {
@@ -425,6 +441,8 @@ _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph
     }
   else if (shape == NULL && graph && afg_flame_view_get_hover_node (self->flame_view) != AFG_FLAME_NO_FRAME)
     tooltip = afg_flame_view_get_tooltip_text (self->flame_view, afg_flame_view_get_hover_node (self->flame_view));
+  else if (shape == NULL && graph)
+    tooltip = afg_flame_view_get_hover_leaf_text (self->flame_view);
   _afg_window_append_state_field (line, "mode", shape ? "diff" : "profile");
   _afg_window_append_state_field (line, "compared", compared);
   _afg_window_append_state_field (line, "shape", shape ? afg_diff_view_get_option (self->diff_view, "shape") : NULL);

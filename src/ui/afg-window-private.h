@@ -39,7 +39,8 @@ struct _AfgWindow {
   GtkLabel             *steps_label;
   GtkToggleButton      *per_step_button;
   GtkWidget            *all_steps_button;
-  GtkToggleButton      *npu_button;
+  GtkMenuButton        *weight_button;
+  GtkBox               *weight_box;
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
@@ -120,6 +121,7 @@ void     _afg_window_compare_return_diff   (GTask          *task,
                                             AfgTree        *a,
                                             AfgTree        *b,
                                             const char     *title,
+                                            AfgColumn       weight,
                                             GCancellable   *cancellable,
                                             AfgDiffShape  **shape,
                                             AfgFlameLayout **layout);
@@ -189,6 +191,10 @@ char    *_afg_window_title_name          (AfgWindow       *self,
                                           const char      *name);
 void     _afg_window_ranks_append_state  (AfgWindow       *self,
                                           GString         *line);
+void     _afg_window_ranks_append_explain (AfgWindow      *self,
+                                          GString         *line);
+void     _afg_window_ranks_diff_shown    (AfgWindow       *self,
+                                          AfgDiffShape    *shape);
 
 /* afg-window-step-compare.c */
 typedef struct _AfgStepCompare AfgStepCompare;
@@ -220,10 +226,16 @@ void     _afg_window_functions_append_state (AfgWindow      *self,
 void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);
 void            _afg_window_weight_init         (AfgWindow       *self);
 AfgColumn       _afg_window_weight_column       (AfgWindow       *self);
+AfgColumn       _afg_window_weight_chosen       (AfgWindow       *self);
+AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
+const char     *_afg_window_weight_label        (AfgWeight        weight);
 AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
                                                  AfgTree         *tree,
                                                  AfgFlameLayout  *layout);
 void            _afg_window_weight_update       (AfgWindow       *self);
 char           *_afg_window_weight_describe_npu (AfgWindow       *self);
+void            _afg_window_weight_append_state (AfgWindow       *self,
+                                                 GString         *line,
+                                                 gboolean         graph);
 
 G_END_DECLS

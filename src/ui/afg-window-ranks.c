@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-job-collectives.h"
 #include "afg-job-load.h"
 #include "afg-merged-tree.h"
 #include "afg-rank-sidebar.h"
@@ -34,6 +35,12 @@ struct _AfgWindowJob {
   AfgMergedTree *merged;         /* every rank's tree added up */
   AfgTree       *first;          /* the first rank's tree, until shown */
   int            first_index;
+
+  /* "Explain the Straggler": the ranks (job indices) of the diff it
+   * asked for, -1 when none, and once that diff shows, what it says. */
+  int            explain_straggler;
+  int            explain_reference;
+  char          *explanation;
 };
 
 static void
@@ -48,6 +55,7 @@ job_clear (gpointer data)
   g_mutex_clear (&job->lock);
   g_clear_pointer (&job->merged, afg_merged_tree_free);
   g_clear_pointer (&job->first, afg_tree_unref);
+  g_free (job->explanation);
 }
 
 static void
@@ -235,6 +243,7 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   job->test_hold = g_getenv ("AFG_TEST_HOLD_RANKS") != NULL;
   job->merged = afg_merged_tree_new ();
   job->first_index = -1;
+  job->explain_straggler = job->explain_reference = -1;
   job->load = afg_job_load_new (path, found, &options);
   return job;
 }
@@ -439,12 +448,73 @@ compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
   _afg_window_compare (self, file_a, file_b);
 }
 
+/* The straggler's diff from the rank nearest the median compute time, in
+ * the compute weight: A the reference, B the straggler, so that the
+ * graph is the straggler's and its colours what it does more. */
+static void
+explain_straggler_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  AfgWindow *self = AFG_WINDOW (widget);
+  g_autoptr(GFile) reference = NULL;
+  g_autoptr(GFile) straggler = NULL;
+  int s, r;
+
+  if (self->job == NULL || !afg_rank_sidebar_get_explained (self->rank_sidebar, &s, &r))
+    return;
+  self->job->explain_straggler = s;
+  self->job->explain_reference = r;
+  g_clear_pointer (&self->job->explanation, g_free);
+  afg_session_set_weight (self->session, AFG_WEIGHT_COMPUTE);
+  reference = rank_file (self->job, r);
+  straggler = rank_file (self->job, s);
+  _afg_window_compare (self, reference, straggler);
+}
+
+static gboolean
+is_side (AfgDiffShape *shape, AfgDiffSide side, GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  return g_strcmp0 (afg_document_get_source_path (afg_tree_get_document (afg_diff_shape_get_source (shape, side))),
+                    path) == 0;
+}
+
+/* Called when a diff shows: the one "Explain the Straggler" asked for
+ * gets its words, when the straggler's steps start, in the status line. */
+void
+_afg_window_ranks_diff_shown (AfgWindow *self, AfgDiffShape *shape)
+{
+  AfgWindowJob *job = self->job;
+  AfgRankSummary * const *summaries;
+  g_autoptr(GFile) reference = NULL;
+  g_autoptr(GFile) straggler = NULL;
+  g_autofree char *status = NULL;
+
+  if (job == NULL)
+    return;
+  g_clear_pointer (&job->explanation, g_free);
+  if (job->explain_straggler < 0)
+    return;
+  reference = rank_file (job, job->explain_reference);
+  straggler = rank_file (job, job->explain_straggler);
+  if (!is_side (shape, AFG_DIFF_SIDE_A, reference) || !is_side (shape, AFG_DIFF_SIDE_B, straggler))
+    return;
+  summaries = afg_job_load_get_summaries (job->load);
+  job->explanation = afg_job_explain_offset (summaries[job->explain_straggler]->rank,
+                                             afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)),
+                                             summaries[job->explain_reference]->rank,
+                                             afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)));
+  status = g_strdup_printf ("%s · %s", job->explanation, gtk_label_get_text (self->status_label));
+  gtk_label_set_text (self->status_label, status);
+}
+
 void
 _afg_window_ranks_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-ranks", NULL, cancel_ranks_action);
   gtk_widget_class_install_action (widget_class, "win.compare-rank", "i", compare_rank_action);
+  gtk_widget_class_install_action (widget_class, "win.explain-straggler", NULL, explain_straggler_action);
 }
 
 /* The state line's job fields (afg-window-state.c). */
@@ -481,6 +551,16 @@ char *
 _afg_window_ranks_title (AfgWindow *self)
 {
   return self->job != NULL ? g_file_get_basename (self->job->folder) : NULL;
+}
+
+/* The state line's last field: the straggler explained, while its diff
+ * shows. */
+void
+_afg_window_ranks_append_explain (AfgWindow *self, GString *line)
+{
+  gboolean shown = self->job != NULL && _afg_window_is_comparing (self);
+
+  _afg_window_append_state_field (line, "explain", shown ? self->job->explanation : NULL);
 }
 
 GFile *

@@ -31,7 +31,8 @@
  *   root_ns   the shown tree's root total (AFG_COLUMN_TOTAL_NS), graph only
  *   nodes     the shown tree's node count (root and threads included)
  *   npu_ns    the shown tree's root NPU total, empty without NPU data
- *   weight    what the widths show: host | npu (the weight switch)
+ *   weight    what the widths show: host | npu | compute | comm | exposed
+ *             (the weight menu)
  *   step      the id of the step under the pointer in the step strip, or empty
  *   slow      the ids of the steps the strip marks slow, "5" or "5,9"
  *   strip     how many steps the step strip shows; empty when it is hidden
@@ -67,6 +68,12 @@
  *             they are collected or with no function picked
  *   durations 1 when the shown tree has the percentile columns (tooltips)
  *   seq       the number of the last test barrier passed (afg-test-control.c)
+ *   kernels   the kernel leaves drawn in the layout shown (compute, comm and
+ *             exposed weights), else empty
+ *   kernel_top  the Kernels tab's first row, "COUNT [KIND] NAME", while the
+ *             Functions panel is shown, else empty
+ *   explain   while the diff "Explain the Straggler" asked for shows, its
+ *             words on when the straggler's steps start, else empty
  * Tabs and newlines in values become spaces. */
 
 void
@@ -134,8 +141,7 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
   _afg_window_append_state_field (line, "root_ns", root);
   _afg_window_append_state_field (line, "nodes", nodes);
   _afg_window_append_state_field (line, "npu_ns", npu);
-  _afg_window_append_state_field (line, "weight", afg_flame_view_get_weight (self->flame_view) == AFG_COLUMN_NPU_TOTAL_NS
-                                                  ? "npu" : "host");
+  _afg_window_append_state_field (line, "weight", afg_weight_to_string (_afg_window_weight_shown (self)));
 }
 
 static void
@@ -212,6 +218,8 @@ build_line (AfgWindow *self)
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   append_match (self, line, graph);
+  _afg_window_weight_append_state (self, line, graph);
+  _afg_window_ranks_append_explain (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

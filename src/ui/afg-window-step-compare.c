@@ -34,6 +34,7 @@ typedef struct {
   AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
+  AfgColumn       weight;   /* the session's, when the comparison was asked for */
   gint64          started;  /* for docs/benchmarks.md's figure */
 } Job;
 
@@ -128,7 +129,7 @@ compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
       g_task_return_error (task, error);
       return;
     }
-  _afg_window_compare_return_diff (task, a, b, afg_document_get_source_path (job->document),
+  _afg_window_compare_return_diff (task, a, b, afg_document_get_source_path (job->document), job->weight,
                                    cancellable, &job->shape, &job->layout);
 }
 
@@ -193,6 +194,7 @@ start_job (AfgWindow *self, AfgDocument *document, const AfgScope *b)
   job->started = g_get_monotonic_time ();
   /* The window's own scoped trees' flags (afg-window-steps.c). */
   job->flags = _afg_window_tree_flags (self) | AFG_TREE_DURATIONS;
+  job->weight = _afg_window_weight_chosen (self);
   task = g_task_new (NULL, sc->cancellable, on_compared, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compare_in_thread);

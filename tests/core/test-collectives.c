@@ -268,6 +268,33 @@ comm_sum (const char *job, int rank)
   return afg_test_query_int (path, "SELECT total(endNs - startNs) FROM COMMUNICATION_OP");
 }
 
+/* The rank of ranks.json @root nearest the median compute time (the mean
+ * of the middle two of the four), not @straggler, ties to the lowest. */
+static int
+reference_of (JsonNode *root, int straggler)
+{
+  gint64 compute[4], sorted[4];
+  int best = -1;
+
+  for (int i = 0; i < 4; i++)
+    compute[i] = sorted[i] = json_object_get_int_member (json_object_get_object_member (rank_entry (root, i), "device"),
+                                                         "compute_ns");
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      if (sorted[j] < sorted[i])
+        {
+          gint64 t = sorted[i];
+
+          sorted[i] = sorted[j];
+          sorted[j] = t;
+        }
+  for (int i = 0; i < 4; i++)
+    if (i != straggler && (best < 0 || ABS (2 * compute[i] - sorted[1] - sorted[2])
+                                       < ABS (2 * compute[best] - sorted[1] - sorted[2])))
+      best = i;
+  return best;
+}
+
 /* Four ranks, tensor-parallel pairs 0-1 and 2-3 and one data-parallel
  * group; rank 1 arrives LATE_NS late: ranks 0, 2 and 3 wait that long at
  * each collective they share with it, rank 1 came last at all of its
@@ -319,6 +346,15 @@ test_late_rank (void)
     g_assert_nonnull (strstr (index, why));
   }
   g_assert_nonnull (strstr (index, "<tr class=\"straggler\"><td><a href=\"rank1/flamegraph.html\">"));
+  {
+    g_autofree char *command = g_strdup_printf ("<code id=\"explain\">ascend-flamegraph --diff &apos;%s&apos; &apos;%s&apos; --export"
+                                                " --weight compute --merge-addresses</code>",
+                                                json_object_get_string_member (rank_entry (root, reference_of (root, 1)),
+                                                                               "file"),
+                                                json_object_get_string_member (rank_entry (root, 1), "file"));
+
+    g_assert_nonnull (strstr (index, command));
+  }
   g_assert_nonnull (strstr (index, "<table id=\"collectives\">"));
   afg_test_rm_rf (job);
   afg_test_rm_rf (out);
@@ -593,6 +629,89 @@ test_round_trip (void)
     }
 }
 
+/* The rank nearest the median compute time, not the straggler, ties to
+ * the lowest rank; ranks without a device timeline or failed take no part. */
+static void
+test_reference (void)
+{
+  AfgRankSummary **ranks = make_ranks (6);
+  const gint64 compute[] = { 100, 400, 300, 200, 999, 500 };
+
+  for (guint i = 0; i < 6; i++)
+    {
+      ranks[i]->has_device = TRUE;
+      ranks[i]->device.compute_ns = compute[i];
+    }
+  /* Median of 100 200 300 400 500 999: 350; 300 (rank 2) and 400 (rank 1)
+   * are as near: the lower rank wins. */
+  g_assert_cmpint (afg_job_reference_rank (ranks, 6, 4), ==, 1);
+  /* Not the straggler itself: then rank 2. */
+  g_assert_cmpint (afg_job_reference_rank (ranks, 6, 1), ==, 2);
+  /* Without rank 4's device: 100 200 300 400 500, median 300 (rank 2). */
+  ranks[4]->has_device = FALSE;
+  g_assert_cmpint (afg_job_reference_rank (ranks, 6, 0), ==, 2);
+  ranks[2]->error = g_strdup ("broken");
+  /* 100 200 400 500: 300 again, 200 (rank 3) and 400 (rank 1): rank 1. */
+  g_assert_cmpint (afg_job_reference_rank (ranks, 6, 0), ==, 1);
+  for (guint i = 0; i < 6; i++)
+    ranks[i]->has_device = FALSE;
+  g_assert_cmpint (afg_job_reference_rank (ranks, 6, 0), ==, -1);
+  free_ranks (ranks, 6);
+}
+
+/* A document with steps @ids starting at @starts. */
+static AfgDocument *
+steps_document (const gint64 *ids, const gint64 *starts, guint n)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  AfgDocument *document;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("ProfilerStep#%" G_GINT64_FORMAT, ids[i]);
+
+      afg_test_db_add (db, 1, starts[i], starts[i] + 1000, name);
+      afg_test_db_add (db, 1, starts[i] + 10, starts[i] + 500, "work");
+    }
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  return document;
+}
+
+/* The steps both have, by id, and how much later they start on A, on average. */
+static void
+test_step_offset (void)
+{
+  const gint64 ids_a[] = { 3, 4, 5 }, starts_a[] = { 10000, 20000, 30000 };
+  const gint64 ids_b[] = { 4, 5 }, starts_b[] = { 15900, 26000 };
+  const gint64 ids_c[] = { 9 }, starts_c[] = { 0 };
+  const gint64 ids_d[] = { 5 }, starts_d[] = { 30000 };
+  g_autoptr(AfgDocument) a = steps_document (ids_a, starts_a, 3);
+  g_autoptr(AfgDocument) b = steps_document (ids_b, starts_b, 2);
+  g_autoptr(AfgDocument) c = steps_document (ids_c, starts_c, 1);
+  g_autoptr(AfgDocument) d = steps_document (ids_d, starts_d, 1);
+  g_autofree char *later = NULL;
+  g_autofree char *earlier = NULL;
+  g_autofree char *same = NULL;
+  g_autofree char *none = NULL;
+  guint n;
+  gint64 offset;
+
+  /* Step 4: 4,100 ns later, step 5: 4,000: 4,050 on average. */
+  g_assert_true (afg_job_step_offset (a, b, &n, &offset));
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (offset, ==, 4050);
+  later = afg_job_explain_offset (3, a, 5, b);
+  g_assert_cmpstr (later, ==, "rank 3's steps start 4.0 µs later than rank 5's (mean over the 2 steps both have)");
+  earlier = afg_job_explain_offset (5, b, 3, a);
+  g_assert_cmpstr (earlier, ==, "rank 5's steps start 4.0 µs earlier than rank 3's (mean over the 2 steps both have)");
+  same = afg_job_explain_offset (3, a, 7, d);
+  g_assert_cmpstr (same, ==, "rank 3's steps start when rank 7's do (the 1 step both have)");
+  g_assert_false (afg_job_step_offset (a, c, &n, &offset));
+  none = afg_job_explain_offset (3, a, 9, c);
+  g_assert_cmpstr (none, ==, "rank 3 and rank 9 have no step in common");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -602,6 +721,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/votes", test_votes);
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
   g_test_add_func ("/collectives/rules/reducer", test_reducer);
+  g_test_add_func ("/collectives/rules/reference", test_reference);
+  g_test_add_func ("/collectives/rules/step-offset", test_step_offset);
   g_test_add_func ("/collectives/job/late-rank", test_late_rank);
   g_test_add_func ("/collectives/job/balanced", test_balanced);
   g_test_add_func ("/collectives/job/missing", test_missing);

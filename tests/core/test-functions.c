@@ -197,9 +197,11 @@ sum_column (const AfgTree *tree, AfgColumn column)
   return sum;
 }
 
-/* Every function of the level 1 sample: both halves' roots hold the device
- * time of its outermost frames; the callees keep every frame's own device
- * time and tasks below them; the callers' top level holds it all as self. */
+/* Every function of the level 1 sample, in each device weight (all
+ * tasks, compute, collectives, exposed): both halves' roots hold the
+ * device time of its outermost frames; the callees keep every frame's own
+ * device time and tasks below them; the callers' top level holds it all
+ * as self. */
 static void
 test_npu_sandwich_sample (void)
 {
@@ -218,15 +220,24 @@ test_npu_sandwich_sample (void)
       const char *name = afg_function_table_get_name (table, k);
       g_autoptr(AfgTree) callers = afg_function_table_callers (tree, name);
       g_autoptr(AfgTree) callees = afg_function_table_callees (tree, name);
-      gint64 outer = afg_tree_get_value (callees, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT);
+      static const AfgColumn totals[] = { AFG_COLUMN_NPU_TOTAL_NS, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS,
+                                          AFG_COLUMN_COMM_TOTAL_NS, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS };
 
-      g_assert_cmpint (afg_tree_get_value (callers, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT), ==, outer);
-      g_assert_cmpint (sum_column (callers, AFG_COLUMN_NPU_SELF_NS), ==, outer);
-      g_assert_cmpint (sum_column (callees, AFG_COLUMN_NPU_SELF_NS), ==, outer);
+      for (guint w = 0; w < G_N_ELEMENTS (totals); w++)
+        {
+          gint64 outer = afg_tree_get_value (callees, totals[w], AFG_TREE_ROOT);
+
+          g_assert_cmpint (afg_tree_get_value (callers, totals[w], AFG_TREE_ROOT), ==, outer);
+          g_assert_cmpint (sum_column (callers, totals[w] + 1), ==, outer);
+          g_assert_cmpint (sum_column (callees, totals[w] + 1), ==, outer);
+          checked += outer > 0;
+        }
       g_assert_cmpint (sum_column (callers, AFG_COLUMN_NPU_TASKS), ==, sum_column (callees, AFG_COLUMN_NPU_TASKS));
-      checked += outer > 0;
+      g_assert_cmpint (sum_column (callers, AFG_COLUMN_NPU_COMPUTE_TASKS), ==,
+                       sum_column (callees, AFG_COLUMN_NPU_COMPUTE_TASKS));
+      g_assert_cmpint (sum_column (callers, AFG_COLUMN_COMM_OPS), ==, sum_column (callees, AFG_COLUMN_COMM_OPS));
     }
-  g_assert_cmpuint (checked, >, 10);
+  g_assert_cmpuint (checked, >, 20);
 }
 
 static gboolean

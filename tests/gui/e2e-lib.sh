@@ -52,6 +52,16 @@ stop_app () {
   PID=
 }
 
+# keyfile_settings: the app's GSettings in $WORK, in a keyfile, with the
+# repository's schema: a choice the test makes is remembered across starts
+# without touching the user's settings.
+keyfile_settings () {
+  mkdir -p "$WORK/schemas"
+  cp "$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml" "$WORK/schemas/"
+  glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
+  export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+}
+
 # The app's state lines (docs/test-state-line.md): one per change,
 # "afg-state" then TAB-separated KEY=VALUE fields.
 export AFG_TEST_STATE=1
@@ -191,6 +201,27 @@ count_states () {
 # state_field KEY: the value of KEY in the newest state line.
 state_field () {
   last_state | tr '\t' '\n' | sed -n "s/^$1=//p" | head -1
+}
+
+# tooltip_of NAME: the tooltip of the frame NAME under the pointer, into
+# TIP, from one state line: the tooltip's popup can take the pointer away
+# for a moment (the hover blinks).
+tooltip_of () {
+  local line
+  line=$(last_state | tr '\t' '\n')
+  [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ] || return 1
+  TIP=$(sed -n 's/^tooltip=//p' <<< "$line")
+}
+
+# find_root_y WID: ROOT_Y, the height of the flame's root row ("All
+# threads", at the bottom) in the middle of the window (WIDTH, HEIGHT).
+find_root_y () {
+  local y
+  for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
+    hover_at "$1" $((WIDTH / 2)) "$y"
+    [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && return 0
+  done
+  fail "no root frame under the pointer at the bottom"
 }
 
 # tooltip_window: a tooltip is on screen (GTK names its window after the

@@ -2,6 +2,7 @@
 #include "afg-flame-layout.h"
 #include "afg-flame-search.h"
 #include "afg-gui-test-tree.h"
+#include "afg-writers.h"
 
 
 static const AfgFlameFrame *
@@ -172,6 +173,69 @@ test_search_steps (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_cmpuint (afg_flame_search_reveal_root (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, mul, 2, 3), ==, mul);
 }
 
+/* In compute, comm and exposed the leaves follow their frame's children,
+ * in the row above it, as wide as their value in the weight, and what is
+ * on no leaf stays the frame's own time (`--kernels`): every leaf that
+ * weighs anything is drawn, nowhere wider than the frame's self time. */
+static void
+assert_leaves (AfgTree *tree, AfgWeight weight)
+{
+  AfgFlameLayout *layout = afg_flame_layout_new (tree, afg_weight_get_total_column (weight), AFG_TREE_ROOT, AFG_TREE_ROOT);
+  double scale = afg_tree_get_value (tree, afg_weight_get_total_column (weight), AFG_TREE_ROOT);
+  guint n_leaves, n_frames, expected = 0;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n_leaves);
+  const AfgFlameFrame *frames = afg_flame_layout_get_frames (layout, &n_frames);
+
+  for (guint32 node = 0; node < afg_tree_get_n_nodes (tree); node++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, node, &n);
+
+      for (guint j = 0; j < n; j++)
+        expected += afg_weight_kernel_value (weight, &k[j]) > 0;
+    }
+  g_test_message ("%s: %u leaves", afg_weight_to_string (weight), n_leaves);
+  g_assert_cmpuint (n_leaves, ==, expected);
+  g_assert_cmpuint (n_leaves, >, 0);
+  for (guint i = 0; i < n_leaves; i++)
+    {
+      const AfgFlameLeaf *leaf = &leaves[i];
+      const AfgFlameFrame *parent = &frames[afg_flame_layout_find_node (layout, leaf->node)];
+      guint n;
+      const AfgNpuKernel *k = &afg_tree_get_kernels (tree, leaf->node, &n)[leaf->kernel];
+      double own = afg_tree_get_value (tree, afg_weight_get_self_column (weight), leaf->node) / scale;
+
+      g_assert_cmpuint (leaf->row, ==, parent->row + 1);
+      g_assert_cmpfloat_with_epsilon (leaf->width, afg_weight_kernel_value (weight, k) / scale, 1e-12);
+      g_assert_cmpfloat (leaf->x + leaf->width, <=, parent->x + parent->width + 1e-9);
+      g_assert_cmpfloat (leaf->width, <=, own + 1e-9);
+      g_assert_cmpuint (afg_flame_layout_hit_leaf (layout, leaf->row, leaf->x + leaf->width / 2, 0), ==, i);
+      g_assert_cmpuint (leaf->row, <, afg_flame_layout_get_n_rows (layout));
+      /* Sorted by (row, x): a binary search finds each. */
+      if (i > 0)
+        g_assert_true (leaves[i - 1].row < leaf->row
+                       || (leaves[i - 1].row == leaf->row && leaves[i - 1].x + leaves[i - 1].width <= leaf->x + 1e-9));
+    }
+  afg_flame_layout_free (layout);
+}
+
+static void
+test_leaves (void)
+{
+  g_autoptr(AfgTree) tree = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
+  AfgFlameLayout *npu = afg_flame_layout_new (tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  guint n;
+
+  assert_leaves (tree, AFG_WEIGHT_COMPUTE);
+  assert_leaves (tree, AFG_WEIGHT_COMM);
+  assert_leaves (tree, AFG_WEIGHT_EXPOSED);
+  /* All device tasks and host time have no leaves. */
+  afg_flame_layout_get_leaves (npu, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (afg_flame_layout_hit_leaf (npu, 1, 0.5, 0), ==, AFG_FLAME_NO_FRAME);
+  afg_flame_layout_free (npu);
+}
+
 static void
 test_colors (void)
 {
@@ -216,5 +280,6 @@ main (int argc, char *argv[])
   g_test_add ("/flame-layout/search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-layout/search-steps", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search_steps, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-layout/colors", test_colors);
+  g_test_add_func ("/flame-layout/leaves", test_leaves);
   return g_test_run ();
 }

@@ -6,6 +6,8 @@
 #include "afg-flame-view.h"
 #include "afg-format.h"
 #include "afg-gui-test-tree.h"
+#include "afg-task-kinds.h"
+#include "afg-writers.h"
 
 #define WIDTH 600
 #define HEIGHT 200
@@ -284,6 +286,71 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   afg_flame_layout_free (layout);
+}
+
+/* The widest leaf of @kind in @layout. */
+static const AfgFlameLeaf *
+widest_leaf (AfgTree *tree, const AfgFlameLayout *layout, guint32 kind)
+{
+  guint n;
+  const AfgFlameLeaf *leaves = afg_flame_layout_get_leaves (layout, &n);
+  const AfgFlameLeaf *widest = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint n_kernels;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, leaves[i].node, &n_kernels);
+
+      if (k[leaves[i].kernel].kind == kind && (widest == NULL || leaves[i].width > widest->width))
+        widest = &leaves[i];
+    }
+  g_assert_nonnull (widest);
+  return widest;
+}
+
+/* Kernel leaves in the page's colours (data/html/kinds.js): yellow for
+ * compute, violet for communication, a darker band on top. */
+static void
+assert_leaf_colors (AfgTree *tree, AfgWeight weight, guint32 kind, const AfgFlameColor *fill,
+                    const AfgFlameColor *band)
+{
+  g_autoptr(GObject) context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  g_autoptr(AfgFlameRenderer) renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
+  AfgFlameLayout *layout = afg_flame_layout_new (tree, afg_weight_get_total_column (weight), AFG_TREE_ROOT, AFG_TREE_ROOT);
+  int height = afg_flame_content_height (layout);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, height);
+  cairo_t *cr = cairo_create (surface);
+  AfgFlameDrawState state = { WIDTH, height, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME,
+                              NULL, AFG_FLAME_NO_FRAME };
+  const AfgFlameLeaf *leaf = widest_leaf (tree, layout, kind);
+  int right = (int) ((leaf->x + leaf->width) * WIDTH) - 3;
+  int top = leaf->row * AFG_FLAME_ROW_HEIGHT;
+  Image img;
+
+  g_assert_cmpfloat (leaf->width * WIDTH, >=, 8);
+  afg_flame_renderer_set_tree (renderer, tree);
+  afg_flame_renderer_draw_frames (renderer, cr, layout, &state);
+  cairo_surface_flush (surface);
+  img.data = cairo_image_surface_get_data (surface);
+  img.stride = cairo_image_surface_get_stride (surface);
+  assert_rgb (&img, right, top + 1, band);
+  assert_rgb (&img, right, top + AFG_FLAME_ROW_HEIGHT - 3, fill);
+  g_assert_cmpuint (afg_flame_leaf_at (layout, &state, right, top + 10), ==,
+                    leaf - afg_flame_layout_get_leaves (layout, &(guint) { 0 }));
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  afg_flame_layout_free (layout);
+}
+
+static void
+test_renderer_leaves (void)
+{
+  g_autoptr(AfgTree) tree = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_MERGE_ADDRESSES);
+  const AfgFlameColor yellow = { 0.981, 0.909, 0.259 }, yellow_band = { 0.570, 0.516, 0.030 };
+  const AfgFlameColor violet = { 0.746, 0.566, 0.874 }, violet_band = { 0.376, 0.193, 0.507 };
+
+  assert_leaf_colors (tree, AFG_WEIGHT_COMPUTE, AFG_TASK_KIND_COMPUTE, &yellow, &yellow_band);
+  assert_leaf_colors (tree, AFG_WEIGHT_COMM, AFG_TASK_KIND_COMMUNICATION, &violet, &violet_band);
 }
 
 static void
@@ -579,5 +646,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/flame-pixels/tooltip-per-step", test_tooltip_per_step);
   g_test_add_func ("/flame-pixels/tooltip-durations", test_tooltip_durations);
   g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);
+  g_test_add_func ("/flame-pixels/renderer-leaves", test_renderer_leaves);
   return g_test_run ();
 }

@@ -9,11 +9,7 @@ MAKE_DB=$2
 . "$(dirname "$0")/e2e-lib.sh"
 [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] || fail "no session bus: run under dbus-run-session"
 # A compiled schema and the keyfile backend: Ctrl+Q must save the size.
-SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
-mkdir -p "$WORK/schemas"
-cp "$SCHEMA_SRC" "$WORK/schemas/"
-glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
-export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+keyfile_settings
 
 # launch FILE...: a second launch must hand over and exit at once.
 launch () {

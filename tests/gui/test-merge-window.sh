@@ -10,11 +10,7 @@ EXE=$1
 . "$(dirname "$0")/e2e-lib.sh"
 
 # A compiled schema and the keyfile backend: the choice must be kept.
-SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
-mkdir -p "$WORK/schemas"
-cp "$SCHEMA_SRC" "$WORK/schemas/"
-glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
-export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+keyfile_settings
 
 A=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level0_rank0.db
 B=$AFG_SAMPLES_DIR/ascend_pytorch_profiler_level1_rank0.db

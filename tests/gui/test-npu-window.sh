@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The window's weight switch under the real pointer and keys
-# (run under xvfb-run): on a real sample with NPU data, a click on "NPU"
-# and Ctrl+N switch the widths between host and NPU time; the shown NPU
+# The window's NPU weight (all device tasks) and Ctrl+N (run under
+# xvfb-run): on a real sample with NPU data, the weight menu's "All device
+# tasks" and Ctrl+N switch the widths between host and NPU time; the shown NPU
 # total, the search share and the root's tooltip are the CLI JSON's
 # figures; the choice is remembered (GSettings, keyfile backend); on a DB
-# without TASK the switch is insensitive and Ctrl+N does nothing.
+# without TASK the device weights are off and Ctrl+N does nothing.
 # Usage: test-npu-window.sh ASCEND_FLAMEGRAPH MAKE_TEST_DB
 EXE=$1
 MAKE_DB=$2
@@ -13,11 +13,7 @@ MAKE_DB=$2
 
 DB=${AFG_SAMPLES_DIR:?}/ascend_pytorch_profiler_level1_rank0.db
 NEEDLE=allreduce
-SCHEMA_SRC=$(dirname "$0")/../../data/io.github.ascend_flamegraph.AscendFlameGraph.gschema.xml
-mkdir -p "$WORK/schemas"
-cp "$SCHEMA_SRC" "$WORK/schemas/"
-glib-compile-schemas "$WORK/schemas" || fail "glib-compile-schemas"
-export GSETTINGS_SCHEMA_DIR=$WORK/schemas GSETTINGS_BACKEND=keyfile
+keyfile_settings
 
 # The CLI's figures: host and NPU root totals, the device time linked and
 # unlinked, the share of frames named *$NEEDLE* in NPU time (the search's
@@ -52,19 +48,10 @@ WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$DB")\
 eval "$(xdotool getwindowgeometry --shell "$WID")"
 ok "the sample opens in host time (the default), its NPU total the CLI's linked device time"
 
-# The switch sits left of the search entry, a fixed distance from the
-# window's right edge: click along the header there until the weight
-# changes. Clicks are 6 px apart, farther than GTK's double-click
-# distance: never a double-click on the title.
-SWITCH_X=
-for x in $(seq $((WIDTH - 460)) 6 $((WIDTH - 300))); do
-  xdotool mousemove --window "$WID" "$x" 20 click 1
-  barrier
-  [ "$(state_field weight)" = npu ] && SWITCH_X=$x && break
-done
-[ -n "$SWITCH_X" ] || fail "no click in the header switched to NPU time"
+# The weight menu's "All device tasks" (the menu itself: test-window-weight).
+act win.weight "'npu'"
 wait_state weight=npu "npu_ns=$NPU_NS" "zoom=All threads"
-ok "a click on the switch shows NPU time"
+ok "the weight menu shows NPU time (all device tasks)"
 
 xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
 xdotool key ctrl+n
@@ -87,20 +74,7 @@ ok "the search share of '$NEEDLE' is its NPU time's, $SHARE as the CLI's JSON gi
 
 # The tooltip of the root ("All threads", the bottom row) shows both
 # weights, as the CLI counts them; then a call frame's shows both too.
-ROOT_Y=
-for y in $(seq $((HEIGHT - 10)) -2 $((HEIGHT - 120))); do
-  hover_at "$WID" $((WIDTH / 2)) "$y"
-  [ "$(state_field hover)" = "All threads" ] && ROOT_Y=$y && break
-done
-[ -n "$ROOT_Y" ] || fail "no root frame under the pointer at the bottom"
-# The tooltip's popup can take the pointer away for a moment (the hover
-# blinks): read hover and tooltip from one state line, into TIP.
-tooltip_of () {
-  local line
-  line=$(last_state | tr '\t' '\n')
-  [ "$(sed -n 's/^hover=//p' <<< "$line")" = "$1" ] || return 1
-  TIP=$(sed -n 's/^tooltip=//p' <<< "$line")
-}
+find_root_y "$WID"
 hovered_tooltip () {
   TIP=
   poll 5 tooltip_of "$1"
@@ -176,13 +150,35 @@ wait_state weight=npu
 xdotool key ctrl+shift+f
 wait_state functions=0
 
-# A comparison weighs host time only: the switch leaves the header.
+# A comparison weighs the NPU time chosen, as --diff --weight npu does:
+# a hovered frame's A and B totals are the CLI diff's.
 stop_app
+"$EXE" --diff "$DB" "$DB" --export --merge-addresses --weight npu -q -f json -o "$WORK/diff" \
+  || fail "the CLI diff failed"
 start_app --diff "$DB" "$DB"
-wait_state page=graph mode=diff weight=host
-ok "a comparison shows host time, though NPU time was chosen"
+wait_state page=graph mode=diff weight=npu
+WID=$(timeout 10 xdotool search --sync --onlyvisible --name "↔" | head -1)
+[ -n "$WID" ] || fail "no diff window"
+DIFF_PATH=
+for y in $(seq $((HEIGHT - 60)) -20 $((HEIGHT - 200))); do
+  hover_at "$WID" $((WIDTH / 2)) "$y"
+  DIFF_PATH=$(state_field hover_path)
+  [ -n "$DIFF_PATH" ] && break
+done
+[ -n "$DIFF_PATH" ] || fail "no frame of the diff under the pointer"
+WANT=$(python3 - "$WORK/diff/flamegraph-diff.json" "$DIFF_PATH" <<'PY'
+import json, sys
+node = {"children": json.load(open(sys.argv[1]))["children"]}
+for name in sys.argv[2].split(";"):
+    node = next(c for c in node["children"] if c["name"] == name)
+print(node["a"]["total_ns"], node["b"]["total_ns"])
+PY
+)
+read -r _ AT _ _ BT _ <<< "$(state_field hover_values)"
+[ "$AT $BT" = "$WANT" ] || fail "'$DIFF_PATH' weighs $AT → $BT in the window, $WANT in the CLI's --weight npu diff"
+ok "a comparison weighs NPU time, as chosen: '$DIFF_PATH' $AT → $BT, as --diff --weight npu"
 
-# A DB without TASK: the switch is off, a click on it and Ctrl+N change nothing.
+# A DB without TASK: the device weights are off, choosing one and Ctrl+N change nothing.
 stop_app
 NO_NPU=$("$MAKE_DB") || fail "could not build the test DB"
 DB_DIR=$(dirname "$NO_NPU")
@@ -191,12 +187,12 @@ wait_state page=graph weight=host npu_ns=
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "^$(basename "$NO_NPU")\$" | head -1)
 [ -n "$WID" ] || fail "no window for the DB without TASK"
 eval "$(xdotool getwindowgeometry --shell "$WID")"
-xdotool mousemove --window "$WID" "$SWITCH_X" 20 click 1
+act win.weight "'npu'"
 barrier
-[ "$(state_field weight)" = host ] || fail "a click on the switch switched a DB without NPU data to '$(state_field weight)'"
+[ "$(state_field weight)" = host ] || fail "the weight menu switched a DB without NPU data to '$(state_field weight)'"
 xdotool mousemove --window "$WID" $((WIDTH / 2)) $((HEIGHT / 2))
 xdotool key ctrl+n
 barrier
 [ "$(state_field weight)" = host ] || fail "a DB without NPU data switched to '$(state_field weight)'"
-ok "on a DB without TASK the switch stays on host time, even though NPU was chosen before"
+ok "on a DB without TASK the weight stays host time, even though NPU was chosen before"
 echo "1..$N"

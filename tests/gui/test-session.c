@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* AfgSession, the window's state without widgets: the column the widths
  * follow is the chosen weight only where the tree has it and no
- * comparison is shown, and each property notifies once per change. */
+ * comparison is shown, and each property notifies once per change; the
+ * device weight chosen last is where Ctrl+N goes; the "weight" setting's
+ * values are the weights' names. */
 #include "config.h"
 
 #include "afg-gui-test-tree.h"
@@ -36,8 +38,8 @@ test_column (AfgGuiTreeFixture *f, gconstpointer data)
   watch (session, "weight", weights);
 
   g_assert_cmpint (afg_session_get_column (session), ==, AFG_COLUMN_TOTAL_NS);
-  afg_session_set_weight (session, AFG_SESSION_WEIGHT_NPU);
-  afg_session_set_weight (session, AFG_SESSION_WEIGHT_NPU);
+  afg_session_set_weight (session, AFG_WEIGHT_NPU);
+  afg_session_set_weight (session, AFG_WEIGHT_NPU);
   g_assert_cmpuint (*weights, ==, 1);
   /* No tree: host time, whatever was chosen. */
   g_assert_cmpint (afg_session_get_column (session), ==, AFG_COLUMN_TOTAL_NS);
@@ -57,8 +59,91 @@ test_column (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_false (afg_tree_has_column (f->tree, AFG_COLUMN_NPU_TOTAL_NS));
   afg_session_set_tree (session, f->tree);
   g_assert_cmpint (afg_session_get_column (session), ==, AFG_COLUMN_TOTAL_NS);
-  g_assert_cmpint (afg_session_get_weight (session), ==, AFG_SESSION_WEIGHT_NPU);
+  g_assert_cmpint (afg_session_get_weight (session), ==, AFG_WEIGHT_NPU);
   g_assert_cmpint (afg_session_column_for (session, npu), ==, AFG_COLUMN_NPU_TOTAL_NS);
+}
+
+/* Every device weight has its column on the sample; the last one chosen
+ * is kept while host time is shown (Ctrl+N goes back to it). */
+static void
+test_device_weight (void)
+{
+  guint n_devices = 0, *devices = &n_devices;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  g_autoptr(AfgTree) npu = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_FLAGS_NONE);
+  const AfgColumn expected[] = { AFG_COLUMN_TOTAL_NS, AFG_COLUMN_NPU_TOTAL_NS, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS,
+                                 AFG_COLUMN_COMM_TOTAL_NS, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS };
+
+  watch (session, "device-weight", devices);
+  g_assert_cmpint (afg_session_get_device_weight (session), ==, AFG_WEIGHT_COMPUTE);
+  afg_session_set_tree (session, npu);
+  for (AfgWeight w = 0; w < AFG_N_WEIGHTS; w++)
+    {
+      afg_session_set_weight (session, w);
+      g_assert_cmpint (afg_session_get_column (session), ==, expected[w]);
+      g_assert_cmpint (afg_session_get_shown_weight (session), ==, w);
+    }
+  /* Host leaves it; npu, compute (after npu), comm and exposed change it. */
+  g_assert_cmpuint (*devices, ==, 4);
+  afg_session_set_weight (session, AFG_WEIGHT_COMM);
+  afg_session_set_weight (session, AFG_WEIGHT_HOST);
+  g_assert_cmpint (afg_session_get_device_weight (session), ==, AFG_WEIGHT_COMM);
+  g_assert_cmpint (afg_session_get_shown_weight (session), ==, AFG_WEIGHT_HOST);
+}
+
+typedef struct {
+  GPtrArray *nicks;  /* "VALUE=NICK" of the schema's Weight enum, in order */
+  gboolean   in_weight;
+} SchemaWeights;
+
+static void
+on_element (GMarkupParseContext *context, const char *element, const char **names, const char **values,
+            gpointer data, GError **error)
+{
+  const char *id = NULL;
+  const char *nick = NULL;
+  const char *value = NULL;
+  SchemaWeights *weights = data;
+
+  g_markup_collect_attributes (element, names, values, NULL,
+                               G_MARKUP_COLLECT_STRING | G_MARKUP_COLLECT_OPTIONAL, "id", &id,
+                               G_MARKUP_COLLECT_STRING | G_MARKUP_COLLECT_OPTIONAL, "nick", &nick,
+                               G_MARKUP_COLLECT_STRING | G_MARKUP_COLLECT_OPTIONAL, "value", &value,
+                               G_MARKUP_COLLECT_INVALID);
+  if (g_str_equal (element, "enum"))
+    weights->in_weight = g_str_has_suffix (id, ".Weight");
+  else if (g_str_equal (element, "value") && weights->in_weight)
+    g_ptr_array_add (weights->nicks, g_strdup_printf ("%s=%s", value, nick));
+}
+
+/* The schema's enum and the GEnum name the same weights with the same
+ * values, as the command line's --weight does. */
+static void
+test_setting_names (void)
+{
+  static const GMarkupParser parser = { on_element, NULL, NULL, NULL, NULL };
+  g_autoptr(GEnumClass) enum_class = g_type_class_ref (AFG_TYPE_WEIGHT);
+  g_autoptr(GPtrArray) nicks = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  SchemaWeights weights = { nicks, FALSE };
+
+  g_assert_true (g_file_get_contents (AFG_TEST_SCHEMA_FILE, &text, NULL, &error));
+  context = g_markup_parse_context_new (&parser, 0, &weights, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (nicks->len, ==, AFG_N_WEIGHTS);
+  for (AfgWeight w = 0; w < AFG_N_WEIGHTS; w++)
+    {
+      g_autofree char *expected = g_strdup_printf ("%d=%s", w, afg_weight_to_string (w));
+      AfgWeight parsed;
+
+      g_assert_cmpstr (g_ptr_array_index (nicks, w), ==, expected);
+      g_assert_cmpstr (g_enum_get_value (enum_class, w)->value_nick, ==, afg_weight_to_string (w));
+      g_assert_true (afg_weight_from_string (g_enum_get_value (enum_class, w)->value_nick, &parsed));
+      g_assert_cmpint (parsed, ==, w);
+    }
 }
 
 /* The session holds a reference: the tree outlives its last other owner. */
@@ -105,5 +190,7 @@ main (int argc, char *argv[])
   g_test_add ("/session/tree-ref", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_tree_ref,
               afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/session/merge", test_merge);
+  g_test_add_func ("/session/device-weight", test_device_weight);
+  g_test_add_func ("/session/setting-names", test_setting_names);
   return g_test_run ();
 }

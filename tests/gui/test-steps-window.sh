@@ -94,17 +94,18 @@ wait_state perstep=1 divisor=4 scope=3-6
 xdotool key shift+Tab
 ok "Tab from the strip reaches Per step, which divides steps 3-6 by 4"
 
-# In NPU time (Ctrl+N) too: the scoped trees keep the weight.
+# In device time (Ctrl+N: compute, the default device weight) too: the
+# scoped trees keep the weight.
 xdotool key ctrl+n
-wait_state weight=npu scope=3-6
+wait_state weight=compute scope=3-6
 xdotool key Right
 expect_scope 4 4
 xdotool key shift+Right
 expect_scope 4-5 4-5
-wait_state divisor=2 weight=npu
+wait_state divisor=2 weight=compute
 xdotool key ctrl+n
 wait_state weight=host scope=4-5
-ok "Right and Shift+Right in the focused strip pick step 4, then steps 4-5, in NPU time"
+ok "Right and Shift+Right in the focused strip pick step 4, then steps 4-5, in NPU compute time"
 
 xdotool key Escape
 wait_state scope= "root_ns=$ALL_ROOT" "nodes=$ALL_NODES" "npu_ns=$ALL_NPU" divisor=8

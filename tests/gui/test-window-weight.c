@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The weight switch's other outputs, which the state line does not carry:
+/* The weight menu's other outputs, which the state line does not carry:
  * on the level 1 sample the status line shows the device time linked and
- * unlinked (the document's NPU counts), and in NPU time the thread picker
- * lists each thread's NPU total; on a tree without NPU data the switch is
- * insensitive and its tooltip says why. */
+ * unlinked (the document's NPU counts) and by kind, in each device weight the thread
+ * picker lists each thread's total in it, and the menu's label names the
+ * weight; on a tree without NPU data the device items are insensitive and
+ * their tooltips say why. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -60,6 +61,31 @@ assert_picker (AfgWindow *window, AfgTree *tree, AfgColumn column)
     }
 }
 
+/* The CLI summary's words for the device work by kind. */
+static char *
+kinds_words (const AfgNpuKindStats *k)
+{
+  g_autofree char *compute = afg_format_duration (k->compute_ns);
+  g_autofree char *comm = afg_format_duration (k->comm_ns);
+  g_autofree char *exposed = afg_format_duration (k->exposed_ns);
+  g_autofree char *other = afg_format_duration (k->other_ns);
+
+  g_assert_cmpint (k->compute_ns, >, 0);
+  g_assert_cmpint (k->exposed_ns, >, 0);
+  return g_strdup_printf ("compute %s, communication %s (%s exposed), other %s", compute, comm, exposed, other);
+}
+
+/* The menu item for @label. */
+static GtkWidget *
+menu_item (AfgWindow *window, const char *label)
+{
+  for (GtkWidget *item = gtk_widget_get_first_child (GTK_WIDGET (window->weight_box)); item != NULL;
+       item = gtk_widget_get_next_sibling (item))
+    if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (item)), label) == 0)
+      return item;
+  g_assert_not_reached ();
+}
+
 static void
 test_sample (void)
 {
@@ -69,27 +95,45 @@ test_sample (void)
   g_autofree char *linked = NULL;
   g_autofree char *unlinked = NULL;
   g_autofree char *words = NULL;
+  g_autofree char *kinds = NULL;
 
   g_assert_nonnull (npu);
   g_assert_cmpint (npu->unlinked_ns, >, 0);
   window = show_window (tree);
   linked = afg_format_duration (npu->ns - npu->unlinked_ns);
   unlinked = afg_format_duration (npu->unlinked_ns);
+  kinds = kinds_words (afg_document_get_npu_kind_stats (afg_tree_get_document (tree)));
   words = g_strdup_printf ("NPU %s linked (%" G_GUINT64_FORMAT " tasks), %s unlinked (%" G_GUINT64_FORMAT ")",
                            linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
   g_test_message ("%s", gtk_label_get_text (window->status_label));
   g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), words));
-  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->npu_button)));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), kinds));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->weight_button)));
+  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "Host");
   assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
 
+  /* Ctrl+N: host time and the default device weight, compute. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS);
+  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "Compute");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (menu_item (window, "NPU compute"))));
+  assert_picker (window, tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (menu_item (window, "All device tasks")), TRUE);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_NPU_TOTAL_NS);
-  g_assert_true (gtk_toggle_button_get_active (window->npu_button));
+  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "NPU");
   assert_picker (window, tree, AFG_COLUMN_NPU_TOTAL_NS);
 
-  gtk_toggle_button_set_active (window->npu_button, FALSE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.weight", "s", "exposed");
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS);
+  assert_picker (window, tree, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (menu_item (window, "Host")), TRUE);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
   assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
+  /* Ctrl+N goes back to the device weight chosen last. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -99,10 +143,18 @@ test_no_npu (AfgGuiTreeFixture *f, gconstpointer data)
   AfgWindow *window = show_window (f->tree);
 
   g_assert_false (afg_tree_has_column (f->tree, AFG_COLUMN_NPU_TOTAL_NS));
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->npu_button)));
-  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->npu_button)));
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->npu_button)), ==,
-                   "No NPU time: this database has no TASK and CONNECTION_IDS tables");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->weight_button)));
+  g_assert_true (gtk_widget_get_sensitive (menu_item (window, "Host")));
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *device[] = { "NPU compute", "Communication", "Exposed communication", "All device tasks" };
+
+      g_assert_false (gtk_widget_get_sensitive (menu_item (window, device[i])));
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (menu_item (window, device[i])), ==,
+                       "No NPU time: this database has no TASK and CONNECTION_IDS tables");
+    }
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.weight", "s", "compute");
+  g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
   g_assert_null (strstr (gtk_label_get_text (window->status_label), "NPU"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);

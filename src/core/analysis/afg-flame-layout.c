@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "afg-flame-layout.h"
+#include "afg-writers.h"
 
 struct _AfgFlameLayout {
   AfgTree    *tree;
@@ -15,6 +16,9 @@ struct _AfgFlameLayout {
   guint       zoom_row;
   GArray     *frames;     /* AfgFlameFrame, sorted by (row, x) */
   GArray     *row_starts; /* guint, n_rows + 1 entries */
+  GArray     *leaves;     /* AfgFlameLeaf, sorted by (row, x) */
+  gboolean    kernels;    /* the weight has kernel leaves */
+  AfgWeight   kernel_weight;
 };
 
 guint32
@@ -49,6 +53,26 @@ add_ancestors (AfgFlameLayout *self)
   return chain->len - 1;
 }
 
+/* After the children, from @x on: the parent's own time, split into its
+ * leaves and (the rest of its width) the time on none. */
+static void
+push_leaves (AfgFlameLayout *self, const AfgFlameFrame *parent, double x, double scale)
+{
+  guint n = 0;
+  const AfgNpuKernel *k = afg_tree_get_kernels (self->tree, parent->node, &n);
+
+  for (guint j = 0; j < n; j++)
+    {
+      double width = afg_weight_kernel_value (self->kernel_weight, &k[j]) / scale;
+      AfgFlameLeaf leaf = { parent->node, j, parent->row + 1, x, width };
+
+      if (width <= 0)
+        continue;
+      g_array_append_val (self->leaves, leaf);
+      x += width;
+    }
+}
+
 /* Level order keeps every row sorted by x: parents come left to right and
  * each parent places its children left to right inside itself. */
 static void
@@ -79,6 +103,8 @@ add_descendants (AfgFlameLayout *self)
                 push_frame (self, child, parent.row + 1, x, width);
               x += width;
             }
+          if (self->kernels)
+            push_leaves (self, &parent, x, scale);
         }
       level_start = level_end;
       level_end = self->frames->len;
@@ -103,9 +129,20 @@ afg_flame_layout_new (AfgTree *tree, AfgColumn weight, guint32 view_root, guint3
   self->frames = g_array_sized_new (FALSE, FALSE, sizeof (AfgFlameFrame),
                                     afg_tree_get_n_nodes (tree));
   self->row_starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->leaves = g_array_new (FALSE, FALSE, sizeof (AfgFlameLeaf));
+  self->kernels = afg_weight_from_total_column (weight, &self->kernel_weight)
+                  && afg_weight_has_kernels (self->kernel_weight);
   self->zoom_row = add_ancestors (self);
   add_descendants (self);
   g_array_append_val (self->row_starts, self->frames->len);
+  /* The leaves of the deepest frames are a row of their own. */
+  if (self->leaves->len > 0)
+    {
+      guint last = g_array_index (self->leaves, AfgFlameLeaf, self->leaves->len - 1).row;
+
+      while (self->row_starts->len < last + 2)
+        g_array_append_val (self->row_starts, self->frames->len);
+    }
   return self;
 }
 
@@ -117,6 +154,7 @@ afg_flame_layout_free (AfgFlameLayout *self)
   afg_tree_unref (self->tree);
   g_array_unref (self->frames);
   g_array_unref (self->row_starts);
+  g_array_unref (self->leaves);
   g_free (self);
 }
 
@@ -233,3 +271,34 @@ afg_flame_layout_get_first_child (const AfgFlameLayout *self, guint32 frame)
   return child;
 }
 
+
+const AfgFlameLeaf *
+afg_flame_layout_get_leaves (const AfgFlameLayout *self, guint *n_leaves)
+{
+  *n_leaves = self->leaves->len;
+  return (const AfgFlameLeaf *) self->leaves->data;
+}
+
+/* Leaves are few (a frame has a handful): a binary search on (row, x). */
+guint32
+afg_flame_layout_hit_leaf (const AfgFlameLayout *self, guint row, double x, double min_width)
+{
+  const AfgFlameLeaf *leaves = (const AfgFlameLeaf *) self->leaves->data;
+  guint lo = 0, hi = self->leaves->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (leaves[mid].row < row || (leaves[mid].row == row && leaves[mid].x <= x))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return AFG_FLAME_NO_FRAME;
+  lo--;
+  if (leaves[lo].row != row || x >= leaves[lo].x + leaves[lo].width || leaves[lo].width < min_width)
+    return AFG_FLAME_NO_FRAME;
+  return lo;
+}

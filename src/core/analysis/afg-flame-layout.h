@@ -25,6 +25,18 @@ typedef struct {
  * it. Frames are sorted by (row, x), so hit-testing is a binary search. */
 typedef struct _AfgFlameLayout AfgFlameLayout;
 
+/* One kernel leaf of a frame in a device weight (compute, comm,
+ * exposed): its @kernel-th afg_tree_get_kernels() entry, in the row above
+ * the frame, after its children, as wide as its value in the weight.
+ * What is on no leaf stays the frame's own time, as `--kernels` does. */
+typedef struct {
+  guint32 node;
+  guint32 kernel;
+  guint32 row;
+  double  x;
+  double  width;
+} AfgFlameLeaf;
+
 AfgFlameLayout      *afg_flame_layout_new             (AfgTree              *tree,
                                                        AfgColumn             weight,
                                                        guint32               view_root,
@@ -50,6 +62,15 @@ guint32              afg_flame_layout_get_parent      (const AfgFlameLayout *sel
                                                        guint32               frame);
 guint32              afg_flame_layout_get_first_child (const AfgFlameLayout *self,
                                                        guint32               frame);
+/* The kernel leaves, sorted by (row, x); none outside the device
+ * weights. */
+const AfgFlameLeaf  *afg_flame_layout_get_leaves      (const AfgFlameLayout *self,
+                                                       guint                *n_leaves);
+/* The leaf at @x in @row, or AFG_FLAME_NO_FRAME. */
+guint32              afg_flame_layout_hit_leaf        (const AfgFlameLayout *self,
+                                                       guint                 row,
+                                                       double                x,
+                                                       double                min_width);
 /* The node's parent within the view: AFG_NODE_NONE at the view root. */
 guint32              afg_flame_layout_get_node_parent (const AfgFlameLayout *self,
                                                        guint32               node);

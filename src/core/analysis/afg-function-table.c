@@ -308,6 +308,44 @@ afg_function_table_get_all_ns (const AfgFunctionTable *self)
   return afg_tree_get_value (self->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
 }
 
+typedef struct {
+  const AfgTree *tree;
+  AfgColumn      column;
+  gint64        *total;
+  const guint32 *keys;
+} ColumnSums;
+
+static void
+add_outermost_column (guint32 node, gpointer data)
+{
+  ColumnSums *c = data;
+
+  c->total[c->keys[node]] = afg_sat_add (c->total[c->keys[node]], afg_tree_get_value (c->tree, c->column, node));
+}
+
+void
+afg_function_table_sum_columns (const AfgFunctionTable *self, AfgColumn self_column, AfgColumn total_column,
+                                gint64 **self_sums, gint64 **total_sums)
+{
+  guint n = self->n_functions;
+  guint n_nodes = afg_tree_get_n_nodes (self->tree);
+  g_autofree guint32 *keys = g_new (guint32, MAX (n_nodes, 1));
+  ColumnSums c = { self->tree, total_column, g_new0 (gint64, n + 1), keys };
+
+  *self_sums = g_new0 (gint64, MAX (n, 1));
+  for (guint32 i = 0; i < n_nodes; i++)
+    {
+      guint f = self->node_function[i];
+
+      keys[i] = f == AFG_FUNCTION_NONE ? n : f;
+      if (f != AFG_FUNCTION_NONE && afg_tree_has_column (self->tree, self_column))
+        (*self_sums)[f] = afg_sat_add ((*self_sums)[f], afg_tree_get_value (self->tree, self_column, i));
+    }
+  if (afg_tree_has_column (self->tree, total_column))
+    afg_function_table_for_each_outermost (self->tree, keys, n + 1, add_outermost_column, &c);
+  *total_sums = c.total;
+}
+
 gint64
 afg_function_table_get_all (const AfgFunctionTable *self, AfgColumn weight)
 {
@@ -372,8 +410,8 @@ typedef struct {
   const guint32      *names;
   AfgPathTreeBuilder *builder;
   gboolean            callers;
-  gboolean            npu;          /* the tree has NPU columns: so has the sandwich */
-  gint64             *tasks_below;  /* callers with NPU: the tasks of each frame's subtree */
+  guint               n_device;     /* the tree's device columns (0, 3 or all): the sandwich's */
+  gint64             *below[AFG_PATH_DEVICE_COLUMNS];  /* callers: a count column's sum over each subtree */
 } SandwichData;
 
 /* Merges the subtree below @from into the builder's node @into. */
@@ -394,10 +432,14 @@ merge_subtree (SandwichData *d, guint32 from, guint32 into)
       afg_path_tree_builder_add (d->builder, dst, afg_tree_get_value (d->tree, AFG_COLUMN_CALLS, src),
                                  afg_tree_get_value (d->tree, AFG_COLUMN_TOTAL_NS, src),
                                  afg_tree_get_value (d->tree, AFG_COLUMN_SELF_NS, src));
-      if (d->npu)
-        afg_path_tree_builder_add_npu (d->builder, dst, afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS, src),
-                                       afg_tree_get_value (d->tree, AFG_COLUMN_NPU_SELF_NS, src),
-                                       afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TASKS, src));
+      if (d->n_device > 0)
+        {
+          gint64 values[AFG_PATH_DEVICE_COLUMNS];
+
+          for (guint k = 0; k < d->n_device; k++)
+            values[k] = afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS + k, src);
+          afg_path_tree_builder_add_device (d->builder, dst, values);
+        }
       for (guint32 c = nodes[src].first_child; c < nodes[src].first_child + nodes[src].n_children; c++)
         {
           guint32 next[2] = { c, afg_path_tree_builder_child (d->builder, dst, nodes[c].name) };
@@ -408,17 +450,30 @@ merge_subtree (SandwichData *d, guint32 from, guint32 into)
 }
 
 /* One level of an inverted stack: the frame's calls and times, as self
- * time (and, with NPU, self device time and tasks) at the top level. */
+ * time at the top level; with device columns, each total as the host's,
+ * each self part at the top level, each count (tasks, collectives) at the
+ * top level too, of the frame's whole subtree. */
 static void
 add_caller (SandwichData *d, guint32 at, guint32 frame, gboolean top)
 {
   gint64 total = afg_tree_get_value (d->tree, AFG_COLUMN_TOTAL_NS, frame);
-  gint64 npu = afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS, frame);
+  gint64 values[AFG_PATH_DEVICE_COLUMNS];
 
   afg_path_tree_builder_add (d->builder, at, afg_tree_get_value (d->tree, AFG_COLUMN_CALLS, frame), total,
                              top ? total : 0);
-  if (d->npu)
-    afg_path_tree_builder_add_npu (d->builder, at, npu, top ? npu : 0, top ? d->tasks_below[frame] : 0);
+  for (guint k = 0; k < d->n_device; k++)
+    {
+      const AfgColumnInfo *info = afg_column_get_info (AFG_COLUMN_NPU_TOTAL_NS + k);
+
+      if (info->flags & AFG_COLUMN_FLAG_SELF)
+        values[k] = top ? afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS + k - 1, frame) : 0;
+      else if (info->flags & AFG_COLUMN_FLAG_THREAD)
+        values[k] = afg_tree_get_value (d->tree, AFG_COLUMN_NPU_TOTAL_NS + k, frame);
+      else
+        values[k] = top ? d->below[k][frame] : 0;
+    }
+  if (d->n_device > 0)
+    afg_path_tree_builder_add_device (d->builder, at, values);
 }
 
 /* The frame's stack, inverted: each caller up to the top-level frame gets
@@ -439,18 +494,27 @@ merge_stack (SandwichData *d, guint32 frame)
 
 /* Children follow their parent in the node array: a backward sweep. */
 static gint64 *
-sum_tasks_below (const AfgTree *tree)
+sum_below (const AfgTree *tree, AfgColumn column)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   guint32 n = afg_tree_get_n_nodes (tree);
   gint64 *below = g_new (gint64, MAX (n, 1));
 
   for (guint32 i = 0; i < n; i++)
-    below[i] = afg_tree_get_value (tree, AFG_COLUMN_NPU_TASKS, i);
+    below[i] = afg_tree_get_value (tree, column, i);
   for (guint32 i = n; i-- > 1;)
     if (nodes[i].parent != AFG_NODE_NONE)
       below[nodes[i].parent] = afg_sat_add (below[nodes[i].parent], below[i]);
   return below;
+}
+
+/* The device columns a sandwich of @tree carries: all, the NPU ones, or none. */
+static guint
+device_columns (const AfgTree *tree)
+{
+  if (afg_tree_has_column (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS))
+    return AFG_PATH_DEVICE_COLUMNS;
+  return afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS) ? 3 : 0;
 }
 
 static void
@@ -473,7 +537,7 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   guint f;
   guint n_nodes = afg_tree_get_n_nodes (tree);
   g_autofree guint32 *keys = NULL;
-  SandwichData d = { tree, 0, NULL, NULL, callers, afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS), NULL };
+  SandwichData d = { tree, 0, NULL, NULL, callers, device_columns (tree), { NULL } };
   AfgTree *sandwich;
 
   g_return_val_if_fail (tree != NULL && name != NULL, NULL);
@@ -487,13 +551,15 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   for (guint32 i = 0; i < n_nodes; i++)
     keys[i] = table->node_function[i] == AFG_FUNCTION_NONE ? table->n_functions : table->node_function[i];
   d.builder = afg_path_tree_builder_new (tree, d.name);
-  if (d.npu)
-    afg_path_tree_builder_keep_npu (d.builder);
-  if (d.npu && callers)
-    d.tasks_below = sum_tasks_below (tree);
+  if (d.n_device > 0)
+    afg_path_tree_builder_keep_device (d.builder, d.n_device);
+  for (guint k = 0; callers && k < d.n_device; k++)
+    if (!(afg_column_get_info (AFG_COLUMN_NPU_TOTAL_NS + k)->flags & (AFG_COLUMN_FLAG_SELF | AFG_COLUMN_FLAG_THREAD)))
+      d.below[k] = sum_below (tree, AFG_COLUMN_NPU_TOTAL_NS + k);
   afg_function_table_for_each_outermost (tree, keys, table->n_functions + 1, add_sandwich_frame, &d);
   sandwich = afg_path_tree_builder_finish (d.builder);
-  g_free (d.tasks_below);
+  for (guint k = 0; k < d.n_device; k++)
+    g_free (d.below[k]);
   return sandwich;
 }
 

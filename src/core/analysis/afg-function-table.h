@@ -63,6 +63,15 @@ gint64             afg_function_table_get_all_ns   (const AfgFunctionTable *self
  * AFG_COLUMN_NPU_TOTAL_NS; 0 when the tree lacks it). */
 gint64             afg_function_table_get_all      (const AfgFunctionTable *self,
                                                     AfgColumn               weight);
+/* Each function's sum of @self_column over its frames and of
+ * @total_column over its outermost frames (recursion once), as self_ns
+ * and total_ns sum host time: arrays of n_functions, g_free() them. A
+ * column the tree lacks sums to 0. */
+void               afg_function_table_sum_columns  (const AfgFunctionTable *self,
+                                                    AfgColumn               self_column,
+                                                    AfgColumn               total_column,
+                                                    gint64                **self_sums,
+                                                    gint64                **total_sums);
 /* A permutation of the function indices by @key (ties: by name
  * ascending either way), for a table view; g_free() it. */
 guint             *afg_function_table_sort         (const AfgFunctionTable *self,

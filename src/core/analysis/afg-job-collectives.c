@@ -279,3 +279,98 @@ afg_job_collectives_explain (const AfgJobCollectives *self, AfgRankSummary * con
   return g_strdup_printf (_("others waited %s for rank %d at %u of %u collectives"), waited, ranks[s]->rank,
                           self->last_arrivals[s], self->took_part[s]);
 }
+
+static int
+compare_ns (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Twice the median, to stay in integers: the middle value doubled, or
+ * the middle two added. */
+static gint64
+twice_median (AfgRankSummary * const *ranks, guint n)
+{
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint m;
+
+  for (guint i = 0; i < n; i++)
+    if (ranks[i]->error == NULL && ranks[i]->has_device)
+      g_array_append_val (values, ranks[i]->device.compute_ns);
+  if (values->len == 0)
+    return -1;
+  g_array_sort (values, compare_ns);
+  m = values->len / 2;
+  if (values->len % 2 == 1)
+    return 2 * g_array_index (values, gint64, m);
+  return g_array_index (values, gint64, m - 1) + g_array_index (values, gint64, m);
+}
+
+int
+afg_job_reference_rank (AfgRankSummary * const *ranks, guint n, int straggler)
+{
+  gint64 twice = twice_median (ranks, n);
+  int best = -1;
+  gint64 best_distance = 0;
+
+  if (twice < 0)
+    return -1;
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 distance;
+
+      if ((int) i == straggler || ranks[i]->error != NULL || !ranks[i]->has_device)
+        continue;
+      distance = ABS (2 * ranks[i]->device.compute_ns - twice);
+      if (best < 0 || distance < best_distance
+          || (distance == best_distance && ranks[i]->rank < ranks[best]->rank))
+        {
+          best = (int) i;
+          best_distance = distance;
+        }
+    }
+  return best;
+}
+
+gboolean
+afg_job_step_offset (AfgDocument *a, AfgDocument *b, guint *n_common, gint64 *offset_ns)
+{
+  guint n_a, n_b;
+  const AfgStep *steps_a = afg_document_get_steps (a, &n_a);
+  const AfgStep *steps_b = afg_document_get_steps (b, &n_b);
+  double sum = 0;
+
+  *n_common = 0;
+  for (guint i = 0; i < n_a; i++)
+    for (guint j = 0; j < n_b; j++)
+      if (steps_a[i].id == steps_b[j].id)
+        {
+          sum += (double) (steps_a[i].start_ns - steps_b[j].start_ns);
+          (*n_common)++;
+          break;
+        }
+  *offset_ns = *n_common > 0 ? (gint64) (sum / *n_common) : 0;
+  return *n_common > 0;
+}
+
+char *
+afg_job_explain_offset (int rank_a, AfgDocument *a, int rank_b, AfgDocument *b)
+{
+  guint n;
+  gint64 offset;
+  g_autofree char *shift = NULL;
+  g_autofree char *over = NULL;
+
+  if (!afg_job_step_offset (a, b, &n, &offset))
+    return g_strdup_printf (_("rank %d and rank %d have no step in common"), rank_a, rank_b);
+  shift = afg_format_duration (ABS (offset));
+  over = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u step both have", "mean over the %u steps both have", n),
+                          n);
+  if (offset > 0)
+    return g_strdup_printf (_("rank %d's steps start %s later than rank %d's (%s)"), rank_a, shift, rank_b, over);
+  if (offset < 0)
+    return g_strdup_printf (_("rank %d's steps start %s earlier than rank %d's (%s)"), rank_a, shift, rank_b, over);
+  return g_strdup_printf (_("rank %d's steps start when rank %d's do (%s)"), rank_a, rank_b, over);
+}

@@ -45,6 +45,30 @@ void               afg_job_collectives_free   (AfgJobCollectives      *self);
 char              *afg_job_collectives_explain (const AfgJobCollectives *self,
                                                AfgRankSummary * const *ranks);
 
+/* The rank to compare the straggler with (index @straggler of @ranks):
+ * the one whose compute time (its device split's compute_ns, summed over
+ * its steps, as ranks.json has it) is nearest the median of the ranks'
+ * (the mean of the middle two for an even count), other than the
+ * straggler; ties: the lowest rank number. Ranks without a device
+ * timeline or with an error take no part. -1 when none is left. */
+int                afg_job_reference_rank     (AfgRankSummary * const *ranks,
+                                               guint                   n,
+                                               int                     straggler);
+/* How much later @a's steps start than @b's: the mean, over the steps
+ * both have (by id), of a step's start on @a minus its start on @b (ns,
+ * rounded toward zero). FALSE when they have no step in common. */
+gboolean           afg_job_step_offset        (AfgDocument            *a,
+                                               AfgDocument            *b,
+                                               guint                  *n_common,
+                                               gint64                 *offset_ns);
+/* "rank 3's steps start 4.10 ms later than rank 5's (mean over the 2
+ * steps both have)", translated, for the straggler's document @a and the
+ * reference's @b. */
+char              *afg_job_explain_offset     (int                     rank_a,
+                                               AfgDocument            *a,
+                                               int                     rank_b,
+                                               AfgDocument            *b);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgJobCollectives, afg_job_collectives_free)
 
 G_END_DECLS

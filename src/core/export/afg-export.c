@@ -86,6 +86,18 @@ afg_weight_get_total_column (AfgWeight weight)
 }
 
 gboolean
+afg_weight_from_total_column (AfgColumn column, AfgWeight *weight)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (total_columns); i++)
+    if (total_columns[i] == column)
+      {
+        *weight = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
 afg_weight_has_kernels (AfgWeight weight)
 {
   return weight == AFG_WEIGHT_COMPUTE || weight == AFG_WEIGHT_COMM || weight == AFG_WEIGHT_EXPOSED;

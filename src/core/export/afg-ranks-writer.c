@@ -257,9 +257,32 @@ append_ranks_table (GString *out, AfgRankSummary * const *ranks, guint n,
   g_string_append (out, "</table>\n");
 }
 
+/* The rank the window's "Explain the Straggler" compares the straggler
+ * with, and the command that shows that diff (paths from the job folder). */
+static void
+append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int straggler)
+{
+  int reference = afg_job_reference_rank (ranks, n, straggler);
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *command = NULL;
+
+  if (reference < 0)
+    return;
+  g_string_append (out, " ");
+  g_string_append_printf (out, _("Compare it with rank %d, nearest the median compute time (from the job's folder):"),
+                          ranks[reference]->rank);
+  a = g_shell_quote (ranks[reference]->file);
+  b = g_shell_quote (ranks[straggler]->file);
+  command = g_strdup_printf ("ascend-flamegraph --diff %s %s --export --weight compute --merge-addresses", a, b);
+  g_string_append (out, " <code id=\"explain\">");
+  append_escaped (out, command);
+  g_string_append (out, "</code>");
+}
+
 /* The verdict in words above the table. */
 static void
-append_verdict (GString *out, AfgRankSummary * const *ranks, const AfgJobCollectives *collectives)
+append_verdict (GString *out, AfgRankSummary * const *ranks, guint n, const AfgJobCollectives *collectives)
 {
   g_autofree char *why = afg_job_collectives_explain (collectives, ranks);
 
@@ -276,6 +299,7 @@ append_verdict (GString *out, AfgRankSummary * const *ranks, const AfgJobCollect
       g_string_append_printf (out, _("Straggler: rank %d. "), ranks[collectives->straggler]->rank);
       append_escaped (out, why);
       g_string_append (out, ".");
+      append_reference (out, ranks, n, collectives->straggler);
     }
   g_string_append (out, "</p>\n");
 }
@@ -414,7 +438,7 @@ afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigur
 
   g_string_append_printf (out, page_head, title);
   g_string_append_printf (out, "<h1>%s</h1>\n", title);
-  append_verdict (out, ranks, figures->collectives);
+  append_verdict (out, ranks, n, figures->collectives);
   append_ranks_table (out, ranks, n, figures);
   append_collectives_table (out, ranks, n, figures->collectives);
   append_frames_table (out, ranks, n, figures);

@@ -35,6 +35,9 @@ const char *afg_weight_to_string    (AfgWeight         weight);
 /* The self column a weight sums: AFG_COLUMN_SELF_NS, AFG_COLUMN_NPU_SELF_NS, … */
 AfgColumn   afg_weight_get_self_column (AfgWeight      weight);
 AfgColumn   afg_weight_get_total_column (AfgWeight     weight);
+/* The weight whose total column is @column; FALSE for none. */
+gboolean    afg_weight_from_total_column (AfgColumn    column,
+                                     AfgWeight        *weight);
 /* Does @weight have kernel leaves (compute, comm, exposed)? */
 gboolean    afg_weight_has_kernels  (AfgWeight         weight);
 /* The value of a kernel leaf in @weight: 0 for a leaf of another kind. */

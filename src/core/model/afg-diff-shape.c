@@ -13,8 +13,9 @@
 #define CANCEL_CHECK_INTERVAL 4096
 
 struct _AfgDiffShape {
-  AfgTree *sources[N_SIDES];
-  AfgTree *trees[N_SIDES];
+  AfgTree  *sources[N_SIDES];
+  AfgTree  *trees[N_SIDES];
+  AfgColumn total_column;
 };
 
 typedef struct {
@@ -145,6 +146,7 @@ afg_diff_shape_new_weighted (AfgTree *a, AfgTree *b, const char *title, AfgColum
     done = add_side (&build, s, sides[s], cancellable);
   /* Finishing is the builders' only way out, cancelled or not. */
   self = g_atomic_rc_box_new0 (AfgDiffShape);
+  self->total_column = total_column;
   for (guint s = 0; s < N_SIDES; s++)
     {
       self->sources[s] = afg_tree_ref (sides[s]);
@@ -157,6 +159,12 @@ afg_diff_shape_new_weighted (AfgTree *a, AfgTree *b, const char *title, AfgColum
     g_clear_pointer (&self, afg_diff_shape_unref);
   afg_document_unref (build.names);
   return self;
+}
+
+AfgColumn
+afg_diff_shape_get_weight (AfgDiffShape *self)
+{
+  return self->total_column;
 }
 
 AfgTree *

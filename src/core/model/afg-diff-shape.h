@@ -42,6 +42,9 @@ AfgDiffShape *afg_diff_shape_new_weighted (AfgTree      *a,
                                           const char    *title,
                                           AfgColumn      total_column,
                                           GCancellable  *cancellable);
+/* The total column the sides' frames weigh (AFG_COLUMN_TOTAL_NS for
+ * afg_diff_shape_new()). */
+AfgColumn     afg_diff_shape_get_weight  (AfgDiffShape  *self);
 AfgDiffShape *afg_diff_shape_ref         (AfgDiffShape  *self);
 void          afg_diff_shape_unref       (AfgDiffShape  *self);
 AfgTree      *afg_diff_shape_get_tree    (AfgDiffShape  *self,

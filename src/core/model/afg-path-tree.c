@@ -10,10 +10,11 @@
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
 
-/* PathNode.npu is copied to the three NPU columns in a row. */
+/* The device columns are copied in a row, from AFG_COLUMN_NPU_TOTAL_NS. */
 G_STATIC_ASSERT (AFG_COLUMN_NPU_SELF_NS == AFG_COLUMN_NPU_TOTAL_NS + 1
                  && AFG_COLUMN_NPU_TASKS == AFG_COLUMN_NPU_TOTAL_NS + 2
-                 && AFG_COLUMN_NPU_TOTAL_NS == AFG_COLUMN_SELF_NS + 1);
+                 && AFG_COLUMN_NPU_TOTAL_NS == AFG_COLUMN_SELF_NS + 1
+                 && AFG_COLUMN_COMM_EXPOSED_SELF_NS == AFG_COLUMN_NPU_TOTAL_NS + AFG_PATH_DEVICE_COLUMNS - 1);
 
 typedef struct {
   guint32 name;
@@ -22,21 +23,21 @@ typedef struct {
   gint64  calls;
   gint64  total_ns;
   gint64  self_ns;
-  gint64  npu[3];  /* total, self, tasks: the NPU columns in their order */
 } PathNode;
 
 struct _AfgPathTreeBuilder {
   AfgTree   *tree;
   GArray    *nodes;      /* PathNode, in order of creation */
   AfgIntMap  children;   /* parent << 32 | name -> node */
-  gboolean   npu;
+  GArray    *device;     /* per node, its n_device columns from NPU_TOTAL_NS; NULL: none */
+  guint      n_device;
 };
 
 AfgPathTreeBuilder *
 afg_path_tree_builder_new (const AfgTree *source, guint32 root_name)
 {
   AfgPathTreeBuilder *self = g_new0 (AfgPathTreeBuilder, 1);
-  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0, { 0 } };
+  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0 };
 
   g_return_val_if_fail (source != NULL, NULL);
 
@@ -58,10 +59,12 @@ afg_path_tree_builder_child (AfgPathTreeBuilder *self, guint32 parent, guint32 n
 
   if (!afg_int_map_lookup (&self->children, key, &child))
     {
-      PathNode node = { name, parent, g_array_index (self->nodes, PathNode, parent).depth + 1, 0, 0, 0, { 0 } };
+      PathNode node = { name, parent, g_array_index (self->nodes, PathNode, parent).depth + 1, 0, 0, 0 };
 
       child = self->nodes->len;
       g_array_append_val (self->nodes, node);
+      if (self->device != NULL)
+        g_array_set_size (self->device, self->nodes->len);
       afg_int_map_insert (&self->children, key, child);
     }
   return child;
@@ -81,24 +84,28 @@ afg_path_tree_builder_add (AfgPathTreeBuilder *self, guint32 node,
   n->self_ns = afg_sat_add (n->self_ns, self_ns);
 }
 
+/* Apart from the nodes: a diff's trees, the big ones, have no device
+ * columns and pay nothing for them. */
 void
-afg_path_tree_builder_keep_npu (AfgPathTreeBuilder *self)
+afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self, guint n_columns)
 {
-  self->npu = TRUE;
+  g_return_if_fail (self->device == NULL && n_columns > 0 && n_columns <= AFG_PATH_DEVICE_COLUMNS);
+
+  self->n_device = n_columns;
+  self->device = g_array_new (FALSE, TRUE, sizeof (gint64) * AFG_PATH_DEVICE_COLUMNS);
+  g_array_set_size (self->device, self->nodes->len);
 }
 
 void
-afg_path_tree_builder_add_npu (AfgPathTreeBuilder *self, guint32 node,
-                               gint64 npu_total_ns, gint64 npu_self_ns, gint64 npu_tasks)
+afg_path_tree_builder_add_device (AfgPathTreeBuilder *self, guint32 node, const gint64 *values)
 {
-  PathNode *n;
+  gint64 *sums;
 
-  g_return_if_fail (node < self->nodes->len && self->npu);
+  g_return_if_fail (node < self->nodes->len && self->device != NULL);
 
-  n = &g_array_index (self->nodes, PathNode, node);
-  n->npu[0] = afg_sat_add (n->npu[0], npu_total_ns);
-  n->npu[1] = afg_sat_add (n->npu[1], npu_self_ns);
-  n->npu[2] = afg_sat_add (n->npu[2], npu_tasks);
+  sums = (gint64 *) (self->device->data + node * g_array_get_element_size (self->device));
+  for (guint k = 0; k < self->n_device; k++)
+    sums[k] = afg_sat_add (sums[k], values[k]);
 }
 
 typedef struct {
@@ -162,7 +169,7 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
   tree->nodes = g_new0 (AfgNode, n);
   tree->n_nodes = n;
   tree->threads = g_new0 (AfgThread, 1);
-  for (guint c = AFG_COLUMN_CALLS; c <= (self->npu ? AFG_COLUMN_NPU_TASKS : AFG_COLUMN_SELF_NS); c++)
+  for (guint c = AFG_COLUMN_CALLS; c < AFG_COLUMN_NPU_TOTAL_NS + self->n_device; c++)
     tree->columns[c] = g_new0 (gint64, n);
   for (guint32 i = 0; i < n; i++)
     {
@@ -180,10 +187,12 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
       tree->columns[AFG_COLUMN_CALLS][i] = b->calls;
       tree->columns[AFG_COLUMN_TOTAL_NS][i] = b->total_ns;
       tree->columns[AFG_COLUMN_SELF_NS][i] = b->self_ns;
-      for (guint k = 0; self->npu && k < G_N_ELEMENTS (b->npu); k++)
-        tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][i] = b->npu[k];
+      for (guint k = 0; k < self->n_device; k++)
+        tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][i] =
+          ((const gint64 *) (self->device->data + order[i] * g_array_get_element_size (self->device)))[k];
     }
   g_array_unref (self->nodes);
+  g_clear_pointer (&self->device, g_array_unref);
   afg_int_map_clear (&self->children);
   g_free (self);
   return tree;

@@ -25,14 +25,18 @@ void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
                                                   gint64              calls,
                                                   gint64              total_ns,
                                                   gint64              self_ns);
-/* The result also carries the NPU columns (AFG_COLUMN_NPU_TOTAL_NS,
- * _NPU_SELF_NS, _NPU_TASKS), filled by afg_path_tree_builder_add_npu(). */
-void                afg_path_tree_builder_keep_npu (AfgPathTreeBuilder *self);
-void                afg_path_tree_builder_add_npu  (AfgPathTreeBuilder *self,
-                                                    guint32             node,
-                                                    gint64              npu_total_ns,
-                                                    gint64              npu_self_ns,
-                                                    gint64              npu_tasks);
+/* The device columns a path tree can carry, from AFG_COLUMN_NPU_TOTAL_NS
+ * (NPU, then by kind) to AFG_COLUMN_COMM_EXPOSED_SELF_NS. */
+#define AFG_PATH_DEVICE_COLUMNS 11
+/* The result also carries the first @n_columns device columns (3: the
+ * NPU ones; AFG_PATH_DEVICE_COLUMNS: by kind too), each node's the sums
+ * of what afg_path_tree_builder_add_device() gave it. */
+void                afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self,
+                                                       guint               n_columns);
+/* @values: @n_columns values, in the columns' order. */
+void                afg_path_tree_builder_add_device  (AfgPathTreeBuilder *self,
+                                                       guint32             node,
+                                                       const gint64       *values);
 /* Consumes @self. */
 AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
 /* Self time from the totals: max(0, total − the children's totals); the
