@@ -956,6 +956,21 @@ link_kinds (NpuRead *self, gsize n_rows)
   return n_kind_rows;
 }
 
+/* Once rows have their sums and leaves, linking needs no id: the
+ * indexes go before the event store is made, the load's fullest moment
+ * (a 5M-row profile's hold tens of MB). */
+static void
+drop_link_indexes (NpuRead *self)
+{
+  afg_id_index_clear (&self->group_index);
+  afg_id_index_clear (&self->api_index);
+  g_clear_pointer (&self->groups, g_free);
+  g_clear_pointer (&self->pair_first, g_free);
+  g_clear_pointer (&self->pair_groups, g_free);
+  g_clear_pointer (&self->claimed, g_free);
+  g_clear_pointer (&self->op_slots, g_free);
+}
+
 void
 afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_lists, guint n_threads,
                           const guint64 *thread_events)
@@ -972,6 +987,7 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
   claim_groups (self, row_lists, n_lists);
   n_linked = sum_groups (self, count_rows (row_lists, n_lists));
   n_kind_rows = link_kinds (self, count_rows (row_lists, n_lists));
+  drop_link_indexes (self);
   /* Bounds, not counts: the room past the entries is never touched. */
   for (guint t = 0; t < n_threads; t++)
     {
