@@ -86,6 +86,17 @@ afg_json_append_member_int (GString *out, const char *name, gint64 value)
 }
 
 void
+afg_json_append_split (GString *out, const AfgDeviceSplit *split)
+{
+  g_string_append (out, "{\"compute_ns\":");
+  afg_json_append_int (out, split->compute_ns);
+  afg_json_append_member_int (out, "comm_ns", split->comm_ns);
+  afg_json_append_member_int (out, "other_ns", split->other_ns);
+  afg_json_append_member_int (out, "free_ns", split->free_ns);
+  g_string_append_c (out, '}');
+}
+
+void
 afg_json_append_stats (GString *out, const AfgStats *s)
 {
   g_string_append_printf (out,
@@ -164,15 +175,7 @@ append_device_split (GString *out, const AfgDeviceTimeline *timeline, gboolean h
       return;
     }
   afg_device_timeline_split (timeline, start, end, &split);
-  g_string_append (out, "{\"compute_ns\":");
-  afg_json_append_int (out, split.compute_ns);
-  g_string_append (out, ",\"comm_ns\":");
-  afg_json_append_int (out, split.comm_ns);
-  g_string_append (out, ",\"other_ns\":");
-  afg_json_append_int (out, split.other_ns);
-  g_string_append (out, ",\"free_ns\":");
-  afg_json_append_int (out, split.free_ns);
-  g_string_append_c (out, '}');
+  afg_json_append_split (out, &split);
 }
 
 void

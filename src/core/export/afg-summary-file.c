@@ -54,8 +54,8 @@ append_options (GString *out, const AfgSummaryOptions *options)
                           options->merge_addresses ? "true" : "false", options->npu_idle ? "true" : "false");
 }
 
-static void
-append_steps (GString *out, const AfgRankSummary *rank)
+void
+afg_summary_append_steps (GString *out, const AfgRankSummary *rank, AfgDeviceWriteFunc append_device)
 {
   g_string_append (out, ",\"steps\":[");
   for (guint i = 0; i < rank->steps->len; i++)
@@ -126,7 +126,7 @@ afg_summary_file_write (const AfgRankSummary *rank, const AfgSummaryOptions *opt
   afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
   append_device (out, rank->has_device, &rank->device);
   afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
-  append_steps (out, rank);
+  afg_summary_append_steps (out, rank, append_device);
   append_collectives (out, rank);
   append_frames (out, rank);
   g_string_append (out, ",\"error\":");

@@ -35,4 +35,15 @@ AfgRankSummary *afg_summary_file_read       (const char              *text,
 gboolean        afg_summary_options_equal   (const AfgSummaryOptions *a,
                                              const AfgSummaryOptions *b);
 
+/* How a rank's device split is written: an object in ranks.json, an
+ * array in the summary file. */
+typedef void (*AfgDeviceWriteFunc) (GString              *out,
+                                    gboolean              has_device,
+                                    const AfgDeviceSplit *split);
+/* ,"steps":[{"id","host_ns","npu_ns",device},…] of @rank, as both files
+ * write them. */
+void            afg_summary_append_steps    (GString                 *out,
+                                             const AfgRankSummary    *rank,
+                                             AfgDeviceWriteFunc       append_device);
+
 G_END_DECLS
