@@ -34,12 +34,7 @@ put_rank (GString *out, const AfgRankSummary *rank, const AfgJobCollectives *col
   afg_json_append_int (out, rank->rank);
   g_string_append (out, ",\"file\":");
   afg_json_append_text (out, rank->file);
-  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
-  afg_json_append_member_int (out, "threads", rank->threads);
-  afg_json_append_member_int (out, "host_ns", rank->host_ns);
-  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
-  put_device (out, rank->has_device, &rank->device);
-  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
+  afg_summary_append_figures (out, rank, put_device);
   afg_json_append_member_int (out, "comm_wait_ns", collectives->wait_ns[i]);
   afg_json_append_member_int (out, "last_arrivals", collectives->last_arrivals[i]);
   g_string_append_printf (out, ",\"is_straggler\":%s", collectives->straggler == (int) i ? "true" : "false");

@@ -40,6 +40,11 @@ gboolean        afg_summary_options_equal   (const AfgSummaryOptions *a,
 typedef void (*AfgDeviceWriteFunc) (GString              *out,
                                     gboolean              has_device,
                                     const AfgDeviceSplit *split);
+/* ,"rows","threads","host_ns","npu_ns",device,"comm_ns" of @rank, as
+ * both files write them. */
+void            afg_summary_append_figures  (GString                 *out,
+                                             const AfgRankSummary    *rank,
+                                             AfgDeviceWriteFunc       append_device);
 /* ,"steps":[{"id","host_ns","npu_ns",device},…] of @rank, as both files
  * write them. */
 void            afg_summary_append_steps    (GString                 *out,
