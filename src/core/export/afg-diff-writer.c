@@ -28,10 +28,8 @@ append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide si
   afg_diff_shape_get_values (diff, side, node, &v);
   g_string_append_printf (out, ",\"%s\":{\"calls\":", key);
   afg_json_append_int (out, v.calls);
-  g_string_append (out, ",\"total_ns\":");
-  afg_json_append_int (out, v.total_ns);
-  g_string_append (out, ",\"self_ns\":");
-  afg_json_append_int (out, v.self_ns);
+  afg_json_append_member_int (out, "total_ns", v.total_ns);
+  afg_json_append_member_int (out, "self_ns", v.self_ns);
   g_string_append_c (out, '}');
 }
 

@@ -11,8 +11,33 @@
 #include "afg-transform-list.h"
 #include "afg-writers.h"
 
-void
-afg_json_append_string (GString *out, const char *text)
+/* The two-character escape of @c, or NULL; \b and \f outside a page
+ * only, as ranks.json has always had them. */
+static const char *
+short_escape (guchar c, gboolean page)
+{
+  switch (c)
+    {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\b': return page ? NULL : "\\b";
+    case '\f': return page ? NULL : "\\f";
+    default: return NULL;
+    }
+}
+
+static gboolean
+needs_code_escape (guchar c, gboolean page)
+{
+  return c < 0x20 || (page ? c == '<' || c == '>' || c == '&' : c == 0x7f);
+}
+
+/* Runs that need no escape are appended whole: names are mostly plain. */
+static void
+append_escaped (GString *out, const char *text, gboolean page)
 {
   static const char hex[] = "0123456789abcdef";
 
@@ -20,57 +45,37 @@ afg_json_append_string (GString *out, const char *text)
   for (const guchar *p = (const guchar *) text; *p; p++)
     {
       const guchar *run = p;
+      const char *escape;
 
-      while (*p && !afg_json_needs_escape (*p))
+      while (*p && !afg_json_needs_escape (*p) && *p != 0x7f)
         p++;
       g_string_append_len (out, (const char *) run, p - run);
       if (!*p)
         break;
-      switch (*p)
+      if ((escape = short_escape (*p, page)) != NULL)
+        g_string_append (out, escape);
+      else if (needs_code_escape (*p, page))
         {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '<': g_string_append (out, "\\u003c"); break;
-        case '>': g_string_append (out, "\\u003e"); break;
-        case '&': g_string_append (out, "\\u0026"); break;
-        default:
-          if (*p < 0x20)
-            {
-              g_string_append (out, "\\u00");
-              g_string_append_c (out, hex[*p >> 4]);
-              g_string_append_c (out, hex[*p & 15]);
-            }
-          else
-            g_string_append_c (out, *p);
+          g_string_append (out, "\\u00");
+          g_string_append_c (out, hex[*p >> 4]);
+          g_string_append_c (out, hex[*p & 15]);
         }
+      else
+        g_string_append_c (out, *p);
     }
   g_string_append_c (out, '"');
 }
 
 void
+afg_json_append_string (GString *out, const char *text)
+{
+  append_escaped (out, text, TRUE);
+}
+
+void
 afg_json_append_text (GString *out, const char *text)
 {
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\b': g_string_append (out, "\\b"); break;
-      case '\f': g_string_append (out, "\\f"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7f)
-          g_string_append_printf (out, "\\u%04x", *p);
-        else
-          g_string_append_c (out, *p);
-      }
-  g_string_append_c (out, '"');
+  append_escaped (out, text, FALSE);
 }
 
 void
@@ -78,6 +83,17 @@ afg_json_append_member_int (GString *out, const char *name, gint64 value)
 {
   g_string_append_printf (out, ",\"%s\":", name);
   afg_json_append_int (out, value);
+}
+
+void
+afg_json_append_split (GString *out, const AfgDeviceSplit *split)
+{
+  g_string_append (out, "{\"compute_ns\":");
+  afg_json_append_int (out, split->compute_ns);
+  afg_json_append_member_int (out, "comm_ns", split->comm_ns);
+  afg_json_append_member_int (out, "other_ns", split->other_ns);
+  afg_json_append_member_int (out, "free_ns", split->free_ns);
+  g_string_append_c (out, '}');
 }
 
 void
@@ -159,15 +175,7 @@ append_device_split (GString *out, const AfgDeviceTimeline *timeline, gboolean h
       return;
     }
   afg_device_timeline_split (timeline, start, end, &split);
-  g_string_append (out, "{\"compute_ns\":");
-  afg_json_append_int (out, split.compute_ns);
-  g_string_append (out, ",\"comm_ns\":");
-  afg_json_append_int (out, split.comm_ns);
-  g_string_append (out, ",\"other_ns\":");
-  afg_json_append_int (out, split.other_ns);
-  g_string_append (out, ",\"free_ns\":");
-  afg_json_append_int (out, split.free_ns);
-  g_string_append_c (out, '}');
+  afg_json_append_split (out, &split);
 }
 
 void

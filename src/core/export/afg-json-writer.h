@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "afg-device-timeline.h"
 #include "afg-tree.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,9 @@ void afg_json_append_int    (GString    *out,
 void afg_json_append_member_int (GString    *out,
                                  const char *name,
                                  gint64      value);
+/* {"compute_ns","comm_ns","other_ns","free_ns"}: a device split. */
+void afg_json_append_split  (GString              *out,
+                             const AfgDeviceSplit *split);
 /* "stats":{…} of JSON v1, shared by the JSON export and the HTML page. */
 void afg_json_append_stats  (GString        *out,
                              const AfgStats *stats);

@@ -12,6 +12,7 @@
 #include "afg-job-collectives.h"
 #include "afg-json-writer.h"
 #include "afg-ranks-writer.h"
+#include "afg-summary-file.h"
 
 /* The device timeline's split, null without one. */
 static void
@@ -22,30 +23,8 @@ put_device (GString *out, gboolean has_device, const AfgDeviceSplit *split)
       g_string_append (out, ",\"device\":null");
       return;
     }
-  g_string_append (out, ",\"device\":{\"compute_ns\":");
-  afg_json_append_int (out, split->compute_ns);
-  afg_json_append_member_int (out, "comm_ns", split->comm_ns);
-  afg_json_append_member_int (out, "other_ns", split->other_ns);
-  afg_json_append_member_int (out, "free_ns", split->free_ns);
-  g_string_append_c (out, '}');
-}
-
-static void
-put_steps (GString *out, const AfgRankSummary *rank)
-{
-  g_string_append (out, ",\"steps\":[");
-  for (guint i = 0; i < rank->steps->len; i++)
-    {
-      const AfgRankStep *step = &g_array_index (rank->steps, AfgRankStep, i);
-
-      g_string_append (out, i > 0 ? ",{\"id\":" : "{\"id\":");
-      afg_json_append_int (out, step->id);
-      afg_json_append_member_int (out, "host_ns", step->host_ns);
-      afg_json_append_member_int (out, "npu_ns", step->npu_ns);
-      put_device (out, rank->has_device, &step->device);
-      g_string_append_c (out, '}');
-    }
-  g_string_append_c (out, ']');
+  g_string_append (out, ",\"device\":");
+  afg_json_append_split (out, split);
 }
 
 static void
@@ -55,16 +34,11 @@ put_rank (GString *out, const AfgRankSummary *rank, const AfgJobCollectives *col
   afg_json_append_int (out, rank->rank);
   g_string_append (out, ",\"file\":");
   afg_json_append_text (out, rank->file);
-  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
-  afg_json_append_member_int (out, "threads", rank->threads);
-  afg_json_append_member_int (out, "host_ns", rank->host_ns);
-  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
-  put_device (out, rank->has_device, &rank->device);
-  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
+  afg_summary_append_figures (out, rank, put_device);
   afg_json_append_member_int (out, "comm_wait_ns", collectives->wait_ns[i]);
   afg_json_append_member_int (out, "last_arrivals", collectives->last_arrivals[i]);
   g_string_append_printf (out, ",\"is_straggler\":%s", collectives->straggler == (int) i ? "true" : "false");
-  put_steps (out, rank);
+  afg_summary_append_steps (out, rank, put_device);
   g_string_append (out, ",\"error\":");
   if (rank->error != NULL)
     afg_json_append_text (out, rank->error);

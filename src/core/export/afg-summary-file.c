@@ -54,8 +54,19 @@ append_options (GString *out, const AfgSummaryOptions *options)
                           options->merge_addresses ? "true" : "false", options->npu_idle ? "true" : "false");
 }
 
-static void
-append_steps (GString *out, const AfgRankSummary *rank)
+void
+afg_summary_append_figures (GString *out, const AfgRankSummary *rank, AfgDeviceWriteFunc append_device)
+{
+  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
+  afg_json_append_member_int (out, "threads", rank->threads);
+  afg_json_append_member_int (out, "host_ns", rank->host_ns);
+  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
+  append_device (out, rank->has_device, &rank->device);
+  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
+}
+
+void
+afg_summary_append_steps (GString *out, const AfgRankSummary *rank, AfgDeviceWriteFunc append_device)
 {
   g_string_append (out, ",\"steps\":[");
   for (guint i = 0; i < rank->steps->len; i++)
@@ -120,13 +131,8 @@ afg_summary_file_write (const AfgRankSummary *rank, const AfgSummaryOptions *opt
   append_options (out, options);
   g_string_append_printf (out, ",\"rank\":%d,\"file\":", rank->rank);
   append_string (out, rank->file);
-  afg_json_append_member_int (out, "rows", (gint64) rank->rows);
-  afg_json_append_member_int (out, "threads", rank->threads);
-  afg_json_append_member_int (out, "host_ns", rank->host_ns);
-  afg_json_append_member_int (out, "npu_ns", rank->npu_ns);
-  append_device (out, rank->has_device, &rank->device);
-  afg_json_append_member_int (out, "comm_ns", rank->comm_ns);
-  append_steps (out, rank);
+  afg_summary_append_figures (out, rank, append_device);
+  afg_summary_append_steps (out, rank, append_device);
   append_collectives (out, rank);
   append_frames (out, rank);
   g_string_append (out, ",\"error\":");

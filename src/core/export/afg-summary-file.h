@@ -35,4 +35,20 @@ AfgRankSummary *afg_summary_file_read       (const char              *text,
 gboolean        afg_summary_options_equal   (const AfgSummaryOptions *a,
                                              const AfgSummaryOptions *b);
 
+/* How a rank's device split is written: an object in ranks.json, an
+ * array in the summary file. */
+typedef void (*AfgDeviceWriteFunc) (GString              *out,
+                                    gboolean              has_device,
+                                    const AfgDeviceSplit *split);
+/* ,"rows","threads","host_ns","npu_ns",device,"comm_ns" of @rank, as
+ * both files write them. */
+void            afg_summary_append_figures  (GString                 *out,
+                                             const AfgRankSummary    *rank,
+                                             AfgDeviceWriteFunc       append_device);
+/* ,"steps":[{"id","host_ns","npu_ns",device},…] of @rank, as both files
+ * write them. */
+void            afg_summary_append_steps    (GString                 *out,
+                                             const AfgRankSummary    *rank,
+                                             AfgDeviceWriteFunc       append_device);
+
 G_END_DECLS

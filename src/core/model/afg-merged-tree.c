@@ -9,8 +9,6 @@
 
 #include "afg-address.h"
 #include "afg-document-private.h"
-#include "afg-int-map.h"
-#include "afg-math.h"
 #include "afg-merged-tree.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
@@ -18,37 +16,27 @@
 /* Node 1, below the root: the one thread all profiles merge into. */
 #define THREAD_NODE 1
 
-typedef struct {
-  guint32 name;
-  guint32 parent;
-  gint64  calls;
-  gint64  total_ns;
-} MergedNode;
-
 struct _AfgMergedTree {
-  GPtrArray  *names;     /* char *, merged names */
-  GHashTable *by_name;   /* char * -> index + 1 */
-  GArray     *nodes;     /* MergedNode, parents before children; 0 is the root */
-  AfgIntMap   children;  /* parent << 32 | name -> node */
-  guint       n_added;
-  AfgStats    stats;     /* the profiles' counts added up */
+  GPtrArray          *names;    /* char *, merged names */
+  GHashTable         *by_name;  /* char * -> index + 1 */
+  AfgPathTreeBuilder *paths;    /* its names index @names */
+  guint32             thread_name;
+  guint               n_added;
+  AfgStats            stats;    /* the profiles' counts added up */
 };
 
 static guint32 intern (AfgMergedTree *self, const char *name);
-static guint32 child  (AfgMergedTree *self, guint32 parent, guint32 name);
 
 AfgMergedTree *
 afg_merged_tree_new (void)
 {
   AfgMergedTree *self = g_new0 (AfgMergedTree, 1);
-  MergedNode root = { 0, AFG_NODE_NONE, 0, 0 };
 
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  self->nodes = g_array_new (FALSE, FALSE, sizeof (MergedNode));
-  g_array_append_val (self->nodes, root);
-  afg_int_map_init (&self->children, 256);
-  child (self, AFG_TREE_ROOT, intern (self, _("All ranks")));
+  self->paths = afg_path_tree_builder_new_own_names ();
+  self->thread_name = intern (self, _("All ranks"));
+  afg_path_tree_builder_child (self->paths, AFG_TREE_ROOT, self->thread_name);
   return self;
 }
 
@@ -59,8 +47,7 @@ afg_merged_tree_free (AfgMergedTree *self)
     return;
   g_hash_table_unref (self->by_name);
   g_ptr_array_unref (self->names);
-  g_array_unref (self->nodes);
-  afg_int_map_clear (&self->children);
+  afg_path_tree_builder_free (self->paths);
   g_free (self);
 }
 
@@ -77,32 +64,6 @@ intern (AfgMergedTree *self, const char *name)
   g_hash_table_insert (self->by_name, g_ptr_array_index (self->names, self->names->len - 1),
                        GUINT_TO_POINTER (self->names->len));
   return self->names->len - 1;
-}
-
-static guint32
-child (AfgMergedTree *self, guint32 parent, guint32 name)
-{
-  guint64 key = (guint64) parent << 32 | name;
-  guint32 node;
-
-  if (!afg_int_map_lookup (&self->children, key, &node))
-    {
-      MergedNode made = { name, parent, 0, 0 };
-
-      node = self->nodes->len;
-      g_array_append_val (self->nodes, made);
-      afg_int_map_insert (&self->children, key, node);
-    }
-  return node;
-}
-
-static void
-add_to (AfgMergedTree *self, guint32 node, gint64 calls, gint64 total_ns)
-{
-  MergedNode *merged = &g_array_index (self->nodes, MergedNode, node);
-
-  merged->calls = afg_sat_add (merged->calls, calls);
-  merged->total_ns = afg_sat_add (merged->total_ns, total_ns);
 }
 
 static void
@@ -133,8 +94,9 @@ add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
 
   if (adding->map[name] == AFG_NODE_NONE)
     adding->map[name] = intern (adding->self, afg_document_get_string (tree->document, name));
-  *target = child (adding->self, *target, adding->map[name]);
-  add_to (adding->self, *target, tree->columns[AFG_COLUMN_CALLS][node], tree->columns[AFG_COLUMN_TOTAL_NS][node]);
+  *target = afg_path_tree_builder_child (adding->self->paths, *target, adding->map[name]);
+  afg_path_tree_builder_add (adding->self->paths, *target, tree->columns[AFG_COLUMN_CALLS][node],
+                             tree->columns[AFG_COLUMN_TOTAL_NS][node], 0);
   return TRUE;
 }
 
@@ -146,8 +108,8 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
   Adding adding = { self, map };
 
   memset (map, 0xff, sizeof (guint32) * n_strings);
-  add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
-          tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
+  afg_path_tree_builder_add (self->paths, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
+                             tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT], 0);
   for (guint t = 0; t < tree->n_threads; t++)
     afg_tree_walk (tree, tree->threads[t].node, THREAD_NODE, add_node, &adding);
   add_stats (&self->stats, afg_tree_get_stats (tree));
@@ -180,26 +142,15 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
   g_autoptr(AfgDocument) names = afg_document_new (title, 0);
   g_autoptr(AfgTree) model = NULL;
   g_autofree guint32 *map = g_new (guint32, MAX (self->names->len, 1));
-  g_autofree guint32 *made = g_new (guint32, self->nodes->len);
-  AfgPathTreeBuilder *builder;
   AfgTree *tree;
 
   for (guint i = 0; i < self->names->len; i++)
     map[i] = afg_string_table_add (&names->strings, g_ptr_array_index (self->names, i));
   afg_document_seal (names);
   model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
-  builder = afg_path_tree_builder_new (model, afg_document_get_root_name (names));
-  made[0] = AFG_TREE_ROOT;
-  for (guint32 n = 1; n < self->nodes->len; n++)
-    {
-      const MergedNode *node = &g_array_index (self->nodes, MergedNode, n);
-
-      made[n] = afg_path_tree_builder_child (builder, made[node->parent], map[node->name]);
-      afg_path_tree_builder_add (builder, made[n], node->calls, node->total_ns, 0);
-    }
-  tree = afg_path_tree_builder_finish (builder);
-  tree->stats = self->stats;
+  model->stats = self->stats;
+  tree = afg_path_tree_builder_build (self->paths, model, map, afg_document_get_root_name (names));
   afg_path_tree_sum_children (tree);
-  make_thread (tree, afg_document_get_string (names, map[g_array_index (self->nodes, MergedNode, THREAD_NODE).name]));
+  make_thread (tree, afg_document_get_string (names, map[self->thread_name]));
   return tree;
 }

@@ -26,7 +26,7 @@ typedef struct {
 } PathNode;
 
 struct _AfgPathTreeBuilder {
-  AfgTree   *tree;
+  AfgTree   *tree;       /* what finish() fills; NULL with own names */
   GArray    *nodes;      /* PathNode, in order of creation */
   AfgIntMap  children;   /* parent << 32 | name -> node */
   GArray    *device;     /* per node, its n_device columns from NPU_TOTAL_NS; NULL: none */
@@ -34,19 +34,41 @@ struct _AfgPathTreeBuilder {
 };
 
 AfgPathTreeBuilder *
-afg_path_tree_builder_new (const AfgTree *source, guint32 root_name)
+afg_path_tree_builder_new_own_names (void)
 {
   AfgPathTreeBuilder *self = g_new0 (AfgPathTreeBuilder, 1);
-  PathNode root = { root_name, AFG_NODE_NONE, 0, 0, 0, 0 };
+  PathNode root = { AFG_NODE_NONE, AFG_NODE_NONE, 0, 0, 0, 0 };
 
-  g_return_val_if_fail (source != NULL, NULL);
-
-  self->tree = afg_tree_new (source->document, &source->scope, source->flags);
-  self->tree->stats = source->stats;
   self->nodes = g_array_new (FALSE, FALSE, sizeof (PathNode));
   g_array_append_val (self->nodes, root);
   afg_int_map_init (&self->children, 256);
   return self;
+}
+
+AfgPathTreeBuilder *
+afg_path_tree_builder_new (const AfgTree *source, guint32 root_name)
+{
+  AfgPathTreeBuilder *self;
+
+  g_return_val_if_fail (source != NULL, NULL);
+
+  self = afg_path_tree_builder_new_own_names ();
+  g_array_index (self->nodes, PathNode, 0).name = root_name;
+  self->tree = afg_tree_new (source->document, &source->scope, source->flags);
+  self->tree->stats = source->stats;
+  return self;
+}
+
+void
+afg_path_tree_builder_free (AfgPathTreeBuilder *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->tree, afg_tree_unref);
+  g_array_unref (self->nodes);
+  g_clear_pointer (&self->device, g_array_unref);
+  afg_int_map_clear (&self->children);
+  g_free (self);
 }
 
 guint32
@@ -108,31 +130,37 @@ afg_path_tree_builder_add_device (AfgPathTreeBuilder *self, guint32 node, const 
     sums[k] = afg_sat_add (sums[k], values[k]);
 }
 
+/* How a node's name becomes one of the document's strings. */
 typedef struct {
   const PathNode *nodes;
   AfgDocument    *document;
+  const guint32  *names;     /* the builder's names -> the document's; NULL: the same */
 } SortData;
+
+static inline guint32
+name_of (const SortData *d, guint32 node)
+{
+  return d->names != NULL ? d->names[d->nodes[node].name] : d->nodes[node].name;
+}
 
 static int
 compare_siblings (gconstpointer a, gconstpointer b, gpointer data)
 {
   const SortData *d = data;
-  const PathNode *na = &d->nodes[*(const guint32 *) a];
-  const PathNode *nb = &d->nodes[*(const guint32 *) b];
 
-  return strcmp (afg_document_get_string (d->document, na->name),
-                 afg_document_get_string (d->document, nb->name));
+  return strcmp (afg_document_get_string (d->document, name_of (d, *(const guint32 *) a)),
+                 afg_document_get_string (d->document, name_of (d, *(const guint32 *) b)));
 }
 
 /* Breadth-first with each node's children by name: the order of AfgNode. */
 static guint32 *
-layout_order (AfgPathTreeBuilder *self, guint32 *first_children)
+layout_order (const AfgPathTreeBuilder *self, const SortData *names, guint32 *first_children)
 {
   guint32 n = self->nodes->len, len = 1, q = 0;
   guint32 *order = g_new (guint32, n);
   g_autofree guint32 *kids_start = g_new0 (guint32, n + 1);
   g_autofree guint32 *kids = g_new (guint32, n);
-  SortData data = { (const PathNode *) self->nodes->data, self->tree->document };
+  SortData data = *names;
 
   /* Children lists by counting sort on the parent. */
   for (guint32 i = 1; i < n; i++)
@@ -154,13 +182,14 @@ layout_order (AfgPathTreeBuilder *self, guint32 *first_children)
   return order;
 }
 
-AfgTree *
-afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
+/* @tree takes the nodes and values added so far, its root named
+ * @root_name. */
+static void
+fill_tree (const AfgPathTreeBuilder *self, AfgTree *tree, const SortData *names, guint32 root_name)
 {
-  AfgTree *tree = self->tree;
   guint32 n = self->nodes->len;
   g_autofree guint32 *scratch = g_new (guint32, n);
-  g_autofree guint32 *order = layout_order (self, scratch);
+  g_autofree guint32 *order = layout_order (self, names, scratch);
   guint32 *new_index = scratch;
   const PathNode *nodes = (const PathNode *) self->nodes->data;
 
@@ -175,7 +204,8 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
     {
       const PathNode *b = &nodes[order[i]];
 
-      tree->nodes[i] = (AfgNode) { b->name, b->parent == AFG_NODE_NONE ? AFG_NODE_NONE : new_index[b->parent],
+      tree->nodes[i] = (AfgNode) { i > 0 ? name_of (names, order[i]) : root_name,
+                                   b->parent == AFG_NODE_NONE ? AFG_NODE_NONE : new_index[b->parent],
                                    AFG_NODE_NONE, 0, b->depth, AFG_THREAD_NONE };
       if (i > 0)
         {
@@ -191,10 +221,28 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
         tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][i] =
           ((const gint64 *) (self->device->data + order[i] * g_array_get_element_size (self->device)))[k];
     }
-  g_array_unref (self->nodes);
-  g_clear_pointer (&self->device, g_array_unref);
-  afg_int_map_clear (&self->children);
-  g_free (self);
+}
+
+AfgTree *
+afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
+{
+  AfgTree *tree = g_steal_pointer (&self->tree);
+  SortData names = { (const PathNode *) self->nodes->data, tree->document, NULL };
+
+  fill_tree (self, tree, &names, g_array_index (self->nodes, PathNode, 0).name);
+  afg_path_tree_builder_free (self);
+  return tree;
+}
+
+AfgTree *
+afg_path_tree_builder_build (const AfgPathTreeBuilder *self, const AfgTree *model, const guint32 *names,
+                             guint32 root_name)
+{
+  AfgTree *tree = afg_tree_new (model->document, &model->scope, model->flags);
+  SortData data = { (const PathNode *) self->nodes->data, model->document, names };
+
+  tree->stats = model->stats;
+  fill_tree (self, tree, &data, root_name);
   return tree;
 }
 

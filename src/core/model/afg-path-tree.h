@@ -8,7 +8,8 @@
 G_BEGIN_DECLS
 
 /* Assembles a tree that is not a profile: merged paths of names below one
- * root, such as a function's callers or callees. The result is an AfgTree
+ * root, such as a function's callers or callees, the two sides of a diff
+ * or a job's ranks added up. The result is an AfgTree
  * with no threads, whose root (node 0) is a frame too, so layouts,
  * searches and renderers take it like any other tree; nodes are in the
  * order of AfgNode (breadth-first, children by name). */
@@ -39,6 +40,18 @@ void                afg_path_tree_builder_add_device  (AfgPathTreeBuilder *self,
                                                        const gint64       *values);
 /* Consumes @self. */
 AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
+/* A builder whose names are the caller's own numbers, made strings of a
+ * document only by afg_path_tree_builder_build(): to add up the trees of
+ * several documents (a job's ranks). */
+AfgPathTreeBuilder *afg_path_tree_builder_new_own_names (void);
+/* The tree of what was added so far, @self kept: @model's document,
+ * scope, flags and stats, @names taking the builder's names to the
+ * document's strings, the root named @root_name. */
+AfgTree            *afg_path_tree_builder_build  (const AfgPathTreeBuilder *self,
+                                                  const AfgTree      *model,
+                                                  const guint32      *names,
+                                                  guint32             root_name);
+void                afg_path_tree_builder_free   (AfgPathTreeBuilder *self);
 /* Self time from the totals: max(0, total − the children's totals); the
  * root gets the sum of its children and no calls. */
 void                afg_path_tree_sum_children   (AfgTree            *tree);

@@ -183,18 +183,18 @@ typedef struct {
   gint64        *ns;
   guint32        lo;
   guint32        hi;
-} ReduceJob;
+} ReduceWork;
 
 static gpointer
 reduce_range (gpointer data)
 {
-  ReduceJob *job = data;
+  ReduceWork *work = data;
 
-  for (guint32 k = job->lo; k < job->hi; k++)
+  for (guint32 k = work->lo; k < work->hi; k++)
     {
-      guint64 start = k > 0 ? job->ends[k - 1] : 0;
+      guint64 start = k > 0 ? work->ends[k - 1] : 0;
 
-      reduce_durations (&job->out[k], job->ns + start, job->ends[k] - start);
+      reduce_durations (&work->out[k], work->ns + start, work->ends[k] - start);
     }
   return NULL;
 }
@@ -206,7 +206,7 @@ reduce_nodes (Builder *self, guint32 mark, guint32 n_local, const guint64 *ends,
 {
   guint64 total = n_local > 0 ? ends[n_local - 1] : 0;
   Durations *out = &AFG_VEC_INDEX (&self->durations, Durations, mark);
-  ReduceJob low = { out, ends, ns, 0, n_local }, high = low;
+  ReduceWork low = { out, ends, ns, 0, n_local }, high = low;
   GThread *helper = NULL;
 
   /* A second core only when no other walker has it. */
@@ -763,30 +763,30 @@ typedef struct {
   guint                next;    /* atomic: the next entry of order to walk */
   gint                 busy;    /* atomic: workers walking a thread */
   gint                 cancelled;
-} WalkJob;
+} WalkWork;
 
 static gpointer
 walk_worker (gpointer data)
 {
-  WalkJob *job = data;
+  WalkWork *work = data;
   Builder walker;  /* one per worker: its stack is 16 kB */
   guint k;
 
-  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->n && !g_atomic_int_get (&job->cancelled))
+  while ((k = (guint) g_atomic_int_add ((gint *) &work->next, 1)) < work->n && !g_atomic_int_get (&work->cancelled))
     {
-      guint i = job->order[k];
-      const AfgEventThread *t = afg_event_store_get_thread (job->events, i);
+      guint i = work->order[k];
+      const AfgEventThread *t = afg_event_store_get_thread (work->events, i);
 
-      g_atomic_int_inc (&job->busy);
-      builder_init (&walker, job->tree, job->cancellable, &job->stats[i], (guint) MIN (t->n_events + 2, 4096));
-      walker.busy = &job->busy;
+      g_atomic_int_inc (&work->busy);
+      builder_init (&walker, work->tree, work->cancellable, &work->stats[i], (guint) MIN (t->n_events + 2, 4096));
+      walker.busy = &work->busy;
       if (!add_thread (&walker, i, t))
-        g_atomic_int_set (&job->cancelled, TRUE);
-      job->parts[i] = (Part) { afg_vec_steal (&walker.nodes), afg_vec_steal (&walker.durations),
+        g_atomic_int_set (&work->cancelled, TRUE);
+      work->parts[i] = (Part) { afg_vec_steal (&walker.nodes), afg_vec_steal (&walker.durations),
                                g_steal_pointer (&walker.threads), afg_vec_steal (&walker.kinds),
                                afg_vec_steal (&walker.kernels) };
       builder_clear (&walker);
-      g_atomic_int_dec_and_test (&job->busy);
+      g_atomic_int_dec_and_test (&work->busy);
     }
   return NULL;
 }
@@ -814,35 +814,35 @@ static gboolean
 walk_parallel (Builder *self, const AfgEventStore *events)
 {
   guint n = afg_event_store_get_n_threads (events);
-  WalkJob job = { self->tree, self->cancellable, events, g_new0 (Part, n), g_new0 (AfgStats, n),
+  WalkWork work = { self->tree, self->cancellable, events, g_new0 (Part, n), g_new0 (AfgStats, n),
                   g_new (guint, n), n, 0, 0, FALSE };
   GThread *helper;
   gsize total = self->nodes.len;
 
   for (guint i = 0; i < n; i++)
-    job.order[i] = i;
-  g_qsort_with_data (job.order, n, sizeof (guint), compare_sizes, (gpointer) events);
-  helper = g_thread_new ("afg-walk", walk_worker, &job);
-  walk_worker (&job);
+    work.order[i] = i;
+  g_qsort_with_data (work.order, n, sizeof (guint), compare_sizes, (gpointer) events);
+  helper = g_thread_new ("afg-walk", walk_worker, &work);
+  walk_worker (&work);
   g_thread_join (helper);
   for (guint i = 0; i < n; i++)
-    total += job.parts[i].nodes.len;
+    total += work.parts[i].nodes.len;
   afg_vec_reserve (&self->nodes, total);
   if (has_durations (self))
     afg_vec_reserve (&self->durations, total);
   for (guint i = 0; i < n; i++)
     {
-      if (!job.cancelled)
+      if (!work.cancelled)
         {
-          append_part (self, &job.parts[i]);
-          add_stats (self->stats, &job.stats[i]);
+          append_part (self, &work.parts[i]);
+          add_stats (self->stats, &work.stats[i]);
         }
-      part_clear (&job.parts[i]);
+      part_clear (&work.parts[i]);
     }
-  g_free (job.parts);
-  g_free (job.stats);
-  g_free (job.order);
-  return !job.cancelled;
+  g_free (work.parts);
+  g_free (work.stats);
+  g_free (work.order);
+  return !work.cancelled;
 }
 
 static gboolean

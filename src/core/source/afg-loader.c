@@ -654,7 +654,7 @@ merge_slots (Reader readers[N_READERS], guint n)
   return merged;
 }
 
-/* Below this the biggest thread is not worth the split (SplitJob). */
+/* Below this the biggest thread is not worth the split (split_biggest). */
 #define SPLIT_MIN_EVENTS 100000
 
 /* Units of work, taken in order by two workers: with @split, units 0 and
@@ -667,29 +667,29 @@ typedef struct {
   AfgEventSplit *split;  /* the biggest thread in two parts, or NULL */
   guint          n_units;
   guint          next;   /* atomic: the next unit to encode */
-} StoreJob;
+} StoreWork;
 
 static gpointer
 store_worker (gpointer data)
 {
-  StoreJob *job = data;
+  StoreWork *work = data;
   guint k;
 
-  while ((k = (guint) g_atomic_int_add ((gint *) &job->next, 1)) < job->n_units
-         && !g_cancellable_is_cancelled (job->ctx->cancellable))
+  while ((k = (guint) g_atomic_int_add ((gint *) &work->next, 1)) < work->n_units
+         && !g_cancellable_is_cancelled (work->ctx->cancellable))
     {
       guint i;
       ThreadSlot *slot;
 
-      if (job->split != NULL && k < 2)
+      if (work->split != NULL && k < 2)
         {
-          afg_event_split_fill (job->split, k == 1);
+          afg_event_split_fill (work->split, k == 1);
           continue;
         }
-      i = job->order[job->split != NULL ? k - 1 : k];
-      slot = &g_array_index (job->slots, ThreadSlot, i);
-      afg_event_store_fill (job->ctx->document->events, i, slot->global_tid, g_steal_pointer (&slot->head),
-                            place_link, job->ctx);
+      i = work->order[work->split != NULL ? k - 1 : k];
+      slot = &g_array_index (work->slots, ThreadSlot, i);
+      afg_event_store_fill (work->ctx->document->events, i, slot->global_tid, g_steal_pointer (&slot->head),
+                            place_link, work->ctx);
     }
   return NULL;
 }
@@ -742,28 +742,28 @@ split_biggest (LoadContext *ctx, GArray *slots, const guint *order, const guint6
 static gboolean
 store_events (LoadContext *ctx, GArray *slots, gboolean parallel, GError **error)
 {
-  StoreJob job = { ctx, slots, g_new (guint, MAX (slots->len, 1)), NULL, slots->len, 0 };
+  StoreWork work = { ctx, slots, g_new (guint, MAX (slots->len, 1)), NULL, slots->len, 0 };
   g_autofree guint64 *counts = g_new (guint64, MAX (slots->len, 1));
   GThread *helper = NULL;
 
   report (ctx, AFG_LOAD_PHASE_BUILDING, ctx->document->stats.rows);
   for (guint i = 0; i < slots->len; i++)
     {
-      job.order[i] = i;
+      work.order[i] = i;
       counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
     }
-  g_qsort_with_data (job.order, slots->len, sizeof (guint), compare_counts, counts);
+  g_qsort_with_data (work.order, slots->len, sizeof (guint), compare_counts, counts);
   afg_event_store_reserve (ctx->document->events, slots->len);
-  if (parallel && slots->len > 0 && (job.split = split_biggest (ctx, slots, job.order, counts)) != NULL)
-    job.n_units++;
-  if (parallel && job.n_units > 1)
-    helper = g_thread_new ("afg-store", store_worker, &job);
-  store_worker (&job);
+  if (parallel && slots->len > 0 && (work.split = split_biggest (ctx, slots, work.order, counts)) != NULL)
+    work.n_units++;
+  if (parallel && work.n_units > 1)
+    helper = g_thread_new ("afg-store", store_worker, &work);
+  store_worker (&work);
   if (helper != NULL)
     g_thread_join (helper);
-  if (job.split != NULL)
-    afg_event_split_finish (job.split);
-  g_free (job.order);
+  if (work.split != NULL)
+    afg_event_split_finish (work.split);
+  g_free (work.order);
   return !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
 }
 
