@@ -452,7 +452,7 @@
     if (node === m.ALL)
       return AFG_T('allThreads');
     if (node < m.T)
-      return m.raw.threads[node].label;
+      return threadTitle(m.raw.threads[node]);
     return m.names[m.name[node]];
   };
 
@@ -1266,12 +1266,19 @@
       el.title = AFG_T(el.dataset.i18nTitle);
   }
 
+  /* The window's afg_thread_role_describe(): "main · pid/tid". */
+  function threadTitle(t) {
+    return t.role ? AFG_T('role_' + t.role) + ' · ' + t.label : t.label;
+  }
+
   function fillThreads(m, wt, divisor = 1) {
     const sel = $('thread-select');
     const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL] / divisor), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
-      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(wt[i] / divisor) }),
+      const total = fmtTime(wt[i] / divisor);
+      sel.add(new Option(t.role ? AFG_T('threadRoleOption', { role: AFG_T('role_' + t.role), tid: t.tid, pid: t.pid, total })
+                                : AFG_T('threadOption', { tid: t.tid, pid: t.pid, total }),
                          t.label));
     });
   }

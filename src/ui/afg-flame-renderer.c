@@ -143,7 +143,7 @@ draw_label (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree, guint32 node, do
             double y, double width, double alpha)
 {
   pango_layout_set_width (self->label, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_set_text (self->label, afg_tree_get_node_name (tree, node), -1);
+  pango_layout_set_text (self->label, afg_tree_get_node_title (tree, node), -1);
   cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, alpha);
   cairo_move_to (cr, x + LABEL_PADDING, y + (AFG_FLAME_ROW_HEIGHT - 1 - self->text_height) / 2);
   pango_cairo_show_layout (cr, self->label);

@@ -446,7 +446,7 @@ tooltip_markup (AfgFlameView *self, guint32 node)
 
   markup = g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
                                     "%s%s: %s\n%s: %s",
-                                    afg_tree_get_node_name (self->tree, node),
+                                    afg_tree_get_node_title (self->tree, node),
                                     _("Category"), afg_category_to_string (category),
                                     self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
                                     self->divisor > 1 ? _("Total / step") : _("Total"), total,

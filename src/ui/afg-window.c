@@ -108,7 +108,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
       percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
                                     afg_tree_get_value (_afg_window_get_tree (self), weight, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
-                              afg_tree_get_node_name (_afg_window_get_tree (self), node), total, percent);
+                              afg_tree_get_node_title (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
   _afg_window_transforms_update_actions (self);
@@ -394,7 +394,7 @@ _afg_window_fill_threads (AfgWindow *self)
   for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
     {
       const AfgThread *thread = afg_tree_get_thread (profile, i);
-      g_autofree char *entry = thread_entry (self, thread->node, thread->label);
+      g_autofree char *entry = thread_entry (self, thread->node, thread->title != NULL ? thread->title : thread->label);
 
       gtk_string_list_append (list, entry);
     }

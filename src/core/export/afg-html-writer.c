@@ -158,6 +158,7 @@ append_threads (GString *out, const AfgTree *tree)
       g_string_append_printf (out, "%s{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                               i > 0 ? "," : "", t->global_tid, t->pid, t->tid);
       afg_json_append_string (out, t->label);
+      afg_json_append_role (out, t->role);
       g_string_append_printf (out, ",\"calls\":%" G_GINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT,
                               afg_tree_get_value (tree, AFG_COLUMN_CALLS, t->node),
                               afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, t->node));
