@@ -325,30 +325,12 @@
 
   /* ---------- formatting ---------- */
 
-  function fmtTime(ns) {
-    const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
-    for (const [scale, unit] of units) {
-      if (Math.abs(ns) >= scale) {
-        const v = ns / scale;
-        return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + ' ' + unit;
-      }
-    }
-    return Math.round(ns) + ' ns';
-  }
-
-  function fmtPct(part, whole) {
-    if (!(whole > 0))
-      return '0%';
-    const p = (100 * part) / whole;
-    return (p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2)) + '%';
-  }
-
-  /* Not toLocaleString: its first call loads ICU's number formats, 50 ms
-   * of the first paint. */
-  const fmtInt = (n) => String(Number(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
+  /* format.js: the window's rules. */
+  const fmtTime = AFG_FORMAT.time;
+  const fmtPct = AFG_FORMAT.pct;
+  const fmtInt = AFG_FORMAT.int;
   /* Calls per step need not be whole. */
-  const fmtCount = (n) => (Number.isInteger(n) ? fmtInt(n) : n >= 100 ? fmtInt(Math.round(n)) : n.toFixed(2));
+  const fmtCount = AFG_FORMAT.count;
 
   /* ---------- the tooltip ---------- */
 
@@ -970,6 +952,7 @@
       list = [];
     }
     Object.assign(m, shown);
+    showFrameCount(m);
     this.merged = merged;
     this.idle = idle;
     this.transforms = list;
@@ -1273,7 +1256,7 @@
 
   function fillThreads(m, wt, divisor = 1) {
     const sel = $('thread-select');
-    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL] / divisor), 'all');
+    const all = new Option(AFG_T('allThreadsOption', { time: fmtTime(wt[m.ALL] / divisor) }), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
       const total = fmtTime(wt[i] / divisor);
@@ -1323,6 +1306,14 @@
       item.append(sw, document.createTextNode(AFG_T('cat_' + cat)));
       legend.append(item);
     }
+  }
+
+  /* Frames of the tree shown, merged and transformed as it is (the
+   * window's status line counts the same): not the root, not threads. */
+  function showFrameCount(m) {
+    const dd = document.querySelector('#summary dd[data-stat="frames"]');
+    if (dd !== null)
+      dd.textContent = fmtInt(m.F);
   }
 
   function fillSummary(m, strip) {

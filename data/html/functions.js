@@ -251,7 +251,7 @@ const AFG_FUNCTIONS = (function () {
     body.replaceChildren(...trs);
     $('functions-count').textContent = rows.length > MAX_ROWS
       ? AFG_T('functionsShown', { n: h.fmtInt(MAX_ROWS), total: h.fmtInt(rows.length) })
-      : AFG_T('functionsCount', { n: h.fmtInt(rows.length) });
+      : AFG_TN('functionsCount', rows.length, { n: h.fmtInt(rows.length) });
     for (const th of $('functions-table').tHead.rows[0].cells)
       th.setAttribute('aria-sort', th.dataset.key !== this.sortKey ? 'none'
                       : this.descending ? 'descending' : 'ascending');

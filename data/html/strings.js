@@ -9,6 +9,7 @@ const AFG_STRINGS = {
     allThreads: 'All threads',
     threadOption: 'tid {tid} · pid {pid} · {total}',
     threadRoleOption: '{role} · tid {tid} · pid {pid} · {total}',
+    allThreadsOption: 'All threads · {time} on all threads',
     role_main: 'main',
     role_autograd: 'autograd',
     role_dequeue: 'dequeue',
@@ -69,8 +70,8 @@ const AFG_STRINGS = {
     calls: 'Calls',
     total: 'Total',
     self: 'Self',
-    ofAll: '% of all',
-    ofZoom: '% of zoom root',
+    ofAll: 'Of all',
+    ofZoom: 'Of zoom',
     cat_python: 'Python',
     cat_python_framework: 'Python framework',
     cat_cann: 'CANN',
@@ -84,9 +85,9 @@ const AFG_STRINGS = {
     steps: 'Steps',
     nSteps: '{n} steps',
     oneStep: '1 step',
-    slowest: 'slowest: step {id} · {time}',
-    stepTip: 'step {id} · {time}',
-    stepTipSlow: 'step {id} · {time} · slow',
+    slowest: 'slowest: step {id} · {time} wall',
+    stepTip: 'step {id} · {time} wall',
+    stepTipSlow: 'step {id} · {time} wall · slow',
     perStep: 'Per step',
     perStepSuffix: ' / step',
     part_compute: 'compute',
@@ -102,14 +103,16 @@ const AFG_STRINGS = {
     idleHostOnly: 'While the NPU is idle there is host time only',
     scope: 'Scope',
     scopeAll: 'whole profile ({n} steps)',
+    scopeAll_one: 'whole profile ({n} step)',
     scopeAllNoSteps: 'whole profile',
     scopeRange: 'a time range of {time}',
-    scopeSteps: 'steps {first}–{last} ({n} of {total} steps, {time})',
-    scopeOneStep: 'step {first} ({time})',
+    scopeSteps: 'steps {first}–{last} ({n} of {total} steps, {time} wall)',
+    scopeOneStep: 'step {first} ({time} wall)',
     functionsTitle: 'Functions',
     selfShare: '% self',
     npuSelfShare: '% NPU self',
     functionsCount: '{n} functions',
+    functionsCount_one: '{n} function',
     functionsShown: 'first {n} of {total} functions',
     sandwichOf: 'Sandwich of {name}',
     callersTitle: 'Callers (the stacks that lead to it)',
@@ -134,6 +137,7 @@ const AFG_STRINGS = {
     allThreads: '全部线程',
     threadOption: 'tid {tid} · pid {pid} · {total}',
     threadRoleOption: '{role} · tid {tid} · pid {pid} · {total}',
+    allThreadsOption: '全部线程 · 所有线程合计 {time}',
     role_main: '主线程',
     role_autograd: '自动求导',
     role_dequeue: '出队',
@@ -194,8 +198,8 @@ const AFG_STRINGS = {
     calls: '调用次数',
     total: '总时间',
     self: '自身时间',
-    ofAll: '占全部 %',
-    ofZoom: '占缩放根 %',
+    ofAll: '占全部',
+    ofZoom: '占缩放根',
     cat_python: 'Python',
     cat_python_framework: 'Python 框架',
     cat_cann: 'CANN',
@@ -209,9 +213,9 @@ const AFG_STRINGS = {
     steps: '步骤',
     nSteps: '{n} 个步骤',
     oneStep: '1 个步骤',
-    slowest: '最慢：步骤 {id} · {time}',
-    stepTip: '步骤 {id} · {time}',
-    stepTipSlow: '步骤 {id} · {time} · 慢',
+    slowest: '最慢：步骤 {id} · 墙钟 {time}',
+    stepTip: '步骤 {id} · 墙钟 {time}',
+    stepTipSlow: '步骤 {id} · 墙钟 {time} · 慢',
     perStep: '每步',
     perStepSuffix: ' / 步',
     part_compute: '计算',
@@ -229,8 +233,8 @@ const AFG_STRINGS = {
     scopeAll: '整个性能数据（{n} 个步骤）',
     scopeAllNoSteps: '整个性能数据',
     scopeRange: '{time} 的时间范围',
-    scopeSteps: '步骤 {first}–{last}（共 {total} 个步骤中的 {n} 个，{time}）',
-    scopeOneStep: '步骤 {first}（{time}）',
+    scopeSteps: '步骤 {first}–{last}（共 {total} 个步骤中的 {n} 个，墙钟 {time}）',
+    scopeOneStep: '步骤 {first}（墙钟 {time}）',
     functionsTitle: '函数',
     selfShare: '自身占比',
     npuSelfShare: 'NPU 自身占比',
@@ -257,6 +261,14 @@ const AFG_STRINGS = {
 };
 
 const AFG_LANG = (typeof navigator !== 'undefined' && /^zh/i.test(navigator.language || '')) ? 'zh-CN' : 'en';
+
+/* AFG_T() of @key's "_one" form when @n takes it (AFG_FORMAT.plural) and
+ * the language has one; a language without plurals has only @key. */
+function AFG_TN(key, n, args) {
+  const one = key + '_one', lang = AFG_STRINGS[AFG_LANG];
+  const hasOne = one in lang || (!(key in lang) && one in AFG_STRINGS.en);
+  return AFG_T(AFG_FORMAT.plural(n) === 'one' && hasOne ? one : key, args);
+}
 
 function AFG_T(key, args) {
   const text = AFG_STRINGS[AFG_LANG][key] ?? AFG_STRINGS.en[key] ?? key;

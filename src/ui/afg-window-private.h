@@ -136,6 +136,8 @@ void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
 gboolean _afg_window_steps_escape        (AfgWindow       *self);
 guint    _afg_window_steps_divisor       (AfgWindow       *self);
+/* The status line's device time when the tree is scoped or divided. */
+char    *_afg_window_steps_describe_npu  (AfgWindow       *self);
 char    *_afg_window_steps_format_ns     (AfgWindow       *self,
                                           gint64           ns);
 char    *_afg_window_steps_describe      (AfgWindow       *self);
@@ -194,6 +196,8 @@ void     _afg_window_step_compare_append_state (AfgWindow      *self,
 void     _afg_window_functions_init         (AfgWindow      *self);
 void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
 void     _afg_window_functions_dispose      (AfgWindow      *self);
+/* The panel's values follow Per step. */
+void     _afg_window_functions_sync_divisor (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);

@@ -67,6 +67,7 @@
  *             they are collected or with no function picked
  *   durations 1 when the shown tree has the percentile columns (tooltips)
  *   seq       the number of the last test barrier passed (afg-test-control.c)
+ *   status    the status bar's text
  * Tabs and newlines in values become spaces. */
 
 void
@@ -201,6 +202,7 @@ build_line (AfgWindow *self)
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
+  _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -357,7 +357,8 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
-    return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
+    return append_page_file (out, "format.js", error) && append_page_file (out, "strings.js", error)
+           && append_page_file (out, "steps.js", error)
            && append_page_file (out, "kinds.js", error) && append_page_file (out, "functions.js", error)
            && append_page_file (out, "merge.js", error) && append_page_file (out, "transforms.js", error)
            && append_page_file (out, "flamegraph.js", error);
