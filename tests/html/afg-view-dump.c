@@ -4,9 +4,11 @@
  * per query `search\tQUERY\tmatches\tshare` over all threads — the values
  * the window's tooltip, palette and match count use. With --tooltip,
  * the rows of the window's tooltip (afg-frame-tooltip.h) of each PATH
- * ("pid/tid;frame;…") zoomed to ZOOM (a path too), `PATH\tLABEL\tVALUE`.
+ * ("pid/tid;frame;…") zoomed to ZOOM (a path too), `PATH\tLABEL\tVALUE`,
+ * of the tree with call durations; --tooltip-merged of the tree with
+ * address variants merged, as the window shows it by default.
  * Usage: afg-view-dump DB [QUERY…]
- *        afg-view-dump DB --tooltip ZOOM PATH… */
+ *        afg-view-dump DB --tooltip|--tooltip-merged ZOOM PATH… */
 #include "config.h"
 
 #include <stdio.h>
@@ -110,9 +112,13 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  if (argc > 3 && g_str_equal (argv[2], "--tooltip"))
+  if (argc > 3 && (g_str_equal (argv[2], "--tooltip") || g_str_equal (argv[2], "--tooltip-merged")))
     {
-      print_tooltips (tree, argv + 3, argc - 3);
+      AfgTreeFlags flags = AFG_TREE_DURATIONS | (g_str_equal (argv[2], "--tooltip") ? 0 : AFG_TREE_MERGE_ADDRESSES);
+      g_autoptr(AfgTree) shown = afg_tree_build (document, NULL, flags, NULL, &error);
+
+      g_assert_no_error (error);
+      print_tooltips (shown, argv + 3, argc - 3);
       return 0;
     }
   print_frames (tree);

@@ -25,8 +25,8 @@ after(async () => {
 });
 
 /* PATH -> Map(label -> value) of the window's tooltips, zoomed to @zoom. */
-function windowTooltips(db, zoom, paths) {
-  const out = execFileSync(process.env.AFG_VIEW_DUMP, [db, '--tooltip', zoom, ...paths], { encoding: 'utf8' });
+function windowTooltips(db, zoom, paths, option = '--tooltip') {
+  const out = execFileSync(process.env.AFG_VIEW_DUMP, [db, option, zoom, ...paths], { encoding: 'utf8' });
   const tips = new Map(paths.map((p) => [p, new Map()]));
   for (const line of out.split('\n').filter(Boolean)) {
     const [p, label, value] = line.split('\t');
@@ -40,6 +40,31 @@ async function pageTooltip(page, name) {
   await page.mouse.move(c.x, c.y);
   assert.equal(await page.textContent('#tooltip .name'), name);
   return new Map(await page.$$eval('#tooltip tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent])));
+}
+
+/* "≈1.23 ms" -> ns */
+function parseTime(text) {
+  const [, v, unit] = text.match(/^≈?([0-9.]+) (ns|µs|ms|s)$/);
+  return Number(v) * { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[unit];
+}
+
+/* The widest merged frame of thread @label that merges address variants
+ * (several frames of the plain tree), named once in the merged tree. */
+function mergedFrame(db, label) {
+  const lines = (f) => fs.readFileSync(db.replace(/\.db$/, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+  const plain = new Map();
+  for (const [p] of lines('.expected')) {
+    const m = p.replace(/ at 0x[0-9A-Fa-f]+/g, ' at 0x…');
+    plain.set(m, (plain.get(m) || 0) + 1);
+  }
+  const merged = lines('.merged.expected');
+  const named = new Map();
+  for (const [p] of merged) {
+    const last = p.split(';').pop();
+    named.set(last, (named.get(last) || 0) + 1);
+  }
+  return merged.filter(([p]) => p.startsWith(label + ';') && plain.get(p) >= 2 && named.get(p.split(';').pop()) === 1)
+    .sort((a, b) => Number(b[2]) - Number(a[2]))[0][0];
 }
 
 const lineCount = (file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
@@ -77,6 +102,25 @@ for (const name of samples) {
     assert.equal(await frames(), merged.toLocaleString('en-US'));
     await p.page.click('#merge-addresses');
     assert.equal(await frames(), plain.toLocaleString('en-US'));
+    await h.closeClean(p);
+  });
+}
+
+for (const name of samples) {
+  test(`a frame merging address variants has the window's call durations on the page: ${name}`, async () => {
+    const db = path.join(dir, name);
+    const thread = h.exportJson(db).threads[0];
+    const frame = mergedFrame(db, thread.label);
+    const want = windowTooltips(db, thread.label, [frame], '--tooltip-merged').get(frame).get('Call durations');
+    assert.ok(want, `the window has call durations for ${frame}`);
+    const p = await h.openEval(browser.context, h.exportHtml(db), '#merge=1');
+    await p.page.selectOption('#thread-select', thread.label);
+    const got = [...(await pageTooltip(p.page, frame.split(';').pop())).entries()]
+      .find(([label]) => label.startsWith('Call durations'))[1];
+    /* The page's are rounded to ±2.2 % (a sixteenth of an octave). */
+    const w = want.split(' / ').map(parseTime), g = got.split(' / ').map(parseTime);
+    assert.equal(g.length, 5, got);
+    w.forEach((v, i) => assert.ok(Math.abs(g[i] - v) <= 0.03 * v, `${got} vs ${want}`));
     await h.closeClean(p);
   });
 }
