@@ -388,8 +388,8 @@ _afg_window_fill_threads (AfgWindow *self)
   AfgTree *profile = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
-  /* TRANSLATORS: the threads' times added up, "All threads (1.64 s on all threads)" */
-  g_autofree char *all = g_strdup_printf (_("All threads (%s on all threads)"), total);
+  /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
+  g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
 
   gtk_string_list_append (list, all);
   for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)

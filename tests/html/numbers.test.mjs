@@ -133,6 +133,6 @@ test('one step is "1 step"; durations say what they are', async () => {
   /* The threads' host time added up says so (the strip's is wall time:
    * steps.test.mjs). */
   assert.equal(await p.page.textContent('#steps-info'), '1 step');
-  assert.match(await p.page.$eval('#thread-select option', (o) => o.textContent), /^All threads · \S+ \S+ on all threads$/);
+  assert.match(await p.page.$eval('#thread-select option', (o) => o.textContent), /^All threads, summed over threads · \S+ \S+$/);
   await h.closeClean(p);
 });
