@@ -134,5 +134,7 @@ test('one step is "1 step"; durations say what they are', async () => {
    * steps.test.mjs). */
   assert.equal(await p.page.textContent('#steps-info'), '1 step');
   assert.match(await p.page.$eval('#thread-select option', (o) => o.textContent), /^All threads, summed over threads · \S+ \S+$/);
+  assert.equal(await p.page.$eval('#summary dd[data-stat="totalTime"]', (e) => e.previousElementSibling.textContent),
+               'Host time on all threads');
   await h.closeClean(p);
 });
