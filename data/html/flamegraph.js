@@ -325,30 +325,12 @@
 
   /* ---------- formatting ---------- */
 
-  function fmtTime(ns) {
-    const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
-    for (const [scale, unit] of units) {
-      if (Math.abs(ns) >= scale) {
-        const v = ns / scale;
-        return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + ' ' + unit;
-      }
-    }
-    return Math.round(ns) + ' ns';
-  }
-
-  function fmtPct(part, whole) {
-    if (!(whole > 0))
-      return '0%';
-    const p = (100 * part) / whole;
-    return (p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2)) + '%';
-  }
-
-  /* Not toLocaleString: its first call loads ICU's number formats, 50 ms
-   * of the first paint. */
-  const fmtInt = (n) => String(Number(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
+  /* format.js: the window's rules. */
+  const fmtTime = AFG_FORMAT.time;
+  const fmtPct = AFG_FORMAT.pct;
+  const fmtInt = AFG_FORMAT.int;
   /* Calls per step need not be whole. */
-  const fmtCount = (n) => (Number.isInteger(n) ? fmtInt(n) : n >= 100 ? fmtInt(Math.round(n)) : n.toFixed(2));
+  const fmtCount = AFG_FORMAT.count;
 
   /* ---------- the tooltip ---------- */
 
@@ -452,7 +434,7 @@
     if (node === m.ALL)
       return AFG_T('allThreads');
     if (node < m.T)
-      return m.raw.threads[node].label;
+      return threadTitle(m.raw.threads[node]);
     return m.names[m.name[node]];
   };
 
@@ -970,6 +952,7 @@
       list = [];
     }
     Object.assign(m, shown);
+    showFrameCount(m);
     this.merged = merged;
     this.idle = idle;
     this.transforms = list;
@@ -1266,12 +1249,19 @@
       el.title = AFG_T(el.dataset.i18nTitle);
   }
 
+  /* The window's afg_thread_role_describe(): "main · pid/tid". */
+  function threadTitle(t) {
+    return t.role ? AFG_T('role_' + t.role) + ' · ' + t.label : t.label;
+  }
+
   function fillThreads(m, wt, divisor = 1) {
     const sel = $('thread-select');
-    const all = new Option(AFG_T('allThreads') + ' · ' + fmtTime(wt[m.ALL] / divisor), 'all');
+    const all = new Option(AFG_T('allThreadsOption', { time: fmtTime(wt[m.ALL] / divisor) }), 'all');
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
-      sel.add(new Option(AFG_T('threadOption', { tid: t.tid, pid: t.pid, total: fmtTime(wt[i] / divisor) }),
+      const total = fmtTime(wt[i] / divisor);
+      sel.add(new Option(t.role ? AFG_T('threadRoleOption', { role: AFG_T('role_' + t.role), tid: t.tid, pid: t.pid, total })
+                                : AFG_T('threadOption', { tid: t.tid, pid: t.pid, total }),
                          t.label));
     });
   }
@@ -1316,6 +1306,14 @@
       item.append(sw, document.createTextNode(AFG_T('cat_' + cat)));
       legend.append(item);
     }
+  }
+
+  /* Frames of the tree shown, merged and transformed as it is (the
+   * window's status line counts the same): not the root, not threads. */
+  function showFrameCount(m) {
+    const dd = document.querySelector('#summary dd[data-stat="frames"]');
+    if (dd !== null)
+      dd.textContent = fmtInt(m.F);
   }
 
   function fillSummary(m, strip) {

@@ -251,7 +251,7 @@ const AFG_FUNCTIONS = (function () {
     body.replaceChildren(...trs);
     $('functions-count').textContent = rows.length > MAX_ROWS
       ? AFG_T('functionsShown', { n: h.fmtInt(MAX_ROWS), total: h.fmtInt(rows.length) })
-      : AFG_T('functionsCount', { n: h.fmtInt(rows.length) });
+      : AFG_TN('functionsCount', rows.length, { n: h.fmtInt(rows.length) });
     for (const th of $('functions-table').tHead.rows[0].cells)
       th.setAttribute('aria-sort', th.dataset.key !== this.sortKey ? 'none'
                       : this.descending ? 'descending' : 'ascending');
@@ -338,6 +338,30 @@ const AFG_FUNCTIONS = (function () {
     this.drawHalf($('sandwich-callees'), callees(this.m, this.selected, wt), false);
   };
 
+  /* A frame that merges address variants, from the core's merged tree
+   * (the page's merged frames in the same order): its rows, or null when
+   * the page has no such data or shows another tree (NPU idle, transforms). */
+  Panel.prototype.mergedDurations = function (node) {
+    const m = this.m, h = this.h;
+    if (typeof m.raw.merged_durations !== 'string' || this.app.transforms.length > 0 || m.raw !== m.trees.whole.plain.raw)
+      return null;
+    if (this.merged === undefined)
+      this.merged = decodeDurations({ raw: { durations: m.raw.merged_durations }, T: m.T, ALL: m.ALL, N: m.N,
+                                      total: m.total, calls: m.calls }, h.decodeVarints);
+    return durationRows(this.merged, node, h);
+  };
+
+  /* "Call durations: min / p50 / p90 / p99 / max" of frame @i of @durations. */
+  function durationRows(durations, i, h) {
+    const d = durations.values.subarray(5 * i, 5 * i + 5);
+    const approx = durations.approx[i] === 1;
+    const fmt = (v) => (approx ? '≈' : '') + h.fmtTime(v);
+    const rows = [[AFG_T('durations'), Array.from(d, fmt).join(' / ')]];
+    if (approx)
+      rows.push(['', AFG_T('durationsApprox')]);
+    return rows;
+  }
+
   Panel.prototype.tooltipRows = function (node) {
     const m = this.m, h = this.h;
     if (node < m.T || node === m.ALL)
@@ -350,15 +374,12 @@ const AFG_FUNCTIONS = (function () {
      * merged or shortened: the page has only each exported frame's
      * percentiles, which do not combine. */
     const from = m.origin === null ? node : m.origin[node];
+    const merged = from === -1 ? this.mergedDurations(node) : null;
+    if (merged !== null)
+      return merged;
     if (from < 0)
       return [[AFG_T('durations'), '—'], ['', AFG_T(from === -2 ? 'durationsTransformed' : 'durationsMerged')]];
-    const d = this.durations.values.subarray(5 * from, 5 * from + 5);
-    const approx = this.durations.approx[from] === 1;
-    const fmt = (v) => (approx ? '≈' : '') + h.fmtTime(v);
-    const rows = [[AFG_T('durations'), Array.from(d, fmt).join(' / ')]];
-    if (approx)
-      rows.push(['', AFG_T('durationsApprox')]);
-    return rows;
+    return durationRows(this.durations, from, h);
   };
 
   Panel.prototype.bind = function () {

@@ -181,7 +181,7 @@ AfgStepStrip.prototype.describeScope = function () {
   const s = this.scope;
   const fmt = this.hooks.fmtTime;
   if (s === null)
-    return this.steps.length ? AFG_T('scopeAll', { n: this.steps.length }) : AFG_T('scopeAllNoSteps');
+    return this.steps.length ? AFG_TN('scopeAll', this.steps.length, { n: this.steps.length }) : AFG_T('scopeAllNoSteps');
   if (s.steps === null)
     return AFG_T('scopeRange', { time: fmt(s.end_ns - s.start_ns) });
   const args = { first: s.steps[0], last: s.steps[1], n: this.count(), total: this.steps.length,

@@ -35,17 +35,24 @@ print_read_summary (const AfgTree *tree, double seconds, const char *out_path)
 {
   const AfgStats *s = afg_tree_get_stats (tree);
   g_autofree char *shown = afg_format_path (out_path);
+  guint threads = afg_tree_get_n_threads (tree);
+  guint frames = afg_tree_get_n_nodes (tree) - 1 - threads;
+  gulong overlaps = s->partial_overlaps > G_MAXULONG ? 2 : (gulong) s->partial_overlaps;
+  /* The counts with a plural of their own: the window's words. */
+  g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u thread", "%'u threads", threads), threads);
+  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
+  g_autofree char *overlap_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
+                                                                "%'" PRIu64 " partial overlaps", overlaps),
+                                                   s->partial_overlaps);
 
   g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"
                 PRIu64 " other type, %'" PRIu64 " NULL, %'" PRIu64
                 " malformed, %'" PRIu64 " non-positive duration, %'" PRIu64
-                " ProfilerStep; %'u threads, %'u nodes, %'" PRIu64 " partial overlaps, %'"
+                " ProfilerStep; %s, %s, %s, %'"
                 PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
               AFG_CLI_PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
               s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
-              s->profiler_steps, afg_tree_get_n_threads (tree),
-              afg_tree_get_n_nodes (tree) - 1 - afg_tree_get_n_threads (tree),
-              s->partial_overlaps, s->depth_truncated, seconds, shown);
+              s->profiler_steps, thread_text, frame_text, overlap_text, s->depth_truncated, seconds, shown);
 }
 
 /* The whole DB's device work by kind: what really costs, at a glance. */

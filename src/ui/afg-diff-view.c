@@ -60,6 +60,14 @@ color_node (guint32 node, AfgFlameColor *color, gpointer data)
                   &self->noise, color);
 }
 
+/* U+2212 for a loss (afg-format.h), "+" for a gain, no sign for none:
+ * the page's changeText(). */
+static const char *
+sign_of (double d)
+{
+  return d > 0 ? "+" : d < 0 ? "−" : "";
+}
+
 /* "1.20 ms → 1.50 ms (+300 µs, +25.0%)" */
 static char *
 change_line (AfgDiffView *self, AfgColumn column, guint32 node)
@@ -68,11 +76,12 @@ change_line (AfgDiffView *self, AfgColumn column, guint32 node)
   double b = side_value (self, AFG_DIFF_SIDE_B, column, node);
   g_autofree char *text_a = afg_format_duration ((gint64) (a + 0.5));
   g_autofree char *text_b = afg_format_duration ((gint64) (b + 0.5));
-  g_autofree char *delta = afg_format_signed_duration (b - a);
-  g_autofree char *percent = a > 0 ? g_strdup_printf ("%+.1f%%", (b - a) * 100.0 / a)
-                                   : g_strdup (b > 0 ? _("new") : "±0%");
+  g_autofree char *delta = afg_format_duration ((gint64) (ABS (b - a) + 0.5));
+  g_autofree char *share = afg_format_share (ABS (b - a) * 100.0 / MAX (a, 1));
+  g_autofree char *percent = a > 0 ? g_strdup_printf ("%s%s", sign_of (b - a), share)
+                                   : g_strdup (b > 0 ? _("new") : "0%");
 
-  return g_strdup_printf ("%s → %s (%s, %s)", text_a, text_b, delta, percent);
+  return g_strdup_printf ("%s → %s (%s%s, %s)", text_a, text_b, sign_of (b - a), delta, percent);
 }
 
 static const char *

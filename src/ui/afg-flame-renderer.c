@@ -180,7 +180,7 @@ draw_frame (AfgFlameRenderer *self, cairo_t *cr, AfgTree *tree,
   cairo_rectangle (cr, x, y, MAX (w - 1, 1), AFG_FLAME_ROW_HEIGHT - 1);
   cairo_fill (cr);
   if (w >= LABEL_MIN_WIDTH)
-    draw_label (self, cr, afg_tree_get_node_name (tree, frame->node), x, y, w, alpha < 1 ? 0.45 : 1.0);
+    draw_label (self, cr, afg_tree_get_node_title (tree, frame->node), x, y, w, alpha < 1 ? 0.45 : 1.0);
 }
 
 #define LEAF_BAND 3

@@ -10,6 +10,7 @@
 #include "afg-flame-renderer.h"
 #include "afg-flame-view.h"
 #include "afg-format.h"
+#include "afg-frame-tooltip.h"
 #include "afg-task-kinds.h"
 
 /* Wide enough for the stats lines; a long name (C++ templates, Python
@@ -423,97 +424,28 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
     }
 }
 
-/* "\nCall durations: min / p50 / p90 / p99 / max", or "" for a tree
- * without them or a node with no calls of its own. Per step does not
- * divide them: each is one call's time. */
-static char *
-durations_markup (AfgFlameView *self, guint32 node)
-{
-  g_auto(GStrv) values = NULL;
-
-  if (!afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN)
-      || afg_tree_get_value (self->tree, AFG_COLUMN_CALLS, node) == 0
-      || afg_tree_get_node (self->tree, node)->depth < 2)
-    return g_strdup ("");
-  values = g_new0 (char *, AFG_N_DURATION_COLUMNS + 1);
-  for (guint k = 0; k < AFG_N_DURATION_COLUMNS; k++)
-    values[k] = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_DURATION_MIN + k, node));
-  return g_strdup_printf ("\n%s: %s / %s / %s / %s / %s\n<small>%s</small>", _("Call durations"),
-                          values[0], values[1], values[2], values[3], values[4],
-                          _("min / p50 / p90 / p99 / max"));
-}
-
-/* "LABEL: VALUE\n" of a device column, divided as Per step asks; "" when
- * the tree lacks it. */
-static char *
-device_line (AfgFlameView *self, guint32 node, AfgColumn column, const char *label, const char *per_step)
-{
-  g_autofree char *value = NULL;
-
-  if (!afg_tree_has_column (self->tree, column))
-    return g_strdup ("");
-  value = afg_format_duration (afg_tree_get_value (self->tree, column, node) / self->divisor);
-  return g_strdup_printf ("%s: %s\n", self->divisor > 1 ? per_step : label, value);
-}
-
-/* Every weight, whichever the widths follow: the device time of a frame
- * means little without its host time and the other way round, nor
- * compute time without the communication beside it. Empty for a tree
- * without NPU data. */
-static char *
-npu_markup (AfgFlameView *self, guint32 node)
-{
-  g_autofree char *total = NULL;
-  g_autofree char *self_time = NULL;
-  g_autofree char *compute = NULL;
-  g_autofree char *comm = NULL;
-  g_autofree char *exposed = NULL;
-  gint64 tasks;
-
-  if (!afg_tree_has_column (self->tree, AFG_COLUMN_NPU_TOTAL_NS))
-    return g_strdup ("");
-  total = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TOTAL_NS, node) / self->divisor);
-  self_time = afg_format_duration (afg_tree_get_value (self->tree, AFG_COLUMN_NPU_SELF_NS, node) / self->divisor);
-  tasks = afg_tree_get_value (self->tree, AFG_COLUMN_NPU_TASKS, node);
-  compute = device_line (self, node, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, _("NPU compute"), _("NPU compute / step"));
-  comm = device_line (self, node, AFG_COLUMN_COMM_TOTAL_NS, _("Communication"), _("Communication / step"));
-  exposed = device_line (self, node, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS, _("Exposed communication"),
-                         _("Exposed communication / step"));
-  return g_strdup_printf ("%s: %s\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s%s%s",
-                          self->divisor > 1 ? _("NPU total / step") : _("NPU total"), total,
-                          self->divisor > 1 ? _("NPU self / step") : _("NPU self"), self_time,
-                          _("NPU tasks"), tasks, compute, comm, exposed);
-}
-
+/* The title, then the core's rows (afg-frame-tooltip.h); the call
+ * durations last, with what their five values are. */
 static char *
 tooltip_markup (AfgFlameView *self, guint32 node)
 {
-  AfgTree *tree = self->tree;
-  gint64 value = afg_tree_get_value (tree, self->weight, node);
-  /* Total and Self are host time whatever the weight: the shares are of
-   * the weight, and NPU time has its own lines. */
-  g_autofree char *total = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, node) / self->divisor);
-  g_autofree char *self_time = afg_format_duration (afg_tree_get_value (tree, AFG_COLUMN_SELF_NS, node) / self->divisor);
-  g_autofree char *of_all = afg_format_percent (value, afg_tree_get_value (tree, self->weight, AFG_TREE_ROOT));
-  g_autofree char *of_zoom = afg_format_percent (value, afg_tree_get_value (tree, self->weight,
-                                                   afg_flame_layout_get_zoom_root (self->layout)));
-  AfgCategory category = afg_tree_get_node_category (tree, node);
-  gint64 calls = node == AFG_TREE_ROOT ? 0 : afg_tree_get_value (tree, AFG_COLUMN_CALLS, node);
-  g_autofree char *calls_text = self->divisor > 1 ? g_strdup_printf ("%.1f", (double) calls / self->divisor)
-                                                  : g_strdup_printf ("%" G_GINT64_FORMAT, calls);
-  g_autofree char *npu = npu_markup (self, node);
-  g_autofree char *durations = durations_markup (self, node);
-  g_autofree char *markup = NULL;
+  g_autoptr(GPtrArray) rows = afg_frame_tooltip_rows (self->tree, node, self->weight, self->divisor,
+                                                      afg_flame_layout_get_zoom_root (self->layout));
+  g_autofree char *title = g_markup_escape_text (afg_tree_get_node_title (self->tree, node), -1);
+  GString *markup = g_string_new (NULL);
 
-  markup = g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n"
-                                    "%s%s: %s\n%s: %s",
-                                    afg_tree_get_node_name (self->tree, node),
-                                    _("Category"), afg_category_to_string (category),
-                                    self->divisor > 1 ? _("Calls / step") : _("Calls"), calls_text,
-                                    self->divisor > 1 ? _("Total / step") : _("Total"), total,
-                                    self->divisor > 1 ? _("Self / step") : _("Self"), self_time,
-                                    npu, _("Of all"), of_all, _("Of zoom"), of_zoom);
-  return g_strconcat (markup, durations, NULL);
+  g_string_append_printf (markup, "<b>%s</b>", title);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const AfgTooltipRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *line = g_markup_printf_escaped ("\n%s: %s", row->label, row->value);
+
+      g_string_append (markup, line);
+    }
+  if (afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN) && rows->len > 0
+      && g_str_equal (((const AfgTooltipRow *) g_ptr_array_index (rows, rows->len - 1))->label, _("Call durations")))
+    g_string_append_printf (markup, "\n<small>%s</small>", _("min / p50 / p90 / p99 / max"));
+  return g_string_free (markup, FALSE);
 }
 
 /* The provider's markup, or the profile's. */

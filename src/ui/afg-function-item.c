@@ -50,7 +50,7 @@ afg_function_item_get_property (GObject *object, guint prop_id, GValue *value, G
       g_value_set_string (value, afg_function_item_get_name (self));
       break;
     case PROP_CATEGORY:
-      g_value_set_string (value, afg_category_to_string (f->category));
+      g_value_set_string (value, afg_category_to_label (f->category));
       break;
     case PROP_CALLS:
       g_value_set_int64 (value, f->calls);

@@ -39,6 +39,7 @@ struct _AfgFunctionPanel {
   guint                 placed : 1; /* the table/details split was set */
   guint32               frame;     /* the histogram's frame, AFG_NODE_NONE for the function */
   AfgColumn             weight;
+  guint                 divisor;   /* "Per step": the table's calls and times divided by it */
 };
 
 G_DEFINE_FINAL_TYPE (AfgFunctionPanel, afg_function_panel, GTK_TYPE_WIDGET)
@@ -60,8 +61,9 @@ typedef enum {
   COLUMN_PERCENT,
 } ColumnKind;
 
+/* Per step as the graph's tooltip divides: the share stays a share. */
 static char *
-cell_text (AfgFunctionItem *item, ColumnKind kind)
+cell_text (AfgFunctionItem *item, ColumnKind kind, guint divisor)
 {
   gint64 calls, self_ns, total_ns;
   double percent;
@@ -70,10 +72,10 @@ cell_text (AfgFunctionItem *item, ColumnKind kind)
                 "percent", &percent, NULL);
   switch (kind)
     {
-    case COLUMN_CALLS: return g_strdup_printf ("%" G_GINT64_FORMAT, calls);
-    case COLUMN_SELF: return afg_format_duration (self_ns);
-    case COLUMN_TOTAL: return afg_format_duration (total_ns);
-    case COLUMN_PERCENT: return g_strdup_printf ("%.1f%%", percent);
+    case COLUMN_CALLS: return afg_format_count ((double) calls / divisor);
+    case COLUMN_SELF: return afg_format_duration (self_ns / divisor);
+    case COLUMN_TOTAL: return afg_format_duration (total_ns / divisor);
+    case COLUMN_PERCENT: return afg_format_share (percent);
     case COLUMN_NAME: default: return g_strdup (afg_function_item_get_name (item));
     }
 }
@@ -167,12 +169,14 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
 {
+  AfgFunctionPanel *self = data;
+  ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "kind"));
   AfgFunctionItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = cell_text (item, GPOINTER_TO_INT (data));
+  g_autofree char *text = cell_text (item, kind, self->divisor);
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  if (GPOINTER_TO_INT (data) == COLUMN_NAME)
+  if (kind == COLUMN_NAME)
     gtk_widget_set_tooltip_text (label, text);
 }
 
@@ -195,7 +199,8 @@ add_column (AfgFunctionPanel *self, const char *title, ColumnKind kind)
   GtkColumnViewColumn *column;
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (kind));
+  g_object_set_data (G_OBJECT (factory), "kind", GINT_TO_POINTER (kind));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
   column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_sorter (column, sorter);
   gtk_column_view_column_set_resizable (column, TRUE);
@@ -588,6 +593,7 @@ afg_function_panel_init (AfgFunctionPanel *self)
   self->selected = AFG_FUNCTION_NONE;
   self->frame = AFG_NODE_NONE;
   self->weight = AFG_COLUMN_TOTAL_NS;
+  self->divisor = 1;
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), build_tabs (self));
   gtk_paned_set_end_child (GTK_PANED (self->paned), build_details (self));
@@ -803,4 +809,37 @@ afg_function_panel_set_weight (AfgFunctionPanel *self, AfgColumn weight)
   afg_kernel_list_set_weight (self->kernels, w);
   if (self->tree != NULL)
     load_tree (self, afg_tree_ref (self->tree));
+}
+
+/* Per step: the table's calls, self and total divided by @divisor (1:
+ * as they are), as the graph's tooltips show them. */
+void
+afg_function_panel_set_divisor (AfgFunctionPanel *self, guint divisor)
+{
+  g_return_if_fail (AFG_IS_FUNCTION_PANEL (self));
+  g_return_if_fail (divisor > 0);
+
+  if (divisor == self->divisor)
+    return;
+  self->divisor = divisor;
+  if (self->tree != NULL)
+    load_tree (self, afg_tree_ref (self->tree));
+}
+
+char *
+afg_function_panel_get_row_text (AfgFunctionPanel *self, guint position)
+{
+  g_autoptr(AfgFunctionItem) item = NULL;
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  for (ColumnKind kind = COLUMN_NAME; item != NULL && kind <= COLUMN_PERCENT; kind++)
+    {
+      g_autofree char *cell = cell_text (item, kind, self->divisor);
+
+      g_string_append_printf (text, "%s%s", kind > COLUMN_NAME ? "\t" : "", cell);
+    }
+  return g_string_free (text, FALSE);
 }

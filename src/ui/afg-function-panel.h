@@ -45,6 +45,11 @@ AfgDurationHistogram *afg_function_panel_get_histogram (AfgFunctionPanel *self);
 gboolean              afg_function_panel_is_busy       (AfgFunctionPanel *self);
 void                  afg_function_panel_set_weight    (AfgFunctionPanel *self,
                                                         AfgColumn         weight);
+void                  afg_function_panel_set_divisor   (AfgFunctionPanel *self,
+                                                        guint             divisor);
+/* Shown row @position's cells, tab-separated ("" past the end). */
+char                 *afg_function_panel_get_row_text  (AfgFunctionPanel *self,
+                                                        guint             position);
 /* The column view, for tests that sort by a column. */
 GtkColumnView        *afg_function_panel_get_column_view (AfgFunctionPanel *self);
 /* The Kernels tab. */

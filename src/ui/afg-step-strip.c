@@ -241,10 +241,11 @@ step_tooltip (AfgStepStrip *self, guint i)
   g_autofree char *duration = afg_format_duration (self->steps[i].end_ns - self->steps[i].start_ns);
   g_autofree char *text = NULL;
 
-  /* Translators: a bar of the step strip: "step 11 · 1.02 s" */
+  /* Translators: a bar of the step strip: "step 11 · 1.02 s wall", the
+   * step's wall-clock time */
   text = self->slow[i]
-    ? g_strdup_printf (_("step %" PRId64 " · %s · slow"), self->steps[i].id, duration)
-    : g_strdup_printf (_("step %" PRId64 " · %s"), self->steps[i].id, duration);
+    ? g_strdup_printf (_("step %" PRId64 " · %s wall · slow"), self->steps[i].id, duration)
+    : g_strdup_printf (_("step %" PRId64 " · %s wall"), self->steps[i].id, duration);
   if (self->device != NULL)
     {
       g_autofree char *parts = afg_device_split_describe (&self->device[i],

@@ -50,7 +50,7 @@ panel_in_step (AfgWindow *self)
       && afg_function_table_get_tree (table) == shown_tree (self);
 }
 
-/* The table's times follow the graph's weight (host or NPU); a diff
+/* The table's times follow the graph's weight and Per step; a diff
  * shows its own list instead. */
 static void
 sync_tree (AfgWindow *self)
@@ -62,6 +62,7 @@ sync_tree (AfgWindow *self)
   if (!panel_shown (self))
     return;
   afg_function_panel_set_weight (self->function_panel, afg_flame_view_get_weight (self->flame_view));
+  afg_function_panel_set_divisor (self->function_panel, _afg_window_steps_divisor (self));
   afg_function_panel_set_tree (self->function_panel, shown_tree (self));
   afg_diff_function_list_set_shape (self->diff_functions, diff ? afg_diff_view_get_shape (self->diff_view) : NULL);
 }
@@ -71,6 +72,16 @@ _afg_window_functions_sync (AfgWindow *self)
 {
   sync_tree (self);
   _afg_window_report_state (self);
+}
+
+/* Per step toggled: the same tree (and pick), its values divided anew.
+ * Not sync_tree(): while a new scope's layout is on its way the graph
+ * shows no tree, and the table would lose its pick. */
+void
+_afg_window_functions_sync_divisor (AfgWindow *self)
+{
+  if (panel_shown (self))
+    afg_function_panel_set_divisor (self->function_panel, _afg_window_steps_divisor (self));
 }
 
 /* Dims every frame but the picked function's, as the page does. */

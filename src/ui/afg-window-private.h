@@ -143,6 +143,8 @@ void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
 gboolean _afg_window_steps_escape        (AfgWindow       *self);
 guint    _afg_window_steps_divisor       (AfgWindow       *self);
+/* The status line's device time when the tree is scoped or divided. */
+char    *_afg_window_steps_describe_npu  (AfgWindow       *self);
 char    *_afg_window_steps_format_ns     (AfgWindow       *self,
                                           gint64           ns);
 char    *_afg_window_steps_describe      (AfgWindow       *self);
@@ -218,6 +220,8 @@ void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
 void     _afg_window_functions_dispose      (AfgWindow      *self);
 /* The panel follows what is on screen (a profile's tree or a diff). */
 void     _afg_window_functions_sync         (AfgWindow      *self);
+/* The panel's values follow Per step. */
+void     _afg_window_functions_sync_divisor (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);

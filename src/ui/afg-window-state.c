@@ -74,6 +74,7 @@
  *             Functions panel is shown, else empty
  *   explain   while the diff "Explain the Straggler" asked for shows, its
  *             words on when the straggler's steps start, else empty
+ *   status    the status bar's text
  * Tabs and newlines in values become spaces. */
 
 void
@@ -220,6 +221,7 @@ build_line (AfgWindow *self)
   append_match (self, line, graph);
   _afg_window_weight_append_state (self, line, graph);
   _afg_window_ranks_append_explain (self, line);
+  _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

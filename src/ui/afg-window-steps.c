@@ -117,6 +117,7 @@ show_values (AfgWindow *self, gint64 thread)
 {
   refill_threads (self, thread);
   afg_flame_view_set_divisor (self->flame_view, _afg_window_steps_divisor (self));
+  _afg_window_functions_sync_divisor (self);
   _afg_window_update_status (self);
 }
 
@@ -282,8 +283,9 @@ strip_summary (const AfgStep *steps, guint n)
     if (steps[i].end_ns - steps[i].start_ns > steps[slowest].end_ns - steps[slowest].start_ns)
       slowest = i;
   time = afg_format_duration (steps[slowest].end_ns - steps[slowest].start_ns);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step · slowest: step %" PRId64 " (%s)",
-                                       "%u steps · slowest: step %" PRId64 " (%s)", n),
+  /* TRANSLATORS: "22 steps · slowest: step 11 (1.02 s wall)", wall-clock time */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step · slowest: step %" PRId64 " (%s wall)",
+                                       "%u steps · slowest: step %" PRId64 " (%s wall)", n),
                           n, steps[slowest].id, time);
 }
 
@@ -419,10 +421,14 @@ describe_steps (AfgWindow *self)
   if (n == 0)
     return NULL;
   time = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
+  /* The host time of every thread added up: more than the steps' wall
+   * time when threads run at once. */
   if (words == NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s)", "all %u steps (%s)", n), n, time);
-  /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s)" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u of %u step, %s)", "%s (%u of %u steps, %s)", n),
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "all %u step (%s host time on all threads)",
+                                         "all %u steps (%s host time on all threads)", n), n, time);
+  /* TRANSLATORS: "steps 10–12 (3 of 22 steps, 1.72 s host time on all threads)" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u of %u step, %s host time on all threads)",
+                                       "%s (%u of %u steps, %s host time on all threads)", n),
                           words, scope->n_steps, n, time);
 }
 
@@ -476,6 +482,30 @@ _afg_window_steps_describe (AfgWindow *self)
   return steps != NULL ? g_steal_pointer (&steps) : g_steal_pointer (&device);
 }
 
+/* The device time the shown tree's frames launched: the scope's, divided
+ * as Per step divides; NULL for the whole profile as it is (the status
+ * line then gives the DB's linked and unlinked time) or without NPU data. */
+char *
+_afg_window_steps_describe_npu (AfgWindow *self)
+{
+  AfgTree *tree = _afg_window_get_tree (self);
+  guint divisor = _afg_window_steps_divisor (self);
+  const gint64 *tasks;
+  gint64 n_tasks = 0;
+  g_autofree char *time = NULL;
+  g_autofree char *count = NULL;
+
+  if (tree == NULL || !afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS)
+      || (!afg_tree_get_scope (tree)->bounded && divisor == 1))
+    return NULL;
+  tasks = afg_tree_get_column (tree, AFG_COLUMN_NPU_TASKS);
+  for (guint i = 0; i < afg_tree_get_n_nodes (tree); i++)
+    n_tasks += tasks[i];
+  time = _afg_window_steps_format_ns (self, afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
+  count = afg_format_count ((double) n_tasks / divisor);
+  return divisor > 1 ? g_strdup_printf (_("NPU %s linked (%s tasks / step)"), time, count)
+                     : g_strdup_printf (_("NPU %s linked (%s tasks)"), time, count);
+}
 
 /* The state line's step fields: the step under the pointer ("7" or
  * empty) and the slow ones ("5" or "5,9"). */

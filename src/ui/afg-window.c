@@ -114,7 +114,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
       percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
                                     afg_tree_get_value (_afg_window_get_tree (self), weight, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
-                              afg_tree_get_node_name (_afg_window_get_tree (self), node), total, percent);
+                              afg_tree_get_node_title (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
   _afg_window_transforms_update_actions (self);
@@ -396,18 +396,26 @@ _afg_window_fill_threads (AfgWindow *self)
   AfgTree *profile = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
-  g_autofree char *all = g_strdup_printf (_("All threads (%s)"), total);
+  /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
+  g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
 
   gtk_string_list_append (list, all);
   for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
     {
       const AfgThread *thread = afg_tree_get_thread (profile, i);
-      g_autofree char *entry = thread_entry (self, thread->node, thread->label);
+      g_autofree char *entry = thread_entry (self, thread->node, thread->title != NULL ? thread->title : thread->label);
 
       gtk_string_list_append (list, entry);
     }
   gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (list));
   gtk_drop_down_set_selected (self->thread_dropdown, 0);
+}
+
+/* ngettext takes an unsigned long: a count past it is plural. */
+static gulong
+plural_of (guint64 n)
+{
+  return n > G_MAXULONG ? 2 : (gulong) n;
 }
 
 static guint64
@@ -422,15 +430,24 @@ _afg_window_update_status (AfgWindow *self)
 {
   AfgTree *profile = _afg_window_get_tree (self);
   g_autofree char *scope = _afg_window_steps_describe (self);
-  g_autofree char *npu = _afg_window_weight_describe_npu (self);
+  g_autofree char *scoped_npu = _afg_window_steps_describe_npu (self);
+  g_autofree char *npu = scoped_npu ? g_steal_pointer (&scoped_npu) : _afg_window_weight_describe_npu (self);
   g_autoptr(GString) line = g_string_new (NULL);
   const AfgStats *s = afg_tree_get_stats (profile);
   guint threads = afg_tree_get_n_threads (profile);
+  guint frames = afg_tree_get_n_nodes (profile) - 1 - threads;
+  /* One count a fragment: each takes its own plural form. */
+  g_autofree char *used = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row used", "%'" PRIu64 " rows used",
+                                                        plural_of (s->used)), s->used);
+  g_autofree char *skipped = g_strdup_printf (_("%'" PRIu64 " skipped"), skipped_rows (s));
+  g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", threads), threads);
+  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
+  g_autofree char *overlaps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
+                                                            "%'" PRIu64 " partial overlaps", plural_of (s->partial_overlaps)),
+                                               s->partial_overlaps);
   g_autofree char *text = g_strdup_printf (
-    _("%s — %'" PRIu64 " rows used, %'" PRIu64 " skipped · %u threads · "
-      "%'u frames · %'" PRIu64 " partial overlaps · loaded in %.2f s"),
-    afg_document_get_source_name (afg_tree_get_document (profile)), s->used, skipped_rows (s), threads,
-    afg_tree_get_n_nodes (profile) - 1 - threads, s->partial_overlaps,
+    _("%s — %s, %s · %s · %s · %s · loaded in %.2f s"),
+    afg_document_get_source_name (afg_tree_get_document (profile)), used, skipped, thread_text, frame_text, overlaps,
     afg_document_get_load_seconds (afg_tree_get_document (profile)));
 
   /* The device time before the load counts: it still shows in a narrow

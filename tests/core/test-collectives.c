@@ -702,9 +702,9 @@ test_step_offset (void)
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpint (offset, ==, 4050);
   later = afg_job_explain_offset (3, a, 5, b);
-  g_assert_cmpstr (later, ==, "rank 3's steps start 4.0 µs later than rank 5's (mean over the 2 steps both have)");
+  g_assert_cmpstr (later, ==, "rank 3's steps start 4.1 µs later than rank 5's (mean over the 2 steps both have)");
   earlier = afg_job_explain_offset (5, b, 3, a);
-  g_assert_cmpstr (earlier, ==, "rank 5's steps start 4.0 µs earlier than rank 3's (mean over the 2 steps both have)");
+  g_assert_cmpstr (earlier, ==, "rank 5's steps start 4.1 µs earlier than rank 3's (mean over the 2 steps both have)");
   same = afg_job_explain_offset (3, a, 7, d);
   g_assert_cmpstr (same, ==, "rank 3's steps start when rank 7's do (the 1 step both have)");
   g_assert_false (afg_job_step_offset (a, c, &n, &offset));

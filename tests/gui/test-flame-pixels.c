@@ -559,7 +559,7 @@ test_tooltip_per_step (void)
   GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
   g_autofree char *one = afg_format_duration (1000);
   g_autofree char *three = afg_format_duration (3000);
-  g_autofree char *per_step = g_strdup_printf ("Calls / step: 1.0\nTotal / step: %s\nSelf / step: %s\n", one, one);
+  g_autofree char *per_step = g_strdup_printf ("Calls / step: 1\nTotal / step: %s\nSelf / step: %s\n", one, one);
   g_autofree char *whole = g_strdup_printf ("Calls: 3\nTotal: %s\nSelf: %s\n", three, three);
   guint32 node;
   GtkWidget *tooltip;

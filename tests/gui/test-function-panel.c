@@ -200,6 +200,35 @@ test_npu_weight (void)
   g_object_unref (panel);
 }
 
+/* Per step divides calls, self and total as the graph's tooltip does;
+ * the share stays the same. */
+static void
+test_per_step (void)
+{
+  g_autoptr(AfgTree) tree = make_tree ();
+  AfgFunctionPanel *panel = g_object_ref_sink (AFG_FUNCTION_PANEL (afg_function_panel_new ()));
+  g_auto(GStrv) whole = NULL;
+  g_auto(GStrv) per_step = NULL;
+  char *text;
+
+  afg_function_panel_set_tree (panel, tree);
+  whole = g_strsplit (text = afg_function_panel_get_row_text (panel, 0), "\t", -1);
+  g_free (text);
+  afg_function_panel_set_divisor (panel, 2);
+  per_step = g_strsplit (text = afg_function_panel_get_row_text (panel, 0), "\t", -1);
+  g_free (text);
+  g_assert_cmpuint (g_strv_length (whole), ==, 5);
+  g_assert_cmpstr (whole[0], ==, "h");
+  g_assert_cmpstr (per_step[0], ==, "h");
+  g_assert_cmpstr (whole[1], ==, "1");
+  g_assert_cmpstr (per_step[1], ==, "0.50");
+  g_assert_cmpstr (whole[3], ==, "5.0 µs");
+  g_assert_cmpstr (per_step[3], ==, "2.5 µs");
+  g_assert_cmpstr (per_step[4], ==, whole[4]);
+  settle (panel);
+  g_object_unref (panel);
+}
+
 /* Picking f: its callers (g, the top-level f has none), its callees (g)
  * and both its calls in the histogram; a frame narrows it to one call. */
 static void
@@ -239,5 +268,6 @@ main (int argc, char **argv)
   g_test_add_func ("/function-panel/npu-weight", test_npu_weight);
   g_test_add_func ("/function-panel/pick", test_pick);
   g_test_add_func ("/function-panel/npu-sandwich", test_npu_sandwich);
+  g_test_add_func ("/function-panel/per-step", test_per_step);
   return g_test_run ();
 }

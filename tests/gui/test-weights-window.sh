@@ -66,12 +66,12 @@ check_weight () {
   poll 5 tooltip_of "All threads" || fail "no tooltip on the root in $1"
   TIP=$(tr -d ' ' <<< "$TIP")
   case "$1:$TIP" in
-    host:*"Total:$text"*|npu:*"NPUtotal:$text"*|compute:*"NPUcompute:$text"*) ;;
-    comm:*"Communication:$text"*|exposed:*"Exposedcommunication:$text"*) ;;
+    host:*"Total:$text"*|npu:*"NPUtotal:$text"*|compute:*"Computetotal:$text"*) ;;
+    comm:*"Communicationtotal:$text"*|exposed:*"Exposedtotal:$text"*) ;;
     *) fail "the root's tooltip in $1 lacks $text: $TIP" ;;
   esac
   case "$TIP" in
-    *"Total:"*"NPUtotal:"*"NPUcompute:"*"Communication:"*"Exposedcommunication:"*) ;;
+    *"Total:"*"NPUtotal:"*"Computetotal:"*"Communicationtotal:"*"Exposedtotal:"*) ;;
     *) fail "the root's tooltip lacks a weight: $TIP" ;;
   esac
   search "$NEEDLE"

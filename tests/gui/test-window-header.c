@@ -193,6 +193,33 @@ test_flip_orientation (AfgGuiTreeFixture *f, gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkButton *
+find_action_button (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return GTK_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *found = find_action_button (c, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Reset Zoom shows "fit", not zoom-original's "1:1", which reads as "1". */
+static void
+test_reset_zoom_icon (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  AfgWindow *window = show_window (f, 800);
+  GtkButton *reset = find_action_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "win.reset-zoom");
+
+  g_assert_nonnull (reset);
+  g_assert_cmpstr (gtk_button_get_icon_name (reset), ==, "zoom-fit-best-symbolic");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -209,5 +236,6 @@ main (int argc, char *argv[])
   g_test_add ("/window/header-widths", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_header_widths, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/window/diff-header-widths", test_diff_header_widths);
   g_test_add ("/window/flip-orientation", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_flip_orientation, afg_gui_tree_fixture_tear_down);
+  g_test_add ("/window/reset-zoom-icon", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_reset_zoom_icon, afg_gui_tree_fixture_tear_down);
   return g_test_run ();
 }

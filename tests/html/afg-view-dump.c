@@ -2,8 +2,13 @@
 /* What the window's core shows of a profile, for the agreement test with
  * the page (agree.test.mjs): per frame `path\tcolour\tshare of all`, then
  * per query `search\tQUERY\tmatches\tshare` over all threads — the values
- * the window's tooltip, palette and match count use.
- * Usage: afg-view-dump DB [QUERY…] */
+ * the window's tooltip, palette and match count use. With --tooltip,
+ * the rows of the window's tooltip (afg-frame-tooltip.h) of each PATH
+ * ("pid/tid;frame;…") zoomed to ZOOM (a path too), `PATH\tLABEL\tVALUE`,
+ * of the tree with call durations; --tooltip-merged of the tree with
+ * address variants merged, as the window shows it by default.
+ * Usage: afg-view-dump DB [QUERY…]
+ *        afg-view-dump DB --tooltip|--tooltip-merged ZOOM PATH… */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,6 +16,7 @@
 #include "afg-flame-layout.h"
 #include "afg-flame-search.h"
 #include "afg-format.h"
+#include "afg-frame-tooltip.h"
 #include "afg-loader.h"
 #include "afg-tree-builder.h"
 
@@ -47,6 +53,45 @@ print_frames (const AfgTree *tree)
     }
 }
 
+static guint32
+find_path (const AfgTree *tree, const char *path)
+{
+  g_auto(GStrv) names = g_strsplit (path, ";", -1);
+  guint32 node = AFG_TREE_ROOT;
+
+  for (guint k = 0; names[k] != NULL; k++)
+    {
+      const AfgNode *n = afg_tree_get_node (tree, node);
+      guint32 found = AFG_NODE_NONE;
+
+      for (guint32 c = n->first_child; c < n->first_child + n->n_children && found == AFG_NODE_NONE; c++)
+        if (g_str_equal (afg_tree_get_node_name (tree, c), names[k]))
+          found = c;
+      if (found == AFG_NODE_NONE)
+        g_error ("no frame %s", path);
+      node = found;
+    }
+  return node;
+}
+
+static void
+print_tooltips (const AfgTree *tree, char **argv, int argc)
+{
+  guint32 zoom = find_path (tree, argv[0]);
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GPtrArray) rows = afg_frame_tooltip_rows (tree, find_path (tree, argv[i]), AFG_COLUMN_TOTAL_NS, 1, zoom);
+
+      for (guint r = 0; r < rows->len; r++)
+        {
+          const AfgTooltipRow *row = g_ptr_array_index (rows, r);
+
+          printf ("%s\t%s\t%s\n", argv[i], row->label, row->value);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -66,6 +111,15 @@ main (int argc, char **argv)
     {
       fprintf (stderr, "%s\n", error->message);
       return 1;
+    }
+  if (argc > 3 && (g_str_equal (argv[2], "--tooltip") || g_str_equal (argv[2], "--tooltip-merged")))
+    {
+      AfgTreeFlags flags = AFG_TREE_DURATIONS | (g_str_equal (argv[2], "--tooltip") ? 0 : AFG_TREE_MERGE_ADDRESSES);
+      g_autoptr(AfgTree) shown = afg_tree_build (document, NULL, flags, NULL, &error);
+
+      g_assert_no_error (error);
+      print_tooltips (shown, argv + 3, argc - 3);
+      return 0;
     }
   print_frames (tree);
   for (int q = 2; q < argc; q++)

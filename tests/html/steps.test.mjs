@@ -48,9 +48,9 @@ test('the strip has one bar per step, height by duration, the slow one marked', 
   const canvasH = await p.eval(() => document.getElementById('steps').clientHeight);
   assert.equal(bars[2].height, canvasH - 1);
   assert.ok(Math.abs(bars[1].height / bars[2].height - 150 / 750) < 0.05);
-  assert.equal(await p.page.textContent('#steps-info'), '3 steps · slowest: step 3 · 750 ns');
-  assert.equal(await hoverStep(p.page, 1), 'step 2 · 150 ns');
-  assert.equal(await hoverStep(p.page, 2), 'step 3 · 750 ns · slow');
+  assert.equal(await p.page.textContent('#steps-info'), '3 steps · slowest: step 3 · 750 ns wall');
+  assert.equal(await hoverStep(p.page, 1), 'step 2 · 150 ns wall');
+  assert.equal(await hoverStep(p.page, 2), 'step 3 · 750 ns wall · slow');
   assert.equal(await stat(p.page, 'scope'), 'whole profile (3 steps)');
   const s = await p.eval(() => window.flamegraph.state());
   assert.equal(s.stepCount, 3);
@@ -61,7 +61,7 @@ test('the strip has one bar per step, height by duration, the slow one marked', 
 
 test('a page exported with --steps 2-3 shows its scope and its tree', async () => {
   const p = await open(range);
-  assert.equal(await stat(p.page, 'scope'), 'steps 2–3 (2 of 3 steps, 900 ns)');
+  assert.equal(await stat(p.page, 'scope'), 'steps 2–3 (2 of 3 steps, 900 ns wall)');
   const bars = await p.eval(() => window.flamegraph.steps());
   assert.deepEqual(bars.map((b) => b.inScope), [false, true, true]);
   assert.deepEqual(await p.eval(() => window.flamegraph.dump()), [
@@ -95,7 +95,7 @@ test('"Per step" divides the values shown by the steps in scope', async () => {
   assert.match(tip, /Calls \/ step0\.50/);
   assert.match(tip, /Total \/ step50 ns/);
   assert.match(tip, /Self \/ step20 ns/);
-  assert.match(tip, /% of all11\.1%/);
+  assert.match(tip, /Of all11\.1%/);
   await p.page.click('#per-step');
   assert.equal(await stat(p.page, 'totalTime'), '900 ns');
   assert.doesNotMatch(await p.eval(() => location.hash), /perstep/);

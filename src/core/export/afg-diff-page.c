@@ -85,7 +85,8 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
     return afg_html_append_file (out, "flamegraph.css", error) && afg_html_append_file (out, "diff.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
-    return afg_html_append_file (out, "strings.js", error) && afg_html_append_file (out, "diff-strings.js", error)
+    return afg_html_append_file (out, "format.js", error) && afg_html_append_file (out, "strings.js", error)
+           && afg_html_append_file (out, "diff-strings.js", error)
            && afg_html_append_file (out, "kinds.js", error) && afg_html_append_file (out, "flamegraph.js", error)
            && afg_html_append_file (out, "diff-color.js", error)
            && afg_html_append_file (out, "merge.js", error) && afg_html_append_file (out, "diff.js", error);

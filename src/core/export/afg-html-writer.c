@@ -158,6 +158,7 @@ append_threads (GString *out, const AfgTree *tree)
       g_string_append_printf (out, "%s{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                               i > 0 ? "," : "", t->global_tid, t->pid, t->tid);
       afg_json_append_string (out, t->label);
+      afg_json_append_role (out, t->role);
       g_string_append_printf (out, ",\"calls\":%" G_GINT64_FORMAT ",\"total_ns\":%" G_GINT64_FORMAT,
                               afg_tree_get_value (tree, AFG_COLUMN_CALLS, t->node),
                               afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, t->node));
@@ -222,14 +223,14 @@ log_step (gint64 v)
  * the nearest step (±2.2 %). Most frames of a training loop replay the
  * same call and take one digit. */
 static void
-append_page_durations (GString *out, const AfgTree *tree)
+append_durations_as (GString *out, const AfgTree *tree, const char *key)
 {
   const gint64 *calls = afg_tree_get_column (tree, AFG_COLUMN_CALLS);
   const gint64 *total = afg_tree_get_column (tree, AFG_COLUMN_TOTAL_NS);
 
   if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN))
     return;
-  g_string_append (out, ",\"durations\":\"");
+  g_string_append_printf (out, ",\"%s\":\"", key);
   for (guint32 i = 1 + afg_tree_get_n_threads (tree); i < afg_tree_get_n_nodes (tree); i++)
     {
       gint64 min = afg_tree_get_value (tree, AFG_COLUMN_DURATION_MIN, i);
@@ -249,6 +250,31 @@ append_page_durations (GString *out, const AfgTree *tree)
         }
     }
   g_string_append_c (out, '"');
+}
+
+static void
+append_page_durations (GString *out, const AfgTree *tree)
+{
+  append_durations_as (out, tree, "durations");
+}
+
+/* The page merges address variants itself (merge.js), but cannot combine
+ * the percentiles of the frames it merges: the durations of the core's
+ * merged tree, whose frames are the page's merged frames in the same
+ * order, so that the page shows what the window shows. Only when the
+ * names have addresses and no transform reshaped the tree. */
+static void
+append_merged_durations (GString *out, const AfgTree *tree)
+{
+  g_autoptr(AfgTree) merged = NULL;
+
+  if (!afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN) || afg_tree_get_transforms (tree) != NULL
+      || (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0)
+    return;
+  merged = afg_tree_build (afg_tree_get_document (tree), afg_tree_get_scope (tree),
+                           afg_tree_get_flags (tree) | AFG_TREE_MERGE_ADDRESSES, NULL, NULL);
+  if (merged != NULL && afg_tree_get_n_nodes (merged) < afg_tree_get_n_nodes (tree))
+    append_durations_as (out, merged, "merged_durations");
 }
 
 /* Most frames launch nothing: only the others are sent, as varint
@@ -338,6 +364,7 @@ append_data (GString *out, const AfgTree *tree)
   append_npu_nodes (out, tree);
   afg_html_append_kinds (out, tree);
   append_page_durations (out, tree);
+  append_merged_durations (out, tree);
   g_string_append_c (out, '}');
 }
 
@@ -356,7 +383,8 @@ append_piece (GString *out, const char *marker, gsize len, gpointer data, GError
   if (strncmp (marker, "@AFG_STYLE@", len) == 0)
     return append_page_file (out, "flamegraph.css", error);
   if (strncmp (marker, "@AFG_SCRIPT@", len) == 0)
-    return append_page_file (out, "strings.js", error) && append_page_file (out, "steps.js", error)
+    return append_page_file (out, "format.js", error) && append_page_file (out, "strings.js", error)
+           && append_page_file (out, "steps.js", error)
            && append_page_file (out, "kinds.js", error) && append_page_file (out, "functions.js", error)
            && append_page_file (out, "merge.js", error) && append_page_file (out, "transforms.js", error)
            && append_page_file (out, "flamegraph.js", error);

@@ -276,10 +276,19 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t, AfgJsonNod
   g_string_append_printf (out, "{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                           t->global_tid, t->pid, t->tid);
   afg_json_append_string (out, t->label);
+  afg_json_append_role (out, t->role);
   append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
   g_string_append_c (out, ',');
   afg_json_append_children (out, tree, t->node, afg_json_node_writer_open, writer);
   g_string_append_c (out, '}');
+}
+
+/* Absent for a thread without a role: earlier readers see the same bytes. */
+void
+afg_json_append_role (GString *out, AfgThreadRole role)
+{
+  if (role != AFG_THREAD_ROLE_NONE)
+    g_string_append_printf (out, ",\"role\":\"%s\"", afg_thread_role_to_key (role));
 }
 
 /* null when the DB has no NPU data: the node and thread fields are then absent too. */

@@ -39,6 +39,11 @@ void afg_json_append_stats  (GString        *out,
 void afg_json_append_npu    (GString           *out,
                              const AfgNpuStats *npu);
 
+/* ,"role":"main" (afg_thread_role_to_key) of a thread with a role; nothing
+ * for one without. */
+void afg_json_append_role   (GString           *out,
+                             AfgThreadRole      role);
+
 /* "source":{"file","bytes"} of JSON v1: the DB's name and size. */
 void afg_json_append_source (GString           *out,
                              const AfgDocument *document);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "afg-category.h"
 
 typedef struct {
@@ -58,4 +60,18 @@ afg_category_to_string (AfgCategory category)
 
   g_return_val_if_fail (category < AFG_N_CATEGORIES, "unknown");
   return names[category];
+}
+
+const char *
+afg_category_to_label (AfgCategory category)
+{
+  static const char * const labels[] = {
+    [AFG_CATEGORY_PYTHON] = N_("Python"),
+    [AFG_CATEGORY_PYTHON_FRAMEWORK] = N_("Python framework"),
+    [AFG_CATEGORY_CANN] = N_("CANN"),
+    [AFG_CATEGORY_UNKNOWN] = N_("Other"),
+  };
+
+  g_return_val_if_fail (category < AFG_N_CATEGORIES, _("Other"));
+  return _(labels[category]);
 }

@@ -19,6 +19,9 @@ struct _AfgDocument {
   guint32        *merged_names;  /* per string: its afg_address_merge()d string */
   AfgEventStore  *events;
   GArray         *steps;  /* AfgStep, by id */
+  GArray         *step_tids;    /* gint64 per used ProfilerStep# row, until the seal */
+  guint8         *thread_roles; /* AfgThreadRole per thread of the event store */
+  guint32        *thread_titles; /* string index per thread: afg_thread_role_describe() */
   AfgNpuData     *npu;          /* NULL without usable TASK/CONNECTION_IDS */
   char           *npu_warning;  /* why tables that are there gave no NPU data */
   GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */

@@ -6,6 +6,7 @@
 #include "afg-address.h"
 #include "afg-document-private.h"
 #include "afg-format.h"
+#include "afg-thread-role.h"
 
 static void
 document_clear (gpointer data)
@@ -16,6 +17,9 @@ document_clear (gpointer data)
   g_free (self->source_name);
   afg_event_store_free (self->events);
   g_clear_pointer (&self->steps, g_array_unref);
+  g_clear_pointer (&self->step_tids, g_array_unref);
+  g_free (self->thread_roles);
+  g_free (self->thread_titles);
   g_free (self->merged_names);
   afg_npu_data_free (self->npu);
   g_free (self->npu_warning);
@@ -36,6 +40,7 @@ afg_document_new (const char *source_path, guint64 source_bytes)
   self->kind_warnings = g_ptr_array_new_with_free_func (g_free);
   self->events = afg_event_store_new ();
   self->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
+  self->step_tids = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_mutex_init (&self->idle_lock);
   afg_string_table_init (&self->strings);
   return self;
@@ -59,6 +64,38 @@ merge_addresses (AfgDocument *self)
     self->merged_names[i] = i;
 }
 
+static void
+assign_roles (AfgDocument *self)
+{
+  guint n = self->strings.strings->len;
+  g_autofree guint8 *name_roles = g_new (guint8, MAX (n, 1));
+
+  for (guint32 i = 0; i < n; i++)
+    name_roles[i] = (guint8) afg_thread_role_of_name (afg_string_table_get (&self->strings, i));
+  self->thread_roles = g_new0 (guint8, MAX (afg_event_store_get_n_threads (self->events), 1));
+  afg_thread_roles_assign (self->events, name_roles, (const gint64 *) self->step_tids->data,
+                           self->step_tids->len, self->thread_roles);
+  g_clear_pointer (&self->step_tids, g_array_unref);
+}
+
+/* The titles are strings of the document so that a tree's threads can
+ * point at them for as long as the tree lives. */
+static void
+add_thread_titles (AfgDocument *self)
+{
+  guint n = afg_event_store_get_n_threads (self->events);
+
+  self->thread_titles = g_new0 (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const AfgEventThread *t = afg_event_store_get_thread (self->events, i);
+      g_autofree char *title = afg_thread_role_describe (self->thread_roles[i],
+                                                         afg_string_table_get (&self->strings, t->label));
+
+      self->thread_titles[i] = afg_string_table_add (&self->strings, title);
+    }
+}
+
 void
 afg_document_seal (AfgDocument *self)
 {
@@ -70,6 +107,8 @@ afg_document_seal (AfgDocument *self)
 
       afg_event_store_set_label (self->events, i, afg_string_table_add (&self->strings, label));
     }
+  assign_roles (self);
+  add_thread_titles (self);
   merge_addresses (self);
   afg_string_table_freeze (&self->strings);
 }
@@ -230,4 +269,18 @@ const GPtrArray *
 afg_document_get_kind_warnings (const AfgDocument *self)
 {
   return self->kind_warnings;
+}
+
+AfgThreadRole
+afg_document_get_thread_role (const AfgDocument *self, guint index)
+{
+  g_return_val_if_fail (index < afg_event_store_get_n_threads (self->events), AFG_THREAD_ROLE_NONE);
+  return (AfgThreadRole) self->thread_roles[index];
+}
+
+const char *
+afg_document_get_thread_title (const AfgDocument *self, guint index)
+{
+  g_return_val_if_fail (index < afg_event_store_get_n_threads (self->events), NULL);
+  return afg_string_table_get (&self->strings, self->thread_titles[index]);
 }

@@ -6,6 +6,7 @@
 #include "afg-category.h"
 #include "afg-event-store.h"
 #include "afg-npu.h"
+#include "afg-thread-role.h"
 
 G_BEGIN_DECLS
 
@@ -80,6 +81,12 @@ const AfgNpuKernel   *afg_document_get_npu_kernels  (const AfgDocument *self);
 /* Why tables of the kinds, though present, were not read: one line
  * each, translated (char *); empty when nothing is wrong. */
 const GPtrArray      *afg_document_get_kind_warnings (const AfgDocument *self);
+/* What thread @index of the event store does (afg_thread_roles_assign). */
+AfgThreadRole         afg_document_get_thread_role  (const AfgDocument *self,
+                                                     guint              index);
+/* "main · pid/tid", or "pid/tid" for a thread without a role. */
+const char           *afg_document_get_thread_title (const AfgDocument *self,
+                                                     guint              index);
 /* The string index of the tree root's name ("All threads", translated). */
 guint32               afg_document_get_root_name    (const AfgDocument *self);
 

@@ -312,7 +312,9 @@ static gboolean
 add_thread (Builder *self, guint index, const AfgEventThread *t)
 {
   AfgThread thread = { t->global_tid, t->pid, t->tid,
-                       afg_document_get_string (self->tree->document, t->label), 0 };
+                       afg_document_get_string (self->tree->document, t->label), 0,
+                       afg_document_get_thread_role (self->tree->document, index),
+                       afg_document_get_thread_title (self->tree->document, index) };
   guint32 mark = (guint32) self->nodes.len;
   gboolean merge = (self->tree->flags & AFG_TREE_MERGE_ADDRESSES) != 0;
   gboolean durations = has_durations (self);

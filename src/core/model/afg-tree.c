@@ -150,6 +150,19 @@ afg_tree_get_node_name (const AfgTree *self, guint32 node)
   return afg_document_get_string (self->document, self->nodes[node].name);
 }
 
+const char *
+afg_tree_get_node_title (const AfgTree *self, guint32 node)
+{
+  const AfgNode *n;
+
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  n = &self->nodes[node];
+  if (!afg_tree_is_frame (self, node) && n->thread != AFG_THREAD_NONE && self->threads[n->thread].node == node
+      && self->threads[n->thread].title != NULL)
+    return self->threads[n->thread].title;
+  return afg_document_get_string (self->document, n->name);
+}
+
 gboolean
 afg_tree_is_frame (const AfgTree *self, guint32 node)
 {

@@ -84,6 +84,8 @@ typedef struct {
   guint32      tid;
   const char  *label;   /* "pid/tid" */
   guint32      node;    /* node index of this thread */
+  AfgThreadRole role;
+  const char  *title;   /* "main · pid/tid" (afg_thread_role_describe) */
 } AfgThread;
 
 typedef enum {
@@ -136,6 +138,9 @@ gint64            afg_tree_get_value         (const AfgTree  *self,
 guint             afg_tree_get_n_threads     (const AfgTree  *self);
 const AfgThread  *afg_tree_get_thread        (const AfgTree  *self,
                                               guint           index);
+/* What the views show for @node: a thread's title, else its name. */
+const char       *afg_tree_get_node_title    (const AfgTree  *self,
+                                              guint32         node);
 gboolean          afg_tree_is_empty          (const AfgTree  *self);
 /* For an empty tree, sets AFG_LOAD_ERROR_EMPTY ("FILE: no usable rows in
  * PYTORCH_API", its hint from afg_load_error_get_hint) and returns FALSE:

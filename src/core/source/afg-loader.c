@@ -66,6 +66,7 @@ typedef struct {
   gboolean     reports;
   AfgStats     stats;
   GArray      *steps;     /* AfgStep, in row order */
+  GArray      *step_tids; /* gint64: the global tid of each used ProfilerStep# row */
   AfgIntMap    slot_map;
   GArray      *slots;
   gint64       last_tid;
@@ -297,6 +298,7 @@ read_row (Reader *r, const AfgRow *row)
   if (afg_string_table_is_step (&r->ctx->document->strings, name))
     {
       r->stats.profiler_steps++;
+      g_array_append_val (r->step_tids, global_tid);
       record_step (r, name, start, end);
     }
   else if (end <= start)
@@ -401,6 +403,7 @@ reader_init (Reader *r, guint index, LoadContext *ctx, sqlite3 *db)
     }
   r->slots = g_array_new (FALSE, FALSE, sizeof (ThreadSlot));
   r->steps = g_array_new (FALSE, FALSE, sizeof (AfgStep));
+  r->step_tids = g_array_new (FALSE, FALSE, sizeof (gint64));
   afg_int_map_init (&r->slot_map, 64);
 }
 
@@ -411,6 +414,7 @@ reader_clear (Reader *r)
     afg_chunk_list_free (g_array_index (r->slots, ThreadSlot, i).head);
   g_clear_pointer (&r->slots, g_array_unref);
   g_clear_pointer (&r->steps, g_array_unref);
+  g_clear_pointer (&r->step_tids, g_array_unref);
   afg_int_map_clear (&r->slot_map);
   free_scratch (r);
 }
@@ -797,7 +801,10 @@ static void
 collect_steps (LoadContext *ctx, Reader readers[N_READERS], guint n)
 {
   for (guint i = 0; i < n; i++)
-    g_array_append_vals (ctx->document->steps, readers[i].steps->data, readers[i].steps->len);
+    {
+      g_array_append_vals (ctx->document->steps, readers[i].steps->data, readers[i].steps->len);
+      g_array_append_vals (ctx->document->step_tids, readers[i].step_tids->data, readers[i].step_tids->len);
+    }
   dedup_steps (ctx->document->steps);
 }
 

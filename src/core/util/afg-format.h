@@ -5,11 +5,18 @@
 
 G_BEGIN_DECLS
 
-/* "950 ns", "12.3 µs", "4.56 ms", "7.89 s" */
+/* What the window, the CLI and the page (data/html/format.js) print, the
+ * same text for the same value; negative values take U+2212 (−). */
+
+/* "950 ns", "12.3 µs", "193.76 ms", "7.891 s" */
 char *afg_format_duration (gint64 ns);
 /* "12.3%" of @part in @whole; "0%" when @whole is 0 */
 char *afg_format_percent  (gint64 part,
                            gint64 whole);
+/* @p percent: "12.3%", "0.68%" (two significant digits under 10 %). */
+char *afg_format_share    (double p);
+/* "1,234"; a fraction under 100 with two decimals ("0.50"). */
+char *afg_format_count    (double n);
 
 /* "+300 µs", "−1.20 ms": a change, its sign always written */
 char *afg_format_signed_duration (double ns);
