@@ -102,13 +102,29 @@ kind_id (sqlite3_stmt *stmt, int col)
   return afg_column_int64 (stmt, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id) ? id : AFG_TASK_NO_ID;
 }
 
-static AfgTaskKind
-task_kind (TraceRead *self, sqlite3_stmt *stmt)
+/* @id of STRING_IDS as the document's string, AFG_DEVICE_NO_NAME when
+ * it names none. */
+static guint32
+document_string (const TraceRead *self, gint64 id)
 {
-  gint64 name_id;
+  guint32 index;
 
-  return afg_task_kinds_classify (afg_npu_tasks_get_kinds (self->npu), kind_id (stmt, 4), kind_id (stmt, 5),
-                                  kind_id (stmt, 6), &name_id);
+  return id != AFG_TASK_NO_ID && afg_string_table_find_id (&self->document->strings, id, &index)
+           ? index : AFG_DEVICE_NO_NAME;
+}
+
+/* The kind, the name (a compute task's kernel, else its type) and
+ * whether it is one of the profiler's markers. */
+static void
+classify (TraceRead *self, sqlite3_stmt *stmt, AfgDeviceTask *task)
+{
+  AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (self->npu);
+  gint64 name_id = AFG_TASK_NO_ID, type = kind_id (stmt, 6);
+
+  task->kind = afg_task_kinds_classify (kinds, kind_id (stmt, 4), kind_id (stmt, 5), type, &name_id);
+  task->name = document_string (self, task->kind == AFG_TASK_KIND_COMPUTE && name_id != AFG_TASK_NO_ID
+                                        ? name_id : type);
+  task->profiling = afg_task_kinds_is_profiling (kinds, type);
 }
 
 static gint64
@@ -134,7 +150,7 @@ launch_for (TraceRead *self, guint64 candidate)
 static void
 add_task (TraceRead *self, sqlite3_stmt *stmt)
 {
-  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER };
+  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER, FALSE, AFG_DEVICE_NO_NAME };
   gint64 ns, connection_id;
   guint64 candidate;
 
@@ -146,8 +162,22 @@ add_task (TraceRead *self, sqlite3_stmt *stmt)
   if (afg_column_int64 (stmt, 4, &connection_id) == AFG_VALUE_OK
       && afg_npu_tasks_find_row (self->npu, connection_id, &candidate))
     task.launch = launch_for (self, candidate);
-  task.kind = task_kind (self, stmt);
+  classify (self, stmt, &task);
   g_array_append_val (self->out->tasks, task);
+}
+
+static void
+add_collectives (TraceRead *self)
+{
+  gsize n;
+  const AfgCollective *ops = afg_task_kinds_get_collectives (afg_npu_tasks_get_kinds (self->npu), &n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      AfgDeviceCollective op = { ops[i].start_ns, ops[i].end_ns, document_string (self, ops[i].name_id) };
+
+      g_array_append_val (self->out->collectives, op);
+    }
 }
 
 static int
@@ -194,6 +224,7 @@ read_tasks (TraceRead *self)
   if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
     return rc;
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
+  add_collectives (self);
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
