@@ -61,6 +61,8 @@ set_accels (GtkApplication *app)
     { "win.pop-transform", "<Control>z" },
     { "win.show-help-overlay", "<Control>question" },
     { "app.quit", "<Control>q" },
+    { "win.chart-next", "F3" },
+    { "win.chart-prev", "<Shift>F3" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

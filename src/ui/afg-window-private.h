@@ -58,6 +58,7 @@ struct _AfgWindow {
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
   struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
+  struct _AfgWindowChart *chart;       /* afg-window-chart.c */
 
   guint                 flipped : 1;
 };
@@ -197,6 +198,13 @@ void     _afg_window_functions_dispose      (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);
+
+/* afg-window-chart.c */
+typedef struct _AfgWindowChart AfgWindowChart;
+void     _afg_window_chart_init         (AfgWindow      *self);
+void     _afg_window_chart_dispose      (AfgWindow      *self);
+void     _afg_window_chart_append_state (AfgWindow      *self,
+                                         GString        *line);
 
 /* afg-window-weight.c */
 void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);

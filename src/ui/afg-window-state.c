@@ -201,6 +201,7 @@ build_line (AfgWindow *self)
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
+  _afg_window_chart_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
