@@ -16,7 +16,7 @@
 #define AXIS_HEIGHT 34.0
 #define ROW_HEIGHT 16.0
 #define LANE_GAP 6.0
-#define GUTTER 120.0
+#define GUTTER 150.0
 #define MIN_LABEL_WIDTH 24.0
 #define MIN_VIEW_NS 100
 #define MAX_LINKS 2000
@@ -60,7 +60,8 @@ struct _AfgStackChart {
   gint64         view_start;
   gint64         view_end;
   GArray        *lanes;        /* LaneGeom */
-  double         content_height;
+  double         content_height;  /* of the host lanes, which scroll */
+  double         band_height;     /* of the device lanes, kept at the bottom */
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
   guint          hscroll_policy : 1;
@@ -171,11 +172,19 @@ scroll_y (AfgStackChart *self)
   return self->vadjustment ? gtk_adjustment_get_value (self->vadjustment) : 0;
 }
 
+/* Where the device lanes begin: they stay in view under the host
+ * lanes, which scroll, so that a task and its launching row show together. */
+static double
+band_top (AfgStackChart *self)
+{
+  return gtk_widget_get_height (GTK_WIDGET (self)) - self->band_height;
+}
+
 /* The top of a lane in widget coordinates. */
 static double
 lane_top (AfgStackChart *self, const LaneGeom *lane)
 {
-  return AXIS_HEIGHT + lane->y - scroll_y (self);
+  return lane->host ? AXIS_HEIGHT + lane->y - scroll_y (self) : band_top (self) + lane->y;
 }
 
 static void
@@ -186,7 +195,7 @@ layout_lanes (AfgStackChart *self)
   g_array_set_size (self->lanes, 0);
   if (self->store == NULL)
     {
-      self->content_height = 0;
+      self->content_height = self->band_height = 0;
       return;
     }
   for (guint t = 0; t < afg_chart_store_get_n_threads (self->store); t++)
@@ -196,6 +205,8 @@ layout_lanes (AfgStackChart *self)
       g_array_append_val (self->lanes, lane);
       y += lane.height + LANE_GAP;
     }
+  self->content_height = y;
+  y = afg_chart_store_get_n_lanes (self->store) > 0 ? LANE_GAP : 0;
   for (guint l = 0; l < afg_chart_store_get_n_lanes (self->store); l++)
     {
       LaneGeom lane = { FALSE, l, y, ROW_HEIGHT };
@@ -203,7 +214,7 @@ layout_lanes (AfgStackChart *self)
       g_array_append_val (self->lanes, lane);
       y += lane.height + LANE_GAP;
     }
-  self->content_height = y;
+  self->band_height = y;
 }
 
 static const LaneGeom *
@@ -214,7 +225,8 @@ find_lane (AfgStackChart *self, double y, gboolean host, guint index)
       const LaneGeom *lane = &g_array_index (self->lanes, LaneGeom, i);
       double top = lane_top (self, lane);
 
-      if (y < 0 ? lane->host == host && lane->index == index : y >= top && y < top + lane->height)
+      if (y < 0 ? lane->host == host && lane->index == index
+                : lane->host == (y < band_top (self)) && y >= top && y < top + lane->height)
         return lane;
     }
   return NULL;
@@ -225,7 +237,7 @@ find_lane (AfgStackChart *self, double y, gboolean host, guint index)
 static void
 sync_adjustments (AfgStackChart *self)
 {
-  double height = gtk_widget_get_height (GTK_WIDGET (self)) - AXIS_HEIGHT;
+  double height = MAX (1, gtk_widget_get_height (GTK_WIDGET (self)) - AXIS_HEIGHT - self->band_height);
 
   self->syncing = TRUE;
   if (self->hadjustment != NULL)
@@ -503,7 +515,7 @@ draw_idle (AfgStackChart *self, cairo_t *cr, double height)
   if (idle == NULL)
     return;
   spans = afg_spans_get (idle, &n);
-  cairo_set_source_rgba (cr, 0.878, 0.106, 0.141, 0.10);  /* red 3, faint: the NPU is free */
+  cairo_set_source_rgba (cr, 0.878, 0.106, 0.141, 0.08);  /* red 3, faint: the NPU is free */
   for (gsize i = 0; i < n; i++)
     {
       double x0, x1;
@@ -619,7 +631,7 @@ static void
 draw_gutter (AfgStackChart *self, cairo_t *cr, const GdkRGBA *fg, const GdkRGBA *bg, double height)
 {
   cairo_set_source_rgba (cr, bg->red, bg->green, bg->blue, 1);
-  cairo_rectangle (cr, 0, AXIS_HEIGHT, GUTTER, height - AXIS_HEIGHT);
+  cairo_rectangle (cr, 0, AXIS_HEIGHT, GUTTER, band_top (self) - AXIS_HEIGHT);
   cairo_fill (cr);
   for (guint i = 0; i < self->lanes->len; i++)
     {
@@ -628,7 +640,7 @@ draw_gutter (AfgStackChart *self, cairo_t *cr, const GdkRGBA *fg, const GdkRGBA 
       g_autofree char *text = NULL;
       PangoLayout *layout;
 
-      if (top + lane->height < AXIS_HEIGHT || top > height)
+      if (lane->host && (top + lane->height < AXIS_HEIGHT || top > band_top (self) - ROW_HEIGHT))
         continue;
       text = lane_label (self, lane);
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
@@ -717,6 +729,31 @@ draw_links (AfgStackChart *self, cairo_t *cr)
   cairo_stroke (cr);
 }
 
+/* The host lanes between the axis and the device band, the band below. */
+static void
+clip_lanes (AfgStackChart *self, cairo_t *cr, gboolean host, double width, double height)
+{
+  cairo_save (cr);
+  if (host)
+    cairo_rectangle (cr, 0, AXIS_HEIGHT, width, MAX (0, band_top (self) - AXIS_HEIGHT));
+  else
+    cairo_rectangle (cr, 0, band_top (self), width, self->band_height);
+  cairo_clip (cr);
+}
+
+static void
+draw_band (AfgStackChart *self, cairo_t *cr, double width, double height, const GdkRGBA *fg)
+{
+  if (self->band_height == 0)
+    return;
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.06);
+  cairo_rectangle (cr, 0, band_top (self), width, self->band_height);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.4);
+  cairo_rectangle (cr, 0, band_top (self), width, 1);
+  cairo_fill (cr);
+}
+
 static void
 afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -733,9 +770,16 @@ afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (fg.red + fg.green + fg.blue > 1.5)
     bg = (GdkRGBA) { 0.14, 0.14, 0.14, 1 };
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  draw_band (self, cr, width, height, &fg);
   draw_idle (self, cr, height);
-  for (guint i = 0; i < self->lanes->len; i++)
-    draw_lane (self, cr, &g_array_index (self->lanes, LaneGeom, i), height);
+  for (int host = 0; host < 2; host++)
+    {
+      clip_lanes (self, cr, host, width, height);
+      for (guint i = 0; i < self->lanes->len; i++)
+        if (g_array_index (self->lanes, LaneGeom, i).host == host)
+          draw_lane (self, cr, &g_array_index (self->lanes, LaneGeom, i), height);
+      cairo_restore (cr);
+    }
   draw_links (self, cr);
   draw_axis (self, cr, &fg, &bg);
   draw_steps (self, cr, height, &fg);
@@ -895,10 +939,7 @@ on_pressed (GtkGestureClick *click, int n_press, double x, double y, AfgStackCha
 {
   Hit hit = hit_at (self, x, y);
 
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (n_press == 1)
-    select_hit (self, &hit);
-  else if (n_press == 2 && hit.kind != HIT_NONE)
+  if (n_press == 2 && hit.kind != HIT_NONE)
     {
       gint64 margin = (hit.task.end - hit.task.start) / 20;
 
@@ -910,6 +951,22 @@ static void
 on_drag_begin (GtkGestureDrag *drag, double x, double y, AfgStackChart *self)
 {
   self->drag_start = self->view_start;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+/* A press released where it was is a click: it picks the box there. The
+ * drag sees every press, where a click gesture may drop one that comes
+ * soon after another elsewhere. */
+static void
+on_drag_end (GtkGestureDrag *drag, double dx, double dy, AfgStackChart *self)
+{
+  double x, y;
+  Hit hit;
+
+  if (dx * dx + dy * dy > 9 || !gtk_gesture_drag_get_start_point (drag, &x, &y))
+    return;
+  hit = hit_at (self, x, y);
+  select_hit (self, &hit);
 }
 
 static void
@@ -1121,6 +1178,7 @@ add_controllers (AfgStackChart *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);

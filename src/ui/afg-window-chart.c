@@ -31,7 +31,8 @@ struct _AfgWindowChart {
   GtkStack      *chart_stack;   /* the chart, or a message */
   GtkLabel      *message;
   GtkWidget     *flame_page;    /* the flame graph's scrolled window */
-  GtkPaned      *paned;         /* the two, stacked */
+  GtkPaned      *paned;         /* the two, stacked (owned while not shown) */
+  GtkBox        *box;           /* what the layout shows: one page or the paned */
   char          *layout;
   AfgDocument   *document;      /* the store's, or the one being read */
   GCancellable  *load_cancellable;
@@ -409,17 +410,41 @@ change_sync (GSimpleAction *action, GVariant *state, gpointer data)
 
 /* ---- layout ---- */
 
+/* Off its parent, a reference held. A paned keeps taking presses on its
+ * handle where it was once a child is hidden: the pages move instead. */
+static GtkWidget *
+take (GtkWidget *widget)
+{
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+
+  g_object_ref (widget);
+  if (GTK_IS_PANED (parent) && gtk_paned_get_start_child (GTK_PANED (parent)) == widget)
+    gtk_paned_set_start_child (GTK_PANED (parent), NULL);
+  else if (GTK_IS_PANED (parent))
+    gtk_paned_set_end_child (GTK_PANED (parent), NULL);
+  else if (GTK_IS_BOX (parent))
+    gtk_box_remove (GTK_BOX (parent), widget);
+  return widget;
+}
+
 static void
 apply_layout (AfgWindow *self)
 {
   AfgWindowChart *c = chart_of (self);
+  int height = gtk_widget_get_height (GTK_WIDGET (c->box));
+  g_autoptr(GtkWidget) flame = take (c->flame_page);
+  g_autoptr(GtkWidget) chart = take (GTK_WIDGET (c->chart_stack));
+  g_autoptr(GtkWidget) paned = take (GTK_WIDGET (c->paned));
 
-  int height = gtk_widget_get_height (GTK_WIDGET (c->paned));
-
-  gtk_widget_set_visible (c->flame_page, g_strcmp0 (c->layout, "chart") != 0);
-  gtk_widget_set_visible (GTK_WIDGET (c->chart_stack), chart_shown (c));
-  /* Both: half each, however little the chart had before. */
-  gtk_paned_set_position (c->paned, height > 0 ? height / 2 : 300);
+  if (g_strcmp0 (c->layout, "both") == 0)
+    {
+      gtk_paned_set_start_child (c->paned, flame);
+      gtk_paned_set_end_child (c->paned, chart);
+      gtk_paned_set_position (c->paned, height > 0 ? height / 2 : 300);
+      gtk_box_append (c->box, paned);
+    }
+  else
+    gtk_box_append (c->box, chart_shown (c) ? chart : flame);
   if (chart_shown (c) && c->document == NULL && _afg_window_get_tree (self) != NULL)
     on_tree_changed (self);
 }
@@ -515,21 +540,20 @@ make_chart_page (AfgWindowChart *c)
 }
 
 /* The flame graph's scrolled window (the start of the Functions paned)
- * moves into a vertical paned whose other side is the chart. */
+ * moves into a box that holds it, the chart, or both in a vertical
+ * paned. */
 static void
 wrap_graph (AfgWindow *self, AfgWindowChart *c)
 {
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-
-  c->paned = GTK_PANED (paned);
-  c->flame_page = gtk_paned_get_start_child (self->functions_paned);
-  g_object_ref (c->flame_page);
-  gtk_paned_set_start_child (self->functions_paned, paned);
-  gtk_paned_set_start_child (GTK_PANED (paned), c->flame_page);
-  g_object_unref (c->flame_page);
-  gtk_paned_set_end_child (GTK_PANED (paned), make_chart_page (c));
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  c->box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  c->paned = GTK_PANED (g_object_ref_sink (gtk_paned_new (GTK_ORIENTATION_VERTICAL)));
+  gtk_paned_set_shrink_start_child (c->paned, FALSE);
+  gtk_paned_set_shrink_end_child (c->paned, FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (c->paned), TRUE);
+  c->flame_page = g_object_ref (gtk_paned_get_start_child (self->functions_paned));
+  gtk_paned_set_start_child (self->functions_paned, GTK_WIDGET (c->box));
+  g_object_ref_sink (make_chart_page (c));
+  gtk_box_append (c->box, c->flame_page);
 }
 
 static void
@@ -571,6 +595,9 @@ _afg_window_chart_dispose (AfgWindow *self)
   g_signal_handlers_disconnect_by_data (c->chart, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);
   g_clear_pointer (&c->document, afg_document_unref);
+  g_clear_object (&c->paned);
+  g_clear_object (&c->flame_page);
+  g_clear_object (&c->chart_stack);
   g_free (c->layout);
   g_free (c);
   self->chart = NULL;
