@@ -79,6 +79,9 @@ struct _AfgStackChart {
   GHashTable    *colors;       /* name -> packed rgb + 1 */
   guint          n_drawn;
   gint64         drag_start;
+  gint64         paint_start;   /* µs, of the frame being painted after a change */
+  gboolean       changed;       /* the view changed since the last frame */
+  gulong         paint_handlers[2];
 };
 
 static void afg_stack_chart_scrollable_init (GtkScrollableInterface *iface);
@@ -1029,6 +1032,49 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
     }
 }
 
+/* ---- frame timing (the benchmarks' figures) ---- */
+
+/* What one frame takes after the view changed, from the frame clock's
+ * paint phase (layout done) to the end of drawing and rendering. */
+static void
+on_paint (GdkFrameClock *clock, AfgStackChart *self)
+{
+  self->paint_start = self->changed ? g_get_monotonic_time () : 0;
+  self->changed = FALSE;
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, AfgStackChart *self)
+{
+  if (self->paint_start == 0)
+    return;
+  g_debug ("chart frame %.1f ms, %u boxes", (g_get_monotonic_time () - self->paint_start) / 1000.0, self->n_drawn);
+  self->paint_start = 0;
+}
+
+static void
+afg_stack_chart_realize (GtkWidget *widget)
+{
+  AfgStackChart *self = AFG_STACK_CHART (widget);
+  GdkFrameClock *clock;
+
+  GTK_WIDGET_CLASS (afg_stack_chart_parent_class)->realize (widget);
+  clock = gtk_widget_get_frame_clock (widget);
+  self->paint_handlers[0] = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), self);
+  self->paint_handlers[1] = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
+}
+
+static void
+afg_stack_chart_unrealize (GtkWidget *widget)
+{
+  AfgStackChart *self = AFG_STACK_CHART (widget);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->paint_handlers); i++)
+    g_clear_signal_handler (&self->paint_handlers[i], clock);
+  GTK_WIDGET_CLASS (afg_stack_chart_parent_class)->unrealize (widget);
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -1147,6 +1193,8 @@ afg_stack_chart_class_init (AfgStackChartClass *klass)
   widget_class->measure = afg_stack_chart_measure;
   widget_class->size_allocate = afg_stack_chart_size_allocate;
   widget_class->query_tooltip = afg_stack_chart_query_tooltip;
+  widget_class->realize = afg_stack_chart_realize;
+  widget_class->unrealize = afg_stack_chart_unrealize;
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
@@ -1279,6 +1327,7 @@ afg_stack_chart_set_view (AfgStackChart *self, gint64 start, gint64 end)
     return;
   self->view_start = start;
   self->view_end = start + len;
+  self->changed = TRUE;
   sync_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[VIEW_CHANGED], 0);

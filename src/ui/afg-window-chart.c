@@ -96,9 +96,9 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     }
   g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
   store = afg_chart_store_new (req->document, tasks);
-  g_debug ("chart store %.1f ms, tasks %" G_GUINT64_FORMAT " B, rows %" G_GUINT64_FORMAT " B",
-           (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_task_bytes (store),
-           afg_chart_store_get_row_bytes (store));
+  g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
+           G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
+           afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
   g_task_return_pointer (task, store, (GDestroyNotify) afg_chart_store_free);
 }
 
