@@ -8,7 +8,7 @@
 # the flame graph is the tree of the visible range (its root total as
 # the rows' overlap with the range, computed here with sqlite3), and back
 # to the step's once Sync range is off. With AFG_SCREENSHOT_DIR set, the
-# window is saved there as stack-chart.png.
+# window is saved there as screenshot-window-chart.png.
 # Usage: test-stack-chart.sh ASCEND_FLAMEGRAPH SAMPLES_DIR
 EXE=$1
 SAMPLES=$2
@@ -195,6 +195,6 @@ if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
   act win.chart-pan -0.45
   barrier
   hover_at "$WID" 5 5
-  import -window "$WID" "$AFG_SCREENSHOT_DIR/stack-chart.png"
+  import -window "$WID" "$AFG_SCREENSHOT_DIR/screenshot-window-chart.png"
 fi
 stop_app
