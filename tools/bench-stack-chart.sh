@@ -9,7 +9,8 @@
 # pans (win.chart-zoom, win.chart-pan through the test control channel,
 # docs/test-state-line.md): each frame's time from the frame clock's
 # paint phase to the end of its drawing and rendering, as the widget
-# logs it (G_MESSAGES_DEBUG=afg-stack-chart), median and maximum.
+# logs it (G_MESSAGES_DEBUG=afg-stack-chart), median and maximum; then
+# the chart shown again, once read, from the flame graph alone.
 # Usage: tools/bench-stack-chart.sh BUILD_DIR [ROWS]   (default 1000000)
 set -euo pipefail
 build=$(realpath "${1:?usage: tools/bench-stack-chart.sh BUILD_DIR [ROWS]}")
@@ -71,3 +72,12 @@ for _ in $(seq 40); do echo "action win.chart-pan 0.05" >&9; barrier; done
 echo "action win.chart-home" >&9; barrier
 for _ in $(seq 40); do echo "action win.chart-pan 0.05" >&9; barrier; done
 frames "$from" | stats pan
+
+# Shown again once read: the flame graph alone, then the chart.
+echo "action win.layout 'flame'" >&9; barrier
+from=$(( $(wc -l < "$log") + 1 ))
+t0=$EPOCHREALTIME
+echo "action win.layout 'chart'" >&9
+until tail -n +"$from" "$log" | grep -aq 'chart frame'; do sleep 0.005; done
+t1=$EPOCHREALTIME
+echo "shown again: $(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms from the action to the first frame"

@@ -1059,6 +1059,7 @@ afg_stack_chart_realize (GtkWidget *widget)
   GdkFrameClock *clock;
 
   GTK_WIDGET_CLASS (afg_stack_chart_parent_class)->realize (widget);
+  self->changed = TRUE;  /* the first frame shown is timed too */
   clock = gtk_widget_get_frame_clock (widget);
   self->paint_handlers[0] = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), self);
   self->paint_handlers[1] = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
