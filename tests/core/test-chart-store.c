@@ -14,6 +14,7 @@
 #include "afg-task-kinds.h"
 #include "afg-test-db.h"
 #include "afg-trace-reader.h"
+#include "afg-tree.h"
 
 typedef AfgTestDb ChartTestDb;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChartTestDb, afg_test_db_free)
@@ -325,12 +326,42 @@ test_tasks (void)
   g_array_unref (c.tasks);
 }
 
+/* No TASK table: rows only, no device lane; rows past the depth limit
+ * are cut as the tree cuts them. */
+static void
+test_no_device (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autoptr(GError) error = NULL;
+  const AfgChartRow *rows;
+  guint64 n;
+
+  for (guint i = 0; i < AFG_MAX_DEPTH + 2; i++)
+    afg_test_db_add (db, GTID (1, 1), i, 10000 - i, "deep");
+  document = afg_test_db_load_document (db);
+  tasks = afg_trace_reader_read (document, NULL, &error);
+  g_assert_no_error (error);
+  store = afg_chart_store_new (document, tasks);
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 0);
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 0);
+  g_assert_cmpuint (afg_chart_store_get_n_depths (store, 0), ==, AFG_MAX_DEPTH);
+  rows = afg_chart_store_get_rows (store, 0, &n);
+  g_assert_cmpuint (n, ==, AFG_MAX_DEPTH + 2);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH - 1].depth, ==, AFG_MAX_DEPTH - 1);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH].depth, ==, AFG_CHART_NONE);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH + 1].depth, ==, AFG_CHART_NONE);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
   g_test_add_func ("/chart-store/tasks", test_tasks);
+  g_test_add_func ("/chart-store/no-device", test_no_device);
   g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/chart-store/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/chart-store/generated", test_generated);
