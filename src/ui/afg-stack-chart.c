@@ -670,6 +670,7 @@ typedef struct {
   guint          thread;
   guint64        event;
   guint          n;
+  gboolean       skip_comm;  /* the row's collectives have their line */
 } LinkRun;
 
 static gboolean
@@ -677,7 +678,8 @@ link_task (const AfgChartTask *task, gpointer data)
 {
   LinkRun *run = data;
 
-  if (task->launch_thread != run->thread || task->launch_event != run->event)
+  if (task->launch_thread != run->thread || task->launch_event != run->event
+      || (run->skip_comm && task->kind == AFG_TASK_KIND_COMMUNICATION))
     return TRUE;
   cairo_move_to (run->cr, run->row_x, run->row_y);
   cairo_line_to (run->cr, (x_of (run->self, task->start) + x_of (run->self, task->end)) / 2, run->y);
@@ -702,7 +704,7 @@ row_box (AfgStackChart *self, guint thread, guint64 event, double *x, double *y)
 static void
 draw_links (AfgStackChart *self, cairo_t *cr)
 {
-  LinkRun run = { self, cr, 0, 0, 0, 0, 0, 0 };
+  LinkRun run = { self, cr, 0, 0, 0, 0, 0, 0, FALSE };
 
   if (self->hover.kind == HIT_ROW)
     {
@@ -720,14 +722,20 @@ draw_links (AfgStackChart *self, cairo_t *cr)
     return;
   cairo_set_source_rgba (cr, 0, 0, 0, 0.7);
   cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < self->lanes->len && run.n < MAX_LINKS; i++)
+  /* A collective's tasks are one line, to its box: the collectives
+   * first, then the other lanes without the communication tasks. */
+  for (int collectives = 1; collectives >= 0; collectives--)
     {
-      const LaneGeom *lane = &g_array_index (self->lanes, LaneGeom, i);
+      for (guint i = 0; i < self->lanes->len && run.n < MAX_LINKS; i++)
+        {
+          const LaneGeom *lane = &g_array_index (self->lanes, LaneGeom, i);
 
-      if (lane->host)
-        continue;
-      run.y = lane_top (self, lane);
-      afg_chart_store_visit_tasks (self->store, lane->index, self->view_start, self->view_end, link_task, &run);
+          if (lane->host || afg_chart_store_get_lane (self->store, lane->index)->collectives != collectives)
+            continue;
+          run.y = lane_top (self, lane);
+          afg_chart_store_visit_tasks (self->store, lane->index, self->view_start, self->view_end, link_task, &run);
+        }
+      run.skip_comm = self->hover.kind == HIT_ROW && run.n > 0;
     }
   cairo_stroke (cr);
 }

@@ -240,7 +240,7 @@ rules_store (AfgDocument **document)
   afg_test_db_add_task_on (db, 5000000000, 5000000000 + 6000000000, AFG_TEST_NULL, 0, 2);
   afg_test_db_add_task_on (db, 80, 80, AFG_TEST_NULL, 1, 5);
   afg_test_db_add_typed_task (db, 40, 45, AFG_TEST_NULL, "PROFILING_ENABLE");
-  afg_test_db_add_collective (db, 100, 400, AFG_TEST_NULL, "hcom_allReduce__1_0_1");
+  afg_test_db_add_collective (db, 100, 400, 70, "hcom_allReduce__1_0_1");
   *document = afg_test_db_load_document (db);
   tasks = afg_trace_reader_read (*document, NULL, &error);
   g_assert_no_error (error);
@@ -322,6 +322,8 @@ test_tasks (void)
   g_assert_cmpstr (afg_document_get_string (document, g_array_index (c.tasks, AfgChartTask, 0).name), ==,
                    "hcom_allReduce__1_0_1");
   g_assert_cmpuint (g_array_index (c.tasks, AfgChartTask, 0).kind, ==, AFG_TASK_KIND_COMMUNICATION);
+  /* Launched by the row its connection id reaches, as its tasks are. */
+  g_assert_cmpuint (g_array_index (c.tasks, AfgChartTask, 0).launch_event, ==, 3);
   g_assert_cmpuint (afg_chart_store_get_task_bytes (store), <, 4 * 16 + 4 * 24 + 64);
   g_array_unref (c.tasks);
 }

@@ -324,7 +324,13 @@ pack (AfgChartStore *self, const AfgDeviceTasks *tasks, const Sorted *s)
       p.kind_launch = (guint32) t->kind << LAUNCH_BITS | launch_ordinal (self, tasks, t->launch);
     }
   else
-    p.name = g_array_index (tasks->collectives, AfgDeviceCollective, s->index - tasks->tasks->len).name;
+    {
+      const AfgDeviceCollective *op = &g_array_index (tasks->collectives, AfgDeviceCollective,
+                                                      s->index - tasks->tasks->len);
+
+      p.name = op->name;
+      p.kind_launch = (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | launch_ordinal (self, tasks, op->launch);
+    }
   return p;
 }
 

@@ -43,6 +43,7 @@ typedef struct {
   gint64  start_ns;
   gint64  end_ns;
   guint32 name;    /* opName as the document's string, or AFG_DEVICE_NO_NAME */
+  guint32 launch;  /* by its connectionId, as a task's; AFG_DEVICE_NO_LAUNCH */
 } AfgDeviceCollective;
 
 typedef struct {

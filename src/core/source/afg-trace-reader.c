@@ -174,7 +174,12 @@ add_collectives (TraceRead *self)
 
   for (gsize i = 0; i < n; i++)
     {
-      AfgDeviceCollective op = { ops[i].start_ns, ops[i].end_ns, document_string (self, ops[i].name_id) };
+      AfgDeviceCollective op = { ops[i].start_ns, ops[i].end_ns, document_string (self, ops[i].name_id),
+                                 AFG_DEVICE_NO_LAUNCH };
+      guint64 candidate;
+
+      if (afg_npu_tasks_find_row (self->npu, ops[i].link, &candidate))
+        op.launch = launch_for (self, candidate);
 
       g_array_append_val (self->out->collectives, op);
     }
@@ -224,9 +229,9 @@ read_tasks (TraceRead *self)
   if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
     return rc;
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
-  add_collectives (self);
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
+  add_collectives (self);
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   order = afg_source_rowid_order (self->db, "TASK");
   task_sql = g_strdup_printf ("SELECT startNs, endNs, deviceId, streamId, connectionId, %s FROM TASK%s",
