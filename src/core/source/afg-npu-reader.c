@@ -773,11 +773,13 @@ afg_npu_tasks_index (AfgNpuTasks *self)
 }
 
 int
-afg_npu_tasks_read (sqlite3 *db, const AfgStringTable *types, GPtrArray *warnings, AfgNpuTasks **out)
+afg_npu_tasks_read (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const AfgStringTable *types,
+                    GPtrArray *warnings, AfgNpuTasks **out)
 {
   AfgNpuTasks *self = afg_npu_tasks_new ();
   int rc;
 
+  afg_npu_tasks_set_direct (self, btree, cancellable);
   afg_npu_tasks_check_kinds (self, db, warnings);
   rc = afg_npu_tasks_read_tasks (self, db);
   if (rc == SQLITE_OK)

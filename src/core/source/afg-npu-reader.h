@@ -48,8 +48,12 @@ afg_npu_is_link (gint64 id)
 typedef struct _AfgNpuTasks AfgNpuTasks;
 
 /* Returns an SQLite result code; *@out is set on SQLITE_OK, with the
- * kinds read (afg_npu_tasks_read_kinds without kernels). */
+ * kinds read (afg_npu_tasks_read_kinds without kernels). With @btree
+ * (may be NULL) the tables are read directly where they can be, as the
+ * loader reads them (afg_npu_tasks_set_direct). */
 int          afg_npu_tasks_read   (sqlite3          *db,
+                                   const AfgBtree   *btree,
+                                   GCancellable     *cancellable,
                                    const AfgStringTable *types,
                                    GPtrArray        *warnings,
                                    AfgNpuTasks     **out);

@@ -221,7 +221,8 @@ read_tasks (TraceRead *self)
   g_autofree char *problem = afg_npu_table_problem (self->db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
   int rc;
 
-  if ((rc = afg_npu_tasks_read (self->db, &self->document->strings, warnings, &self->npu)) != SQLITE_OK
+  if ((rc = afg_npu_tasks_read (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                    warnings, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
   afg_vec_init (&self->rows, sizeof (guint64), 0);
