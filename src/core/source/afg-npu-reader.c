@@ -177,12 +177,9 @@ task_time (const AfgRow *row, gint64 *ns)
 }
 
 gboolean
-afg_npu_task_time (sqlite3_stmt *stmt, gint64 *ns)
+afg_npu_row_time (const AfgRow *row, gint64 *ns)
 {
-  AfgRow row;
-
-  afg_row_from_stmt (stmt, 2, &row);
-  return task_time (&row, ns);
+  return task_time (row, ns);
 }
 
 static inline gboolean
