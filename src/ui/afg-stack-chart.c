@@ -362,6 +362,8 @@ typedef struct {
   guint          thread;
   gint64         from;    /* where this walk began */
   gint64         resume;  /* where the walk goes on after a pixel column, or 0 */
+  double         filled_to;  /* the pixel column filled last ends here */
+  guint          skipped;    /* boxes skipped since, in a row */
 } DrawRun;
 
 static gboolean
@@ -396,9 +398,35 @@ outline (cairo_t *cr, double x, double y, double w, const GdkRGBA *color, double
   cairo_stroke (cr);
 }
 
-/* Draws a box of [@start, @end) at @run->y; FALSE when it was under a
- * pixel wide: the column was filled and @run->resume set past it. */
-static gboolean
+/* Draws a box of [@start, @end) at @run->y. A box under a pixel wide
+ * fills its pixel column once; the boxes after it in a filled column are
+ * skipped, and after MAX_SKIPPED of them in a row the walk stops
+ * (FALSE) to go on past the column with a binary search
+ * (@run->resume). */
+#define MAX_SKIPPED 32
+
+typedef enum {
+  BOX_DRAW,
+  BOX_SKIP,
+  BOX_STOP,
+} BoxFate;
+
+/* Before anything is looked up for the box. */
+static BoxFate
+box_fate (DrawRun *run, gint64 start, gint64 end)
+{
+  AfgStackChart *self = run->self;
+  double x0 = MAX (x_of (self, start), GUTTER);
+
+  if (x0 >= run->filled_to || x_of (self, end) - x0 >= 1.0)
+    return BOX_DRAW;
+  if (++run->skipped <= MAX_SKIPPED)
+    return BOX_SKIP;
+  run->resume = MAX (time_of (self, run->filled_to), run->from + 1);
+  return BOX_STOP;
+}
+
+static void
 draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 name)
 {
   AfgStackChart *self = run->self;
@@ -407,6 +435,7 @@ draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 
   double x1 = MIN (x_of (self, end), right);
 
   self->n_drawn++;
+  run->skipped = 0;
   cairo_set_source_rgba (run->cr, color->red, color->green, color->blue, color->alpha);
   if (x1 - x0 < 1.0)
     {
@@ -414,14 +443,12 @@ draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 
 
       cairo_rectangle (run->cr, column, run->y, 1, ROW_HEIGHT - 1);
       cairo_fill (run->cr);
-      /* Past the box too: boxes of one row of the lane do not overlap. */
-      run->resume = MAX (MAX (time_of (self, column + 1), end), run->from + 1);
-      return FALSE;
+      run->filled_to = column + 1;
+      return;
     }
   cairo_rectangle (run->cr, x0, run->y, x1 - x0 - (x1 - x0 > 3 ? 1 : 0), ROW_HEIGHT - 1);
   cairo_fill (run->cr);
   draw_label (self, run->cr, name, x0, run->y, x1 - x0);
-  return TRUE;
 }
 
 static gboolean
@@ -429,25 +456,27 @@ draw_row (guint64 event, const AfgChartRow *row, gpointer data)
 {
   DrawRun *run = data;
   AfgStackChart *self = run->self;
-  const AfgEventThread *t = afg_event_store_get_thread (
-      afg_document_get_events (afg_chart_store_get_document (self->store)), run->thread);
-  guint32 name = t->events[event].name;
+  AfgDocument *document = afg_chart_store_get_document (self->store);
+  BoxFate fate = box_fate (run, row->start, row->end);
+  guint32 name;
   GdkRGBA color;
-  double x0 = MAX (x_of (self, row->start), GUTTER);
-  double w = x_of (self, row->end) - x0;
-  gboolean selected = self->has_selected && self->selected_thread == run->thread && self->selected_event == event;
-  gboolean instance = is_instance (self, run->thread, event);
+  double x0, w;
 
+  if (fate != BOX_DRAW)
+    return fate == BOX_SKIP;
+  name = afg_event_store_get_thread (afg_document_get_events (document), run->thread)->events[event].name;
   if (self->merge)
-    name = afg_document_get_merged_name (afg_chart_store_get_document (self->store), name);
+    name = afg_document_get_merged_name (document, name);
   row_color (self, name, &color);
-  if (!draw_box (run, row->start, row->end, &color, name))
-    return FALSE;
-  if (instance)
+  draw_box (run, row->start, row->end, &color, name);
+  x0 = MAX (x_of (self, row->start), GUTTER);
+  w = MAX (x_of (self, row->end) - x0, 1);
+  if (is_instance (self, run->thread, event))
     outline (run->cr, x0, run->y, w, &highlight_color, 2);
-  if (selected)
+  if (self->has_selected && self->selected_thread == run->thread && self->selected_event == event)
     {
       GdkRGBA black = { 0, 0, 0, 1 };
+
       outline (run->cr, x0, run->y, w, &black, 2);
     }
   return TRUE;
@@ -457,8 +486,12 @@ static gboolean
 draw_task (const AfgChartTask *task, gpointer data)
 {
   DrawRun *run = data;
+  BoxFate fate = box_fate (run, task->start, task->end);
 
-  return draw_box (run, task->start, task->end, &kind_colors[task->kind], task->name);
+  if (fate != BOX_DRAW)
+    return fate == BOX_SKIP;
+  draw_box (run, task->start, task->end, &kind_colors[task->kind], task->name);
+  return TRUE;
 }
 
 /* Walks one row of boxes from the view's start, again after each pixel
@@ -473,6 +506,8 @@ draw_run (DrawRun *run, gboolean host, guint index, guint depth)
     {
       run->resume = 0;
       run->from = from;
+      run->filled_to = 0;
+      run->skipped = 0;
       if (host)
         afg_chart_store_visit_rows (self->store, index, depth, from, self->view_end, draw_row, run);
       else
@@ -486,7 +521,7 @@ static void
 draw_lane (AfgStackChart *self, cairo_t *cr, const LaneGeom *lane, double height)
 {
   double top = lane_top (self, lane);
-  DrawRun run = { self, cr, top, lane->index, 0, 0 };
+  DrawRun run = { self, cr, top, lane->index, 0, 0, 0, 0 };
 
   if (top + lane->height < AXIS_HEIGHT || top > height)
     return;
