@@ -80,7 +80,8 @@ struct _AfgStackChart {
   guint          n_drawn;
   gint64         drag_start;
   gint64         paint_start;   /* µs, of the frame being painted after a change */
-  gint64         draw_us;       /* the last snapshot's drawing */
+  gint64         draw_us;       /* the last picture's drawing */
+  GdkTexture    *picture;       /* all but the hover's links, until something else changes */
   gboolean       changed;       /* the view changed since the last frame */
   gulong         paint_handlers[2];
 };
@@ -236,6 +237,14 @@ find_lane (AfgStackChart *self, double y, gboolean host, guint index)
   return NULL;
 }
 
+/* The picture is drawn again at the next frame. */
+static void
+invalidate (AfgStackChart *self)
+{
+  g_clear_object (&self->picture);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* ---- adjustments ---- */
 
 static void
@@ -276,7 +285,7 @@ static void
 on_vadjustment_changed (GtkAdjustment *adjustment, AfgStackChart *self)
 {
   if (!self->syncing)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    invalidate (self);
 }
 
 static void
@@ -779,20 +788,18 @@ draw_links (AfgStackChart *self, cairo_t *cr)
 /* The picture drawn straight into pixels and handed over as a texture:
  * recorded cairo commands (gtk_snapshot_append_cairo) would be replayed
  * one by one when rendered, and a frame holds tens of thousands of boxes. */
-static void
-append_surface (GtkSnapshot *snapshot, cairo_surface_t *surface, double width, double height)
+static GdkTexture *
+surface_texture (cairo_surface_t *surface)
 {
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
 
   cairo_surface_flush (surface);
   bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
                                       (gsize) cairo_image_surface_get_stride (surface)
                                       * cairo_image_surface_get_height (surface),
                                       (GDestroyNotify) cairo_surface_destroy, surface);
-  texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface), cairo_image_surface_get_height (surface),
-                                    GDK_MEMORY_DEFAULT, bytes, cairo_image_surface_get_stride (surface));
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gdk_memory_texture_new (cairo_image_surface_get_width (surface), cairo_image_surface_get_height (surface),
+                                 GDK_MEMORY_DEFAULT, bytes, cairo_image_surface_get_stride (surface));
 }
 
 /* The host lanes between the axis and the device band, the band below. */
@@ -820,21 +827,18 @@ draw_band (AfgStackChart *self, cairo_t *cr, double width, double height, const 
   cairo_fill (cr);
 }
 
-static void
-afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+static GdkTexture *
+draw_picture (AfgStackChart *self, double width, double height)
 {
-  AfgStackChart *self = AFG_STACK_CHART (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
+  GtkWidget *widget = GTK_WIDGET (self);
   int scale = gtk_widget_get_scale_factor (widget);
   GdkRGBA fg, bg = { 0.98, 0.98, 0.98, 1 };
   cairo_surface_t *surface;
   cairo_t *cr;
   gint64 t0 = g_get_monotonic_time ();
+  GdkTexture *texture;
 
   self->n_drawn = 0;
-  if (self->store == NULL || width <= GUTTER || height <= AXIS_HEIGHT)
-    return;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   if (fg.red + fg.green + fg.blue > 1.5)
     bg = (GdkRGBA) { 0.14, 0.14, 0.14, 1 };
@@ -851,13 +855,43 @@ afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           draw_lane (self, cr, &g_array_index (self->lanes, LaneGeom, i), height);
       cairo_restore (cr);
     }
-  draw_links (self, cr);
   draw_axis (self, cr, &fg, &bg);
   draw_steps (self, cr, height, &fg);
   draw_gutter (self, cr, &fg, &bg, height);
   cairo_destroy (cr);
-  append_surface (snapshot, surface, width, height);
+  texture = surface_texture (surface);
   self->draw_us = g_get_monotonic_time () - t0;
+  return texture;
+}
+
+/* The picture, drawn again only when what it shows changed; the hover's
+ * links over it, which change as the pointer moves. */
+static void
+afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  AfgStackChart *self = AFG_STACK_CHART (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
+  cairo_t *cr;
+
+  if (self->store == NULL || width <= GUTTER || height <= AXIS_HEIGHT)
+    {
+      self->n_drawn = 0;
+      return;
+    }
+  if (self->picture != NULL && (gdk_texture_get_width (self->picture) != (int) (width * scale)
+                                || gdk_texture_get_height (self->picture) != (int) (height * scale)))
+    g_clear_object (&self->picture);
+  if (self->picture == NULL)
+    self->picture = draw_picture (self, width, height);
+  gtk_snapshot_append_texture (snapshot, self->picture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->hover.kind == HIT_NONE)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (GUTTER, AXIS_HEIGHT, width - GUTTER,
+                                                                 height - AXIS_HEIGHT));
+  draw_links (self, cr);
+  cairo_destroy (cr);
 }
 
 /* ---- hit-testing ---- */
@@ -979,6 +1013,7 @@ set_hover (AfgStackChart *self, Hit hit)
   if (same_hit (&hit, &self->hover))
     return;
   self->hover = hit;
+  /* Only the links change: the picture is kept. */
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[HOVER_CHANGED], 0);
 }
@@ -1153,6 +1188,7 @@ static void
 afg_stack_chart_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
   sync_adjustments (AFG_STACK_CHART (widget));
+  g_clear_object (&AFG_STACK_CHART (widget)->picture);
 }
 
 static void
@@ -1184,6 +1220,7 @@ afg_stack_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->store, afg_chart_store_free);
   g_clear_pointer (&self->instances, g_array_unref);
+  g_clear_object (&self->picture);
   g_array_unref (self->lanes);
   g_hash_table_unref (self->layouts);
   g_hash_table_unref (self->colors);
@@ -1401,7 +1438,7 @@ afg_stack_chart_set_view (AfgStackChart *self, gint64 start, gint64 end)
   self->view_end = start + len;
   self->changed = TRUE;
   sync_adjustments (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }
 
@@ -1442,7 +1479,7 @@ afg_stack_chart_reset_view (AfgStackChart *self)
 
   afg_stack_chart_set_view (self, self->scope_start, self->scope_end);
   sync_adjustments (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
 }
 
 gboolean
@@ -1463,7 +1500,7 @@ afg_stack_chart_set_selected (AfgStackChart *self, guint thread, guint64 event)
   self->has_selected = self->store != NULL && thread < afg_chart_store_get_n_threads (self->store);
   self->selected_thread = thread;
   self->selected_event = event;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[ROW_SELECTED], 0);
 }
 
@@ -1476,7 +1513,7 @@ afg_stack_chart_set_instances (AfgStackChart *self, guint thread, GArray *events
   self->instances = events;
   self->instance_thread = thread;
   self->instance = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
 }
 
 /* The view keeps its length around the row, unless the row is longer:
@@ -1513,7 +1550,7 @@ afg_stack_chart_step_instance (AfgStackChart *self, gboolean forward)
   else
     self->instance = (int) ((self->instance + (forward ? 1 : n - 1)) % n);
   show_row (self, self->instance_thread, g_array_index (self->instances, guint64, self->instance));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   return TRUE;
 }
 
@@ -1553,5 +1590,5 @@ afg_stack_chart_set_merge (AfgStackChart *self, gboolean merge)
   self->merge = merge;
   g_hash_table_remove_all (self->layouts);
   g_hash_table_remove_all (self->colors);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
 }
