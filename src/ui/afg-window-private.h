@@ -61,6 +61,7 @@ struct _AfgWindow {
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
   struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
+  struct _AfgWindowChart *chart;       /* afg-window-chart.c */
 
   guint                 flipped : 1;
 };
@@ -225,6 +226,17 @@ void     _afg_window_functions_sync_divisor (AfgWindow      *self);
 void     _afg_window_functions_append_state (AfgWindow      *self,
                                              GString        *line,
                                              gboolean        graph);
+
+/* afg-window-chart.c */
+typedef struct _AfgWindowChart AfgWindowChart;
+void     _afg_window_chart_init         (AfgWindow      *self);
+void     _afg_window_chart_dispose      (AfgWindow      *self);
+/* F3 without a search: the chart's next (or previous) row of the node
+ * selected in the flame graph. */
+void     _afg_window_chart_step         (AfgWindow      *self,
+                                         gboolean        forward);
+void     _afg_window_chart_append_state (AfgWindow      *self,
+                                         GString        *line);
 
 /* afg-window-weight.c */
 void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Stepping through a search's matches: F3 and Shift+F3 anywhere in the
- * window, Enter and Shift+Enter in the search entry (Enter in the graph
+ * window (the stack chart's instances when there is no search), Enter and Shift+Enter in the search entry (Enter in the graph
  * still zooms into the selected frame). Each step selects the match and
  * brings it into view (afg_flame_view_step_match). */
 #define G_LOG_DOMAIN "afg-window"
@@ -9,11 +9,15 @@
 
 #include "afg-window-private.h"
 
+/* Without a search to step through, F3 steps through the stack chart's
+ * rows of the node selected in the flame graph. */
 static void
 step (AfgWindow *self, gboolean forward)
 {
   if (afg_flame_view_step_match (self->flame_view, forward) > 0)
     _afg_window_update_match_label (self);
+  else
+    _afg_window_chart_step (self, forward);
 }
 
 static void

@@ -222,6 +222,7 @@ build_line (AfgWindow *self)
   _afg_window_weight_append_state (self, line, graph);
   _afg_window_ranks_append_explain (self, line);
   _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
+  _afg_window_chart_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

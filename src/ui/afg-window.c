@@ -245,6 +245,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   _afg_window_steps_dispose (self);
   _afg_window_step_compare_dispose (self);
+  _afg_window_chart_dispose (self);
   _afg_window_functions_dispose (self);
   _afg_window_transforms_dispose (self);
   g_clear_object (&self->session);
@@ -359,6 +360,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_transforms_init (self);
   _afg_window_ranks_init (self);
   _afg_window_functions_init (self);
+  _afg_window_chart_init (self);
   _afg_window_step_compare_init (self);
   _afg_window_search_init (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));

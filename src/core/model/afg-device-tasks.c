@@ -13,6 +13,7 @@ afg_device_tasks_new (void)
   self->tracks = g_array_new (FALSE, FALSE, sizeof (AfgDeviceTrack));
   self->launches = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
   self->tasks = g_array_new (FALSE, FALSE, sizeof (AfgDeviceTask));
+  self->collectives = g_array_new (FALSE, FALSE, sizeof (AfgDeviceCollective));
   return self;
 }
 
@@ -24,6 +25,7 @@ afg_device_tasks_free (AfgDeviceTasks *self)
   g_array_unref (self->tracks);
   g_array_unref (self->launches);
   g_array_unref (self->tasks);
+  g_array_unref (self->collectives);
   g_free (self->warning);
   g_free (self);
 }

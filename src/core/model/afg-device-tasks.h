@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 /* AFG_DEVICE_UNKNOWN stands for a deviceId or streamId that is no integer. */
 #define AFG_DEVICE_UNKNOWN G_MININT64
 #define AFG_DEVICE_NO_LAUNCH G_MAXUINT32
+#define AFG_DEVICE_NO_NAME   G_MAXUINT32
 
 /* One (device, stream) pair; the tracks are sorted by device, then stream. */
 typedef struct {
@@ -31,13 +32,25 @@ typedef struct {
   gint64  end_ns;
   guint32 track;   /* index in tracks */
   guint32 launch;  /* index in launches, or AFG_DEVICE_NO_LAUNCH: unlinked */
-  guint32 kind;    /* AfgTaskKind (afg-task-kinds.h) */
+  guint16 kind;    /* AfgTaskKind (afg-task-kinds.h) */
+  guint16 profiling;  /* a PROFILING_* marker of the profiler, not work */
+  guint32 name;    /* the document's string: the kernel of a compute task,
+                    * else its taskType; AFG_DEVICE_NO_NAME */
 } AfgDeviceTask;
+
+/* A used COMMUNICATION_OP row: one collective over its tasks. */
+typedef struct {
+  gint64  start_ns;
+  gint64  end_ns;
+  guint32 name;    /* opName as the document's string, or AFG_DEVICE_NO_NAME */
+  guint32 launch;  /* by its connectionId, as a task's; AFG_DEVICE_NO_LAUNCH */
+} AfgDeviceCollective;
 
 typedef struct {
   GArray *tracks;    /* AfgDeviceTrack */
   GArray *launches;  /* AfgDeviceLaunch */
   GArray *tasks;     /* AfgDeviceTask */
+  GArray *collectives;  /* AfgDeviceCollective, in rowid order */
   char   *warning;   /* why tables that are there gave no tasks; NULL if none */
 } AfgDeviceTasks;
 

@@ -183,12 +183,9 @@ task_time (const AfgRow *row, gint64 *ns)
 }
 
 gboolean
-afg_npu_task_time (sqlite3_stmt *stmt, gint64 *ns)
+afg_npu_row_time (const AfgRow *row, gint64 *ns)
 {
-  AfgRow row;
-
-  afg_row_from_stmt (stmt, 2, &row);
-  return task_time (&row, ns);
+  return task_time (row, ns);
 }
 
 static inline gboolean
@@ -840,11 +837,13 @@ afg_npu_tasks_index (AfgNpuTasks *self)
 }
 
 int
-afg_npu_tasks_read (sqlite3 *db, const AfgStringTable *types, GPtrArray *warnings, AfgNpuTasks **out)
+afg_npu_tasks_read (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const AfgStringTable *types,
+                    GPtrArray *warnings, AfgNpuTasks **out)
 {
   AfgNpuTasks *self = afg_npu_tasks_new ();
   int rc;
 
+  afg_npu_tasks_set_direct (self, btree, cancellable);
   afg_npu_tasks_check_kinds (self, db, warnings);
   rc = afg_npu_tasks_read_tasks (self, db);
   if (rc == SQLITE_OK)

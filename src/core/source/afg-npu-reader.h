@@ -7,6 +7,7 @@
 #include "afg-device-timeline.h"
 #include "afg-npu.h"
 #include "afg-source.h"
+#include "afg-sql-value.h"
 #include "afg-string-table.h"
 #include "afg-task-kinds.h"
 
@@ -30,9 +31,9 @@ char        *afg_npu_table_problem (sqlite3          *db,
                                     const char       *table,
                                     const char * const *columns,
                                     guint             n);
-/* The rule for a used task, on columns 0 (startNs) and 1 (endNs) of
- * @stmt: two integers (not text), end >= start; @ns is the device time. */
-gboolean     afg_npu_task_time    (sqlite3_stmt     *stmt,
+/* The rule for a used task, on values 0 (startNs) and 1 (endNs) of
+ * @row: two integers (not text), end >= start; @ns is the device time. */
+gboolean     afg_npu_row_time     (const AfgRow     *row,
                                    gint64           *ns);
 
 /* Is @id a connection id that can link (-1 and 4294967295 mean none)? */
@@ -48,8 +49,12 @@ afg_npu_is_link (gint64 id)
 typedef struct _AfgNpuTasks AfgNpuTasks;
 
 /* Returns an SQLite result code; *@out is set on SQLITE_OK, with the
- * kinds read (afg_npu_tasks_read_kinds without kernels). */
+ * kinds read (afg_npu_tasks_read_kinds without kernels). With @btree
+ * (may be NULL) the tables are read directly where they can be, as the
+ * loader reads them (afg_npu_tasks_set_direct). */
 int          afg_npu_tasks_read   (sqlite3          *db,
+                                   const AfgBtree   *btree,
+                                   GCancellable     *cancellable,
                                    const AfgStringTable *types,
                                    GPtrArray        *warnings,
                                    AfgNpuTasks     **out);

@@ -11,6 +11,7 @@
 #include "afg-npu-reader.h"
 #include "afg-source.h"
 #include "afg-sql-value.h"
+#include "afg-table-scan.h"
 #include "afg-trace-reader.h"
 
 static const char * const track_columns[] = { "deviceId", "streamId" };
@@ -28,8 +29,22 @@ typedef struct {
   GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
+  guint              n_task_columns;
   AfgDeviceTasks    *out;
 } TraceRead;
+
+/* The columns read, by the index the row functions take them at. */
+enum { API_START, API_END, API_TID, API_NAME, API_CONNECTION, API_TYPE };
+enum { TASK_START, TASK_END, TASK_DEVICE, TASK_STREAM, TASK_CONNECTION, TASK_GLOBAL_ID, TASK_TYPE };
+static const char * const api_columns[] = { "startNs", "endNs", "globalTid", "name", "connectionId", "type", NULL };
+static const char * const task_columns[] = { "startNs", "endNs", "deviceId", "streamId", "connectionId",
+                                             "globalTaskId", "taskType", NULL };
+
+static inline AfgValueStatus
+row_int64 (const AfgRow *row, int col, gint64 *out)
+{
+  return afg_value_int64 (&row->values[col], out);
+}
 
 static int
 progress_handler (void *data)
@@ -38,13 +53,13 @@ progress_handler (void *data)
 }
 
 static gboolean
-type_accepted (const TraceRead *self, sqlite3_stmt *stmt)
+type_accepted (const TraceRead *self, const AfgRow *row)
 {
   gint64 type;
 
   if (!self->source.has_type)
     return TRUE;
-  if (afg_column_int64 (stmt, 4, &type) != AFG_VALUE_OK)
+  if (row_int64 (row, API_TYPE, &type) != AFG_VALUE_OK)
     return FALSE;
   for (guint i = 0; i < self->n_types; i++)
     if (self->types[i] == type)
@@ -53,70 +68,90 @@ type_accepted (const TraceRead *self, sqlite3_stmt *stmt)
 }
 
 static gboolean
-is_step_name (const TraceRead *self, sqlite3_stmt *stmt)
+is_step_name (const TraceRead *self, const AfgRow *row)
 {
   const AfgStringTable *strings = &self->document->strings;
   gint64 id;
   guint32 index;
 
-  return afg_column_int64 (stmt, 3, &id) == AFG_VALUE_OK && afg_string_table_find_id (strings, id, &index)
+  return row_int64 (row, API_NAME, &id) == AFG_VALUE_OK && afg_string_table_find_id (strings, id, &index)
          && afg_string_table_is_step (strings, index);
 }
 
 /* The loader's rule for a used row (afg-loader.c, read_row). */
 static gboolean
-read_used_row (const TraceRead *self, sqlite3_stmt *stmt, AfgDeviceLaunch *row)
+read_used_row (const TraceRead *self, const AfgRow *values, AfgDeviceLaunch *row)
 {
   gint64 duration;
 
-  return type_accepted (self, stmt)
-         && afg_column_int64 (stmt, 0, &row->start_ns) == AFG_VALUE_OK
-         && afg_column_int64 (stmt, 1, &row->end_ns) == AFG_VALUE_OK
-         && afg_column_int64 (stmt, 2, &row->global_tid) == AFG_VALUE_OK
-         && !is_step_name (self, stmt)
+  return type_accepted (self, values)
+         && row_int64 (values, API_START, &row->start_ns) == AFG_VALUE_OK
+         && row_int64 (values, API_END, &row->end_ns) == AFG_VALUE_OK
+         && row_int64 (values, API_TID, &row->global_tid) == AFG_VALUE_OK
+         && !is_step_name (self, values)
          && row->end_ns > row->start_ns
          && !__builtin_sub_overflow (row->end_ns, row->start_ns, &duration);
 }
 
-static void
-add_api_row (TraceRead *self, sqlite3_stmt *stmt)
+static gboolean
+add_api_row (gpointer data, const AfgRow *row)
 {
+  TraceRead *self = data;
   gint64 connection_id;
   guint64 link;
   AfgDeviceLaunch launch;
 
-  if (afg_column_int64 (stmt, 5, &connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (self->npu, connection_id, &link) || !read_used_row (self, stmt, &launch))
-    return;
+  if (row_int64 (row, API_CONNECTION, &connection_id) != AFG_VALUE_OK
+      || !afg_npu_tasks_wants (self->npu, connection_id, &link) || !read_used_row (self, row, &launch))
+    return TRUE;
   AFG_VEC_APPEND (&self->rows, guint64, link);
   g_array_append_val (self->candidates, launch);
+  return TRUE;
 }
 
 /* An id of the kinds' rules (afg-task-kinds.h), AFG_TASK_NO_ID when it
  * cannot match. */
 static gint64
-kind_id (sqlite3_stmt *stmt, int col)
+kind_id (const TraceRead *self, const AfgRow *row, int col)
 {
   gint64 id;
 
-  return afg_column_int64 (stmt, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id) ? id : AFG_TASK_NO_ID;
+  return (guint) col < self->n_task_columns && row_int64 (row, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id)
+           ? id : AFG_TASK_NO_ID;
 }
 
-static AfgTaskKind
-task_kind (TraceRead *self, sqlite3_stmt *stmt)
+/* @id of STRING_IDS as the document's string, AFG_DEVICE_NO_NAME when
+ * it names none. */
+static guint32
+document_string (const TraceRead *self, gint64 id)
 {
-  gint64 name_id;
+  guint32 index;
 
-  return afg_task_kinds_classify (afg_npu_tasks_get_kinds (self->npu), kind_id (stmt, 4), kind_id (stmt, 5),
-                                  kind_id (stmt, 6), &name_id);
+  return id != AFG_TASK_NO_ID && afg_string_table_find_id (&self->document->strings, id, &index)
+           ? index : AFG_DEVICE_NO_NAME;
+}
+
+/* The kind, the name (a compute task's kernel, else its type) and
+ * whether it is one of the profiler's markers. */
+static void
+classify (TraceRead *self, const AfgRow *row, AfgDeviceTask *task)
+{
+  AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (self->npu);
+  gint64 name_id = AFG_TASK_NO_ID, type = kind_id (self, row, TASK_TYPE);
+
+  task->kind = afg_task_kinds_classify (kinds, kind_id (self, row, TASK_CONNECTION),
+                                        kind_id (self, row, TASK_GLOBAL_ID), type, &name_id);
+  task->name = document_string (self, task->kind == AFG_TASK_KIND_COMPUTE && name_id != AFG_TASK_NO_ID
+                                        ? name_id : type);
+  task->profiling = afg_task_kinds_is_profiling (kinds, type);
 }
 
 static gint64
-column_or_unknown (sqlite3_stmt *stmt, int col)
+column_or_unknown (const AfgRow *row, int col)
 {
   gint64 value;
 
-  return afg_column_int64 (stmt, col, &value) == AFG_VALUE_OK ? value : AFG_DEVICE_UNKNOWN;
+  return row_int64 (row, col, &value) == AFG_VALUE_OK ? value : AFG_DEVICE_UNKNOWN;
 }
 
 /* Candidates become launches in the order their first task comes. */
@@ -131,49 +166,85 @@ launch_for (TraceRead *self, guint64 candidate)
   return self->launch_of[candidate];
 }
 
-static void
-add_task (TraceRead *self, sqlite3_stmt *stmt)
+static gboolean
+add_task (gpointer data, const AfgRow *row)
 {
-  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER };
+  TraceRead *self = data;
+  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER, FALSE, AFG_DEVICE_NO_NAME };
   gint64 ns, connection_id;
   guint64 candidate;
 
-  if (!afg_npu_task_time (stmt, &ns))
-    return;
-  task.start_ns = sqlite3_column_int64 (stmt, 0);
-  task.end_ns = sqlite3_column_int64 (stmt, 1);
-  task.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (stmt, 2), column_or_unknown (stmt, 3));
-  if (afg_column_int64 (stmt, 4, &connection_id) == AFG_VALUE_OK
+  if (!afg_npu_row_time (row, &ns))
+    return TRUE;
+  task.start_ns = row->values[TASK_START].i;
+  task.end_ns = row->values[TASK_END].i;
+  task.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (row, TASK_DEVICE),
+                                       column_or_unknown (row, TASK_STREAM));
+  if (row_int64 (row, TASK_CONNECTION, &connection_id) == AFG_VALUE_OK
       && afg_npu_tasks_find_row (self->npu, connection_id, &candidate))
     task.launch = launch_for (self, candidate);
-  task.kind = task_kind (self, stmt);
+  classify (self, row, &task);
   g_array_append_val (self->out->tasks, task);
+  return TRUE;
 }
 
-static int
-scan (TraceRead *self, const char *sql, void (*row_func) (TraceRead *, sqlite3_stmt *))
+static void
+add_collectives (TraceRead *self)
 {
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  gsize n;
+  const AfgCollective *ops = afg_task_kinds_get_collectives (afg_npu_tasks_get_kinds (self->npu), &n);
 
-  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  for (gsize i = 0; i < n; i++)
     {
-      row_func (self, stmt);
-      rc = SQLITE_OK;
+      AfgDeviceCollective op = { ops[i].start_ns, ops[i].end_ns, document_string (self, ops[i].name_id),
+                                 AFG_DEVICE_NO_LAUNCH };
+      guint64 candidate;
+
+      if (afg_npu_tasks_find_row (self->npu, ops[i].link, &candidate))
+        op.launch = launch_for (self, candidate);
+
+      g_array_append_val (self->out->collectives, op);
     }
-  sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* The loader's columns: startNs, endNs, globalTid, name, type, connectionId. */
+/* What a direct read that gave up added, before SQLite reads the table. */
+static void
+undo_api (TraceRead *self)
+{
+  self->rows.len = 0;
+  g_array_set_size (self->candidates, 0);
+}
+
+static void
+undo_tasks (TraceRead *self)
+{
+  g_array_set_size (self->out->tasks, 0);
+  g_array_set_size (self->out->tracks, 0);
+  g_array_set_size (self->out->launches, 0);
+  g_hash_table_remove_all (self->tracks);
+  memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
+}
+
+/* Directly from the file where it can be, else with SQLite; both in
+ * rowid order with the same values (afg-table-scan.h). */
+static int
+scan (TraceRead *self, const char *table, const char * const *columns, guint n, AfgRowFunc func,
+      void (*undo) (TraceRead *))
+{
+  int rc = afg_table_scan_read (self->source.btree, self->db, table, columns, n, func, self, self->cancellable);
+
+  if (rc >= 0)
+    return rc;
+  undo (self);
+  return afg_table_scan_sql (self->db, table, columns, n, func, self);
+}
+
+/* The loader's columns, type last (absent without the column). */
 static int
 scan_api (TraceRead *self)
 {
-  g_autofree char *order = afg_source_rowid_order (self->db, "PYTORCH_API");
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s, connectionId FROM PYTORCH_API%s",
-                                          self->source.has_type ? "type" : "NULL", order);
-
-  return scan (self, sql, add_api_row);
+  return scan (self, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
+               undo_api);
 }
 
 /* TASK and CONNECTION_IDS, then the launching rows, then TASK row by row. */
@@ -181,12 +252,11 @@ static int
 read_tasks (TraceRead *self)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);  /* the export's own */
-  g_autofree char *order = NULL;
-  g_autofree char *task_sql = NULL;
   g_autofree char *problem = afg_npu_table_problem (self->db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
   int rc;
 
-  if ((rc = afg_npu_tasks_read (self->db, &self->document->strings, warnings, &self->npu)) != SQLITE_OK
+  if ((rc = afg_npu_tasks_read (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                    warnings, &self->npu)) != SQLITE_OK
       || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
     return rc;
   afg_vec_init (&self->rows, sizeof (guint64), 0);
@@ -197,10 +267,10 @@ read_tasks (TraceRead *self)
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  order = afg_source_rowid_order (self->db, "TASK");
-  task_sql = g_strdup_printf ("SELECT startNs, endNs, deviceId, streamId, connectionId, %s FROM TASK%s",
-                              problem == NULL ? "globalTaskId, taskType" : "NULL, NULL", order);
-  return scan (self, task_sql, add_task);
+  self->n_task_columns = problem == NULL ? TASK_TYPE + 1 : TASK_GLOBAL_ID;
+  if ((rc = scan (self, "TASK", task_columns, self->n_task_columns, add_task, undo_tasks)) == SQLITE_OK)
+    add_collectives (self);
+  return rc;
 }
 
 /* Why the device tracks cannot be drawn, or NULL when they can. */

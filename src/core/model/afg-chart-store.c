@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "afg-chart-store.h"
+#include "afg-task-kinds.h"
+#include "afg-tree.h"
+
+/* Tasks and rows are indexed in blocks of this many: a block keeps the
+ * largest end of it and of every block before it in its list, which only
+ * grows, so the first that may overlap a range is a binary search away
+ * (an end past a later start does not hide a long task). */
+#define BLOCK 64
+#define LAUNCH_BITS 30
+#define LAUNCH_NONE ((1u << LAUNCH_BITS) - 1)
+#define WIDE G_MAXUINT32
+
+/* A task in 16 bytes, in its lane's start order: the start as an offset
+ * from its block's base, the duration (WIDE: the end is in the side
+ * table), the name, and the kind (2 high bits) with the launching row as
+ * its ordinal among every thread's events (LAUNCH_NONE: none, or past
+ * 2^30 - 1 rows). */
+typedef struct {
+  guint32 start_offset;
+  guint32 duration;
+  guint32 name;
+  guint32 kind_launch;
+} PackedTask;
+
+typedef struct {
+  gint64  base;     /* the start of its first task; offsets fit 32 bits */
+  gint64  max_end;  /* over it and the blocks before it in its lane */
+  guint64 first;    /* its first task */
+} TaskBlock;
+
+typedef struct {
+  AfgChartLane lane;
+  guint64      first_block;
+  guint64      n_blocks;
+  guint64      n_tasks;
+} Lane;
+
+typedef struct {
+  AfgChartRow *rows;       /* event order */
+  guint64      n_rows;
+  guint        n_depths;
+  guint64     *depth_first; /* n_depths + 1: each depth's rows in order */
+  guint32     *order;       /* event indices, by depth, then start */
+  guint64     *block_first; /* n_depths + 1: each depth's blocks in max_end */
+  gint64      *max_end;
+} Thread;
+
+struct _AfgChartStore {
+  AfgDocument *document;
+  GArray      *lanes;      /* Lane */
+  PackedTask  *tasks;
+  guint64      n_tasks;
+  GArray      *blocks;     /* TaskBlock */
+  GHashTable  *wide_ends;  /* task index -> end (gint64 *) */
+  Thread      *threads;
+  guint        n_threads;
+  guint64     *thread_first;  /* n_threads + 1: ordinals of each thread's events */
+};
+
+/* ---- host rows ---- */
+
+typedef struct {
+  gint64  end;
+  guint32 event;
+} Open;
+
+/* The tree builder's nesting (afg-tree-builder.c, add_event): a row is
+ * popped out of each open row that ends before it; past the depth limit
+ * a row is cut. */
+static guint
+nest_rows (Thread *t, const AfgEventThread *events)
+{
+  g_autofree Open *stack = g_new (Open, AFG_MAX_DEPTH + 1);
+  AfgEventCursor cursor;
+  AfgEvent ev;
+  guint sp = 0, n_depths = 0;
+  guint64 i = 0;
+
+  stack[0] = (Open) { G_MAXINT64, AFG_CHART_NONE };
+  afg_event_cursor_init (&cursor, events);
+  for (; afg_event_cursor_next (&cursor, &ev); i++)
+    {
+      AfgChartRow *row = &t->rows[i];
+
+      while (sp > 0 && stack[sp].end < ev.end)
+        sp--;
+      *row = (AfgChartRow) { ev.start, ev.end, stack[sp].event, sp };
+      if (sp >= AFG_MAX_DEPTH)
+        {
+          row->depth = AFG_CHART_NONE;
+          continue;
+        }
+      stack[++sp] = (Open) { ev.end, (guint32) i };
+      n_depths = MAX (n_depths, sp);
+    }
+  return n_depths;
+}
+
+static void
+index_depths (Thread *t)
+{
+  g_autofree guint64 *next = g_new0 (guint64, t->n_depths + 1);
+
+  t->depth_first = g_new0 (guint64, t->n_depths + 1);
+  for (guint64 i = 0; i < t->n_rows; i++)
+    if (t->rows[i].depth != AFG_CHART_NONE)
+      t->depth_first[t->rows[i].depth + 1]++;
+  for (guint d = 0; d < t->n_depths; d++)
+    t->depth_first[d + 1] += t->depth_first[d];
+  memcpy (next, t->depth_first, sizeof (guint64) * (t->n_depths + 1));
+  t->order = g_new (guint32, MAX (t->depth_first[t->n_depths], 1));
+  for (guint64 i = 0; i < t->n_rows; i++)
+    if (t->rows[i].depth != AFG_CHART_NONE)
+      t->order[next[t->rows[i].depth]++] = (guint32) i;
+}
+
+static void
+index_blocks (Thread *t)
+{
+  guint64 n_blocks = 0;
+
+  t->block_first = g_new0 (guint64, t->n_depths + 1);
+  for (guint d = 0; d < t->n_depths; d++)
+    {
+      n_blocks += (t->depth_first[d + 1] - t->depth_first[d] + BLOCK - 1) / BLOCK;
+      t->block_first[d + 1] = n_blocks;
+    }
+  t->max_end = g_new (gint64, MAX (n_blocks, 1));
+  for (guint d = 0; d < t->n_depths; d++)
+    {
+      gint64 max_end = G_MININT64;
+
+      for (guint64 k = t->depth_first[d]; k < t->depth_first[d + 1]; k++)
+        {
+          guint64 b = t->block_first[d] + (k - t->depth_first[d]) / BLOCK;
+
+          max_end = MAX (max_end, t->rows[t->order[k]].end);
+          t->max_end[b] = max_end;
+        }
+    }
+}
+
+static void
+build_thread (Thread *t, const AfgEventThread *events)
+{
+  t->n_rows = events->n_events;
+  t->rows = g_new (AfgChartRow, MAX (t->n_rows, 1));
+  t->n_depths = nest_rows (t, events);
+  index_depths (t);
+  index_blocks (t);
+}
+
+static void
+build_threads (AfgChartStore *self)
+{
+  const AfgEventStore *store = afg_document_get_events (self->document);
+
+  self->n_threads = afg_event_store_get_n_threads (store);
+  self->threads = g_new0 (Thread, MAX (self->n_threads, 1));
+  self->thread_first = g_new0 (guint64, self->n_threads + 1);
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      build_thread (&self->threads[i], afg_event_store_get_thread (store, i));
+      self->thread_first[i + 1] = self->thread_first[i] + self->threads[i].n_rows;
+    }
+}
+
+/* ---- launching rows ---- */
+
+static gboolean
+find_thread (const AfgChartStore *self, gint64 global_tid, guint *index)
+{
+  const AfgEventStore *store = afg_document_get_events (self->document);
+  guint lo = 0, hi = self->n_threads;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gint64 tid = afg_event_store_get_thread (store, mid)->global_tid;
+
+      if (tid == global_tid)
+        {
+          *index = mid;
+          return TRUE;
+        }
+      if (tid < global_tid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* The first row of @t starting at or after @start. */
+static guint64
+lower_bound_start (const Thread *t, gint64 start)
+{
+  guint64 lo = 0, hi = t->n_rows;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (t->rows[mid].start < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The launching row's ordinal among all events, LAUNCH_NONE. */
+static guint32
+launch_ordinal (const AfgChartStore *self, const AfgDeviceTasks *tasks, guint32 launch)
+{
+  const AfgDeviceLaunch *l;
+  guint thread;
+  const Thread *t;
+
+  if (launch == AFG_DEVICE_NO_LAUNCH)
+    return LAUNCH_NONE;
+  l = &g_array_index (tasks->launches, AfgDeviceLaunch, launch);
+  if (!find_thread (self, l->global_tid, &thread))
+    return LAUNCH_NONE;
+  t = &self->threads[thread];
+  for (guint64 i = lower_bound_start (t, l->start_ns); i < t->n_rows && t->rows[i].start == l->start_ns; i++)
+    if (t->rows[i].end == l->end_ns)
+      {
+        guint64 ordinal = self->thread_first[thread] + i;
+        return ordinal < LAUNCH_NONE ? (guint32) ordinal : LAUNCH_NONE;
+      }
+  return LAUNCH_NONE;
+}
+
+/* ---- tasks ---- */
+
+/* A task on its way in: its lane first, then its start. */
+typedef struct {
+  guint32 lane;
+  guint32 index;  /* in tasks->tasks, or a collective's past them */
+  gint64  start;
+  gint64  end;
+} Sorted;
+
+static int
+compare_sorted (const void *a, const void *b)
+{
+  const Sorted *x = a, *y = b;
+
+  if (x->lane != y->lane)
+    return x->lane < y->lane ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static gint64
+drawn_end (gint64 start, gint64 end)
+{
+  return MAX (end, start + 1);
+}
+
+static void
+add_lanes (AfgChartStore *self, const AfgDeviceTasks *tasks)
+{
+  for (guint i = 0; i < tasks->tracks->len; i++)
+    {
+      const AfgDeviceTrack *track = &g_array_index (tasks->tracks, AfgDeviceTrack, i);
+      Lane lane = { { track->device_id, track->stream_id, FALSE }, 0, 0, 0 };
+
+      g_array_append_val (self->lanes, lane);
+    }
+  if (tasks->collectives->len > 0)
+    {
+      Lane lane = { { AFG_DEVICE_UNKNOWN, AFG_DEVICE_UNKNOWN, TRUE }, 0, 0, 0 };
+
+      g_array_append_val (self->lanes, lane);
+    }
+}
+
+static Sorted *
+sort_tasks (const AfgDeviceTasks *tasks, guint64 *n)
+{
+  Sorted *sorted = g_new (Sorted, tasks->tasks->len + tasks->collectives->len + 1);
+  guint32 collectives_lane = tasks->tracks->len;
+
+  *n = 0;
+  for (guint i = 0; i < tasks->tasks->len; i++)
+    {
+      const AfgDeviceTask *t = &g_array_index (tasks->tasks, AfgDeviceTask, i);
+
+      if (!t->profiling)
+        sorted[(*n)++] = (Sorted) { t->track, i, t->start_ns, t->end_ns };
+    }
+  for (guint i = 0; i < tasks->collectives->len; i++)
+    {
+      const AfgDeviceCollective *op = &g_array_index (tasks->collectives, AfgDeviceCollective, i);
+
+      sorted[(*n)++] = (Sorted) { collectives_lane, tasks->tasks->len + i, op->start_ns, op->end_ns };
+    }
+  qsort (sorted, *n, sizeof (Sorted), compare_sorted);
+  return sorted;
+}
+
+static PackedTask
+pack (AfgChartStore *self, const AfgDeviceTasks *tasks, const Sorted *s)
+{
+  PackedTask p = { 0, 0, AFG_DEVICE_NO_NAME, (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | LAUNCH_NONE };
+  guint64 duration = (guint64) s->end - (guint64) s->start;
+
+  p.duration = duration < WIDE ? (guint32) duration : WIDE;
+  if (s->index < tasks->tasks->len)
+    {
+      const AfgDeviceTask *t = &g_array_index (tasks->tasks, AfgDeviceTask, s->index);
+
+      p.name = t->name;
+      p.kind_launch = (guint32) t->kind << LAUNCH_BITS | launch_ordinal (self, tasks, t->launch);
+    }
+  else
+    {
+      const AfgDeviceCollective *op = &g_array_index (tasks->collectives, AfgDeviceCollective,
+                                                      s->index - tasks->tasks->len);
+
+      p.name = op->name;
+      p.kind_launch = (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | launch_ordinal (self, tasks, op->launch);
+    }
+  return p;
+}
+
+/* A new block at every BLOCK tasks of a lane, and where an offset would
+ * not fit. */
+static void
+place_task (AfgChartStore *self, Lane *lane, const Sorted *s, guint64 at)
+{
+  TaskBlock *block = lane->n_blocks > 0 ? &g_array_index (self->blocks, TaskBlock, self->blocks->len - 1) : NULL;
+  gint64 end = drawn_end (s->start, s->end);
+
+  if (block == NULL || at - block->first >= BLOCK || (guint64) s->start - (guint64) block->base > G_MAXUINT32)
+    {
+      TaskBlock next = { s->start, block != NULL ? MAX (block->max_end, end) : end, at };
+
+      if (lane->n_blocks == 0)
+        lane->first_block = self->blocks->len;
+      g_array_append_val (self->blocks, next);
+      lane->n_blocks++;
+      block = &g_array_index (self->blocks, TaskBlock, self->blocks->len - 1);
+    }
+  block->max_end = MAX (block->max_end, end);
+  self->tasks[at].start_offset = (guint32) (s->start - block->base);
+  if (self->tasks[at].duration == WIDE)
+    g_hash_table_insert (self->wide_ends, g_memdup2 (&at, sizeof at), g_memdup2 (&s->end, sizeof s->end));
+  lane->n_tasks++;
+}
+
+static void
+build_tasks (AfgChartStore *self, const AfgDeviceTasks *tasks)
+{
+  guint64 n;
+  g_autofree Sorted *sorted = sort_tasks (tasks, &n);
+
+  add_lanes (self, tasks);
+  self->tasks = g_new (PackedTask, MAX (n, 1));
+  self->n_tasks = n;
+  for (guint64 i = 0; i < n; i++)
+    {
+      self->tasks[i] = pack (self, tasks, &sorted[i]);
+      place_task (self, &g_array_index (self->lanes, Lane, sorted[i].lane), &sorted[i], i);
+    }
+}
+
+static void
+decode_task (const AfgChartStore *self, const TaskBlock *block, guint64 i, AfgChartTask *out)
+{
+  const PackedTask *p = &self->tasks[i];
+  guint32 launch = p->kind_launch & LAUNCH_NONE;
+
+  out->start = block->base + p->start_offset;
+  if (p->duration == WIDE)
+    out->end = *(const gint64 *) g_hash_table_lookup (self->wide_ends, &i);
+  else
+    out->end = out->start + p->duration;
+  out->name = p->name;
+  out->kind = p->kind_launch >> LAUNCH_BITS;
+  out->launch_thread = AFG_CHART_NONE;
+  out->launch_event = 0;
+  if (launch != LAUNCH_NONE)
+    {
+      guint lo = 0, hi = self->n_threads;
+
+      /* The thread whose ordinals hold it: the last first <= launch. */
+      while (hi - lo > 1)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (self->thread_first[mid] <= launch)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      out->launch_thread = lo;
+      out->launch_event = launch - self->thread_first[lo];
+    }
+}
+
+/* The first of @n blocks whose running max end passes @t0 (@n when none). */
+static guint64
+first_block (const gint64 *max_end, gsize stride, guint64 n, gint64 t0)
+{
+  guint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (*(const gint64 *) ((const char *) max_end + mid * stride) <= t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+afg_chart_store_visit_tasks (const AfgChartStore *self, guint lane_index, gint64 t0, gint64 t1,
+                             AfgChartTaskFunc func, gpointer user_data)
+{
+  const Lane *lane;
+  const TaskBlock *blocks;
+  guint64 b;
+
+  g_return_if_fail (self != NULL && lane_index < self->lanes->len);
+  lane = &g_array_index (self->lanes, Lane, lane_index);
+  if (lane->n_blocks == 0)
+    return;
+  blocks = &g_array_index (self->blocks, TaskBlock, lane->first_block);
+  b = first_block (&blocks[0].max_end, sizeof (TaskBlock), lane->n_blocks, t0);
+  for (; b < lane->n_blocks && blocks[b].base < t1; b++)
+    {
+      guint64 last = b + 1 < lane->n_blocks ? blocks[b + 1].first : blocks[0].first + lane->n_tasks;
+
+      for (guint64 i = blocks[b].first; i < last; i++)
+        {
+          AfgChartTask task;
+
+          decode_task (self, &blocks[b], i, &task);
+          if (task.start >= t1)
+            return;
+          if (drawn_end (task.start, task.end) > t0 && !func (&task, user_data))
+            return;
+        }
+    }
+}
+
+void
+afg_chart_store_visit_rows (const AfgChartStore *self, guint thread, guint depth, gint64 t0, gint64 t1,
+                            AfgChartRowFunc func, gpointer user_data)
+{
+  const Thread *t;
+  guint64 b, n_blocks;
+
+  g_return_if_fail (self != NULL && thread < self->n_threads);
+  t = &self->threads[thread];
+  if (depth >= t->n_depths)
+    return;
+  n_blocks = t->block_first[depth + 1] - t->block_first[depth];
+  b = first_block (t->max_end + t->block_first[depth], sizeof (gint64), n_blocks, t0);
+  for (guint64 k = t->depth_first[depth] + b * BLOCK; k < t->depth_first[depth + 1]; k++)
+    {
+      const AfgChartRow *row = &t->rows[t->order[k]];
+
+      if (row->start >= t1)
+        return;
+      if (row->end > t0 && !func (t->order[k], row, user_data))
+        return;
+    }
+}
+
+/* ---- paths ---- */
+
+static guint32
+row_name (const AfgChartStore *self, guint thread, guint64 event, gboolean merge)
+{
+  const AfgEventThread *t = afg_event_store_get_thread (afg_document_get_events (self->document), thread);
+  guint32 name = t->events[event].name;
+
+  return merge ? afg_document_get_merged_name (self->document, name) : name;
+}
+
+guint
+afg_chart_store_get_path (const AfgChartStore *self, guint thread, guint64 event, gboolean merge, GArray *names)
+{
+  const Thread *t;
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL && thread < self->n_threads && names != NULL, 0);
+  t = &self->threads[thread];
+  g_return_val_if_fail (event < t->n_rows, 0);
+  g_array_set_size (names, 0);
+  for (guint64 e = event; e != AFG_CHART_NONE; e = t->rows[e].parent, n++)
+    {
+      guint32 name = row_name (self, thread, e, merge);
+
+      g_array_prepend_val (names, name);
+    }
+  return n;
+}
+
+static gboolean
+path_is (const AfgChartStore *self, guint thread, guint64 event, const guint32 *names, guint n, gboolean merge)
+{
+  const Thread *t = &self->threads[thread];
+
+  for (guint k = n; k-- > 0; event = t->rows[event].parent)
+    if (event == AFG_CHART_NONE || row_name (self, thread, event, merge) != names[k])
+      return FALSE;
+  return event == AFG_CHART_NONE;
+}
+
+GArray *
+afg_chart_store_find_rows (const AfgChartStore *self, guint thread, const guint32 *names, guint n_names,
+                           gboolean merge)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (guint64));
+  const Thread *t;
+
+  g_return_val_if_fail (self != NULL && thread < self->n_threads, found);
+  t = &self->threads[thread];
+  if (n_names == 0 || n_names > t->n_depths)
+    return found;
+  for (guint64 k = t->depth_first[n_names - 1]; k < t->depth_first[n_names]; k++)
+    {
+      guint64 event = t->order[k];
+
+      if (path_is (self, thread, event, names, n_names, merge))
+        g_array_append_val (found, event);
+    }
+  return found;
+}
+
+/* ---- the store ---- */
+
+AfgChartStore *
+afg_chart_store_new (AfgDocument *document, const AfgDeviceTasks *tasks)
+{
+  AfgChartStore *self = g_new0 (AfgChartStore, 1);
+
+  g_return_val_if_fail (document != NULL, NULL);
+  self->document = afg_document_ref (document);
+  self->lanes = g_array_new (FALSE, FALSE, sizeof (Lane));
+  self->blocks = g_array_new (FALSE, FALSE, sizeof (TaskBlock));
+  self->wide_ends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  build_threads (self);
+  if (tasks != NULL)
+    build_tasks (self, tasks);
+  return self;
+}
+
+void
+afg_chart_store_free (AfgChartStore *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      Thread *t = &self->threads[i];
+
+      g_free (t->rows);
+      g_free (t->depth_first);
+      g_free (t->order);
+      g_free (t->block_first);
+      g_free (t->max_end);
+    }
+  g_free (self->threads);
+  g_free (self->thread_first);
+  g_free (self->tasks);
+  g_array_unref (self->lanes);
+  g_array_unref (self->blocks);
+  g_hash_table_unref (self->wide_ends);
+  afg_document_unref (self->document);
+  g_free (self);
+}
+
+AfgDocument *
+afg_chart_store_get_document (const AfgChartStore *self)
+{
+  return self->document;
+}
+
+guint
+afg_chart_store_get_n_lanes (const AfgChartStore *self)
+{
+  return self->lanes->len;
+}
+
+const AfgChartLane *
+afg_chart_store_get_lane (const AfgChartStore *self, guint lane)
+{
+  g_return_val_if_fail (lane < self->lanes->len, NULL);
+  return &g_array_index (self->lanes, Lane, lane).lane;
+}
+
+guint64
+afg_chart_store_get_n_tasks (const AfgChartStore *self)
+{
+  return self->n_tasks;
+}
+
+guint
+afg_chart_store_get_n_threads (const AfgChartStore *self)
+{
+  return self->n_threads;
+}
+
+guint
+afg_chart_store_get_n_depths (const AfgChartStore *self, guint thread)
+{
+  g_return_val_if_fail (thread < self->n_threads, 0);
+  return self->threads[thread].n_depths;
+}
+
+const AfgChartRow *
+afg_chart_store_get_rows (const AfgChartStore *self, guint thread, guint64 *n_rows)
+{
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  *n_rows = self->threads[thread].n_rows;
+  return self->threads[thread].rows;
+}
+
+guint64
+afg_chart_store_get_task_bytes (const AfgChartStore *self)
+{
+  return self->n_tasks * sizeof (PackedTask) + self->blocks->len * sizeof (TaskBlock)
+         + g_hash_table_size (self->wide_ends) * 2 * sizeof (gint64);
+}
+
+guint64
+afg_chart_store_get_row_bytes (const AfgChartStore *self)
+{
+  guint64 bytes = (self->n_threads + 1) * sizeof (guint64);
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      const Thread *t = &self->threads[i];
+
+      bytes += t->n_rows * (sizeof (AfgChartRow) + sizeof (guint32))
+               + (t->n_depths + 1) * 2 * sizeof (guint64) + t->block_first[t->n_depths] * sizeof (gint64);
+    }
+  return bytes;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <glib.h>
+
+#include "afg-device-tasks.h"
+#include "afg-document.h"
+
+G_BEGIN_DECLS
+
+#define AFG_CHART_NONE G_MAXUINT32
+
+/* One device lane: a (device, stream) pair of TASK, or the collectives
+ * (COMMUNICATION_OP rows, one box each over their tasks). */
+typedef struct {
+  gint64   device_id;    /* AFG_DEVICE_UNKNOWN when not an integer */
+  gint64   stream_id;
+  gboolean collectives;  /* the lane of COMMUNICATION_OP, no stream */
+} AfgChartLane;
+
+/* A task (or collective) as the chart draws it. */
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 name;           /* the document's string, or AFG_DEVICE_NO_NAME */
+  guint32 kind;           /* AfgTaskKind */
+  guint32 launch_thread;  /* the event store's thread of the launching row, AFG_CHART_NONE */
+  guint64 launch_event;   /* that row's index in its thread */
+} AfgChartTask;
+
+/* A used host row (an event of the store) placed as the tree builder
+ * nests it: depth 0 for a row under no other. Rows cut at the depth
+ * limit have depth AFG_CHART_NONE and are not drawn. */
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 parent;  /* the enclosing row's event index, AFG_CHART_NONE */
+  guint32 depth;
+} AfgChartRow;
+
+/* What the stack chart draws, kept only while a window shows it (the
+ * command line never builds one): every host row of the document by
+ * thread and depth, and every TASK row but the profiler's markers by
+ * lane, each indexed by time so that the rows and tasks of a range are
+ * found without scanning the others. Tasks take 16 bytes each (see
+ * afg-chart-store.c). Immutable once made; any thread. */
+typedef struct _AfgChartStore AfgChartStore;
+
+/* @tasks may be NULL (no device lanes); it is read, not kept. */
+AfgChartStore      *afg_chart_store_new           (AfgDocument          *document,
+                                                   const AfgDeviceTasks *tasks);
+void                afg_chart_store_free          (AfgChartStore        *self);
+AfgDocument        *afg_chart_store_get_document  (const AfgChartStore  *self);
+guint               afg_chart_store_get_n_lanes   (const AfgChartStore  *self);
+const AfgChartLane *afg_chart_store_get_lane      (const AfgChartStore  *self,
+                                                   guint                 lane);
+/* Called in start order for each task of @lane overlapping [@t0, @t1)
+ * (a task of no length counts as 1 ns); returns FALSE to stop. */
+typedef gboolean (*AfgChartTaskFunc) (const AfgChartTask *task,
+                                      gpointer            user_data);
+void                afg_chart_store_visit_tasks   (const AfgChartStore  *self,
+                                                   guint                 lane,
+                                                   gint64                t0,
+                                                   gint64                t1,
+                                                   AfgChartTaskFunc      func,
+                                                   gpointer              user_data);
+guint64             afg_chart_store_get_n_tasks   (const AfgChartStore  *self);
+/* The event store's threads, in its order. */
+guint               afg_chart_store_get_n_threads (const AfgChartStore  *self);
+/* The number of depths thread @thread's rows take. */
+guint               afg_chart_store_get_n_depths  (const AfgChartStore  *self,
+                                                   guint                 thread);
+/* Thread @thread's rows in event order (as the event store keeps them). */
+const AfgChartRow  *afg_chart_store_get_rows      (const AfgChartStore  *self,
+                                                   guint                 thread,
+                                                   guint64              *n_rows);
+/* Called in start order for each row of @thread at @depth overlapping
+ * [@t0, @t1), with its event index; returns FALSE to stop. */
+typedef gboolean (*AfgChartRowFunc) (guint64             event,
+                                     const AfgChartRow  *row,
+                                     gpointer            user_data);
+void                afg_chart_store_visit_rows    (const AfgChartStore  *self,
+                                                   guint                 thread,
+                                                   guint                 depth,
+                                                   gint64                t0,
+                                                   gint64                t1,
+                                                   AfgChartRowFunc       func,
+                                                   gpointer              user_data);
+/* The names (the document's strings; merged with afg_address_merge()
+ * when @merge) from the thread's top row down to @event; their number. */
+guint               afg_chart_store_get_path      (const AfgChartStore  *self,
+                                                   guint                 thread,
+                                                   guint64               event,
+                                                   gboolean              merge,
+                                                   GArray               *names);
+/* The events of @thread whose path is @names (as get_path gives it), in
+ * start order (guint64). */
+GArray             *afg_chart_store_find_rows     (const AfgChartStore  *self,
+                                                   guint                 thread,
+                                                   const guint32        *names,
+                                                   guint                 n_names,
+                                                   gboolean              merge);
+/* Bytes held: the tasks with their index, and the rows with theirs. */
+guint64             afg_chart_store_get_task_bytes (const AfgChartStore *self);
+guint64             afg_chart_store_get_row_bytes  (const AfgChartStore *self);
+
+G_END_DECLS

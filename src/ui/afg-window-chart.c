@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: MIT */
+#define G_LOG_DOMAIN "afg-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "afg-document-timeline.h"
+#include "afg-settings.h"
+#include "afg-stack-chart.h"
+#include "afg-trace-reader.h"
+#include "afg-tree-builder.h"
+#include "afg-window-private.h"
+
+/* The stack chart below (or instead of) the flame graph: win.layout
+ * ("flame", "chart", "both", remembered) shows one or both. The chart's
+ * store is read from the DB in a worker the first time a document is
+ * shown with the chart on: the command line and a window without the
+ * chart never pay for it. Its scope follows the steps picked; a frame
+ * picked in it selects its node in the flame graph (and so the
+ * Functions panel), a node picked there outlines its rows in it, F3 and
+ * Shift+F3 step through them. With "Sync range" the flame graph is the
+ * tree of the visible range, rebuilt at most every SYNC_MS while the
+ * view moves and once more when it stops. */
+
+#define SYNC_MS 100
+
+struct _AfgWindowChart {
+  AfgStackChart *chart;
+  GtkWidget     *chart_page;    /* the chart's scrolled window */
+  GtkStack      *chart_stack;   /* the chart, or a message */
+  GtkLabel      *message;
+  GtkWidget     *flame_page;    /* the flame graph's scrolled window */
+  GtkPaned      *paned;         /* the two, stacked (owned while not shown) */
+  GtkBox        *box;           /* what the layout shows: one page or the paned */
+  char          *layout;
+  AfgDocument   *document;      /* the store's, or the one being read */
+  GCancellable  *load_cancellable;
+  gboolean       sync;
+  guint          sync_timeout;
+  gint64         last_sync;     /* monotonic µs */
+  gint64         synced_start;  /* the range of the last tree asked for */
+  gint64         synced_end;
+  GCancellable  *sync_cancellable;
+  AfgScope       scope;         /* the steps' scope, to return to */
+  gboolean       has_scope;
+};
+
+static AfgWindowChart *
+chart_of (AfgWindow *self)
+{
+  return self->chart;
+}
+
+static gboolean
+chart_shown (AfgWindowChart *c)
+{
+  return g_strcmp0 (c->layout, "flame") != 0;
+}
+
+static void
+show_message (AfgWindowChart *c, const char *text)
+{
+  gtk_label_set_text (c->message, text);
+  gtk_stack_set_visible_child_name (c->chart_stack, "message");
+}
+
+/* ---- the store ---- */
+
+typedef struct {
+  GWeakRef       window;
+  AfgDocument   *document;
+} LoadRequest;
+
+static void
+load_request_free (LoadRequest *req)
+{
+  g_weak_ref_clear (&req->window);
+  afg_document_unref (req->document);
+  g_free (req);
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  LoadRequest *req = data;
+  gint64 t0 = g_get_monotonic_time ();
+  GError *error = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (req->document, cancellable, &error);
+  AfgChartStore *store;
+
+  if (tasks == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  store = afg_chart_store_new (req->document, tasks);
+  g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
+           G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
+           afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
+  g_task_return_pointer (task, store, (GDestroyNotify) afg_chart_store_free);
+}
+
+static void update_scope (AfgWindow *self);
+
+static void
+on_loaded (GObject *source, GAsyncResult *result, gpointer data)
+{
+  LoadRequest *req = g_task_get_task_data (G_TASK (result));
+  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
+  g_autoptr(GError) error = NULL;
+  AfgChartStore *store = g_task_propagate_pointer (G_TASK (result), &error);
+  AfgWindowChart *c;
+
+  if (self == NULL || (c = chart_of (self)) == NULL || c->document != req->document)
+    {
+      g_clear_pointer (&store, afg_chart_store_free);
+      return;
+    }
+  if (store == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (c, error->message);
+      return;
+    }
+  afg_stack_chart_set_store (c->chart, store);
+  afg_stack_chart_set_merge (c->chart, afg_session_get_merge_addresses (self->session));
+  gtk_stack_set_visible_child_name (c->chart_stack, "chart");
+  update_scope (self);
+  _afg_window_report_state (self);
+}
+
+static void
+load_store (AfgWindow *self, AfgDocument *document)
+{
+  AfgWindowChart *c = chart_of (self);
+  LoadRequest *req = g_new0 (LoadRequest, 1);
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (c->load_cancellable);
+  g_clear_object (&c->load_cancellable);
+  c->load_cancellable = g_cancellable_new ();
+  g_clear_pointer (&c->document, afg_document_unref);
+  c->document = afg_document_ref (document);
+  afg_stack_chart_set_store (c->chart, NULL);
+  show_message (c, _("Reading the device tasks…"));
+  g_weak_ref_init (&req->window, self);
+  req->document = afg_document_ref (document);
+  task = g_task_new (NULL, c->load_cancellable, on_loaded, NULL);
+  g_task_set_task_data (task, req, (GDestroyNotify) load_request_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/* ---- the scope ---- */
+
+/* The tree on screen when it is the session's profile (no diff). */
+static AfgTree *
+profile_tree (AfgWindow *self)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+  AfgTree *tree = _afg_window_get_tree (self);
+
+  if (tree == NULL || layout == NULL || _afg_window_is_comparing (self) || afg_flame_layout_get_tree (layout) != tree)
+    return NULL;
+  return tree;
+}
+
+/* A tree of a bare time range is the chart's own (Sync range). */
+static gboolean
+is_range (const AfgScope *scope)
+{
+  return scope->bounded && scope->n_steps == 0 && !scope->npu_idle;
+}
+
+static void
+update_scope (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgTree *tree = _afg_window_get_tree (self);
+  const AfgScope *scope;
+  gint64 start, end;
+
+  if (tree == NULL || afg_stack_chart_get_store (c->chart) == NULL)
+    return;
+  scope = afg_tree_get_scope (tree);
+  if (is_range (scope))
+    return;
+  c->scope = *scope;
+  c->has_scope = TRUE;
+  if (scope->bounded)
+    afg_stack_chart_set_scope (c->chart, scope->start_ns, scope->end_ns);
+  else if (afg_document_get_profile_window (afg_tree_get_document (tree), &start, &end))
+    afg_stack_chart_set_scope (c->chart, start, end);
+  else
+    afg_stack_chart_set_scope (c->chart, 0, 1);
+}
+
+static void
+on_tree_changed (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgTree *tree = _afg_window_get_tree (self);
+  AfgDocument *document = tree ? afg_tree_get_document (tree) : NULL;
+
+  if (tree == NULL || _afg_window_is_comparing (self))
+    {
+      g_cancellable_cancel (c->load_cancellable);
+      g_clear_pointer (&c->document, afg_document_unref);
+      afg_stack_chart_set_store (c->chart, NULL);
+      show_message (c, tree ? _("No stack chart for a comparison") : "");
+      return;
+    }
+  if (document != c->document)
+    {
+      g_clear_pointer (&c->document, afg_document_unref);
+      afg_stack_chart_set_store (c->chart, NULL);
+      if (chart_shown (c))
+        load_store (self, document);
+      return;
+    }
+  update_scope (self);
+}
+
+/* ---- selection, both ways ---- */
+
+static guint32
+child_named (AfgTree *tree, guint32 parent, const char *name)
+{
+  const AfgNode *node = afg_tree_get_node (tree, parent);
+
+  for (guint32 i = 0; i < node->n_children; i++)
+    if (g_strcmp0 (afg_tree_get_node_name (tree, node->first_child + i), name) == 0)
+      return node->first_child + i;
+  return AFG_NODE_NONE;
+}
+
+/* The node of a row's path in @tree, AFG_NODE_NONE when the tree has
+ * none (the transforms changed it). */
+static guint32
+node_of_row (AfgWindow *self, AfgTree *tree, guint thread, guint64 event)
+{
+  AfgChartStore *store = afg_stack_chart_get_store (chart_of (self)->chart);
+  AfgDocument *document = afg_chart_store_get_document (store);
+  gint64 tid = afg_event_store_get_thread (afg_document_get_events (document), thread)->global_tid;
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 node = AFG_NODE_NONE;
+
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+    if (afg_tree_get_thread (tree, i)->global_tid == tid)
+      node = afg_tree_get_thread (tree, i)->node;
+  afg_chart_store_get_path (store, thread, event, afg_session_get_merge_addresses (self->session), path);
+  for (guint k = 0; k < path->len && node != AFG_NODE_NONE; k++)
+    node = child_named (tree, node, afg_document_get_string (document, g_array_index (path, guint32, k)));
+  return node;
+}
+
+static void
+on_row_selected (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgTree *tree = profile_tree (self);
+  guint thread;
+  guint64 event;
+  guint32 node;
+
+  if (tree == NULL || !afg_stack_chart_get_selected (c->chart, &thread, &event))
+    return;
+  node = node_of_row (self, tree, thread, event);
+  if (node != AFG_NODE_NONE)
+    afg_flame_view_set_selected_node (self->flame_view, node);
+  _afg_window_report_state (self);
+}
+
+static guint
+store_thread (AfgChartStore *store, gint64 global_tid)
+{
+  const AfgEventStore *events = afg_document_get_events (afg_chart_store_get_document (store));
+
+  for (guint i = 0; i < afg_event_store_get_n_threads (events); i++)
+    if (afg_event_store_get_thread (events, i)->global_tid == global_tid)
+      return i;
+  return G_MAXUINT;
+}
+
+/* The node's names from its thread down, as the document's strings. */
+static void
+on_node_selected (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgChartStore *store = afg_stack_chart_get_store (c->chart);
+  AfgTree *tree = profile_tree (self);
+  guint32 node = afg_flame_view_get_selected_node (self->flame_view);
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const AfgNode *n;
+  guint thread;
+
+  if (store == NULL || tree == NULL || node == AFG_FLAME_NO_FRAME || !afg_tree_is_frame (tree, node))
+    {
+      afg_stack_chart_set_instances (c->chart, 0, NULL);
+      _afg_window_report_state (self);
+      return;
+    }
+  for (n = afg_tree_get_node (tree, node); n->depth >= 2; n = afg_tree_get_node (tree, n->parent))
+    g_array_prepend_val (names, n->name);
+  thread = store_thread (store, afg_tree_get_thread (tree, n->thread)->global_tid);
+  afg_stack_chart_set_instances (c->chart, thread,
+                                 thread == G_MAXUINT ? NULL
+                                 : afg_chart_store_find_rows (store, thread, (guint32 *) names->data, names->len,
+                                                              afg_session_get_merge_addresses (self->session)));
+  _afg_window_report_state (self);
+}
+
+/* ---- Sync range ---- */
+
+typedef struct {
+  GWeakRef      window;
+  GCancellable *cancellable;
+} SyncRequest;
+
+static void
+on_synced (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SyncRequest *req = data;
+  g_autoptr(AfgTree) tree = afg_tree_build_finish (result, NULL);
+  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
+
+  if (self != NULL && tree != NULL && chart_of (self) != NULL
+      && req->cancellable == chart_of (self)->sync_cancellable)
+    _afg_window_steps_show_tree (self, tree);
+  g_weak_ref_clear (&req->window);
+  g_object_unref (req->cancellable);
+  g_free (req);
+}
+
+static void
+build_tree (AfgWindow *self, const AfgScope *scope)
+{
+  AfgWindowChart *c = chart_of (self);
+  SyncRequest *req = g_new0 (SyncRequest, 1);
+
+  g_cancellable_cancel (c->sync_cancellable);
+  g_clear_object (&c->sync_cancellable);
+  c->sync_cancellable = g_cancellable_new ();
+  g_weak_ref_init (&req->window, self);
+  req->cancellable = g_object_ref (c->sync_cancellable);
+  afg_tree_build_async (c->document, scope, _afg_window_tree_flags (self) | AFG_TREE_DURATIONS,
+                        c->sync_cancellable, on_synced, req);
+}
+
+static void
+sync_now (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgScope scope = { .bounded = TRUE };
+
+  if (profile_tree (self) == NULL || !afg_stack_chart_get_view (c->chart, &scope.start_ns, &scope.end_ns)
+      || (scope.start_ns == c->synced_start && scope.end_ns == c->synced_end))
+    return;
+  c->synced_start = scope.start_ns;
+  c->synced_end = scope.end_ns;
+  c->last_sync = g_get_monotonic_time ();
+  build_tree (self, &scope);
+}
+
+static gboolean
+on_sync_timeout (gpointer data)
+{
+  AfgWindow *self = data;
+
+  chart_of (self)->sync_timeout = 0;
+  sync_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* At once when the last tree is older than SYNC_MS; and once more
+ * SYNC_MS after the view stops. */
+static void
+on_view_changed (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+
+  if (c->sync)
+    {
+      if (g_get_monotonic_time () - c->last_sync >= SYNC_MS * 1000)
+        sync_now (self);
+      g_clear_handle_id (&c->sync_timeout, g_source_remove);
+      c->sync_timeout = g_timeout_add (SYNC_MS, on_sync_timeout, self);
+    }
+  _afg_window_report_state (self);
+}
+
+static void
+change_sync (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  AfgWindow *self = data;
+  AfgWindowChart *c = chart_of (self);
+
+  g_simple_action_set_state (action, state);
+  c->sync = g_variant_get_boolean (state);
+  c->synced_start = c->synced_end = 0;
+  g_clear_handle_id (&c->sync_timeout, g_source_remove);
+  if (c->sync)
+    sync_now (self);
+  else if (c->has_scope && c->document != NULL && _afg_window_get_tree (self) != NULL
+           && is_range (afg_tree_get_scope (_afg_window_get_tree (self))))
+    build_tree (self, &c->scope);
+  _afg_window_report_state (self);
+}
+
+/* ---- layout ---- */
+
+/* Off its parent, a reference held. A paned keeps taking presses on its
+ * handle where it was once a child is hidden: the pages move instead. */
+static GtkWidget *
+take (GtkWidget *widget)
+{
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+
+  g_object_ref (widget);
+  if (GTK_IS_PANED (parent) && gtk_paned_get_start_child (GTK_PANED (parent)) == widget)
+    gtk_paned_set_start_child (GTK_PANED (parent), NULL);
+  else if (GTK_IS_PANED (parent))
+    gtk_paned_set_end_child (GTK_PANED (parent), NULL);
+  else if (GTK_IS_BOX (parent))
+    gtk_box_remove (GTK_BOX (parent), widget);
+  return widget;
+}
+
+static void
+apply_layout (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  int height = gtk_widget_get_height (GTK_WIDGET (c->box));
+  g_autoptr(GtkWidget) flame = take (c->flame_page);
+  g_autoptr(GtkWidget) chart = take (GTK_WIDGET (c->chart_stack));
+  g_autoptr(GtkWidget) paned = take (GTK_WIDGET (c->paned));
+
+  if (g_strcmp0 (c->layout, "both") == 0)
+    {
+      gtk_paned_set_start_child (c->paned, flame);
+      gtk_paned_set_end_child (c->paned, chart);
+      gtk_paned_set_position (c->paned, height > 0 ? height / 2 : 300);
+      gtk_box_append (c->box, paned);
+    }
+  else
+    gtk_box_append (c->box, chart_shown (c) ? chart : flame);
+  if (chart_shown (c) && c->document == NULL && _afg_window_get_tree (self) != NULL)
+    on_tree_changed (self);
+}
+
+static void
+change_layout (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  AfgWindow *self = data;
+  AfgWindowChart *c = chart_of (self);
+  const char *layout = g_variant_get_string (state, NULL);
+  GSettings *settings = afg_settings_get ();
+
+  if (g_strcmp0 (layout, "flame") != 0 && g_strcmp0 (layout, "chart") != 0 && g_strcmp0 (layout, "both") != 0)
+    return;
+  g_simple_action_set_state (action, state);
+  g_free (c->layout);
+  c->layout = g_strdup (layout);
+  if (settings != NULL)
+    g_settings_set_string (settings, "layout", layout);
+  apply_layout (self);
+  _afg_window_report_state (self);
+}
+
+static void
+chart_zoom (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  double factor = g_variant_get_double (param);
+
+  if (factor > 0)
+    afg_stack_chart_zoom (chart_of (data)->chart, factor, 0.5);
+}
+
+static void
+chart_pan (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  afg_stack_chart_pan (chart_of (data)->chart, g_variant_get_double (param));
+}
+
+static void
+chart_home (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  afg_stack_chart_reset_view (chart_of (data)->chart);
+}
+
+void
+_afg_window_chart_step (AfgWindow *self, gboolean forward)
+{
+  AfgWindowChart *c = chart_of (self);
+
+  if (c != NULL && c->chart != NULL && afg_stack_chart_step_instance (c->chart, forward))
+    _afg_window_report_state (self);
+}
+
+static void
+chart_next (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  afg_stack_chart_step_instance (chart_of (data)->chart, g_str_equal (g_action_get_name (G_ACTION (action)),
+                                                                       "chart-next"));
+  _afg_window_report_state (data);
+}
+
+static void
+add_actions (AfgWindow *self)
+{
+  GSettings *settings = afg_settings_get ();
+  g_autofree char *layout = settings ? g_settings_get_string (settings, "layout") : g_strdup ("flame");
+  const GActionEntry entries[] = {
+    { "layout", NULL, "s", "'flame'", change_layout, { 0 } },
+    { "chart-sync", NULL, NULL, "false", change_sync, { 0 } },
+    { "chart-zoom", chart_zoom, "d", NULL, NULL, { 0 } },
+    { "chart-pan", chart_pan, "d", NULL, NULL, { 0 } },
+    { "chart-home", chart_home, NULL, NULL, NULL, { 0 } },
+    { "chart-next", chart_next, NULL, NULL, NULL, { 0 } },
+    { "chart-prev", chart_next, NULL, NULL, NULL, { 0 } },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  chart_of (self)->layout = g_strdup ("flame");
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "layout", g_variant_new_string (layout));
+}
+
+/* ---- widgets ---- */
+
+static GtkWidget *
+make_chart_page (AfgWindowChart *c)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  c->chart = AFG_STACK_CHART (afg_stack_chart_new ());
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (c->chart));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  c->chart_page = scrolled;
+  c->message = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (c->message), "dim-label");
+  c->chart_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (c->chart_stack, scrolled, "chart");
+  gtk_stack_add_named (c->chart_stack, GTK_WIDGET (c->message), "message");
+  gtk_stack_set_visible_child_name (c->chart_stack, "message");
+  gtk_widget_set_vexpand (GTK_WIDGET (c->chart_stack), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (c->chart_stack), -1, 160);
+  return GTK_WIDGET (c->chart_stack);
+}
+
+/* The flame graph's scrolled window (the start of the Functions paned)
+ * moves into a box that holds it, the chart, or both in a vertical
+ * paned. */
+static void
+wrap_graph (AfgWindow *self, AfgWindowChart *c)
+{
+  c->box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  c->paned = GTK_PANED (g_object_ref_sink (gtk_paned_new (GTK_ORIENTATION_VERTICAL)));
+  gtk_paned_set_shrink_start_child (c->paned, FALSE);
+  gtk_paned_set_shrink_end_child (c->paned, FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (c->paned), TRUE);
+  c->flame_page = g_object_ref (gtk_paned_get_start_child (self->functions_paned));
+  gtk_paned_set_start_child (self->functions_paned, GTK_WIDGET (c->box));
+  g_object_ref_sink (make_chart_page (c));
+  gtk_box_append (c->box, c->flame_page);
+}
+
+static void
+on_merge_changed (AfgWindow *self)
+{
+  afg_stack_chart_set_merge (chart_of (self)->chart, afg_session_get_merge_addresses (self->session));
+}
+
+void
+_afg_window_chart_init (AfgWindow *self)
+{
+  AfgWindowChart *c = g_new0 (AfgWindowChart, 1);
+
+  self->chart = c;
+  wrap_graph (self, c);
+  add_actions (self);
+  apply_layout (self);
+  g_signal_connect_swapped (c->chart, "row-selected", G_CALLBACK (on_row_selected), self);
+  g_signal_connect_swapped (c->chart, "view-changed", G_CALLBACK (on_view_changed), self);
+  g_signal_connect_swapped (c->chart, "hover-changed", G_CALLBACK (_afg_window_report_state), self);
+  g_signal_connect_swapped (self->flame_view, "notify::selected-node", G_CALLBACK (on_node_selected), self);
+  g_signal_connect_object (self->session, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::merge-addresses", G_CALLBACK (on_merge_changed), self,
+                           G_CONNECT_SWAPPED);
+}
+
+void
+_afg_window_chart_dispose (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+
+  if (c == NULL)
+    return;
+  g_cancellable_cancel (c->load_cancellable);
+  g_cancellable_cancel (c->sync_cancellable);
+  g_clear_object (&c->load_cancellable);
+  g_clear_object (&c->sync_cancellable);
+  g_clear_handle_id (&c->sync_timeout, g_source_remove);
+  g_signal_handlers_disconnect_by_data (c->chart, self);
+  g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);
+  g_clear_pointer (&c->document, afg_document_unref);
+  g_clear_object (&c->paned);
+  g_clear_object (&c->flame_page);
+  g_clear_object (&c->chart_stack);
+  g_free (c->layout);
+  g_free (c);
+  self->chart = NULL;
+}
+
+static char *
+range_text (AfgWindowChart *c)
+{
+  gint64 start, end;
+
+  if (!afg_stack_chart_get_view (c->chart, &start, &end))
+    return NULL;
+  return g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, start, end);
+}
+
+/* The fields of docs/test-state-line.md from layout to chart_sync. */
+void
+_afg_window_chart_append_state (AfgWindow *self, GString *line)
+{
+  AfgWindowChart *c = chart_of (self);
+  gboolean on = c != NULL && chart_shown (c) && afg_stack_chart_get_store (c->chart) != NULL;
+  g_autofree char *range = on ? range_text (c) : NULL;
+  g_autofree char *boxes = on ? g_strdup_printf ("%u", afg_stack_chart_get_n_drawn (c->chart)) : NULL;
+  g_autofree char *instances = on ? afg_stack_chart_describe_instances (c->chart) : NULL;
+  g_autofree char *selected = NULL;
+  guint thread;
+  guint64 event;
+
+  if (on && afg_stack_chart_get_selected (c->chart, &thread, &event))
+    {
+      AfgDocument *document = afg_chart_store_get_document (afg_stack_chart_get_store (c->chart));
+      guint32 name = afg_event_store_get_thread (afg_document_get_events (document), thread)->events[event].name;
+
+      selected = g_strdup (afg_document_get_string (document, afg_session_get_merge_addresses (self->session)
+                                                                ? afg_document_get_merged_name (document, name) : name));
+    }
+  _afg_window_append_state_field (line, "layout", c ? c->layout : NULL);
+  _afg_window_append_state_field (line, "chart", range);
+  _afg_window_append_state_field (line, "chart_boxes", boxes);
+  _afg_window_append_state_field (line, "chart_selected", selected);
+  _afg_window_append_state_field (line, "chart_hover", on ? afg_stack_chart_get_hover_name (c->chart) : NULL);
+  _afg_window_append_state_field (line, "chart_instances", instances);
+  _afg_window_append_state_field (line, "chart_sync", c != NULL && c->sync ? "1" : "0");
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/* The stack chart's store: rows nested as the tree nests them, tasks by
+ * lane without the profiler's markers, collectives one box each, and a
+ * step's boxes equal to the rows and tasks SQLite finds overlapping it. */
+#include "config.h"
+
+#include <sys/wait.h>
+
+#include <sqlite3.h>
+
+#include "afg-chart-store.h"
+#include "afg-document-timeline.h"
+#include "afg-loader.h"
+#include "afg-task-kinds.h"
+#include "afg-test-db.h"
+#include "afg-trace-reader.h"
+#include "afg-tree.h"
+
+typedef AfgTestDb ChartTestDb;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChartTestDb, afg_test_db_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgChartStore, afg_chart_store_free)
+
+static AfgChartStore *
+load_store (const char *path, AfgDocument **document)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+
+  *document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tasks = afg_trace_reader_read (*document, NULL, &error);
+  g_assert_no_error (error);
+  return afg_chart_store_new (*document, tasks);
+}
+
+/* ---- what the store finds ---- */
+
+static gboolean
+count_row (guint64 event, const AfgChartRow *row, gpointer data)
+{
+  (*(guint64 *) data)++;
+  return TRUE;
+}
+
+static gboolean
+count_task (const AfgChartTask *task, gpointer data)
+{
+  (*(guint64 *) data)++;
+  return TRUE;
+}
+
+/* "global_tid count" per thread with rows in [t0, t1). */
+static GPtrArray *
+store_rows (const AfgChartStore *store, gint64 t0, gint64 t1)
+{
+  const AfgEventStore *events = afg_document_get_events (afg_chart_store_get_document (store));
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint t = 0; t < afg_chart_store_get_n_threads (store); t++)
+    {
+      guint64 n = 0;
+
+      for (guint d = 0; d < afg_chart_store_get_n_depths (store, t); d++)
+        afg_chart_store_visit_rows (store, t, d, t0, t1, count_row, &n);
+      if (n > 0)
+        g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT,
+                                                 afg_event_store_get_thread (events, t)->global_tid, n));
+    }
+  return lines;
+}
+
+/* "device/stream count" per lane with tasks in [t0, t1), "ops count"
+ * for the collectives. */
+static GPtrArray *
+store_tasks (const AfgChartStore *store, gint64 t0, gint64 t1)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint l = 0; l < afg_chart_store_get_n_lanes (store); l++)
+    {
+      const AfgChartLane *lane = afg_chart_store_get_lane (store, l);
+      guint64 n = 0;
+
+      afg_chart_store_visit_tasks (store, l, t0, t1, count_task, &n);
+      if (n == 0)
+        continue;
+      if (lane->collectives)
+        g_ptr_array_add (lines, g_strdup_printf ("ops %" G_GUINT64_FORMAT, n));
+      else
+        g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT,
+                                                 lane->device_id, lane->stream_id, n));
+    }
+  return lines;
+}
+
+/* ---- what SQLite finds ---- */
+
+static GPtrArray *
+query_lines (sqlite3 *db, const char *sql, gint64 t0, gint64 t1)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, t0);
+  sqlite3_bind_int64 (stmt, 2, t1);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (lines, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
+  sqlite3_finalize (stmt);
+  return lines;
+}
+
+/* The loader's used rows: accepted types, integer times, a length, not a
+ * step marker. */
+static const char sql_rows[] =
+  "WITH r AS (SELECT CAST(startNs AS INTEGER) s, CAST(endNs AS INTEGER) e, globalTid g, name, type"
+  "           FROM PYTORCH_API)"
+  " SELECT g || ' ' || count(*) FROM r"
+  " WHERE e > s AND s < ?2 AND e > ?1"
+  "   AND type IN (SELECT id FROM ENUM_API_TYPE WHERE lower(name) IN ('op','queue','trace','python_trace'))"
+  "   AND name NOT IN (SELECT id FROM STRING_IDS WHERE value LIKE 'ProfilerStep#%')"
+  " GROUP BY g";
+
+static const char sql_tasks[] =
+  "SELECT deviceId || '/' || streamId || ' ' || count(*) FROM TASK t"
+  " LEFT JOIN STRING_IDS s ON s.id = t.taskType"
+  " WHERE typeof(startNs) = 'integer' AND typeof(endNs) = 'integer' AND endNs >= startNs"
+  "   AND startNs < ?2 AND max(endNs, startNs + 1) > ?1"
+  "   AND upper(replace(coalesce(s.value, ''), ' ', '_')) NOT LIKE 'PROFILING\\_%' ESCAPE '\\'"
+  " GROUP BY deviceId, streamId HAVING count(*) > 0";
+
+static const char sql_ops[] =
+  "SELECT 'ops ' || count(*) FROM COMMUNICATION_OP"
+  " WHERE typeof(startNs) = 'integer' AND typeof(endNs) = 'integer' AND endNs >= startNs"
+  "   AND startNs < ?2 AND max(endNs, startNs + 1) > ?1 HAVING count(*) > 0";
+
+static void
+check_window (const AfgChartStore *store, sqlite3 *db, gint64 t0, gint64 t1, const char *what)
+{
+  g_autoptr(GPtrArray) rows = store_rows (store, t0, t1);
+  g_autoptr(GPtrArray) rows_sql = query_lines (db, sql_rows, t0, t1);
+  g_autoptr(GPtrArray) tasks = store_tasks (store, t0, t1);
+  g_autoptr(GPtrArray) tasks_sql = query_lines (db, sql_tasks, t0, t1);
+  g_autoptr(GPtrArray) ops_sql = query_lines (db, sql_ops, t0, t1);
+
+  g_ptr_array_extend_and_steal (tasks_sql, g_steal_pointer (&ops_sql));
+  afg_test_assert_lines (rows, rows_sql, what);
+  afg_test_assert_lines (tasks, tasks_sql, what);
+}
+
+/* Every step, a piece of a step and the whole profile. */
+static void
+check_db (const char *path)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = load_store (path, &document);
+  sqlite3 *db = NULL;
+  guint n_steps;
+  const AfgStep *steps = afg_document_get_steps (document, &n_steps);
+  gint64 start, end;
+  g_autofree char *uri = g_strdup_printf ("file:%s?immutable=1", path);
+
+  /* Immutable: a sample in WAL mode opened read-only would still get
+   * its -shm and -wal beside it. */
+  g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+  g_assert_cmpuint (n_steps, >, 0);
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (store), >, 0);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      gint64 third = (steps[i].end_ns - steps[i].start_ns) / 3;
+
+      check_window (store, db, steps[i].start_ns, steps[i].end_ns, path);
+      check_window (store, db, steps[i].start_ns + third, steps[i].end_ns - third, path);
+    }
+  g_assert_true (afg_document_get_profile_window (document, &start, &end));
+  check_window (store, db, start, end, path);
+  check_window (store, db, G_MININT64 / 2, G_MAXINT64 / 2, path);
+  sqlite3_close (db);
+}
+
+static void
+test_sample (gconstpointer data)
+{
+  g_autofree char *path = afg_test_sample_path (data, ".db");
+
+  check_db (path);
+}
+
+static void
+test_generated (void)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "gen.db", NULL);
+  const char *argv[] = { g_getenv ("AFG_GEN_DB"), "--steps", "4", path, "30000", NULL };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  check_db (path);
+  afg_test_rm_rf (dir);
+}
+
+/* ---- the rules on a DB made for them ---- */
+
+typedef struct {
+  GArray *tasks;  /* AfgChartTask */
+} Collect;
+
+static gboolean
+collect_task (const AfgChartTask *task, gpointer data)
+{
+  g_array_append_val (((Collect *) data)->tasks, *task);
+  return TRUE;
+}
+
+static AfgChartStore *
+rules_store (AfgDocument **document)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  gint64 launch;
+
+  /* a [0,100) > b [10,40) > c [20,30); b again [50,90); d [95,150)
+   * outlives a: it leaves a and takes depth 0; e [200,300) the same path
+   * as the first b's parent. */
+  afg_test_db_add (db, GTID (1, 1), 0, 100, "a");
+  afg_test_db_add (db, GTID (1, 1), 10, 40, "b");
+  afg_test_db_add (db, GTID (1, 1), 20, 30, "c");
+  launch = afg_test_db_add_with_connection (db, GTID (1, 1), 50, 90, "b", 7);
+  afg_test_db_add (db, GTID (1, 1), 95, 150, "d");
+  afg_test_db_add (db, GTID (1, 1), 200, 300, "a");
+  afg_test_db_add (db, GTID (1, 1), 210, 220, "b");
+  g_assert_cmpint (launch, >, 0);
+  afg_test_db_link (db, 7, 70);
+  afg_test_db_add_task_on (db, 60, 70, 70, 0, 2);
+  afg_test_db_add_task_on (db, 5000000000, 5000000000 + 6000000000, AFG_TEST_NULL, 0, 2);
+  afg_test_db_add_task_on (db, 80, 80, AFG_TEST_NULL, 1, 5);
+  afg_test_db_add_typed_task (db, 40, 45, AFG_TEST_NULL, "PROFILING_ENABLE");
+  afg_test_db_add_collective (db, 100, 400, 70, "hcom_allReduce__1_0_1");
+  *document = afg_test_db_load_document (db);
+  tasks = afg_trace_reader_read (*document, NULL, &error);
+  g_assert_no_error (error);
+  return afg_chart_store_new (*document, tasks);
+}
+
+static void
+test_rows (void)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = rules_store (&document);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) found = NULL;
+  const AfgChartRow *rows;
+  guint64 n;
+
+  g_assert_cmpuint (afg_chart_store_get_n_threads (store), ==, 1);
+  rows = afg_chart_store_get_rows (store, 0, &n);
+  g_assert_cmpuint (n, ==, 7);
+  g_assert_cmpuint (afg_chart_store_get_n_depths (store, 0), ==, 3);
+  /* Event order: a b c b d a b. */
+  g_assert_cmpuint (rows[0].depth, ==, 0);
+  g_assert_cmpuint (rows[1].depth, ==, 1);
+  g_assert_cmpuint (rows[2].depth, ==, 2);
+  g_assert_cmpuint (rows[2].parent, ==, 1);
+  g_assert_cmpuint (rows[3].depth, ==, 1);
+  g_assert_cmpuint (rows[3].parent, ==, 0);
+  g_assert_cmpuint (rows[4].depth, ==, 0);
+  g_assert_cmpuint (rows[4].parent, ==, AFG_CHART_NONE);
+  g_assert_cmpuint (afg_chart_store_get_path (store, 0, 2, FALSE, path), ==, 3);
+  g_assert_cmpstr (afg_document_get_string (document, g_array_index (path, guint32, 0)), ==, "a");
+  g_assert_cmpstr (afg_document_get_string (document, g_array_index (path, guint32, 2)), ==, "c");
+  afg_chart_store_get_path (store, 0, 1, FALSE, path);
+  found = afg_chart_store_find_rows (store, 0, (guint32 *) path->data, path->len, FALSE);
+  g_assert_cmpuint (found->len, ==, 3);
+  g_assert_cmpuint (g_array_index (found, guint64, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (found, guint64, 1), ==, 3);
+  g_assert_cmpuint (g_array_index (found, guint64, 2), ==, 6);
+}
+
+static void
+test_tasks (void)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = rules_store (&document);
+  Collect c = { g_array_new (FALSE, FALSE, sizeof (AfgChartTask)) };
+  const AfgChartTask *t;
+
+  /* Lanes: 0/2, 1/5, then the collectives; the marker is left out. */
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 3);
+  g_assert_cmpint (afg_chart_store_get_lane (store, 0)->stream_id, ==, 2);
+  g_assert_cmpint (afg_chart_store_get_lane (store, 1)->device_id, ==, 1);
+  g_assert_true (afg_chart_store_get_lane (store, 2)->collectives);
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 4);
+  afg_chart_store_visit_tasks (store, 0, 0, G_MAXINT64, collect_task, &c);
+  g_assert_cmpuint (c.tasks->len, ==, 2);
+  t = &g_array_index (c.tasks, AfgChartTask, 0);
+  g_assert_cmpint (t->start, ==, 60);
+  g_assert_cmpint (t->end, ==, 70);
+  g_assert_cmpuint (t->launch_thread, ==, 0);
+  g_assert_cmpuint (t->launch_event, ==, 3);
+  /* Longer than 32 bits of ns, and far from the first: still exact. */
+  t = &g_array_index (c.tasks, AfgChartTask, 1);
+  g_assert_cmpint (t->start, ==, 5000000000);
+  g_assert_cmpint (t->end, ==, 11000000000);
+  g_assert_cmpuint (t->launch_thread, ==, AFG_CHART_NONE);
+  /* Found by a range inside it only (it started long before). */
+  g_array_set_size (c.tasks, 0);
+  afg_chart_store_visit_tasks (store, 0, 10000000000, 10000000001, collect_task, &c);
+  g_assert_cmpuint (c.tasks->len, ==, 1);
+  /* A task of no length counts at its start. */
+  g_array_set_size (c.tasks, 0);
+  afg_chart_store_visit_tasks (store, 1, 80, 81, collect_task, &c);
+  afg_chart_store_visit_tasks (store, 1, 81, 90, collect_task, &c);
+  g_assert_cmpuint (c.tasks->len, ==, 1);
+  g_array_set_size (c.tasks, 0);
+  afg_chart_store_visit_tasks (store, 2, 0, 1000, collect_task, &c);
+  g_assert_cmpuint (c.tasks->len, ==, 1);
+  g_assert_cmpstr (afg_document_get_string (document, g_array_index (c.tasks, AfgChartTask, 0).name), ==,
+                   "hcom_allReduce__1_0_1");
+  g_assert_cmpuint (g_array_index (c.tasks, AfgChartTask, 0).kind, ==, AFG_TASK_KIND_COMMUNICATION);
+  /* Launched by the row its connection id reaches, as its tasks are. */
+  g_assert_cmpuint (g_array_index (c.tasks, AfgChartTask, 0).launch_event, ==, 3);
+  g_assert_cmpuint (afg_chart_store_get_task_bytes (store), <, 4 * 16 + 4 * 24 + 64);
+  g_array_unref (c.tasks);
+}
+
+/* No TASK table: rows only, no device lane; rows past the depth limit
+ * are cut as the tree cuts them. */
+static void
+test_no_device (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autoptr(GError) error = NULL;
+  const AfgChartRow *rows;
+  guint64 n;
+
+  for (guint i = 0; i < AFG_MAX_DEPTH + 2; i++)
+    afg_test_db_add (db, GTID (1, 1), i, 10000 - i, "deep");
+  document = afg_test_db_load_document (db);
+  tasks = afg_trace_reader_read (document, NULL, &error);
+  g_assert_no_error (error);
+  store = afg_chart_store_new (document, tasks);
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 0);
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 0);
+  g_assert_cmpuint (afg_chart_store_get_n_depths (store, 0), ==, AFG_MAX_DEPTH);
+  rows = afg_chart_store_get_rows (store, 0, &n);
+  g_assert_cmpuint (n, ==, AFG_MAX_DEPTH + 2);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH - 1].depth, ==, AFG_MAX_DEPTH - 1);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH].depth, ==, AFG_CHART_NONE);
+  g_assert_cmpuint (rows[AFG_MAX_DEPTH + 1].depth, ==, AFG_CHART_NONE);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/chart-store/rows", test_rows);
+  g_test_add_func ("/chart-store/tasks", test_tasks);
+  g_test_add_func ("/chart-store/no-device", test_no_device);
+  g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
+  g_test_add_data_func ("/chart-store/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
+  g_test_add_func ("/chart-store/generated", test_generated);
+  return g_test_run ();
+}
