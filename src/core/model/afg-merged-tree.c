@@ -32,6 +32,11 @@ struct _AfgMergedTree {
   AfgIntMap   children;  /* parent << 32 | name -> node */
   guint       n_added;
   AfgStats    stats;     /* the profiles' counts added up */
+  /* Per node, its device columns (afg-path-tree.h) added up; the tree
+   * carries only those every profile has, as a rank without device
+   * time would make the sums a part passed off as the whole. */
+  GArray     *device;
+  guint       n_device;
 };
 
 static guint32 intern (AfgMergedTree *self, const char *name);
@@ -47,6 +52,8 @@ afg_merged_tree_new (void)
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->nodes = g_array_new (FALSE, FALSE, sizeof (MergedNode));
   g_array_append_val (self->nodes, root);
+  self->device = g_array_new (FALSE, TRUE, sizeof (gint64) * AFG_PATH_DEVICE_COLUMNS);
+  self->n_device = AFG_PATH_DEVICE_COLUMNS;
   afg_int_map_init (&self->children, 256);
   child (self, AFG_TREE_ROOT, intern (self, _("All ranks")));
   return self;
@@ -60,6 +67,7 @@ afg_merged_tree_free (AfgMergedTree *self)
   g_hash_table_unref (self->by_name);
   g_ptr_array_unref (self->names);
   g_array_unref (self->nodes);
+  g_array_unref (self->device);
   afg_int_map_clear (&self->children);
   g_free (self);
 }
@@ -105,6 +113,27 @@ add_to (AfgMergedTree *self, guint32 node, gint64 calls, gint64 total_ns)
   merged->total_ns = afg_sat_add (merged->total_ns, total_ns);
 }
 
+static gint64 *
+device_of (AfgMergedTree *self, guint32 node)
+{
+  if (self->device->len <= node)
+    g_array_set_size (self->device, self->nodes->len);
+  return (gint64 *) (self->device->data + node * g_array_get_element_size (self->device));
+}
+
+/* The self columns are 0 on a profile's root, as on the merged thread. */
+static void
+add_device (AfgMergedTree *self, guint32 node, const AfgTree *tree, guint32 from)
+{
+  gint64 *sums;
+
+  if (self->n_device == 0)
+    return;
+  sums = device_of (self, node);
+  for (guint k = 0; k < self->n_device; k++)
+    sums[k] = afg_sat_add (sums[k], tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][from]);
+}
+
 static void
 add_stats (AfgStats *sum, const AfgStats *s)
 {
@@ -135,6 +164,7 @@ add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
     adding->map[name] = intern (adding->self, afg_document_get_string (tree->document, name));
   *target = child (adding->self, *target, adding->map[name]);
   add_to (adding->self, *target, tree->columns[AFG_COLUMN_CALLS][node], tree->columns[AFG_COLUMN_TOTAL_NS][node]);
+  add_device (adding->self, *target, tree, node);
   return TRUE;
 }
 
@@ -146,8 +176,10 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
   Adding adding = { self, map };
 
   memset (map, 0xff, sizeof (guint32) * n_strings);
+  self->n_device = MIN (self->n_device, afg_path_tree_device_columns (tree));
   add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
           tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
+  add_device (self, THREAD_NODE, tree, AFG_TREE_ROOT);
   for (guint t = 0; t < tree->n_threads; t++)
     afg_tree_walk (tree, tree->threads[t].node, THREAD_NODE, add_node, &adding);
   add_stats (&self->stats, afg_tree_get_stats (tree));
@@ -183,12 +215,15 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
   g_autofree guint32 *made = g_new (guint32, self->nodes->len);
   AfgPathTreeBuilder *builder;
   AfgTree *tree;
+  guint n_device = self->n_added > 0 ? self->n_device : 0;
 
   for (guint i = 0; i < self->names->len; i++)
     map[i] = afg_string_table_add (&names->strings, g_ptr_array_index (self->names, i));
   afg_document_seal (names);
   model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
   builder = afg_path_tree_builder_new (model, afg_document_get_root_name (names));
+  if (n_device > 0)
+    afg_path_tree_builder_keep_device (builder, n_device);
   made[0] = AFG_TREE_ROOT;
   for (guint32 n = 1; n < self->nodes->len; n++)
     {
@@ -196,7 +231,12 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
 
       made[n] = afg_path_tree_builder_child (builder, made[node->parent], map[node->name]);
       afg_path_tree_builder_add (builder, made[n], node->calls, node->total_ns, 0);
+      if (n_device > 0)
+        afg_path_tree_builder_add_device (builder, made[n], device_of (self, n));
     }
+  /* The root as a profile's: its one thread's device time. */
+  if (n_device > 0)
+    afg_path_tree_builder_add_device (builder, AFG_TREE_ROOT, device_of (self, THREAD_NODE));
   tree = afg_path_tree_builder_finish (builder);
   tree->stats = self->stats;
   afg_path_tree_sum_children (tree);
