@@ -198,6 +198,9 @@ test_merged_device (void)
   afg_merged_tree_add (sum, host);
   mixed = afg_merged_tree_build (sum, "job");
   g_assert_cmpuint (afg_path_tree_device_columns (mixed), ==, 0);
+  /* The weight menu's reason: "No NPU time: 1 of the 3 ranks read has none". */
+  g_assert_cmpstr (afg_document_get_npu_warning (afg_tree_get_document (mixed)), ==, "1 of the 3 ranks read has none");
+  g_assert_null (afg_document_get_npu_warning (afg_tree_get_document (merged)));
 }
 
 /* Cancel while the first rank is summed up: the ranks not started are

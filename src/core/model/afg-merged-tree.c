@@ -37,6 +37,7 @@ struct _AfgMergedTree {
    * time would make the sums a part passed off as the whole. */
   GArray     *device;
   guint       n_device;
+  guint       n_without_device;  /* profiles with no device time at all */
 };
 
 static guint32 intern (AfgMergedTree *self, const char *name);
@@ -177,6 +178,7 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
 
   memset (map, 0xff, sizeof (guint32) * n_strings);
   self->n_device = MIN (self->n_device, afg_path_tree_device_columns (tree));
+  self->n_without_device += afg_path_tree_device_columns (tree) == 0;
   add_to (self, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
           tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT]);
   add_device (self, THREAD_NODE, tree, AFG_TREE_ROOT);
@@ -219,6 +221,11 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
 
   for (guint i = 0; i < self->names->len; i++)
     map[i] = afg_string_table_add (&names->strings, g_ptr_array_index (self->names, i));
+  /* Why the device weights are off when some ranks have device time. */
+  if (self->n_without_device > 0 && self->n_without_device < self->n_added)
+    names->npu_warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of the %u ranks read has none",
+                                                       "%u of the %u ranks read have none", self->n_without_device),
+                                          self->n_without_device, self->n_added);
   afg_document_seal (names);
   model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
   builder = afg_path_tree_builder_new (model, afg_document_get_root_name (names));
