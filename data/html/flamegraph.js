@@ -31,10 +31,13 @@
  *   selectFunction(name) -> selects it in the Functions panel: its frames
  *                   are highlighted and its sandwich drawn.
  *   firstDrawMs  -> performance.now() when the graph was first drawn.
+ *   pathOf(node) -> 'pid/tid;frame;…' of a node id (as dump()'s), null for none.
  * state() also has perStep (the toggle), stepCount (what "per step"
  * divides by: the steps in the exported scope), scope ([A, B] or null),
  * merged, idle (the NPU-idle tree is shown) and hasIdle (the page has one:
- * exported with --npu-idle). steps()' bars also have parts: the device
+ * exported with --npu-idle), match (the match F3 or Enter in the search
+ * box went to last, from 1; 0 before a step and after a new search) and
+ * matchNode (its node id, or null). steps()' bars also have parts: the device
  * split as drawn, [{part, ns, y, height}] bottom up, or null.
  * The view also lives in the URL hash:
  * #thread=…&zoom=…&search=…&view=icicle&weight=npu|compute|comm|exposed&perstep=1&idle=1&merge=0|1.
@@ -43,6 +46,13 @@
 (function () {
   const ROW_H = 18;
   const LABEL_MIN_PX = 22;
+  /* A search's matches: a magenta bar along their bottom, at least
+   * MATCH_BAR_MIN_PX wide, as the window draws them (afg-flame-renderer.c);
+   * F3 brings a match narrower than MATCH_MIN_PX into view by zooming. */
+  const MATCH_COLOUR = 'rgb(224, 0, 140)';
+  const MATCH_BAR_H = 3;
+  const MATCH_BAR_MIN_PX = 4;
+  const MATCH_MIN_PX = 3;
   const FONT = '12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
   /* The GTK viewer's rule (afg-flame-layout.c), so both agree on every colour:
    * the category picks hue and saturation, the FNV-1a hash of the name's
@@ -302,6 +312,16 @@
     return lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  function pathOf(m, node) {
+    if (!Number.isInteger(node) || node < 0 || node >= m.ALL)
+      return null;
+    const names = [];
+    for (let n = node; n >= m.T; n = m.parent[n])
+      names.push(m.names[m.name[n]]);
+    names.push(m.raw.threads[names.length > 0 ? m.thread[node] : node].label);
+    return names.reverse().join(';');
+  }
+
   function dumpModel(m, kind) {
     const npu = kind === 'npu';
     const paths = new Array(m.ALL);
@@ -419,6 +439,9 @@
     this.weight = 'host';
     this.wt = m.total;  /* the weight's totals: widths, shares */
     this.match = null;
+    this.matchKey = null;  /* the search and thread view matchNodes is of */
+    this.matchNodes = null;  /* the matches in F3's order, made on the first step */
+    this.matchPos = 0;  /* 1-based, in matchNodes; 0 before a step */
     this.selected = -1;  /* name index of the function picked in the Functions panel */
     this.hoverEntry = -1;
     this.layoutWidth = -1;
@@ -597,6 +620,7 @@
     ctx.font = FONT;
     ctx.textBaseline = 'middle';
     const dim = dark ? '#3a3a36' : '#e4e4de';
+    const marked = [];
     for (const row of this.visibleRows()) {
       const y = this.rowY(row);
       for (let e = this.rowStart[row], end = this.rowStart[row + 1]; e < end; e++) {
@@ -614,9 +638,40 @@
         }
         if (r.width >= LABEL_MIN_PX)
           this.drawLabel(node, r, dimmed ? '#8a8a84' : '#111');
+        if (node >= 0 && this.isSearchMatch(node))
+          marked.push(e, y);
       }
     }
+    this.markMatches(marked);
     this.drawHover();
+  };
+
+  FlameView.prototype.isSearchMatch = function (node) {
+    const n = this.m.name[node];
+    return this.match !== null && n >= 0 && this.match[n] === 1;
+  };
+
+  /* The matches' bars, drawn last, as their fill alone among dimmed
+   * frames is lost on a frame a pixel or two wide; the step's match also
+   * gets an outline. @marked: entry, row y pairs. */
+  FlameView.prototype.markMatches = function (marked) {
+    const ctx = this.ctx;
+    const current = this.matchPos > 0 ? this.matchNodes[this.matchPos - 1] : -1;
+    ctx.fillStyle = MATCH_COLOUR;
+    for (let i = 0; i < marked.length; i += 2) {
+      const e = marked[i], y = marked[i + 1];
+      let x = this.lx[e] * this.cssW, w = this.lw[e] * this.cssW;
+      if (w < MATCH_BAR_MIN_PX) {
+        x = Math.min(Math.max(x + w / 2 - MATCH_BAR_MIN_PX / 2, 0), Math.max(this.cssW - MATCH_BAR_MIN_PX, 0));
+        w = MATCH_BAR_MIN_PX;
+      }
+      ctx.fillRect(x, y + ROW_H - 1 - MATCH_BAR_H, w, MATCH_BAR_H);
+      if (this.lnode[e] === current) {
+        ctx.strokeStyle = MATCH_COLOUR;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x + 1, y + 1, Math.max(0, w - 2), ROW_H - 3);
+      }
+    }
   };
 
   FlameView.prototype.textWidth = function (node, text) {
@@ -692,6 +747,12 @@
   FlameView.prototype.setSearch = function (text) {
     const m = this.m;
     const q = text.toLowerCase();
+    const key = q + '\n' + this.viewRoot;
+    if (key !== this.matchKey) {
+      this.matchKey = key;
+      this.matchNodes = null;
+      this.matchPos = 0;
+    }
     if (q === '') {
       this.match = null;
       return null;
@@ -718,6 +779,69 @@
       covered[i] = hit || covered[p];
     }
     return { count, time };
+  };
+
+  /* The matches in the thread view depth first, children in order: the
+   * window's order (afg_flame_search_list). */
+  FlameView.prototype.listMatches = function () {
+    const m = this.m, list = [], stack = [this.viewRoot];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (n < m.ALL && this.isSearchMatch(n))
+        list.push(n);
+      for (let c = m.first[n] + m.nchild[n] - 1; c >= m.first[n]; c--)
+        stack.push(c);
+    }
+    return list;
+  };
+
+  /* The next (or previous) match, wrapping; -1 without any. */
+  FlameView.prototype.stepMatch = function (forward) {
+    if (this.match === null)
+      return -1;
+    if (this.matchNodes === null)
+      this.matchNodes = this.listMatches();
+    const n = this.matchNodes.length;
+    if (n === 0)
+      return -1;
+    if (this.matchPos === 0)
+      this.matchPos = forward ? 1 : n;
+    else
+      this.matchPos = forward ? (this.matchPos % n) + 1 : ((this.matchPos + n - 2) % n) + 1;
+    return this.matchNodes[this.matchPos - 1];
+  };
+
+  /* The zoom that shows @node at least @minPx of @widthPx wide, zoomed
+   * out as far as it can: afg_flame_search_reveal_root's rule. */
+  FlameView.prototype.revealRoot = function (node, widthPx, minPx) {
+    const m = this.m, value = this.wt[node];
+    let best = node;
+    while (best !== this.viewRoot) {
+      const parent = m.parent[best];
+      const under = parent >= 0 ? this.wt[parent] : 0;
+      if (under <= 0 || (value * widthPx) / under < minPx)
+        break;
+      best = parent;
+    }
+    return best;
+  };
+
+  FlameView.prototype.entryOf = function (node) {
+    for (let e = 0; e < this.len; e++)
+      if (this.lnode[e] === node)
+        return e;
+    return -1;
+  };
+
+  /* Scrolls @node's row into the middle of the view unless it shows. */
+  FlameView.prototype.scrollToNode = function (node) {
+    const e = this.entryOf(node);
+    let row = 0;
+    while (row + 1 < this.rowStart.length && this.rowStart[row + 1] <= e)
+      row++;
+    const y = this.rowY(row);
+    if (e >= 0 && (y < 0 || y + ROW_H > this.viewH))
+      this.wrap.scrollTop += y - (this.viewH - ROW_H) / 2;
   };
 
   FlameView.prototype.frames = function (name) {
@@ -778,7 +902,26 @@
       idle: this.idle,
       hasIdle: Boolean(this.m.trees && this.m.trees.idle),
       transforms: this.transforms.map((t) => ({ op: t.op, arg: t.arg })),
+      match: v.matchPos,
+      matchNode: v.matchPos > 0 ? v.matchNodes[v.matchPos - 1] : null,
     };
+  };
+
+  /* F3 / Shift+F3: the next or previous match, zoomed out to as far as
+   * shows it MATCH_MIN_PX wide when the zoom shows it narrower (or not at
+   * all), then scrolled to. */
+  App.prototype.stepMatch = function (forward) {
+    const v = this.view;
+    const node = v.stepMatch(forward);
+    if (node < 0)
+      return;
+    const e = v.entryOf(node);
+    if (e < 0 || v.lw[e] * v.cssW < MATCH_MIN_PX) {
+      v.zoom = v.revealRoot(node, v.cssW, MATCH_MIN_PX);
+      this.apply({ scroll: true });
+    }
+    v.scrollToNode(node);
+    v.draw();
   };
 
   App.prototype.writeHash = function () {
@@ -1181,6 +1324,9 @@
       ev.preventDefault();
       $('search').focus();
       $('search').select();
+    } else if (ev.key === 'F3' || (ev.key === 'Enter' && t === $('search'))) {
+      ev.preventDefault();
+      this.stepMatch(!ev.shiftKey);
     } else if (ev.key === '/' && !typing) {
       ev.preventDefault();
       $('search').focus();
@@ -1409,6 +1555,7 @@
       functionRows: () => app.functions.rows(),
       selectFunction: (name) => app.functions.select(name),
       transform: (op, arg) => app.setTransforms([...app.transforms, { op, arg }]),
+      pathOf: (node) => pathOf(m, node),
       firstDrawMs: null,
     };
     if (m.T === 0) {

@@ -743,3 +743,29 @@ afg_rank_sidebar_get_stragglers (AfgRankSidebar *self)
     }
   return g_string_free (g_steal_pointer (&ranks), FALSE);
 }
+
+char *
+afg_rank_sidebar_get_device_bars (AfgRankSidebar *self)
+{
+  AfgRankItem *item;
+  const AfgRankSummary *summary;
+  GString *bars;
+
+  g_return_val_if_fail (AFG_IS_RANK_SIDEBAR (self), NULL);
+
+  item = selected_item (self);
+  if (item == NULL || afg_rank_item_is_all (item) || afg_rank_item_get_view (item)->state != AFG_RANK_STATE_DONE)
+    return NULL;
+  summary = afg_rank_item_get_summary (item);
+  if (!summary->has_device)
+    return NULL;
+  bars = g_string_new (NULL);
+  for (guint i = 0; i < summary->steps->len; i++)
+    {
+      const AfgDeviceSplit *d = &g_array_index (summary->steps, AfgRankStep, i).device;
+
+      g_string_append_printf (bars, "%s%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                              i > 0 ? "," : "", d->compute_ns, d->comm_ns, d->other_ns, d->free_ns);
+    }
+  return g_string_free (bars, FALSE);
+}

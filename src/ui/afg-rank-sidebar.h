@@ -36,5 +36,9 @@ guint      afg_rank_sidebar_get_n_read      (AfgRankSidebar *self);
 guint      afg_rank_sidebar_get_n_cancelled (AfgRankSidebar *self);
 /* The stragglers' rank numbers, "3" or "3,5"; "" for none. */
 char      *afg_rank_sidebar_get_stragglers  (AfgRankSidebar *self);
+/* The picked rank's bars as drawn, one "COMPUTE COMM OTHER FREE" (ns)
+ * per step, comma-separated; NULL unless a rank read with a device
+ * timeline is picked. */
+char      *afg_rank_sidebar_get_device_bars (AfgRankSidebar *self);
 
 G_END_DECLS

@@ -553,14 +553,16 @@ _afg_window_ranks_title (AfgWindow *self)
   return self->job != NULL ? g_file_get_basename (self->job->folder) : NULL;
 }
 
-/* The state line's last field: the straggler explained, while its diff
- * shows. */
+/* The state line's last fields: the straggler explained, while its diff
+ * shows, and the device split the sidebar's picked rank stacks. */
 void
 _afg_window_ranks_append_explain (AfgWindow *self, GString *line)
 {
   gboolean shown = self->job != NULL && _afg_window_is_comparing (self);
+  g_autofree char *bars = self->job != NULL ? afg_rank_sidebar_get_device_bars (self->rank_sidebar) : NULL;
 
   _afg_window_append_state_field (line, "explain", shown ? self->job->explanation : NULL);
+  _afg_window_append_state_field (line, "rank_bars", bars);
 }
 
 GFile *

@@ -9,6 +9,7 @@
 #include "afg-function-table.h"
 #include "afg-job-load.h"
 #include "afg-merged-tree.h"
+#include "afg-path-tree.h"
 #include "afg-test-db.h"
 
 #define SAMPLE0 "ascend_pytorch_profiler_level0_rank0"
@@ -46,6 +47,7 @@ typedef struct {
   AfgMergedTree *merged;
   GCancellable  *cancel;
   guint          calls;
+  gint64         device[AFG_PATH_DEVICE_COLUMNS];  /* the ranks' roots' device columns summed */
 } Hook;
 
 static gboolean
@@ -55,6 +57,8 @@ merge_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, G
 
   g_mutex_lock (&hook->lock);
   afg_merged_tree_add (hook->merged, tree);
+  for (guint k = 0; k < afg_path_tree_device_columns (tree); k++)
+    hook->device[k] += afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS + k, AFG_TREE_ROOT);
   hook->calls++;
   g_mutex_unlock (&hook->lock);
   if (hook->cancel != NULL)
@@ -136,6 +140,13 @@ test_merged (void)
   check_one_thread (tree);
   g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==,
                    summaries[0]->host_ns + summaries[1]->host_ns);
+  /* Both samples have device time by kind: so has "All ranks", the root
+   * and the thread each the sum of the ranks' roots. */
+  g_assert_cmpuint (afg_path_tree_device_columns (tree), ==, AFG_PATH_DEVICE_COLUMNS);
+  g_assert_cmpint (hook.device[0], >, 0);
+  for (guint k = 0; k < AFG_PATH_DEVICE_COLUMNS; k++)
+    for (guint32 n = 0; n <= 1; n++)
+      g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS + k, n), ==, hook.device[k]);
   table = afg_function_table_new (tree);
   g_assert_cmpuint (afg_function_table_get_n_functions (table), >=, g_hash_table_size (summaries[0]->frames));
   g_assert_cmpuint (afg_function_table_get_n_functions (table), >=, g_hash_table_size (summaries[1]->frames));
@@ -148,6 +159,48 @@ test_merged (void)
   afg_merged_tree_free (hook.merged);
   g_mutex_clear (&hook.lock);
   afg_test_rm_rf (root);
+}
+
+/* Device time merged node by node, and none once a profile without it
+ * is added: a part of the ranks' would pass for all of it. */
+static void
+test_merged_device (void)
+{
+  g_autoptr(AfgTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgTree) npu = NULL;
+  g_autoptr(AfgTree) host = NULL;
+  g_autoptr(AfgTree) merged = NULL;
+  g_autoptr(AfgTree) mixed = NULL;
+  g_autoptr(AfgMergedTree) sum = afg_merged_tree_new ();
+  guint32 g;
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 1000, "f", 1);
+  afg_test_db_add_with_connection (db, GTID (1, 1), 100, 500, "g", 2);
+  afg_test_db_link (db, 1, 101);
+  afg_test_db_link (db, 2, 102);
+  afg_test_db_add_task (db, 2000, 2050, 101);
+  afg_test_db_add_task (db, 2100, 2130, 102);
+  npu = afg_test_db_load (db);
+  g_assert_cmpuint (afg_path_tree_device_columns (npu), >=, 3);
+  afg_merged_tree_add (sum, npu);
+  afg_merged_tree_add (sum, npu);
+  merged = afg_merged_tree_build (sum, "job");
+  check_one_thread (merged);
+  g_assert_cmpuint (afg_path_tree_device_columns (merged), ==, afg_path_tree_device_columns (npu));
+  g = afg_test_find_node (merged, "All ranks;f;g");
+  g_assert_cmpint (afg_tree_get_value (merged, AFG_COLUMN_NPU_SELF_NS, g), ==, 60);
+  g_assert_cmpint (afg_tree_get_value (merged, AFG_COLUMN_NPU_TASKS, g), ==, 2);
+  g_assert_cmpint (afg_tree_get_value (merged, AFG_COLUMN_NPU_TOTAL_NS, afg_test_find_node (merged, "All ranks;f")), ==, 2 * 80);
+  g_assert_cmpint (afg_tree_get_value (merged, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT), ==, 2 * 80);
+  g_assert_cmpint (afg_tree_get_value (merged, AFG_COLUMN_NPU_TOTAL_NS, 1), ==, 2 * 80);
+
+  host = afg_test_load_events (AFG_TEST_DB_DEFAULT, (AfgTestEvent[]) { { GTID (1, 1), 0, 10, "f" } }, 1);
+  afg_merged_tree_add (sum, host);
+  mixed = afg_merged_tree_build (sum, "job");
+  g_assert_cmpuint (afg_path_tree_device_columns (mixed), ==, 0);
+  /* The weight menu's reason: "No NPU time: 1 of the 3 ranks read has none". */
+  g_assert_cmpstr (afg_document_get_npu_warning (afg_tree_get_document (mixed)), ==, "1 of the 3 ranks read has none");
+  g_assert_null (afg_document_get_npu_warning (afg_tree_get_document (merged)));
 }
 
 /* Cancel while the first rank is summed up: the ranks not started are
@@ -280,6 +333,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-load/merged", test_merged);
+  g_test_add_func ("/job-load/merged-device", test_merged_device);
   g_test_add_func ("/job-load/cancel", test_cancel);
   g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);
   g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);

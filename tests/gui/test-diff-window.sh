@@ -4,7 +4,8 @@
 # `--diff A B` and "Compare with…" (Ctrl+D and the file chooser) show the
 # diff of the two real samples; hovering frames shows their tooltip and
 # state fields, whose A and B values must be those of
-# tests/data/level0_rank0-vs-level1_rank0.diff.expected.
+# tests/data/level0_rank0-vs-level1_rank0.diff.expected. With
+# AFG_SCREENSHOT_DIR set, it renews docs/screenshot-window-diff.png.
 # Usage: test-diff-window.sh ASCEND_FLAMEGRAPH
 EXE=$1
 . "$(dirname "$0")/e2e-lib.sh"
@@ -113,6 +114,14 @@ case "$(state_field tooltip)" in
 esac
 tooltip_shown || fail "no tooltip on screen"
 find_window "^$TITLE\$"
+# With AFG_SCREENSHOT_DIR set, docs/diff.md's picture: the diff, its
+# legend and the tooltip of a frame half-way up, which fits in the window.
+if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
+  hover_at "$WID" $((WIDTH / 4)) $((HEIGHT / 2))
+  [ -n "$(state_field hover_path)" ] || fail "no frame half-way up for the screenshot"
+  tooltip_shown || fail "no tooltip for the screenshot"
+  import -window root -crop "${WIDTH}x${HEIGHT}+0+0" +repage "$AFG_SCREENSHOT_DIR/screenshot-window-diff.png"
+fi
 ok "the tooltip of <string>(1): <module> reads 'A → B (Δ, Δ%)' and is on screen"
 
 search Dequeue

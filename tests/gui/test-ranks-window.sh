@@ -139,10 +139,32 @@ pick_rank all
 wait_state page=graph rank=all "root_ns=$ALL_NS" "file=$JOB"
 ok "All ranks shows the ranks read merged: root total $ALL_NS, the sum of ranks.json's host_ns"
 
+# Every rank read has TASK rows: "All ranks" offers their device time, by
+# kind too, its NPU root the sum of the ranks' exports' (rank 8 failed).
+cli_device () {
+  python3 -c 'import glob, json, sys
+print(sum(t[sys.argv[2]] for f in glob.glob(sys.argv[1] + "/rank*/flamegraph.json") for t in json.load(open(f))["threads"]))' \
+    "$OUT" "$1"
+}
+act win.weight "'npu'"
+wait_state page=graph rank=all weight=npu "npu_ns=$(cli_device npu_total_ns)"
+act win.weight "'compute'"
+wait_state page=graph rank=all weight=compute
+act win.weight "'host'"
+wait_state page=graph rank=all weight=host "root_ns=$ALL_NS"
+ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind"
+
 pick_rank 2
 RANK2_ROW=$PICKED_ROW
 pick_rank 5
 wait_state page=graph rank=5 "root_ns=$(cli_root 5)"
+# The sidebar stacks each step's device split in the rank's bars: ranks.json's.
+WANT_BARS=$(python3 -c 'import json, sys
+r = [r for r in json.load(open(sys.argv[1]))["ranks"] if r["rank"] == 5][0]
+print(",".join("%d %d %d %d" % tuple(s["device"][k] for k in ("compute_ns", "comm_ns", "other_ns", "free_ns")) for s in r["steps"]))' \
+  "$OUT/ranks.json")
+[ "$(state_field rank_bars)" = "$WANT_BARS" ] || fail "rank 5's bars stack '$(state_field rank_bars)', ranks.json '$WANT_BARS'"
+ok "rank 5's sidebar bars stack its device time per step as ranks.json's ($WANT_BARS)"
 # "Compare with Rank…": its menu lists the other ranks in order, the
 # first being rank 0 (row 0 of the job, the action's parameter).
 act win.compare-rank 0

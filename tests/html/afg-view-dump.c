@@ -2,16 +2,21 @@
 /* What the window's core shows of a profile, for the agreement test with
  * the page (agree.test.mjs): per frame `path\tcolour\tshare of all`, then
  * per query `search\tQUERY\tmatches\tshare` over all threads — the values
- * the window's tooltip, palette and match count use. With --tooltip,
- * the rows of the window's tooltip (afg-frame-tooltip.h) of each PATH
- * ("pid/tid;frame;…") zoomed to ZOOM (a path too), `PATH\tLABEL\tVALUE`,
- * of the tree with call durations; --tooltip-merged of the tree with
- * address variants merged, as the window shows it by default.
- * Usage: afg-view-dump DB [QUERY…]
+ * the window's tooltip, palette and match count use — then, with a WIDTH,
+ * the matches in the order F3 steps through them, `order\tQUERY\tpath\treveal`,
+ * with the zoom that brings each into view in a graph WIDTH px wide. With
+ * --tooltip, the rows of the window's tooltip (afg-frame-tooltip.h) of
+ * each PATH ("pid/tid;frame;…") zoomed to ZOOM (a path too),
+ * `PATH\tLABEL\tVALUE`, of the tree with call durations; --tooltip-merged
+ * of the tree with address variants merged, as the window shows it by
+ * default.
+ * Usage: afg-view-dump [--width=WIDTH] DB [QUERY…]
  *        afg-view-dump DB --tooltip|--tooltip-merged ZOOM PATH… */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "afg-flame-layout.h"
 #include "afg-flame-search.h"
@@ -31,7 +36,8 @@ colour (const AfgTree *tree, guint32 node)
   return g_strdup_printf ("hsl(%u, %u%%, %u%%)", hsl.hue, hsl.saturation, hsl.lightness);
 }
 
-static void
+/* Index 0, the root, is "". */
+static GPtrArray *
 print_frames (const AfgTree *tree)
 {
   guint n = afg_tree_get_n_nodes (tree);
@@ -50,6 +56,23 @@ print_frames (const AfgTree *tree)
 
       g_ptr_array_add (paths, path);
       printf ("%s\t%s\t%s\n", path, c, share);
+    }
+  return g_steal_pointer (&paths);
+}
+
+/* The window's reveal: afg_flame_view_reveal_node's MATCH_MIN_PX. */
+static void
+print_order (const AfgTree *tree, GPtrArray *paths, const char *query, const guint8 *matches, double width)
+{
+  g_autoptr(GArray) list = afg_flame_search_list (tree, matches, AFG_TREE_ROOT);
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      guint32 node = g_array_index (list, guint32, i);
+      guint32 reveal = afg_flame_search_reveal_root (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, node, width, 3.0);
+
+      printf ("order\t%s\t%s\t%s\n", query, (char *) g_ptr_array_index (paths, node),
+              (char *) g_ptr_array_index (paths, reveal));
     }
 }
 
@@ -98,7 +121,15 @@ main (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
+  double width = 0;
 
+  if (argc > 1 && g_str_has_prefix (argv[1], "--width="))
+    {
+      width = atof (argv[1] + strlen ("--width="));
+      argv++;
+      argc--;
+    }
   if (argc < 2)
     {
       fprintf (stderr, "usage: %s DB [QUERY…]\n", argv[0]);
@@ -121,7 +152,7 @@ main (int argc, char **argv)
       print_tooltips (shown, argv + 3, argc - 3);
       return 0;
     }
-  print_frames (tree);
+  paths = print_frames (tree);
   for (int q = 2; q < argc; q++)
     {
       g_autofree guint8 *matches = afg_flame_search_match (tree, argv[q]);
@@ -131,6 +162,12 @@ main (int argc, char **argv)
       afg_flame_search_summarize (tree, AFG_COLUMN_TOTAL_NS, matches, AFG_TREE_ROOT, &result);
       share = afg_format_percent (result.matched_ns, result.view_ns);
       printf ("search\t%s\t%u\t%s\n", argv[q], result.n_matches, share);
+    }
+  for (int q = 2; width > 0 && q < argc; q++)
+    {
+      g_autofree guint8 *matches = afg_flame_search_match (tree, argv[q]);
+
+      print_order (tree, paths, argv[q], matches, width);
     }
   return 0;
 }

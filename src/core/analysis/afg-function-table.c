@@ -508,15 +508,6 @@ sum_below (const AfgTree *tree, AfgColumn column)
   return below;
 }
 
-/* The device columns a sandwich of @tree carries: all, the NPU ones, or none. */
-static guint
-device_columns (const AfgTree *tree)
-{
-  if (afg_tree_has_column (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS))
-    return AFG_PATH_DEVICE_COLUMNS;
-  return afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS) ? 3 : 0;
-}
-
 static void
 add_sandwich_frame (guint32 node, gpointer data)
 {
@@ -537,7 +528,7 @@ build_sandwich (AfgTree *tree, const char *name, gboolean callers)
   guint f;
   guint n_nodes = afg_tree_get_n_nodes (tree);
   g_autofree guint32 *keys = NULL;
-  SandwichData d = { tree, 0, NULL, NULL, callers, device_columns (tree), { NULL } };
+  SandwichData d = { tree, 0, NULL, NULL, callers, afg_path_tree_device_columns (tree), { NULL } };
   AfgTree *sandwich;
 
   g_return_val_if_fail (tree != NULL && name != NULL, NULL);

@@ -23,6 +23,11 @@ struct _AfgMergedTree {
   guint32             thread_name;
   guint               n_added;
   AfgStats            stats;    /* the profiles' counts added up */
+  /* The device columns (afg-path-tree.h) every profile has: the tree
+   * carries only those, as a rank without device time would make the
+   * sums a part passed off as the whole. */
+  guint               n_device;
+  guint               n_without_device;  /* profiles with no device time at all */
 };
 
 static guint32 intern (AfgMergedTree *self, const char *name);
@@ -35,6 +40,8 @@ afg_merged_tree_new (void)
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->paths = afg_path_tree_builder_new_own_names ();
+  self->n_device = AFG_PATH_DEVICE_COLUMNS;
+  afg_path_tree_builder_keep_device (self->paths, self->n_device);
   self->thread_name = intern (self, _("All ranks"));
   afg_path_tree_builder_child (self->paths, AFG_TREE_ROOT, self->thread_name);
   return self;
@@ -82,8 +89,20 @@ add_stats (AfgStats *sum, const AfgStats *s)
 
 typedef struct {
   AfgMergedTree *self;
-  guint32       *map;  /* the document's names -> merged names */
+  guint32       *map;       /* the document's names -> merged names */
+  guint          n_device;  /* the device columns of the tree added */
 } Adding;
+
+/* The self columns are 0 on a profile's root, as on the merged thread. */
+static void
+add_device (Adding *adding, guint32 target, const AfgTree *tree, guint32 from)
+{
+  gint64 values[AFG_PATH_DEVICE_COLUMNS] = { 0 };
+
+  for (guint k = 0; k < adding->n_device; k++)
+    values[k] = tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][from];
+  afg_path_tree_builder_add_device (adding->self->paths, target, values);
+}
 
 /* @target: the merged node of the parent, then of this node. */
 static gboolean
@@ -97,6 +116,7 @@ add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
   *target = afg_path_tree_builder_child (adding->self->paths, *target, adding->map[name]);
   afg_path_tree_builder_add (adding->self->paths, *target, tree->columns[AFG_COLUMN_CALLS][node],
                              tree->columns[AFG_COLUMN_TOTAL_NS][node], 0);
+  add_device (adding, *target, tree, node);
   return TRUE;
 }
 
@@ -105,11 +125,15 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
 {
   guint n_strings = MAX (afg_document_get_n_strings (afg_tree_get_document (tree)), 1);
   g_autofree guint32 *map = g_new (guint32, n_strings);
-  Adding adding = { self, map };
+  Adding adding = { self, map, MIN (self->n_device, afg_path_tree_device_columns (tree)) };
 
   memset (map, 0xff, sizeof (guint32) * n_strings);
+  self->n_device = adding.n_device;
+  self->n_without_device += afg_path_tree_device_columns (tree) == 0;
+  afg_path_tree_builder_limit_device (self->paths, self->n_device);
   afg_path_tree_builder_add (self->paths, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
                              tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT], 0);
+  add_device (&adding, THREAD_NODE, tree, AFG_TREE_ROOT);
   for (guint t = 0; t < tree->n_threads; t++)
     afg_tree_walk (tree, tree->threads[t].node, THREAD_NODE, add_node, &adding);
   add_stats (&self->stats, afg_tree_get_stats (tree));
@@ -146,11 +170,21 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
 
   for (guint i = 0; i < self->names->len; i++)
     map[i] = afg_string_table_add (&names->strings, g_ptr_array_index (self->names, i));
+  /* Why the device weights are off when some ranks have device time. */
+  if (self->n_without_device > 0 && self->n_without_device < self->n_added)
+    names->npu_warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of the %u ranks read has none",
+                                                       "%u of the %u ranks read have none", self->n_without_device),
+                                          self->n_without_device, self->n_added);
+  afg_path_tree_builder_limit_device (self->paths, self->n_added > 0 ? self->n_device : 0);
   afg_document_seal (names);
   model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
   model->stats = self->stats;
   tree = afg_path_tree_builder_build (self->paths, model, map, afg_document_get_root_name (names));
   afg_path_tree_sum_children (tree);
+  /* The root as a profile's: its one thread's device time. */
+  for (guint c = AFG_COLUMN_NPU_TOTAL_NS; c < AFG_COLUMN_NPU_TOTAL_NS + AFG_PATH_DEVICE_COLUMNS; c++)
+    if (tree->columns[c] != NULL)
+      tree->columns[c][AFG_TREE_ROOT] = tree->columns[c][THREAD_NODE];
   make_thread (tree, afg_document_get_string (names, map[self->thread_name]));
   return tree;
 }

@@ -119,6 +119,21 @@ afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self, guint n_columns)
 }
 
 void
+afg_path_tree_builder_limit_device (AfgPathTreeBuilder *self, guint n_columns)
+{
+  g_return_if_fail (n_columns <= self->n_device);
+  self->n_device = n_columns;
+}
+
+guint
+afg_path_tree_device_columns (const AfgTree *tree)
+{
+  if (afg_tree_has_column (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS))
+    return AFG_PATH_DEVICE_COLUMNS;
+  return afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS) ? 3 : 0;
+}
+
+void
 afg_path_tree_builder_add_device (AfgPathTreeBuilder *self, guint32 node, const gint64 *values)
 {
   gint64 *sums;

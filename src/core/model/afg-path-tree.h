@@ -34,6 +34,13 @@ void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
  * of what afg_path_tree_builder_add_device() gave it. */
 void                afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self,
                                                        guint               n_columns);
+/* Keeps only the first @n_columns device columns (no more than kept so
+ * far; 0: none) in what is added and built from now on. */
+void                afg_path_tree_builder_limit_device (AfgPathTreeBuilder *self,
+                                                        guint               n_columns);
+/* The device columns of @tree a path tree can carry: all of them, the
+ * NPU ones (3), or none. */
+guint               afg_path_tree_device_columns (const AfgTree *tree);
 /* @values: @n_columns values, in the columns' order. */
 void                afg_path_tree_builder_add_device  (AfgPathTreeBuilder *self,
                                                        guint32             node,
