@@ -77,6 +77,65 @@ test_key_sort_ranges (void)
     }
 }
 
+/* In place: keys in order, and the same elements (by their order
+ * field) as a stable sort gives, each element whole. */
+static void
+check_in_place (gsize n, gsize size, gint64 lo, guint64 range, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 *data = g_malloc0 (MAX (n, 1) * size);
+  Element *expected = g_new0 (Element, MAX (n, 1));
+  Element *got = g_new0 (Element, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 r = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand));
+      Element e = { (gint64) ((guint64) lo + (range != 0 ? r % range : r)), i, { i * 3, i * 5 } };
+
+      memcpy (data + i * size, &e, size);
+      expected[i] = e;
+    }
+  qsort (expected, n, sizeof (Element), compare_stable);
+  afg_key_sort_in_place (data, n, size);
+  for (gsize i = 0; i < n; i++)
+    {
+      memcpy (&got[i], data + i * size, size);
+      if (i > 0)
+        g_assert_cmpint (got[i - 1].key, <=, got[i].key);
+      if (size == sizeof (Element))
+        g_assert_cmpuint (got[i].pad[1], ==, got[i].order * 5);
+    }
+  qsort (got, n, sizeof (Element), compare_stable);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpint (got[i].key, ==, expected[i].key);
+      g_assert_cmpuint (got[i].order, ==, expected[i].order);
+    }
+  g_free (got);
+  g_free (expected);
+  g_free (data);
+  g_rand_free (rand);
+}
+
+static void
+test_key_sort_in_place (void)
+{
+  gsize sizes[] = { 16, 24, sizeof (Element) };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      check_in_place (0, sizes[s], 0, 10, 11);
+      check_in_place (1, sizes[s], 0, 10, 12);
+      check_in_place (31, sizes[s], 0, 1000, 13);                   /* below the bucket pass */
+      check_in_place (1000, sizes[s], 5, 1, 14);                    /* one key */
+      check_in_place (5000, sizes[s], 0, 7, 15);                    /* many equal keys */
+      check_in_place (20000, sizes[s], 1700000000000000000, 1000000000000, 16);
+      check_in_place (20000, sizes[s], -500, 1000, 17);
+      check_in_place (20000, sizes[s], G_MININT64, 0, 18);          /* the whole gint64 range */
+      check_in_place (20000, sizes[s], 0, (guint64) 1 << 40, 19);   /* row << 32 | key, as the items' */
+    }
+}
+
 /* The extremes themselves, next to each other. */
 static void
 test_key_sort_extremes (void)
@@ -99,5 +158,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/key-sort/ranges", test_key_sort_ranges);
   g_test_add_func ("/key-sort/extremes", test_key_sort_extremes);
+  g_test_add_func ("/key-sort/in-place", test_key_sort_in_place);
   return g_test_run ();
 }

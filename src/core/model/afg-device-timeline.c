@@ -64,7 +64,10 @@ afg_device_timeline_new (AfgTimelineSpan *spans, gsize n)
 
   if (n == 0)
     return NULL;
-  afg_key_sort (spans, n, sizeof (AfgTimelineSpan));
+  /* In place: it may run while the host rows are read, the load's
+   * fullest time, and a copy of every task would add to it. A union
+   * does not depend on the order of equal starts. */
+  afg_key_sort_in_place (spans, n, sizeof (AfgTimelineSpan));
   self = g_atomic_rc_box_new0 (AfgDeviceTimeline);
   for (guint k = 0; k < 3; k++)
     afg_spans_builder_init (&sets[k], n);

@@ -924,13 +924,18 @@ classify_job (gpointer data)
 
 /* The tasks' kinds and the device timeline need nothing from PYTORCH_API
  * and the readers nothing from them: with cores to spare they are made
- * while the rows are read, on a thread of their own. */
+ * while the rows are read, on a thread of their own. But what they hold
+ * meanwhile (about 90 bytes a task, freed at their end) then adds to the
+ * read's own peak, as the readers leave them a third of two cores: past
+ * CONCURRENT_MAX_TASKS tasks (about 70 MB of it) they come first. */
+#define CONCURRENT_MAX_TASKS 800000
+
 static GThread *
 start_classify (LoadContext *ctx)
 {
   if (ctx->npu_tasks == NULL || !ctx->kinds_read)
     return NULL;
-  if (afg_cores_get () > 1)
+  if (afg_cores_get () > 1 && afg_npu_tasks_get_n_unclassified (ctx->npu_tasks) <= CONCURRENT_MAX_TASKS)
     return g_thread_new ("afg-kinds", classify_job, ctx);
   classify_job (ctx);
   return NULL;

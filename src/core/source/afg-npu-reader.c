@@ -776,6 +776,12 @@ afg_npu_tasks_classify (AfgNpuTasks *self, AfgStringTable *strings)
   g_debug ("kinds %.3f s", (g_get_monotonic_time () - t0) / 1e6);
 }
 
+gsize
+afg_npu_tasks_get_n_unclassified (const AfgNpuTasks *self)
+{
+  return self->kind_tasks.len;
+}
+
 void
 afg_npu_tasks_add_collectives (AfgNpuTasks *self, AfgStringTable *strings)
 {
@@ -892,14 +898,12 @@ item_row (const NpuRead *self, const KindItem *item)
   return find_group (self, item->link, &slot) ? self->groups[slot].row : ROW_NONE;
 }
 
-static void
-append_kernel (AfgVec *kernels, const KindItem *item)
+static AfgNpuKernel
+kernel_of (const KindItem *item)
 {
-  AfgNpuKernel kernel = { item->key & ~KEY_COMM,
+  return (AfgNpuKernel) { item->key & ~KEY_COMM,
                           item->key & KEY_COMM ? AFG_TASK_KIND_COMMUNICATION : AFG_TASK_KIND_COMPUTE,
                           1, item->ns, item->exposed_ns };
-
-  AFG_VEC_APPEND (kernels, AfgNpuKernel, kernel);
 }
 
 /* Items of one row and key are one leaf: @k is the previous leaf. */
@@ -911,15 +915,20 @@ merge_item (AfgNpuKernel *k, const KindItem *item)
   k->exposed_ns = afg_sat_add (k->exposed_ns, item->exposed_ns);
 }
 
+G_STATIC_ASSERT (sizeof (AfgNpuKernel) == sizeof (KindItem));
+
 /* The items that reach a row, sorted by row and key, become each row's
  * sums and leaves. Only rows with items are written: most rows launch
- * no compute task and no collective, and their pages stay untouched. */
+ * no compute task and no collective, and their pages stay untouched.
+ * The leaves are written over the items (leaf k from item i >= k, of
+ * one size), so that the two never take memory at once. */
 static gsize
 link_kinds (NpuRead *self, gsize n_rows)
 {
   KindItem *items = self->items.data;
-  AfgVec *kernels = &self->data->kernels;
-  gsize n = 0, n_kind_rows = 0;
+  AfgNpuKernel *leaves;
+  gsize n = 0, n_leaves = 0, n_kind_rows = 0;
+  guint32 prev_row = ROW_NONE, prev_key = 0;
 
   for (gsize i = 0; i < self->items.len; i++)
     if ((items[i].row = item_row (self, &items[i])) != ROW_NONE)
@@ -930,28 +939,35 @@ link_kinds (NpuRead *self, gsize n_rows)
       return 0;
     }
   self->row_kinds = afg_huge_alloc0 (sizeof (RowKinds) * MAX (n_rows, 1));
-  afg_key_sort (items, n, sizeof (KindItem));
-  /* A bound: items of one row and name become one leaf. */
-  afg_vec_reserve (kernels, n);
+  /* In place: a second copy of every item would be the load's peak. Items
+   * of one row and key are summed, so their order among equals is free. */
+  afg_key_sort_in_place (items, n, sizeof (KindItem));
+  leaves = (AfgNpuKernel *) (void *) items;
   for (gsize i = 0; i < n; i++)
     {
-      RowKinds *row = &self->row_kinds[items[i].row];
-      gboolean same_row = i > 0 && items[i - 1].row == items[i].row;
+      const KindItem item = items[i];
+      RowKinds *row = &self->row_kinds[item.row];
+      gboolean same_row = item.row == prev_row;
 
       if (!same_row)
         {
-          row->first_kernel = (guint32) kernels->len;
+          row->first_kernel = (guint32) n_leaves;
           n_kind_rows++;
         }
-      if (same_row && items[i - 1].key == items[i].key)
-        merge_item (&AFG_VEC_INDEX (kernels, AfgNpuKernel, kernels->len - 1), &items[i]);
+      if (same_row && item.key == prev_key)
+        merge_item (&leaves[n_leaves - 1], &item);
       else
         {
-          append_kernel (kernels, &items[i]);
+          leaves[n_leaves++] = kernel_of (&item);
           row->n_kernels++;
         }
+      prev_row = item.row;
+      prev_key = item.key;
     }
-  afg_vec_clear (&self->items);
+  afg_vec_clear (&self->data->kernels);
+  self->data->kernels = afg_vec_steal (&self->items);
+  self->data->kernels.len = n_leaves;
+  self->data->kernels.element_size = sizeof (AfgNpuKernel);
   return n_kind_rows;
 }
 
@@ -984,8 +1000,10 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
   afg_npu_data_free (self->data);
   self->data = data;
   claim_groups (self, row_lists, n_lists);
-  n_linked = sum_groups (self, count_rows (row_lists, n_lists));
+  /* The items go before the rows' sums come: both at once would be the
+   * load's fullest moment. */
   n_kind_rows = link_kinds (self, count_rows (row_lists, n_lists));
+  n_linked = sum_groups (self, count_rows (row_lists, n_lists));
   drop_link_indexes (self);
   /* Bounds, not counts: the room past the entries is never touched. */
   for (guint t = 0; t < n_threads; t++)

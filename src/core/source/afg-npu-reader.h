@@ -102,6 +102,8 @@ int          afg_npu_tasks_read_ops   (AfgNpuTasks   *self,
  * task's kind, the exposure and the timeline. */
 void         afg_npu_tasks_classify   (AfgNpuTasks   *self,
                                        AfgStringTable *strings);
+/* The tasks _classify() has yet to classify. */
+gsize        afg_npu_tasks_get_n_unclassified (const AfgNpuTasks *self);
 /* Last, on the loading thread: the collectives' sums and leaves (their
  * base names are added to @strings). */
 void         afg_npu_tasks_add_collectives (AfgNpuTasks   *self,

@@ -89,3 +89,96 @@ afg_key_sort (gpointer base, gsize n, gsize size)
     memcpy (data, from, bytes);
   afg_huge_free (scratch, bytes);
 }
+
+#define FLAG_BITS 8
+#define FLAG_BUCKETS (1u << FLAG_BITS)
+#define FLAG_SMALL 32
+#define MAX_ELEMENT 64
+
+static inline void
+swap_elements (guint8 *a, guint8 *b, gsize size)
+{
+  guint8 tmp[MAX_ELEMENT];
+
+  memcpy (tmp, a, size);
+  memcpy (a, b, size);
+  memcpy (b, tmp, size);
+}
+
+static void
+insertion_sort (guint8 *base, gsize n, gsize size, gint64 min)
+{
+  guint8 tmp[MAX_ELEMENT];
+
+  for (gsize i = 1; i < n; i++)
+    {
+      guint64 key = key_at (base + i * size, min);
+      gsize j = i;
+
+      memcpy (tmp, base + i * size, size);
+      while (j > 0 && key_at (base + (j - 1) * size, min) > key)
+        {
+          memcpy (base + j * size, base + (j - 1) * size, size);
+          j--;
+        }
+      memcpy (base + j * size, tmp, size);
+    }
+}
+
+/* American flag sort: each element swapped straight into its bucket on
+ * the digit at @shift, then each bucket on the next digit down. */
+static void
+flag_sort (guint8 *base, gsize n, gsize size, gint64 min, int shift)
+{
+  gsize count[FLAG_BUCKETS] = { 0 }, next[FLAG_BUCKETS], end[FLAG_BUCKETS];
+  gsize at = 0;
+
+  if (n < FLAG_SMALL)
+    {
+      insertion_sort (base, n, size, min);
+      return;
+    }
+  for (gsize i = 0; i < n; i++)
+    count[(key_at (base + i * size, min) >> shift) & (FLAG_BUCKETS - 1)]++;
+  for (guint b = 0; b < FLAG_BUCKETS; b++)
+    {
+      next[b] = at;
+      at += count[b];
+      end[b] = at;
+    }
+  for (guint b = 0; b < FLAG_BUCKETS; b++)
+    while (next[b] < end[b])
+      {
+        guint8 *element = base + next[b] * size;
+        guint d = (key_at (element, min) >> shift) & (FLAG_BUCKETS - 1);
+
+        if (d == b)
+          next[b]++;
+        else
+          swap_elements (element, base + next[d]++ * size, size);
+      }
+  if (shift == 0)
+    return;
+  at = 0;
+  for (guint b = 0; b < FLAG_BUCKETS; at += count[b], b++)
+    if (count[b] > 1)
+      flag_sort (base + at * size, count[b], size, min, shift - FLAG_BITS);
+}
+
+void
+afg_key_sort_in_place (gpointer base, gsize n, gsize size)
+{
+  gint64 min;
+  guint64 span;
+  int shift = 0;
+
+  g_return_if_fail (size >= sizeof (gint64) && size <= MAX_ELEMENT);
+  if (n < 2)
+    return;
+  key_range (base, n, size, &min, &span);
+  if (span == 0)
+    return;
+  while (shift + FLAG_BITS < 64 && (span >> (shift + FLAG_BITS)) != 0)
+    shift += FLAG_BITS;
+  flag_sort (base, n, size, min, shift);
+}

@@ -14,4 +14,11 @@ void afg_key_sort (gpointer base,
                    gsize    n,
                    gsize    size);
 
+/* The same order, not stable (equal keys in any order), in place: no
+ * scratch buffer, for arrays whose copy would raise the peak of memory.
+ * Elements of at most 64 bytes. */
+void afg_key_sort_in_place (gpointer base,
+                            gsize    n,
+                            gsize    size);
+
 G_END_DECLS
