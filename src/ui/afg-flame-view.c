@@ -456,20 +456,37 @@ node_markup (AfgFlameView *self, guint32 node)
                                     : tooltip_markup (self, node);
 }
 
-/* The part of @frame's box on screen, in widget pixels. */
+/* The part of a box on screen (@x, @width of the view, @row), in widget
+ * pixels. */
 static GdkRectangle
-frame_area (AfgFlameView *self, guint32 frame)
+box_area (AfgFlameView *self, double x, double width, guint32 row)
 {
   AfgFlameDrawState state;
-  guint n;
-  const AfgFlameFrame *f = &afg_flame_layout_get_frames (self->layout, &n)[frame];
   double left, right;
 
   fill_state (self, &state);
-  left = CLAMP (f->x * state.width, 0, state.width);
-  right = CLAMP ((f->x + f->width) * state.width, left + 1, state.width);
-  return (GdkRectangle) { (int) floor (left), (int) floor (afg_flame_row_get_y (self->layout, &state, f->row)),
+  left = CLAMP (x * state.width, 0, state.width);
+  right = CLAMP ((x + width) * state.width, left + 1, state.width);
+  return (GdkRectangle) { (int) floor (left), (int) floor (afg_flame_row_get_y (self->layout, &state, row)),
                           MAX ((int) ceil (right) - (int) floor (left), 1), AFG_FLAME_ROW_HEIGHT };
+}
+
+static GdkRectangle
+frame_area (AfgFlameView *self, guint32 frame)
+{
+  guint n;
+  const AfgFlameFrame *f = &afg_flame_layout_get_frames (self->layout, &n)[frame];
+
+  return box_area (self, f->x, f->width, f->row);
+}
+
+static GdkRectangle
+leaf_area (AfgFlameView *self, guint32 leaf)
+{
+  guint n;
+  const AfgFlameLeaf *l = &afg_flame_layout_get_leaves (self->layout, &n)[leaf];
+
+  return box_area (self, l->x, l->width, l->row);
 }
 
 /* A kernel leaf: what it is and its figures, whatever the weight. */
@@ -530,6 +547,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     }
   if (leaf == AFG_FLAME_NO_FRAME)
     return FALSE;
+  area = leaf_area (self, leaf);
+  gtk_tooltip_set_tip_area (tooltip, &area);
   markup = leaf_markup (self, leaf);
   gtk_tooltip_set_custom (tooltip, markup_label (markup));
   return TRUE;
