@@ -154,10 +154,12 @@ afg_diff_function_list_init (AfgDiffFunctionList *self)
   add_column (self, _("Self A"), COLUMN_A, FALSE);
   add_column (self, _("Self B"), COLUMN_B, FALSE);
   add_column (self, _("Δ Self"), COLUMN_DELTA, FALSE);
+  /* xgettext:no-c-format */
   add_column (self, _("Δ% Self"), COLUMN_PERCENT, FALSE);
   add_column (self, _("Total A"), COLUMN_A, TRUE);
   add_column (self, _("Total B"), COLUMN_B, TRUE);
   add_column (self, _("Δ Total"), COLUMN_DELTA, TRUE);
+  /* xgettext:no-c-format */
   add_column (self, _("Δ% Total"), COLUMN_PERCENT, TRUE);
   self->scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->column_view));

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -499,7 +500,9 @@ leaf_markup (AfgFlameView *self, guint32 leaf_index)
   g_autofree char *ns = afg_format_duration (k->ns / self->divisor);
   g_autofree char *exposed = afg_format_duration (k->exposed_ns / self->divisor);
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%s: %s\n%s: %s\n%s: %" G_GUINT64_FORMAT "\n%s: %s\n%s: %s",
+  /* TRANSLATORS: a kernel leaf's tooltip: its name, then "label: value"
+   * lines (the labels are translated on their own) */
+  return g_markup_printf_escaped (_("<b>%s</b>\n%s: %s\n%s: %s\n%s: %" PRIu64 "\n%s: %s\n%s: %s"),
                                   afg_document_get_string (afg_tree_get_document (self->tree), k->name),
                                   _("Device kernel of"), afg_tree_get_node_name (self->tree, leaf->node),
                                   _("Kind"), k->kind == AFG_TASK_KIND_COMPUTE ? _("compute") : _("communication"),
