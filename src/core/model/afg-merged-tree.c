@@ -125,11 +125,13 @@ afg_merged_tree_add (AfgMergedTree *self, const AfgTree *tree)
 {
   guint n_strings = MAX (afg_document_get_n_strings (afg_tree_get_document (tree)), 1);
   g_autofree guint32 *map = g_new (guint32, n_strings);
-  Adding adding = { self, map, MIN (self->n_device, afg_path_tree_device_columns (tree)) };
+  guint n_device = afg_path_tree_device_columns (tree);
+  /* The builder's own count again: a build before any profile set none. */
+  Adding adding = { self, map, MIN (self->n_device, n_device) };
 
   memset (map, 0xff, sizeof (guint32) * n_strings);
   self->n_device = adding.n_device;
-  self->n_without_device += afg_path_tree_device_columns (tree) == 0;
+  self->n_without_device += n_device == 0;
   afg_path_tree_builder_limit_device (self->paths, self->n_device);
   afg_path_tree_builder_add (self->paths, THREAD_NODE, tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT],
                              tree->columns[AFG_COLUMN_TOTAL_NS][AFG_TREE_ROOT], 0);

@@ -121,7 +121,7 @@ afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self, guint n_columns)
 void
 afg_path_tree_builder_limit_device (AfgPathTreeBuilder *self, guint n_columns)
 {
-  g_return_if_fail (n_columns <= self->n_device);
+  g_return_if_fail (self->device != NULL && n_columns <= AFG_PATH_DEVICE_COLUMNS);
   self->n_device = n_columns;
 }
 

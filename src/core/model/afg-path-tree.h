@@ -34,8 +34,9 @@ void                afg_path_tree_builder_add    (AfgPathTreeBuilder *self,
  * of what afg_path_tree_builder_add_device() gave it. */
 void                afg_path_tree_builder_keep_device (AfgPathTreeBuilder *self,
                                                        guint               n_columns);
-/* Keeps only the first @n_columns device columns (no more than kept so
- * far; 0: none) in what is added and built from now on. */
+/* The first @n_columns device columns (0: none; at most what
+ * _keep_device() kept) are what is added and built from now on; columns
+ * left out meanwhile hold what was added before. */
 void                afg_path_tree_builder_limit_device (AfgPathTreeBuilder *self,
                                                         guint               n_columns);
 /* The device columns of @tree a path tree can carry: all of them, the

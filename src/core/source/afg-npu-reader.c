@@ -46,7 +46,7 @@ typedef struct {
 /* A compute task or a collective that may reach a row: key is the kind
  * (high bit: communication) and the name's string index. Row and key
  * come first, laid out so that the first 8 bytes read as one gint64 are
- * row << 32 | key: afg_key_sort() then orders items by row, then key. */
+ * row << 32 | key: afg_key_sort_in_place() then orders items by row, then key. */
 typedef struct {
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
   guint32 key;
