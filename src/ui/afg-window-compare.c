@@ -180,7 +180,7 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
   afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
   if (weight != AFG_WEIGHT_HOST)
     {
-      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, _afg_window_weight_label (weight));
+      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, afg_weight_menu_get_label (weight));
 
       gtk_label_set_text (self->status_label, weighed);
       return;
@@ -299,7 +299,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   job->cancellable = g_object_ref (self->load_cancellable);
   job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
   job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
-  job->weight = _afg_window_weight_chosen (self);
+  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
       {

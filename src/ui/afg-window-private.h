@@ -7,6 +7,7 @@
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
+#include "afg-weight-menu.h"
 #include "afg-loader.h"
 #include "afg-session.h"
 #include "afg-window.h"
@@ -39,8 +40,7 @@ struct _AfgWindow {
   GtkLabel             *steps_label;
   GtkToggleButton      *per_step_button;
   GtkWidget            *all_steps_button;
-  GtkMenuButton        *weight_button;
-  GtkBox               *weight_box;
+  AfgWeightMenu        *weight_menu;
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
@@ -239,16 +239,11 @@ void     _afg_window_chart_append_state (AfgWindow      *self,
                                          GString        *line);
 
 /* afg-window-weight.c */
-void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);
 void            _afg_window_weight_init         (AfgWindow       *self);
-AfgColumn       _afg_window_weight_column       (AfgWindow       *self);
-AfgColumn       _afg_window_weight_chosen       (AfgWindow       *self);
 AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
-const char     *_afg_window_weight_label        (AfgWeight        weight);
 AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
                                                  AfgTree         *tree,
                                                  AfgFlameLayout  *layout);
-void            _afg_window_weight_update       (AfgWindow       *self);
 char           *_afg_window_weight_describe_npu (AfgWindow       *self);
 void            _afg_window_weight_append_state (AfgWindow       *self,
                                                  GString         *line,

@@ -194,7 +194,7 @@ start_job (AfgWindow *self, AfgDocument *document, const AfgScope *b)
   job->started = g_get_monotonic_time ();
   /* The window's own scoped trees' flags (afg-window-steps.c). */
   job->flags = _afg_window_tree_flags (self) | AFG_TREE_DURATIONS;
-  job->weight = _afg_window_weight_chosen (self);
+  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   task = g_task_new (NULL, sc->cancellable, on_compared, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compare_in_thread);

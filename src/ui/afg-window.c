@@ -108,7 +108,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
   if (node != AFG_FLAME_NO_FRAME && _afg_window_get_tree (self) != NULL)
     {
-      AfgColumn weight = _afg_window_weight_column (self);
+      AfgColumn weight = afg_session_get_column (self->session);
 
       total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), weight, node));
       percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
@@ -308,6 +308,7 @@ afg_window_class_init (AfgWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (AFG_TYPE_FLAME_VIEW);
+  g_type_ensure (AFG_TYPE_WEIGHT_MENU);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/ascend_flamegraph/AscendFlameGraph/afg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
@@ -327,6 +328,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, weight_menu);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
@@ -341,7 +343,6 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_step_compare_class_init (widget_class);
   _afg_window_ranks_class_init (widget_class);
   _afg_window_functions_class_init (widget_class);
-  _afg_window_weight_class_init (widget_class);
   _afg_window_transforms_class_init (widget_class);
   _afg_window_search_class_init (widget_class);
 }
@@ -385,7 +386,7 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 static char *
 thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), _afg_window_weight_column (self), node));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), afg_session_get_column (self->session), node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
@@ -397,7 +398,7 @@ _afg_window_fill_threads (AfgWindow *self)
 {
   AfgTree *profile = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
+  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, afg_session_get_column (self->session), AFG_TREE_ROOT));
   /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
   g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
 
