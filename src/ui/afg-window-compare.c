@@ -212,7 +212,7 @@ _afg_window_compare_show_title (AfgWindow *self)
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
   g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
-  g_autofree char *steps = _afg_window_step_compare_title (self);
+  g_autofree char *steps = afg_step_compare_title (self->step_compare);
   g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (a, b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -250,7 +250,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   _afg_window_compare_show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
-  _afg_window_functions_sync (self);
+  afg_functions_pane_sync (self->functions_pane);
   _afg_window_ranks_diff_shown (self, shape);
   _afg_window_update_actions (self);
 }

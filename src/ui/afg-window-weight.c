@@ -133,8 +133,8 @@ _afg_window_weight_append_state (AfgWindow *self, GString *line, gboolean graph)
       afg_flame_layout_get_leaves (layout, &n);
       leaves = g_strdup_printf ("%u", n);
     }
-  if (graph && gtk_widget_get_visible (GTK_WIDGET (self->function_panel)))
-    top = afg_kernel_list_get_top (afg_function_panel_get_kernels (self->function_panel));
+  if (graph && gtk_widget_get_visible (GTK_WIDGET (afg_functions_pane_get_panel (self->functions_pane))))
+    top = afg_kernel_list_get_top (afg_function_panel_get_kernels (afg_functions_pane_get_panel (self->functions_pane)));
   _afg_window_append_state_field (line, "kernels", leaves);
   _afg_window_append_state_field (line, "kernel_top", top);
 }

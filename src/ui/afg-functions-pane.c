@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#define G_LOG_DOMAIN "afg-window"
+#define G_LOG_DOMAIN "afg-functions-pane"
 
 #include "config.h"
 
 #include "afg-function-item.h"
+#include "afg-functions-pane.h"
 #include "afg-settings.h"
 #include "afg-window-private.h"
 
@@ -12,6 +13,30 @@
  * entry filters it, the function picked in it lights its frames in the
  * graph, and a double-click on a frame picks the frame's function. The
  * panel is built lazily: a hidden panel costs no function table. */
+
+struct _AfgFunctionsPane {
+  GObject              parent_instance;
+
+  AfgSession          *session;
+  GSimpleAction       *toggle;          /* "toggle-functions" */
+  /* Borrowed: widgets of the window, the paned made here among them */
+  AfgFlameView        *flame_view;
+  AfgDiffView         *diff_view;
+  AfgStepsBar         *steps_bar;
+  GtkSearchEntry      *search_entry;
+  GtkPaned            *paned;
+  AfgFunctionPanel    *panel;
+  AfgDiffFunctionList *diff_functions;  /* in the panel's place for a diff */
+};
+
+G_DEFINE_FINAL_TYPE (AfgFunctionsPane, afg_functions_pane, G_TYPE_OBJECT)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 #define PANEL_WIDTH 460
 /* The table's columns but the name's (calls, self, total, %), their
@@ -22,29 +47,29 @@
 
 /* The paned's end: the profile's panel, or the diff's list in its place. */
 static gboolean
-panel_shown (AfgWindow *self)
+panel_shown (AfgFunctionsPane *self)
 {
-  return gtk_widget_get_visible (gtk_paned_get_end_child (self->functions_paned));
+  return gtk_widget_get_visible (gtk_paned_get_end_child (self->paned));
 }
 
 /* The profile tree on screen; NULL for a diff, which has its own panel. */
 static AfgTree *
-shown_tree (AfgWindow *self)
+shown_tree (AfgFunctionsPane *self)
 {
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
 
-  if (layout == NULL || _afg_window_is_comparing (self)
-      || afg_flame_layout_get_tree (layout) != _afg_window_get_tree (self))
+  if (layout == NULL || afg_session_get_comparing (self->session)
+      || afg_flame_layout_get_tree (layout) != afg_session_get_tree (self->session))
     return NULL;
-  return _afg_window_get_tree (self);
+  return afg_session_get_tree (self->session);
 }
 
 /* Whether the panel's table is of the tree on screen: frames of the one
  * are frames of the other. */
 static gboolean
-panel_in_step (AfgWindow *self)
+panel_in_step (AfgFunctionsPane *self)
 {
-  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
+  AfgFunctionTable *table = afg_function_panel_get_table (self->panel);
 
   return panel_shown (self) && table != NULL && shown_tree (self) != NULL
       && afg_function_table_get_tree (table) == shown_tree (self);
@@ -53,43 +78,26 @@ panel_in_step (AfgWindow *self)
 /* The table's times follow the graph's weight and Per step; a diff
  * shows its own list instead. */
 static void
-sync_tree (AfgWindow *self)
+sync_tree (AfgFunctionsPane *self)
 {
-  gboolean diff = _afg_window_is_comparing (self);
+  gboolean diff = afg_session_get_comparing (self->session);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->function_panel), !diff);
+  gtk_widget_set_visible (GTK_WIDGET (self->panel), !diff);
   gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), diff);
   if (!panel_shown (self))
     return;
-  afg_function_panel_set_weight (self->function_panel, afg_flame_view_get_weight (self->flame_view));
-  afg_function_panel_set_divisor (self->function_panel, _afg_window_steps_divisor (self));
-  afg_function_panel_set_tree (self->function_panel, shown_tree (self));
+  afg_function_panel_set_weight (self->panel, afg_flame_view_get_weight (self->flame_view));
+  afg_function_panel_set_divisor (self->panel, afg_steps_bar_get_divisor (self->steps_bar));
+  afg_function_panel_set_tree (self->panel, shown_tree (self));
   afg_diff_function_list_set_shape (self->diff_functions, diff ? afg_diff_view_get_shape (self->diff_view) : NULL);
-}
-
-void
-_afg_window_functions_sync (AfgWindow *self)
-{
-  sync_tree (self);
-  _afg_window_report_state (self);
-}
-
-/* Per step toggled: the same tree (and pick), its values divided anew.
- * Not sync_tree(): while a new scope's layout is on its way the graph
- * shows no tree, and the table would lose its pick. */
-void
-_afg_window_functions_sync_divisor (AfgWindow *self)
-{
-  if (panel_shown (self))
-    afg_function_panel_set_divisor (self->function_panel, _afg_window_steps_divisor (self));
 }
 
 /* Dims every frame but the picked function's, as the page does. */
 static void
-highlight_function (AfgWindow *self)
+highlight_function (AfgFunctionsPane *self)
 {
-  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
-  guint picked = afg_function_panel_get_selected (self->function_panel);
+  AfgFunctionTable *table = afg_function_panel_get_table (self->panel);
+  guint picked = afg_function_panel_get_selected (self->panel);
   const guint32 *frames;
   guint8 *marks;
   guint n;
@@ -100,7 +108,7 @@ highlight_function (AfgWindow *self)
       return;
     }
   frames = afg_function_table_get_frames (table, picked, &n);
-  marks = g_new0 (guint8, afg_tree_get_n_nodes (_afg_window_get_tree (self)));
+  marks = g_new0 (guint8, afg_tree_get_n_nodes (afg_session_get_tree (self->session)));
   for (guint i = 0; i < n; i++)
     marks[frames[i]] = 1;
   afg_flame_view_set_highlight (self->flame_view, marks);
@@ -108,7 +116,7 @@ highlight_function (AfgWindow *self)
 
 /* The function's widest frame by the graph's weight: the one to show. */
 static guint32
-widest_frame (AfgWindow *self, AfgFunctionTable *table, guint function)
+widest_frame (AfgFunctionsPane *self, AfgFunctionTable *table, guint function)
 {
   AfgColumn weight = afg_flame_view_get_weight (self->flame_view);
   guint n;
@@ -125,70 +133,70 @@ widest_frame (AfgWindow *self, AfgFunctionTable *table, guint function)
 /* A function picked in the panel: its frames lit, and its widest one
  * brought into view (scrolled to, or the zoom widened). */
 static void
-on_function_picked (AfgWindow *self)
+on_function_picked (AfgFunctionsPane *self)
 {
-  guint picked = afg_function_panel_get_selected (self->function_panel);
+  guint picked = afg_function_panel_get_selected (self->panel);
 
   highlight_function (self);
   if (panel_in_step (self) && picked != AFG_FUNCTION_NONE)
     {
-      guint32 frame = widest_frame (self, afg_function_panel_get_table (self->function_panel), picked);
+      guint32 frame = widest_frame (self, afg_function_panel_get_table (self->panel), picked);
 
       if (frame != AFG_NODE_NONE)
         afg_flame_view_reveal_node (self->flame_view, frame);
     }
-  _afg_window_report_state (self);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 static void
-on_layout_changed (AfgWindow *self)
+on_layout_changed (AfgFunctionsPane *self)
 {
   sync_tree (self);
   highlight_function (self);
 }
 
 static void
-on_frame_activated (AfgWindow *self, guint node, AfgFlameView *view)
+on_frame_activated (AfgFunctionsPane *self, guint node, AfgFlameView *view)
 {
-  if (!panel_in_step (self) || afg_tree_get_node (_afg_window_get_tree (self), node)->depth < 2)
+  if (!panel_in_step (self) || afg_tree_get_node (afg_session_get_tree (self->session), node)->depth < 2)
     return;
   /* The frame clicked is the one in view: not the function's widest. */
-  g_signal_handlers_block_by_func (self->function_panel, on_function_picked, self);
-  afg_function_panel_select (self->function_panel, afg_tree_get_node_name (_afg_window_get_tree (self), node));
-  g_signal_handlers_unblock_by_func (self->function_panel, on_function_picked, self);
+  g_signal_handlers_block_by_func (self->panel, on_function_picked, self);
+  afg_function_panel_select (self->panel, afg_tree_get_node_name (afg_session_get_tree (self->session), node));
+  g_signal_handlers_unblock_by_func (self->panel, on_function_picked, self);
   highlight_function (self);
-  _afg_window_report_state (self);
-  afg_function_panel_show_frame (self->function_panel, node);
+  g_signal_emit (self, signals[CHANGED], 0);
+  afg_function_panel_show_frame (self->panel, node);
 }
 
 static void
-on_frame_selected (AfgWindow *self)
+on_frame_selected (AfgFunctionsPane *self)
 {
   guint32 node = afg_flame_view_get_selected_node (self->flame_view);
 
   if (panel_in_step (self))
-    afg_function_panel_show_frame (self->function_panel,
+    afg_function_panel_show_frame (self->panel,
                                    node == AFG_FLAME_NO_FRAME ? AFG_NODE_NONE : node);
 }
 
 static void
-on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
+on_search_changed (AfgFunctionsPane *self, GtkSearchEntry *entry)
 {
-  afg_function_panel_set_filter (self->function_panel, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  afg_function_panel_set_filter (self->panel, gtk_editable_get_text (GTK_EDITABLE (entry)));
   afg_diff_function_list_set_filter (self->diff_functions, gtk_editable_get_text (GTK_EDITABLE (entry)));
-  _afg_window_report_state (self);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 /* The widest name among the table's first rows, in the panel's font. */
 static int
-names_width (AfgWindow *self)
+names_width (AfgFunctionsPane *self)
 {
-  AfgFunctionTable *table = afg_function_panel_get_table (self->function_panel);
+  AfgFunctionTable *table = afg_function_panel_get_table (self->panel);
   int widest = 0;
 
   for (guint i = 0; table != NULL && i < MIN (afg_function_table_get_n_functions (table), FIT_ROWS); i++)
     {
-      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->function_panel),
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->panel),
                                                                       afg_function_table_get_name (table, i));
       int width;
 
@@ -201,10 +209,10 @@ names_width (AfgWindow *self)
 /* The width the user last dragged the panel to; else one that fits the
  * first rows' names (PANEL_WIDTH at least), up to half the window. */
 static int
-panel_width (AfgWindow *self)
+panel_width (AfgFunctionsPane *self)
 {
   GSettings *settings = afg_settings_get ();
-  int total = gtk_widget_get_width (GTK_WIDGET (self->functions_paned));
+  int total = gtk_widget_get_width (GTK_WIDGET (self->paned));
   int kept = settings ? g_settings_get_int (settings, "functions-width") : 0;
 
   if (kept > 0)
@@ -214,51 +222,51 @@ panel_width (AfgWindow *self)
 
 /* A drag of the panel's edge is remembered; the window placing it is not. */
 static void
-on_panel_moved (AfgWindow *self)
+on_panel_moved (AfgFunctionsPane *self)
 {
   GSettings *settings = afg_settings_get ();
-  int width = gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - gtk_paned_get_position (self->functions_paned);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->paned)) - gtk_paned_get_position (self->paned);
 
   if (settings != NULL && panel_shown (self) && width > 0)
     g_settings_set_int (settings, "functions-width", width);
 }
 
 static void
-place_panel (AfgWindow *self)
+place_panel (AfgFunctionsPane *self)
 {
-  g_signal_handlers_block_by_func (self->functions_paned, on_panel_moved, self);
-  gtk_paned_set_position (self->functions_paned,
-                          MAX (gtk_widget_get_width (GTK_WIDGET (self->functions_paned)) - panel_width (self), 200));
-  g_signal_handlers_unblock_by_func (self->functions_paned, on_panel_moved, self);
+  g_signal_handlers_block_by_func (self->paned, on_panel_moved, self);
+  gtk_paned_set_position (self->paned,
+                          MAX (gtk_widget_get_width (GTK_WIDGET (self->paned)) - panel_width (self), 200));
+  g_signal_handlers_unblock_by_func (self->paned, on_panel_moved, self);
 }
 
 static void
-toggle_functions_action (GtkWidget *widget, const char *action_name, GVariant *param)
+toggle_functions (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  AfgWindow *self = AFG_WINDOW (widget);
+  AfgFunctionsPane *self = data;
   gboolean show = !panel_shown (self);
 
-  gtk_widget_set_visible (gtk_paned_get_end_child (self->functions_paned), show);
+  gtk_widget_set_visible (gtk_paned_get_end_child (self->paned), show);
   sync_tree (self);
   if (show)
     place_panel (self);
   highlight_function (self);
-  _afg_window_report_state (self);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 /* The graph's scrolled window moves into a paned whose other side is the
  * panel: the template stays as it is. */
 static void
-wrap_graph (AfgWindow *self)
+wrap_graph (AfgFunctionsPane *self)
 {
   GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (self->flame_view));
   GtkWidget *box = gtk_widget_get_parent (scrolled);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *end = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
-  gtk_widget_set_hexpand (GTK_WIDGET (self->function_panel), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->panel), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->diff_functions), TRUE);
-  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->function_panel));
+  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->panel));
   gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->diff_functions));
   gtk_widget_set_visible (end, FALSE);
   gtk_box_insert_child_after (GTK_BOX (box), paned, scrolled);
@@ -270,56 +278,137 @@ wrap_graph (AfgWindow *self)
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
-  self->functions_paned = GTK_PANED (paned);
+  self->paned = GTK_PANED (paned);
 }
 
-void
-_afg_window_functions_init (AfgWindow *self)
+static void
+emit_changed (AfgFunctionsPane *self)
 {
-  self->function_panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
-  self->diff_functions = AFG_DIFF_FUNCTION_LIST (afg_diff_function_list_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), FALSE);
-  gtk_widget_set_size_request (GTK_WIDGET (self->function_panel), 280, -1);
-  gtk_widget_set_size_request (GTK_WIDGET (self->diff_functions), 280, -1);
-  wrap_graph (self);
-  g_signal_connect_swapped (self->function_panel, "notify::selected", G_CALLBACK (on_function_picked), self);
-  g_signal_connect_swapped (self->function_panel, "notify::histogram-values", G_CALLBACK (_afg_window_report_state), self);
-  g_signal_connect_swapped (afg_function_panel_get_callers (self->function_panel), "notify::zoom-root",
-                            G_CALLBACK (_afg_window_report_state), self);
-  g_signal_connect_swapped (afg_function_panel_get_callees (self->function_panel), "notify::zoom-root",
-                            G_CALLBACK (_afg_window_report_state), self);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+connect_panel (AfgFunctionsPane *self)
+{
+  g_signal_connect_swapped (self->panel, "notify::selected", G_CALLBACK (on_function_picked), self);
+  g_signal_connect_swapped (self->panel, "notify::histogram-values", G_CALLBACK (emit_changed), self);
+  g_signal_connect_swapped (afg_function_panel_get_callers (self->panel), "notify::zoom-root",
+                            G_CALLBACK (emit_changed), self);
+  g_signal_connect_swapped (afg_function_panel_get_callees (self->panel), "notify::zoom-root",
+                            G_CALLBACK (emit_changed), self);
   /* Sorting and filtering reorder the rows: "rows" and "top" change. */
-  g_signal_connect_swapped (gtk_column_view_get_model (afg_function_panel_get_column_view (self->function_panel)),
-                            "items-changed", G_CALLBACK (_afg_window_report_state), self);
+  g_signal_connect_swapped (gtk_column_view_get_model (afg_function_panel_get_column_view (self->panel)),
+                            "items-changed", G_CALLBACK (emit_changed), self);
+}
+
+static void
+connect_window (AfgFunctionsPane *self)
+{
   g_signal_connect_swapped (self->flame_view, "notify::zoom-root", G_CALLBACK (on_layout_changed), self);
   g_signal_connect_swapped (self->flame_view, "notify::selected-node", G_CALLBACK (on_frame_selected), self);
   g_signal_connect_swapped (self->flame_view, "node-activated", G_CALLBACK (on_frame_activated), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
-  g_signal_connect_swapped (self->functions_paned, "notify::position", G_CALLBACK (on_panel_moved), self);
+  g_signal_connect_swapped (self->paned, "notify::position", G_CALLBACK (on_panel_moved), self);
+}
+
+/* The window's widgets may outlive the pane: none calls it afterwards. */
+static void
+afg_functions_pane_dispose (GObject *object)
+{
+  AfgFunctionsPane *self = AFG_FUNCTIONS_PANE (object);
+
+  if (self->panel != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->panel, self);
+      g_signal_handlers_disconnect_by_data (afg_function_panel_get_callers (self->panel), self);
+      g_signal_handlers_disconnect_by_data (gtk_column_view_get_model (afg_function_panel_get_column_view (self->panel)), self);
+      g_signal_handlers_disconnect_by_data (afg_function_panel_get_callees (self->panel), self);
+      g_signal_handlers_disconnect_by_data (self->flame_view, self);
+      g_signal_handlers_disconnect_by_data (self->search_entry, self);
+      g_signal_handlers_disconnect_by_data (self->paned, self);
+      self->panel = NULL;
+      self->diff_functions = NULL;
+    }
+  g_clear_object (&self->toggle);
+  g_clear_object (&self->session);
+  G_OBJECT_CLASS (afg_functions_pane_parent_class)->dispose (object);
+}
+
+static void
+afg_functions_pane_class_init (AfgFunctionsPaneClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_functions_pane_dispose;
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+afg_functions_pane_init (AfgFunctionsPane *self)
+{
+  self->toggle = g_simple_action_new ("toggle-functions", NULL);
+  g_signal_connect (self->toggle, "activate", G_CALLBACK (toggle_functions), self);
+}
+
+AfgFunctionsPane *
+afg_functions_pane_new (AfgSession *session, AfgFlameView *view, AfgDiffView *diff_view, AfgStepsBar *bar,
+                        GtkSearchEntry *search)
+{
+  AfgFunctionsPane *self = g_object_new (AFG_TYPE_FUNCTIONS_PANE, NULL);
+
+  self->session = g_object_ref (session);
+  self->flame_view = view;
+  self->diff_view = diff_view;
+  self->steps_bar = bar;
+  self->search_entry = search;
+  self->panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
+  self->diff_functions = AFG_DIFF_FUNCTION_LIST (afg_diff_function_list_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), FALSE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->panel), 280, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->diff_functions), 280, -1);
+  wrap_graph (self);
+  connect_panel (self);
+  connect_window (self);
+  return self;
 }
 
 void
-_afg_window_functions_class_init (GtkWidgetClass *widget_class)
+afg_functions_pane_add_actions (AfgFunctionsPane *self, GActionMap *map)
 {
-  gtk_widget_class_install_action (widget_class, "win.toggle-functions", NULL, toggle_functions_action);
+  g_return_if_fail (AFG_IS_FUNCTIONS_PANE (self));
+  g_action_map_add_action (map, G_ACTION (self->toggle));
 }
 
 void
-_afg_window_functions_dispose (AfgWindow *self)
+afg_functions_pane_sync (AfgFunctionsPane *self)
 {
-  if (self->function_panel == NULL)
-    return;
-  g_signal_handlers_disconnect_by_data (self->function_panel, self);
-  g_signal_handlers_disconnect_by_data (afg_function_panel_get_callers (self->function_panel), self);
-  g_signal_handlers_disconnect_by_data (gtk_column_view_get_model (afg_function_panel_get_column_view (self->function_panel)), self);
-  g_signal_handlers_disconnect_by_data (afg_function_panel_get_callees (self->function_panel), self);
-  g_signal_handlers_disconnect_by_func (self->flame_view, on_layout_changed, self);
-  g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_selected, self);
-  g_signal_handlers_disconnect_by_func (self->flame_view, on_frame_activated, self);
-  g_signal_handlers_disconnect_by_func (self->search_entry, on_search_changed, self);
-  g_signal_handlers_disconnect_by_func (self->functions_paned, on_panel_moved, self);
-  self->function_panel = NULL;
-  self->diff_functions = NULL;
+  g_return_if_fail (AFG_IS_FUNCTIONS_PANE (self));
+  sync_tree (self);
+  emit_changed (self);
+}
+
+/* Not sync_tree(): while a new scope's layout is on its way the graph
+ * shows no tree, and the table would lose its pick. */
+void
+afg_functions_pane_sync_divisor (AfgFunctionsPane *self)
+{
+  g_return_if_fail (AFG_IS_FUNCTIONS_PANE (self));
+  if (panel_shown (self))
+    afg_function_panel_set_divisor (self->panel, afg_steps_bar_get_divisor (self->steps_bar));
+}
+
+GtkPaned *
+afg_functions_pane_get_paned (AfgFunctionsPane *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTIONS_PANE (self), NULL);
+  return self->paned;
+}
+
+AfgFunctionPanel *
+afg_functions_pane_get_panel (AfgFunctionsPane *self)
+{
+  g_return_val_if_fail (AFG_IS_FUNCTIONS_PANE (self), NULL);
+  return self->panel;
 }
 
 static char *
@@ -354,9 +443,9 @@ top_row (AfgFunctionPanel *panel)
 
 /* The fields of docs/test-state-line.md from functions to durations. */
 void
-_afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean graph)
+afg_functions_pane_append_state (AfgFunctionsPane *self, GString *line, gboolean graph)
 {
-  AfgFunctionPanel *panel = self->function_panel;
+  AfgFunctionPanel *panel = self->panel;
   AfgFunctionTable *table = afg_function_panel_get_table (panel);
   guint picked = afg_function_panel_get_selected (panel);
   gboolean on = graph && panel_shown (self) && table != NULL;
@@ -389,6 +478,6 @@ _afg_window_functions_append_state (AfgWindow *self, GString *line, gboolean gra
   append_half (line, "callees", afg_function_panel_get_callees (panel));
   _afg_window_append_state_field (line, "histogram", histogram);
   _afg_window_append_state_field (line, "durations",
-                                  graph && _afg_window_get_tree (self) != NULL
-                                  && afg_tree_has_column (_afg_window_get_tree (self), AFG_COLUMN_DURATION_MIN) ? "1" : "0");
+                                  graph && afg_session_get_tree (self->session) != NULL
+                                  && afg_tree_has_column (afg_session_get_tree (self->session), AFG_COLUMN_DURATION_MIN) ? "1" : "0");
 }
