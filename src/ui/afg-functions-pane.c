@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "afg-function-item.h"
+#include "afg-kernel-list.h"
 #include "afg-functions-pane.h"
 #include "afg-settings.h"
 #include "afg-window-private.h"
@@ -480,4 +481,27 @@ afg_functions_pane_append_state (AfgFunctionsPane *self, GString *line, gboolean
   _afg_window_append_state_field (line, "durations",
                                   graph && afg_session_get_tree (self->session) != NULL
                                   && afg_tree_has_column (afg_session_get_tree (self->session), AFG_COLUMN_DURATION_MIN) ? "1" : "0");
+}
+
+/* The state line's last fields: the kernel leaves of the layout shown
+ * (empty in host time and all device tasks' time, which have none) and
+ * the Kernels tab's first row while the Functions panel is shown;
+ * @shown: the weight of the widths on screen. */
+void
+afg_functions_pane_append_kernels (AfgFunctionsPane *self, GString *line, gboolean graph, AfgWeight shown)
+{
+  const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
+  g_autofree char *leaves = NULL;
+  g_autofree char *top = NULL;
+  guint n = 0;
+
+  if (graph && layout != NULL && afg_weight_has_kernels (shown))
+    {
+      afg_flame_layout_get_leaves (layout, &n);
+      leaves = g_strdup_printf ("%u", n);
+    }
+  if (graph && gtk_widget_get_visible (GTK_WIDGET (self->panel)))
+    top = afg_kernel_list_get_top (afg_function_panel_get_kernels (self->panel));
+  _afg_window_append_state_field (line, "kernels", leaves);
+  _afg_window_append_state_field (line, "kernel_top", top);
 }

@@ -38,5 +38,10 @@ AfgFunctionPanel *afg_functions_pane_get_panel     (AfgFunctionsPane  *self);
 void              afg_functions_pane_append_state  (AfgFunctionsPane  *self,
                                                     GString           *line,
                                                     gboolean           graph);
+/* The state line's kernels and kernel_top. */
+void              afg_functions_pane_append_kernels (AfgFunctionsPane *self,
+                                                    GString           *line,
+                                                    gboolean           graph,
+                                                    AfgWeight          shown);
 
 G_END_DECLS

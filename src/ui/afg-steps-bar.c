@@ -252,6 +252,38 @@ describe_device (AfgStepsBar *self)
   return g_strdup_printf (_("NPU: %s"), words);
 }
 
+/* The whole DB's device time, the CLI summary's figures: linked to a
+ * frame, and unlinked (no launching call), then by kind, which is what
+ * the device weights show; NULL without NPU data. */
+static char *
+describe_document_npu (AfgDocument *document)
+{
+  const AfgNpuStats *npu = document ? afg_document_get_npu_stats (document) : NULL;
+  const AfgNpuKindStats *k = document ? afg_document_get_npu_kind_stats (document) : NULL;
+  g_autofree char *linked = NULL;
+  g_autofree char *unlinked = NULL;
+  g_autofree char *text = NULL;
+
+  if (npu == NULL)
+    return NULL;
+  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+  unlinked = afg_format_duration (npu->unlinked_ns);
+  text = g_strdup_printf (_("NPU %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64 ")"),
+                          linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
+  if (k != NULL)
+    {
+      g_autofree char *compute = afg_format_duration (k->compute_ns);
+      g_autofree char *comm = afg_format_duration (k->comm_ns);
+      g_autofree char *exposed = afg_format_duration (k->exposed_ns);
+      g_autofree char *other = afg_format_duration (k->other_ns);
+      g_autofree char *kinds = g_strdup_printf (_("compute %s, communication %s (%s exposed), other %s"),
+                                                compute, comm, exposed, other);
+
+      return g_strdup_printf ("%s · %s", text, kinds);
+    }
+  return g_steal_pointer (&text);
+}
+
 static void
 afg_steps_bar_dispose (GObject *object)
 {
@@ -527,10 +559,10 @@ afg_steps_bar_describe (AfgStepsBar *self)
 }
 
 /* The device time the shown tree's frames launched: the scope's, divided
- * as Per step divides; NULL for the whole profile as it is (the status
- * line then gives the DB's linked and unlinked time) or without NPU data. */
-char *
-afg_steps_bar_describe_npu (AfgStepsBar *self)
+ * as Per step divides; NULL for the whole profile as it is (the DB's
+ * linked and unlinked time is told then) or without NPU data. */
+static char *
+describe_scope_npu (AfgStepsBar *self)
 {
   AfgTree *tree = shown_tree (self);
   guint divisor = afg_steps_bar_get_divisor (self);
@@ -549,6 +581,32 @@ afg_steps_bar_describe_npu (AfgStepsBar *self)
   count = afg_format_count ((double) n_tasks / divisor);
   return divisor > 1 ? g_strdup_printf (_("NPU %s linked (%s tasks / step)"), time, count)
                      : g_strdup_printf (_("NPU %s linked (%s tasks)"), time, count);
+}
+
+/* The status line's device time: the scope's, or the whole DB's. */
+char *
+afg_steps_bar_describe_npu (AfgStepsBar *self)
+{
+  char *scoped;
+
+  g_return_val_if_fail (AFG_IS_STEPS_BAR (self), NULL);
+
+  scoped = describe_scope_npu (self);
+  if (scoped != NULL || shown_document (self) == NULL)
+    return scoped;
+  return describe_document_npu (shown_document (self));
+}
+
+/* The tree shown built again, same scope, with the session's flags. */
+void
+afg_steps_bar_rebuild (AfgStepsBar *self)
+{
+  AfgScope scope;
+
+  g_return_if_fail (AFG_IS_STEPS_BAR (self));
+
+  scope = *afg_tree_get_scope (shown_tree (self));
+  afg_steps_bar_build (self, shown_document (self), &scope);
 }
 
 /* The state line's step fields: the step under the pointer ("7" or

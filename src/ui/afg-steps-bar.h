@@ -38,6 +38,8 @@ gboolean      afg_steps_bar_get_scope      (AfgStepsBar       *self,
 void          afg_steps_bar_build          (AfgStepsBar       *self,
                                             AfgDocument       *document,
                                             const AfgScope    *scope);
+/* The tree shown again, same scope, as the session's flags say. */
+void          afg_steps_bar_rebuild        (AfgStepsBar       *self);
 void          afg_steps_bar_cancel         (AfgStepsBar       *self);
 /* When the steps were picked, for the time to the first paint. */
 void          afg_steps_bar_start_clock    (AfgStepsBar       *self);
@@ -56,6 +58,8 @@ char         *afg_steps_bar_format_ns      (AfgStepsBar       *self,
  * profile. */
 char         *afg_steps_bar_scope_words    (const AfgScope    *scope);
 char         *afg_steps_bar_describe       (AfgStepsBar       *self);
+/* The status line's device time: the scope's (divided as "Per step"
+ * divides), or the whole DB's; NULL without NPU data. */
 char         *afg_steps_bar_describe_npu   (AfgStepsBar       *self);
 void          afg_steps_bar_append_state   (AfgStepsBar       *self,
                                             GString           *hover,

@@ -151,8 +151,6 @@ gboolean _afg_window_transforms_escape         (AfgWindow      *self);
 void     _afg_window_transforms_update_actions (AfgWindow      *self);
 void     _afg_window_transforms_append_state   (AfgWindow      *self,
                                                 GString        *line);
-/* The shown profile's tree again, same steps, as the window's flags say. */
-void     _afg_window_steps_rebuild       (AfgWindow       *self);
 /* Shows @tree, a scope of the document on screen, as a pick does. */
 void     _afg_window_steps_show_tree     (AfgWindow       *self,
                                           AfgTree         *tree);
@@ -192,12 +190,5 @@ void     _afg_window_chart_append_state (AfgWindow      *self,
 /* afg-window-weight.c */
 void            _afg_window_weight_init         (AfgWindow       *self);
 AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
-AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
-                                                 AfgTree         *tree,
-                                                 AfgFlameLayout  *layout);
-char           *_afg_window_weight_describe_npu (AfgWindow       *self);
-void            _afg_window_weight_append_state (AfgWindow       *self,
-                                                 GString         *line,
-                                                 gboolean         graph);
 
 G_END_DECLS

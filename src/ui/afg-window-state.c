@@ -220,7 +220,7 @@ build_line (AfgWindow *self)
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   append_match (self, line, graph);
-  _afg_window_weight_append_state (self, line, graph);
+  afg_functions_pane_append_kernels (self->functions_pane, line, graph, _afg_window_weight_shown (self));
   _afg_window_ranks_append_explain (self, line);
   _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   _afg_window_chart_append_state (self, line);

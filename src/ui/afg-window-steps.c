@@ -180,14 +180,6 @@ _afg_window_steps_show_tree (AfgWindow *self, AfgTree *tree)
 }
 
 void
-_afg_window_steps_rebuild (AfgWindow *self)
-{
-  AfgScope scope = *afg_tree_get_scope (_afg_window_get_tree (self));
-
-  afg_steps_bar_build (self->steps_bar, window_document (self), &scope);
-}
-
-void
 _afg_window_steps_hide (AfgWindow *self)
 {
   afg_steps_bar_cancel (self->steps_bar);

@@ -3,16 +3,11 @@
 
 #include "config.h"
 
-#include <inttypes.h>
-
-#include <glib/gi18n.h>
-
-#include "afg-format.h"
 #include "afg-window-private.h"
 
 /* The window's side of the weight (the menu itself is AfgWeightMenu):
  * the flame view, the thread picker and the status line follow the
- * weight chosen, and a tree about to be shown gets it where it can. */
+ * weight chosen. */
 
 static gboolean
 on_graph (AfgWindow *self)
@@ -54,20 +49,6 @@ on_weight_chosen (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
   apply (self);
 }
 
-/* The tree about to be shown (@tree) gets the chosen weight where it can;
- * @layout, made in host time by the loader, is dropped (NULL returned)
- * when it does not fit, and the view builds one. */
-AfgFlameLayout *
-_afg_window_weight_prepare (AfgWindow *self, AfgTree *tree, AfgFlameLayout *layout)
-{
-  AfgColumn column = afg_session_column_for (self->session, tree);
-
-  afg_flame_view_set_weight (self->flame_view, column);
-  if (layout != NULL && afg_flame_layout_get_weight (layout) != column)
-    g_clear_pointer (&layout, afg_flame_layout_free);
-  return layout;
-}
-
 /* The weight of the widths on screen: a diff's frames weigh what it was
  * made in, drawn as its trees' host columns. */
 AfgWeight
@@ -80,63 +61,6 @@ _afg_window_weight_shown (AfgWindow *self)
 
   afg_weight_from_total_column (column, &weight);
   return weight;
-}
-
-/* The status line's device time, the CLI summary's figures: linked to a
- * frame, and unlinked (no launching call), then by kind, which is what
- * the device weights show; NULL without NPU data. */
-char *
-_afg_window_weight_describe_npu (AfgWindow *self)
-{
-  AfgDocument *document = _afg_window_get_tree (self) ? afg_tree_get_document (_afg_window_get_tree (self)) : NULL;
-  const AfgNpuStats *npu = document ? afg_document_get_npu_stats (document) : NULL;
-  const AfgNpuKindStats *k = document ? afg_document_get_npu_kind_stats (document) : NULL;
-  g_autofree char *linked = NULL;
-  g_autofree char *unlinked = NULL;
-  g_autofree char *text = NULL;
-
-  if (npu == NULL)
-    return NULL;
-  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
-  unlinked = afg_format_duration (npu->unlinked_ns);
-  text = g_strdup_printf (_("NPU %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64 ")"),
-                          linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
-  if (k != NULL)
-    {
-      g_autofree char *compute = afg_format_duration (k->compute_ns);
-      g_autofree char *comm = afg_format_duration (k->comm_ns);
-      g_autofree char *exposed = afg_format_duration (k->exposed_ns);
-      g_autofree char *other = afg_format_duration (k->other_ns);
-      g_autofree char *kinds = g_strdup_printf (_("compute %s, communication %s (%s exposed), other %s"),
-                                                compute, comm, exposed, other);
-
-      return g_strdup_printf ("%s · %s", text, kinds);
-    }
-  return g_steal_pointer (&text);
-}
-
-/* The state line's last fields: the kernel leaves of the layout shown
- * (empty in host time and all device tasks' time, which have none) and
- * the Kernels tab's first row while the Functions panel is shown. */
-void
-_afg_window_weight_append_state (AfgWindow *self, GString *line, gboolean graph)
-{
-  const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
-  AfgWeight shown = AFG_WEIGHT_HOST;
-  g_autofree char *leaves = NULL;
-  g_autofree char *top = NULL;
-  guint n = 0;
-
-  shown = _afg_window_weight_shown (self);
-  if (graph && layout != NULL && afg_weight_has_kernels (shown))
-    {
-      afg_flame_layout_get_leaves (layout, &n);
-      leaves = g_strdup_printf ("%u", n);
-    }
-  if (graph && gtk_widget_get_visible (GTK_WIDGET (afg_functions_pane_get_panel (self->functions_pane))))
-    top = afg_kernel_list_get_top (afg_function_panel_get_kernels (afg_functions_pane_get_panel (self->functions_pane)));
-  _afg_window_append_state_field (line, "kernels", leaves);
-  _afg_window_append_state_field (line, "kernel_top", top);
 }
 
 void

@@ -464,8 +464,7 @@ _afg_window_update_status (AfgWindow *self)
 {
   AfgTree *profile = _afg_window_get_tree (self);
   g_autofree char *scope = afg_steps_bar_describe (self->steps_bar);
-  g_autofree char *scoped_npu = afg_steps_bar_describe_npu (self->steps_bar);
-  g_autofree char *npu = scoped_npu ? g_steal_pointer (&scoped_npu) : _afg_window_weight_describe_npu (self);
+  g_autofree char *npu = afg_steps_bar_describe_npu (self->steps_bar);
   g_autoptr(GString) line = g_string_new (NULL);
   const AfgStats *s = afg_tree_get_stats (profile);
   guint threads = afg_tree_get_n_threads (profile);
@@ -534,6 +533,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
 {
   g_autoptr(GError) empty = NULL;
   g_autofree char *title = NULL;
+  AfgColumn column;
 
   g_assert (AFG_IS_WINDOW (self));
 
@@ -548,7 +548,12 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   afg_session_set_tree (self->session, profile);
   g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  layout = _afg_window_weight_prepare (self, profile, layout);
+  /* The loader's layout is in host time: dropped when it does not fit,
+   * and the view builds one in the chosen weight. */
+  column = afg_session_column_for (self->session, profile);
+  afg_flame_view_set_weight (self->flame_view, column);
+  if (layout != NULL && afg_flame_layout_get_weight (layout) != column)
+    g_clear_pointer (&layout, afg_flame_layout_free);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
