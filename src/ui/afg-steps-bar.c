@@ -12,6 +12,7 @@
 #include "afg-step-range.h"
 #include "afg-steps-bar.h"
 #include "afg-tree-builder.h"
+#include "afg-worker.h"
 
 /* Picking steps rebuilds the tree for them in a worker, from the
  * document's event store (no DB access); whoever shows it keeps the
@@ -29,7 +30,7 @@ struct _AfgStepsBar {
 
   /* Owned */
   AfgSession      *session;
-  GCancellable    *cancellable;    /* the scoped tree being built */
+  AfgWorker       *worker;         /* the scoped tree being built */
   gint64           clicked;        /* when its steps were picked */
   gulong           paint_handler;
   AfgFlameView    *painted;        /* borrowed: the view timed */
@@ -53,16 +54,26 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 typedef struct {
-  GWeakRef      bar;
-  GCancellable *cancellable;
+  AfgDocument  *document;
+  AfgScope      scope;
+  AfgTreeFlags  flags;
 } ScopeRequest;
 
 static void
-scope_request_free (ScopeRequest *req)
+scope_request_free (gpointer data)
 {
-  g_weak_ref_clear (&req->bar);
-  g_clear_object (&req->cancellable);
+  ScopeRequest *req = data;
+
+  afg_document_unref (req->document);
   g_free (req);
+}
+
+static gpointer
+build_scope (gpointer data, GCancellable *cancellable, GError **error)
+{
+  ScopeRequest *req = data;
+
+  return afg_tree_build (req->document, &req->scope, req->flags, cancellable, error);
 }
 
 static AfgTree *
@@ -128,24 +139,27 @@ on_after_paint (GdkFrameClock *clock, AfgStepsBar *self)
   disconnect_paint (self);
 }
 
+/* A stale or cancelled build never gets here (AfgWorker drops it). */
 static void
-on_scope_built (GObject *source, GAsyncResult *result, gpointer data)
+on_scope_built (gpointer owner, gpointer tree, const GError *error, gpointer data)
 {
-  ScopeRequest *req = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) tree = afg_tree_build_finish (result, &error);
-  g_autoptr(AfgStepsBar) self = g_weak_ref_get (&req->bar);
+  AfgStepsBar *self = owner;
 
-  if (self == NULL || tree == NULL || req->cancellable != self->cancellable)
-    g_debug ("dropped a stale scoped tree");
-  else
+  if (tree == NULL)
     {
-      g_debug ("scoped tree built %.1f ms after the click",
-               (g_get_monotonic_time () - self->clicked) / 1000.0);
-      g_signal_emit (self, signals[SCOPE_BUILT], 0, tree);
+      g_debug ("dropped a scoped tree: %s", error->message);
+      return;
     }
-  scope_request_free (req);
+  g_debug ("scoped tree built %.1f ms after the click", (g_get_monotonic_time () - self->clicked) / 1000.0);
+  g_signal_emit (self, signals[SCOPE_BUILT], 0, tree);
 }
+
+static const AfgWorkerFuncs scope_funcs = {
+  .name = "afg-scope",
+  .run = build_scope,
+  .done = on_scope_built,
+  .free_result = (GDestroyNotify) afg_tree_unref,
+};
 
 static void
 on_per_step_toggled (AfgStepsBar *self, GtkToggleButton *button)
@@ -291,6 +305,7 @@ afg_steps_bar_dispose (GObject *object)
   GtkWidget *child;
 
   afg_steps_bar_cancel (self);
+  g_clear_object (&self->worker);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_STEPS_BAR);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -372,6 +387,7 @@ afg_steps_bar_init (AfgStepsBar *self)
 {
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 12);
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->worker = afg_worker_new (self);
 }
 
 void
@@ -455,24 +471,24 @@ afg_steps_bar_get_scope (AfgStepsBar *self, AfgDocument *document, AfgScope *sco
 void
 afg_steps_bar_build (AfgStepsBar *self, AfgDocument *document, const AfgScope *scope)
 {
-  ScopeRequest *req = g_new0 (ScopeRequest, 1);
+  ScopeRequest *req;
 
   g_return_if_fail (AFG_IS_STEPS_BAR (self));
 
   afg_steps_bar_cancel (self);
-  self->cancellable = g_cancellable_new ();
-  g_weak_ref_init (&req->bar, self);
-  req->cancellable = g_object_ref (self->cancellable);
-  afg_tree_build_async (document, scope, afg_session_get_tree_flags (self->session) | AFG_TREE_DURATIONS,
-                        self->cancellable, on_scope_built, req);
+  req = g_new0 (ScopeRequest, 1);
+  req->document = afg_document_ref (document);
+  req->scope = *scope;
+  req->flags = afg_session_get_tree_flags (self->session) | AFG_TREE_DURATIONS;
+  afg_worker_start (self->worker, &scope_funcs, req, scope_request_free);
 }
 
 void
 afg_steps_bar_cancel (AfgStepsBar *self)
 {
   g_return_if_fail (AFG_IS_STEPS_BAR (self));
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  if (self->worker != NULL)
+    afg_worker_cancel (self->worker);
   disconnect_paint (self);
 }
 
