@@ -189,6 +189,8 @@ void     _afg_window_chart_append_state (AfgWindow      *self,
 
 /* afg-window-weight.c */
 void            _afg_window_weight_init         (AfgWindow       *self);
+/* The weight of the widths on screen; a comparison's is the one it was
+ * made in. */
 AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
 
 G_END_DECLS

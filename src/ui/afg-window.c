@@ -423,7 +423,7 @@ thread_entry (AfgWindow *self, guint32 node, const char *label)
 }
 
 /* The totals of the weight shown, divided as "Per step" asks
- * (afg-window-steps.c). */
+ * (AfgStepsBar). */
 void
 _afg_window_fill_threads (AfgWindow *self)
 {
