@@ -16,21 +16,26 @@
  * panel is built lazily: a hidden panel costs no function table. */
 
 struct _AfgFunctionsPane {
-  GObject              parent_instance;
+  GtkWidget            parent_instance;
 
+  /* Template children */
+  AfgFunctionPanel    *panel;
+  AfgDiffFunctionList *diff_functions;  /* in the panel's place for a diff */
+
+  /* Owned */
   AfgSession          *session;
   GSimpleAction       *toggle;          /* "toggle-functions" */
-  /* Borrowed: widgets of the window, the paned made here among them */
+
+  /* Borrowed: the window's, weak pointers to the widgets (the window
+   * disposes its widgets in no order the pane could rely on) */
+  GtkPaned            *paned;           /* whose end the pane is */
   AfgFlameView        *flame_view;
   AfgDiffView         *diff_view;
   AfgStepsBar         *steps_bar;
   GtkSearchEntry      *search_entry;
-  GtkPaned            *paned;
-  AfgFunctionPanel    *panel;
-  AfgDiffFunctionList *diff_functions;  /* in the panel's place for a diff */
 };
 
-G_DEFINE_FINAL_TYPE (AfgFunctionsPane, afg_functions_pane, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AfgFunctionsPane, afg_functions_pane, GTK_TYPE_WIDGET)
 
 enum {
   CHANGED,
@@ -46,11 +51,11 @@ static guint signals[N_SIGNALS];
 /* The rows whose names the first width fits. */
 #define FIT_ROWS 20
 
-/* The paned's end: the profile's panel, or the diff's list in its place. */
+/* The profile's panel, or the diff's list in its place. */
 static gboolean
 panel_shown (AfgFunctionsPane *self)
 {
-  return gtk_widget_get_visible (gtk_paned_get_end_child (self->paned));
+  return gtk_widget_get_visible (GTK_WIDGET (self));
 }
 
 /* The profile tree on screen; NULL for a diff, which has its own panel. */
@@ -247,39 +252,12 @@ toggle_functions (GSimpleAction *action, GVariant *param, gpointer data)
   AfgFunctionsPane *self = data;
   gboolean show = !panel_shown (self);
 
-  gtk_widget_set_visible (gtk_paned_get_end_child (self->paned), show);
+  gtk_widget_set_visible (GTK_WIDGET (self), show);
   sync_tree (self);
   if (show)
     place_panel (self);
   highlight_function (self);
   g_signal_emit (self, signals[CHANGED], 0);
-}
-
-/* The graph's scrolled window moves into a paned whose other side is the
- * panel: the template stays as it is. */
-static void
-wrap_graph (AfgFunctionsPane *self)
-{
-  GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (self->flame_view));
-  GtkWidget *box = gtk_widget_get_parent (scrolled);
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *end = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-  gtk_widget_set_hexpand (GTK_WIDGET (self->panel), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->diff_functions), TRUE);
-  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->panel));
-  gtk_box_append (GTK_BOX (end), GTK_WIDGET (self->diff_functions));
-  gtk_widget_set_visible (end, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (box), paned, scrolled);
-  g_object_ref (scrolled);
-  gtk_box_remove (GTK_BOX (box), scrolled);
-  gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
-  g_object_unref (scrolled);
-  gtk_paned_set_end_child (GTK_PANED (paned), end);
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_widget_set_vexpand (paned, TRUE);
-  self->paned = GTK_PANED (paned);
 }
 
 static void
@@ -324,12 +302,19 @@ afg_functions_pane_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (afg_function_panel_get_callers (self->panel), self);
       g_signal_handlers_disconnect_by_data (gtk_column_view_get_model (afg_function_panel_get_column_view (self->panel)), self);
       g_signal_handlers_disconnect_by_data (afg_function_panel_get_callees (self->panel), self);
-      g_signal_handlers_disconnect_by_data (self->flame_view, self);
-      g_signal_handlers_disconnect_by_data (self->search_entry, self);
-      g_signal_handlers_disconnect_by_data (self->paned, self);
-      self->panel = NULL;
-      self->diff_functions = NULL;
     }
+  if (self->flame_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->flame_view, self);
+  if (self->search_entry != NULL)
+    g_signal_handlers_disconnect_by_data (self->search_entry, self);
+  if (self->paned != NULL)
+    g_signal_handlers_disconnect_by_data (self->paned, self);
+  g_clear_weak_pointer (&self->paned);
+  g_clear_weak_pointer (&self->flame_view);
+  g_clear_weak_pointer (&self->search_entry);
+  g_clear_weak_pointer (&self->steps_bar);
+  self->diff_view = NULL;
+  gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_FUNCTIONS_PANE);
   g_clear_object (&self->toggle);
   g_clear_object (&self->session);
   G_OBJECT_CLASS (afg_functions_pane_parent_class)->dispose (object);
@@ -338,39 +323,46 @@ afg_functions_pane_dispose (GObject *object)
 static void
 afg_functions_pane_class_init (AfgFunctionsPaneClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = afg_functions_pane_dispose;
 
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  g_type_ensure (AFG_TYPE_FUNCTION_PANEL);
+  g_type_ensure (AFG_TYPE_DIFF_FUNCTION_LIST);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/ascend_flamegraph/AscendFlameGraph/afg-functions-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, AfgFunctionsPane, panel);
+  gtk_widget_class_bind_template_child (widget_class, AfgFunctionsPane, diff_functions);
 }
 
 static void
 afg_functions_pane_init (AfgFunctionsPane *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->toggle = g_simple_action_new ("toggle-functions", NULL);
   g_signal_connect (self->toggle, "activate", G_CALLBACK (toggle_functions), self);
+  connect_panel (self);
 }
 
-AfgFunctionsPane *
-afg_functions_pane_new (AfgSession *session, AfgFlameView *view, AfgDiffView *diff_view, AfgStepsBar *bar,
-                        GtkSearchEntry *search)
+void
+afg_functions_pane_bind (AfgFunctionsPane *self, AfgSession *session, AfgFlameView *view, AfgDiffView *diff_view,
+                         AfgStepsBar *bar, GtkSearchEntry *search)
 {
-  AfgFunctionsPane *self = g_object_new (AFG_TYPE_FUNCTIONS_PANE, NULL);
+  g_return_if_fail (AFG_IS_FUNCTIONS_PANE (self));
+  g_return_if_fail (GTK_IS_PANED (gtk_widget_get_parent (GTK_WIDGET (self))));
+  g_return_if_fail (self->session == NULL);
 
   self->session = g_object_ref (session);
-  self->flame_view = view;
+  g_set_weak_pointer (&self->paned, GTK_PANED (gtk_widget_get_parent (GTK_WIDGET (self))));
+  g_set_weak_pointer (&self->flame_view, view);
+  g_set_weak_pointer (&self->steps_bar, bar);
+  g_set_weak_pointer (&self->search_entry, search);
   self->diff_view = diff_view;
-  self->steps_bar = bar;
-  self->search_entry = search;
-  self->panel = AFG_FUNCTION_PANEL (afg_function_panel_new ());
-  self->diff_functions = AFG_DIFF_FUNCTION_LIST (afg_diff_function_list_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_functions), FALSE);
-  gtk_widget_set_size_request (GTK_WIDGET (self->panel), 280, -1);
-  gtk_widget_set_size_request (GTK_WIDGET (self->diff_functions), 280, -1);
-  wrap_graph (self);
-  connect_panel (self);
   connect_window (self);
-  return self;
 }
 
 void

@@ -14,14 +14,15 @@ G_BEGIN_DECLS
 
 #define AFG_TYPE_FUNCTIONS_PANE (afg_functions_pane_get_type ())
 
-G_DECLARE_FINAL_TYPE (AfgFunctionsPane, afg_functions_pane, AFG, FUNCTIONS_PANE, GObject)
+G_DECLARE_FINAL_TYPE (AfgFunctionsPane, afg_functions_pane, AFG, FUNCTIONS_PANE, GtkWidget)
 
 /* The Functions side panel beside the flame graph, or a diff's list in
- * its place: @view's scrolled window moves into a paned whose end it is.
- * It follows the session's tree, @view's layout and weight, @bar's "Per
+ * its place: the end child of a paned whose start is the graph. Bound,
+ * it follows the session's tree, @view's layout and weight, @bar's "Per
  * step" and @search; "changed" tells what the state line shows changed.
  * Its action "toggle-functions" goes in the window's action map. */
-AfgFunctionsPane *afg_functions_pane_new           (AfgSession        *session,
+void              afg_functions_pane_bind          (AfgFunctionsPane  *self,
+                                                    AfgSession        *session,
                                                     AfgFlameView      *view,
                                                     AfgDiffView       *diff_view,
                                                     AfgStepsBar       *bar,

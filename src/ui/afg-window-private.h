@@ -37,6 +37,7 @@ struct _AfgWindow {
   GtkLabel             *status_label;
   AfgStepsBar          *steps_bar;
   AfgWeightMenu        *weight_menu;
+  AfgFunctionsPane     *functions_pane;
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
@@ -45,7 +46,6 @@ struct _AfgWindow {
   GFile                *exported;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
-  AfgFunctionsPane     *functions_pane;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   guint                 n_recent;
   AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */

@@ -268,7 +268,6 @@ afg_window_dispose (GObject *object)
     afg_steps_bar_cancel (self->steps_bar);
   g_clear_object (&self->step_compare);
   _afg_window_chart_dispose (self);
-  g_clear_object (&self->functions_pane);
   _afg_window_transforms_dispose (self);
   g_clear_object (&self->session);
   g_clear_pointer (&self->state_line, g_free);
@@ -332,6 +331,7 @@ afg_window_class_init (AfgWindowClass *klass)
   g_type_ensure (AFG_TYPE_FLAME_VIEW);
   g_type_ensure (AFG_TYPE_WEIGHT_MENU);
   g_type_ensure (AFG_TYPE_STEPS_BAR);
+  g_type_ensure (AFG_TYPE_FUNCTIONS_PANE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/ascend_flamegraph/AscendFlameGraph/afg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
@@ -353,6 +353,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, weight_menu);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_bar);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, functions_pane);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
@@ -387,8 +388,8 @@ afg_window_init (AfgWindow *self)
   _afg_window_steps_init (self);
   _afg_window_transforms_init (self);
   _afg_window_ranks_init (self);
-  self->functions_pane = afg_functions_pane_new (self->session, self->flame_view, self->diff_view, self->steps_bar,
-                                                 self->search_entry);
+  afg_functions_pane_bind (self->functions_pane, self->session, self->flame_view, self->diff_view, self->steps_bar,
+                           self->search_entry);
   afg_functions_pane_add_actions (self->functions_pane, G_ACTION_MAP (self));
   g_signal_connect_object (self->functions_pane, "changed", G_CALLBACK (_afg_window_report_state), self,
                            G_CONNECT_SWAPPED);
