@@ -559,8 +559,8 @@ wrap_graph (AfgWindow *self, AfgWindowChart *c)
   gtk_paned_set_shrink_start_child (c->paned, FALSE);
   gtk_paned_set_shrink_end_child (c->paned, FALSE);
   gtk_widget_set_vexpand (GTK_WIDGET (c->paned), TRUE);
-  c->flame_page = g_object_ref (gtk_paned_get_start_child (self->functions_paned));
-  gtk_paned_set_start_child (self->functions_paned, GTK_WIDGET (c->box));
+  c->flame_page = g_object_ref (gtk_paned_get_start_child (afg_functions_pane_get_paned (self->functions_pane)));
+  gtk_paned_set_start_child (afg_functions_pane_get_paned (self->functions_pane), GTK_WIDGET (c->box));
   g_object_ref_sink (make_chart_page (c));
   gtk_box_append (c->box, c->flame_page);
 }

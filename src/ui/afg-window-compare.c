@@ -180,7 +180,7 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
   afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
   if (weight != AFG_WEIGHT_HOST)
     {
-      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, _afg_window_weight_label (weight));
+      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, afg_weight_menu_get_label (weight));
 
       gtk_label_set_text (self->status_label, weighed);
       return;
@@ -212,7 +212,7 @@ _afg_window_compare_show_title (AfgWindow *self)
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
   g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
-  g_autofree char *steps = _afg_window_step_compare_title (self);
+  g_autofree char *steps = afg_step_compare_title (self->step_compare);
   g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (a, b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -250,7 +250,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   _afg_window_compare_show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
-  _afg_window_functions_sync (self);
+  afg_functions_pane_sync (self->functions_pane);
   _afg_window_ranks_diff_shown (self, shape);
   _afg_window_update_actions (self);
 }
@@ -299,7 +299,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   job->cancellable = g_object_ref (self->load_cancellable);
   job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
   job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
-  job->weight = _afg_window_weight_chosen (self);
+  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
       {

@@ -126,7 +126,7 @@ show_first (AfgWindow *self, AfgWindowJob *job)
   /* Built with the setting of when the job started: "Merge Address
    * Variants" may have been toggled since. */
   if ((afg_tree_get_flags (tree) ^ _afg_window_tree_flags (self)) & AFG_TREE_MERGE_ADDRESSES)
-    _afg_window_steps_rebuild (self);
+    afg_steps_bar_rebuild (self->steps_bar);
 }
 
 static void
