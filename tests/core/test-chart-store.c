@@ -349,7 +349,7 @@ launcher (const AfgChartStore *store, guint lane, guint *thread)
 
 /* Launching rows found whatever their order in TASK, on two threads,
  * two of one thread starting together; the store built in two steps
- * (rows, then tasks) as in one; more streams than are compared in
+ * (rows, then tasks); more streams than are compared in
  * place, each its own lane in order. */
 static void
 test_launches (void)

@@ -25,7 +25,8 @@ typedef struct {
   guint              n_types;
   AfgNpuTasks       *npu;
   AfgVec             rows;        /* links (afg_npu_tasks_wants) of the rows that may launch, in rowid order */
-  GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
+  AfgVec             api_ids;     /* connection ids (gint64) of the used rows that have one */
+  GArray            *candidates;  /* AfgDeviceLaunch, one per id, then one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
   GArray            *raw;         /* RawTask, TASK's rows until their launches are known */
@@ -103,20 +104,42 @@ read_used_row (const TraceRead *self, const AfgRow *values, AfgDeviceLaunch *row
          && !__builtin_sub_overflow (row->end_ns, row->start_ns, &duration);
 }
 
+/* Which rows launch is known once CONNECTION_IDS is read: every used row
+ * with a connection id is kept meanwhile (keep_launching). */
 static gboolean
 add_api_row (gpointer data, const AfgRow *row)
 {
   TraceRead *self = data;
   gint64 connection_id;
-  guint64 link;
   AfgDeviceLaunch launch;
 
-  if (row_int64 (row, API_CONNECTION, &connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (self->npu, connection_id, &link) || !read_used_row (self, row, &launch))
+  if (row_int64 (row, API_CONNECTION, &connection_id) != AFG_VALUE_OK || !read_used_row (self, row, &launch))
     return TRUE;
-  AFG_VEC_APPEND (&self->rows, guint64, link);
+  AFG_VEC_APPEND (&self->api_ids, gint64, connection_id);
   g_array_append_val (self->candidates, launch);
   return TRUE;
+}
+
+/* The rows kept whose connection id reaches a task, in rowid order. */
+static void
+keep_launching (TraceRead *self)
+{
+  const gint64 *ids = self->api_ids.data;
+  gboolean links = afg_npu_tasks_has_links (self->npu);
+  guint n = 0;
+
+  for (guint i = 0; i < self->candidates->len; i++)
+    {
+      guint64 link;
+
+      if (links && afg_npu_tasks_wants (self->npu, ids[i], &link))
+        {
+          AFG_VEC_APPEND (&self->rows, guint64, link);
+          g_array_index (self->candidates, AfgDeviceLaunch, n++) = g_array_index (self->candidates, AfgDeviceLaunch, i);
+        }
+    }
+  g_array_set_size (self->candidates, n);
+  afg_vec_clear (&self->api_ids);
 }
 
 /* An id of the kinds' rules (afg-task-kinds.h), AFG_TASK_NO_ID when it
@@ -243,34 +266,79 @@ add_collectives (TraceRead *self)
 static void
 undo_api (TraceRead *self)
 {
-  self->rows.len = 0;
+  self->api_ids.len = 0;
   g_array_set_size (self->candidates, 0);
 }
 
 /* Directly from the file where it can be, else with SQLite; both in
  * rowid order with the same values (afg-table-scan.h). */
 static int
-scan (TraceRead *self, const char *table, const char * const *columns, guint n, AfgRowFunc func,
+scan (TraceRead *self, sqlite3 *db, const char *table, const char * const *columns, guint n, AfgRowFunc func,
       void (*undo) (TraceRead *))
 {
-  int rc = afg_table_scan_read (self->source.btree, self->db, table, columns, n, func, self, self->cancellable);
+  int rc = afg_table_scan_read (self->source.btree, db, table, columns, n, func, self, self->cancellable);
 
   if (rc >= 0)
     return rc;
   undo (self);
-  return afg_table_scan_sql (self->db, table, columns, n, func, self);
+  return afg_table_scan_sql (db, table, columns, n, func, self);
 }
 
 /* The loader's columns, type last (absent without the column). */
 static int
-scan_api (TraceRead *self)
+scan_api (TraceRead *self, sqlite3 *db)
 {
-  return scan (self, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
+  return scan (self, db, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
                undo_api);
 }
 
-/* TASK (its rows kept) and CONNECTION_IDS, then the launching rows,
- * then TASK's rows linked and classified. */
+/* PYTORCH_API on a second connection (a connection is for one thread)
+ * while TASK is read on the first: they touch nothing in common. */
+typedef struct {
+  TraceRead *self;
+  sqlite3   *db;
+  int        rc;
+} ApiScan;
+
+static gpointer
+api_thread (gpointer data)
+{
+  ApiScan *scan = data;
+
+  scan->rc = scan_api (scan->self, scan->db);
+  return NULL;
+}
+
+static GThread *
+start_api (TraceRead *self, ApiScan *scan)
+{
+  *scan = (ApiScan) { self, afg_source_connect (&self->source, NULL), SQLITE_OK };
+  if (scan->db == NULL)
+    return NULL;
+  sqlite3_progress_handler (scan->db, 4096, progress_handler, self->cancellable);
+  return g_thread_new ("afg-trace-api", api_thread, scan);
+}
+
+/* TASK with CONNECTION_IDS and the kinds, and PYTORCH_API on two threads
+ * (one after the other without a second connection). */
+static int
+read_both (TraceRead *self, const AfgNpuTaskHook *hook, GPtrArray *warnings)
+{
+  ApiScan api;
+  GThread *thread = start_api (self, &api);
+  int rc = afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                      warnings, hook, &self->npu);
+
+  if (thread != NULL)
+    g_thread_join (thread);
+  sqlite3_close (api.db);
+  if (rc != SQLITE_OK)
+    return rc;
+  return thread != NULL ? api.rc : scan_api (self, self->db);
+}
+
+/* TASK (its rows kept) and CONNECTION_IDS with the rows that may launch,
+ * then the launching rows, then TASK's rows linked and classified. */
 static int
 read_tasks (TraceRead *self)
 {
@@ -280,14 +348,13 @@ read_tasks (TraceRead *self)
 
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->raw = g_array_new (FALSE, FALSE, sizeof (RawTask));
-  if ((rc = afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
-                                       warnings, &hook, &self->npu)) != SQLITE_OK
-      || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
-    return rc;
   afg_vec_init (&self->rows, sizeof (guint64), 0);
+  afg_vec_init (&self->api_ids, sizeof (gint64), 0);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
-  if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
+  if ((rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK
+      || (rc = read_both (self, &hook, warnings)) != SQLITE_OK)
     return rc;
+  keep_launching (self);
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
@@ -340,6 +407,7 @@ trace_read_clear (TraceRead *self)
   g_free (self->types);
   g_clear_pointer (&self->npu, afg_npu_tasks_free);
   afg_vec_clear (&self->rows);
+  afg_vec_clear (&self->api_ids);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_free (self->launch_of);
   g_clear_pointer (&self->tracks, g_hash_table_unref);
