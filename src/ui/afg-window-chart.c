@@ -80,22 +80,36 @@ load_request_free (LoadRequest *req)
   g_free (req);
 }
 
+static gpointer
+rows_thread (gpointer document)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  AfgChartStore *store = afg_chart_store_new_rows (document);
+
+  g_debug ("chart rows %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  return store;
+}
+
+/* The host rows are nested on a second thread while this one reads the
+ * tasks: neither needs the other until the tasks are placed. */
 static void
 load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   LoadRequest *req = data;
   gint64 t0 = g_get_monotonic_time ();
   GError *error = NULL;
+  GThread *rows = g_thread_new ("afg-chart-rows", rows_thread, req->document);
   g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (req->document, cancellable, &error);
-  AfgChartStore *store;
+  AfgChartStore *store = g_thread_join (rows);
 
   if (tasks == NULL)
     {
+      afg_chart_store_free (store);
       g_task_return_error (task, error);
       return;
     }
   g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
-  store = afg_chart_store_new (req->document, tasks);
+  afg_chart_store_add_tasks (store, tasks);
   g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
            G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
            afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
