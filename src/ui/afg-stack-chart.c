@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <time.h>
 
 #include <glib/gi18n.h>
 
@@ -81,7 +82,10 @@ struct _AfgStackChart {
   gint64         drag_start;
   gint64         paint_start;   /* µs, of the frame being painted after a change */
   gint64         draw_us;       /* the last picture's drawing */
-  GdkTexture    *picture;       /* all but the hover's links, until something else changes */
+  gint64         paint_cpu;     /* the thread's CPU µs at the frame's start */
+  gint64         draw_cpu;      /* and in the last picture's drawing */
+  cairo_surface_t *picture;     /* all but the hover's links, until something else changes */
+  int            width;         /* as allocated: asked once per box, gtk_widget_get_width() costs */
   gboolean       changed;       /* the view changed since the last frame */
   gulong         paint_handlers[2];
 };
@@ -118,6 +122,17 @@ static const GdkRGBA kind_colors[AFG_N_TASK_KINDS] = {
 };
 static const GdkRGBA highlight_color = { 0.208, 0.518, 0.894, 1.0 };  /* blue 3 */
 
+/* The calling thread's CPU time in µs: on a machine shared with other
+ * work the wall time of a frame says more about the others. */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* ---- geometry ---- */
 
 /* Pixel arithmetic without libm, which nothing else here links. */
@@ -150,7 +165,7 @@ zoom_factor (double dy)
 static double
 plot_width (AfgStackChart *self)
 {
-  return MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self)) - GUTTER);
+  return MAX (1.0, self->width - GUTTER);
 }
 
 static double
@@ -241,7 +256,7 @@ find_lane (AfgStackChart *self, double y, gboolean host, guint index)
 static void
 invalidate (AfgStackChart *self)
 {
-  g_clear_object (&self->picture);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -439,7 +454,7 @@ static void
 draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 name)
 {
   AfgStackChart *self = run->self;
-  double right = gtk_widget_get_width (GTK_WIDGET (self));
+  double right = self->width;
   double x0 = MAX (x_of (self, start), GUTTER);
   double x1 = MIN (x_of (self, end), right);
 
@@ -785,23 +800,6 @@ draw_links (AfgStackChart *self, cairo_t *cr)
   cairo_stroke (cr);
 }
 
-/* The picture drawn straight into pixels and handed over as a texture:
- * recorded cairo commands (gtk_snapshot_append_cairo) would be replayed
- * one by one when rendered, and a frame holds tens of thousands of boxes. */
-static GdkTexture *
-surface_texture (cairo_surface_t *surface)
-{
-  g_autoptr(GBytes) bytes = NULL;
-
-  cairo_surface_flush (surface);
-  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
-                                      (gsize) cairo_image_surface_get_stride (surface)
-                                      * cairo_image_surface_get_height (surface),
-                                      (GDestroyNotify) cairo_surface_destroy, surface);
-  return gdk_memory_texture_new (cairo_image_surface_get_width (surface), cairo_image_surface_get_height (surface),
-                                 GDK_MEMORY_DEFAULT, bytes, cairo_image_surface_get_stride (surface));
-}
-
 /* The host lanes between the axis and the device band, the band below. */
 static void
 clip_lanes (AfgStackChart *self, cairo_t *cr, gboolean host, double width, double height)
@@ -827,7 +825,10 @@ draw_band (AfgStackChart *self, cairo_t *cr, double width, double height, const 
   cairo_fill (cr);
 }
 
-static GdkTexture *
+/* The picture is drawn straight into pixels: recorded cairo commands
+ * would be replayed one by one when rendered, and a frame holds
+ * thousands of boxes. */
+static cairo_surface_t *
 draw_picture (AfgStackChart *self, double width, double height)
 {
   GtkWidget *widget = GTK_WIDGET (self);
@@ -836,7 +837,7 @@ draw_picture (AfgStackChart *self, double width, double height)
   cairo_surface_t *surface;
   cairo_t *cr;
   gint64 t0 = g_get_monotonic_time ();
-  GdkTexture *texture;
+  gint64 cpu0 = thread_cpu_us ();
 
   self->n_drawn = 0;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
@@ -859,13 +860,17 @@ draw_picture (AfgStackChart *self, double width, double height)
   draw_steps (self, cr, height, &fg);
   draw_gutter (self, cr, &fg, &bg, height);
   cairo_destroy (cr);
-  texture = surface_texture (surface);
+  cairo_surface_flush (surface);
   self->draw_us = g_get_monotonic_time () - t0;
-  return texture;
+  self->draw_cpu = thread_cpu_us () - cpu0;
+  return surface;
 }
 
 /* The picture, drawn again only when what it shows changed; the hover's
- * links over it, which change as the pointer moves. */
+ * links over it, which change as the pointer moves. The picture goes in
+ * as one cairo node painting it rather than as a texture: GTK 4.8's
+ * cairo renderer converts a texture's every pixel through floats at
+ * every frame, and paints a cairo node's image with one blit. */
 static void
 afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -880,17 +885,20 @@ afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       self->n_drawn = 0;
       return;
     }
-  if (self->picture != NULL && (gdk_texture_get_width (self->picture) != (int) (width * scale)
-                                || gdk_texture_get_height (self->picture) != (int) (height * scale)))
-    g_clear_object (&self->picture);
+  if (self->picture != NULL && (cairo_image_surface_get_width (self->picture) != (int) (width * scale)
+                                || cairo_image_surface_get_height (self->picture) != (int) (height * scale)))
+    g_clear_pointer (&self->picture, cairo_surface_destroy);
   if (self->picture == NULL)
     self->picture = draw_picture (self, width, height);
-  gtk_snapshot_append_texture (snapshot, self->picture, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (self->hover.kind == HIT_NONE)
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (GUTTER, AXIS_HEIGHT, width - GUTTER,
-                                                                 height - AXIS_HEIGHT));
-  draw_links (self, cr);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_source_surface (cr, self->picture, 0, 0);
+  cairo_paint (cr);
+  if (self->hover.kind != HIT_NONE)
+    {
+      cairo_rectangle (cr, GUTTER, AXIS_HEIGHT, width - GUTTER, height - AXIS_HEIGHT);
+      cairo_clip (cr);
+      draw_links (self, cr);
+    }
   cairo_destroy (cr);
 }
 
@@ -1145,6 +1153,7 @@ static void
 on_paint (GdkFrameClock *clock, AfgStackChart *self)
 {
   self->paint_start = self->changed ? g_get_monotonic_time () : 0;
+  self->paint_cpu = thread_cpu_us ();
   self->changed = FALSE;
 }
 
@@ -1153,8 +1162,9 @@ on_after_paint (GdkFrameClock *clock, AfgStackChart *self)
 {
   if (self->paint_start == 0)
     return;
-  g_debug ("chart frame %.1f ms, %u boxes drawn in %.1f ms", (g_get_monotonic_time () - self->paint_start) / 1000.0,
-           self->n_drawn, self->draw_us / 1000.0);
+  g_debug ("chart frame %.1f ms, %u boxes drawn in %.1f ms; CPU %.1f ms, drawing %.1f ms",
+           (g_get_monotonic_time () - self->paint_start) / 1000.0, self->n_drawn, self->draw_us / 1000.0,
+           (thread_cpu_us () - self->paint_cpu) / 1000.0, self->draw_cpu / 1000.0);
   self->paint_start = 0;
 }
 
@@ -1187,8 +1197,11 @@ afg_stack_chart_unrealize (GtkWidget *widget)
 static void
 afg_stack_chart_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
-  sync_adjustments (AFG_STACK_CHART (widget));
-  g_clear_object (&AFG_STACK_CHART (widget)->picture);
+  AfgStackChart *self = AFG_STACK_CHART (widget);
+
+  self->width = width;
+  sync_adjustments (self);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
 }
 
 static void
@@ -1220,7 +1233,7 @@ afg_stack_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->store, afg_chart_store_free);
   g_clear_pointer (&self->instances, g_array_unref);
-  g_clear_object (&self->picture);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
   g_array_unref (self->lanes);
   g_hash_table_unref (self->layouts);
   g_hash_table_unref (self->colors);
