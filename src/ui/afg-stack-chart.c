@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-box-batch.h"
 #include "afg-document-timeline.h"
 #include "afg-format.h"
 #include "afg-palette.h"
@@ -78,6 +79,7 @@ struct _AfgStackChart {
   int            instance;     /* the one shown last, -1 */
   GHashTable    *layouts;      /* name -> PangoLayout */
   GHashTable    *colors;       /* name -> packed rgb + 1 */
+  AfgBoxBatch   *batch;        /* of the lanes being drawn */
   guint          n_drawn;
   gint64         drag_start;
   gint64         paint_start;   /* µs, of the frame being painted after a change */
@@ -115,12 +117,12 @@ static guint signals[N_SIGNALS];
 
 /* The step strip's colours for the device's kinds (compute,
  * communication, other), by AfgTaskKind. */
-static const GdkRGBA kind_colors[AFG_N_TASK_KINDS] = {
-  [AFG_TASK_KIND_COMMUNICATION] = { 0.569, 0.255, 0.675, 1.0 },  /* purple 3 */
-  [AFG_TASK_KIND_COMPUTE] = { 0.200, 0.820, 0.478, 1.0 },        /* green 3 */
-  [AFG_TASK_KIND_OTHER] = { 0.604, 0.600, 0.588, 1.0 },          /* dark 1 */
+static const guint32 kind_colors[AFG_N_TASK_KINDS] = {
+  [AFG_TASK_KIND_COMMUNICATION] = 0x9141ac,  /* purple 3 */
+  [AFG_TASK_KIND_COMPUTE] = 0x33d17a,        /* green 3 */
+  [AFG_TASK_KIND_OTHER] = 0x9a9996,          /* dark 1 */
 };
-static const GdkRGBA highlight_color = { 0.208, 0.518, 0.894, 1.0 };  /* blue 3 */
+#define HIGHLIGHT_COLOR 0x3584e4  /* blue 3 */
 
 /* The calling thread's CPU time in µs: on a machine shared with other
  * work the wall time of a frame says more about the others. */
@@ -320,8 +322,9 @@ set_adjustment (AfgStackChart *self, GtkAdjustment **slot, GtkAdjustment *adjust
 
 /* ---- colours and labels ---- */
 
-static void
-row_color (AfgStackChart *self, guint32 name, GdkRGBA *rgba)
+/* 0xRRGGBB */
+static guint32
+row_color (AfgStackChart *self, guint32 name)
 {
   AfgDocument *document = afg_chart_store_get_document (self->store);
   guint packed = GPOINTER_TO_UINT (g_hash_table_lookup (self->colors, GUINT_TO_POINTER (name)));
@@ -335,8 +338,7 @@ row_color (AfgStackChart *self, guint32 name, GdkRGBA *rgba)
       packed = 1 + ((guint) (c.red * 255) << 16 | (guint) (c.green * 255) << 8 | (guint) (c.blue * 255));
       g_hash_table_insert (self->colors, GUINT_TO_POINTER (name), GUINT_TO_POINTER (packed));
     }
-  packed--;
-  *rgba = (GdkRGBA) { (packed >> 16 & 0xff) / 255.0, (packed >> 8 & 0xff) / 255.0, (packed & 0xff) / 255.0, 1.0 };
+  return packed - 1;
 }
 
 static const char *
@@ -359,14 +361,11 @@ label_layout (AfgStackChart *self, guint32 name)
 }
 
 static void
-draw_label (AfgStackChart *self, cairo_t *cr, guint32 name, double x, double y, double w)
+draw_label (cairo_t *cr, guint32 name, double x, double y, double w, gpointer data)
 {
-  PangoLayout *layout;
+  PangoLayout *layout = label_layout (data, name);
   int text_h;
 
-  if (w < MIN_LABEL_WIDTH)
-    return;
-  layout = label_layout (self, name);
   pango_layout_get_pixel_size (layout, NULL, &text_h);
   cairo_save (cr);
   cairo_rectangle (cr, x + 2, y, w - 4, ROW_HEIGHT);
@@ -388,6 +387,7 @@ typedef struct {
   gint64         resume;  /* where the walk goes on after a pixel column, or 0 */
   double         filled_to;  /* the pixel column filled last ends here */
   guint          skipped;    /* boxes skipped since, in a row */
+  double         drawn_to;   /* the boxes of this row end here */
 } DrawRun;
 
 static gboolean
@@ -411,15 +411,6 @@ is_instance (AfgStackChart *self, guint thread, guint64 event)
         hi = mid;
     }
   return FALSE;
-}
-
-static void
-outline (cairo_t *cr, double x, double y, double w, const GdkRGBA *color, double width)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, 1);
-  cairo_set_line_width (cr, width);
-  cairo_rectangle (cr, x + width / 2, y + width / 2, MAX (w - width, 1), ROW_HEIGHT - 1 - width);
-  cairo_stroke (cr);
 }
 
 /* Draws a box of [@start, @end) at @run->y. A box under a pixel wide
@@ -451,7 +442,7 @@ box_fate (DrawRun *run, gint64 start, gint64 end)
 }
 
 static void
-draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 name)
+draw_box (DrawRun *run, gint64 start, gint64 end, guint32 rgb, guint32 name)
 {
   AfgStackChart *self = run->self;
   double right = self->width;
@@ -460,19 +451,22 @@ draw_box (DrawRun *run, gint64 start, gint64 end, const GdkRGBA *color, guint32 
 
   self->n_drawn++;
   run->skipped = 0;
-  cairo_set_source_rgba (run->cr, color->red, color->green, color->blue, color->alpha);
+  /* A box over the ones before it (tasks of a stream may overlap) hides
+   * their labels, as when each box was drawn at once. */
+  if (x0 < run->drawn_to - 1)
+    afg_box_batch_flush (self->batch, run->cr, draw_label, self);
+  run->drawn_to = MAX (run->drawn_to, x1);
   if (x1 - x0 < 1.0)
     {
       double column = floor_px (x0);
 
-      cairo_rectangle (run->cr, column, run->y, 1, ROW_HEIGHT - 1);
-      cairo_fill (run->cr);
+      afg_box_batch_add_box (self->batch, rgb, column, run->y, 1, ROW_HEIGHT - 1);
       run->filled_to = column + 1;
       return;
     }
-  cairo_rectangle (run->cr, x0, run->y, x1 - x0 - (x1 - x0 > 3 ? 1 : 0), ROW_HEIGHT - 1);
-  cairo_fill (run->cr);
-  draw_label (self, run->cr, name, x0, run->y, x1 - x0);
+  afg_box_batch_add_box (self->batch, rgb, x0, run->y, x1 - x0 - (x1 - x0 > 3 ? 1 : 0), ROW_HEIGHT - 1);
+  if (x1 - x0 >= MIN_LABEL_WIDTH)
+    afg_box_batch_add_label (self->batch, name, x0, run->y, x1 - x0);
 }
 
 static gboolean
@@ -483,7 +477,6 @@ draw_row (guint64 event, const AfgChartRow *row, gpointer data)
   AfgDocument *document = afg_chart_store_get_document (self->store);
   BoxFate fate = box_fate (run, row->start, row->end);
   guint32 name;
-  GdkRGBA color;
   double x0, w;
 
   if (fate != BOX_DRAW)
@@ -491,18 +484,13 @@ draw_row (guint64 event, const AfgChartRow *row, gpointer data)
   name = afg_event_store_get_thread (afg_document_get_events (document), run->thread)->events[event].name;
   if (self->merge)
     name = afg_document_get_merged_name (document, name);
-  row_color (self, name, &color);
-  draw_box (run, row->start, row->end, &color, name);
+  draw_box (run, row->start, row->end, row_color (self, name), name);
   x0 = MAX (x_of (self, row->start), GUTTER);
   w = MAX (x_of (self, row->end) - x0, 1);
   if (is_instance (self, run->thread, event))
-    outline (run->cr, x0, run->y, w, &highlight_color, 2);
+    afg_box_batch_add_outline (self->batch, HIGHLIGHT_COLOR, x0, run->y, w, ROW_HEIGHT - 1, 2);
   if (self->has_selected && self->selected_thread == run->thread && self->selected_event == event)
-    {
-      GdkRGBA black = { 0, 0, 0, 1 };
-
-      outline (run->cr, x0, run->y, w, &black, 2);
-    }
+    afg_box_batch_add_outline (self->batch, 0x000000, x0, run->y, w, ROW_HEIGHT - 1, 2);
   return TRUE;
 }
 
@@ -514,7 +502,7 @@ draw_task (const AfgChartTask *task, gpointer data)
 
   if (fate != BOX_DRAW)
     return fate == BOX_SKIP;
-  draw_box (run, task->start, task->end, &kind_colors[task->kind], task->name);
+  draw_box (run, task->start, task->end, kind_colors[task->kind], task->name);
   return TRUE;
 }
 
@@ -526,6 +514,7 @@ draw_run (DrawRun *run, gboolean host, guint index, guint depth)
   AfgStackChart *self = run->self;
   gint64 from = self->view_start;
 
+  run->drawn_to = 0;
   do
     {
       run->resume = 0;
@@ -545,7 +534,7 @@ static void
 draw_lane (AfgStackChart *self, cairo_t *cr, const LaneGeom *lane, double height)
 {
   double top = lane_top (self, lane);
-  DrawRun run = { self, cr, top, lane->index, 0, 0, 0, 0 };
+  DrawRun run = { self, cr, top, lane->index, 0, 0, 0, 0, 0 };
 
   if (top + lane->height < AXIS_HEIGHT || top > height)
     return;
@@ -564,32 +553,72 @@ draw_lane (AfgStackChart *self, cairo_t *cr, const LaneGeom *lane, double height
 
 /* ---- the rest of the picture ---- */
 
+/* The first of the sorted, disjoint @spans ending after @t. */
+static gsize
+first_span_ending_after (const AfgSpan *spans, gsize n, gint64 t)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Adds [@x0, @x1) to the pixel columns it covers, in part or whole. */
+static void
+add_cover (float *cover, guint n_columns, double x0, double x1)
+{
+  for (guint c = (guint) x0; c < n_columns && c < x1; c++)
+    cover[c] += MIN (x1, c + 1.0) - MAX (x0, (double) c);
+}
+
+/* The device's free time, shaded: a span under a pixel as one pixel, as
+ * before, but each pixel column filled once, as much as the spans cover
+ * it: one path of a rectangle per span costs cairo the scan conversion
+ * of thousands of them at every frame. */
 static void
 draw_idle (AfgStackChart *self, cairo_t *cr, double height)
 {
   AfgDocument *document = afg_chart_store_get_document (self->store);
-  guint n_steps;
+  guint n_steps, n_columns = (guint) MAX (0, self->width - (int) GUTTER);
   const AfgSpans *idle;
   const AfgSpan *spans;
+  g_autofree float *cover = NULL;
   gsize n;
 
   afg_document_get_steps (document, &n_steps);
   idle = afg_document_get_idle_spans (document, 0, n_steps > 0 ? n_steps - 1 : 0);
-  if (idle == NULL)
+  if (idle == NULL || n_columns == 0)
     return;
   spans = afg_spans_get (idle, &n);
-  cairo_set_source_rgba (cr, 0.878, 0.106, 0.141, 0.08);  /* red 3, faint: the NPU is free */
-  for (gsize i = 0; i < n; i++)
+  cover = g_new0 (float, n_columns);
+  for (gsize i = first_span_ending_after (spans, n, self->view_start); i < n && spans[i].start < self->view_end; i++)
     {
-      double x0, x1;
+      double x0 = MAX (x_of (self, spans[i].start), GUTTER) - GUTTER;
+      double x1 = MIN (x_of (self, spans[i].end), self->width) - GUTTER;
 
-      if (spans[i].end <= self->view_start || spans[i].start >= self->view_end)
-        continue;
-      x0 = MAX (x_of (self, spans[i].start), GUTTER);
-      x1 = MIN (x_of (self, spans[i].end), gtk_widget_get_width (GTK_WIDGET (self)));
-      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), height);
+      add_cover (cover, n_columns, x0, MAX (x1, x0 + 1));
     }
-  cairo_fill (cr);
+  for (guint c = 0, next; c < n_columns; c = next)
+    {
+      /* A run of columns of the same shade, in 64 steps. */
+      int level = (int) (MIN (cover[c], 1.0f) * 64 + 0.5f);
+
+      for (next = c + 1; next < n_columns && (int) (MIN (cover[next], 1.0f) * 64 + 0.5f) == level; next++)
+        ;
+      if (level == 0)
+        continue;
+      cairo_set_source_rgba (cr, 0.878, 0.106, 0.141, 0.08 * level / 64);  /* red 3, faint: the NPU is free */
+      cairo_rectangle (cr, GUTTER + c, 0, next - c, height);
+      cairo_fill (cr);
+    }
 }
 
 static void
@@ -854,6 +883,7 @@ draw_picture (AfgStackChart *self, double width, double height)
       for (guint i = 0; i < self->lanes->len; i++)
         if (g_array_index (self->lanes, LaneGeom, i).host == host)
           draw_lane (self, cr, &g_array_index (self->lanes, LaneGeom, i), height);
+      afg_box_batch_flush (self->batch, cr, draw_label, self);
       cairo_restore (cr);
     }
   draw_axis (self, cr, &fg, &bg);
@@ -1237,6 +1267,7 @@ afg_stack_chart_finalize (GObject *object)
   g_array_unref (self->lanes);
   g_hash_table_unref (self->layouts);
   g_hash_table_unref (self->colors);
+  afg_box_batch_free (self->batch);
   G_OBJECT_CLASS (afg_stack_chart_parent_class)->finalize (object);
 }
 
@@ -1365,6 +1396,7 @@ afg_stack_chart_init (AfgStackChart *self)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (LaneGeom));
   self->layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->colors = g_hash_table_new (NULL, NULL);
+  self->batch = afg_box_batch_new ();
   self->instance = -1;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
