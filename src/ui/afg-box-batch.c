@@ -1,22 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 #include "afg-box-batch.h"
 
+#define NO_BOX G_MAXUINT32
+
 typedef struct {
-  guint32 rgb;
-  guint32 order;  /* keeps a colour's boxes in the order they came */
+  guint32 prev;   /* the box of the same colour before, or NO_BOX */
   float   x, y, width, height;
 } Box;
+
+/* The boxes of a colour, chained from the last one. */
+typedef struct {
+  guint32 rgb;
+  guint32 last;
+} Group;
 
 typedef struct {
   guint32 rgb;    /* or the label's name */
   float   x, y, width, height, line_width;
 } Mark;
 
+/* The colours are found through an open-addressed table, which costs
+ * less per box than sorting them or a GHashTable. */
 struct _AfgBoxBatch {
+  GArray *groups;    /* Group, in the order the colours came */
+  guint32 *slots;    /* group + 1 by the colour's hash, 0 empty */
+  guint   n_slots;   /* a power of two, over twice the groups */
   GArray *boxes;     /* Box */
   GArray *outlines;  /* Mark */
   GArray *labels;    /* Mark */
@@ -27,6 +39,9 @@ afg_box_batch_new (void)
 {
   AfgBoxBatch *self = g_new0 (AfgBoxBatch, 1);
 
+  self->groups = g_array_new (FALSE, FALSE, sizeof (Group));
+  self->n_slots = 256;
+  self->slots = g_new0 (guint32, self->n_slots);
   self->boxes = g_array_new (FALSE, FALSE, sizeof (Box));
   self->outlines = g_array_new (FALSE, FALSE, sizeof (Mark));
   self->labels = g_array_new (FALSE, FALSE, sizeof (Mark));
@@ -38,17 +53,59 @@ afg_box_batch_free (AfgBoxBatch *self)
 {
   if (self == NULL)
     return;
+  g_array_unref (self->groups);
+  g_free (self->slots);
   g_array_unref (self->boxes);
   g_array_unref (self->outlines);
   g_array_unref (self->labels);
   g_free (self);
 }
 
+static guint32 *
+find_slot (guint32 *slots, guint n_slots, const Group *groups, guint32 rgb)
+{
+  guint i = (rgb * 2654435761u) & (n_slots - 1);
+
+  while (slots[i] != 0 && groups[slots[i] - 1].rgb != rgb)
+    i = (i + 1) & (n_slots - 1);
+  return &slots[i];
+}
+
+static void
+grow_slots (AfgBoxBatch *self)
+{
+  const Group *groups = (const Group *) self->groups->data;
+
+  g_free (self->slots);
+  self->n_slots *= 2;
+  self->slots = g_new0 (guint32, self->n_slots);
+  for (guint g = 0; g < self->groups->len; g++)
+    *find_slot (self->slots, self->n_slots, groups, groups[g].rgb) = g + 1;
+}
+
+static Group *
+find_group (AfgBoxBatch *self, guint32 rgb)
+{
+  guint32 *slot = find_slot (self->slots, self->n_slots, (const Group *) self->groups->data, rgb);
+
+  Group group = { rgb, NO_BOX };
+
+  if (*slot != 0)
+    return &g_array_index (self->groups, Group, *slot - 1);
+  g_array_append_val (self->groups, group);
+  *slot = self->groups->len;
+  if (self->groups->len * 2 > self->n_slots)
+    grow_slots (self);
+  return &g_array_index (self->groups, Group, self->groups->len - 1);
+}
+
 void
 afg_box_batch_add_box (AfgBoxBatch *self, guint32 rgb, double x, double y, double width, double height)
 {
-  Box box = { rgb, self->boxes->len, x, y, width, height };
+  Group *group = find_group (self, rgb);
+  Box box = { group->last, x, y, width, height };
 
+  group->last = self->boxes->len;
   g_array_append_val (self->boxes, box);
 }
 
@@ -69,16 +126,6 @@ afg_box_batch_add_label (AfgBoxBatch *self, guint32 name, double x, double y, do
   g_array_append_val (self->labels, mark);
 }
 
-static int
-compare_boxes (const void *a, const void *b)
-{
-  const Box *x = a, *y = b;
-
-  if (x->rgb != y->rgb)
-    return x->rgb < y->rgb ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
-
 static void
 set_rgb (cairo_t *cr, guint32 rgb)
 {
@@ -88,19 +135,19 @@ set_rgb (cairo_t *cr, guint32 rgb)
 static void
 fill_boxes (AfgBoxBatch *self, cairo_t *cr)
 {
-  Box *boxes = (Box *) self->boxes->data;
-  guint n = self->boxes->len;
+  const Box *boxes = (const Box *) self->boxes->data;
 
-  qsort (boxes, n, sizeof (Box), compare_boxes);
-  for (guint i = 0; i < n;)
+  for (guint g = 0; g < self->groups->len; g++)
     {
-      guint32 rgb = boxes[i].rgb;
+      const Group *group = &g_array_index (self->groups, Group, g);
 
-      set_rgb (cr, rgb);
-      for (; i < n && boxes[i].rgb == rgb; i++)
+      set_rgb (cr, group->rgb);
+      for (guint32 i = group->last; i != NO_BOX; i = boxes[i].prev)
         cairo_rectangle (cr, boxes[i].x, boxes[i].y, boxes[i].width, boxes[i].height);
       cairo_fill (cr);
     }
+  g_array_set_size (self->groups, 0);
+  memset (self->slots, 0, self->n_slots * sizeof (guint32));
 }
 
 void
