@@ -554,24 +554,6 @@ draw_lane (AfgStackChart *self, cairo_t *cr, const LaneGeom *lane, double height
 
 /* ---- the rest of the picture ---- */
 
-/* The first of the sorted, disjoint @spans ending after @t. */
-static gsize
-first_span_ending_after (const AfgSpan *spans, gsize n, gint64 t)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (spans[mid].end <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* Adds [@x0, @x1) to the pixel columns it covers, in part or whole. */
 static void
 add_cover (float *cover, guint n_columns, double x0, double x1)
@@ -600,7 +582,7 @@ draw_idle (AfgStackChart *self, cairo_t *cr, double height)
     return;
   spans = afg_spans_get (idle, &n);
   cover = g_new0 (float, n_columns);
-  for (gsize i = first_span_ending_after (spans, n, self->view_start); i < n && spans[i].start < self->view_end; i++)
+  for (gsize i = afg_spans_first_ending_after (idle, self->view_start); i < n && spans[i].start < self->view_end; i++)
     {
       double x0 = MAX (x_of (self, spans[i].start), GUTTER) - GUTTER;
       double x1 = MIN (x_of (self, spans[i].end), self->width) - GUTTER;
