@@ -9,7 +9,8 @@
 # pans (win.chart-zoom, win.chart-pan through the test control channel,
 # docs/test-state-line.md): each frame's time from the frame clock's
 # before-paint phase to the end of its drawing and rendering, as the widget
-# logs it (G_MESSAGES_DEBUG=afg-stack-chart), median and maximum; then
+# logs it (G_MESSAGES_DEBUG=afg-stack-chart), median and maximum, and the
+# CPU time of the UI thread in the frame and in the drawing alone; then
 # the chart shown again, once read, from the flame graph alone.
 # Usage: tools/bench-stack-chart.sh BUILD_DIR [ROWS]   (default 1000000)
 set -euo pipefail
@@ -39,6 +40,8 @@ barrier () { seq=$((seq + 1)); echo "barrier $seq" >&9
 rss () { awk '/^VmRSS/ { print $2 }' "/proc/$app/status"; }
 frames () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*chart frame \([0-9.]*\) ms.*/\1/'; }
 drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*drawn in \([0-9.]*\) ms.*/\1/'; }
+cpu () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU \([0-9.]*\) ms.*/\1/'; }
+cpu_drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU .*drawing \([0-9.]*\) ms.*/\1/'; }
 stats () { sort -n | awk -v what="$1" '{ v[NR] = $1 } END {
   printf "%s: %d frames, median %.1f ms, max %.1f ms\n", what, NR, v[int((NR + 1) / 2)], v[NR] }'; }
 
@@ -68,6 +71,8 @@ for _ in $(seq 12); do echo "action win.chart-zoom 1.6" >&9; barrier; done
 for _ in $(seq 12); do echo "action win.chart-zoom 0.625" >&9; barrier; done
 frames "$from" | stats zoom
 drawing "$from" | stats "zoom, drawing alone"
+cpu "$from" | stats "zoom, the frame's CPU"
+cpu_drawing "$from" | stats "zoom, the drawing's CPU"
 from=$(( $(wc -l < "$log") + 1 ))
 echo "action win.chart-zoom 8.0" >&9; barrier
 for _ in $(seq 40); do echo "action win.chart-pan 0.05" >&9; barrier; done
@@ -75,6 +80,8 @@ echo "action win.chart-home" >&9; barrier
 for _ in $(seq 40); do echo "action win.chart-pan 0.05" >&9; barrier; done
 frames "$from" | stats pan
 drawing "$from" | stats "pan, drawing alone"
+cpu "$from" | stats "pan, the frame's CPU"
+cpu_drawing "$from" | stats "pan, the drawing's CPU"
 
 # Shown again once read: the flame graph alone, then the chart.
 echo "action win.layout 'flame'" >&9; barrier

@@ -63,6 +63,7 @@ test_union_overlap (void)
       gsize n = g_rand_int_range (rand, 0, 40), len;
       g_autoptr(AfgSpans) set = NULL;
       const AfgSpan *out;
+      gsize first;
 
       random_spans (rand, tspans, n, &marks);
       memset (&marks.kind[1], 0, sizeof marks.kind[1]);
@@ -90,6 +91,10 @@ test_union_overlap (void)
 
           g_assert_cmpint (afg_spans_overlap (set, a, b), ==, a < b ? count (&marks, a, b, 0, FALSE) : 0);
           g_assert_cmpint (afg_spans_overlap_from (set, &hint, a, b), ==, a < b ? count (&marks, a, b, 0, FALSE) : 0);
+          first = afg_spans_first_ending_after (set, a);
+          g_assert_cmpuint (first, <=, len);
+          g_assert_true (first == len || out[first].end > a);
+          g_assert_true (first == 0 || out[first - 1].end <= a);
         }
       /* The same set from a builder (without the running sums; spans
        * sorted in place by the union) answers alike. */

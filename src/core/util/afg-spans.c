@@ -118,6 +118,13 @@ first_ending_after (const AfgSpans *self, gint64 t)
   return lo;
 }
 
+gsize
+afg_spans_first_ending_after (const AfgSpans *self, gint64 t)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return first_ending_after (self, t);
+}
+
 /* The first span in [@lo, @hi) starting at or after @t (starts ascend). */
 static gsize
 first_start_in (const AfgSpans *self, gsize lo, gsize hi, gint64 t)

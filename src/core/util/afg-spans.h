@@ -49,6 +49,10 @@ AfgSpans      *afg_spans_ref        (AfgSpans       *self);
 void           afg_spans_unref      (AfgSpans       *self);
 const AfgSpan *afg_spans_get        (const AfgSpans *self,
                                      gsize          *n);
+/* The index in afg_spans_get() of the first span ending after @t (the
+ * number of spans when none does). */
+gsize          afg_spans_first_ending_after (const AfgSpans *self,
+                                             gint64          t);
 /* The sum of the spans' lengths. */
 gint64         afg_spans_get_length (const AfgSpans *self);
 /* How many ns of [@start, @end) the set covers; 0 for an empty range. */
