@@ -86,7 +86,7 @@ leaves_are_npu_self (const AfgNpuKernel *k, guint n, gint64 npu_tasks, gint64 np
   for (guint j = 0; j < n; j++)
     if (k[j].kind != AFG_TASK_KIND_COMMUNICATION)
       {
-        if (k[j].count < 0 || k[j].ns < 0)
+        if (k[j].ns < 0)
           return FALSE;
         count += k[j].count;
         ns += k[j].ns;
