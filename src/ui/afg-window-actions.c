@@ -95,7 +95,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
 
-  g_cancellable_cancel (self->load_cancellable);
+  afg_worker_cancel (self->loading);
   _afg_window_ranks_cancel_first (self);
   gtk_stack_set_visible_child_name (self->stack, _afg_window_get_tree (self) ? "graph" : "empty");
   if (_afg_window_get_tree (self) == NULL)

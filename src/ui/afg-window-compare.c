@@ -13,9 +13,6 @@
 #include "afg-tree-builder.h"
 #include "afg-window-private.h"
 
-/* The loading page is refreshed from the workers' counters this often. */
-#define PROGRESS_INTERVAL_MS 100
-
 /* One side's load, in its own thread. */
 typedef struct {
   char         *path;
@@ -28,21 +25,17 @@ typedef struct {
   GError       *error;
 } Side;
 
+/* The request, and its result once both sides are read. */
 typedef struct {
-  GWeakRef        window;
-  GCancellable   *cancellable;
   Side            sides[2];
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
   AfgColumn       weight;  /* the session's, when the comparison was asked for */
-  guint           progress_source;
 } Job;
 
 static void
 job_free (Job *job)
 {
-  g_weak_ref_clear (&job->window);
-  g_clear_object (&job->cancellable);
   for (guint s = 0; s < 2; s++)
     {
       g_free (job->sides[s].path);
@@ -84,76 +77,77 @@ load_side (gpointer data)
   return NULL;
 }
 
-/* In a worker: the diff of @a and @b and its first layout, the task's
- * result (TRUE, or cancelled). Its frames weigh @weight (a total column)
- * where both sides have it, as `--diff --weight` does, else host time. */
-void
-_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title, AfgColumn weight,
-                                 GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
+/* In a worker: the diff of @a and @b and its first layout; FALSE when
+ * cancelled. Its frames weigh @weight (a total column) where both sides
+ * have it, as `--diff --weight` does, else host time. */
+static gboolean
+make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
+           AfgDiffShape **shape, AfgFlameLayout **layout)
 {
   if (!afg_tree_has_column (a, weight) || !afg_tree_has_column (b, weight))
     weight = AFG_COLUMN_TOTAL_NS;
   *shape = afg_diff_shape_new_weighted (a, b, title, weight, cancellable);
   if (*shape == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
+    return FALSE;
   *layout = afg_flame_layout_new (afg_diff_shape_get_tree (*shape, AFG_DIFF_SIDE_B),
                                   AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
-  g_task_return_boolean (task, TRUE);
+  return TRUE;
 }
 
-/* Both DBs at once, one per core, then their diff and its first layout. */
-static void
-compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/* make_diff() as @task's result (TRUE, or cancelled). */
+void
+_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title, AfgColumn weight,
+                                 GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
+{
+  if (make_diff (a, b, title, weight, cancellable, shape, layout))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+}
+
+/* Both DBs at once, one per core, then their diff and its first layout:
+ * the result is the request filled in. */
+static gpointer
+compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Job *job = data;
-  GThread *other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
+  GThread *other;
 
+  for (guint s = 0; s < 2; s++)
+    job->sides[s].cancellable = cancellable;
+  other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
   load_side (&job->sides[0]);
   g_thread_join (other);
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].error != NULL)
       {
-        g_task_return_error (task, g_steal_pointer (&job->sides[s].error));
-        return;
+        g_propagate_error (error, g_steal_pointer (&job->sides[s].error));
+        return NULL;
       }
-  _afg_window_compare_return_diff (task, job->sides[0].tree, job->sides[1].tree, job->sides[0].path,
-                                   job->weight, cancellable, &job->shape, &job->layout);
-}
-
-static AfgWindow *
-job_get_window (Job *job)
-{
-  AfgWindow *self = g_weak_ref_get (&job->window);
-
-  if (self != NULL && self->load_cancellable == job->cancellable
-      && !g_cancellable_is_cancelled (job->cancellable))
-    return self;
-  g_clear_object (&self);
-  return NULL;
+  if (!make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight, cancellable,
+                  &job->shape, &job->layout))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return NULL;
+    }
+  return job;
 }
 
 /* Both sides in one bar: their rows added up, the slower side's phase. */
-static gboolean
-poll_progress (gpointer data)
+static void
+poll_progress (gpointer owner, gpointer data)
 {
   Job *job = data;
-  g_autoptr(AfgWindow) self = job_get_window (job);
   AfgLoadPhase phase = AFG_LOAD_PHASE_BUILDING;
   guint64 rows = 0, total = 0;
 
-  if (self == NULL)
-    return G_SOURCE_CONTINUE;
   for (guint s = 0; s < 2; s++)
     {
       phase = MIN (phase, (AfgLoadPhase) g_atomic_int_get (&job->sides[s].phase));
       rows += __atomic_load_n (&job->sides[s].rows, __ATOMIC_RELAXED);
       total += __atomic_load_n (&job->sides[s].total, __ATOMIC_RELAXED);
     }
-  _afg_window_show_progress (self, phase, rows, total);
-  return G_SOURCE_CONTINUE;
+  _afg_window_show_progress (owner, phase, rows, total);
 }
 
 static char *
@@ -256,36 +250,33 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
 }
 
 static void
-on_compared (GObject *source, GAsyncResult *result, gpointer data)
+on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgWindow) self = job_get_window (job);
+  Job *job = result;
 
-  /* Here, in the main thread: the poll may not outlive the job. */
-  g_clear_handle_id (&job->progress_source, g_source_remove);
-  g_task_propagate_boolean (G_TASK (result), &error);
-  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("dropped a cancelled or stale comparison");
-  else if (error != NULL)
-    _afg_window_show_error (self, error);
+  if (job == NULL)
+    _afg_window_show_error (owner, error);
   else
-    _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
+    _afg_window_compare_show_diff (owner, job->shape, g_steal_pointer (&job->layout));
 }
+
+static const AfgWorkerFuncs compare_funcs = {
+  .name = "afg-compare",
+  .run = compare_in_thread,
+  .poll = poll_progress,
+  .done = on_compared,
+};
 
 /* Shows A's profile against B's; like opening a DB, the load can be
  * cancelled, and a failure on either side is the window's error page. */
 void
 _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
 {
-  g_autoptr(GTask) task = NULL;
   g_autofree char *title = compare_title (a, b);
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
   Job *job;
 
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  self->load_cancellable = g_cancellable_new ();
+  afg_worker_cancel (self->loading);
   afg_session_set_file (self->session, a);
   gtk_label_set_text (self->loading_title, loading);
   _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
@@ -295,10 +286,8 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
   _afg_window_update_actions (self);
 
   job = g_new0 (Job, 1);
-  g_weak_ref_init (&job->window, self);
-  job->cancellable = g_object_ref (self->load_cancellable);
-  job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
-  job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
+  job->sides[0] = (Side) { g_file_get_path (a), .flags = _afg_window_tree_flags (self) };
+  job->sides[1] = (Side) { g_file_get_path (b), .flags = _afg_window_tree_flags (self) };
   job->weight = _afg_window_weight_chosen (self);
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
@@ -309,10 +298,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
         _afg_window_show_error (self, error);
         return;
       }
-  job->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, poll_progress, job);
-  task = g_task_new (NULL, self->load_cancellable, on_compared, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compare_in_thread);
+  afg_worker_start (self->loading, &compare_funcs, job, (GDestroyNotify) job_free);
 }
 
 static void

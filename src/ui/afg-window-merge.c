@@ -33,7 +33,7 @@ source_file (AfgDiffShape *shape, AfgDiffSide side)
   return g_file_new_for_path (afg_document_get_source_path (document));
 }
 
-/* A load under way reads the setting when its tree is built. */
+/* A load under way follows the setting once its tree shows. */
 static void
 on_state_changed (AfgWindow *self)
 {

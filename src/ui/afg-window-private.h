@@ -10,6 +10,7 @@
 #include "afg-loader.h"
 #include "afg-session.h"
 #include "afg-window.h"
+#include "afg-worker.h"
 
 G_BEGIN_DECLS
 
@@ -44,7 +45,7 @@ struct _AfgWindow {
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
-  GCancellable         *load_cancellable;
+  AfgWorker            *loading;  /* a profile or a comparison */
   GCancellable         *export_cancellable;
   GCancellable         *scope_cancellable;  /* the scoped tree being built */
   gint64                scope_clicked;      /* when its steps were picked */

@@ -290,7 +290,7 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
   close_job (self);
   if (path == NULL || !afg_job_folder_is_folder (path))
     return FALSE;
-  g_cancellable_cancel (self->load_cancellable);
+  afg_worker_cancel (self->loading);
   afg_session_set_file (self->session, file);
   gtk_window_set_title (GTK_WINDOW (self), name);
   found = afg_job_folder_discover (path, &error);
@@ -316,7 +316,7 @@ show_all_ranks (AfgWindow *self, AfgWindowJob *job)
   tree = afg_merged_tree_build (job->merged, path);
   merged = afg_merged_tree_get_n_added (job->merged);
   g_mutex_unlock (&job->lock);
-  g_cancellable_cancel (self->load_cancellable);
+  afg_worker_cancel (self->loading);
   job->waiting_first = FALSE;
   afg_session_set_file (self->session, job->folder);
   _afg_window_show_profile (self, tree, NULL);

@@ -236,10 +236,9 @@ afg_window_dispose (GObject *object)
 {
   AfgWindow *self = AFG_WINDOW (object);
 
-  g_cancellable_cancel (self->load_cancellable);
   g_cancellable_cancel (self->export_cancellable);
   _afg_window_ranks_dispose (self);
-  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->loading);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
@@ -352,6 +351,7 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   self->session = afg_session_new ();
+  self->loading = afg_worker_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
   _afg_window_compare_init (self);
