@@ -151,6 +151,9 @@ afg_worker_start (AfgWorker *self, const AfgWorkerFuncs *funcs, gpointer data, G
   req->cancellable = g_cancellable_new ();
   self->current = req;
   task = g_task_new (NULL, req->cancellable, on_request_done, NULL);
+  /* A request its owner cancelled but kept (a job's Cancel stops the
+   * ranks not started, the rest still shows) has its result delivered. */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, req, request_free);
   if (funcs->poll != NULL)
     req->poll_source = g_timeout_add (AFG_WORKER_POLL_MS, poll_request, req);

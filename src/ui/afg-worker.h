@@ -17,8 +17,11 @@ typedef gpointer (*AfgWorkerRunFunc)  (gpointer      data,
 typedef void     (*AfgWorkerPollFunc) (gpointer      owner,
                                        gpointer      data);
 /* On the main loop, once, for the current request only: @result (owned
- * by the worker, free_result frees it after) or @error. A cancelled or
- * replaced request, or one whose worker is gone, never gets here. */
+ * by the worker, free_result frees it after) or @error. A request
+ * cancelled by afg_worker_cancel() or replaced, one whose worker is gone,
+ * or one that failed with G_IO_ERROR_CANCELLED never gets here; one whose
+ * cancellable was cancelled otherwise and that still returned a result
+ * does. */
 typedef void     (*AfgWorkerDoneFunc) (gpointer      owner,
                                        gpointer      result,
                                        const GError *error,
