@@ -60,6 +60,7 @@ struct _AfgWindow {
   guint                 n_recent;
   AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
+  AfgWorker            *job_worker;    /* reads its ranks */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
   struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */

@@ -17,17 +17,14 @@
 #include "afg-settings.h"
 #include "afg-window-private.h"
 
-/* The sidebar and the loading page are refreshed this often. */
-#define POLL_INTERVAL_MS 100
 /* How long AFG_TEST_HOLD_RANKS keeps a worker waiting for Cancel. */
 #define TEST_HOLD_LIMIT_MS 60000
 
 struct _AfgWindowJob {
-  GWeakRef       window;
   AfgJobLoad    *load;
   GFile         *folder;
-  GCancellable  *cancellable;
-  guint          poll_source;
+  GCancellable  *cancellable;    /* the request's, for Cancel */
+  GCancellable  *hold;           /* the same, for the workers' test hold */
   gboolean       waiting_first;  /* the loading page waits for a rank */
   gboolean       test_hold;      /* AFG_TEST_HOLD_RANKS: hold each rank */
 
@@ -48,10 +45,10 @@ job_clear (gpointer data)
 {
   AfgWindowJob *job = data;
 
-  g_weak_ref_clear (&job->window);
   g_clear_pointer (&job->load, afg_job_load_unref);
   g_clear_object (&job->folder);
   g_clear_object (&job->cancellable);
+  g_clear_object (&job->hold);
   g_mutex_clear (&job->lock);
   g_clear_pointer (&job->merged, afg_merged_tree_free);
   g_clear_pointer (&job->first, afg_tree_unref);
@@ -74,10 +71,10 @@ hold_until_cancelled (AfgWindowJob *job)
 {
   GPollFD fd;
 
-  if (!job->test_hold || !g_cancellable_make_pollfd (job->cancellable, &fd))
+  if (!job->test_hold || !g_cancellable_make_pollfd (job->hold, &fd))
     return;
   g_poll (&fd, 1, TEST_HOLD_LIMIT_MS);
-  g_cancellable_release_fd (job->cancellable);
+  g_cancellable_release_fd (job->hold);
 }
 
 /* In a worker: the rank's tree is added to "All ranks", and the first one
@@ -140,24 +137,17 @@ show_job_progress (AfgWindow *self, AfgWindowJob *job)
   gtk_progress_bar_set_fraction (self->loading_bar, n > 0 ? (double) read / n : 0);
 }
 
-static gboolean
-poll_job (gpointer data)
+static void
+poll_job (gpointer owner, gpointer data)
 {
-  AfgWindow *self = data;
-  AfgWindowJob *job = self->job;
+  AfgWindow *self = owner;
+  AfgWindowJob *job = data;
 
   afg_rank_sidebar_refresh (self->rank_sidebar);
   if (job->waiting_first)
     show_job_progress (self, job);
   show_first (self, job);
   _afg_window_report_state (self);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-stop_polling (AfgWindowJob *job)
-{
-  g_clear_handle_id (&job->poll_source, g_source_remove);
 }
 
 /* No rank could be shown: the first rank's error, or the job's. */
@@ -185,28 +175,41 @@ show_cancelled (AfgWindow *self, AfgWindowJob *job)
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
-static void
-on_job_done (GObject *source, GAsyncResult *result, gpointer data)
+/* Every rank, read or cancelled: the result is the job itself. */
+static gpointer
+run_job (gpointer data, GCancellable *cancellable, GError **error)
 {
   AfgWindowJob *job = data;
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
 
-  afg_job_load_run_finish (job->load, result);
-  if (self != NULL && self->job == job)
-    {
-      stop_polling (job);
-      afg_rank_sidebar_refresh (self->rank_sidebar);
-      show_first (self, job);
-      if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
-        show_cancelled (self, job);
-      else if (job->waiting_first)
-        show_no_rank (self, job);
-      _afg_window_update_actions (self);
-    }
-  job_release (job);
+  job->hold = g_object_ref (cancellable);
+  afg_job_load_run (job->load, cancellable);
+  return job;
 }
 
-/* The workers stop at their next check; on_job_done drops the rest. */
+/* Also after Cancel, which stops the ranks not started but not the job. */
+static void
+on_job_done (gpointer owner, gpointer result, const GError *error, gpointer data)
+{
+  AfgWindow *self = owner;
+  AfgWindowJob *job = data;
+
+  afg_rank_sidebar_refresh (self->rank_sidebar);
+  show_first (self, job);
+  if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
+    show_cancelled (self, job);
+  else if (job->waiting_first)
+    show_no_rank (self, job);
+  _afg_window_update_actions (self);
+}
+
+static const AfgWorkerFuncs job_funcs = {
+  .name = "afg-job",
+  .run = run_job,
+  .poll = poll_job,
+  .done = on_job_done,
+};
+
+/* The workers stop at their next check; the worker drops the rest. */
 static gboolean
 drop_job (AfgWindow *self)
 {
@@ -214,8 +217,7 @@ drop_job (AfgWindow *self)
 
   if (job == NULL)
     return FALSE;
-  g_cancellable_cancel (job->cancellable);
-  stop_polling (job);
+  afg_worker_cancel (self->job_worker);
   job_release (job);
   return TRUE;
 }
@@ -236,10 +238,8 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   g_autofree char *path = g_file_get_path (folder);
   AfgJobLoadOptions options = { _afg_window_tree_flags (self), FALSE, 0, 0, use_rank_tree, job };
 
-  g_weak_ref_init (&job->window, self);
   g_mutex_init (&job->lock);
   job->folder = g_object_ref (folder);
-  job->cancellable = g_cancellable_new ();
   job->test_hold = g_getenv ("AFG_TEST_HOLD_RANKS") != NULL;
   job->merged = afg_merged_tree_new ();
   job->first_index = -1;
@@ -273,8 +273,8 @@ start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
   afg_rank_sidebar_set_job (self->rank_sidebar, job->load);
   gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), TRUE);
   show_job_progress (self, job);
-  job->poll_source = g_timeout_add (POLL_INTERVAL_MS, poll_job, self);
-  afg_job_load_run_async (job->load, job->cancellable, on_job_done, g_atomic_rc_box_acquire (job));
+  job->cancellable = g_object_ref (afg_worker_start (self->job_worker, &job_funcs, g_atomic_rc_box_acquire (job),
+                                                     (GDestroyNotify) job_release));
   _afg_window_update_actions (self);
 }
 
@@ -360,6 +360,7 @@ _afg_window_ranks_init (AfgWindow *self)
   g_autoptr(GtkWidget) content = g_object_ref (gtk_window_get_child (GTK_WINDOW (self)));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
+  self->job_worker = afg_worker_new (self);
   self->rank_sidebar = AFG_RANK_SIDEBAR (afg_rank_sidebar_new ());
   gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
   g_signal_connect_swapped (self->rank_sidebar, "rank-selected", G_CALLBACK (on_rank_selected), self);
@@ -376,6 +377,7 @@ void
 _afg_window_ranks_dispose (AfgWindow *self)
 {
   drop_job (self);
+  g_clear_object (&self->job_worker);
 }
 
 gboolean

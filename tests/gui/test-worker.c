@@ -3,7 +3,8 @@
  * result reaches the current request only, on the main loop; a request
  * started in the same slot cancels the one before; a cancelled request,
  * or one whose worker is gone, is dropped silently; errors are
- * delivered; the poll runs on the main loop while the request runs. */
+ * delivered, also a result returned after the request's own
+ * cancellable fired; the poll runs on the main loop while the request runs. */
 #include "config.h"
 
 #include "afg-worker.h"
@@ -13,6 +14,7 @@ typedef struct {
   gint      progress;   /* atomic: what the thread has done */
   gboolean  fail;
   gboolean  wait_cancel;
+  gboolean  ignore_cancel;
 } Work;
 
 typedef struct {
@@ -34,7 +36,7 @@ run_work (gpointer data, GCancellable *cancellable, GError **error)
   g_atomic_int_set (&work->progress, 1);
   while (!g_atomic_int_get (&work->release) && !(work->wait_cancel && g_cancellable_is_cancelled (cancellable)))
     g_usleep (1000);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (!work->ignore_cancel && g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   if (work->fail)
     {
@@ -207,6 +209,26 @@ test_dropped (void)
   owner_clear (&o);
 }
 
+/* Cancelled through its own cancellable, not the worker: the result it
+ * still returns is delivered (a job's Cancel keeps the ranks read). */
+static void
+test_kept_after_own_cancel (void)
+{
+  Owner o = { g_main_loop_new (NULL, FALSE) };
+  g_autoptr(AfgWorker) worker = afg_worker_new (&o);
+  Work *work = g_new0 (Work, 1);
+  GCancellable *cancellable;
+
+  work->release = 1;
+  work->ignore_cancel = TRUE;
+  cancellable = afg_worker_start (worker, &work_funcs, work, g_free);
+  g_cancellable_cancel (cancellable);
+  run_loop (&o, 30000);
+  g_assert_cmpuint (o.n_done, ==, 1);
+  g_assert_cmpstr (o.result, ==, "result");
+  owner_clear (&o);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -216,6 +238,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/worker/error", test_error);
   g_test_add_func ("/worker/replaced", test_replaced);
   g_test_add_func ("/worker/dropped", test_dropped);
+  g_test_add_func ("/worker/kept-after-own-cancel", test_kept_after_own_cancel);
 
   return g_test_run ();
 }
