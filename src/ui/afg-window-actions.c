@@ -128,7 +128,7 @@ open_exported_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 dismiss_notice_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  gtk_revealer_set_reveal_child (AFG_WINDOW (widget)->notice_revealer, FALSE);
+  afg_notice_bar_dismiss (AFG_WINDOW (widget)->notice_bar);
 }
 
 void

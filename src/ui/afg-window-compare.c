@@ -127,7 +127,8 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
   if (!make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight, cancellable,
                   &job->shape, &job->layout))
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      /* The shape is built unless cancelled. */
+      g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
   return job;
@@ -147,7 +148,7 @@ poll_progress (gpointer owner, gpointer data)
       rows += __atomic_load_n (&job->sides[s].rows, __ATOMIC_RELAXED);
       total += __atomic_load_n (&job->sides[s].total, __ATOMIC_RELAXED);
     }
-  _afg_window_show_progress (owner, phase, rows, total);
+  afg_loading_page_show_progress (AFG_WINDOW (owner)->loading_page, phase, rows, total);
 }
 
 static char *
@@ -278,9 +279,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
 
   afg_worker_cancel (self->loading);
   afg_session_set_file (self->session, a);
-  gtk_label_set_text (self->loading_title, loading);
-  _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
-  gtk_progress_bar_set_fraction (self->loading_bar, 0);
+  afg_loading_page_begin (self->loading_page, loading);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   gtk_window_set_title (GTK_WINDOW (self), title);
   _afg_window_update_actions (self);

@@ -3,8 +3,6 @@
 
 #include "config.h"
 
-#include <inttypes.h>
-
 #include <glib/gi18n.h>
 
 #include "afg-loader.h"
@@ -30,34 +28,12 @@ load_request_free (gpointer data)
   g_free (req);
 }
 
-void
-_afg_window_show_progress (AfgWindow *self, AfgLoadPhase phase, guint64 rows, guint64 total)
-{
-  g_autofree char *text = NULL;
-
-  if (phase == AFG_LOAD_PHASE_READING)
-    {
-      text = total > 0
-        ? g_strdup_printf (_("Reading rows: %'" PRIu64 " of about %'" PRIu64), rows, total)
-        : g_strdup_printf (_("Reading rows: %'" PRIu64), rows);
-      gtk_progress_bar_set_fraction (self->loading_bar, total > 0 ? MIN (1.0, (double) rows / total) : 0);
-    }
-  else if (phase == AFG_LOAD_PHASE_BUILDING)
-    {
-      text = g_strdup (_("Building the flame graph…"));
-      gtk_progress_bar_set_fraction (self->loading_bar, 1.0);
-    }
-  else
-    text = g_strdup (_("Opening the database…"));
-  gtk_label_set_text (self->loading_label, text);
-}
-
 static void
 poll_progress (gpointer owner, gpointer data)
 {
   LoadRequest *req = data;
 
-  _afg_window_show_progress (owner, g_atomic_int_get (&req->phase), __atomic_load_n (&req->rows, __ATOMIC_RELAXED),
+  afg_loading_page_show_progress (AFG_WINDOW (owner)->loading_page, g_atomic_int_get (&req->phase), __atomic_load_n (&req->rows, __ATOMIC_RELAXED),
                              __atomic_load_n (&req->total, __ATOMIC_RELAXED));
 }
 
@@ -157,9 +133,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
   afg_worker_cancel (self->loading);
   afg_session_set_file (self->session, file);
   g_debug ("loading %s", path ? path : "(no local path)");
-  gtk_label_set_text (self->loading_title, title);
-  _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
-  gtk_progress_bar_set_fraction (self->loading_bar, 0);
+  afg_loading_page_begin (self->loading_page, title);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   _afg_window_steps_hide (self);
   gtk_window_set_title (GTK_WINDOW (self), window_title);

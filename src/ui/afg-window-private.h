@@ -3,12 +3,16 @@
 
 #include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
+#include "afg-error-page.h"
 #include "afg-rank-sidebar.h"
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
 #include "afg-loader.h"
+#include "afg-loading-page.h"
+#include "afg-notice-bar.h"
 #include "afg-session.h"
+#include "afg-start-page.h"
 #include "afg-window.h"
 #include "afg-worker.h"
 
@@ -21,17 +25,11 @@ struct _AfgWindow {
   GtkDropDown          *thread_dropdown;
   GtkSearchEntry       *search_entry;
   GtkLabel             *match_label;
-  GtkRevealer          *notice_revealer;
-  GtkLabel             *notice_label;
-  GtkWidget            *notice_button;
+  AfgNoticeBar         *notice_bar;
   GtkStack             *stack;
-  GtkWidget            *recent_heading;
-  GtkListBox           *recent_list;
-  GtkLabel             *loading_title;
-  GtkProgressBar       *loading_bar;
-  GtkLabel             *loading_label;
-  GtkLabel             *error_label;
-  GtkLabel             *hint_label;
+  AfgStartPage         *start_page;
+  AfgLoadingPage       *loading_page;
+  AfgErrorPage         *error_page;
   AfgFlameView         *flame_view;
   GtkLabel             *selection_label;
   GtkLabel             *status_label;
@@ -57,7 +55,6 @@ struct _AfgWindow {
   AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
-  guint                 n_recent;
   AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
   struct _AfgWindowJob *job;           /* the job folder open, or NULL */
   AfgWorker            *job_worker;    /* reads its ranks */
@@ -104,10 +101,6 @@ void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
                                         const char     *name,
                                         const char     *pattern);
-void _afg_window_show_progress         (AfgWindow      *self,
-                                        AfgLoadPhase    phase,
-                                        guint64         rows,
-                                        guint64         total);
 void _afg_window_append_state_field    (GString        *line,
                                         const char     *key,
                                         const char     *value);

@@ -131,10 +131,8 @@ show_job_progress (AfgWindow *self, AfgWindowJob *job)
 {
   guint n = afg_job_load_get_n_ranks (job->load);
   guint read = afg_rank_sidebar_get_n_read (self->rank_sidebar);
-  g_autofree char *text = g_strdup_printf (_("Reading ranks: %u of %u"), read, n);
 
-  gtk_label_set_text (self->loading_label, text);
-  gtk_progress_bar_set_fraction (self->loading_bar, n > 0 ? (double) read / n : 0);
+  afg_loading_page_show_ranks (self->loading_page, read, n);
 }
 
 static void
@@ -254,8 +252,7 @@ show_folder_error (AfgWindow *self, const GError *error)
   const char *hint = afg_job_error_get_hint (error);
 
   _afg_window_show_error (self, error);
-  gtk_label_set_text (self->hint_label, hint ? hint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  afg_error_page_show (self->error_page, error->message, hint);
 }
 
 static void
@@ -267,7 +264,7 @@ start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
 
   self->job = job;
   job->waiting_first = TRUE;
-  gtk_label_set_text (self->loading_title, title);
+  afg_loading_page_set_title (self->loading_page, title);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   _afg_window_steps_hide (self);
   afg_rank_sidebar_set_job (self->rank_sidebar, job->load);

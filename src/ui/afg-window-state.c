@@ -194,7 +194,7 @@ build_line (AfgWindow *self)
   gboolean graph = g_strcmp0 (page, "graph") == 0;
   g_autofree char *file = _afg_window_get_file (self) ? g_file_get_path (_afg_window_get_file (self)) : NULL;
   g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
-  g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
+  g_autofree char *recent = g_strdup_printf ("%u", afg_start_page_get_n_recent (self->start_page));
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
   g_autofree char *seq = NULL;
 
@@ -207,7 +207,7 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "recent", recent);
   _afg_window_append_state_field (line, "exported", exported);
   _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
-  _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
+  _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
   _afg_window_compare_append_state (self, line, graph);
   _afg_window_step_compare_append_state (self, line);
   append_tree (self, line, graph);

@@ -12,11 +12,6 @@
 #include "afg-settings.h"
 #include "afg-window-private.h"
 
-#define N_RECENT 5
-/* Only what this app loaded as a profile: GTK's file chooser adds every
- * file it saves (an exported page) to the same recent list. */
-#define RECENT_GROUP "ascend-pytorch-profiler"
-
 G_DEFINE_FINAL_TYPE (AfgWindow, afg_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -159,65 +154,9 @@ on_thread_selected (AfgWindow *self, GParamSpec *pspec, GtkDropDown *dropdown)
 }
 
 static void
-on_recent_activated (AfgWindow *self, GtkListBoxRow *row, GtkListBox *list)
+on_start_page_open (AfgWindow *self, GFile *file, AfgStartPage *page)
 {
-  GFile *file = g_object_get_data (G_OBJECT (row), "file");
-
   afg_window_open (self, file);
-}
-
-static GtkWidget *
-recent_row_new (GtkRecentInfo *info)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
-  g_autofree char *dir = g_file_get_path (file);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *name = gtk_label_new (gtk_recent_info_get_display_name (info));
-  GtkWidget *location = gtk_label_new (dir);
-
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_xalign (GTK_LABEL (location), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (location), PANGO_ELLIPSIZE_START);
-  gtk_widget_add_css_class (location, "dim-label");
-  gtk_widget_add_css_class (location, "caption");
-  gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), location);
-  g_object_set (box, "margin-top", 6, "margin-bottom", 6, "margin-start", 12, "margin-end", 12, NULL);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data_full (G_OBJECT (row), "file", g_steal_pointer (&file), g_object_unref);
-  return row;
-}
-
-static int
-compare_recent (gconstpointer a, gconstpointer b)
-{
-  return g_date_time_compare (gtk_recent_info_get_modified ((GtkRecentInfo *) b),
-                              gtk_recent_info_get_modified ((GtkRecentInfo *) a));
-}
-
-static void
-populate_recent (AfgWindow *self)
-{
-  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint shown = 0;
-
-  items = g_list_sort (items, compare_recent);
-  for (GList *l = items; l != NULL && shown < N_RECENT; l = l->next)
-    if (gtk_recent_info_has_group (l->data, RECENT_GROUP) && gtk_recent_info_exists (l->data))
-      {
-        gtk_list_box_append (self->recent_list, recent_row_new (l->data));
-        shown++;
-      }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-  gtk_widget_set_visible (self->recent_heading, shown > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
-  self->n_recent = shown;
-  /* Enter on the start page reopens the last profile. */
-  if (shown > 0)
-    gtk_window_set_focus (GTK_WINDOW (self),
-                          GTK_WIDGET (gtk_list_box_get_row_at_index (self->recent_list, 0)));
-  _afg_window_report_state (self);
 }
 
 static gboolean
@@ -307,22 +246,20 @@ afg_window_class_init (AfgWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (AFG_TYPE_FLAME_VIEW);
+  g_type_ensure (AFG_TYPE_NOTICE_BAR);
+  g_type_ensure (AFG_TYPE_START_PAGE);
+  g_type_ensure (AFG_TYPE_LOADING_PAGE);
+  g_type_ensure (AFG_TYPE_ERROR_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/ascend_flamegraph/AscendFlameGraph/afg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, match_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_revealer);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_button);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, recent_heading);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, recent_list);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_title);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_bar);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, start_page);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
@@ -330,7 +267,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_start_page_open);
   gtk_widget_class_bind_template_callback (widget_class, on_node_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_hover_changed);
@@ -366,7 +303,8 @@ afg_window_init (AfgWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
-  populate_recent (self);
+  afg_start_page_populate (self->start_page);
+  _afg_window_report_state (self);
   afg_settings_bind_window (GTK_WINDOW (self));
   _afg_window_update_actions (self);
 }
@@ -376,9 +314,7 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 {
   g_assert (AFG_IS_WINDOW (self));
 
-  gtk_label_set_text (self->notice_label, message);
-  gtk_widget_set_visible (self->notice_button, can_open);
-  gtk_revealer_set_reveal_child (self->notice_revealer, TRUE);
+  afg_notice_bar_show (self->notice_bar, message, can_open);
   _afg_window_update_actions (self);
 }
 
@@ -478,22 +414,8 @@ add_recent (AfgWindow *self, AfgTree *profile)
   GFile *folder = afg_window_get_job_folder (self);
   g_autoptr(GFile) file = folder != NULL ? g_object_ref (folder)
                         : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
-  g_autofree char *uri = g_file_get_uri (file);
-  /* GTK 4.8's gtk_recent_manager_add_full() tests the first byte of the
-   * groups array, the low byte of the first group's address, for '\0',
-   * and drops the groups when that address ends in 00 (it does in some
-   * builds, e.g. with ASan's aligned globals). One byte past an aligned
-   * start is odd, so never ends in 00. */
-  static _Alignas (2) const char group[] = "\x01" RECENT_GROUP;
-  const char *groups[] = { group + 1, NULL };
-  GtkRecentData data = {
-    .mime_type = (char *) (folder != NULL ? "inode/directory" : "application/vnd.sqlite3"),
-    .app_name = (char *) g_get_application_name (),
-    .app_exec = (char *) "ascend-flamegraph %f",
-    .groups = (char **) groups,
-  };
 
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+  afg_start_page_add_recent (file, folder != NULL);
 }
 
 /* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
@@ -536,9 +458,7 @@ _afg_window_show_error (AfgWindow *self, const GError *error)
 
   g_assert (AFG_IS_WINDOW (self));
 
-  gtk_label_set_text (self->error_label, error->message);
-  gtk_label_set_text (self->hint_label, hint ? hint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  afg_error_page_show (self->error_page, error->message, hint);
   _afg_window_steps_hide (self);
   gtk_stack_set_visible_child_name (self->stack, "error");
   _afg_window_update_actions (self);
