@@ -96,7 +96,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
   AfgWindow *self = AFG_WINDOW (widget);
 
   afg_worker_cancel (self->loading);
-  _afg_window_ranks_cancel_first (self);
+  afg_ranks_section_cancel_first (self->ranks);
   gtk_stack_set_visible_child_name (self->stack, _afg_window_get_tree (self) ? "graph" : "empty");
   if (_afg_window_get_tree (self) == NULL)
     {

@@ -246,7 +246,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_functions_sync (self);
-  _afg_window_ranks_diff_shown (self, shape);
+  afg_ranks_section_diff_shown (self->ranks, shape);
   _afg_window_update_actions (self);
 }
 

@@ -4,7 +4,7 @@
 #include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-error-page.h"
-#include "afg-rank-sidebar.h"
+#include "afg-ranks-section.h"
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
@@ -55,9 +55,7 @@ struct _AfgWindow {
   AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
-  AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
-  struct _AfgWindowJob *job;           /* the job folder open, or NULL */
-  AfgWorker            *job_worker;    /* reads its ranks */
+  AfgRanksSection      *ranks;         /* a job folder's */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
   struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
@@ -173,26 +171,10 @@ void     _afg_window_steps_dispose       (AfgWindow       *self);
 void     _afg_window_steps_show_tree     (AfgWindow       *self,
                                           AfgTree         *tree);
 
-/* afg-window-ranks.c */
-typedef struct _AfgWindowJob AfgWindowJob;
-void     _afg_window_ranks_init          (AfgWindow       *self);
-void     _afg_window_ranks_class_init    (GtkWidgetClass  *widget_class);
-void     _afg_window_ranks_dispose       (AfgWindow       *self);
-gboolean _afg_window_ranks_open          (AfgWindow       *self,
-                                          GFile           *file);
-void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
-gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
-char    *_afg_window_ranks_title         (AfgWindow       *self);
 /* The name a window's title gives what it shows: the job's folder, or
  * else @name (the DB's). */
 char    *_afg_window_title_name          (AfgWindow       *self,
                                           const char      *name);
-void     _afg_window_ranks_append_state  (AfgWindow       *self,
-                                          GString         *line);
-void     _afg_window_ranks_append_explain (AfgWindow      *self,
-                                          GString         *line);
-void     _afg_window_ranks_diff_shown    (AfgWindow       *self,
-                                          AfgDiffShape    *shape);
 
 /* afg-window-step-compare.c */
 typedef struct _AfgStepCompare AfgStepCompare;

@@ -213,14 +213,14 @@ build_line (AfgWindow *self)
   append_tree (self, line, graph);
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
-  _afg_window_ranks_append_state (self, line);
+  afg_ranks_section_append_state (self->ranks, line);
   _afg_window_transforms_append_state (self, line);
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   append_match (self, line, graph);
   _afg_window_weight_append_state (self, line, graph);
-  _afg_window_ranks_append_explain (self, line);
+  afg_ranks_section_append_explain (self->ranks, line);
   _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   _afg_window_chart_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);

@@ -176,7 +176,7 @@ afg_window_dispose (GObject *object)
   AfgWindow *self = AFG_WINDOW (object);
 
   g_cancellable_cancel (self->export_cancellable);
-  _afg_window_ranks_dispose (self);
+  g_clear_object (&self->ranks);
   g_clear_object (&self->loading);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->exported);
@@ -275,7 +275,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_class_install_actions (widget_class);
   _afg_window_steps_class_init (widget_class);
   _afg_window_step_compare_class_init (widget_class);
-  _afg_window_ranks_class_init (widget_class);
+  afg_ranks_section_install_actions (widget_class);
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
   _afg_window_transforms_class_init (widget_class);
@@ -295,7 +295,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_merge_init (self);
   _afg_window_steps_init (self);
   _afg_window_transforms_init (self);
-  _afg_window_ranks_init (self);
+  self->ranks = afg_ranks_section_new (self);
   _afg_window_functions_init (self);
   _afg_window_chart_init (self);
   _afg_window_step_compare_init (self);
@@ -401,9 +401,11 @@ _afg_window_update_status (AfgWindow *self)
 char *
 _afg_window_title_name (AfgWindow *self, const char *name)
 {
-  char *job = _afg_window_ranks_title (self);
+  GFile *folder = afg_window_get_job_folder (self);
 
-  return job != NULL ? job : g_strdup (name);
+  /* A job's window is named after its folder whichever rank it shows:
+   * the rank read first is chance. */
+  return folder != NULL ? g_file_get_basename (folder) : g_strdup (name);
 }
 
 /* A rank picked in a job's sidebar is not a profile opened: the job's
@@ -476,8 +478,16 @@ afg_window_open (AfgWindow *self, GFile *file)
   g_return_if_fail (AFG_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  if (!_afg_window_ranks_open (self, file))
+  if (!afg_ranks_section_open (self->ranks, file))
     _afg_window_load (self, file);
+}
+
+GFile *
+afg_window_get_job_folder (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
+
+  return self->ranks != NULL ? afg_ranks_section_get_folder (self->ranks) : NULL;
 }
 
 /* The file the window loads, shows or failed to load; NULL on the start page. */
