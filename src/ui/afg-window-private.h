@@ -44,7 +44,7 @@ struct _AfgWindow {
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
   AfgWorker            *loading;  /* a profile or a comparison */
-  GCancellable         *export_cancellable;
+  AfgWorker            *exporting;
   GCancellable         *scope_cancellable;  /* the scoped tree being built */
   gint64                scope_clicked;      /* when its steps were picked */
   gulong                scope_paint_handler;

@@ -175,10 +175,9 @@ afg_window_dispose (GObject *object)
 {
   AfgWindow *self = AFG_WINDOW (object);
 
-  g_cancellable_cancel (self->export_cancellable);
   g_clear_object (&self->ranks);
   g_clear_object (&self->loading);
-  g_clear_object (&self->export_cancellable);
+  g_clear_object (&self->exporting);
   g_clear_object (&self->exported);
   g_clear_object (&self->chooser);
   _afg_window_steps_dispose (self);
@@ -289,6 +288,7 @@ afg_window_init (AfgWindow *self)
 
   self->session = afg_session_new ();
   self->loading = afg_worker_new (self);
+  self->exporting = afg_worker_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
   _afg_window_compare_init (self);
