@@ -474,7 +474,7 @@ compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
     return;
   file_a = rank_file (self->job, a);
   file_b = rank_file (self->job, b);
-  _afg_window_compare (self->window, file_a, file_b);
+  afg_compare_section_compare (self->window->compare, file_a, file_b);
 }
 
 /* The straggler's diff from the rank nearest the median compute time, in
@@ -496,7 +496,7 @@ explain_straggler_action (GtkWidget *widget, const char *name, GVariant *param)
   afg_session_set_weight (self->window->session, AFG_WEIGHT_COMPUTE);
   reference = rank_file (self->job, r);
   straggler = rank_file (self->job, s);
-  _afg_window_compare (self->window, reference, straggler);
+  afg_compare_section_compare (self->window->compare, reference, straggler);
 }
 
 static gboolean

@@ -111,7 +111,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
       afg_session_set_file (self->session, shown);
       gtk_window_set_title (GTK_WINDOW (self), title);
       if (_afg_window_is_comparing (self))
-        _afg_window_compare_show_title (self);
+        afg_compare_section_show_title (self->compare);
     }
   _afg_window_update_actions (self);
 }
@@ -136,7 +136,7 @@ _afg_window_class_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
-  _afg_window_class_install_compare (widget_class);
+  afg_compare_section_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);

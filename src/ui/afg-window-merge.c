@@ -46,7 +46,7 @@ on_state_changed (AfgWindow *self)
       g_autoptr(GFile) b = source_file (shape, AFG_DIFF_SIDE_B);
 
       if (is_merged (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)) != merge)
-        _afg_window_compare (self, a, b);
+        afg_compare_section_compare (self->compare, a, b);
     }
   /* "All ranks" merges addresses whatever the setting: no two ranks'
    * processes share addresses (afg-merged-tree.h). */

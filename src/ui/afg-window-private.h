@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-compare-section.h"
 #include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-error-page.h"
@@ -56,6 +57,7 @@ struct _AfgWindow {
   GtkPaned             *functions_paned;
   char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
   AfgRanksSection      *ranks;         /* a job folder's */
+  AfgCompareSection    *compare;       /* two profiles' diff */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
   struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
@@ -74,6 +76,12 @@ static inline GFile *
 _afg_window_get_file (AfgWindow *self)
 {
   return self->session ? afg_session_get_file (self->session) : NULL;
+}
+
+static inline gboolean
+_afg_window_is_comparing (AfgWindow *self)
+{
+  return self->session != NULL && afg_session_get_comparing (self->session);
 }
 
 void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
@@ -103,14 +111,7 @@ void _afg_window_append_state_field    (GString        *line,
                                         const char     *key,
                                         const char     *value);
 
-/* afg-window-compare.c */
-void     _afg_window_class_install_compare (GtkWidgetClass *widget_class);
-void     _afg_window_compare_init          (AfgWindow      *self);
-void     _afg_window_compare               (AfgWindow      *self,
-                                            GFile          *a,
-                                            GFile          *b);
-gboolean _afg_window_is_comparing          (AfgWindow      *self);
-gboolean _afg_window_compare_stop          (AfgWindow      *self);
+/* afg-compare-section.c, for the step ranges compared */
 void     _afg_window_compare_return_diff   (GTask          *task,
                                             AfgTree        *a,
                                             AfgTree        *b,
@@ -122,10 +123,9 @@ void     _afg_window_compare_return_diff   (GTask          *task,
 void     _afg_window_compare_show_diff     (AfgWindow      *self,
                                             AfgDiffShape   *shape,
                                             AfgFlameLayout *layout);
-void     _afg_window_compare_show_title    (AfgWindow      *self);
-void     _afg_window_compare_append_state  (AfgWindow      *self,
-                                            GString        *line,
-                                            gboolean        graph);
+/* A comparison of two files or ranks ends on A alone; FALSE when none is
+ * shown. */
+gboolean _afg_window_compare_stop          (AfgWindow      *self);
 
 /* afg-window-merge.c */
 void         _afg_window_merge_init  (AfgWindow *self);

@@ -208,7 +208,7 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "exported", exported);
   _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
   _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
-  _afg_window_compare_append_state (self, line, graph);
+  afg_compare_section_append_state (self->compare, line, graph);
   _afg_window_step_compare_append_state (self, line);
   append_tree (self, line, graph);
   append_strip (self, line);

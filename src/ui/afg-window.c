@@ -176,6 +176,7 @@ afg_window_dispose (GObject *object)
   AfgWindow *self = AFG_WINDOW (object);
 
   g_clear_object (&self->ranks);
+  g_clear_object (&self->compare);
   g_clear_object (&self->loading);
   g_clear_object (&self->exporting);
   g_clear_object (&self->exported);
@@ -291,7 +292,7 @@ afg_window_init (AfgWindow *self)
   self->exporting = afg_worker_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
-  _afg_window_compare_init (self);
+  self->compare = afg_compare_section_new (self);
   _afg_window_merge_init (self);
   _afg_window_steps_init (self);
   _afg_window_transforms_init (self);
@@ -480,6 +481,23 @@ afg_window_open (AfgWindow *self, GFile *file)
 
   if (!afg_ranks_section_open (self->ranks, file))
     _afg_window_load (self, file);
+}
+
+void
+afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+{
+  g_return_if_fail (AFG_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+
+  afg_compare_section_compare (self->compare, a, b);
+}
+
+gboolean
+afg_window_is_comparing (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+
+  return _afg_window_is_comparing (self);
 }
 
 GFile *

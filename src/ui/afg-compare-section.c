@@ -11,7 +11,16 @@
 #include "afg-loader.h"
 #include "afg-settings.h"
 #include "afg-tree-builder.h"
+#include "afg-compare-section.h"
 #include "afg-window-private.h"
+
+struct _AfgCompareSection {
+  GObject    parent_instance;
+
+  AfgWindow *window;  /* not a reference: the window keeps the section */
+};
+
+G_DEFINE_FINAL_TYPE (AfgCompareSection, afg_compare_section, G_TYPE_OBJECT)
 
 /* One side's load, in its own thread. */
 typedef struct {
@@ -201,8 +210,8 @@ side_file (AfgDiffShape *shape, AfgDiffSide side)
 }
 
 /* The title of the diff on screen: also after a cancelled load. */
-void
-_afg_window_compare_show_title (AfgWindow *self)
+static void
+show_title (AfgWindow *self)
 {
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
@@ -242,7 +251,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   afg_flame_view_set_weight (self->flame_view, AFG_COLUMN_TOTAL_NS);
   afg_diff_view_set_shape (self->diff_view, shape, layout);
   update_status (self, shape);
-  _afg_window_compare_show_title (self);
+  show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   _afg_window_functions_sync (self);
@@ -270,8 +279,8 @@ static const AfgWorkerFuncs compare_funcs = {
 
 /* Shows A's profile against B's; like opening a DB, the load can be
  * cancelled, and a failure on either side is the window's error page. */
-void
-_afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+static void
+compare_files (AfgWindow *self, GFile *a, GFile *b)
 {
   g_autofree char *title = compare_title (a, b);
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
@@ -311,7 +320,7 @@ on_compare_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (file != NULL && _afg_window_get_file (self) != NULL)
     {
       afg_settings_remember_folder (file);
-      _afg_window_compare (self, _afg_window_get_file (self), file);
+      compare_files (self, _afg_window_get_file (self), file);
     }
 }
 
@@ -333,16 +342,28 @@ compare_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 void
-_afg_window_class_install_compare (GtkWidgetClass *widget_class)
+afg_compare_section_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
 }
 
-/* The options button goes to the header bar, the legend beside the
- * status line: both show only while a diff is on screen. */
-void
-_afg_window_compare_init (AfgWindow *self)
+static void
+afg_compare_section_class_init (AfgCompareSectionClass *klass)
 {
+}
+
+static void
+afg_compare_section_init (AfgCompareSection *section)
+{
+}
+
+/* The diff view on @window's flame graph: its options button goes to the
+ * header bar, its legend beside the status line; both show only while a
+ * diff is on screen. */
+AfgCompareSection *
+afg_compare_section_new (AfgWindow *self)
+{
+  AfgCompareSection *section = g_object_new (AFG_TYPE_COMPARE_SECTION, NULL);
   GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
   GtkWidget *statusbar = gtk_widget_get_parent (GTK_WIDGET (self->status_label));
 
@@ -354,6 +375,8 @@ _afg_window_compare_init (AfgWindow *self)
   /* After the window's own handler, which it corrects. */
   g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),
                            self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  section->window = self;
+  return section;
 }
 
 /* A comparison of two files or ranks ends on A alone; FALSE when none is
@@ -371,12 +394,6 @@ _afg_window_compare_stop (AfgWindow *self)
   afg_session_set_file (self->session, file);
   _afg_window_show_profile (self, a, NULL);
   return TRUE;
-}
-
-gboolean
-_afg_window_is_comparing (AfgWindow *self)
-{
-  return self->session != NULL && afg_session_get_comparing (self->session);
 }
 
 static char *
@@ -407,8 +424,9 @@ node_values (AfgDiffShape *shape, guint32 node)
 
 /* The state line's diff fields (docs/test-state-line.md). */
 void
-_afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph)
+afg_compare_section_append_state (AfgCompareSection *section, GString *line, gboolean graph)
 {
+  AfgWindow *self = section->window;
   AfgDiffShape *shape = graph && self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
   guint32 hover = shape ? afg_flame_view_get_hover_node (self->flame_view) : AFG_FLAME_NO_FRAME;
   g_autofree char *compared = NULL;
@@ -439,18 +457,17 @@ _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph
 }
 
 void
-afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+afg_compare_section_compare (AfgCompareSection *self, GFile *a, GFile *b)
 {
-  g_return_if_fail (AFG_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+  g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
 
-  _afg_window_compare (self, a, b);
+  compare_files (self->window, a, b);
 }
 
-gboolean
-afg_window_is_comparing (AfgWindow *self)
+void
+afg_compare_section_show_title (AfgCompareSection *self)
 {
-  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+  g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
 
-  return _afg_window_is_comparing (self);
+  show_title (self->window);
 }
