@@ -167,6 +167,6 @@ _afg_window_update_actions (AfgWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph && !_afg_window_is_comparing (self));
   _afg_window_weight_update (self);
-  _afg_window_transforms_update_actions (self);
+  afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
 }

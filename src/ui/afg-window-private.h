@@ -9,6 +9,7 @@
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
 #include "afg-step-strip.h"
+#include "afg-transforms-section.h"
 #include "afg-loader.h"
 #include "afg-loading-page.h"
 #include "afg-notice-bar.h"
@@ -59,7 +60,7 @@ struct _AfgWindow {
   AfgRanksSection      *ranks;         /* a job folder's */
   AfgCompareSection    *compare;       /* two profiles' diff */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
-  struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
+  AfgTransformsSection *transforms;
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
 
   guint                 flipped : 1;
@@ -155,15 +156,6 @@ void     _afg_window_search_class_init   (GtkWidgetClass  *widget_class);
 /* "3 of 17 matches · 12.5%" once a step went to the third. */
 void     _afg_window_update_match_label  (AfgWindow       *self);
 
-/* afg-window-transforms.c */
-typedef struct _AfgWindowTransforms AfgWindowTransforms;
-void     _afg_window_transforms_class_init     (GtkWidgetClass *widget_class);
-void     _afg_window_transforms_init           (AfgWindow      *self);
-void     _afg_window_transforms_dispose        (AfgWindow      *self);
-gboolean _afg_window_transforms_escape         (AfgWindow      *self);
-void     _afg_window_transforms_update_actions (AfgWindow      *self);
-void     _afg_window_transforms_append_state   (AfgWindow      *self,
-                                                GString        *line);
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);
 void     _afg_window_steps_dispose       (AfgWindow       *self);

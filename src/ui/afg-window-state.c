@@ -214,7 +214,7 @@ build_line (AfgWindow *self)
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   afg_ranks_section_append_state (self->ranks, line);
-  _afg_window_transforms_append_state (self, line);
+  afg_transforms_section_append_state (self->transforms, line);
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);

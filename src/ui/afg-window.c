@@ -66,7 +66,7 @@ _afg_window_escape (AfgWindow *self)
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
   else if (afg_flame_view_is_zoomed (self->flame_view)
-           || (!_afg_window_transforms_escape (self) && !_afg_window_step_compare_escape (self)
+           || (!afg_transforms_section_escape (self->transforms) && !_afg_window_step_compare_escape (self)
                && !_afg_window_steps_escape (self)))
     afg_flame_view_reset_zoom (self->flame_view);
 }
@@ -112,7 +112,8 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
                               afg_tree_get_node_title (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
-  _afg_window_transforms_update_actions (self);
+  if (self->transforms != NULL)
+    afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
 }
 
@@ -185,7 +186,7 @@ afg_window_dispose (GObject *object)
   _afg_window_step_compare_dispose (self);
   _afg_window_chart_dispose (self);
   _afg_window_functions_dispose (self);
-  _afg_window_transforms_dispose (self);
+  g_clear_object (&self->transforms);
   g_clear_object (&self->session);
   g_clear_pointer (&self->state_line, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
@@ -278,7 +279,7 @@ afg_window_class_init (AfgWindowClass *klass)
   afg_ranks_section_install_actions (widget_class);
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
-  _afg_window_transforms_class_init (widget_class);
+  afg_transforms_section_install_actions (widget_class);
   _afg_window_search_class_init (widget_class);
 }
 
@@ -295,7 +296,7 @@ afg_window_init (AfgWindow *self)
   self->compare = afg_compare_section_new (self);
   _afg_window_merge_init (self);
   _afg_window_steps_init (self);
-  _afg_window_transforms_init (self);
+  self->transforms = afg_transforms_section_new (self);
   self->ranks = afg_ranks_section_new (self);
   _afg_window_functions_init (self);
   _afg_window_chart_init (self);
