@@ -237,6 +237,7 @@ close_job (AfgRanksSection *self)
 {
   if (!drop_job (self))
     return;
+  afg_session_set_job_folder (self->window->session, NULL);
   afg_rank_sidebar_set_job (self->sidebar, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar), FALSE);
 }
@@ -276,6 +277,7 @@ start_job (AfgRanksSection *self, GFile *folder, AfgJobFolder *found)
 
   self->job = job;
   job->waiting_first = TRUE;
+  afg_session_set_job_folder (self->window->session, folder);
   afg_loading_page_set_title (self->window->loading_page, title);
   gtk_stack_set_visible_child_name (self->window->stack, "loading");
   _afg_window_steps_hide (self->window);
@@ -584,13 +586,4 @@ afg_ranks_section_append_explain (AfgRanksSection *self, GString *line)
 
   _afg_window_append_state_field (line, "explain", shown ? self->job->explanation : NULL);
   _afg_window_append_state_field (line, "rank_bars", bars);
-}
-
-/* The job folder open, or NULL. */
-GFile *
-afg_ranks_section_get_folder (AfgRanksSection *self)
-{
-  g_return_val_if_fail (AFG_IS_RANKS_SECTION (self), NULL);
-
-  return self->job != NULL ? self->job->folder : NULL;
 }

@@ -23,7 +23,6 @@ gboolean         afg_ranks_section_open            (AfgRanksSection  *self,
 /* Cancel on the loading page while no rank is shown yet stops the job. */
 void             afg_ranks_section_cancel_first    (AfgRanksSection  *self);
 gboolean         afg_ranks_section_showing_all     (AfgRanksSection  *self);
-GFile           *afg_ranks_section_get_folder      (AfgRanksSection  *self);
 /* A diff shows: the one "Explain the Straggler" asked for gets its words. */
 void             afg_ranks_section_diff_shown      (AfgRanksSection  *self,
                                                     AfgDiffShape     *shape);

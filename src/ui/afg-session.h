@@ -33,6 +33,8 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    comparison is shown, else host time
  *   merge-addresses  gboolean trees are built with AFG_TREE_MERGE_ADDRESSES
  *   npu-idle         gboolean trees cover only the instants the NPU is idle
+ *   job-folder       GFile    the job folder open (its ranks in the
+ *                    sidebar), or NULL
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
@@ -61,5 +63,8 @@ AfgTreeFlags      afg_session_get_tree_flags      (AfgSession       *self);
 gboolean          afg_session_get_npu_idle        (AfgSession       *self);
 void              afg_session_set_npu_idle        (AfgSession       *self,
                                                    gboolean          npu_idle);
+GFile            *afg_session_get_job_folder      (AfgSession       *self);
+void              afg_session_set_job_folder      (AfgSession       *self,
+                                                   GFile            *folder);
 
 G_END_DECLS

@@ -506,7 +506,7 @@ afg_window_get_job_folder (AfgWindow *self)
 {
   g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
 
-  return self->ranks != NULL ? afg_ranks_section_get_folder (self->ranks) : NULL;
+  return self->session != NULL ? afg_session_get_job_folder (self->session) : NULL;
 }
 
 /* The file the window loads, shows or failed to load; NULL on the start page. */

@@ -181,6 +181,30 @@ test_merge (void)
   g_assert_cmpuint (*merges, ==, 1);
 }
 
+/* The job folder open: one notification per change, the same GFile
+ * again none, and NULL once the job is closed. */
+static void
+test_job_folder (void)
+{
+  guint n_folders = 0;
+  guint *folders = &n_folders;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  g_autoptr(GFile) job = g_file_new_for_path ("/tmp/job");
+  g_autoptr(GFile) same = g_file_new_for_path ("/tmp/job");
+
+  watch (session, "job-folder", folders);
+  g_assert_null (afg_session_get_job_folder (session));
+  afg_session_set_job_folder (session, job);
+  g_assert_true (afg_session_get_job_folder (session) == job);
+  afg_session_set_job_folder (session, job);
+  g_assert_cmpuint (n_folders, ==, 1);
+  afg_session_set_job_folder (session, same);
+  g_assert_cmpuint (n_folders, ==, 2);
+  afg_session_set_job_folder (session, NULL);
+  g_assert_null (afg_session_get_job_folder (session));
+  g_assert_cmpuint (n_folders, ==, 3);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -192,5 +216,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/merge", test_merge);
   g_test_add_func ("/session/device-weight", test_device_weight);
   g_test_add_func ("/session/setting-names", test_setting_names);
+  g_test_add_func ("/session/job-folder", test_job_folder);
   return g_test_run ();
 }
