@@ -548,7 +548,7 @@ afg_ranks_section_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.explain-straggler", NULL, explain_straggler_action);
 }
 
-/* The state line's job fields (afg-window-state.c). */
+/* The state line's job fields (afg-state-line.c). */
 void
 afg_ranks_section_append_state (AfgRanksSection *self, GString *line)
 {

@@ -15,6 +15,7 @@
 #include "afg-notice-bar.h"
 #include "afg-session.h"
 #include "afg-start-page.h"
+#include "afg-state-line.h"
 #include "afg-window.h"
 #include "afg-worker.h"
 
@@ -56,7 +57,7 @@ struct _AfgWindow {
   AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
   AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
   GtkPaned             *functions_paned;
-  char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
+  AfgStateLine         *state_line;
   AfgRanksSection      *ranks;         /* a job folder's */
   AfgCompareSection    *compare;       /* two profiles' diff */
   struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
@@ -79,6 +80,14 @@ _afg_window_get_file (AfgWindow *self)
   return self->session ? afg_session_get_file (self->session) : NULL;
 }
 
+/* A no-op once the window is disposed. */
+static inline void
+_afg_window_report_state (AfgWindow *self)
+{
+  if (self->state_line != NULL)
+    afg_state_line_report (self->state_line);
+}
+
 static inline gboolean
 _afg_window_is_comparing (AfgWindow *self)
 {
@@ -87,7 +96,6 @@ _afg_window_is_comparing (AfgWindow *self)
 
 void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
 void _afg_window_update_actions        (AfgWindow      *self);
-void _afg_window_report_state          (AfgWindow      *self);
 void _afg_window_escape                (AfgWindow      *self);
 void _afg_window_show_notice           (AfgWindow      *self,
                                         const char     *message,

@@ -188,7 +188,7 @@ afg_window_dispose (GObject *object)
   _afg_window_functions_dispose (self);
   g_clear_object (&self->transforms);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->state_line, g_free);
+  g_clear_object (&self->state_line);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   g_clear_pointer (&self->diff_view, afg_diff_view_free);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
@@ -289,6 +289,7 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   self->session = afg_session_new ();
+  self->state_line = afg_state_line_new (self);
   self->loading = afg_worker_new (self);
   self->exporting = afg_worker_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));

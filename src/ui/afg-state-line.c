@@ -7,7 +7,18 @@
 
 #include "afg-format.h"
 #include "afg-test-control.h"
+#include "afg-state-line.h"
 #include "afg-window-private.h"
+
+struct _AfgStateLine {
+  GObject    parent_instance;
+
+  AfgWindow *window;       /* not a reference: the window keeps the line */
+  char      *last;         /* the last line printed */
+  guint      idle_source;
+};
+
+G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
  * what it shows changes, for end-to-end tests to wait on (not on the
@@ -226,23 +237,86 @@ build_line (AfgWindow *self)
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
-void
-_afg_window_report_state (AfgWindow *self)
+/* Also whatever the session changes without a report after it: once
+ * the main loop is idle, so that the line is never half updated. */
+static gboolean
+report_idle (gpointer data)
+{
+  AfgStateLine *self = data;
+
+  self->idle_source = 0;
+  afg_state_line_report (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_session_notify (AfgStateLine *self, GParamSpec *pspec, AfgSession *session)
+{
+  if (self->idle_source == 0)
+    self->idle_source = g_idle_add (report_idle, self);
+}
+
+static void
+afg_state_line_dispose (GObject *object)
+{
+  AfgStateLine *self = AFG_STATE_LINE (object);
+
+  g_clear_handle_id (&self->idle_source, g_source_remove);
+  g_clear_pointer (&self->last, g_free);
+
+  G_OBJECT_CLASS (afg_state_line_parent_class)->dispose (object);
+}
+
+static void
+afg_state_line_class_init (AfgStateLineClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_state_line_dispose;
+}
+
+static void
+afg_state_line_init (AfgStateLine *self)
+{
+}
+
+static gboolean
+is_enabled (void)
 {
   static int enabled = -1;
-  g_autofree char *line = NULL;
 
   if (enabled < 0)
     enabled = g_getenv ("AFG_TEST_STATE") != NULL;
-  if (!enabled || self->stack == NULL)
+  return enabled;
+}
+
+/* Prints nothing unless AFG_TEST_STATE is set. */
+AfgStateLine *
+afg_state_line_new (AfgWindow *window)
+{
+  AfgStateLine *self = g_object_new (AFG_TYPE_STATE_LINE, NULL);
+
+  self->window = window;
+  if (is_enabled ())
+    g_signal_connect_object (window->session, "notify", G_CALLBACK (on_session_notify), self, G_CONNECT_SWAPPED);
+  return self;
+}
+
+/* The line again, printed when it differs from the last one. */
+void
+afg_state_line_report (AfgStateLine *self)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (AFG_IS_STATE_LINE (self));
+
+  if (!is_enabled () || self->window->stack == NULL)
     return;
-  line = build_line (self);
-  if (g_strcmp0 (line, self->state_line) == 0)
+  line = build_line (self->window);
+  if (g_strcmp0 (line, self->last) == 0)
     return;
   fprintf (stderr, "%s\n", line);
   fflush (stderr);
-  g_free (self->state_line);
-  self->state_line = g_steal_pointer (&line);
+  g_free (self->last);
+  self->last = g_steal_pointer (&line);
 }
 
 void
