@@ -24,18 +24,17 @@ G_DEFINE_FINAL_TYPE (AfgCompareSection, afg_compare_section, G_TYPE_OBJECT)
 
 /* One side's load, in its own thread. */
 typedef struct {
-  char         *path;
-  GCancellable *cancellable;
-  gint          phase;   /* AfgLoadPhase, atomic */
-  guint64       rows;    /* atomic */
-  guint64       total;   /* atomic */
-  AfgTreeFlags  flags;
-  AfgTree      *tree;
-  GError       *error;
+  char            *path;
+  GCancellable    *cancellable;
+  AfgLoadCounters *counters;  /* in the job */
+  AfgTreeFlags     flags;
+  AfgTree         *tree;
+  GError          *error;
 } Side;
 
 /* The request, and its result once both sides are read. */
 typedef struct {
+  AfgLoadCounters counters[2];  /* the sides' */
   Side            sides[2];
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
@@ -56,16 +55,6 @@ job_free (Job *job)
   g_free (job);
 }
 
-static void
-on_side_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
-{
-  Side *side = data;
-
-  g_atomic_int_set (&side->phase, phase);
-  __atomic_store_n (&side->rows, rows, __ATOMIC_RELAXED);
-  __atomic_store_n (&side->total, total, __ATOMIC_RELAXED);
-}
-
 /* The same tree the window builds for one DB: address variants merged
  * unless the window's toggle says otherwise (no two processes share
  * addresses, so unmerged sides of two ranks hardly line up). */
@@ -74,11 +63,11 @@ load_side (gpointer data)
 {
   Side *side = data;
   g_autoptr(AfgDocument) document = afg_document_load (side->path, side->cancellable,
-                                                       on_side_progress, side, &side->error);
+                                                       afg_load_counters_store, side->counters, &side->error);
 
   if (document != NULL)
     {
-      g_atomic_int_set (&side->phase, AFG_LOAD_PHASE_BUILDING);
+      g_atomic_int_set (&side->counters->phase, AFG_LOAD_PHASE_BUILDING);
       side->tree = afg_tree_build (document, NULL, side->flags, side->cancellable, &side->error);
     }
   if (side->tree != NULL && !afg_tree_check_not_empty (side->tree, &side->error))
@@ -143,21 +132,12 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
   return job;
 }
 
-/* Both sides in one bar: their rows added up, the slower side's phase. */
 static void
 poll_progress (gpointer owner, gpointer data)
 {
   Job *job = data;
-  AfgLoadPhase phase = AFG_LOAD_PHASE_BUILDING;
-  guint64 rows = 0, total = 0;
 
-  for (guint s = 0; s < 2; s++)
-    {
-      phase = MIN (phase, (AfgLoadPhase) g_atomic_int_get (&job->sides[s].phase));
-      rows += __atomic_load_n (&job->sides[s].rows, __ATOMIC_RELAXED);
-      total += __atomic_load_n (&job->sides[s].total, __ATOMIC_RELAXED);
-    }
-  afg_loading_page_show_progress (AFG_WINDOW (owner)->loading_page, phase, rows, total);
+  afg_loading_page_show_counters (AFG_WINDOW (owner)->loading_page, job->counters, 2);
 }
 
 static char *
@@ -294,8 +274,9 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
   _afg_window_update_actions (self);
 
   job = g_new0 (Job, 1);
-  job->sides[0] = (Side) { g_file_get_path (a), .flags = _afg_window_tree_flags (self) };
-  job->sides[1] = (Side) { g_file_get_path (b), .flags = _afg_window_tree_flags (self) };
+  for (guint s = 0; s < 2; s++)
+    job->sides[s] = (Side) { g_file_get_path (s == 0 ? a : b), .counters = &job->counters[s],
+                             .flags = _afg_window_tree_flags (self) };
   job->weight = _afg_window_weight_chosen (self);
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)

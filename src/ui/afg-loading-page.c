@@ -91,6 +91,33 @@ afg_loading_page_show_progress (AfgLoadingPage *self, AfgLoadPhase phase, guint6
 }
 
 void
+afg_load_counters_store (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
+{
+  AfgLoadCounters *counters = data;
+
+  g_atomic_int_set (&counters->phase, phase);
+  __atomic_store_n (&counters->rows, rows, __ATOMIC_RELAXED);
+  __atomic_store_n (&counters->total, total, __ATOMIC_RELAXED);
+}
+
+void
+afg_loading_page_show_counters (AfgLoadingPage *self, const AfgLoadCounters *counters, guint n)
+{
+  AfgLoadPhase phase = AFG_LOAD_PHASE_BUILDING;
+  guint64 rows = 0, total = 0;
+
+  g_return_if_fail (AFG_IS_LOADING_PAGE (self));
+
+  for (guint i = 0; i < n; i++)
+    {
+      phase = MIN (phase, (AfgLoadPhase) g_atomic_int_get (&counters[i].phase));
+      rows += __atomic_load_n (&counters[i].rows, __ATOMIC_RELAXED);
+      total += __atomic_load_n (&counters[i].total, __ATOMIC_RELAXED);
+    }
+  afg_loading_page_show_progress (self, phase, rows, total);
+}
+
+void
 afg_loading_page_show_ranks (AfgLoadingPage *self, guint read, guint n)
 {
   g_autofree char *text = g_strdup_printf (_("Reading ranks: %u of %u"), read, n);

@@ -14,9 +14,7 @@ typedef struct {
   char         *path;
   AfgTreeFlags  flags;
   gint64        started;
-  gint          phase;   /* AfgLoadPhase, atomic */
-  guint64       rows;    /* atomic */
-  guint64       total;   /* atomic */
+  AfgLoadCounters counters;
 } LoadRequest;
 
 static void
@@ -33,19 +31,7 @@ poll_progress (gpointer owner, gpointer data)
 {
   LoadRequest *req = data;
 
-  afg_loading_page_show_progress (AFG_WINDOW (owner)->loading_page, g_atomic_int_get (&req->phase), __atomic_load_n (&req->rows, __ATOMIC_RELAXED),
-                             __atomic_load_n (&req->total, __ATOMIC_RELAXED));
-}
-
-/* Runs in the loading thread. */
-static void
-on_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
-{
-  LoadRequest *req = data;
-
-  g_atomic_int_set (&req->phase, phase);
-  __atomic_store_n (&req->rows, rows, __ATOMIC_RELAXED);
-  __atomic_store_n (&req->total, total, __ATOMIC_RELAXED);
+  afg_loading_page_show_counters (AFG_WINDOW (owner)->loading_page, &req->counters, 1);
 }
 
 typedef struct {
@@ -69,12 +55,13 @@ static gpointer
 load_first_view (gpointer data, GCancellable *cancellable, GError **error)
 {
   LoadRequest *req = data;
-  g_autoptr(AfgDocument) document = afg_document_load (req->path, cancellable, on_progress, req, error);
+  g_autoptr(AfgDocument) document = afg_document_load (req->path, cancellable, afg_load_counters_store,
+                                                       &req->counters, error);
   FirstView *view;
 
   if (document == NULL)
     return NULL;
-  g_atomic_int_set (&req->phase, AFG_LOAD_PHASE_BUILDING);
+  g_atomic_int_set (&req->counters.phase, AFG_LOAD_PHASE_BUILDING);
   view = g_new0 (FirstView, 1);
   view->tree = afg_tree_build (document, NULL, req->flags | AFG_TREE_DURATIONS, cancellable, error);
   if (view->tree == NULL)
