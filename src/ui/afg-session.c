@@ -17,6 +17,7 @@ struct _AfgSession {
   guint             merge_addresses : 1;
   guint             npu_idle : 1;
   GFile            *job_folder;
+  AfgTransformList *transforms;
 };
 
 G_DEFINE_FINAL_TYPE (AfgSession, afg_session, G_TYPE_OBJECT)
@@ -32,6 +33,7 @@ enum {
   PROP_MERGE_ADDRESSES,
   PROP_NPU_IDLE,
   PROP_JOB_FOLDER,
+  PROP_TRANSFORMS,
   N_PROPS
 };
 
@@ -93,6 +95,7 @@ afg_session_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->job_folder);
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
   g_clear_pointer (&self->tree, afg_tree_unref);
   G_OBJECT_CLASS (afg_session_parent_class)->finalize (object);
 }
@@ -131,6 +134,9 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_JOB_FOLDER:
       g_value_set_object (value, self->job_folder);
       break;
+    case PROP_TRANSFORMS:
+      g_value_set_pointer (value, self->transforms);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -164,6 +170,9 @@ afg_session_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_JOB_FOLDER:
       afg_session_set_job_folder (self, g_value_get_object (value));
       break;
+    case PROP_TRANSFORMS:
+      afg_session_set_transforms (self, g_value_get_pointer (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -195,6 +204,8 @@ afg_session_class_init (AfgSessionClass *klass)
   properties[PROP_MERGE_ADDRESSES] = g_param_spec_boolean ("merge-addresses", NULL, NULL, TRUE, rw);
   properties[PROP_NPU_IDLE] = g_param_spec_boolean ("npu-idle", NULL, NULL, FALSE, rw);
   properties[PROP_JOB_FOLDER] = g_param_spec_object ("job-folder", NULL, NULL, G_TYPE_FILE, rw);
+  /* An AfgTransformList, referenced by the session. */
+  properties[PROP_TRANSFORMS] = g_param_spec_pointer ("transforms", NULL, NULL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -363,4 +374,22 @@ afg_session_set_job_folder (AfgSession *self, GFile *folder)
   g_return_if_fail (AFG_IS_SESSION (self));
   if (g_set_object (&self->job_folder, folder))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB_FOLDER]);
+}
+
+AfgTransformList *
+afg_session_get_transforms (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->transforms;
+}
+
+void
+afg_session_set_transforms (AfgSession *self, AfgTransformList *transforms)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->transforms == transforms)
+    return;
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
+  self->transforms = transforms != NULL ? afg_transform_list_ref (transforms) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORMS]);
 }

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "afg-transform-list.h"
 #include "afg-tree.h"
 #include "afg-writers.h"
 
@@ -35,6 +36,8 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *   npu-idle         gboolean trees cover only the instants the NPU is idle
  *   job-folder       GFile    the job folder open (its ranks in the
  *                    sidebar), or NULL
+ *   transforms       AfgTransformList the call-tree transforms applied to
+ *                    the shown file's trees, or NULL
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
@@ -66,5 +69,8 @@ void              afg_session_set_npu_idle        (AfgSession       *self,
 GFile            *afg_session_get_job_folder      (AfgSession       *self);
 void              afg_session_set_job_folder      (AfgSession       *self,
                                                    GFile            *folder);
+AfgTransformList *afg_session_get_transforms      (AfgSession       *self);
+void              afg_session_set_transforms      (AfgSession       *self,
+                                                   AfgTransformList *transforms);
 
 G_END_DECLS

@@ -187,6 +187,20 @@ append_strip (AfgWindow *self, GString *line)
   append_device (self, line);
 }
 
+/* transforms: "op arg" of each, joined by " > ". */
+static void
+append_transforms (AfgWindow *self, GString *line)
+{
+  AfgTransformList *list = afg_session_get_transforms (self->session);
+  g_autoptr(GString) value = g_string_new (NULL);
+
+  for (guint i = 0; list != NULL && i < afg_transform_list_get_length (list); i++)
+    g_string_append_printf (value, "%s%s %s", i > 0 ? " > " : "",
+                            afg_transform_op_to_string (afg_transform_list_get (list, i)->op),
+                            afg_transform_list_get (list, i)->arg);
+  _afg_window_append_state_field (line, "transforms", value->str);
+}
+
 /* match: the match F3 went to last, from 1; empty before a step. */
 static void
 append_match (AfgWindow *self, GString *line, gboolean graph)
@@ -225,7 +239,7 @@ build_line (AfgWindow *self)
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   afg_ranks_section_append_state (self->ranks, line);
-  afg_transforms_section_append_state (self->transforms, line);
+  append_transforms (self, line);
   _afg_window_functions_append_state (self, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);

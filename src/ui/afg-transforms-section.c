@@ -157,6 +157,7 @@ set_list (AfgWindow *self, AfgTransformList *list)
   self->scope_clicked = g_get_monotonic_time ();
   g_clear_pointer (&t->list, afg_transform_list_unref);
   t->list = list;
+  afg_session_set_transforms (self->session, list);
   if (key != NULL)
     g_hash_table_replace (t->by_file, g_strdup (key), afg_transform_list_ref (list));
   update_bar (self);
@@ -217,6 +218,7 @@ on_tree_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
       list = g_hash_table_lookup (t->by_file, new_key);
       g_clear_pointer (&t->list, afg_transform_list_unref);
       t->list = list != NULL ? afg_transform_list_ref (list) : NULL;
+      afg_session_set_transforms (session, t->list);
     }
   g_clear_pointer (&t->base, afg_tree_unref);
   t->base = afg_tree_ref (tree);
@@ -420,20 +422,6 @@ afg_transforms_section_update_actions (AfgTransformsSection *section)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.add-transform", can);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.pop-transform", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.remove-transform", any);
-}
-
-/* The state line's "transforms": "op arg" of each, joined by " > ". */
-void
-afg_transforms_section_append_state (AfgTransformsSection *self, GString *line)
-{
-  AfgTransformList *list = self->list;
-  g_autoptr(GString) value = g_string_new (NULL);
-
-  for (guint i = 0; list != NULL && i < afg_transform_list_get_length (list); i++)
-    g_string_append_printf (value, "%s%s %s", i > 0 ? " > " : "",
-                            afg_transform_op_to_string (afg_transform_list_get (list, i)->op),
-                            afg_transform_list_get (list, i)->arg);
-  _afg_window_append_state_field (line, "transforms", value->str);
 }
 
 void

@@ -22,8 +22,5 @@ void                  afg_transforms_section_install_actions (GtkWidgetClass    
 gboolean              afg_transforms_section_escape          (AfgTransformsSection *self);
 /* The enabled actions: a frame to act on, a list to pop. */
 void                  afg_transforms_section_update_actions  (AfgTransformsSection *self);
-/* The state line's "transforms": "op arg" of each, joined by " > ". */
-void                  afg_transforms_section_append_state    (AfgTransformsSection *self,
-                                                              GString              *line);
 
 G_END_DECLS

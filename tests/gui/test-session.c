@@ -205,6 +205,28 @@ test_job_folder (void)
   g_assert_cmpuint (n_folders, ==, 3);
 }
 
+/* The transforms applied: the session keeps its own reference, and
+ * notifies once per list. */
+static void
+test_transforms (void)
+{
+  guint n_lists = 0;
+  guint *lists = &n_lists;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  AfgTransformList *list = afg_transform_list_new ();
+
+  watch (session, "transforms", lists);
+  g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_DROP_FUNCTION, "aten::to", NULL));
+  afg_session_set_transforms (session, list);
+  afg_session_set_transforms (session, list);
+  afg_transform_list_unref (list);
+  g_assert_cmpuint (n_lists, ==, 1);
+  g_assert_cmpuint (afg_transform_list_get_length (afg_session_get_transforms (session)), ==, 1);
+  afg_session_set_transforms (session, NULL);
+  g_assert_null (afg_session_get_transforms (session));
+  g_assert_cmpuint (n_lists, ==, 2);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -217,5 +239,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/device-weight", test_device_weight);
   g_test_add_func ("/session/setting-names", test_setting_names);
   g_test_add_func ("/session/job-folder", test_job_folder);
+  g_test_add_func ("/session/transforms", test_transforms);
   return g_test_run ();
 }
