@@ -226,7 +226,6 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
 {
   afg_session_set_comparing (self->session, TRUE);
   afg_session_set_tree (self->session, afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
-  g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   afg_flame_view_set_weight (self->flame_view, AFG_COLUMN_TOTAL_NS);
   afg_diff_view_set_shape (self->diff_view, shape, layout);

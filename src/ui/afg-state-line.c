@@ -218,7 +218,8 @@ build_line (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
   g_autofree char *file = _afg_window_get_file (self) ? g_file_get_path (_afg_window_get_file (self)) : NULL;
-  g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
+  GFile *last = afg_export_section_get_exported (self->export);
+  g_autofree char *exported = last ? g_file_get_path (last) : NULL;
   g_autofree char *recent = g_strdup_printf ("%u", afg_start_page_get_n_recent (self->start_page));
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
   g_autofree char *seq = NULL;

@@ -63,7 +63,7 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 export_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  _afg_window_export (AFG_WINDOW (widget));
+  afg_export_section_export (AFG_WINDOW (widget)->export);
 }
 
 static void
@@ -120,7 +120,7 @@ static void
 open_exported_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
-  g_autofree char *uri = g_file_get_uri (self->exported);
+  g_autofree char *uri = g_file_get_uri (afg_export_section_get_exported (self->export));
 
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
@@ -163,7 +163,8 @@ _afg_window_update_actions (AfgWindow *self)
                                  graph && afg_flame_view_is_zoomed (self->flame_view));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", g_strcmp0 (page, "loading") == 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported", self->exported != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported",
+                                 afg_export_section_get_exported (self->export) != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph && !_afg_window_is_comparing (self));
   _afg_window_weight_update (self);

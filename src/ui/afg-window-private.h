@@ -5,6 +5,7 @@
 #include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-error-page.h"
+#include "afg-export-section.h"
 #include "afg-ranks-section.h"
 #include "afg-flame-view.h"
 #include "afg-function-panel.h"
@@ -47,11 +48,10 @@ struct _AfgWindow {
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
   AfgWorker            *loading;  /* a profile or a comparison */
-  AfgWorker            *exporting;
   GCancellable         *scope_cancellable;  /* the scoped tree being built */
   gint64                scope_clicked;      /* when its steps were picked */
   gulong                scope_paint_handler;
-  GFile                *exported;
+  AfgExportSection     *export;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
   AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
@@ -107,7 +107,6 @@ void _afg_window_show_error            (AfgWindow      *self,
                                         const GError   *error);
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
-void _afg_window_export                (AfgWindow      *self);
 /* Opens @file here, or in a window of its own while a diff is shown. */
 void _afg_window_open_beside           (AfgWindow      *self,
                                         GFile          *file);

@@ -179,8 +179,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->ranks);
   g_clear_object (&self->compare);
   g_clear_object (&self->loading);
-  g_clear_object (&self->exporting);
-  g_clear_object (&self->exported);
+  g_clear_object (&self->export);
   g_clear_object (&self->chooser);
   _afg_window_steps_dispose (self);
   _afg_window_step_compare_dispose (self);
@@ -291,7 +290,7 @@ afg_window_init (AfgWindow *self)
   self->session = afg_session_new ();
   self->state_line = afg_state_line_new (self);
   self->loading = afg_worker_new (self);
-  self->exporting = afg_worker_new (self);
+  self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
   self->compare = afg_compare_section_new (self);
@@ -441,7 +440,6 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   afg_session_set_comparing (self->session, FALSE);
   afg_session_set_tree (self->session, profile);
-  g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   layout = _afg_window_weight_prepare (self, profile, layout);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);

@@ -9,8 +9,19 @@
 
 #include "afg-diff-writers.h"
 #include "afg-trace-reader.h"
+#include "afg-export-section.h"
 #include "afg-window-private.h"
 #include "afg-writers.h"
+
+struct _AfgExportSection {
+  GObject    parent_instance;
+
+  AfgWindow *window;    /* not a reference: the window keeps the section */
+  AfgWorker *worker;
+  GFile     *exported;  /* the last file written for what is on screen */
+};
+
+G_DEFINE_FINAL_TYPE (AfgExportSection, afg_export_section, G_TYPE_OBJECT)
 
 /* The name picks the format, as the CLI's file names do: *.trace.json the
  * Chrome trace (-f trace, which also reads each device task from the DB),
@@ -77,20 +88,20 @@ export_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 static void
 on_exported (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  AfgWindow *self = owner;
+  AfgExportSection *self = owner;
   g_autofree char *message = NULL;
   g_autofree char *name = NULL;
 
   if (result == NULL)
     {
       message = g_strdup_printf (_("Could not export: %s"), error->message);
-      _afg_window_show_notice (self, message, FALSE);
+      _afg_window_show_notice (self->window, message, FALSE);
       return;
     }
   g_set_object (&self->exported, result);
   name = g_file_get_parse_name (self->exported);
   message = g_strdup_printf (_("Exported the flame graph to %s"), name);
-  _afg_window_show_notice (self, message, TRUE);
+  _afg_window_show_notice (self->window, message, TRUE);
 }
 
 static const AfgWorkerFuncs export_funcs = {
@@ -110,7 +121,7 @@ export_to (AfgWindow *self, GFile *file)
   req->tree = afg_tree_ref (_afg_window_get_tree (self));
   if (_afg_window_is_comparing (self))
     req->diff = afg_diff_shape_ref (afg_diff_view_get_shape (self->diff_view));
-  afg_worker_start (self->exporting, &export_funcs, req, export_request_free);
+  afg_worker_start (self->export->worker, &export_funcs, req, export_request_free);
 }
 
 static void
@@ -145,10 +156,61 @@ propose_file (AfgWindow *self, GtkFileChooser *chooser)
   gtk_file_chooser_set_current_name (chooser, name);
 }
 
-void
-_afg_window_export (AfgWindow *self)
+/* What was exported is not what a new tree on screen shows. */
+static void
+on_tree_changed (AfgExportSection *self)
 {
-  g_assert (AFG_IS_WINDOW (self));
+  g_clear_object (&self->exported);
+}
+
+static void
+afg_export_section_dispose (GObject *object)
+{
+  AfgExportSection *self = AFG_EXPORT_SECTION (object);
+
+  g_clear_object (&self->worker);
+  g_clear_object (&self->exported);
+
+  G_OBJECT_CLASS (afg_export_section_parent_class)->dispose (object);
+}
+
+static void
+afg_export_section_class_init (AfgExportSectionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_export_section_dispose;
+}
+
+static void
+afg_export_section_init (AfgExportSection *self)
+{
+  self->worker = afg_worker_new (self);
+}
+
+AfgExportSection *
+afg_export_section_new (AfgWindow *window)
+{
+  AfgExportSection *self = g_object_new (AFG_TYPE_EXPORT_SECTION, NULL);
+
+  self->window = window;
+  g_signal_connect_object (window->session, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
+  return self;
+}
+
+GFile *
+afg_export_section_get_exported (AfgExportSection *self)
+{
+  g_return_val_if_fail (AFG_IS_EXPORT_SECTION (self), NULL);
+
+  return self->exported;
+}
+
+void
+afg_export_section_export (AfgExportSection *section)
+{
+  AfgWindow *self;
+
+  g_return_if_fail (AFG_IS_EXPORT_SECTION (section));
+  self = section->window;
   g_return_if_fail (_afg_window_get_tree (self) != NULL);
 
   g_clear_object (&self->chooser);
