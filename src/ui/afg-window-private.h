@@ -14,6 +14,7 @@
 #include "afg-loader.h"
 #include "afg-loading-page.h"
 #include "afg-notice-bar.h"
+#include "afg-search-section.h"
 #include "afg-session.h"
 #include "afg-start-page.h"
 #include "afg-state-line.h"
@@ -52,6 +53,7 @@ struct _AfgWindow {
   gint64                scope_clicked;      /* when its steps were picked */
   gulong                scope_paint_handler;
   AfgExportSection     *export;
+  AfgSearchSection     *search;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
   AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
@@ -156,12 +158,6 @@ void     _afg_window_steps_append_state  (AfgWindow       *self,
                                           GString         *slow);
 void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
 void     _afg_window_steps_init          (AfgWindow       *self);
-
-/* afg-window-search.c */
-void     _afg_window_search_init         (AfgWindow       *self);
-void     _afg_window_search_class_init   (GtkWidgetClass  *widget_class);
-/* "3 of 17 matches · 12.5%" once a step went to the third. */
-void     _afg_window_update_match_label  (AfgWindow       *self);
 
 /* The shown profile's tree again, same steps, as the window's flags say. */
 void     _afg_window_steps_rebuild       (AfgWindow       *self);

@@ -22,39 +22,12 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-void
-_afg_window_update_match_label (AfgWindow *self)
-{
-  AfgFlameSearchResult result;
-  g_autofree char *percent = NULL;
-  g_autofree char *text = NULL;
-
-  if (!afg_flame_view_get_search_result (self->flame_view, &result))
-    {
-      gtk_label_set_text (self->match_label, "");
-      _afg_window_report_state (self);
-      return;
-    }
-  percent = afg_format_percent (result.matched_ns, result.view_ns);
-  if (result.n_matches == 0)
-    text = g_strdup (_("No matches"));
-  else if (afg_flame_view_get_match (self->flame_view) > 0)
-    /* TRANSLATORS: "3 of 17 matches · 12.5%": F3 went to the third */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u match · %s", "%u of %u matches · %s",
-                                         result.n_matches),
-                            afg_flame_view_get_match (self->flame_view), result.n_matches, percent);
-  else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
-                                         result.n_matches), result.n_matches, percent);
-  gtk_label_set_text (self->match_label, text);
-  _afg_window_report_state (self);
-}
-
 static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_flame_view_set_search (self->flame_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
-  _afg_window_update_match_label (self);
+  if (self->search != NULL)
+    afg_search_section_update_match_label (self->search);
 }
 
 void
@@ -80,7 +53,8 @@ on_stop_search (AfgWindow *self, GtkSearchEntry *entry)
 static void
 on_zoom_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
-  _afg_window_update_match_label (self);
+  if (self->search != NULL)
+    afg_search_section_update_match_label (self->search);
   _afg_window_update_actions (self);
 }
 
@@ -180,6 +154,7 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->compare);
   g_clear_object (&self->loading);
   g_clear_object (&self->export);
+  g_clear_object (&self->search);
   g_clear_object (&self->chooser);
   _afg_window_steps_dispose (self);
   _afg_window_step_compare_dispose (self);
@@ -279,7 +254,7 @@ afg_window_class_init (AfgWindowClass *klass)
   _afg_window_functions_class_init (widget_class);
   _afg_window_weight_class_init (widget_class);
   afg_transforms_section_install_actions (widget_class);
-  _afg_window_search_class_init (widget_class);
+  afg_search_section_install_actions (widget_class);
 }
 
 static void
@@ -301,7 +276,7 @@ afg_window_init (AfgWindow *self)
   _afg_window_functions_init (self);
   _afg_window_chart_init (self);
   _afg_window_step_compare_init (self);
-  _afg_window_search_init (self);
+  self->search = afg_search_section_new (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
