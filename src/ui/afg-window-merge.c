@@ -13,12 +13,6 @@
 
 #define ACTION_NAME "merge-addresses"
 
-AfgTreeFlags
-_afg_window_tree_flags (AfgWindow *self)
-{
-  return self->session ? afg_session_get_tree_flags (self->session) : AFG_TREE_MERGE_ADDRESSES;
-}
-
 static gboolean
 is_merged (AfgTree *tree)
 {

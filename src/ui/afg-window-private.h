@@ -90,6 +90,13 @@ _afg_window_report_state (AfgWindow *self)
     afg_state_line_report (self->state_line);
 }
 
+/* AFG_TREE_MERGE_ADDRESSES while "Merge Address Variants" is on. */
+static inline AfgTreeFlags
+_afg_window_tree_flags (AfgWindow *self)
+{
+  return self->session ? afg_session_get_tree_flags (self->session) : AFG_TREE_MERGE_ADDRESSES;
+}
+
 static inline gboolean
 _afg_window_is_comparing (AfgWindow *self)
 {
@@ -139,8 +146,6 @@ gboolean _afg_window_compare_stop          (AfgWindow      *self);
 
 /* afg-window-merge.c */
 void         _afg_window_merge_init  (AfgWindow *self);
-/* AFG_TREE_MERGE_ADDRESSES while "Merge Address Variants" is on. */
-AfgTreeFlags _afg_window_tree_flags  (AfgWindow *self);
 
 /* afg-window-steps.c */
 void     _afg_window_steps_show          (AfgWindow       *self);
