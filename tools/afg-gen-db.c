@@ -9,8 +9,8 @@
  * autograd threads launch 1-3 TASK rows that start after the op ends (the
  * device queue), linked through PYTORCH_API.connectionId -> CONNECTION_IDS
  * -> TASK.connectionId. Kernels have a COMPUTE_TASK_INFO row naming them
- * (an op name always launches the same kernels); MEMCPY_ASYNC and event
- * tasks are "other" work; a stream runs one task at a time, so the device
+ * (an op name always launches the same kernels); other op names launch
+ * MEMCPY_ASYNC and event tasks, "other" work, and no kernel; a stream runs one task at a time, so the device
  * idles when the host is slow. Some tasks link to nothing and a few never
  * ended (NULL endNs). STEP_TIME repeats the ProfilerStep# rows; steps
  * differ in length, one is slow.
@@ -380,28 +380,39 @@ kernel_of (guint32 name, guint i)
   return mix32 (name * 2654435761u + i * 40503u) % N_KERNELS;
 }
 
-/* Nine tasks in ten are work: kernels (a few AI_CORE tasks without a
- * COMPUTE_TASK_INFO row, as in the samples) and MEMCPY_ASYNC; one in ten
- * an event. Mostly on stream 2; durations stretch with the step. */
+/* An op either computes (kernels, and a few AI_CORE tasks without a
+ * COMPUTE_TASK_INFO row, as in the samples) or copies and syncs
+ * (MEMCPY_ASYNC, events), never both: in the samples a frame that
+ * launches kernels launches nothing else. One op name in six copies. */
+static gboolean
+launches_copies (guint32 name)
+{
+  return mix32 (name * 2246822519u + 1) % 6 == 0;
+}
+
+/* The @i-th task an op launches: mostly on stream 2; durations stretch
+ * with the step. Of a copying op's tasks, a little over half are events. */
 static Task
 make_task (Generator *g, gint64 start, guint32 name, guint i)
 {
   guint r = g_rand_int_range (g->side, 0, 100);
-  gint64 ns = r < 10 ? 20 : r < 18 ? log_uniform (g->side, 500, 5000) : log_uniform (g->side, 200, 40000);
+  gboolean copies = launches_copies (name);
+  gboolean event = copies && r < 55;
+  gint64 ns = event ? 20 : copies ? log_uniform (g->side, 500, 5000) : log_uniform (g->side, 200, 40000);
   Task task = { start, 0, 0, NO_INFO, ID_MEMCPY_ASYNC, 0, COMPUTE_STREAM, g->null_end_due, INFO_NONE, 0 };
 
   task.end = start + ns * g->scale / 1000;
-  if (r < 10)
-    task.type = r < 6 ? ID_EVENT_RECORD : ID_EVENT_WAIT;
-  else if (r >= 18 && r < 21)
+  if (event)
+    task.type = r < 33 ? ID_EVENT_RECORD : ID_EVENT_WAIT;
+  else if (!copies && r < 4)
     task.type = ID_AI_CORE;
-  else if (r >= 21)
+  else if (!copies)
     {
       task.info = kernel_of (name, i);
       task.info_kind = INFO_KERNEL;
       task.type = kernels[task.info % G_N_ELEMENTS (kernels)].task_type;
     }
-  if (r >= 10 && g_rand_int_range (g->side, 0, 20) == 0)
+  if (!event && g_rand_int_range (g->side, 0, 20) == 0)
     task.stream = SIDE_STREAM;
   g->null_end_due = FALSE;
   return task;

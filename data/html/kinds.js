@@ -69,8 +69,11 @@ const AFG_KINDS = (function () {
   }
 
   /* The leaves as afg-html-kinds.c writes them: per frame sent, frames
-   * skipped and its number of leaves; per leaf (d << 3 | c) << 1 | comm,
-   * the count when c is 0, ns, and a collective's exposed ns. */
+   * skipped and n << 1 | derived (n its number of leaves); per leaf
+   * (d << 3 | c) << 1 | comm, the count when c is 0, ns, and a
+   * collective's exposed ns — but with derived set the last (a compute
+   * leaf) has only the first: its count and ns are what the frame's NPU
+   * self tasks and time leave after its other compute leaves. */
   const COUNT_BITS = 3;
 
   function loadLeaves(m, k, decodeVarints) {
@@ -84,20 +87,26 @@ const AFG_KINDS = (function () {
     let j = 0;
     for (let i = m.T; j + 1 < values.length; i++) {
       i += next();
-      const n = next();
+      const header = next();
+      const n = Math.floor(header / 2), derived = header % 2 === 1;
       if (i >= m.ALL)
         throw new Error('kernel leaves do not add up');
       const leaves = [];
-      let prevComm = -1, rank = 0;
+      let prevComm = -1, rank = 0, tasks = m.npuTasks[i], self = m.npuSelf[i];
       for (let e = 0; e < n; e++) {
         const v = next();
         const comm = v % 2, code = Math.floor(v / 2);
         const c = code % (1 << COUNT_BITS);
         rank = (comm === prevComm ? rank : 0) + Math.floor(code / (1 << COUNT_BITS));
         prevComm = comm;
-        const count = c !== 0 ? c : next();
-        const ns = next();
+        const leftOut = derived && e === n - 1;
+        const count = leftOut ? tasks : c !== 0 ? c : next();
+        const ns = leftOut ? self : next();
         const exposed = comm ? next() : 0;
+        if (!comm) {
+          tasks -= count;
+          self -= ns;
+        }
         leaves.push({ name: names[rank], kind: comm ? 0 : 1, count, ns, exposed });
       }
       k.leaves[i] = leaves;

@@ -164,7 +164,7 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
   afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
   if (weight != AFG_WEIGHT_HOST)
     {
-      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, _afg_window_weight_label (weight));
+      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, afg_weight_menu_get_label (weight));
 
       gtk_label_set_text (self->status_label, weighed);
       return;
@@ -196,7 +196,7 @@ show_title (AfgWindow *self)
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
   g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
-  g_autofree char *steps = _afg_window_step_compare_title (self);
+  g_autofree char *steps = afg_step_compare_title (self->step_compare);
   g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (a, b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -233,7 +233,7 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
   show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
-  _afg_window_functions_sync (self);
+  afg_functions_pane_sync (self->functions_pane);
   afg_ranks_section_diff_shown (self->ranks, shape);
   _afg_window_update_actions (self);
 }
@@ -276,7 +276,7 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
   for (guint s = 0; s < 2; s++)
     job->sides[s] = (Side) { g_file_get_path (s == 0 ? a : b), .counters = &job->counters[s],
                              .flags = _afg_window_tree_flags (self) };
-  job->weight = _afg_window_weight_chosen (self);
+  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
       {

@@ -135,7 +135,7 @@ show_first (AfgRanksSection *self, RanksJob *job)
   /* Built with the setting of when the job started: "Merge Address
    * Variants" may have been toggled since. */
   if ((afg_tree_get_flags (tree) ^ _afg_window_tree_flags (self->window)) & AFG_TREE_MERGE_ADDRESSES)
-    _afg_window_steps_rebuild (self->window);
+    afg_steps_bar_rebuild (self->window->steps_bar);
 }
 
 static void

@@ -133,8 +133,8 @@ picked_thread (AfgWindow *self)
 static void
 append_tree (AfgWindow *self, GString *line, gboolean graph)
 {
-  g_autofree char *scope = _afg_window_steps_scope_field (self);
-  g_autofree char *divisor = g_strdup_printf ("%u", _afg_window_steps_divisor (self));
+  g_autofree char *scope = afg_steps_bar_scope_field (self->steps_bar);
+  g_autofree char *divisor = g_strdup_printf ("%u", afg_steps_bar_get_divisor (self->steps_bar));
   g_autofree char *root = NULL;
   g_autofree char *nodes = NULL;
   g_autofree char *npu = NULL;
@@ -147,7 +147,7 @@ append_tree (AfgWindow *self, GString *line, gboolean graph)
       nodes = g_strdup_printf ("%u", afg_tree_get_n_nodes (_afg_window_get_tree (self)));
     }
   _afg_window_append_state_field (line, "scope", scope);
-  _afg_window_append_state_field (line, "perstep", gtk_toggle_button_get_active (self->per_step_button) ? "1" : "0");
+  _afg_window_append_state_field (line, "perstep", afg_steps_bar_get_per_step (self->steps_bar) ? "1" : "0");
   _afg_window_append_state_field (line, "divisor", divisor);
   _afg_window_append_state_field (line, "thread", graph ? picked_thread (self) : NULL);
   _afg_window_append_state_field (line, "root_ns", root);
@@ -163,7 +163,7 @@ append_device (AfgWindow *self, GString *line)
   g_autoptr(GString) bars = g_string_new (NULL);
   AfgDeviceSplit split;
 
-  for (guint i = 0; afg_step_strip_get_device (self->step_strip, i, &split); i++)
+  for (guint i = 0; afg_step_strip_get_device (afg_steps_bar_get_strip (self->steps_bar), i, &split); i++)
     g_string_append_printf (bars, "%s%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
                             i > 0 ? "," : "", split.compute_ns, split.comm_ns, split.other_ns, split.free_ns);
   _afg_window_append_state_field (line, "idle", tree != NULL && afg_tree_get_scope (tree)->npu_idle ? "1" : "0");
@@ -176,11 +176,12 @@ append_strip (AfgWindow *self, GString *line)
   g_autoptr(GString) step = g_string_new (NULL);
   g_autoptr(GString) slow = g_string_new (NULL);
   /* A DB without steps may show the bar for "While NPU idle" alone. */
-  g_autofree char *strip = gtk_widget_get_visible (self->steps_bar)
-                           && gtk_widget_get_visible (GTK_WIDGET (self->step_strip))
-    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (self->step_strip)) : NULL;
+  AfgStepStrip *step_strip = afg_steps_bar_get_strip (self->steps_bar);
+  g_autofree char *strip = gtk_widget_get_visible (GTK_WIDGET (self->steps_bar))
+                           && gtk_widget_get_visible (GTK_WIDGET (step_strip))
+    ? g_strdup_printf ("%u", afg_step_strip_get_n_steps (step_strip)) : NULL;
 
-  _afg_window_steps_append_state (self, step, slow);
+  afg_steps_bar_append_state (self->steps_bar, step, slow);
   _afg_window_append_state_field (line, "step", step->str);
   _afg_window_append_state_field (line, "slow", slow->str);
   _afg_window_append_state_field (line, "strip", strip);
@@ -235,17 +236,17 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
   _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
   afg_compare_section_append_state (self->compare, line, graph);
-  _afg_window_step_compare_append_state (self, line);
+  afg_step_compare_append_state (self->step_compare, line);
   append_tree (self, line, graph);
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
   afg_ranks_section_append_state (self->ranks, line);
   append_transforms (self, line);
-  _afg_window_functions_append_state (self, line, graph);
+  afg_functions_pane_append_state (self->functions_pane, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   append_match (self, line, graph);
-  _afg_window_weight_append_state (self, line, graph);
+  afg_functions_pane_append_kernels (self->functions_pane, line, graph, _afg_window_weight_shown (self));
   afg_ranks_section_append_explain (self->ranks, line);
   _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   _afg_window_chart_append_state (self, line);

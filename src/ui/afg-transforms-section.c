@@ -154,7 +154,7 @@ set_list (AfgWindow *self, AfgTransformList *list)
   const char *key = file_key (self);
 
   /* The steps' "drawn N ms after the click" times this change too. */
-  self->scope_clicked = g_get_monotonic_time ();
+  afg_steps_bar_start_clock (self->steps_bar);
   g_clear_pointer (&t->list, afg_transform_list_unref);
   t->list = list;
   afg_session_set_transforms (self->session, list);
@@ -396,7 +396,8 @@ afg_transforms_section_new (AfgWindow *self)
 
   t->window = self;
   t->bar = bar_new (t);
-  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (self->steps_bar)), t->bar, self->steps_bar);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->steps_bar))), t->bar,
+                              GTK_WIDGET (self->steps_bar));
   t->menu = gtk_popover_menu_new_from_model (model);
   gtk_widget_set_parent (t->menu, GTK_WIDGET (self->flame_view));
   gtk_popover_set_has_arrow (GTK_POPOVER (t->menu), FALSE);

@@ -80,22 +80,36 @@ load_request_free (LoadRequest *req)
   g_free (req);
 }
 
+static gpointer
+rows_thread (gpointer document)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  AfgChartStore *store = afg_chart_store_new_rows (document);
+
+  g_debug ("chart rows %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  return store;
+}
+
+/* The host rows are nested on a second thread while this one reads the
+ * tasks: neither needs the other until the tasks are placed. */
 static void
 load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   LoadRequest *req = data;
   gint64 t0 = g_get_monotonic_time ();
   GError *error = NULL;
+  GThread *rows = g_thread_new ("afg-chart-rows", rows_thread, req->document);
   g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (req->document, cancellable, &error);
-  AfgChartStore *store;
+  AfgChartStore *store = g_thread_join (rows);
 
   if (tasks == NULL)
     {
+      afg_chart_store_free (store);
       g_task_return_error (task, error);
       return;
     }
   g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
-  store = afg_chart_store_new (req->document, tasks);
+  afg_chart_store_add_tasks (store, tasks);
   g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
            G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
            afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
@@ -559,8 +573,8 @@ wrap_graph (AfgWindow *self, AfgWindowChart *c)
   gtk_paned_set_shrink_start_child (c->paned, FALSE);
   gtk_paned_set_shrink_end_child (c->paned, FALSE);
   gtk_widget_set_vexpand (GTK_WIDGET (c->paned), TRUE);
-  c->flame_page = g_object_ref (gtk_paned_get_start_child (self->functions_paned));
-  gtk_paned_set_start_child (self->functions_paned, GTK_WIDGET (c->box));
+  c->flame_page = g_object_ref (gtk_paned_get_start_child (afg_functions_pane_get_paned (self->functions_pane)));
+  gtk_paned_set_start_child (afg_functions_pane_get_paned (self->functions_pane), GTK_WIDGET (c->box));
   g_object_ref_sink (make_chart_page (c));
   gtk_box_append (c->box, c->flame_page);
 }

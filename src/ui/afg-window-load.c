@@ -91,7 +91,7 @@ on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
   /* Built with the setting of when the load started: "Merge Address
    * Variants" may have been toggled since. */
   if ((req->flags ^ _afg_window_tree_flags (self)) & AFG_TREE_MERGE_ADDRESSES)
-    _afg_window_steps_rebuild (self);
+    afg_steps_bar_rebuild (self->steps_bar);
 }
 
 /* The loading thread runs below the UI's priority, and so does the

@@ -45,7 +45,7 @@ on_state_changed (AfgWindow *self)
   /* "All ranks" merges addresses whatever the setting: no two ranks'
    * processes share addresses (afg-merged-tree.h). */
   else if (_afg_window_get_tree (self) != NULL && is_merged (_afg_window_get_tree (self)) != merge && !afg_ranks_section_showing_all (self->ranks))
-    _afg_window_steps_rebuild (self);
+    afg_steps_bar_rebuild (self->steps_bar);
   _afg_window_report_state (self);
 }
 

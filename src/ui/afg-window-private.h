@@ -2,15 +2,16 @@
 #pragma once
 
 #include "afg-compare-section.h"
-#include "afg-diff-function-list.h"
 #include "afg-diff-view.h"
 #include "afg-error-page.h"
 #include "afg-export-section.h"
 #include "afg-ranks-section.h"
 #include "afg-flame-view.h"
-#include "afg-function-panel.h"
-#include "afg-step-strip.h"
+#include "afg-functions-pane.h"
+#include "afg-step-compare.h"
+#include "afg-steps-bar.h"
 #include "afg-transforms-section.h"
+#include "afg-weight-menu.h"
 #include "afg-loader.h"
 #include "afg-loading-page.h"
 #include "afg-notice-bar.h"
@@ -38,31 +39,21 @@ struct _AfgWindow {
   AfgFlameView         *flame_view;
   GtkLabel             *selection_label;
   GtkLabel             *status_label;
-  GtkWidget            *steps_bar;
-  AfgStepStrip         *step_strip;
-  GtkLabel             *steps_label;
-  GtkToggleButton      *per_step_button;
-  GtkWidget            *all_steps_button;
-  GtkMenuButton        *weight_button;
-  GtkBox               *weight_box;
+  AfgStepsBar          *steps_bar;
+  AfgWeightMenu        *weight_menu;
+  AfgFunctionsPane     *functions_pane;
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
   AfgWorker            *loading;  /* a profile or a comparison */
-  GCancellable         *scope_cancellable;  /* the scoped tree being built */
-  gint64                scope_clicked;      /* when its steps were picked */
-  gulong                scope_paint_handler;
   AfgExportSection     *export;
   AfgSearchSection     *search;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
-  AfgFunctionPanel     *function_panel;   /* borrowed: inside functions_paned */
-  AfgDiffFunctionList  *diff_functions;   /* borrowed: beside function_panel, for a diff */
-  GtkPaned             *functions_paned;
   AfgStateLine         *state_line;
   AfgRanksSection      *ranks;         /* a job folder's */
   AfgCompareSection    *compare;       /* two profiles' diff */
-  struct _AfgStepCompare *step_compare; /* afg-window-step-compare.c */
+  AfgStepCompare       *step_compare;
   AfgTransformsSection *transforms;
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
 
@@ -148,25 +139,11 @@ gboolean _afg_window_compare_stop          (AfgWindow      *self);
 void         _afg_window_merge_init  (AfgWindow *self);
 
 /* afg-window-steps.c */
+void     _afg_window_steps_init          (AfgWindow       *self);
+/* A new profile on screen: its steps on the strip. */
 void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
-gboolean _afg_window_steps_escape        (AfgWindow       *self);
-guint    _afg_window_steps_divisor       (AfgWindow       *self);
-/* The status line's device time when the tree is scoped or divided. */
-char    *_afg_window_steps_describe_npu  (AfgWindow       *self);
-char    *_afg_window_steps_format_ns     (AfgWindow       *self,
-                                          gint64           ns);
-char    *_afg_window_steps_describe      (AfgWindow       *self);
-char    *_afg_window_steps_scope_field   (AfgWindow       *self);
-void     _afg_window_steps_append_state  (AfgWindow       *self,
-                                          GString         *hover,
-                                          GString         *slow);
-void     _afg_window_steps_class_init    (GtkWidgetClass  *widget_class);
-void     _afg_window_steps_init          (AfgWindow       *self);
 
-/* The shown profile's tree again, same steps, as the window's flags say. */
-void     _afg_window_steps_rebuild       (AfgWindow       *self);
-void     _afg_window_steps_dispose       (AfgWindow       *self);
 /* Shows @tree, a scope of the document on screen, as a pick does. */
 void     _afg_window_steps_show_tree     (AfgWindow       *self,
                                           AfgTree         *tree);
@@ -175,34 +152,6 @@ void     _afg_window_steps_show_tree     (AfgWindow       *self,
  * else @name (the DB's). */
 char    *_afg_window_title_name          (AfgWindow       *self,
                                           const char      *name);
-
-/* afg-window-step-compare.c */
-typedef struct _AfgStepCompare AfgStepCompare;
-void     _afg_window_step_compare_init         (AfgWindow      *self);
-void     _afg_window_step_compare_class_init   (GtkWidgetClass *widget_class);
-void     _afg_window_step_compare_dispose      (AfgWindow      *self);
-gboolean _afg_window_step_compare_take         (AfgWindow      *self,
-                                                AfgDocument    *document,
-                                                const AfgScope *scope);
-gboolean _afg_window_step_compare_escape       (AfgWindow      *self);
-void     _afg_window_step_compare_reset        (AfgWindow      *self);
-char    *_afg_window_step_compare_title        (AfgWindow      *self);
-/* The document of the two step ranges compared, or NULL. */
-AfgDocument *_afg_window_step_compare_get_document (AfgWindow  *self);
-void     _afg_window_step_compare_append_state (AfgWindow      *self,
-                                                GString        *line);
-
-/* afg-window-functions.c */
-void     _afg_window_functions_init         (AfgWindow      *self);
-void     _afg_window_functions_class_init   (GtkWidgetClass *widget_class);
-void     _afg_window_functions_dispose      (AfgWindow      *self);
-/* The panel follows what is on screen (a profile's tree or a diff). */
-void     _afg_window_functions_sync         (AfgWindow      *self);
-/* The panel's values follow Per step. */
-void     _afg_window_functions_sync_divisor (AfgWindow      *self);
-void     _afg_window_functions_append_state (AfgWindow      *self,
-                                             GString        *line,
-                                             gboolean        graph);
 
 /* afg-window-chart.c */
 typedef struct _AfgWindowChart AfgWindowChart;
@@ -216,19 +165,9 @@ void     _afg_window_chart_append_state (AfgWindow      *self,
                                          GString        *line);
 
 /* afg-window-weight.c */
-void            _afg_window_weight_class_init   (GtkWidgetClass  *widget_class);
 void            _afg_window_weight_init         (AfgWindow       *self);
-AfgColumn       _afg_window_weight_column       (AfgWindow       *self);
-AfgColumn       _afg_window_weight_chosen       (AfgWindow       *self);
+/* The weight of the widths on screen; a comparison's is the one it was
+ * made in. */
 AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
-const char     *_afg_window_weight_label        (AfgWeight        weight);
-AfgFlameLayout *_afg_window_weight_prepare      (AfgWindow       *self,
-                                                 AfgTree         *tree,
-                                                 AfgFlameLayout  *layout);
-void            _afg_window_weight_update       (AfgWindow       *self);
-char           *_afg_window_weight_describe_npu (AfgWindow       *self);
-void            _afg_window_weight_append_state (AfgWindow       *self,
-                                                 GString         *line,
-                                                 gboolean         graph);
 
 G_END_DECLS

@@ -30,6 +30,15 @@ on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
     afg_search_section_update_match_label (self->search);
 }
 
+/* Two step ranges go back to A's range, two files or two ranks to A
+ * alone; FALSE when nothing was compared. */
+static gboolean
+stop_comparing (AfgWindow *self)
+{
+  return self->step_compare != NULL
+      && (afg_step_compare_stop (self->step_compare) || _afg_window_compare_stop (self));
+}
+
 void
 _afg_window_escape (AfgWindow *self)
 {
@@ -39,9 +48,21 @@ _afg_window_escape (AfgWindow *self)
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
   else if (afg_flame_view_is_zoomed (self->flame_view)
-           || (!afg_transforms_section_escape (self->transforms) && !_afg_window_step_compare_escape (self)
-               && !_afg_window_steps_escape (self)))
+           || (!afg_transforms_section_escape (self->transforms) && !stop_comparing (self)
+               && !afg_steps_bar_escape (self->steps_bar)))
     afg_flame_view_reset_zoom (self->flame_view);
+}
+
+static void
+compare_steps_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  afg_step_compare_begin (AFG_WINDOW (widget)->step_compare);
+}
+
+static void
+stop_comparing_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  stop_comparing (AFG_WINDOW (widget));
 }
 
 static void
@@ -77,9 +98,9 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
   if (node != AFG_FLAME_NO_FRAME && _afg_window_get_tree (self) != NULL)
     {
-      AfgColumn weight = _afg_window_weight_column (self);
+      AfgColumn weight = afg_session_get_column (self->session);
 
-      total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), weight, node));
+      total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (_afg_window_get_tree (self), weight, node));
       percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
                                     afg_tree_get_value (_afg_window_get_tree (self), weight, AFG_TREE_ROOT));
       text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
@@ -156,10 +177,10 @@ afg_window_dispose (GObject *object)
   g_clear_object (&self->export);
   g_clear_object (&self->search);
   g_clear_object (&self->chooser);
-  _afg_window_steps_dispose (self);
-  _afg_window_step_compare_dispose (self);
+  if (self->steps_bar != NULL)
+    afg_steps_bar_cancel (self->steps_bar);
+  g_clear_object (&self->step_compare);
   _afg_window_chart_dispose (self);
-  _afg_window_functions_dispose (self);
   g_clear_object (&self->transforms);
   g_clear_object (&self->session);
   g_clear_object (&self->state_line);
@@ -225,6 +246,9 @@ afg_window_class_init (AfgWindowClass *klass)
   g_type_ensure (AFG_TYPE_START_PAGE);
   g_type_ensure (AFG_TYPE_LOADING_PAGE);
   g_type_ensure (AFG_TYPE_ERROR_PAGE);
+  g_type_ensure (AFG_TYPE_WEIGHT_MENU);
+  g_type_ensure (AFG_TYPE_STEPS_BAR);
+  g_type_ensure (AFG_TYPE_FUNCTIONS_PANE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/ascend_flamegraph/AscendFlameGraph/afg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
@@ -238,6 +262,9 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, weight_menu);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_bar);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, functions_pane);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
@@ -248,11 +275,13 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_hover_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_key_pressed);
   _afg_window_class_install_actions (widget_class);
-  _afg_window_steps_class_init (widget_class);
-  _afg_window_step_compare_class_init (widget_class);
+  gtk_widget_class_install_action (widget_class, "win.compare-steps", NULL, compare_steps_action);
+  /* Any comparison ends (afg_step_compare_stop(), else the files'). */
+  gtk_widget_class_install_action (widget_class, "win.stop-comparing", NULL, stop_comparing_action);
+  /* Past the outermost zoom, BackSpace goes one level further: out of
+   * the comparison. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "win.stop-comparing", NULL);
   afg_ranks_section_install_actions (widget_class);
-  _afg_window_functions_class_init (widget_class);
-  _afg_window_weight_class_init (widget_class);
   afg_transforms_section_install_actions (widget_class);
   afg_search_section_install_actions (widget_class);
 }
@@ -273,9 +302,13 @@ afg_window_init (AfgWindow *self)
   _afg_window_steps_init (self);
   self->transforms = afg_transforms_section_new (self);
   self->ranks = afg_ranks_section_new (self);
-  _afg_window_functions_init (self);
+  afg_functions_pane_bind (self->functions_pane, self->session, self->flame_view, self->diff_view, self->steps_bar,
+                           self->search_entry);
+  afg_functions_pane_add_actions (self->functions_pane, G_ACTION_MAP (self));
+  g_signal_connect_object (self->functions_pane, "changed", G_CALLBACK (_afg_window_report_state), self,
+                           G_CONNECT_SWAPPED);
   _afg_window_chart_init (self);
-  _afg_window_step_compare_init (self);
+  self->step_compare = afg_step_compare_new (self);
   self->search = afg_search_section_new (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -298,19 +331,19 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 static char *
 thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (_afg_window_get_tree (self), _afg_window_weight_column (self), node));
+  g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (_afg_window_get_tree (self), afg_session_get_column (self->session), node));
 
   return g_strdup_printf (_("Thread %s (%s)"), label, total);
 }
 
 /* The totals of the weight shown, divided as "Per step" asks
- * (afg-window-steps.c). */
+ * (AfgStepsBar). */
 void
 _afg_window_fill_threads (AfgWindow *self)
 {
   AfgTree *profile = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = _afg_window_steps_format_ns (self, afg_tree_get_value (profile, _afg_window_weight_column (self), AFG_TREE_ROOT));
+  g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (profile, afg_session_get_column (self->session), AFG_TREE_ROOT));
   /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
   g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
 
@@ -344,9 +377,8 @@ void
 _afg_window_update_status (AfgWindow *self)
 {
   AfgTree *profile = _afg_window_get_tree (self);
-  g_autofree char *scope = _afg_window_steps_describe (self);
-  g_autofree char *scoped_npu = _afg_window_steps_describe_npu (self);
-  g_autofree char *npu = scoped_npu ? g_steal_pointer (&scoped_npu) : _afg_window_weight_describe_npu (self);
+  g_autofree char *scope = afg_steps_bar_describe (self->steps_bar);
+  g_autofree char *npu = afg_steps_bar_describe_npu (self->steps_bar);
   g_autoptr(GString) line = g_string_new (NULL);
   const AfgStats *s = afg_tree_get_stats (profile);
   guint threads = afg_tree_get_n_threads (profile);
@@ -403,6 +435,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
 {
   g_autoptr(GError) empty = NULL;
   g_autofree char *title = NULL;
+  AfgColumn column;
 
   g_assert (AFG_IS_WINDOW (self));
 
@@ -416,7 +449,12 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   afg_session_set_comparing (self->session, FALSE);
   afg_session_set_tree (self->session, profile);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  layout = _afg_window_weight_prepare (self, profile, layout);
+  /* The loader's layout is in host time: dropped when it does not fit,
+   * and the view builds one in the chosen weight. */
+  column = afg_session_column_for (self->session, profile);
+  afg_flame_view_set_weight (self->flame_view, column);
+  if (layout != NULL && afg_flame_layout_get_weight (layout) != column)
+    g_clear_pointer (&layout, afg_flame_layout_free);
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);

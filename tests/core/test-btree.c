@@ -15,6 +15,7 @@
 #include "afg-sql-value.h"
 #include "afg-table-scan.h"
 #include "afg-test-db.h"
+#include "afg-trace-reader.h"
 
 #define NPU_TABLES 4   /* STRING_IDS, TASK, CONNECTION_IDS, PYTORCH_API */
 #define HOST_TABLES 2  /* STRING_IDS, PYTORCH_API */
@@ -732,6 +733,87 @@ test_read_column_loop (void)
   afg_test_db_free (db);
 }
 
+/* The device tasks the trace reader reads from @path, and how many
+ * tables it read directly and how many it left to SQLite. */
+static AfgDeviceTasks *
+read_device_tasks (const char *path, gboolean sqlite_only, guint *fast, guint *fallbacks)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  AfgDeviceTasks *tasks;
+  guint fast0, fallbacks0;
+
+  afg_source_set_sqlite_only (sqlite_only);
+  document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  afg_table_scan_get_counts (&fast0, &fallbacks0);
+  tasks = afg_trace_reader_read (document, NULL, &error);
+  g_assert_no_error (error);
+  afg_table_scan_get_counts (fast, fallbacks);
+  afg_source_set_sqlite_only (FALSE);
+  *fast -= fast0;
+  *fallbacks -= fallbacks0;
+  return tasks;
+}
+
+/* TASK and PYTORCH_API read directly up to a looped overflow chain in
+ * their third row (a deviceId, a globalTid that is no integer), then by
+ * SQLite: the tasks and launching rows the trace reader took from the
+ * rows before it are dropped, not kept twice, and it gives what SQLite
+ * alone gives. */
+static void
+test_task_loop_trace (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autofree char *long_id = g_strnfill (5000, 'd');
+  g_autofree char *update = g_strdup_printf ("UPDATE TASK SET deviceId = '%s' WHERE rowid %% 5 = 3;"
+                                             " UPDATE PYTORCH_API SET globalTid = '%s' WHERE rowid %% 5 = 3",
+                                             long_id, long_id);
+  g_autofree char *src = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autoptr(AfgDeviceTasks) direct = NULL;
+  g_autoptr(AfgDeviceTasks) sqlite = NULL;
+  guint changed = 0, fast, fallbacks;
+  gsize len;
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < 40; i++)
+    {
+      gint64 start = 1000 + 100 * (gint64) i;
+
+      afg_test_db_add_with_connection (db, 7, start, start + 50, "op", i + 1);
+      afg_test_db_link (db, i + 1, 10000 + i);
+      afg_test_db_add_task_on (db, start + 5, start + 9, 10000 + i, 0, i % 3);
+    }
+  afg_test_db_exec (db, update);
+  afg_test_db_commit (db);
+  afg_test_db_close (db);
+  src = clone_db (db->path, "task-loop.db", "PRAGMA page_size=1024", 0, NULL, NULL);
+  g_assert_true (g_file_get_contents (src, (char **) &data, &len, NULL));
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autoptr(GArray) leaves = leaf_pages (src, t == 0 ? "TASK" : "PYTORCH_API");
+
+      for (guint i = 0; i < leaves->len; i++)
+        changed += loop_overflow (data + (gsize) (g_array_index (leaves, guint32, i) - 1) * 1024, data, 1024);
+    }
+  g_assert_cmpuint (changed, ==, 16);
+  g_assert_true (g_file_set_contents (src, (const char *) data, (gssize) len, NULL));
+  direct = read_device_tasks (src, FALSE, &fast, &fallbacks);
+  g_assert_cmpuint (fallbacks, >=, 1);
+  sqlite = read_device_tasks (src, TRUE, &fast, &fallbacks);
+  g_assert_cmpuint (fast + fallbacks, ==, 0);
+  g_assert_cmpuint (direct->tracks->len, ==, sqlite->tracks->len);
+  g_assert_cmpuint (direct->launches->len, ==, sqlite->launches->len);
+  g_assert_cmpuint (direct->tasks->len, ==, sqlite->tasks->len);
+  g_assert_cmpuint (direct->tasks->len, >=, 32);
+  g_assert_cmpmem (direct->tasks->data, direct->tasks->len * sizeof (AfgDeviceTask), sqlite->tasks->data,
+                   sqlite->tasks->len * sizeof (AfgDeviceTask));
+  g_assert_cmpmem (direct->tracks->data, direct->tracks->len * sizeof (AfgDeviceTrack), sqlite->tracks->data,
+                   sqlite->tracks->len * sizeof (AfgDeviceTrack));
+  afg_test_db_free (db);
+}
+
 /* Indexes that cover the columns read: without ORDER BY SQLite walks
  * them in index order. Rows of one thread with equal times (whose order
  * decides the nesting) and STRING_IDS with a duplicate id must come in
@@ -976,6 +1058,7 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/parse-int64", test_parse_int64);
   g_test_add_func ("/btree/unread-column-loop", test_unread_column_loop);
   g_test_add_func ("/btree/read-column-loop", test_read_column_loop);
+  g_test_add_func ("/btree/task-loop-trace", test_task_loop_trace);
   g_test_add_func ("/btree/covering-indexes", test_covering_indexes);
   g_test_add_func ("/btree/no-rowid-order", test_no_rowid_order);
   g_test_add_func ("/btree/stop-by-work", test_stop_by_work);

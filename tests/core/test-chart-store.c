@@ -328,6 +328,77 @@ test_tasks (void)
   g_array_unref (c.tasks);
 }
 
+/* The launching row of a task on lane @lane (the only task there). */
+static const AfgChartRow *
+launcher (const AfgChartStore *store, guint lane, guint *thread)
+{
+  Collect c = { g_array_new (FALSE, FALSE, sizeof (AfgChartTask)) };
+  const AfgChartRow *rows;
+  guint64 n, event;
+
+  afg_chart_store_visit_tasks (store, lane, 0, G_MAXINT64, collect_task, &c);
+  g_assert_cmpuint (c.tasks->len, ==, 1);
+  *thread = g_array_index (c.tasks, AfgChartTask, 0).launch_thread;
+  event = g_array_index (c.tasks, AfgChartTask, 0).launch_event;
+  g_array_unref (c.tasks);
+  g_assert_cmpuint (*thread, <, afg_chart_store_get_n_threads (store));
+  rows = afg_chart_store_get_rows (store, *thread, &n);
+  g_assert_cmpuint (event, <, n);
+  return &rows[event];
+}
+
+/* Launching rows found whatever their order in TASK, on two threads,
+ * two of one thread starting together; the store built in two steps
+ * (rows, then tasks); more streams than are compared in
+ * place, each its own lane in order. */
+static void
+test_launches (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autoptr(GError) error = NULL;
+  const AfgChartRow *row;
+  guint thread;
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 100, "a", 1);
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 50, "b", 2);
+  afg_test_db_add_with_connection (db, GTID (1, 1), 200, 300, "c", 3);
+  afg_test_db_add_with_connection (db, GTID (1, 2), 0, 100, "x", 4);
+  for (gint64 id = 1; id <= 4; id++)
+    afg_test_db_link (db, id, id * 10);
+  /* Streams 20 down to 1: c's task first, then b's, a's, x's. */
+  afg_test_db_add_task_on (db, 250, 260, 30, 0, 20);
+  afg_test_db_add_task_on (db, 40, 45, 20, 0, 19);
+  afg_test_db_add_task_on (db, 60, 70, 10, 0, 18);
+  afg_test_db_add_task_on (db, 80, 90, 40, 0, 17);
+  for (gint64 stream = 16; stream >= 1; stream--)
+    afg_test_db_add_task_on (db, stream, stream + 1, AFG_TEST_NULL, 0, stream);
+  document = afg_test_db_load_document (db);
+  tasks = afg_trace_reader_read (document, NULL, &error);
+  g_assert_no_error (error);
+  store = afg_chart_store_new_rows (document);
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 0);
+  afg_chart_store_add_tasks (store, tasks);
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 20);
+  for (guint lane = 0; lane < 20; lane++)
+    g_assert_cmpint (afg_chart_store_get_lane (store, lane)->stream_id, ==, lane + 1);
+  row = launcher (store, 19, &thread);
+  g_assert_cmpuint (thread, ==, 0);
+  g_assert_cmpint (row->start, ==, 200);
+  row = launcher (store, 18, &thread);
+  g_assert_cmpuint (thread, ==, 0);
+  g_assert_cmpint (row->end, ==, 50);
+  row = launcher (store, 17, &thread);
+  g_assert_cmpuint (thread, ==, 0);
+  g_assert_cmpint (row->end, ==, 100);
+  row = launcher (store, 16, &thread);
+  g_assert_cmpuint (thread, ==, 1);
+  g_assert_cmpint (row->end, ==, 100);
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 20);
+}
+
 /* No TASK table: rows only, no device lane; rows past the depth limit
  * are cut as the tree cuts them. */
 static void
@@ -363,6 +434,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
   g_test_add_func ("/chart-store/tasks", test_tasks);
+  g_test_add_func ("/chart-store/launches", test_launches);
   g_test_add_func ("/chart-store/no-device", test_no_device);
   g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/chart-store/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);

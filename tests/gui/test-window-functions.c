@@ -61,7 +61,7 @@ static void
 open_panel (AfgWindow *window)
 {
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-functions", NULL);
-  while (gtk_widget_get_width (GTK_WIDGET (window->function_panel)) == 0)
+  while (gtk_widget_get_width (GTK_WIDGET (afg_functions_pane_get_panel (window->functions_pane))) == 0)
     g_main_context_iteration (NULL, TRUE);
   settle (window);
 }
@@ -92,21 +92,21 @@ test_width (void)
   guint found = 0;
 
   open_panel (window);
-  width = gtk_widget_get_width (gtk_paned_get_end_child (window->functions_paned));
-  g_test_message ("panel %d px of %d", width, gtk_widget_get_width (GTK_WIDGET (window->functions_paned)));
-  g_assert_cmpuint (count_ellipsized (GTK_WIDGET (window->function_panel), LONG_A, &found), ==, 0);
-  g_assert_cmpuint (count_ellipsized (GTK_WIDGET (window->function_panel), LONG_B, &found), ==, 0);
+  width = gtk_widget_get_width (gtk_paned_get_end_child (afg_functions_pane_get_paned (window->functions_pane)));
+  g_test_message ("panel %d px of %d", width, gtk_widget_get_width (GTK_WIDGET (afg_functions_pane_get_paned (window->functions_pane))));
+  g_assert_cmpuint (count_ellipsized (GTK_WIDGET (afg_functions_pane_get_panel (window->functions_pane)), LONG_A, &found), ==, 0);
+  g_assert_cmpuint (count_ellipsized (GTK_WIDGET (afg_functions_pane_get_panel (window->functions_pane)), LONG_B, &found), ==, 0);
   g_assert_cmpuint (found, ==, 2);
-  g_assert_cmpint (width, <=, gtk_widget_get_width (GTK_WIDGET (window->functions_paned)) / 2 + 1);
+  g_assert_cmpint (width, <=, gtk_widget_get_width (GTK_WIDGET (afg_functions_pane_get_paned (window->functions_pane))) / 2 + 1);
 
   /* The edge dragged: a new window opens the panel as wide. */
-  gtk_paned_set_position (window->functions_paned, gtk_widget_get_width (GTK_WIDGET (window->functions_paned)) - 700);
+  gtk_paned_set_position (afg_functions_pane_get_paned (window->functions_pane), gtk_widget_get_width (GTK_WIDGET (afg_functions_pane_get_paned (window->functions_pane))) - 700);
   settle (window);
   gtk_window_destroy (GTK_WINDOW (window));
   window = show_window (tree);
   open_panel (window);
-  g_assert_cmpint (ABS (gtk_widget_get_width (GTK_WIDGET (window->functions_paned))
-                        - gtk_paned_get_position (window->functions_paned) - 700), <=, 2);
+  g_assert_cmpint (ABS (gtk_widget_get_width (GTK_WIDGET (afg_functions_pane_get_paned (window->functions_pane)))
+                        - gtk_paned_get_position (afg_functions_pane_get_paned (window->functions_pane)) - 700), <=, 2);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -128,7 +128,7 @@ test_divider (void)
 {
   g_autoptr(AfgTree) tree = make_tree ();
   AfgWindow *window = show_window (tree);
-  GtkWidget *callers = GTK_WIDGET (afg_function_panel_get_callers (window->function_panel));
+  GtkWidget *callers = GTK_WIDGET (afg_function_panel_get_callers (afg_functions_pane_get_panel (window->functions_pane)));
   GtkWidget *half = callers;
   GtkWidget *divider;
   int height;
@@ -139,7 +139,7 @@ test_divider (void)
   divider = gtk_widget_get_next_sibling (half);
   g_assert_true (gtk_widget_has_css_class (divider, "sandwich-divider"));
   g_assert_true (GTK_IS_LABEL (divider) && gtk_label_get_text (GTK_LABEL (divider))[0] != '\0');
-  g_assert_true (has_view (gtk_widget_get_next_sibling (divider), afg_function_panel_get_callees (window->function_panel)));
+  g_assert_true (has_view (gtk_widget_get_next_sibling (divider), afg_function_panel_get_callees (afg_functions_pane_get_panel (window->functions_pane))));
   gtk_widget_measure (divider, GTK_ORIENTATION_VERTICAL, -1, &height, NULL, NULL, NULL);
   g_assert_cmpint (height, >=, 12);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -173,11 +173,11 @@ test_pick_reveals (void)
   afg_flame_view_zoom_to (window->flame_view, afg_tree_get_thread (tree, 1)->node);
   settle (window);
   g_assert_cmpfloat (shown_width (window, LONG_A), ==, 0);
-  afg_function_panel_select (window->function_panel, LONG_A);
+  afg_function_panel_select (afg_functions_pane_get_panel (window->functions_pane), LONG_A);
   settle (window);
   g_assert_cmpfloat (shown_width (window, LONG_A), >=, 3);
   g_assert_cmpfloat (shown_width (window, SMALL), <, 3);
-  afg_function_panel_select (window->function_panel, SMALL);
+  afg_function_panel_select (afg_functions_pane_get_panel (window->functions_pane), SMALL);
   settle (window);
   g_assert_cmpfloat (shown_width (window, SMALL), >=, 3);
   gtk_window_destroy (GTK_WINDOW (window));

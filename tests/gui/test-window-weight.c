@@ -79,7 +79,7 @@ kinds_words (const AfgNpuKindStats *k)
 static GtkWidget *
 menu_item (AfgWindow *window, const char *label)
 {
-  for (GtkWidget *item = gtk_widget_get_first_child (GTK_WIDGET (window->weight_box)); item != NULL;
+  for (GtkWidget *item = gtk_widget_get_first_child (gtk_popover_get_child (gtk_menu_button_get_popover (afg_weight_menu_get_button (window->weight_menu)))); item != NULL;
        item = gtk_widget_get_next_sibling (item))
     if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (item)), label) == 0)
       return item;
@@ -108,20 +108,20 @@ test_sample (void)
   g_test_message ("%s", gtk_label_get_text (window->status_label));
   g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), words));
   g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), kinds));
-  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->weight_button)));
-  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "Host");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->weight_menu)));
+  g_assert_cmpstr (gtk_menu_button_get_label (afg_weight_menu_get_button (window->weight_menu)), ==, "Host");
   assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
 
   /* Ctrl+N: host time and the default device weight, compute. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS);
-  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "Compute");
+  g_assert_cmpstr (gtk_menu_button_get_label (afg_weight_menu_get_button (window->weight_menu)), ==, "Compute");
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (menu_item (window, "NPU compute"))));
   assert_picker (window, tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS);
 
   gtk_check_button_set_active (GTK_CHECK_BUTTON (menu_item (window, "All device tasks")), TRUE);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_NPU_TOTAL_NS);
-  g_assert_cmpstr (gtk_menu_button_get_label (window->weight_button), ==, "NPU");
+  g_assert_cmpstr (gtk_menu_button_get_label (afg_weight_menu_get_button (window->weight_menu)), ==, "NPU");
   assert_picker (window, tree, AFG_COLUMN_NPU_TOTAL_NS);
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.weight", "s", "exposed");
@@ -143,7 +143,7 @@ test_no_npu (AfgGuiTreeFixture *f, gconstpointer data)
   AfgWindow *window = show_window (f->tree);
 
   g_assert_false (afg_tree_has_column (f->tree, AFG_COLUMN_NPU_TOTAL_NS));
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->weight_button)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->weight_menu)));
   g_assert_true (gtk_widget_get_sensitive (menu_item (window, "Host")));
   for (guint i = 0; i < 4; i++)
     {

@@ -4,6 +4,7 @@
 // weight menu, the tooltip and the Functions panel in those weights.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as h from './helpers.mjs';
@@ -37,6 +38,54 @@ for (const name of SAMPLES) {
     await page.close();
   });
 }
+
+/* The JSON export's tree in the .kinds.expected and .kernels.expected
+ * formats; @mixed counts the frames whose own tasks are not all compute
+ * (the page sends their leaves whole) and @pure the others (the page
+ * derives their last compute leaf from the frame's NPU self figures). */
+function jsonKindLines(json) {
+  const kinds = [], kernels = [], tally = { mixed: 0, pure: 0 };
+  const walk = (prefix, n) => {
+    const p = `${prefix};${n.name}`;
+    kinds.push([p, n.npu_compute_total_ns, n.npu_compute_self_ns, n.npu_compute_tasks, n.comm_total_ns,
+                n.comm_self_ns, n.comm_ops, n.comm_exposed_total_ns, n.comm_exposed_self_ns].join('\t'));
+    for (const k of n.kernels)
+      kernels.push(`${p};[${k.kind}] ${k.name}\t${k.count}\t${k.ns}\t${k.exposed_ns}`);
+    const compute = n.kernels.filter((k) => k.kind === 'compute');
+    if (compute.length > 0) {
+      const pure = compute.reduce((s, k) => s + k.count, 0) === n.npu_tasks &&
+                   compute.reduce((s, k) => s + k.ns, 0) === n.npu_self_ns;
+      tally[pure ? 'pure' : 'mixed']++;
+    }
+    n.children.forEach((c) => walk(p, c));
+  };
+  for (const t of json.threads) {
+    kinds.push(`${t.label}\t${t.npu_compute_total_ns}\t0\t0\t${t.comm_total_ns}\t0\t0\t${t.comm_exposed_total_ns}\t0`);
+    t.children.forEach((c) => walk(t.label, c));
+  }
+  return { kinds: kinds.sort(byCodeUnit), kernels: kernels.sort(byCodeUnit), tally };
+}
+
+test('a generated DB: the page\'s kinds and leaves are the JSON export\'s, sent whole or derived', async () => {
+  const bin = process.env.AFG_GEN_DB;
+  assert.ok(bin && fs.existsSync(bin), 'AFG_GEN_DB must name the built afg-gen-db');
+  const db = path.join(h.tmpDir('afg-gen-'), 'ascend_pytorch_profiler_0.db');
+  execFileSync(bin, ['--steps', '4', '--seed', '3', db, '30000'], { stdio: 'pipe' });
+  /* Ops launch kernels or copies, never both: some copies join the launch
+   * of the next kernel, so that some frames launch both. */
+  execFileSync('sqlite3', [db], { input: `UPDATE TASK SET connectionId = (SELECT t.connectionId FROM TASK t
+      JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId WHERE t.rowid > TASK.rowid ORDER BY t.rowid
+      LIMIT 1) WHERE rowid % 3 = 0 AND taskType = (SELECT id FROM STRING_IDS WHERE value = 'MEMCPY_ASYNC');` });
+  const want = jsonKindLines(h.exportJson(db));
+  assert.ok(want.tally.pure > 0 && want.tally.mixed > 0, JSON.stringify(want.tally));
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), '#merge=0');
+  const [kinds, kernels] = await page.evaluate(() => [window.flamegraph.dump('kinds'),
+                                                      window.flamegraph.dump('kernels')]);
+  assert.deepEqual(kernels.sort(byCodeUnit), want.kernels);
+  assert.deepEqual(kinds.sort(byCodeUnit), want.kinds);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
 
 test('#weight=comm selects communication: menu, widths, tooltip, functions, hash', async () => {
   const name = SAMPLES[1];

@@ -19,7 +19,12 @@
  * leaf's of the same kind in the frame (from 0 for a kind's first), c
  * its count when 1-7, else 0 and the count follows — then ns, then for a
  * collective its exposed ns (a compute leaf's is 0). Most leaves so take
- * one varint for name, kind and count. */
+ * one varint for name, kind and count. The number of leaves is sent as
+ * n << 1 | derived: derived 1 when the frame's own NPU tasks and NPU self
+ * time (its npu_nodes total less its children's) are exactly its compute
+ * leaves' — most kernel launches launch nothing else — and then the last
+ * compute leaf's count and ns are left out: the page takes them as what
+ * remains of those two. */
 
 #define COUNT_BITS 3
 
@@ -70,17 +75,40 @@ compare_leaves (gconstpointer a, gconstpointer b)
   return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* Whether the page can take the last compute leaf's count and ns from
+ * the frame's NPU self tasks and time: @npu_self as the page derives it. */
+static gboolean
+leaves_are_npu_self (const AfgNpuKernel *k, guint n, gint64 npu_tasks, gint64 npu_self)
+{
+  gint64 count = 0, ns = 0;
+  gboolean any = FALSE;
+
+  for (guint j = 0; j < n; j++)
+    if (k[j].kind != AFG_TASK_KIND_COMMUNICATION)
+      {
+        if (k[j].count < 0 || k[j].ns < 0)
+          return FALSE;
+        count += k[j].count;
+        ns += k[j].ns;
+        any = TRUE;
+      }
+  return any && count == npu_tasks && ns == npu_self;
+}
+
 static void
-append_leaves (GString *out, PageLeaf *leaves, guint n)
+append_leaves (GString *out, PageLeaf *leaves, guint n, gboolean derived)
 {
   qsort (leaves, n, sizeof (PageLeaf), compare_leaves);
   for (guint j = 0; j < n; j++)
     {
       const AfgNpuKernel *k = leaves[j].kernel;
       guint32 base = j > 0 && leaves[j - 1].comm == leaves[j].comm ? leaves[j - 1].rank : 0;
-      guint64 count = k->count >= 1 && k->count < (1u << COUNT_BITS) ? k->count : 0;
+      gboolean left_out = derived && j == n - 1;
+      guint64 count = !left_out && k->count >= 1 && k->count < (1u << COUNT_BITS) ? k->count : 0;
 
       afg_html_append_varint (out, (((guint64) (leaves[j].rank - base) << COUNT_BITS | count) << 1) | leaves[j].comm);
+      if (left_out)
+        continue;
       if (count == 0)
         afg_html_append_varint (out, k->count);
       afg_html_append_varint (out, (guint64) MAX (k->ns, 0));
@@ -89,9 +117,23 @@ append_leaves (GString *out, PageLeaf *leaves, guint n)
     }
 }
 
+/* NPU self time as the page derives it: the total less the children's. */
+static gint64
+page_npu_self (const AfgTree *tree, const gint64 *npu_total, guint32 i)
+{
+  const AfgNode *node = afg_tree_get_node (tree, i);
+  gint64 sum = 0;
+
+  for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
+    sum += MAX (npu_total[c], 0);
+  return MAX (0, MAX (npu_total[i], 0) - sum);
+}
+
 static void
 append_kernels (GString *out, const AfgTree *tree)
 {
+  const gint64 *npu_total = afg_tree_get_column (tree, AFG_COLUMN_NPU_TOTAL_NS);
+  const gint64 *npu_tasks = afg_tree_get_column (tree, AFG_COLUMN_NPU_TASKS);
   AfgDocument *document = afg_tree_get_document (tree);
   g_autoptr(GHashTable) rank = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) names = collect_names (tree, rank);
@@ -103,11 +145,13 @@ append_kernels (GString *out, const AfgTree *tree)
     {
       guint n;
       const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
+      gboolean derived;
 
       if (n == 0)
         continue;
+      derived = leaves_are_npu_self (k, n, MAX (npu_tasks[i], 0), page_npu_self (tree, npu_total, i));
       afg_html_append_varint (out, i - last);
-      afg_html_append_varint (out, n);
+      afg_html_append_varint (out, (guint64) n << 1 | derived);
       g_array_set_size (leaves, n);
       for (guint j = 0; j < n; j++)
         {
@@ -116,7 +160,7 @@ append_kernels (GString *out, const AfgTree *tree)
           g_array_index (leaves, PageLeaf, j) = (PageLeaf) {
             GPOINTER_TO_UINT (g_hash_table_lookup (rank, name)), k[j].kind == AFG_TASK_KIND_COMMUNICATION, &k[j] };
         }
-      append_leaves (out, (PageLeaf *) (void *) leaves->data, n);
+      append_leaves (out, (PageLeaf *) (void *) leaves->data, n, derived);
       last = i + 1;
     }
   g_string_append (out, "\",\"kernel_names\":[");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "afg-chart-store.h"
+#include "afg-key-sort.h"
 #include "afg-task-kinds.h"
 #include "afg-tree.h"
 
@@ -198,39 +199,21 @@ find_thread (const AfgChartStore *self, gint64 global_tid, guint *index)
   return FALSE;
 }
 
-/* The first row of @t starting at or after @start. */
-static guint64
-lower_bound_start (const Thread *t, gint64 start)
-{
-  guint64 lo = 0, hi = t->n_rows;
+/* A launching row by its start, for one walk over each thread's rows. */
+typedef struct {
+  gint64  start;
+  guint32 launch;
+  guint32 thread;
+} LaunchKey;
 
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (t->rows[mid].start < start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The launching row's ordinal among all events, LAUNCH_NONE. */
+/* The first row of @t from @i on that matches @l, its ordinal among all
+ * events; LAUNCH_NONE. */
 static guint32
-launch_ordinal (const AfgChartStore *self, const AfgDeviceTasks *tasks, guint32 launch)
+match_launch (const AfgChartStore *self, guint thread, guint64 i, const AfgDeviceLaunch *l)
 {
-  const AfgDeviceLaunch *l;
-  guint thread;
-  const Thread *t;
+  const Thread *t = &self->threads[thread];
 
-  if (launch == AFG_DEVICE_NO_LAUNCH)
-    return LAUNCH_NONE;
-  l = &g_array_index (tasks->launches, AfgDeviceLaunch, launch);
-  if (!find_thread (self, l->global_tid, &thread))
-    return LAUNCH_NONE;
-  t = &self->threads[thread];
-  for (guint64 i = lower_bound_start (t, l->start_ns); i < t->n_rows && t->rows[i].start == l->start_ns; i++)
+  for (; i < t->n_rows && t->rows[i].start == l->start_ns; i++)
     if (t->rows[i].end == l->end_ns)
       {
         guint64 ordinal = self->thread_first[thread] + i;
@@ -239,27 +222,58 @@ launch_ordinal (const AfgChartStore *self, const AfgDeviceTasks *tasks, guint32 
   return LAUNCH_NONE;
 }
 
+/* Each launching row's ordinal among all events (LAUNCH_NONE: not
+ * found), by launch. The launches are taken in start order, so that each
+ * thread's rows (in start order) are walked once rather than searched
+ * once per launch. */
+static guint32 *
+launch_ordinals (const AfgChartStore *self, const AfgDeviceTasks *tasks)
+{
+  guint n = tasks->launches->len, n_keys = 0;
+  guint32 *ordinals = g_new (guint32, MAX (n, 1));
+  g_autofree LaunchKey *keys = g_new (LaunchKey, MAX (n, 1));
+  g_autofree guint64 *at = g_new0 (guint64, MAX (self->n_threads, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const AfgDeviceLaunch *l = &g_array_index (tasks->launches, AfgDeviceLaunch, i);
+      guint thread;
+
+      ordinals[i] = LAUNCH_NONE;
+      if (find_thread (self, l->global_tid, &thread))
+        keys[n_keys++] = (LaunchKey) { l->start_ns, i, thread };
+    }
+  afg_key_sort (keys, n_keys, sizeof (LaunchKey));
+  for (guint k = 0; k < n_keys; k++)
+    {
+      const Thread *t = &self->threads[keys[k].thread];
+      guint64 i = at[keys[k].thread];
+
+      while (i < t->n_rows && t->rows[i].start < keys[k].start)
+        i++;
+      at[keys[k].thread] = i;
+      ordinals[keys[k].launch] = match_launch (self, keys[k].thread, i,
+                                               &g_array_index (tasks->launches, AfgDeviceLaunch, keys[k].launch));
+    }
+  return ordinals;
+}
+
+static guint32
+launch_ordinal (const guint32 *ordinals, guint32 launch)
+{
+  return launch == AFG_DEVICE_NO_LAUNCH ? LAUNCH_NONE : ordinals[launch];
+}
+
 /* ---- tasks ---- */
 
-/* A task on its way in: its lane first, then its start. */
+/* A task on its way in: by lane, then start, then index. The start comes
+ * first for afg_key_sort(). */
 typedef struct {
-  guint32 lane;
-  guint32 index;  /* in tasks->tasks, or a collective's past them */
   gint64  start;
   gint64  end;
+  guint32 lane;
+  guint32 index;  /* in tasks->tasks, or a collective's past them */
 } Sorted;
-
-static int
-compare_sorted (const void *a, const void *b)
-{
-  const Sorted *x = a, *y = b;
-
-  if (x->lane != y->lane)
-    return x->lane < y->lane ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
 
 static gint64
 drawn_end (gint64 start, gint64 end)
@@ -285,32 +299,59 @@ add_lanes (AfgChartStore *self, const AfgDeviceTasks *tasks)
     }
 }
 
-static Sorted *
-sort_tasks (const AfgDeviceTasks *tasks, guint64 *n)
+/* Each lane's first place in the sorted tasks (n_lanes + 1 of them). */
+static guint64 *
+count_lanes (const AfgDeviceTasks *tasks)
 {
-  Sorted *sorted = g_new (Sorted, tasks->tasks->len + tasks->collectives->len + 1);
-  guint32 collectives_lane = tasks->tracks->len;
+  guint n_lanes = tasks->tracks->len + 1;
+  guint64 *first = g_new0 (guint64, n_lanes + 1);
 
-  *n = 0;
   for (guint i = 0; i < tasks->tasks->len; i++)
     {
       const AfgDeviceTask *t = &g_array_index (tasks->tasks, AfgDeviceTask, i);
 
       if (!t->profiling)
-        sorted[(*n)++] = (Sorted) { t->track, i, t->start_ns, t->end_ns };
+        first[t->track + 1]++;
+    }
+  first[n_lanes] = tasks->collectives->len;
+  for (guint l = 0; l < n_lanes; l++)
+    first[l + 1] += first[l];
+  return first;
+}
+
+/* Placed by lane in index order, then each lane sorted by start stably:
+ * the order of (lane, start, index) without a compare per pair. */
+static Sorted *
+sort_tasks (const AfgDeviceTasks *tasks, guint64 *n)
+{
+  g_autofree guint64 *first = count_lanes (tasks);
+  g_autofree guint64 *next = g_memdup2 (first, sizeof (guint64) * (tasks->tracks->len + 2));
+  guint32 collectives_lane = tasks->tracks->len;
+  Sorted *sorted;
+
+  *n = first[collectives_lane + 1];
+  sorted = g_new (Sorted, *n + 1);
+  for (guint i = 0; i < tasks->tasks->len; i++)
+    {
+      const AfgDeviceTask *t = &g_array_index (tasks->tasks, AfgDeviceTask, i);
+
+      if (!t->profiling)
+        sorted[next[t->track]++] = (Sorted) { t->start_ns, t->end_ns, t->track, i };
     }
   for (guint i = 0; i < tasks->collectives->len; i++)
     {
       const AfgDeviceCollective *op = &g_array_index (tasks->collectives, AfgDeviceCollective, i);
 
-      sorted[(*n)++] = (Sorted) { collectives_lane, tasks->tasks->len + i, op->start_ns, op->end_ns };
+      sorted[next[collectives_lane]++] = (Sorted) { op->start_ns, op->end_ns, collectives_lane,
+                                                    tasks->tasks->len + i };
     }
-  qsort (sorted, *n, sizeof (Sorted), compare_sorted);
+  for (guint l = 0; l <= collectives_lane; l++)
+    afg_key_sort (sorted + first[l], first[l + 1] - first[l], sizeof (Sorted));
   return sorted;
 }
 
 static PackedTask
-pack (AfgChartStore *self, const AfgDeviceTasks *tasks, const Sorted *s)
+pack (const AfgDeviceTasks *tasks, const guint32 *ordinals, const Sorted *s)
 {
   PackedTask p = { 0, 0, AFG_DEVICE_NO_NAME, (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | LAUNCH_NONE };
   guint64 duration = (guint64) s->end - (guint64) s->start;
@@ -321,7 +362,7 @@ pack (AfgChartStore *self, const AfgDeviceTasks *tasks, const Sorted *s)
       const AfgDeviceTask *t = &g_array_index (tasks->tasks, AfgDeviceTask, s->index);
 
       p.name = t->name;
-      p.kind_launch = (guint32) t->kind << LAUNCH_BITS | launch_ordinal (self, tasks, t->launch);
+      p.kind_launch = (guint32) t->kind << LAUNCH_BITS | launch_ordinal (ordinals, t->launch);
     }
   else
     {
@@ -329,7 +370,7 @@ pack (AfgChartStore *self, const AfgDeviceTasks *tasks, const Sorted *s)
                                                       s->index - tasks->tasks->len);
 
       p.name = op->name;
-      p.kind_launch = (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | launch_ordinal (self, tasks, op->launch);
+      p.kind_launch = (guint32) AFG_TASK_KIND_COMMUNICATION << LAUNCH_BITS | launch_ordinal (ordinals, op->launch);
     }
   return p;
 }
@@ -364,13 +405,14 @@ build_tasks (AfgChartStore *self, const AfgDeviceTasks *tasks)
 {
   guint64 n;
   g_autofree Sorted *sorted = sort_tasks (tasks, &n);
+  g_autofree guint32 *ordinals = launch_ordinals (self, tasks);
 
   add_lanes (self, tasks);
   self->tasks = g_new (PackedTask, MAX (n, 1));
   self->n_tasks = n;
   for (guint64 i = 0; i < n; i++)
     {
-      self->tasks[i] = pack (self, tasks, &sorted[i]);
+      self->tasks[i] = pack (tasks, ordinals, &sorted[i]);
       place_task (self, &g_array_index (self->lanes, Lane, sorted[i].lane), &sorted[i], i);
     }
 }
@@ -547,7 +589,7 @@ afg_chart_store_find_rows (const AfgChartStore *self, guint thread, const guint3
 /* ---- the store ---- */
 
 AfgChartStore *
-afg_chart_store_new (AfgDocument *document, const AfgDeviceTasks *tasks)
+afg_chart_store_new_rows (AfgDocument *document)
 {
   AfgChartStore *self = g_new0 (AfgChartStore, 1);
 
@@ -557,8 +599,25 @@ afg_chart_store_new (AfgDocument *document, const AfgDeviceTasks *tasks)
   self->blocks = g_array_new (FALSE, FALSE, sizeof (TaskBlock));
   self->wide_ends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   build_threads (self);
-  if (tasks != NULL)
-    build_tasks (self, tasks);
+  return self;
+}
+
+void
+afg_chart_store_add_tasks (AfgChartStore *self, const AfgDeviceTasks *tasks)
+{
+  g_return_if_fail (self != NULL && tasks != NULL);
+  g_return_if_fail (self->lanes->len == 0 && self->n_tasks == 0);
+
+  build_tasks (self, tasks);
+}
+
+AfgChartStore *
+afg_chart_store_new (AfgDocument *document, const AfgDeviceTasks *tasks)
+{
+  AfgChartStore *self = afg_chart_store_new_rows (document);
+
+  if (self != NULL && tasks != NULL)
+    afg_chart_store_add_tasks (self, tasks);
   return self;
 }
 

@@ -49,6 +49,12 @@ typedef struct _AfgChartStore AfgChartStore;
 /* @tasks may be NULL (no device lanes); it is read, not kept. */
 AfgChartStore      *afg_chart_store_new           (AfgDocument          *document,
                                                    const AfgDeviceTasks *tasks);
+/* The same in two steps, so that the rows can be built while the tasks
+ * are read: the host rows alone (no device lanes), then, once, @tasks'
+ * lanes (read, not kept). */
+AfgChartStore      *afg_chart_store_new_rows      (AfgDocument          *document);
+void                afg_chart_store_add_tasks     (AfgChartStore        *self,
+                                                   const AfgDeviceTasks *tasks);
 void                afg_chart_store_free          (AfgChartStore        *self);
 AfgDocument        *afg_chart_store_get_document  (const AfgChartStore  *self);
 guint               afg_chart_store_get_n_lanes   (const AfgChartStore  *self);

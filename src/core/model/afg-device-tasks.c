@@ -30,6 +30,10 @@ afg_device_tasks_free (AfgDeviceTasks *self)
   g_free (self);
 }
 
+/* A DB has a few streams: they are compared in place before a key is
+ * printed and hashed, which would be most of a TASK row's cost. */
+#define FEW_TRACKS 16
+
 /* @index maps "device/stream" to the track's index plus one. The key is
  * made on the stack: this runs once per TASK row. */
 guint32
@@ -39,6 +43,13 @@ afg_device_tasks_track (AfgDeviceTasks *self, GHashTable *index, gint64 device_i
   char key[48];
   guint at;
 
+  for (guint i = 0; i < MIN (self->tracks->len, FEW_TRACKS); i++)
+    {
+      const AfgDeviceTrack *t = &g_array_index (self->tracks, AfgDeviceTrack, i);
+
+      if (t->device_id == device_id && t->stream_id == stream_id)
+        return i;
+    }
   g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, device_id, stream_id);
   at = GPOINTER_TO_UINT (g_hash_table_lookup (index, key));
   if (at != 0)

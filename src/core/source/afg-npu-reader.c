@@ -107,12 +107,17 @@ struct _AfgNpuTasks {
   AfgVec          spans;         /* AfgTimelineSpan: every used task and collective */
   AfgDeviceTimeline *timeline;   /* made of them, until taken */
   gboolean        ops_read;      /* afg_npu_tasks_read_ops() succeeded */
+  const AfgNpuTaskHook *hook;    /* or NULL */
 };
 
 typedef AfgNpuTasks NpuRead;
 
 static const char * const task_columns[] = { "startNs", "endNs", "connectionId", NULL };
 static const char * const kind_task_columns[] = { "startNs", "endNs", "connectionId", "globalTaskId", "taskType", NULL };
+/* The same with the hook's columns (afg_npu_tasks_read_hooked). */
+static const char * const hook_task_columns[] = { "startNs", "endNs", "connectionId", "deviceId", "streamId", NULL };
+static const char * const hook_kind_task_columns[] = { "startNs", "endNs", "connectionId", "globalTaskId", "taskType",
+                                                       "deviceId", "streamId", NULL };
 static const char * const connection_columns[] = { "id", "connectionId", NULL };
 
 static gboolean
@@ -231,6 +236,8 @@ add_task (NpuRead *self, Column2 *out, const AfgRow *row)
       stats->skipped++;
       return;
     }
+  if (self->hook != NULL)
+    self->hook->row (self->hook->data, row, self->kind_columns ? 5 : 3);
   stats->tasks++;
   stats->ns = afg_sat_add (stats->ns, ns);
   linked = read_link (row, 2, &id);
@@ -313,6 +320,8 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
         {
           *stats = saved;
           self->kind_tasks.len = 0;
+          if (self->hook != NULL)
+            self->hook->reset (self->hook->data);
         }
       rc = afg_table_scan_sql (db, table, columns, n, scan_row, &d);
     }
@@ -560,6 +569,14 @@ read_info (NpuRead *self, sqlite3 *db)
   return SQLITE_OK;
 }
 
+static const char * const *
+task_columns_of (const AfgNpuTasks *self)
+{
+  if (self->hook != NULL)
+    return self->kind_columns ? hook_kind_task_columns : hook_task_columns;
+  return self->kind_columns ? kind_task_columns : task_columns;
+}
+
 int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
@@ -570,8 +587,7 @@ afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
   if (rc == SQLITE_OK && self->kind_tasks.capacity == 0)
     afg_vec_reserve (&self->kind_tasks, estimate_rows (db, "TASK"));
   if (rc == SQLITE_OK)
-    rc = scan (db, "TASK", self->kind_columns ? kind_task_columns : task_columns, add_task, self, &self->tasks,
-               &self->data->stats);
+    rc = scan (db, "TASK", task_columns_of (self), add_task, self, &self->tasks, &self->data->stats);
   t0 = g_get_monotonic_time ();
 
   self->n_task_ids = self->tasks.ids.len;
@@ -846,9 +862,18 @@ int
 afg_npu_tasks_read (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const AfgStringTable *types,
                     GPtrArray *warnings, AfgNpuTasks **out)
 {
+  return afg_npu_tasks_read_hooked (db, btree, cancellable, types, warnings, NULL, out);
+}
+
+int
+afg_npu_tasks_read_hooked (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
+                           const AfgStringTable *types, GPtrArray *warnings, const AfgNpuTaskHook *hook,
+                           AfgNpuTasks **out)
+{
   AfgNpuTasks *self = afg_npu_tasks_new ();
   int rc;
 
+  self->hook = hook;
   afg_npu_tasks_set_direct (self, btree, cancellable);
   afg_npu_tasks_check_kinds (self, db, warnings);
   rc = afg_npu_tasks_read_tasks (self, db);

@@ -58,6 +58,26 @@ int          afg_npu_tasks_read   (sqlite3          *db,
                                    const AfgStringTable *types,
                                    GPtrArray        *warnings,
                                    AfgNpuTasks     **out);
+/* What else a reader takes from TASK's one scan: @row is called for each
+ * row with a valid time, in rowid order, its columns startNs, endNs,
+ * connectionId, then globalTaskId and taskType when TASK has the kinds'
+ * columns, then deviceId and streamId from @device on (3 or 5); @reset
+ * when a direct read gave up and SQLite reads the table again. */
+typedef struct {
+  void   (*row)   (gpointer data, const AfgRow *row, guint device);
+  void   (*reset) (gpointer data);
+  gpointer data;
+} AfgNpuTaskHook;
+
+/* afg_npu_tasks_read() with @hook (may be NULL) on TASK's rows; TASK
+ * must then have deviceId and streamId. */
+int          afg_npu_tasks_read_hooked (sqlite3              *db,
+                                        const AfgBtree       *btree,
+                                        GCancellable         *cancellable,
+                                        const AfgStringTable *types,
+                                        GPtrArray            *warnings,
+                                        const AfgNpuTaskHook *hook,
+                                        AfgNpuTasks         **out);
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
 /* afg_npu_tasks_read() in steps, for a loader that reads TASK and
  * CONNECTION_IDS at the same time on two connections (the two touch

@@ -15,7 +15,6 @@
 #include "afg-trace-reader.h"
 
 static const char * const track_columns[] = { "deviceId", "streamId" };
-static const char * const kind_columns[] = { "globalTaskId", "taskType" };
 
 typedef struct {
   AfgSource          source;
@@ -26,19 +25,31 @@ typedef struct {
   guint              n_types;
   AfgNpuTasks       *npu;
   AfgVec             rows;        /* links (afg_npu_tasks_wants) of the rows that may launch, in rowid order */
-  GArray            *candidates;  /* AfgDeviceLaunch, one per row of rows */
+  AfgVec             api_ids;     /* connection ids (gint64) of the used rows that have one */
+  GArray            *candidates;  /* AfgDeviceLaunch, one per id, then one per row of rows */
   guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
   GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
-  guint              n_task_columns;
+  GArray            *raw;         /* RawTask, TASK's rows until their launches are known */
   AfgDeviceTasks    *out;
 } TraceRead;
 
+/* A used TASK row as the one scan of TASK leaves it: classified and
+ * linked once the kinds and the launching rows are read. */
+typedef struct {
+  gint64   start_ns;
+  gint64   end_ns;
+  gint64   connection_id;
+  gint64   global_task_id;  /* AFG_TASK_NO_ID when it cannot match */
+  gint64   type;            /* the same */
+  guint32  track;
+  gboolean has_connection;
+} RawTask;
+
 /* The columns read, by the index the row functions take them at. */
 enum { API_START, API_END, API_TID, API_NAME, API_CONNECTION, API_TYPE };
-enum { TASK_START, TASK_END, TASK_DEVICE, TASK_STREAM, TASK_CONNECTION, TASK_GLOBAL_ID, TASK_TYPE };
+/* TASK's columns as afg_npu_tasks_read_hooked() gives them. */
+enum { TASK_START, TASK_END, TASK_CONNECTION, TASK_GLOBAL_ID, TASK_TYPE };
 static const char * const api_columns[] = { "startNs", "endNs", "globalTid", "name", "connectionId", "type", NULL };
-static const char * const task_columns[] = { "startNs", "endNs", "deviceId", "streamId", "connectionId",
-                                             "globalTaskId", "taskType", NULL };
 
 static inline AfgValueStatus
 row_int64 (const AfgRow *row, int col, gint64 *out)
@@ -93,30 +104,52 @@ read_used_row (const TraceRead *self, const AfgRow *values, AfgDeviceLaunch *row
          && !__builtin_sub_overflow (row->end_ns, row->start_ns, &duration);
 }
 
+/* Which rows launch is known once CONNECTION_IDS is read: every used row
+ * with a connection id is kept meanwhile (keep_launching). */
 static gboolean
 add_api_row (gpointer data, const AfgRow *row)
 {
   TraceRead *self = data;
   gint64 connection_id;
-  guint64 link;
   AfgDeviceLaunch launch;
 
-  if (row_int64 (row, API_CONNECTION, &connection_id) != AFG_VALUE_OK
-      || !afg_npu_tasks_wants (self->npu, connection_id, &link) || !read_used_row (self, row, &launch))
+  if (row_int64 (row, API_CONNECTION, &connection_id) != AFG_VALUE_OK || !read_used_row (self, row, &launch))
     return TRUE;
-  AFG_VEC_APPEND (&self->rows, guint64, link);
+  AFG_VEC_APPEND (&self->api_ids, gint64, connection_id);
   g_array_append_val (self->candidates, launch);
   return TRUE;
+}
+
+/* The rows kept whose connection id reaches a task, in rowid order. */
+static void
+keep_launching (TraceRead *self)
+{
+  const gint64 *ids = self->api_ids.data;
+  gboolean links = afg_npu_tasks_has_links (self->npu);
+  guint n = 0;
+
+  for (guint i = 0; i < self->candidates->len; i++)
+    {
+      guint64 link;
+
+      if (links && afg_npu_tasks_wants (self->npu, ids[i], &link))
+        {
+          AFG_VEC_APPEND (&self->rows, guint64, link);
+          g_array_index (self->candidates, AfgDeviceLaunch, n++) = g_array_index (self->candidates, AfgDeviceLaunch, i);
+        }
+    }
+  g_array_set_size (self->candidates, n);
+  afg_vec_clear (&self->api_ids);
 }
 
 /* An id of the kinds' rules (afg-task-kinds.h), AFG_TASK_NO_ID when it
  * cannot match. */
 static gint64
-kind_id (const TraceRead *self, const AfgRow *row, int col)
+kind_id (const AfgRow *row, int col, guint device)
 {
   gint64 id;
 
-  return (guint) col < self->n_task_columns && row_int64 (row, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id)
+  return (guint) col < device && row_int64 (row, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id)
            ? id : AFG_TASK_NO_ID;
 }
 
@@ -134,13 +167,13 @@ document_string (const TraceRead *self, gint64 id)
 /* The kind, the name (a compute task's kernel, else its type) and
  * whether it is one of the profiler's markers. */
 static void
-classify (TraceRead *self, const AfgRow *row, AfgDeviceTask *task)
+classify (TraceRead *self, const RawTask *raw, AfgDeviceTask *task)
 {
   AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (self->npu);
-  gint64 name_id = AFG_TASK_NO_ID, type = kind_id (self, row, TASK_TYPE);
+  gint64 name_id = AFG_TASK_NO_ID, type = raw->type;
+  gint64 link = raw->has_connection && afg_npu_is_link (raw->connection_id) ? raw->connection_id : AFG_TASK_NO_ID;
 
-  task->kind = afg_task_kinds_classify (kinds, kind_id (self, row, TASK_CONNECTION),
-                                        kind_id (self, row, TASK_GLOBAL_ID), type, &name_id);
+  task->kind = afg_task_kinds_classify (kinds, link, raw->global_task_id, type, &name_id);
   task->name = document_string (self, task->kind == AFG_TASK_KIND_COMPUTE && name_id != AFG_TASK_NO_ID
                                         ? name_id : type);
   task->profiling = afg_task_kinds_is_profiling (kinds, type);
@@ -166,26 +199,48 @@ launch_for (TraceRead *self, guint64 candidate)
   return self->launch_of[candidate];
 }
 
-static gboolean
-add_task (gpointer data, const AfgRow *row)
+/* The hook on the NPU reader's scan of TASK (rows with a valid time). */
+static void
+keep_task (gpointer data, const AfgRow *row, guint device)
 {
   TraceRead *self = data;
-  AfgDeviceTask task = { 0, 0, 0, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER, FALSE, AFG_DEVICE_NO_NAME };
-  gint64 ns, connection_id;
-  guint64 candidate;
+  RawTask raw = { row->values[TASK_START].i, row->values[TASK_END].i, 0, kind_id (row, TASK_GLOBAL_ID, device),
+                  kind_id (row, TASK_TYPE, device), 0, FALSE };
 
-  if (!afg_npu_row_time (row, &ns))
-    return TRUE;
-  task.start_ns = row->values[TASK_START].i;
-  task.end_ns = row->values[TASK_END].i;
-  task.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (row, TASK_DEVICE),
-                                       column_or_unknown (row, TASK_STREAM));
-  if (row_int64 (row, TASK_CONNECTION, &connection_id) == AFG_VALUE_OK
-      && afg_npu_tasks_find_row (self->npu, connection_id, &candidate))
-    task.launch = launch_for (self, candidate);
-  classify (self, row, &task);
-  g_array_append_val (self->out->tasks, task);
-  return TRUE;
+  raw.has_connection = row_int64 (row, TASK_CONNECTION, &raw.connection_id) == AFG_VALUE_OK;
+  raw.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (row, device),
+                                      column_or_unknown (row, device + 1));
+  g_array_append_val (self->raw, raw);
+}
+
+static void
+forget_tasks (gpointer data)
+{
+  TraceRead *self = data;
+
+  g_array_set_size (self->raw, 0);
+  g_array_set_size (self->out->tracks, 0);
+  g_hash_table_remove_all (self->tracks);
+}
+
+/* Each kept row, once the launching rows are known. */
+static void
+add_tasks (TraceRead *self)
+{
+  g_array_set_size (self->out->tasks, self->raw->len);
+  for (guint i = 0; i < self->raw->len; i++)
+    {
+      const RawTask *raw = &g_array_index (self->raw, RawTask, i);
+      AfgDeviceTask *task = &g_array_index (self->out->tasks, AfgDeviceTask, i);
+      guint64 candidate;
+
+      *task = (AfgDeviceTask) { raw->start_ns, raw->end_ns, raw->track, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER,
+                                FALSE, AFG_DEVICE_NO_NAME };
+      if (raw->has_connection && afg_npu_tasks_find_row (self->npu, raw->connection_id, &candidate))
+        task->launch = launch_for (self, candidate);
+      classify (self, raw, task);
+    }
+  g_clear_pointer (&self->raw, g_array_unref);
 }
 
 static void
@@ -211,66 +266,101 @@ add_collectives (TraceRead *self)
 static void
 undo_api (TraceRead *self)
 {
-  self->rows.len = 0;
+  self->api_ids.len = 0;
   g_array_set_size (self->candidates, 0);
-}
-
-static void
-undo_tasks (TraceRead *self)
-{
-  g_array_set_size (self->out->tasks, 0);
-  g_array_set_size (self->out->tracks, 0);
-  g_array_set_size (self->out->launches, 0);
-  g_hash_table_remove_all (self->tracks);
-  memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
 }
 
 /* Directly from the file where it can be, else with SQLite; both in
  * rowid order with the same values (afg-table-scan.h). */
 static int
-scan (TraceRead *self, const char *table, const char * const *columns, guint n, AfgRowFunc func,
+scan (TraceRead *self, sqlite3 *db, const char *table, const char * const *columns, guint n, AfgRowFunc func,
       void (*undo) (TraceRead *))
 {
-  int rc = afg_table_scan_read (self->source.btree, self->db, table, columns, n, func, self, self->cancellable);
+  int rc = afg_table_scan_read (self->source.btree, db, table, columns, n, func, self, self->cancellable);
 
   if (rc >= 0)
     return rc;
   undo (self);
-  return afg_table_scan_sql (self->db, table, columns, n, func, self);
+  return afg_table_scan_sql (db, table, columns, n, func, self);
 }
 
 /* The loader's columns, type last (absent without the column). */
 static int
-scan_api (TraceRead *self)
+scan_api (TraceRead *self, sqlite3 *db)
 {
-  return scan (self, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
+  return scan (self, db, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
                undo_api);
 }
 
-/* TASK and CONNECTION_IDS, then the launching rows, then TASK row by row. */
+/* PYTORCH_API on a second connection (a connection is for one thread)
+ * while TASK is read on the first: they touch nothing in common. */
+typedef struct {
+  TraceRead *self;
+  sqlite3   *db;
+  int        rc;
+} ApiScan;
+
+static gpointer
+api_thread (gpointer data)
+{
+  ApiScan *scan = data;
+
+  scan->rc = scan_api (scan->self, scan->db);
+  return NULL;
+}
+
+static GThread *
+start_api (TraceRead *self, ApiScan *scan)
+{
+  *scan = (ApiScan) { self, afg_source_connect (&self->source, NULL), SQLITE_OK };
+  if (scan->db == NULL)
+    return NULL;
+  sqlite3_progress_handler (scan->db, 4096, progress_handler, self->cancellable);
+  return g_thread_new ("afg-trace-api", api_thread, scan);
+}
+
+/* TASK with CONNECTION_IDS and the kinds, and PYTORCH_API on two threads
+ * (one after the other without a second connection). */
+static int
+read_both (TraceRead *self, const AfgNpuTaskHook *hook, GPtrArray *warnings)
+{
+  ApiScan api;
+  GThread *thread = start_api (self, &api);
+  int rc = afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                      warnings, hook, &self->npu);
+
+  if (thread != NULL)
+    g_thread_join (thread);
+  sqlite3_close (api.db);
+  if (rc != SQLITE_OK)
+    return rc;
+  return thread != NULL ? api.rc : scan_api (self, self->db);
+}
+
+/* TASK (its rows kept) and CONNECTION_IDS with the rows that may launch,
+ * then the launching rows, then TASK's rows linked and classified. */
 static int
 read_tasks (TraceRead *self)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);  /* the export's own */
-  g_autofree char *problem = afg_npu_table_problem (self->db, "TASK", kind_columns, G_N_ELEMENTS (kind_columns));
+  AfgNpuTaskHook hook = { keep_task, forget_tasks, self };
   int rc;
 
-  if ((rc = afg_npu_tasks_read (self->db, self->source.btree, self->cancellable, &self->document->strings,
-                                    warnings, &self->npu)) != SQLITE_OK
-      || (rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK)
-    return rc;
+  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->raw = g_array_new (FALSE, FALSE, sizeof (RawTask));
   afg_vec_init (&self->rows, sizeof (guint64), 0);
+  afg_vec_init (&self->api_ids, sizeof (gint64), 0);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
-  if (afg_npu_tasks_has_links (self->npu) && (rc = scan_api (self)) != SQLITE_OK)
+  if ((rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK
+      || (rc = read_both (self, &hook, warnings)) != SQLITE_OK)
     return rc;
+  keep_launching (self);
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
   self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
   memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
-  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->n_task_columns = problem == NULL ? TASK_TYPE + 1 : TASK_GLOBAL_ID;
-  if ((rc = scan (self, "TASK", task_columns, self->n_task_columns, add_task, undo_tasks)) == SQLITE_OK)
-    add_collectives (self);
-  return rc;
+  add_tasks (self);
+  add_collectives (self);
+  return SQLITE_OK;
 }
 
 /* Why the device tracks cannot be drawn, or NULL when they can. */
@@ -317,9 +407,11 @@ trace_read_clear (TraceRead *self)
   g_free (self->types);
   g_clear_pointer (&self->npu, afg_npu_tasks_free);
   afg_vec_clear (&self->rows);
+  afg_vec_clear (&self->api_ids);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_free (self->launch_of);
   g_clear_pointer (&self->tracks, g_hash_table_unref);
+  g_clear_pointer (&self->raw, g_array_unref);
 }
 
 AfgDeviceTasks *

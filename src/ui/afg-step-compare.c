@@ -6,7 +6,7 @@
  * built in a worker from the document's event store (no DB read), with
  * the window's flags, and shown as a diff. A new pick replaces B; Esc or
  * "Stop Comparing" goes back to A's tree. */
-#define G_LOG_DOMAIN "afg-window"
+#define G_LOG_DOMAIN "afg-step-compare"
 
 #include "config.h"
 
@@ -15,19 +15,24 @@
 #include <glib/gi18n.h>
 
 #include "afg-format.h"
-#include "afg-scope.h"
+#include "afg-step-compare.h"
 #include "afg-tree-builder.h"
 #include "afg-window-private.h"
 
 struct _AfgStepCompare {
+  GObject        parent_instance;
+
+  AfgWindow     *window;   /* borrowed: it owns this */
   AfgScope       a;
   gboolean       picking;  /* A chosen, waiting for B's pick */
   GCancellable  *cancellable;
-  GtkMenuButton *button;
+  GtkMenuButton *button;   /* borrowed: in the steps bar */
 };
 
+G_DEFINE_FINAL_TYPE (AfgStepCompare, afg_step_compare, G_TYPE_OBJECT)
+
 typedef struct {
-  GWeakRef        window;
+  GWeakRef        compare;
   GCancellable   *cancellable;
   AfgDocument    *document;
   AfgScope        scopes[2];
@@ -41,7 +46,7 @@ typedef struct {
 static void
 job_free (Job *job)
 {
-  g_weak_ref_clear (&job->window);
+  g_weak_ref_clear (&job->compare);
   g_clear_object (&job->cancellable);
   g_clear_pointer (&job->document, afg_document_unref);
   g_clear_pointer (&job->shape, afg_diff_shape_unref);
@@ -71,11 +76,18 @@ range_field (const AfgScope *scope)
   return g_strdup_printf ("%" PRId64 "-%" PRId64, scope->first_step, scope->last_step);
 }
 
+static AfgStepStrip *
+strip (AfgStepCompare *self)
+{
+  return afg_steps_bar_get_strip (self->window->steps_bar);
+}
+
 /* The diff on screen when it is two scopes of one document, else NULL. */
 static AfgDiffShape *
-step_diff (AfgWindow *self)
+step_diff (AfgStepCompare *self)
 {
-  AfgDiffShape *shape = self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
+  AfgDiffView *view = self->window->diff_view;
+  AfgDiffShape *shape = view ? afg_diff_view_get_shape (view) : NULL;
 
   if (shape == NULL
       || afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A))
@@ -90,29 +102,29 @@ side_scope (AfgDiffShape *shape, AfgDiffSide side)
   return afg_tree_get_scope (afg_diff_shape_get_source (shape, side));
 }
 
-static void sync_mark (AfgWindow *self);
+static void sync_mark (AfgStepCompare *self);
 
 /* The status line asks for B: text beside the strip would resize it
  * under the pointer. */
 static void
-set_picking (AfgWindow *self, gboolean picking)
+set_picking (AfgStepCompare *self, gboolean picking)
 {
-  AfgStepCompare *sc = self->step_compare;
+  AfgWindow *window = self->window;
   g_autofree char *a = NULL;
   g_autofree char *hint = NULL;
 
   if (picking)
     {
-      a = range_words (&sc->a);
+      a = range_words (&self->a);
       /* TRANSLATORS: %s is "steps 10–12", "step 11" or "all steps" */
       hint = g_strdup_printf (_("Pick the steps to compare %s with, on the step strip (Esc cancels)"), a);
-      gtk_label_set_text (self->status_label, hint);
+      gtk_label_set_text (window->status_label, hint);
     }
-  else if (sc->picking && step_diff (self) == NULL && _afg_window_get_tree (self) != NULL)
-    _afg_window_update_status (self);
-  sc->picking = picking;
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing",
-                                 picking || step_diff (self) != NULL || _afg_window_is_comparing (self));
+  else if (self->picking && step_diff (self) == NULL && _afg_window_get_tree (window) != NULL)
+    _afg_window_update_status (window);
+  self->picking = picking;
+  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.stop-comparing",
+                                 picking || step_diff (self) != NULL || _afg_window_is_comparing (window));
   sync_mark (self);
 }
 
@@ -135,7 +147,7 @@ compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
 
 /* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s) · 310 frames, threads merged" */
 static void
-update_status (AfgWindow *self, AfgDiffShape *shape)
+update_status (AfgStepCompare *self, AfgDiffShape *shape)
 {
   g_autofree char *a = range_words (side_scope (shape, AFG_DIFF_SIDE_A));
   g_autofree char *b = range_words (side_scope (shape, AFG_DIFF_SIDE_B));
@@ -145,7 +157,7 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
                                            a, ta, b, tb,
                                            afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
 
-  gtk_label_set_text (self->status_label, text);
+  gtk_label_set_text (self->window->status_label, text);
 }
 
 static void
@@ -153,81 +165,79 @@ on_compared (GObject *source, GAsyncResult *result, gpointer data)
 {
   Job *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
+  g_autoptr(AfgStepCompare) self = g_weak_ref_get (&job->compare);
 
   g_task_propagate_boolean (G_TASK (result), &error);
-  if (self == NULL || self->step_compare == NULL || self->step_compare->cancellable != job->cancellable
+  if (self == NULL || self->window == NULL || self->cancellable != job->cancellable
       || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_debug ("dropped a cancelled or stale step comparison");
   else if (error != NULL)
-    _afg_window_show_notice (self, error->message, FALSE);
+    _afg_window_show_notice (self->window, error->message, FALSE);
   else
     {
       g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - job->started) / 1000.0);
-      _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
+      _afg_window_compare_show_diff (self->window, job->shape, g_steal_pointer (&job->layout));
       update_status (self, job->shape);
       set_picking (self, FALSE);
     }
 }
 
 static void
-cancel_job (AfgStepCompare *sc)
+cancel_job (AfgStepCompare *self)
 {
-  g_cancellable_cancel (sc->cancellable);
-  g_clear_object (&sc->cancellable);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
 }
 
 static void
-start_job (AfgWindow *self, AfgDocument *document, const AfgScope *b)
+start_job (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
 {
-  AfgStepCompare *sc = self->step_compare;
   g_autoptr(GTask) task = NULL;
   Job *job = g_new0 (Job, 1);
 
-  cancel_job (sc);
-  sc->cancellable = g_cancellable_new ();
-  g_weak_ref_init (&job->window, self);
-  job->cancellable = g_object_ref (sc->cancellable);
+  cancel_job (self);
+  self->cancellable = g_cancellable_new ();
+  g_weak_ref_init (&job->compare, self);
+  job->cancellable = g_object_ref (self->cancellable);
   job->document = afg_document_ref (document);
-  job->scopes[0] = sc->a;
+  job->scopes[0] = self->a;
   job->scopes[1] = *b;
   job->started = g_get_monotonic_time ();
-  /* The window's own scoped trees' flags (afg-window-steps.c). */
-  job->flags = _afg_window_tree_flags (self) | AFG_TREE_DURATIONS;
-  job->weight = _afg_window_weight_chosen (self);
-  task = g_task_new (NULL, sc->cancellable, on_compared, NULL);
+  /* The window's own scoped trees' flags (AfgStepsBar's). */
+  job->flags = _afg_window_tree_flags (self->window) | AFG_TREE_DURATIONS;
+  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->window->session));
+  task = g_task_new (NULL, self->cancellable, on_compared, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compare_in_thread);
 }
 
-/* The strip's pick, before the window rebuilds its tree for it: TRUE when
- * it is B of a comparison (picked after "Compare with Steps…", or a new
- * B while two step ranges are compared). */
 gboolean
-_afg_window_step_compare_take (AfgWindow *self, AfgDocument *document, const AfgScope *scope)
+afg_step_compare_take (AfgStepCompare *self, AfgDocument *document, const AfgScope *scope)
 {
-  AfgStepCompare *sc = self->step_compare;
+  g_return_val_if_fail (AFG_IS_STEP_COMPARE (self), FALSE);
 
-  if (!sc->picking && step_diff (self) == NULL)
+  if (!self->picking && step_diff (self) == NULL)
     return FALSE;
   set_picking (self, FALSE);
   start_job (self, document, scope);
   return TRUE;
 }
 
-static void
-begin (AfgWindow *self)
+void
+afg_step_compare_begin (AfgStepCompare *self)
 {
-  AfgStepCompare *sc = self->step_compare;
+  AfgWindow *window = self->window;
 
-  if (_afg_window_get_tree (self) == NULL || !gtk_widget_get_visible (self->steps_bar)
-      || !gtk_widget_get_visible (GTK_WIDGET (self->step_strip))
-      || (_afg_window_is_comparing (self) && step_diff (self) == NULL))
+  g_return_if_fail (AFG_IS_STEP_COMPARE (self));
+
+  if (_afg_window_get_tree (window) == NULL || !gtk_widget_get_visible (GTK_WIDGET (window->steps_bar))
+      || !gtk_widget_get_visible (GTK_WIDGET (strip (self)))
+      || (_afg_window_is_comparing (window) && step_diff (self) == NULL))
     return;
   if (step_diff (self) == NULL)
-    sc->a = *afg_tree_get_scope (_afg_window_get_tree (self));
+    self->a = *afg_tree_get_scope (_afg_window_get_tree (window));
   set_picking (self, TRUE);
-  _afg_window_report_state (self);
+  _afg_window_report_state (window);
 }
 
 /* The strip's index of @scope's first step; -1 for a whole profile. */
@@ -243,82 +253,70 @@ step_index (const AfgStep *steps, guint n, const AfgScope *scope)
 /* A's scope while B is picked or the two ranges' diff shows, else NULL;
  * @steps, @n: its document's steps. */
 static const AfgScope *
-marked_scope (AfgWindow *self, const AfgStep **steps, guint *n)
+marked_scope (AfgStepCompare *self, const AfgStep **steps, guint *n)
 {
   AfgDiffShape *shape = step_diff (self);
-  AfgTree *tree = shape ? afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A) : _afg_window_get_tree (self);
+  AfgTree *tree = shape ? afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A) : _afg_window_get_tree (self->window);
 
-  if (tree == NULL || (shape == NULL && !self->step_compare->picking))
+  if (tree == NULL || (shape == NULL && !self->picking))
     return NULL;
   *steps = afg_document_get_steps (afg_tree_get_document (tree), n);
-  return shape ? side_scope (shape, AFG_DIFF_SIDE_A) : &self->step_compare->a;
+  return shape ? side_scope (shape, AFG_DIFF_SIDE_A) : &self->a;
 }
 
 /* The strip marks A above its bars (its range being B) while compared. */
 static void
-sync_mark (AfgWindow *self)
+sync_mark (AfgStepCompare *self)
 {
   const AfgStep *steps = NULL;
   guint n = 0;
   const AfgScope *a = marked_scope (self, &steps, &n);
   int first = a ? step_index (steps, n, a) : -1;
 
-  afg_step_strip_set_mark (self->step_strip, a != NULL, first, first < 0 ? -1 : first + (int) a->n_steps - 1);
-  _afg_window_report_state (self);
+  afg_step_strip_set_mark (strip (self), a != NULL, first, first < 0 ? -1 : first + (int) a->n_steps - 1);
+  _afg_window_report_state (self->window);
 }
 
 /* Back to A's tree, A's range picked on the strip again. */
-static gboolean
-stop (AfgWindow *self)
+gboolean
+afg_step_compare_stop (AfgStepCompare *self)
 {
-  AfgStepCompare *sc = self->step_compare;
   AfgDiffShape *shape = step_diff (self);
   g_autoptr(AfgTree) a = shape ? afg_tree_ref (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
-  gboolean was_picking = sc->picking;
+  gboolean was_picking = self->picking;
   const AfgStep *steps;
   guint n;
 
   set_picking (self, FALSE);
-  cancel_job (sc);
+  cancel_job (self);
   if (a == NULL)
     {
-      _afg_window_report_state (self);
+      _afg_window_report_state (self->window);
       return was_picking;
     }
   steps = afg_document_get_steps (afg_tree_get_document (a), &n);
-  afg_step_strip_set_range (self->step_strip, step_index (steps, n, afg_tree_get_scope (a)),
+  afg_step_strip_set_range (strip (self), step_index (steps, n, afg_tree_get_scope (a)),
                             step_index (steps, n, afg_tree_get_scope (a)) + afg_tree_get_scope (a)->n_steps - 1);
-  afg_diff_view_set_shape (self->diff_view, NULL, NULL);
-  afg_session_set_comparing (self->session, FALSE);
-  _afg_window_steps_show_tree (self, a);
+  afg_diff_view_set_shape (self->window->diff_view, NULL, NULL);
+  afg_session_set_comparing (self->window->session, FALSE);
+  _afg_window_steps_show_tree (self->window, a);
   set_picking (self, FALSE);
   return TRUE;
 }
 
-/* Esc: stops picking B, or the comparison of two step ranges, or of two
- * files or ranks. */
-gboolean
-_afg_window_step_compare_escape (AfgWindow *self)
-{
-  return self->step_compare != NULL && (stop (self) || _afg_window_compare_stop (self));
-}
-
-/* A new profile on screen: no pick pending. */
 void
-_afg_window_step_compare_reset (AfgWindow *self)
+afg_step_compare_reset (AfgStepCompare *self)
 {
-  if (self->step_compare == NULL)
+  if (self == NULL)
     return;
   set_picking (self, FALSE);
-  cancel_job (self->step_compare);
+  cancel_job (self);
 }
 
-/* The title of a step diff, "steps.db steps 10–12 ↔ step 14"; NULL for
- * any other. */
 char *
-_afg_window_step_compare_title (AfgWindow *self)
+afg_step_compare_title (AfgStepCompare *self)
 {
-  AfgDiffShape *shape = step_diff (self);
+  AfgDiffShape *shape = self ? step_diff (self) : NULL;
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
 
@@ -333,9 +331,9 @@ _afg_window_step_compare_title (AfgWindow *self)
 }
 
 AfgDocument *
-_afg_window_step_compare_get_document (AfgWindow *self)
+afg_step_compare_get_document (AfgStepCompare *self)
 {
-  AfgDiffShape *shape = step_diff (self);
+  AfgDiffShape *shape = self ? step_diff (self) : NULL;
 
   return shape ? afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
 }
@@ -343,14 +341,14 @@ _afg_window_step_compare_get_document (AfgWindow *self)
 /* strip_a: the steps the strip marks A, by id as scope_a ("all" for
  * the whole profile), read back from the strip; empty when none. */
 static void
-append_strip_mark (AfgWindow *self, GString *line)
+append_strip_mark (AfgStepCompare *self, GString *line)
 {
   const AfgStep *steps = NULL;
   guint n = 0;
   int first, last;
   g_autofree char *field = NULL;
 
-  if (self->step_compare != NULL && afg_step_strip_get_mark (self->step_strip, &first, &last))
+  if (self != NULL && afg_step_strip_get_mark (strip (self), &first, &last))
     {
       if (first < 0)
         field = g_strdup ("all");
@@ -364,10 +362,9 @@ append_strip_mark (AfgWindow *self, GString *line)
 /* scope_a: A's steps while B is picked or shown ("10-12", "11", "all");
  * scope_b: B's while shown. */
 void
-_afg_window_step_compare_append_state (AfgWindow *self, GString *line)
+afg_step_compare_append_state (AfgStepCompare *self, GString *line)
 {
-  AfgStepCompare *sc = self->step_compare;
-  AfgDiffShape *shape = step_diff (self);
+  AfgDiffShape *shape = self ? step_diff (self) : NULL;
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
 
@@ -376,60 +373,43 @@ _afg_window_step_compare_append_state (AfgWindow *self, GString *line)
       a = range_field (side_scope (shape, AFG_DIFF_SIDE_A));
       b = range_field (side_scope (shape, AFG_DIFF_SIDE_B));
     }
-  else if (sc != NULL && sc->picking)
-    a = range_field (&sc->a);
+  else if (self != NULL && self->picking)
+    a = range_field (&self->a);
   _afg_window_append_state_field (line, "scope_a", a);
   _afg_window_append_state_field (line, "scope_b", b);
   append_strip_mark (self, line);
 }
 
-static void
-compare_steps_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  begin (AFG_WINDOW (widget));
-}
-
 /* Stop Comparing is there for any comparison, or while B is picked. */
 static void
-on_comparing_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+on_comparing_changed (AfgStepCompare *self, GParamSpec *pspec, AfgSession *session)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing",
-                                 self->step_compare->picking || afg_session_get_comparing (session));
-}
-
-/* Any comparison ends: two step ranges go back to A's range, two files
- * or two ranks to A alone. */
-static void
-stop_comparing_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  AfgWindow *self = AFG_WINDOW (widget);
-
-  if (!stop (self))
-    _afg_window_compare_stop (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self->window), "win.stop-comparing",
+                                 self->picking || afg_session_get_comparing (session));
 }
 
 /* Ctrl+click on a step: the scope on screen is A, the step clicked B (the
  * strip's own gesture then picks it). */
 static void
-on_strip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, AfgWindow *self)
+on_strip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, AfgStepCompare *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
 
   if (button == GDK_BUTTON_SECONDARY)
-    gtk_menu_button_popup (self->step_compare->button);
+    gtk_menu_button_popup (self->button);
   else if (state & GDK_CONTROL_MASK)
-    begin (self);
+    afg_step_compare_begin (self);
 }
 
 /* Esc in the focused strip while B is awaited cancels, before the strip
  * takes it to mean "the whole profile" (which would be B). */
 static gboolean
-on_strip_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state, AfgWindow *self)
+on_strip_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state, AfgStepCompare *self)
 {
-  if (keyval != GDK_KEY_Escape || !self->step_compare->picking)
+  if (keyval != GDK_KEY_Escape || !self->picking)
     return FALSE;
-  stop (self);
+  afg_step_compare_stop (self);
   return TRUE;
 }
 
@@ -448,45 +428,57 @@ compare_button_new (void)
   return button;
 }
 
-void
-_afg_window_step_compare_init (AfgWindow *self)
+static void
+afg_step_compare_dispose (GObject *object)
+{
+  AfgStepCompare *self = AFG_STEP_COMPARE (object);
+
+  cancel_job (self);
+  self->window = NULL;
+  G_OBJECT_CLASS (afg_step_compare_parent_class)->dispose (object);
+}
+
+static void
+afg_step_compare_class_init (AfgStepCompareClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_step_compare_dispose;
+}
+
+static void
+afg_step_compare_init (AfgStepCompare *self)
+{
+}
+
+/* The strip's gestures come before its own drag, which then picks the
+ * step. */
+static void
+watch_strip (AfgStepCompare *self, AfgStepStrip *strip)
 {
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *key = gtk_event_controller_key_new ();
 
-  self->step_compare = g_new0 (AfgStepCompare, 1);
-  self->step_compare->button = compare_button_new ();
-  gtk_box_append (GTK_BOX (self->steps_bar), GTK_WIDGET (self->step_compare->button));
-  /* Steps are compared only where there are steps to pick. */
-  g_object_bind_property (self->step_strip, "visible", self->step_compare->button, "visible", G_BINDING_SYNC_CREATE);
-  /* Before the strip's own drag gesture, which then picks the step. */
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
-  g_signal_connect (click, "pressed", G_CALLBACK (on_strip_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->step_strip), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_object (click, "pressed", G_CALLBACK (on_strip_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (strip), GTK_EVENT_CONTROLLER (click));
   gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_strip_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->step_strip), key);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing", FALSE);
-  g_signal_connect_object (self->session, "notify::comparing", G_CALLBACK (on_comparing_changed), self,
+  g_signal_connect_object (key, "key-pressed", G_CALLBACK (on_strip_key), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (strip), key);
+}
+
+AfgStepCompare *
+afg_step_compare_new (AfgWindow *window)
+{
+  AfgStepCompare *self = g_object_new (AFG_TYPE_STEP_COMPARE, NULL);
+
+  self->window = window;
+  self->button = compare_button_new ();
+  afg_steps_bar_append (window->steps_bar, GTK_WIDGET (self->button));
+  /* Steps are compared only where there are steps to pick. */
+  g_object_bind_property (strip (self), "visible", self->button, "visible", G_BINDING_SYNC_CREATE);
+  watch_strip (self, strip (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.stop-comparing", FALSE);
+  g_signal_connect_object (window->session, "notify::comparing", G_CALLBACK (on_comparing_changed), self,
                            G_CONNECT_SWAPPED);
-}
-
-void
-_afg_window_step_compare_class_init (GtkWidgetClass *widget_class)
-{
-  gtk_widget_class_install_action (widget_class, "win.compare-steps", NULL, compare_steps_action);
-  gtk_widget_class_install_action (widget_class, "win.stop-comparing", NULL, stop_comparing_action);
-  /* Past the outermost zoom, BackSpace goes one level further: out of
-   * the comparison. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "win.stop-comparing", NULL);
-}
-
-void
-_afg_window_step_compare_dispose (AfgWindow *self)
-{
-  if (self->step_compare == NULL)
-    return;
-  cancel_job (self->step_compare);
-  g_clear_pointer (&self->step_compare, g_free);
+  return self;
 }
