@@ -137,7 +137,7 @@ poll_progress (gpointer owner, gpointer data)
 {
   Job *job = data;
 
-  afg_loading_page_show_counters (AFG_WINDOW (owner)->loading_page, job->counters, 2);
+  afg_loading_page_show_counters (owner, job->counters, 2);
 }
 
 static char *
@@ -241,12 +241,13 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
 static void
 on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
+  AfgWindow *self = AFG_WINDOW (gtk_widget_get_root (owner));
   Job *job = result;
 
   if (job == NULL)
-    _afg_window_show_error (owner, error);
+    _afg_window_show_error (self, error);
   else
-    _afg_window_compare_show_diff (owner, job->shape, g_steal_pointer (&job->layout));
+    _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
 }
 
 static const AfgWorkerFuncs compare_funcs = {
@@ -265,7 +266,7 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
   Job *job;
 
-  afg_worker_cancel (self->loading);
+  afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
   afg_session_set_file (self->session, a);
   afg_loading_page_begin (self->loading_page, loading);
   gtk_stack_set_visible_child_name (self->stack, "loading");
@@ -286,7 +287,7 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
         _afg_window_show_error (self, error);
         return;
       }
-  afg_worker_start (self->loading, &compare_funcs, job, (GDestroyNotify) job_free);
+  afg_worker_start (afg_loading_page_get_worker (self->loading_page), &compare_funcs, job, (GDestroyNotify) job_free);
 }
 
 static void

@@ -16,6 +16,8 @@ struct _AfgLoadingPage {
   GtkLabel       *title_label;
   GtkProgressBar *bar;
   GtkLabel       *progress_label;
+
+  AfgWorker      *worker;
 };
 
 G_DEFINE_FINAL_TYPE (AfgLoadingPage, afg_loading_page, GTK_TYPE_BOX)
@@ -23,6 +25,7 @@ G_DEFINE_FINAL_TYPE (AfgLoadingPage, afg_loading_page, GTK_TYPE_BOX)
 static void
 afg_loading_page_dispose (GObject *object)
 {
+  g_clear_object (&AFG_LOADING_PAGE (object)->worker);
   gtk_widget_dispose_template (GTK_WIDGET (object), AFG_TYPE_LOADING_PAGE);
 
   G_OBJECT_CLASS (afg_loading_page_parent_class)->dispose (object);
@@ -45,6 +48,15 @@ static void
 afg_loading_page_init (AfgLoadingPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->worker = afg_worker_new (self);
+}
+
+AfgWorker *
+afg_loading_page_get_worker (AfgLoadingPage *self)
+{
+  g_return_val_if_fail (AFG_IS_LOADING_PAGE (self), NULL);
+
+  return self->worker;
 }
 
 void

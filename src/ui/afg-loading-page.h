@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "afg-loader.h"
+#include "afg-worker.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,9 @@ G_DECLARE_FINAL_TYPE (AfgLoadingPage, afg_loading_page, AFG, LOADING_PAGE, GtkBo
 
 /* The window's page while a profile, a comparison or a job's ranks load:
  * a title, a bar, what the bar counts, and Cancel (win.cancel-load). */
+/* The slot of the profile or comparison the page shows loading: the next
+ * cancels the one before. Its requests' owner is the page, in its window. */
+AfgWorker *afg_loading_page_get_worker (AfgLoadingPage *self);
 void afg_loading_page_begin         (AfgLoadingPage *self,
                                      const char     *title);
 void afg_loading_page_set_title     (AfgLoadingPage *self,

@@ -301,7 +301,7 @@ afg_ranks_section_open (AfgRanksSection *self, GFile *file)
   close_job (self);
   if (path == NULL || !afg_job_folder_is_folder (path))
     return FALSE;
-  afg_worker_cancel (self->window->loading);
+  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
   afg_session_set_file (self->window->session, file);
   gtk_window_set_title (GTK_WINDOW (self->window), name);
   found = afg_job_folder_discover (path, &error);
@@ -327,7 +327,7 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
   tree = afg_merged_tree_build (job->merged, path);
   merged = afg_merged_tree_get_n_added (job->merged);
   g_mutex_unlock (&job->lock);
-  afg_worker_cancel (self->window->loading);
+  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
   job->waiting_first = FALSE;
   afg_session_set_file (self->window->session, job->folder);
   _afg_window_show_profile (self->window, tree, NULL);

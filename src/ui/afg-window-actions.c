@@ -95,7 +95,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
 
-  afg_worker_cancel (self->loading);
+  afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
   afg_ranks_section_cancel_first (self->ranks);
   gtk_stack_set_visible_child_name (self->stack, _afg_window_get_tree (self) ? "graph" : "empty");
   if (_afg_window_get_tree (self) == NULL)

@@ -31,7 +31,7 @@ poll_progress (gpointer owner, gpointer data)
 {
   LoadRequest *req = data;
 
-  afg_loading_page_show_counters (AFG_WINDOW (owner)->loading_page, &req->counters, 1);
+  afg_loading_page_show_counters (owner, &req->counters, 1);
 }
 
 typedef struct {
@@ -76,7 +76,7 @@ load_first_view (gpointer data, GCancellable *cancellable, GError **error)
 static void
 on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  AfgWindow *self = owner;
+  AfgWindow *self = AFG_WINDOW (gtk_widget_get_root (owner));
   LoadRequest *req = data;
   FirstView *view = result;
 
@@ -117,7 +117,7 @@ _afg_window_load (AfgWindow *self, GFile *file)
 
   g_assert (AFG_IS_WINDOW (self));
 
-  afg_worker_cancel (self->loading);
+  afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
   afg_session_set_file (self->session, file);
   g_debug ("loading %s", path ? path : "(no local path)");
   afg_loading_page_begin (self->loading_page, title);
@@ -136,5 +136,5 @@ _afg_window_load (AfgWindow *self, GFile *file)
   req->path = g_steal_pointer (&path);
   req->flags = _afg_window_tree_flags (self);
   req->started = g_get_monotonic_time ();
-  afg_worker_start (self->loading, &load_funcs, req, load_request_free);
+  afg_worker_start (afg_loading_page_get_worker (self->loading_page), &load_funcs, req, load_request_free);
 }

@@ -45,7 +45,6 @@ struct _AfgWindow {
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
-  AfgWorker            *loading;  /* a profile or a comparison */
   AfgExportSection     *export;
   AfgSearchSection     *search;
   GtkFileChooserNative *chooser;

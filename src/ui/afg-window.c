@@ -173,7 +173,6 @@ afg_window_dispose (GObject *object)
 
   g_clear_object (&self->ranks);
   g_clear_object (&self->compare);
-  g_clear_object (&self->loading);
   g_clear_object (&self->export);
   g_clear_object (&self->search);
   g_clear_object (&self->chooser);
@@ -293,7 +292,6 @@ afg_window_init (AfgWindow *self)
 
   self->session = afg_session_new ();
   self->state_line = afg_state_line_new (self);
-  self->loading = afg_worker_new (self);
   self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
