@@ -16,6 +16,7 @@ struct _AfgSession {
   guint             comparing : 1;
   guint             merge_addresses : 1;
   guint             npu_idle : 1;
+  guint             flipped : 1;
   GFile            *job_folder;
   AfgTransformList *transforms;
 };
@@ -34,6 +35,7 @@ enum {
   PROP_NPU_IDLE,
   PROP_JOB_FOLDER,
   PROP_TRANSFORMS,
+  PROP_FLIPPED,
   N_PROPS
 };
 
@@ -137,6 +139,9 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_TRANSFORMS:
       g_value_set_pointer (value, self->transforms);
       break;
+    case PROP_FLIPPED:
+      g_value_set_boolean (value, self->flipped);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -173,6 +178,9 @@ afg_session_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_TRANSFORMS:
       afg_session_set_transforms (self, g_value_get_pointer (value));
       break;
+    case PROP_FLIPPED:
+      afg_session_set_flipped (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -206,6 +214,7 @@ afg_session_class_init (AfgSessionClass *klass)
   properties[PROP_JOB_FOLDER] = g_param_spec_object ("job-folder", NULL, NULL, G_TYPE_FILE, rw);
   /* An AfgTransformList, referenced by the session. */
   properties[PROP_TRANSFORMS] = g_param_spec_pointer ("transforms", NULL, NULL, rw);
+  properties[PROP_FLIPPED] = g_param_spec_boolean ("flipped", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -392,4 +401,21 @@ afg_session_set_transforms (AfgSession *self, AfgTransformList *transforms)
   g_clear_pointer (&self->transforms, afg_transform_list_unref);
   self->transforms = transforms != NULL ? afg_transform_list_ref (transforms) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORMS]);
+}
+
+gboolean
+afg_session_get_flipped (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), FALSE);
+  return self->flipped;
+}
+
+void
+afg_session_set_flipped (AfgSession *self, gboolean flipped)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->flipped == !!flipped)
+    return;
+  self->flipped = !!flipped;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
 }

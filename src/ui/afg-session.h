@@ -38,6 +38,8 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    sidebar), or NULL
  *   transforms       AfgTransformList the call-tree transforms applied to
  *                    the shown file's trees, or NULL
+ *   flipped          gboolean the graphs are drawn as icicles (roots at the
+ *                    top) rather than flames
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
@@ -72,5 +74,8 @@ void              afg_session_set_job_folder      (AfgSession       *self,
 AfgTransformList *afg_session_get_transforms      (AfgSession       *self);
 void              afg_session_set_transforms      (AfgSession       *self,
                                                    AfgTransformList *transforms);
+gboolean          afg_session_get_flipped         (AfgSession       *self);
+void              afg_session_set_flipped         (AfgSession       *self,
+                                                   gboolean          flipped);
 
 G_END_DECLS

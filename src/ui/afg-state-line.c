@@ -233,7 +233,7 @@ build_line (AfgWindow *self)
   append_search (self, line);
   _afg_window_append_state_field (line, "recent", recent);
   _afg_window_append_state_field (line, "exported", exported);
-  _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
+  _afg_window_append_state_field (line, "flipped", afg_session_get_flipped (self->session) ? "1" : "0");
   _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
   afg_compare_section_append_state (self->compare, line, graph);
   afg_step_compare_append_state (self->step_compare, line);

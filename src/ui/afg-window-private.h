@@ -55,8 +55,6 @@ struct _AfgWindow {
   AfgStepCompare       *step_compare;
   AfgTransformsSection *transforms;
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
-
-  guint                 flipped : 1;
 };
 
 /* NULL-safe while the window is disposed. */

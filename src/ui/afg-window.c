@@ -188,6 +188,14 @@ afg_window_dispose (GObject *object)
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
 
+/* The window's "flipped" is the session's, for its action and setting. */
+static void
+on_flipped (AfgWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
+  _afg_window_report_state (self);
+}
+
 static void
 afg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -196,7 +204,7 @@ afg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
   switch (prop_id)
     {
     case PROP_FLIPPED:
-      g_value_set_boolean (value, self->flipped);
+      g_value_set_boolean (value, self->session != NULL && afg_session_get_flipped (self->session));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -211,12 +219,8 @@ afg_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
   switch (prop_id)
     {
     case PROP_FLIPPED:
-      if (self->flipped != g_value_get_boolean (value))
-        {
-          self->flipped = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-          _afg_window_report_state (self);
-        }
+      if (self->session != NULL)
+        afg_session_set_flipped (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -292,6 +296,7 @@ afg_window_init (AfgWindow *self)
 
   self->session = afg_session_new ();
   self->state_line = afg_state_line_new (self);
+  g_signal_connect_object (self->session, "notify::flipped", G_CALLBACK (on_flipped), self, G_CONNECT_SWAPPED);
   self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);

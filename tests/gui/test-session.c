@@ -227,6 +227,24 @@ test_transforms (void)
   g_assert_cmpuint (n_lists, ==, 2);
 }
 
+/* The orientation, off (flames) at first: one notification per change. */
+static void
+test_flipped (void)
+{
+  guint n_flips = 0;
+  guint *flips = &n_flips;
+  g_autoptr(AfgSession) session = afg_session_new ();
+
+  watch (session, "flipped", flips);
+  g_assert_false (afg_session_get_flipped (session));
+  afg_session_set_flipped (session, TRUE);
+  afg_session_set_flipped (session, TRUE);
+  g_assert_true (afg_session_get_flipped (session));
+  g_assert_cmpuint (n_flips, ==, 1);
+  g_object_set (session, "flipped", FALSE, NULL);
+  g_assert_cmpuint (n_flips, ==, 2);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -240,5 +258,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/setting-names", test_setting_names);
   g_test_add_func ("/session/job-folder", test_job_folder);
   g_test_add_func ("/session/transforms", test_transforms);
+  g_test_add_func ("/session/flipped", test_flipped);
   return g_test_run ();
 }
