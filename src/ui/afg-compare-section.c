@@ -78,9 +78,9 @@ load_side (gpointer data)
 /* In a worker: the diff of @a and @b and its first layout; FALSE when
  * cancelled. Its frames weigh @weight (a total column) where both sides
  * have it, as `--diff --weight` does, else host time. */
-static gboolean
-make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
-           AfgDiffShape **shape, AfgFlameLayout **layout)
+gboolean
+_afg_window_compare_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
+                               AfgDiffShape **shape, AfgFlameLayout **layout)
 {
   if (!afg_tree_has_column (a, weight) || !afg_tree_has_column (b, weight))
     weight = AFG_COLUMN_TOTAL_NS;
@@ -90,17 +90,6 @@ make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancell
   *layout = afg_flame_layout_new (afg_diff_shape_get_tree (*shape, AFG_DIFF_SIDE_B),
                                   AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   return TRUE;
-}
-
-/* make_diff() as @task's result (TRUE, or cancelled). */
-void
-_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title, AfgColumn weight,
-                                 GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
-{
-  if (make_diff (a, b, title, weight, cancellable, shape, layout))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
 }
 
 /* Both DBs at once, one per core, then their diff and its first layout:
@@ -122,8 +111,8 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
         g_propagate_error (error, g_steal_pointer (&job->sides[s].error));
         return NULL;
       }
-  if (!make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight, cancellable,
-                  &job->shape, &job->layout))
+  if (!_afg_window_compare_make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight,
+                                      cancellable, &job->shape, &job->layout))
     {
       /* The shape is built unless cancelled. */
       g_cancellable_set_error_if_cancelled (cancellable, error);

@@ -117,8 +117,10 @@ void _afg_window_append_state_field    (GString        *line,
                                         const char     *value);
 
 /* afg-compare-section.c, for the step ranges compared */
-void     _afg_window_compare_return_diff   (GTask          *task,
-                                            AfgTree        *a,
+/* In a worker: the diff of @a and @b and its first layout; FALSE when
+ * cancelled. Its frames weigh @weight (a total column) where both sides
+ * have it, as `--diff --weight` does, else host time. */
+gboolean _afg_window_compare_make_diff     (AfgTree        *a,
                                             AfgTree        *b,
                                             const char     *title,
                                             AfgColumn       weight,
