@@ -16,6 +16,9 @@ struct _AfgSession {
   guint             comparing : 1;
   guint             merge_addresses : 1;
   guint             npu_idle : 1;
+  guint             flipped : 1;
+  GFile            *job_folder;
+  AfgTransformList *transforms;
 };
 
 G_DEFINE_FINAL_TYPE (AfgSession, afg_session, G_TYPE_OBJECT)
@@ -30,6 +33,9 @@ enum {
   PROP_COLUMN,
   PROP_MERGE_ADDRESSES,
   PROP_NPU_IDLE,
+  PROP_JOB_FOLDER,
+  PROP_TRANSFORMS,
+  PROP_FLIPPED,
   N_PROPS
 };
 
@@ -90,6 +96,8 @@ afg_session_finalize (GObject *object)
   AfgSession *self = AFG_SESSION (object);
 
   g_clear_object (&self->file);
+  g_clear_object (&self->job_folder);
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
   g_clear_pointer (&self->tree, afg_tree_unref);
   G_OBJECT_CLASS (afg_session_parent_class)->finalize (object);
 }
@@ -125,6 +133,15 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_NPU_IDLE:
       g_value_set_boolean (value, self->npu_idle);
       break;
+    case PROP_JOB_FOLDER:
+      g_value_set_object (value, self->job_folder);
+      break;
+    case PROP_TRANSFORMS:
+      g_value_set_pointer (value, self->transforms);
+      break;
+    case PROP_FLIPPED:
+      g_value_set_boolean (value, self->flipped);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -154,6 +171,15 @@ afg_session_set_property (GObject *object, guint prop_id, const GValue *value, G
       break;
     case PROP_NPU_IDLE:
       afg_session_set_npu_idle (self, g_value_get_boolean (value));
+      break;
+    case PROP_JOB_FOLDER:
+      afg_session_set_job_folder (self, g_value_get_object (value));
+      break;
+    case PROP_TRANSFORMS:
+      afg_session_set_transforms (self, g_value_get_pointer (value));
+      break;
+    case PROP_FLIPPED:
+      afg_session_set_flipped (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -185,6 +211,10 @@ afg_session_class_init (AfgSessionClass *klass)
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MERGE_ADDRESSES] = g_param_spec_boolean ("merge-addresses", NULL, NULL, TRUE, rw);
   properties[PROP_NPU_IDLE] = g_param_spec_boolean ("npu-idle", NULL, NULL, FALSE, rw);
+  properties[PROP_JOB_FOLDER] = g_param_spec_object ("job-folder", NULL, NULL, G_TYPE_FILE, rw);
+  /* An AfgTransformList, referenced by the session. */
+  properties[PROP_TRANSFORMS] = g_param_spec_pointer ("transforms", NULL, NULL, rw);
+  properties[PROP_FLIPPED] = g_param_spec_boolean ("flipped", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -338,4 +368,54 @@ afg_session_set_npu_idle (AfgSession *self, gboolean npu_idle)
     return;
   self->npu_idle = !!npu_idle;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NPU_IDLE]);
+}
+
+GFile *
+afg_session_get_job_folder (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->job_folder;
+}
+
+void
+afg_session_set_job_folder (AfgSession *self, GFile *folder)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (g_set_object (&self->job_folder, folder))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB_FOLDER]);
+}
+
+AfgTransformList *
+afg_session_get_transforms (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->transforms;
+}
+
+void
+afg_session_set_transforms (AfgSession *self, AfgTransformList *transforms)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->transforms == transforms)
+    return;
+  g_clear_pointer (&self->transforms, afg_transform_list_unref);
+  self->transforms = transforms != NULL ? afg_transform_list_ref (transforms) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORMS]);
+}
+
+gboolean
+afg_session_get_flipped (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), FALSE);
+  return self->flipped;
+}
+
+void
+afg_session_set_flipped (AfgSession *self, gboolean flipped)
+{
+  g_return_if_fail (AFG_IS_SESSION (self));
+  if (self->flipped == !!flipped)
+    return;
+  self->flipped = !!flipped;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
 }

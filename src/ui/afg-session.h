@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "afg-transform-list.h"
 #include "afg-tree.h"
 #include "afg-writers.h"
 
@@ -33,6 +34,12 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    comparison is shown, else host time
  *   merge-addresses  gboolean trees are built with AFG_TREE_MERGE_ADDRESSES
  *   npu-idle         gboolean trees cover only the instants the NPU is idle
+ *   job-folder       GFile    the job folder open (its ranks in the
+ *                    sidebar), or NULL
+ *   transforms       AfgTransformList the call-tree transforms applied to
+ *                    the shown file's trees, or NULL
+ *   flipped          gboolean the graphs are drawn as icicles (roots at the
+ *                    top) rather than flames
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
@@ -61,5 +68,14 @@ AfgTreeFlags      afg_session_get_tree_flags      (AfgSession       *self);
 gboolean          afg_session_get_npu_idle        (AfgSession       *self);
 void              afg_session_set_npu_idle        (AfgSession       *self,
                                                    gboolean          npu_idle);
+GFile            *afg_session_get_job_folder      (AfgSession       *self);
+void              afg_session_set_job_folder      (AfgSession       *self,
+                                                   GFile            *folder);
+AfgTransformList *afg_session_get_transforms      (AfgSession       *self);
+void              afg_session_set_transforms      (AfgSession       *self,
+                                                   AfgTransformList *transforms);
+gboolean          afg_session_get_flipped         (AfgSession       *self);
+void              afg_session_set_flipped         (AfgSession       *self,
+                                                   gboolean          flipped);
 
 G_END_DECLS

@@ -25,15 +25,14 @@ struct _AfgStepCompare {
   AfgWindow     *window;   /* borrowed: it owns this */
   AfgScope       a;
   gboolean       picking;  /* A chosen, waiting for B's pick */
-  GCancellable  *cancellable;
+  AfgWorker     *worker;   /* the diff being built */
   GtkMenuButton *button;   /* borrowed: in the steps bar */
 };
 
 G_DEFINE_FINAL_TYPE (AfgStepCompare, afg_step_compare, G_TYPE_OBJECT)
 
+/* The request, and its result once built. */
 typedef struct {
-  GWeakRef        compare;
-  GCancellable   *cancellable;
   AfgDocument    *document;
   AfgScope        scopes[2];
   AfgTreeFlags    flags;
@@ -46,8 +45,6 @@ typedef struct {
 static void
 job_free (Job *job)
 {
-  g_weak_ref_clear (&job->compare);
-  g_clear_object (&job->cancellable);
   g_clear_pointer (&job->document, afg_document_unref);
   g_clear_pointer (&job->shape, afg_diff_shape_unref);
   g_clear_pointer (&job->layout, afg_flame_layout_free);
@@ -128,21 +125,22 @@ set_picking (AfgStepCompare *self, gboolean picking)
   sync_mark (self);
 }
 
-static void
-compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gpointer
+compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Job *job = data;
-  GError *error = NULL;
-  g_autoptr(AfgTree) a = afg_tree_build (job->document, &job->scopes[0], job->flags, cancellable, &error);
-  g_autoptr(AfgTree) b = a ? afg_tree_build (job->document, &job->scopes[1], job->flags, cancellable, &error) : NULL;
+  g_autoptr(AfgTree) a = afg_tree_build (job->document, &job->scopes[0], job->flags, cancellable, error);
+  g_autoptr(AfgTree) b = a ? afg_tree_build (job->document, &job->scopes[1], job->flags, cancellable, error) : NULL;
 
   if (b == NULL)
+    return NULL;
+  if (!_afg_window_compare_make_diff (a, b, afg_document_get_source_path (job->document), job->weight,
+                                      cancellable, &job->shape, &job->layout))
     {
-      g_task_return_error (task, error);
-      return;
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
     }
-  _afg_window_compare_return_diff (task, a, b, afg_document_get_source_path (job->document), job->weight,
-                                   cancellable, &job->shape, &job->layout);
+  return job;
 }
 
 /* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s) · 310 frames, threads merged" */
@@ -161,17 +159,14 @@ update_status (AfgStepCompare *self, AfgDiffShape *shape)
 }
 
 static void
-on_compared (GObject *source, GAsyncResult *result, gpointer data)
+on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgStepCompare) self = g_weak_ref_get (&job->compare);
+  AfgStepCompare *self = owner;
+  Job *job = data;
 
-  g_task_propagate_boolean (G_TASK (result), &error);
-  if (self == NULL || self->window == NULL || self->cancellable != job->cancellable
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("dropped a cancelled or stale step comparison");
-  else if (error != NULL)
+  if (self->window == NULL)
+    g_debug ("dropped a step comparison of a window gone");
+  else if (result == NULL)
     _afg_window_show_notice (self->window, error->message, FALSE);
   else
     {
@@ -182,23 +177,24 @@ on_compared (GObject *source, GAsyncResult *result, gpointer data)
     }
 }
 
+static const AfgWorkerFuncs compare_funcs = {
+  .name = "afg-step-compare",
+  .run = compare_in_thread,
+  .done = on_compared,
+};
+
 static void
 cancel_job (AfgStepCompare *self)
 {
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  if (self->worker != NULL)
+    afg_worker_cancel (self->worker);
 }
 
 static void
 start_job (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
 {
-  g_autoptr(GTask) task = NULL;
   Job *job = g_new0 (Job, 1);
 
-  cancel_job (self);
-  self->cancellable = g_cancellable_new ();
-  g_weak_ref_init (&job->compare, self);
-  job->cancellable = g_object_ref (self->cancellable);
   job->document = afg_document_ref (document);
   job->scopes[0] = self->a;
   job->scopes[1] = *b;
@@ -206,9 +202,7 @@ start_job (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
   /* The window's own scoped trees' flags (AfgStepsBar's). */
   job->flags = _afg_window_tree_flags (self->window) | AFG_TREE_DURATIONS;
   job->weight = afg_weight_get_total_column (afg_session_get_weight (self->window->session));
-  task = g_task_new (NULL, self->cancellable, on_compared, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compare_in_thread);
+  afg_worker_start (self->worker, &compare_funcs, job, (GDestroyNotify) job_free);
 }
 
 gboolean
@@ -433,7 +427,7 @@ afg_step_compare_dispose (GObject *object)
 {
   AfgStepCompare *self = AFG_STEP_COMPARE (object);
 
-  cancel_job (self);
+  g_clear_object (&self->worker);
   self->window = NULL;
   G_OBJECT_CLASS (afg_step_compare_parent_class)->dispose (object);
 }
@@ -447,6 +441,7 @@ afg_step_compare_class_init (AfgStepCompareClass *klass)
 static void
 afg_step_compare_init (AfgStepCompare *self)
 {
+  self->worker = afg_worker_new (self);
 }
 
 /* The strip's gestures come before its own drag, which then picks the

@@ -63,7 +63,7 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 export_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  _afg_window_export (AFG_WINDOW (widget));
+  afg_export_section_export (AFG_WINDOW (widget)->export);
 }
 
 static void
@@ -95,8 +95,8 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
 
-  g_cancellable_cancel (self->load_cancellable);
-  _afg_window_ranks_cancel_first (self);
+  afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
+  afg_ranks_section_cancel_first (self->ranks);
   gtk_stack_set_visible_child_name (self->stack, _afg_window_get_tree (self) ? "graph" : "empty");
   if (_afg_window_get_tree (self) == NULL)
     {
@@ -111,7 +111,7 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
       afg_session_set_file (self->session, shown);
       gtk_window_set_title (GTK_WINDOW (self), title);
       if (_afg_window_is_comparing (self))
-        _afg_window_compare_show_title (self);
+        afg_compare_section_show_title (self->compare);
     }
   _afg_window_update_actions (self);
 }
@@ -120,7 +120,7 @@ static void
 open_exported_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   AfgWindow *self = AFG_WINDOW (widget);
-  g_autofree char *uri = g_file_get_uri (self->exported);
+  g_autofree char *uri = g_file_get_uri (afg_export_section_get_exported (self->export));
 
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
@@ -128,7 +128,7 @@ open_exported_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 dismiss_notice_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  gtk_revealer_set_reveal_child (AFG_WINDOW (widget)->notice_revealer, FALSE);
+  afg_notice_bar_dismiss (AFG_WINDOW (widget)->notice_bar);
 }
 
 void
@@ -136,7 +136,7 @@ _afg_window_class_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
-  _afg_window_class_install_compare (widget_class);
+  afg_compare_section_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);
@@ -163,10 +163,11 @@ _afg_window_update_actions (AfgWindow *self)
                                  graph && afg_flame_view_is_zoomed (self->flame_view));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", graph);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", g_strcmp0 (page, "loading") == 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported", self->exported != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-exported",
+                                 afg_export_section_get_exported (self->export) != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph && !_afg_window_is_comparing (self));
   afg_weight_menu_update (self->weight_menu, graph && _afg_window_get_tree (self) != NULL, _afg_window_weight_shown (self));
-  _afg_window_transforms_update_actions (self);
+  afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
 }

@@ -13,12 +13,6 @@
 
 #define ACTION_NAME "merge-addresses"
 
-AfgTreeFlags
-_afg_window_tree_flags (AfgWindow *self)
-{
-  return self->session ? afg_session_get_tree_flags (self->session) : AFG_TREE_MERGE_ADDRESSES;
-}
-
 static gboolean
 is_merged (AfgTree *tree)
 {
@@ -33,7 +27,7 @@ source_file (AfgDiffShape *shape, AfgDiffSide side)
   return g_file_new_for_path (afg_document_get_source_path (document));
 }
 
-/* A load under way reads the setting when its tree is built. */
+/* A load under way follows the setting once its tree shows. */
 static void
 on_state_changed (AfgWindow *self)
 {
@@ -46,11 +40,11 @@ on_state_changed (AfgWindow *self)
       g_autoptr(GFile) b = source_file (shape, AFG_DIFF_SIDE_B);
 
       if (is_merged (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)) != merge)
-        _afg_window_compare (self, a, b);
+        afg_compare_section_compare (self->compare, a, b);
     }
   /* "All ranks" merges addresses whatever the setting: no two ranks'
    * processes share addresses (afg-merged-tree.h). */
-  else if (_afg_window_get_tree (self) != NULL && is_merged (_afg_window_get_tree (self)) != merge && !_afg_window_ranks_showing_all (self))
+  else if (_afg_window_get_tree (self) != NULL && is_merged (_afg_window_get_tree (self)) != merge && !afg_ranks_section_showing_all (self->ranks))
     afg_steps_bar_rebuild (self->steps_bar);
   _afg_window_report_state (self);
 }

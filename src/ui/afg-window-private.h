@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-compare-section.h"
 #include "afg-diff-view.h"
-#include "afg-rank-sidebar.h"
+#include "afg-error-page.h"
+#include "afg-export-section.h"
+#include "afg-ranks-section.h"
 #include "afg-flame-view.h"
 #include "afg-functions-pane.h"
 #include "afg-step-compare.h"
 #include "afg-steps-bar.h"
+#include "afg-transforms-section.h"
 #include "afg-weight-menu.h"
 #include "afg-loader.h"
+#include "afg-loading-page.h"
+#include "afg-notice-bar.h"
+#include "afg-search-section.h"
 #include "afg-session.h"
+#include "afg-start-page.h"
+#include "afg-state-line.h"
 #include "afg-window.h"
+#include "afg-worker.h"
 
 G_BEGIN_DECLS
 
@@ -21,17 +31,11 @@ struct _AfgWindow {
   GtkDropDown          *thread_dropdown;
   GtkSearchEntry       *search_entry;
   GtkLabel             *match_label;
-  GtkRevealer          *notice_revealer;
-  GtkLabel             *notice_label;
-  GtkWidget            *notice_button;
+  AfgNoticeBar         *notice_bar;
   GtkStack             *stack;
-  GtkWidget            *recent_heading;
-  GtkListBox           *recent_list;
-  GtkLabel             *loading_title;
-  GtkProgressBar       *loading_bar;
-  GtkLabel             *loading_label;
-  GtkLabel             *error_label;
-  GtkLabel             *hint_label;
+  AfgStartPage         *start_page;
+  AfgLoadingPage       *loading_page;
+  AfgErrorPage         *error_page;
   AfgFlameView         *flame_view;
   GtkLabel             *selection_label;
   GtkLabel             *status_label;
@@ -41,20 +45,16 @@ struct _AfgWindow {
 
   /* Owned */
   AfgSession           *session;  /* what the window shows: file, tree, weight */
-  GCancellable         *load_cancellable;
-  GCancellable         *export_cancellable;
-  GFile                *exported;
+  AfgExportSection     *export;
+  AfgSearchSection     *search;
   GtkFileChooserNative *chooser;
   AfgDiffView          *diff_view;
-  char                 *state_line;  /* the last one printed for AFG_TEST_STATE */
-  guint                 n_recent;
-  AfgRankSidebar       *rank_sidebar;  /* afg-window-ranks.c */
-  struct _AfgWindowJob *job;           /* the job folder open, or NULL */
+  AfgStateLine         *state_line;
+  AfgRanksSection      *ranks;         /* a job folder's */
+  AfgCompareSection    *compare;       /* two profiles' diff */
   AfgStepCompare       *step_compare;
-  struct _AfgWindowTransforms *transforms; /* afg-window-transforms.c */
+  AfgTransformsSection *transforms;
   struct _AfgWindowChart *chart;       /* afg-window-chart.c */
-
-  guint                 flipped : 1;
 };
 
 /* NULL-safe while the window is disposed. */
@@ -70,9 +70,29 @@ _afg_window_get_file (AfgWindow *self)
   return self->session ? afg_session_get_file (self->session) : NULL;
 }
 
+/* A no-op once the window is disposed. */
+static inline void
+_afg_window_report_state (AfgWindow *self)
+{
+  if (self->state_line != NULL)
+    afg_state_line_report (self->state_line);
+}
+
+/* AFG_TREE_MERGE_ADDRESSES while "Merge Address Variants" is on. */
+static inline AfgTreeFlags
+_afg_window_tree_flags (AfgWindow *self)
+{
+  return self->session ? afg_session_get_tree_flags (self->session) : AFG_TREE_MERGE_ADDRESSES;
+}
+
+static inline gboolean
+_afg_window_is_comparing (AfgWindow *self)
+{
+  return self->session != NULL && afg_session_get_comparing (self->session);
+}
+
 void _afg_window_class_install_actions (GtkWidgetClass *widget_class);
 void _afg_window_update_actions        (AfgWindow      *self);
-void _afg_window_report_state          (AfgWindow      *self);
 void _afg_window_escape                (AfgWindow      *self);
 void _afg_window_show_notice           (AfgWindow      *self,
                                         const char     *message,
@@ -84,7 +104,6 @@ void _afg_window_show_error            (AfgWindow      *self,
                                         const GError   *error);
 void _afg_window_load                  (AfgWindow      *self,
                                         GFile          *file);
-void _afg_window_export                (AfgWindow      *self);
 /* Opens @file here, or in a window of its own while a diff is shown. */
 void _afg_window_open_beside           (AfgWindow      *self,
                                         GFile          *file);
@@ -93,24 +112,15 @@ void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
                                         const char     *name,
                                         const char     *pattern);
-void _afg_window_show_progress         (AfgWindow      *self,
-                                        AfgLoadPhase    phase,
-                                        guint64         rows,
-                                        guint64         total);
 void _afg_window_append_state_field    (GString        *line,
                                         const char     *key,
                                         const char     *value);
 
-/* afg-window-compare.c */
-void     _afg_window_class_install_compare (GtkWidgetClass *widget_class);
-void     _afg_window_compare_init          (AfgWindow      *self);
-void     _afg_window_compare               (AfgWindow      *self,
-                                            GFile          *a,
-                                            GFile          *b);
-gboolean _afg_window_is_comparing          (AfgWindow      *self);
-gboolean _afg_window_compare_stop          (AfgWindow      *self);
-void     _afg_window_compare_return_diff   (GTask          *task,
-                                            AfgTree        *a,
+/* afg-compare-section.c, for the step ranges compared */
+/* In a worker: the diff of @a and @b and its first layout; FALSE when
+ * cancelled. Its frames weigh @weight (a total column) where both sides
+ * have it, as `--diff --weight` does, else host time. */
+gboolean _afg_window_compare_make_diff     (AfgTree        *a,
                                             AfgTree        *b,
                                             const char     *title,
                                             AfgColumn       weight,
@@ -120,15 +130,12 @@ void     _afg_window_compare_return_diff   (GTask          *task,
 void     _afg_window_compare_show_diff     (AfgWindow      *self,
                                             AfgDiffShape   *shape,
                                             AfgFlameLayout *layout);
-void     _afg_window_compare_show_title    (AfgWindow      *self);
-void     _afg_window_compare_append_state  (AfgWindow      *self,
-                                            GString        *line,
-                                            gboolean        graph);
+/* A comparison of two files or ranks ends on A alone; FALSE when none is
+ * shown. */
+gboolean _afg_window_compare_stop          (AfgWindow      *self);
 
 /* afg-window-merge.c */
 void         _afg_window_merge_init  (AfgWindow *self);
-/* AFG_TREE_MERGE_ADDRESSES while "Merge Address Variants" is on. */
-AfgTreeFlags _afg_window_tree_flags  (AfgWindow *self);
 
 /* afg-window-steps.c */
 void     _afg_window_steps_init          (AfgWindow       *self);
@@ -136,45 +143,14 @@ void     _afg_window_steps_init          (AfgWindow       *self);
 void     _afg_window_steps_show          (AfgWindow       *self);
 void     _afg_window_steps_hide          (AfgWindow       *self);
 
-/* afg-window-search.c */
-void     _afg_window_search_init         (AfgWindow       *self);
-void     _afg_window_search_class_init   (GtkWidgetClass  *widget_class);
-/* "3 of 17 matches · 12.5%" once a step went to the third. */
-void     _afg_window_update_match_label  (AfgWindow       *self);
-
-/* afg-window-transforms.c */
-typedef struct _AfgWindowTransforms AfgWindowTransforms;
-void     _afg_window_transforms_class_init     (GtkWidgetClass *widget_class);
-void     _afg_window_transforms_init           (AfgWindow      *self);
-void     _afg_window_transforms_dispose        (AfgWindow      *self);
-gboolean _afg_window_transforms_escape         (AfgWindow      *self);
-void     _afg_window_transforms_update_actions (AfgWindow      *self);
-void     _afg_window_transforms_append_state   (AfgWindow      *self,
-                                                GString        *line);
 /* Shows @tree, a scope of the document on screen, as a pick does. */
 void     _afg_window_steps_show_tree     (AfgWindow       *self,
                                           AfgTree         *tree);
 
-/* afg-window-ranks.c */
-typedef struct _AfgWindowJob AfgWindowJob;
-void     _afg_window_ranks_init          (AfgWindow       *self);
-void     _afg_window_ranks_class_init    (GtkWidgetClass  *widget_class);
-void     _afg_window_ranks_dispose       (AfgWindow       *self);
-gboolean _afg_window_ranks_open          (AfgWindow       *self,
-                                          GFile           *file);
-void     _afg_window_ranks_cancel_first  (AfgWindow       *self);
-gboolean _afg_window_ranks_showing_all   (AfgWindow       *self);
-char    *_afg_window_ranks_title         (AfgWindow       *self);
 /* The name a window's title gives what it shows: the job's folder, or
  * else @name (the DB's). */
 char    *_afg_window_title_name          (AfgWindow       *self,
                                           const char      *name);
-void     _afg_window_ranks_append_state  (AfgWindow       *self,
-                                          GString         *line);
-void     _afg_window_ranks_append_explain (AfgWindow      *self,
-                                          GString         *line);
-void     _afg_window_ranks_diff_shown    (AfgWindow       *self,
-                                          AfgDiffShape    *shape);
 
 /* afg-window-chart.c */
 typedef struct _AfgWindowChart AfgWindowChart;

@@ -69,7 +69,6 @@ show_scoped_tree (AfgWindow *self, AfgTree *tree)
   g_autofree char *search = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
   afg_session_set_tree (self->session, tree);
-  g_clear_object (&self->exported);
   /* The view keeps its weight: the layout it builds is in that column. */
   afg_flame_view_set_tree (self->flame_view, tree);
   afg_flame_view_set_search (self->flame_view, search);

@@ -12,11 +12,6 @@
 #include "afg-settings.h"
 #include "afg-window-private.h"
 
-#define N_RECENT 5
-/* Only what this app loaded as a profile: GTK's file chooser adds every
- * file it saves (an exported page) to the same recent list. */
-#define RECENT_GROUP "ascend-pytorch-profiler"
-
 G_DEFINE_FINAL_TYPE (AfgWindow, afg_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -27,39 +22,12 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-void
-_afg_window_update_match_label (AfgWindow *self)
-{
-  AfgFlameSearchResult result;
-  g_autofree char *percent = NULL;
-  g_autofree char *text = NULL;
-
-  if (!afg_flame_view_get_search_result (self->flame_view, &result))
-    {
-      gtk_label_set_text (self->match_label, "");
-      _afg_window_report_state (self);
-      return;
-    }
-  percent = afg_format_percent (result.matched_ns, result.view_ns);
-  if (result.n_matches == 0)
-    text = g_strdup (_("No matches"));
-  else if (afg_flame_view_get_match (self->flame_view) > 0)
-    /* TRANSLATORS: "3 of 17 matches · 12.5%": F3 went to the third */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u match · %s", "%u of %u matches · %s",
-                                         result.n_matches),
-                            afg_flame_view_get_match (self->flame_view), result.n_matches, percent);
-  else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
-                                         result.n_matches), result.n_matches, percent);
-  gtk_label_set_text (self->match_label, text);
-  _afg_window_report_state (self);
-}
-
 static void
 on_search_changed (AfgWindow *self, GtkSearchEntry *entry)
 {
   afg_flame_view_set_search (self->flame_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
-  _afg_window_update_match_label (self);
+  if (self->search != NULL)
+    afg_search_section_update_match_label (self->search);
 }
 
 /* Two step ranges go back to A's range, two files or two ranks to A
@@ -80,7 +48,7 @@ _afg_window_escape (AfgWindow *self)
       gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
     }
   else if (afg_flame_view_is_zoomed (self->flame_view)
-           || (!_afg_window_transforms_escape (self) && !stop_comparing (self)
+           || (!afg_transforms_section_escape (self->transforms) && !stop_comparing (self)
                && !afg_steps_bar_escape (self->steps_bar)))
     afg_flame_view_reset_zoom (self->flame_view);
 }
@@ -106,7 +74,8 @@ on_stop_search (AfgWindow *self, GtkSearchEntry *entry)
 static void
 on_zoom_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
-  _afg_window_update_match_label (self);
+  if (self->search != NULL)
+    afg_search_section_update_match_label (self->search);
   _afg_window_update_actions (self);
 }
 
@@ -138,7 +107,8 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
                               afg_tree_get_node_title (_afg_window_get_tree (self), node), total, percent);
       gtk_label_set_text (self->selection_label, text);
     }
-  _afg_window_transforms_update_actions (self);
+  if (self->transforms != NULL)
+    afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
 }
 
@@ -180,65 +150,9 @@ on_thread_selected (AfgWindow *self, GParamSpec *pspec, GtkDropDown *dropdown)
 }
 
 static void
-on_recent_activated (AfgWindow *self, GtkListBoxRow *row, GtkListBox *list)
+on_start_page_open (AfgWindow *self, GFile *file, AfgStartPage *page)
 {
-  GFile *file = g_object_get_data (G_OBJECT (row), "file");
-
   afg_window_open (self, file);
-}
-
-static GtkWidget *
-recent_row_new (GtkRecentInfo *info)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
-  g_autofree char *dir = g_file_get_path (file);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *name = gtk_label_new (gtk_recent_info_get_display_name (info));
-  GtkWidget *location = gtk_label_new (dir);
-
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_xalign (GTK_LABEL (location), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (location), PANGO_ELLIPSIZE_START);
-  gtk_widget_add_css_class (location, "dim-label");
-  gtk_widget_add_css_class (location, "caption");
-  gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), location);
-  g_object_set (box, "margin-top", 6, "margin-bottom", 6, "margin-start", 12, "margin-end", 12, NULL);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data_full (G_OBJECT (row), "file", g_steal_pointer (&file), g_object_unref);
-  return row;
-}
-
-static int
-compare_recent (gconstpointer a, gconstpointer b)
-{
-  return g_date_time_compare (gtk_recent_info_get_modified ((GtkRecentInfo *) b),
-                              gtk_recent_info_get_modified ((GtkRecentInfo *) a));
-}
-
-static void
-populate_recent (AfgWindow *self)
-{
-  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint shown = 0;
-
-  items = g_list_sort (items, compare_recent);
-  for (GList *l = items; l != NULL && shown < N_RECENT; l = l->next)
-    if (gtk_recent_info_has_group (l->data, RECENT_GROUP) && gtk_recent_info_exists (l->data))
-      {
-        gtk_list_box_append (self->recent_list, recent_row_new (l->data));
-        shown++;
-      }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-  gtk_widget_set_visible (self->recent_heading, shown > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
-  self->n_recent = shown;
-  /* Enter on the start page reopens the last profile. */
-  if (shown > 0)
-    gtk_window_set_focus (GTK_WINDOW (self),
-                          GTK_WIDGET (gtk_list_box_get_row_at_index (self->recent_list, 0)));
-  _afg_window_report_state (self);
 }
 
 static gboolean
@@ -257,23 +171,29 @@ afg_window_dispose (GObject *object)
 {
   AfgWindow *self = AFG_WINDOW (object);
 
-  g_cancellable_cancel (self->load_cancellable);
-  g_cancellable_cancel (self->export_cancellable);
-  _afg_window_ranks_dispose (self);
-  g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->export_cancellable);
-  g_clear_object (&self->exported);
+  g_clear_object (&self->ranks);
+  g_clear_object (&self->compare);
+  g_clear_object (&self->export);
+  g_clear_object (&self->search);
   g_clear_object (&self->chooser);
   if (self->steps_bar != NULL)
     afg_steps_bar_cancel (self->steps_bar);
   g_clear_object (&self->step_compare);
   _afg_window_chart_dispose (self);
-  _afg_window_transforms_dispose (self);
+  g_clear_object (&self->transforms);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->state_line, g_free);
+  g_clear_object (&self->state_line);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_WINDOW);
   g_clear_pointer (&self->diff_view, afg_diff_view_free);
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
+}
+
+/* The window's "flipped" is the session's, for its action and setting. */
+static void
+on_flipped (AfgWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
+  _afg_window_report_state (self);
 }
 
 static void
@@ -284,7 +204,7 @@ afg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
   switch (prop_id)
     {
     case PROP_FLIPPED:
-      g_value_set_boolean (value, self->flipped);
+      g_value_set_boolean (value, self->session != NULL && afg_session_get_flipped (self->session));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -299,12 +219,8 @@ afg_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
   switch (prop_id)
     {
     case PROP_FLIPPED:
-      if (self->flipped != g_value_get_boolean (value))
-        {
-          self->flipped = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-          _afg_window_report_state (self);
-        }
+      if (self->session != NULL)
+        afg_session_set_flipped (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -329,6 +245,10 @@ afg_window_class_init (AfgWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (AFG_TYPE_FLAME_VIEW);
+  g_type_ensure (AFG_TYPE_NOTICE_BAR);
+  g_type_ensure (AFG_TYPE_START_PAGE);
+  g_type_ensure (AFG_TYPE_LOADING_PAGE);
+  g_type_ensure (AFG_TYPE_ERROR_PAGE);
   g_type_ensure (AFG_TYPE_WEIGHT_MENU);
   g_type_ensure (AFG_TYPE_STEPS_BAR);
   g_type_ensure (AFG_TYPE_FUNCTIONS_PANE);
@@ -337,17 +257,11 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, match_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_revealer);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_button);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, recent_heading);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, recent_list);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_title);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_bar);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, start_page);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
@@ -358,7 +272,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_start_page_open);
   gtk_widget_class_bind_template_callback (widget_class, on_node_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_hover_changed);
@@ -370,9 +284,9 @@ afg_window_class_init (AfgWindowClass *klass)
   /* Past the outermost zoom, BackSpace goes one level further: out of
    * the comparison. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "win.stop-comparing", NULL);
-  _afg_window_ranks_class_init (widget_class);
-  _afg_window_transforms_class_init (widget_class);
-  _afg_window_search_class_init (widget_class);
+  afg_ranks_section_install_actions (widget_class);
+  afg_transforms_section_install_actions (widget_class);
+  afg_search_section_install_actions (widget_class);
 }
 
 static void
@@ -381,13 +295,16 @@ afg_window_init (AfgWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   self->session = afg_session_new ();
+  self->state_line = afg_state_line_new (self);
+  g_signal_connect_object (self->session, "notify::flipped", G_CALLBACK (on_flipped), self, G_CONNECT_SWAPPED);
+  self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   _afg_window_weight_init (self);
-  _afg_window_compare_init (self);
+  self->compare = afg_compare_section_new (self);
   _afg_window_merge_init (self);
   _afg_window_steps_init (self);
-  _afg_window_transforms_init (self);
-  _afg_window_ranks_init (self);
+  self->transforms = afg_transforms_section_new (self);
+  self->ranks = afg_ranks_section_new (self);
   afg_functions_pane_bind (self->functions_pane, self->session, self->flame_view, self->diff_view, self->steps_bar,
                            self->search_entry);
   afg_functions_pane_add_actions (self->functions_pane, G_ACTION_MAP (self));
@@ -395,11 +312,12 @@ afg_window_init (AfgWindow *self)
                            G_CONNECT_SWAPPED);
   _afg_window_chart_init (self);
   self->step_compare = afg_step_compare_new (self);
-  _afg_window_search_init (self);
+  self->search = afg_search_section_new (self);
   gtk_window_set_title (GTK_WINDOW (self), _("Ascend Flame Graph"));
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
-  populate_recent (self);
+  afg_start_page_populate (self->start_page);
+  _afg_window_report_state (self);
   afg_settings_bind_window (GTK_WINDOW (self));
   _afg_window_update_actions (self);
 }
@@ -409,9 +327,7 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 {
   g_assert (AFG_IS_WINDOW (self));
 
-  gtk_label_set_text (self->notice_label, message);
-  gtk_widget_set_visible (self->notice_button, can_open);
-  gtk_revealer_set_reveal_child (self->notice_revealer, TRUE);
+  afg_notice_bar_show (self->notice_bar, message, can_open);
   _afg_window_update_actions (self);
 }
 
@@ -497,9 +413,11 @@ _afg_window_update_status (AfgWindow *self)
 char *
 _afg_window_title_name (AfgWindow *self, const char *name)
 {
-  char *job = _afg_window_ranks_title (self);
+  GFile *folder = afg_window_get_job_folder (self);
 
-  return job != NULL ? job : g_strdup (name);
+  /* A job's window is named after its folder whichever rank it shows:
+   * the rank read first is chance. */
+  return folder != NULL ? g_file_get_basename (folder) : g_strdup (name);
 }
 
 /* A rank picked in a job's sidebar is not a profile opened: the job's
@@ -510,22 +428,8 @@ add_recent (AfgWindow *self, AfgTree *profile)
   GFile *folder = afg_window_get_job_folder (self);
   g_autoptr(GFile) file = folder != NULL ? g_object_ref (folder)
                         : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
-  g_autofree char *uri = g_file_get_uri (file);
-  /* GTK 4.8's gtk_recent_manager_add_full() tests the first byte of the
-   * groups array, the low byte of the first group's address, for '\0',
-   * and drops the groups when that address ends in 00 (it does in some
-   * builds, e.g. with ASan's aligned globals). One byte past an aligned
-   * start is odd, so never ends in 00. */
-  static _Alignas (2) const char group[] = "\x01" RECENT_GROUP;
-  const char *groups[] = { group + 1, NULL };
-  GtkRecentData data = {
-    .mime_type = (char *) (folder != NULL ? "inode/directory" : "application/vnd.sqlite3"),
-    .app_name = (char *) g_get_application_name (),
-    .app_exec = (char *) "ascend-flamegraph %f",
-    .groups = (char **) groups,
-  };
 
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+  afg_start_page_add_recent (file, folder != NULL);
 }
 
 /* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
@@ -547,7 +451,6 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   afg_session_set_comparing (self->session, FALSE);
   afg_session_set_tree (self->session, profile);
-  g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   /* The loader's layout is in host time: dropped when it does not fit,
    * and the view builds one in the chosen weight. */
@@ -574,9 +477,7 @@ _afg_window_show_error (AfgWindow *self, const GError *error)
 
   g_assert (AFG_IS_WINDOW (self));
 
-  gtk_label_set_text (self->error_label, error->message);
-  gtk_label_set_text (self->hint_label, hint ? hint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  afg_error_page_show (self->error_page, error->message, hint);
   _afg_window_steps_hide (self);
   gtk_stack_set_visible_child_name (self->stack, "error");
   _afg_window_update_actions (self);
@@ -594,8 +495,33 @@ afg_window_open (AfgWindow *self, GFile *file)
   g_return_if_fail (AFG_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  if (!_afg_window_ranks_open (self, file))
+  if (!afg_ranks_section_open (self->ranks, file))
     _afg_window_load (self, file);
+}
+
+void
+afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+{
+  g_return_if_fail (AFG_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+
+  afg_compare_section_compare (self->compare, a, b);
+}
+
+gboolean
+afg_window_is_comparing (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+
+  return _afg_window_is_comparing (self);
+}
+
+GFile *
+afg_window_get_job_folder (AfgWindow *self)
+{
+  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
+
+  return self->session != NULL ? afg_session_get_job_folder (self->session) : NULL;
 }
 
 /* The file the window loads, shows or failed to load; NULL on the start page. */

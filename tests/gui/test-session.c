@@ -181,6 +181,70 @@ test_merge (void)
   g_assert_cmpuint (*merges, ==, 1);
 }
 
+/* The job folder open: one notification per change, the same GFile
+ * again none, and NULL once the job is closed. */
+static void
+test_job_folder (void)
+{
+  guint n_folders = 0;
+  guint *folders = &n_folders;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  g_autoptr(GFile) job = g_file_new_for_path ("/tmp/job");
+  g_autoptr(GFile) same = g_file_new_for_path ("/tmp/job");
+
+  watch (session, "job-folder", folders);
+  g_assert_null (afg_session_get_job_folder (session));
+  afg_session_set_job_folder (session, job);
+  g_assert_true (afg_session_get_job_folder (session) == job);
+  afg_session_set_job_folder (session, job);
+  g_assert_cmpuint (n_folders, ==, 1);
+  afg_session_set_job_folder (session, same);
+  g_assert_cmpuint (n_folders, ==, 2);
+  afg_session_set_job_folder (session, NULL);
+  g_assert_null (afg_session_get_job_folder (session));
+  g_assert_cmpuint (n_folders, ==, 3);
+}
+
+/* The transforms applied: the session keeps its own reference, and
+ * notifies once per list. */
+static void
+test_transforms (void)
+{
+  guint n_lists = 0;
+  guint *lists = &n_lists;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  AfgTransformList *list = afg_transform_list_new ();
+
+  watch (session, "transforms", lists);
+  g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_DROP_FUNCTION, "aten::to", NULL));
+  afg_session_set_transforms (session, list);
+  afg_session_set_transforms (session, list);
+  afg_transform_list_unref (list);
+  g_assert_cmpuint (n_lists, ==, 1);
+  g_assert_cmpuint (afg_transform_list_get_length (afg_session_get_transforms (session)), ==, 1);
+  afg_session_set_transforms (session, NULL);
+  g_assert_null (afg_session_get_transforms (session));
+  g_assert_cmpuint (n_lists, ==, 2);
+}
+
+/* The orientation, off (flames) at first: one notification per change. */
+static void
+test_flipped (void)
+{
+  guint n_flips = 0;
+  guint *flips = &n_flips;
+  g_autoptr(AfgSession) session = afg_session_new ();
+
+  watch (session, "flipped", flips);
+  g_assert_false (afg_session_get_flipped (session));
+  afg_session_set_flipped (session, TRUE);
+  afg_session_set_flipped (session, TRUE);
+  g_assert_true (afg_session_get_flipped (session));
+  g_assert_cmpuint (n_flips, ==, 1);
+  g_object_set (session, "flipped", FALSE, NULL);
+  g_assert_cmpuint (n_flips, ==, 2);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -192,5 +256,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/merge", test_merge);
   g_test_add_func ("/session/device-weight", test_device_weight);
   g_test_add_func ("/session/setting-names", test_setting_names);
+  g_test_add_func ("/session/job-folder", test_job_folder);
+  g_test_add_func ("/session/transforms", test_transforms);
+  g_test_add_func ("/session/flipped", test_flipped);
   return g_test_run ();
 }

@@ -69,7 +69,7 @@ assert_error_shown (AfgWindow *win, const char *path, const char *reason)
   const char *text;
 
   g_assert_true (wait_for_page (win, "error", 10));
-  text = gtk_label_get_text (win->error_label);
+  text = afg_error_page_get_message (win->error_page);
   g_assert_true (g_str_has_prefix (text, path));
   g_assert_nonnull (strstr (text, reason));
 }
@@ -103,7 +103,7 @@ test_three_bad_files (void)
   assert_error_shown (win, truncated, "malformed");
   open_path (win, view->path);
   assert_error_shown (win, view->path, "is a view");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->hint_label)));
+  g_assert_nonnull (afg_error_page_get_hint (win->error_page));
   /* The window recovers: a good file after three bad ones. */
   open_path (win, afg_hostile_sample ("ascend_pytorch_profiler_level0_rank0.db"));
   g_assert_true (wait_for_page (win, "graph", 20));

@@ -9,8 +9,19 @@
 
 #include "afg-diff-writers.h"
 #include "afg-trace-reader.h"
+#include "afg-export-section.h"
 #include "afg-window-private.h"
 #include "afg-writers.h"
+
+struct _AfgExportSection {
+  GObject    parent_instance;
+
+  AfgWindow *window;    /* not a reference: the window keeps the section */
+  AfgWorker *worker;
+  GFile     *exported;  /* the last file written for what is on screen */
+};
+
+G_DEFINE_FINAL_TYPE (AfgExportSection, afg_export_section, G_TYPE_OBJECT)
 
 /* The name picks the format, as the CLI's file names do: *.trace.json the
  * Chrome trace (-f trace, which also reads each device task from the DB),
@@ -40,68 +51,77 @@ export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError 
   return tasks != NULL && afg_export_trace_to_file (tree, tasks, path, error);
 }
 
-/* A diff on screen is written as --diff A B --export writes it. */
+typedef struct {
+  GFile        *file;
+  char         *path;
+  AfgTree      *tree;
+  AfgDiffShape *diff;  /* or NULL */
+} ExportRequest;
+
 static void
-export_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+export_request_free (gpointer data)
 {
-  AfgTree *tree = g_object_get_data (G_OBJECT (task), "tree");
-  AfgDiffShape *diff = g_object_get_data (G_OBJECT (task), "diff");
-  GError *error = NULL;
+  ExportRequest *req = data;
+
+  g_clear_object (&req->file);
+  g_free (req->path);
+  g_clear_pointer (&req->tree, afg_tree_unref);
+  g_clear_pointer (&req->diff, afg_diff_shape_unref);
+  g_free (req);
+}
+
+/* A diff on screen is written as --diff A B --export writes it. The
+ * result is the file written. */
+static gpointer
+export_in_thread (gpointer data, GCancellable *cancellable, GError **error)
+{
+  ExportRequest *req = data;
   gboolean done;
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  done = diff != NULL ? afg_diff_export_to_file (diff, format_for_name (data), data, &error)
-                      : export_file (tree, data, cancellable, &error);
-  if (done)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  done = req->diff != NULL ? afg_diff_export_to_file (req->diff, format_for_name (req->path), req->path, error)
+                           : export_file (req->tree, req->path, cancellable, error);
+  return done ? g_object_ref (req->file) : NULL;
 }
 
 static void
-on_exported (GObject *source, GAsyncResult *result, gpointer data)
+on_exported (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  AfgWindow *self = AFG_WINDOW (source);
-  GTask *task = G_TASK (result);
-  g_autoptr(GError) error = NULL;
+  AfgExportSection *self = owner;
   g_autofree char *message = NULL;
   g_autofree char *name = NULL;
 
-  if (!g_task_propagate_boolean (task, &error))
+  if (result == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
       message = g_strdup_printf (_("Could not export: %s"), error->message);
-      _afg_window_show_notice (self, message, FALSE);
+      _afg_window_show_notice (self->window, message, FALSE);
       return;
     }
-  if (g_task_get_cancellable (task) != self->export_cancellable)
-    return;
-  g_set_object (&self->exported, g_object_get_data (G_OBJECT (task), "file"));
+  g_set_object (&self->exported, result);
   name = g_file_get_parse_name (self->exported);
   message = g_strdup_printf (_("Exported the flame graph to %s"), name);
-  _afg_window_show_notice (self, message, TRUE);
+  _afg_window_show_notice (self->window, message, TRUE);
 }
+
+static const AfgWorkerFuncs export_funcs = {
+  .name = "afg-export",
+  .run = export_in_thread,
+  .done = on_exported,
+  .free_result = g_object_unref,
+};
 
 static void
 export_to (AfgWindow *self, GFile *file)
 {
-  g_autoptr(GTask) task = NULL;
+  ExportRequest *req = g_new0 (ExportRequest, 1);
 
-  g_cancellable_cancel (self->export_cancellable);
-  g_clear_object (&self->export_cancellable);
-  self->export_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->export_cancellable, on_exported, NULL);
-  g_task_set_source_tag (task, export_to);
-  g_task_set_task_data (task, g_file_get_path (file), g_free);
-  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (_afg_window_get_tree (self)),
-                          (GDestroyNotify) afg_tree_unref);
-  g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
+  req->file = g_object_ref (file);
+  req->path = g_file_get_path (file);
+  req->tree = afg_tree_ref (_afg_window_get_tree (self));
   if (_afg_window_is_comparing (self))
-    g_object_set_data_full (G_OBJECT (task), "diff", afg_diff_shape_ref (afg_diff_view_get_shape (self->diff_view)),
-                            (GDestroyNotify) afg_diff_shape_unref);
-  g_task_run_in_thread (task, export_in_thread);
+    req->diff = afg_diff_shape_ref (afg_diff_view_get_shape (self->diff_view));
+  afg_worker_start (self->export->worker, &export_funcs, req, export_request_free);
 }
 
 static void
@@ -136,10 +156,61 @@ propose_file (AfgWindow *self, GtkFileChooser *chooser)
   gtk_file_chooser_set_current_name (chooser, name);
 }
 
-void
-_afg_window_export (AfgWindow *self)
+/* What was exported is not what a new tree on screen shows. */
+static void
+on_tree_changed (AfgExportSection *self)
 {
-  g_assert (AFG_IS_WINDOW (self));
+  g_clear_object (&self->exported);
+}
+
+static void
+afg_export_section_dispose (GObject *object)
+{
+  AfgExportSection *self = AFG_EXPORT_SECTION (object);
+
+  g_clear_object (&self->worker);
+  g_clear_object (&self->exported);
+
+  G_OBJECT_CLASS (afg_export_section_parent_class)->dispose (object);
+}
+
+static void
+afg_export_section_class_init (AfgExportSectionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_export_section_dispose;
+}
+
+static void
+afg_export_section_init (AfgExportSection *self)
+{
+  self->worker = afg_worker_new (self);
+}
+
+AfgExportSection *
+afg_export_section_new (AfgWindow *window)
+{
+  AfgExportSection *self = g_object_new (AFG_TYPE_EXPORT_SECTION, NULL);
+
+  self->window = window;
+  g_signal_connect_object (window->session, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
+  return self;
+}
+
+GFile *
+afg_export_section_get_exported (AfgExportSection *self)
+{
+  g_return_val_if_fail (AFG_IS_EXPORT_SECTION (self), NULL);
+
+  return self->exported;
+}
+
+void
+afg_export_section_export (AfgExportSection *section)
+{
+  AfgWindow *self;
+
+  g_return_if_fail (AFG_IS_EXPORT_SECTION (section));
+  self = section->window;
   g_return_if_fail (_afg_window_get_tree (self) != NULL);
 
   g_clear_object (&self->chooser);

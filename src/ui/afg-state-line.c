@@ -7,7 +7,18 @@
 
 #include "afg-format.h"
 #include "afg-test-control.h"
+#include "afg-state-line.h"
 #include "afg-window-private.h"
+
+struct _AfgStateLine {
+  GObject    parent_instance;
+
+  AfgWindow *window;       /* not a reference: the window keeps the line */
+  char      *last;         /* the last line printed */
+  guint      idle_source;
+};
+
+G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
 
 /* With AFG_TEST_STATE set, each window prints one line to stderr whenever
  * what it shows changes, for end-to-end tests to wait on (not on the
@@ -177,6 +188,20 @@ append_strip (AfgWindow *self, GString *line)
   append_device (self, line);
 }
 
+/* transforms: "op arg" of each, joined by " > ". */
+static void
+append_transforms (AfgWindow *self, GString *line)
+{
+  AfgTransformList *list = afg_session_get_transforms (self->session);
+  g_autoptr(GString) value = g_string_new (NULL);
+
+  for (guint i = 0; list != NULL && i < afg_transform_list_get_length (list); i++)
+    g_string_append_printf (value, "%s%s %s", i > 0 ? " > " : "",
+                            afg_transform_op_to_string (afg_transform_list_get (list, i)->op),
+                            afg_transform_list_get (list, i)->arg);
+  _afg_window_append_state_field (line, "transforms", value->str);
+}
+
 /* match: the match F3 went to last, from 1; empty before a step. */
 static void
 append_match (AfgWindow *self, GString *line, gboolean graph)
@@ -194,8 +219,9 @@ build_line (AfgWindow *self)
   const char *page = gtk_stack_get_visible_child_name (self->stack);
   gboolean graph = g_strcmp0 (page, "graph") == 0;
   g_autofree char *file = _afg_window_get_file (self) ? g_file_get_path (_afg_window_get_file (self)) : NULL;
-  g_autofree char *exported = self->exported ? g_file_get_path (self->exported) : NULL;
-  g_autofree char *recent = g_strdup_printf ("%u", self->n_recent);
+  GFile *last = afg_export_section_get_exported (self->export);
+  g_autofree char *exported = last ? g_file_get_path (last) : NULL;
+  g_autofree char *recent = g_strdup_printf ("%u", afg_start_page_get_n_recent (self->start_page));
   const AfgFlameLayout *layout = afg_flame_view_get_layout (self->flame_view);
   g_autofree char *seq = NULL;
 
@@ -207,43 +233,106 @@ build_line (AfgWindow *self)
   append_search (self, line);
   _afg_window_append_state_field (line, "recent", recent);
   _afg_window_append_state_field (line, "exported", exported);
-  _afg_window_append_state_field (line, "flipped", self->flipped ? "1" : "0");
-  _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? gtk_label_get_text (self->error_label) : NULL);
-  _afg_window_compare_append_state (self, line, graph);
+  _afg_window_append_state_field (line, "flipped", afg_session_get_flipped (self->session) ? "1" : "0");
+  _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
+  afg_compare_section_append_state (self->compare, line, graph);
   afg_step_compare_append_state (self->step_compare, line);
   append_tree (self, line, graph);
   append_strip (self, line);
   _afg_window_append_state_field (line, "merged", _afg_window_tree_flags (self) ? "1" : "0");
-  _afg_window_ranks_append_state (self, line);
-  _afg_window_transforms_append_state (self, line);
+  afg_ranks_section_append_state (self->ranks, line);
+  append_transforms (self, line);
   afg_functions_pane_append_state (self->functions_pane, line, graph);
   seq = g_strdup_printf ("%u", afg_test_control_get_seq ());
   _afg_window_append_state_field (line, "seq", seq);
   append_match (self, line, graph);
   afg_functions_pane_append_kernels (self->functions_pane, line, graph, _afg_window_weight_shown (self));
-  _afg_window_ranks_append_explain (self, line);
+  afg_ranks_section_append_explain (self->ranks, line);
   _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
   _afg_window_chart_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
-void
-_afg_window_report_state (AfgWindow *self)
+/* Also whatever the session changes without a report after it: once
+ * the main loop is idle, so that the line is never half updated. */
+static gboolean
+report_idle (gpointer data)
+{
+  AfgStateLine *self = data;
+
+  self->idle_source = 0;
+  afg_state_line_report (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_session_notify (AfgStateLine *self, GParamSpec *pspec, AfgSession *session)
+{
+  if (self->idle_source == 0)
+    self->idle_source = g_idle_add (report_idle, self);
+}
+
+static void
+afg_state_line_dispose (GObject *object)
+{
+  AfgStateLine *self = AFG_STATE_LINE (object);
+
+  g_clear_handle_id (&self->idle_source, g_source_remove);
+  g_clear_pointer (&self->last, g_free);
+
+  G_OBJECT_CLASS (afg_state_line_parent_class)->dispose (object);
+}
+
+static void
+afg_state_line_class_init (AfgStateLineClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_state_line_dispose;
+}
+
+static void
+afg_state_line_init (AfgStateLine *self)
+{
+}
+
+static gboolean
+is_enabled (void)
 {
   static int enabled = -1;
-  g_autofree char *line = NULL;
 
   if (enabled < 0)
     enabled = g_getenv ("AFG_TEST_STATE") != NULL;
-  if (!enabled || self->stack == NULL)
+  return enabled;
+}
+
+/* Prints nothing unless AFG_TEST_STATE is set. */
+AfgStateLine *
+afg_state_line_new (AfgWindow *window)
+{
+  AfgStateLine *self = g_object_new (AFG_TYPE_STATE_LINE, NULL);
+
+  self->window = window;
+  if (is_enabled ())
+    g_signal_connect_object (window->session, "notify", G_CALLBACK (on_session_notify), self, G_CONNECT_SWAPPED);
+  return self;
+}
+
+/* The line again, printed when it differs from the last one. */
+void
+afg_state_line_report (AfgStateLine *self)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (AFG_IS_STATE_LINE (self));
+
+  if (!is_enabled () || self->window->stack == NULL)
     return;
-  line = build_line (self);
-  if (g_strcmp0 (line, self->state_line) == 0)
+  line = build_line (self->window);
+  if (g_strcmp0 (line, self->last) == 0)
     return;
   fprintf (stderr, "%s\n", line);
   fflush (stderr);
-  g_free (self->state_line);
-  self->state_line = g_steal_pointer (&line);
+  g_free (self->last);
+  self->last = g_steal_pointer (&line);
 }
 
 void

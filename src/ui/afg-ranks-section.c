@@ -15,19 +15,17 @@
 #include "afg-merged-tree.h"
 #include "afg-rank-sidebar.h"
 #include "afg-settings.h"
+#include "afg-ranks-section.h"
 #include "afg-window-private.h"
 
-/* The sidebar and the loading page are refreshed this often. */
-#define POLL_INTERVAL_MS 100
 /* How long AFG_TEST_HOLD_RANKS keeps a worker waiting for Cancel. */
 #define TEST_HOLD_LIMIT_MS 60000
 
-struct _AfgWindowJob {
-  GWeakRef       window;
+typedef struct {
   AfgJobLoad    *load;
   GFile         *folder;
-  GCancellable  *cancellable;
-  guint          poll_source;
+  GCancellable  *cancellable;    /* the request's, for Cancel */
+  GCancellable  *hold;           /* the same, for the workers' test hold */
   gboolean       waiting_first;  /* the loading page waits for a rank */
   gboolean       test_hold;      /* AFG_TEST_HOLD_RANKS: hold each rank */
 
@@ -41,17 +39,28 @@ struct _AfgWindowJob {
   int            explain_straggler;
   int            explain_reference;
   char          *explanation;
+} RanksJob;
+
+struct _AfgRanksSection {
+  GObject         parent_instance;
+
+  AfgWindow      *window;   /* not a reference: the window keeps the section */
+  AfgRankSidebar *sidebar;  /* in the window's widget tree */
+  AfgWorker      *worker;
+  RanksJob       *job;      /* the job folder open, or NULL */
 };
+
+G_DEFINE_FINAL_TYPE (AfgRanksSection, afg_ranks_section, G_TYPE_OBJECT)
 
 static void
 job_clear (gpointer data)
 {
-  AfgWindowJob *job = data;
+  RanksJob *job = data;
 
-  g_weak_ref_clear (&job->window);
   g_clear_pointer (&job->load, afg_job_load_unref);
   g_clear_object (&job->folder);
   g_clear_object (&job->cancellable);
+  g_clear_object (&job->hold);
   g_mutex_clear (&job->lock);
   g_clear_pointer (&job->merged, afg_merged_tree_free);
   g_clear_pointer (&job->first, afg_tree_unref);
@@ -59,7 +68,7 @@ job_clear (gpointer data)
 }
 
 static void
-job_release (AfgWindowJob *job)
+job_release (RanksJob *job)
 {
   g_atomic_rc_box_release_full (job, job_clear);
 }
@@ -70,14 +79,14 @@ job_release (AfgWindowJob *job)
  * cancelled (or a minute passes, so that a test that never cancels is
  * not stuck). The ranks not started then are the ones Cancel stops. */
 static void
-hold_until_cancelled (AfgWindowJob *job)
+hold_until_cancelled (RanksJob *job)
 {
   GPollFD fd;
 
-  if (!job->test_hold || !g_cancellable_make_pollfd (job->cancellable, &fd))
+  if (!job->test_hold || !g_cancellable_make_pollfd (job->hold, &fd))
     return;
   g_poll (&fd, 1, TEST_HOLD_LIMIT_MS);
-  g_cancellable_release_fd (job->cancellable);
+  g_cancellable_release_fd (job->hold);
 }
 
 /* In a worker: the rank's tree is added to "All ranks", and the first one
@@ -85,7 +94,7 @@ hold_until_cancelled (AfgWindowJob *job)
 static gboolean
 use_rank_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
-  AfgWindowJob *job = data;
+  RanksJob *job = data;
 
   hold_until_cancelled (job);
   g_mutex_lock (&job->lock);
@@ -100,7 +109,7 @@ use_rank_tree (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data
 }
 
 static GFile *
-rank_file (AfgWindowJob *job, guint index)
+rank_file (RanksJob *job, guint index)
 {
   const AfgJobRank *rank = g_ptr_array_index (afg_job_load_get_folder (job->load)->ranks, index);
 
@@ -108,7 +117,7 @@ rank_file (AfgWindowJob *job, guint index)
 }
 
 static void
-show_first (AfgWindow *self, AfgWindowJob *job)
+show_first (AfgRanksSection *self, RanksJob *job)
 {
   g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GFile) file = NULL;
@@ -120,49 +129,40 @@ show_first (AfgWindow *self, AfgWindowJob *job)
     return;
   job->waiting_first = FALSE;
   file = rank_file (job, job->first_index);
-  afg_session_set_file (self->session, file);
-  afg_rank_sidebar_select (self->rank_sidebar, job->first_index);
-  _afg_window_show_profile (self, tree, NULL);
+  afg_session_set_file (self->window->session, file);
+  afg_rank_sidebar_select (self->sidebar, job->first_index);
+  _afg_window_show_profile (self->window, tree, NULL);
   /* Built with the setting of when the job started: "Merge Address
    * Variants" may have been toggled since. */
-  if ((afg_tree_get_flags (tree) ^ _afg_window_tree_flags (self)) & AFG_TREE_MERGE_ADDRESSES)
-    afg_steps_bar_rebuild (self->steps_bar);
+  if ((afg_tree_get_flags (tree) ^ _afg_window_tree_flags (self->window)) & AFG_TREE_MERGE_ADDRESSES)
+    afg_steps_bar_rebuild (self->window->steps_bar);
 }
 
 static void
-show_job_progress (AfgWindow *self, AfgWindowJob *job)
+show_job_progress (AfgRanksSection *self, RanksJob *job)
 {
   guint n = afg_job_load_get_n_ranks (job->load);
-  guint read = afg_rank_sidebar_get_n_read (self->rank_sidebar);
-  g_autofree char *text = g_strdup_printf (_("Reading ranks: %u of %u"), read, n);
+  guint read = afg_rank_sidebar_get_n_read (self->sidebar);
 
-  gtk_label_set_text (self->loading_label, text);
-  gtk_progress_bar_set_fraction (self->loading_bar, n > 0 ? (double) read / n : 0);
+  afg_loading_page_show_ranks (self->window->loading_page, read, n);
 }
 
-static gboolean
-poll_job (gpointer data)
+static void
+poll_job (gpointer owner, gpointer data)
 {
-  AfgWindow *self = data;
-  AfgWindowJob *job = self->job;
+  AfgRanksSection *self = owner;
+  RanksJob *job = data;
 
-  afg_rank_sidebar_refresh (self->rank_sidebar);
+  afg_rank_sidebar_refresh (self->sidebar);
   if (job->waiting_first)
     show_job_progress (self, job);
   show_first (self, job);
-  _afg_window_report_state (self);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-stop_polling (AfgWindowJob *job)
-{
-  g_clear_handle_id (&job->poll_source, g_source_remove);
+  _afg_window_report_state (self->window);
 }
 
 /* No rank could be shown: the first rank's error, or the job's. */
 static void
-show_no_rank (AfgWindow *self, AfgWindowJob *job)
+show_no_rank (AfgRanksSection *self, RanksJob *job)
 {
   AfgRankSummary * const *summaries = afg_job_load_get_summaries (job->load);
   g_autoptr(GError) error = NULL;
@@ -173,73 +173,84 @@ show_no_rank (AfgWindow *self, AfgWindowJob *job)
       error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("rank %d: %s"), summaries[i]->rank, summaries[i]->error);
   if (error == NULL)
     error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("No rank of this job could be read"));
-  _afg_window_show_error (self, error);
+  _afg_window_show_error (self->window, error);
 }
 
 /* Cancelled before any rank was read: the start page, the sidebar kept
  * (a rank picked there is read on demand). */
 static void
-show_cancelled (AfgWindow *self, AfgWindowJob *job)
+show_cancelled (AfgRanksSection *self, RanksJob *job)
 {
   job->waiting_first = FALSE;
-  gtk_stack_set_visible_child_name (self->stack, "empty");
+  gtk_stack_set_visible_child_name (self->window->stack, "empty");
 }
 
+/* Every rank, read or cancelled: the result is the job itself. */
+static gpointer
+run_job (gpointer data, GCancellable *cancellable, GError **error)
+{
+  RanksJob *job = data;
+
+  job->hold = g_object_ref (cancellable);
+  afg_job_load_run (job->load, cancellable);
+  return job;
+}
+
+/* Also after Cancel, which stops the ranks not started but not the job. */
 static void
-on_job_done (GObject *source, GAsyncResult *result, gpointer data)
+on_job_done (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  AfgWindowJob *job = data;
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&job->window);
+  AfgRanksSection *self = owner;
+  RanksJob *job = data;
 
-  afg_job_load_run_finish (job->load, result);
-  if (self != NULL && self->job == job)
-    {
-      stop_polling (job);
-      afg_rank_sidebar_refresh (self->rank_sidebar);
-      show_first (self, job);
-      if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
-        show_cancelled (self, job);
-      else if (job->waiting_first)
-        show_no_rank (self, job);
-      _afg_window_update_actions (self);
-    }
-  job_release (job);
+  afg_rank_sidebar_refresh (self->sidebar);
+  show_first (self, job);
+  if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
+    show_cancelled (self, job);
+  else if (job->waiting_first)
+    show_no_rank (self, job);
+  _afg_window_update_actions (self->window);
 }
 
-/* The workers stop at their next check; on_job_done drops the rest. */
+static const AfgWorkerFuncs job_funcs = {
+  .name = "afg-job",
+  .run = run_job,
+  .poll = poll_job,
+  .done = on_job_done,
+};
+
+/* The workers stop at their next check; the worker drops the rest. */
 static gboolean
-drop_job (AfgWindow *self)
+drop_job (AfgRanksSection *self)
 {
-  AfgWindowJob *job = g_steal_pointer (&self->job);
+  RanksJob *job = g_steal_pointer (&self->job);
 
   if (job == NULL)
     return FALSE;
-  g_cancellable_cancel (job->cancellable);
-  stop_polling (job);
+  afg_worker_cancel (self->worker);
   job_release (job);
   return TRUE;
 }
 
 static void
-close_job (AfgWindow *self)
+close_job (AfgRanksSection *self)
 {
   if (!drop_job (self))
     return;
-  afg_rank_sidebar_set_job (self->rank_sidebar, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
+  afg_session_set_job_folder (self->window->session, NULL);
+  afg_rank_sidebar_set_job (self->sidebar, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar), FALSE);
 }
 
-static AfgWindowJob *
-job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
+static RanksJob *
+job_new (AfgRanksSection *self, GFile *folder, AfgJobFolder *found)
 {
-  AfgWindowJob *job = g_atomic_rc_box_new0 (AfgWindowJob);
+  RanksJob *job = g_atomic_rc_box_new0 (RanksJob);
   g_autofree char *path = g_file_get_path (folder);
-  AfgJobLoadOptions options = { _afg_window_tree_flags (self), FALSE, 0, 0, use_rank_tree, job };
+  AfgJobLoadOptions options = { _afg_window_tree_flags (self->window), FALSE, 0, 0, use_rank_tree, job };
 
-  g_weak_ref_init (&job->window, self);
   g_mutex_init (&job->lock);
   job->folder = g_object_ref (folder);
-  job->cancellable = g_cancellable_new ();
   job->test_hold = g_getenv ("AFG_TEST_HOLD_RANKS") != NULL;
   job->merged = afg_merged_tree_new ();
   job->first_index = -1;
@@ -249,38 +260,38 @@ job_new (AfgWindow *self, GFile *folder, AfgJobFolder *found)
 }
 
 static void
-show_folder_error (AfgWindow *self, const GError *error)
+show_folder_error (AfgRanksSection *self, const GError *error)
 {
   const char *hint = afg_job_error_get_hint (error);
 
-  _afg_window_show_error (self, error);
-  gtk_label_set_text (self->hint_label, hint ? hint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  _afg_window_show_error (self->window, error);
+  afg_error_page_show (self->window->error_page, error->message, hint);
 }
 
 static void
-start_job (AfgWindow *self, GFile *folder, AfgJobFolder *found)
+start_job (AfgRanksSection *self, GFile *folder, AfgJobFolder *found)
 {
   g_autofree char *name = g_file_get_basename (folder);
   g_autofree char *title = g_strdup_printf (_("Loading the ranks of %s…"), name);
-  AfgWindowJob *job = job_new (self, folder, found);
+  RanksJob *job = job_new (self, folder, found);
 
   self->job = job;
   job->waiting_first = TRUE;
-  gtk_label_set_text (self->loading_title, title);
-  gtk_stack_set_visible_child_name (self->stack, "loading");
-  _afg_window_steps_hide (self);
-  afg_rank_sidebar_set_job (self->rank_sidebar, job->load);
-  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), TRUE);
+  afg_session_set_job_folder (self->window->session, folder);
+  afg_loading_page_set_title (self->window->loading_page, title);
+  gtk_stack_set_visible_child_name (self->window->stack, "loading");
+  _afg_window_steps_hide (self->window);
+  afg_rank_sidebar_set_job (self->sidebar, job->load);
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar), TRUE);
   show_job_progress (self, job);
-  job->poll_source = g_timeout_add (POLL_INTERVAL_MS, poll_job, self);
-  afg_job_load_run_async (job->load, job->cancellable, on_job_done, g_atomic_rc_box_acquire (job));
-  _afg_window_update_actions (self);
+  job->cancellable = g_object_ref (afg_worker_start (self->worker, &job_funcs, g_atomic_rc_box_acquire (job),
+                                                     (GDestroyNotify) job_release));
+  _afg_window_update_actions (self->window);
 }
 
 /* TRUE when @file is a folder, opened as a job; else any job is closed. */
 gboolean
-_afg_window_ranks_open (AfgWindow *self, GFile *file)
+afg_ranks_section_open (AfgRanksSection *self, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_basename (file);
@@ -290,9 +301,9 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
   close_job (self);
   if (path == NULL || !afg_job_folder_is_folder (path))
     return FALSE;
-  g_cancellable_cancel (self->load_cancellable);
-  afg_session_set_file (self->session, file);
-  gtk_window_set_title (GTK_WINDOW (self), name);
+  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
+  afg_session_set_file (self->window->session, file);
+  gtk_window_set_title (GTK_WINDOW (self->window), name);
   found = afg_job_folder_discover (path, &error);
   for (guint i = 0; found != NULL && i < found->warnings->len; i++)
     g_warning ("%s", (const char *) g_ptr_array_index (found->warnings, i));
@@ -304,7 +315,7 @@ _afg_window_ranks_open (AfgWindow *self, GFile *file)
 }
 
 static void
-show_all_ranks (AfgWindow *self, AfgWindowJob *job)
+show_all_ranks (AfgRanksSection *self, RanksJob *job)
 {
   g_autofree char *path = g_file_get_path (job->folder);
   g_autoptr(AfgTree) tree = NULL;
@@ -316,18 +327,18 @@ show_all_ranks (AfgWindow *self, AfgWindowJob *job)
   tree = afg_merged_tree_build (job->merged, path);
   merged = afg_merged_tree_get_n_added (job->merged);
   g_mutex_unlock (&job->lock);
-  g_cancellable_cancel (self->load_cancellable);
+  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
   job->waiting_first = FALSE;
-  afg_session_set_file (self->session, job->folder);
-  _afg_window_show_profile (self, tree, NULL);
+  afg_session_set_file (self->window->session, job->folder);
+  _afg_window_show_profile (self->window, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
   status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
                             merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
-  gtk_label_set_text (self->status_label, status);
+  gtk_label_set_text (self->window->status_label, status);
 }
 
 static void
-on_rank_selected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
+on_rank_selected (AfgRanksSection *self, int index, AfgRankSidebar *sidebar)
 {
   g_autoptr(GFile) file = NULL;
 
@@ -340,54 +351,74 @@ on_rank_selected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
     }
   self->job->waiting_first = FALSE;
   file = rank_file (self->job, index);
-  _afg_window_load (self, file);
+  _afg_window_load (self->window, file);
 }
 
 /* A click on the rank shown while a diff of it is on screen: back to
  * the rank alone. */
 static void
-on_rank_reselected (AfgWindow *self, int index, AfgRankSidebar *sidebar)
+on_rank_reselected (AfgRanksSection *self, int index, AfgRankSidebar *sidebar)
 {
   if (self->job != NULL)
-    _afg_window_compare_stop (self);
+    _afg_window_compare_stop (self->window);
 }
 
-/* The sidebar left of everything the window shows, added here rather
- * than in the template so that the template keeps its shape. */
-void
-_afg_window_ranks_init (AfgWindow *self)
+static void
+afg_ranks_section_dispose (GObject *object)
 {
-  g_autoptr(GtkWidget) content = g_object_ref (gtk_window_get_child (GTK_WINDOW (self)));
+  AfgRanksSection *self = AFG_RANKS_SECTION (object);
+
+  drop_job (self);
+  g_clear_object (&self->worker);
+
+  G_OBJECT_CLASS (afg_ranks_section_parent_class)->dispose (object);
+}
+
+static void
+afg_ranks_section_class_init (AfgRanksSectionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_ranks_section_dispose;
+}
+
+static void
+afg_ranks_section_init (AfgRanksSection *self)
+{
+  self->worker = afg_worker_new (self);
+}
+
+/* The sidebar left of everything @window shows, added here rather than
+ * in the template so that the template keeps its shape. */
+AfgRanksSection *
+afg_ranks_section_new (AfgWindow *window)
+{
+  AfgRanksSection *self = g_object_new (AFG_TYPE_RANKS_SECTION, NULL);
+  g_autoptr(GtkWidget) content = g_object_ref (gtk_window_get_child (GTK_WINDOW (window)));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
-  self->rank_sidebar = AFG_RANK_SIDEBAR (afg_rank_sidebar_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->rank_sidebar), FALSE);
-  g_signal_connect_swapped (self->rank_sidebar, "rank-selected", G_CALLBACK (on_rank_selected), self);
-  g_signal_connect_swapped (self->rank_sidebar, "rank-reselected", G_CALLBACK (on_rank_reselected), self);
-  gtk_window_set_child (GTK_WINDOW (self), NULL);
-  gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->rank_sidebar));
+  self->window = window;
+  self->sidebar = AFG_RANK_SIDEBAR (afg_rank_sidebar_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar), FALSE);
+  g_signal_connect_swapped (self->sidebar, "rank-selected", G_CALLBACK (on_rank_selected), self);
+  g_signal_connect_swapped (self->sidebar, "rank-reselected", G_CALLBACK (on_rank_reselected), self);
+  gtk_window_set_child (GTK_WINDOW (self->window), NULL);
+  gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->sidebar));
   gtk_paned_set_end_child (GTK_PANED (paned), content);
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_window_set_child (GTK_WINDOW (self), paned);
-}
-
-void
-_afg_window_ranks_dispose (AfgWindow *self)
-{
-  drop_job (self);
+  gtk_window_set_child (GTK_WINDOW (self->window), paned);
+  return self;
 }
 
 gboolean
-_afg_window_ranks_showing_all (AfgWindow *self)
+afg_ranks_section_showing_all (AfgRanksSection *self)
 {
-  return self->job != NULL && afg_rank_sidebar_get_selected (self->rank_sidebar) == AFG_RANK_SIDEBAR_ALL
-         && _afg_window_get_file (self) != NULL && g_file_equal (_afg_window_get_file (self), self->job->folder);
+  return self->job != NULL && afg_rank_sidebar_get_selected (self->sidebar) == AFG_RANK_SIDEBAR_ALL
+         && _afg_window_get_file (self->window) != NULL && g_file_equal (_afg_window_get_file (self->window), self->job->folder);
 }
 
 /* Cancel on the loading page while no rank is shown yet stops the job. */
 void
-_afg_window_ranks_cancel_first (AfgWindow *self)
+afg_ranks_section_cancel_first (AfgRanksSection *self)
 {
   if (self->job != NULL && self->job->waiting_first)
     {
@@ -397,35 +428,35 @@ _afg_window_ranks_cancel_first (AfgWindow *self)
 }
 
 static void
-on_folder_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
+on_folder_response (GtkNativeDialog *chooser, int response, AfgWindow *window)
 {
   g_autoptr(GFile) folder = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  g_clear_object (&self->chooser);
+  g_clear_object (&window->chooser);
   if (folder != NULL)
-    _afg_window_open_beside (self, folder);
+    _afg_window_open_beside (window, folder);
 }
 
 static void
 open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  AfgWindow *self = AFG_WINDOW (widget);
+  AfgWindow *window = AFG_WINDOW (widget);
 
-  g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (_("Open a Training Job's Folder"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  afg_settings_restore_folder (GTK_FILE_CHOOSER (self->chooser));
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_folder_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&window->chooser);
+  window->chooser = gtk_file_chooser_native_new (_("Open a Training Job's Folder"), GTK_WINDOW (window),
+                                                 GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (window->chooser), TRUE);
+  afg_settings_restore_folder (GTK_FILE_CHOOSER (window->chooser));
+  g_signal_connect (window->chooser, "response", G_CALLBACK (on_folder_response), window);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (window->chooser));
 }
 
 static void
 cancel_ranks_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  AfgWindow *self = AFG_WINDOW (widget);
+  AfgRanksSection *self = AFG_WINDOW (widget)->ranks;
 
   if (self->job != NULL)
     g_cancellable_cancel (self->job->cancellable);
@@ -434,8 +465,8 @@ cancel_ranks_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  AfgWindow *self = AFG_WINDOW (widget);
-  int a = afg_rank_sidebar_get_selected (self->rank_sidebar);
+  AfgRanksSection *self = AFG_WINDOW (widget)->ranks;
+  int a = afg_rank_sidebar_get_selected (self->sidebar);
   int b = g_variant_get_int32 (param);
   guint n = self->job ? afg_job_load_get_n_ranks (self->job->load) : 0;
   g_autoptr(GFile) file_a = NULL;
@@ -445,7 +476,7 @@ compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
     return;
   file_a = rank_file (self->job, a);
   file_b = rank_file (self->job, b);
-  _afg_window_compare (self, file_a, file_b);
+  afg_compare_section_compare (self->window->compare, file_a, file_b);
 }
 
 /* The straggler's diff from the rank nearest the median compute time, in
@@ -454,20 +485,20 @@ compare_rank_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 explain_straggler_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  AfgWindow *self = AFG_WINDOW (widget);
+  AfgRanksSection *self = AFG_WINDOW (widget)->ranks;
   g_autoptr(GFile) reference = NULL;
   g_autoptr(GFile) straggler = NULL;
   int s, r;
 
-  if (self->job == NULL || !afg_rank_sidebar_get_explained (self->rank_sidebar, &s, &r))
+  if (self->job == NULL || !afg_rank_sidebar_get_explained (self->sidebar, &s, &r))
     return;
   self->job->explain_straggler = s;
   self->job->explain_reference = r;
   g_clear_pointer (&self->job->explanation, g_free);
-  afg_session_set_weight (self->session, AFG_WEIGHT_COMPUTE);
+  afg_session_set_weight (self->window->session, AFG_WEIGHT_COMPUTE);
   reference = rank_file (self->job, r);
   straggler = rank_file (self->job, s);
-  _afg_window_compare (self, reference, straggler);
+  afg_compare_section_compare (self->window->compare, reference, straggler);
 }
 
 static gboolean
@@ -482,9 +513,9 @@ is_side (AfgDiffShape *shape, AfgDiffSide side, GFile *file)
 /* Called when a diff shows: the one "Explain the Straggler" asked for
  * gets its words, when the straggler's steps start, in the status line. */
 void
-_afg_window_ranks_diff_shown (AfgWindow *self, AfgDiffShape *shape)
+afg_ranks_section_diff_shown (AfgRanksSection *self, AfgDiffShape *shape)
 {
-  AfgWindowJob *job = self->job;
+  RanksJob *job = self->job;
   AfgRankSummary * const *summaries;
   g_autoptr(GFile) reference = NULL;
   g_autoptr(GFile) straggler = NULL;
@@ -504,12 +535,12 @@ _afg_window_ranks_diff_shown (AfgWindow *self, AfgDiffShape *shape)
                                              afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)),
                                              summaries[job->explain_reference]->rank,
                                              afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)));
-  status = g_strdup_printf ("%s · %s", job->explanation, gtk_label_get_text (self->status_label));
-  gtk_label_set_text (self->status_label, status);
+  status = g_strdup_printf ("%s · %s", job->explanation, gtk_label_get_text (self->window->status_label));
+  gtk_label_set_text (self->window->status_label, status);
 }
 
 void
-_afg_window_ranks_class_init (GtkWidgetClass *widget_class)
+afg_ranks_section_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-ranks", NULL, cancel_ranks_action);
@@ -517,9 +548,9 @@ _afg_window_ranks_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.explain-straggler", NULL, explain_straggler_action);
 }
 
-/* The state line's job fields (afg-window-state.c). */
+/* The state line's job fields (afg-state-line.c). */
 void
-_afg_window_ranks_append_state (AfgWindow *self, GString *line)
+afg_ranks_section_append_state (AfgRanksSection *self, GString *line)
 {
   g_autofree char *ranks = NULL;
   g_autofree char *rank = NULL;
@@ -529,11 +560,11 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
 
   if (self->job != NULL)
     {
-      ranks = g_strdup_printf ("%u/%u", afg_rank_sidebar_get_n_read (self->rank_sidebar),
+      ranks = g_strdup_printf ("%u/%u", afg_rank_sidebar_get_n_read (self->sidebar),
                                afg_job_load_get_n_ranks (self->job->load));
-      stragglers = afg_rank_sidebar_get_stragglers (self->rank_sidebar);
-      cancelled = g_strdup_printf ("%u", afg_rank_sidebar_get_n_cancelled (self->rank_sidebar));
-      selected = afg_rank_sidebar_get_selected (self->rank_sidebar);
+      stragglers = afg_rank_sidebar_get_stragglers (self->sidebar);
+      cancelled = g_strdup_printf ("%u", afg_rank_sidebar_get_n_cancelled (self->sidebar));
+      selected = afg_rank_sidebar_get_selected (self->sidebar);
       if (selected == AFG_RANK_SIDEBAR_ALL)
         rank = g_strdup ("all");
       else if (selected >= 0)
@@ -545,30 +576,14 @@ _afg_window_ranks_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "cancelled", cancelled);
 }
 
-/* A job's window is named after its folder whichever rank it shows:
- * the rank read first is chance. NULL without a job. */
-char *
-_afg_window_ranks_title (AfgWindow *self)
-{
-  return self->job != NULL ? g_file_get_basename (self->job->folder) : NULL;
-}
-
 /* The state line's last fields: the straggler explained, while its diff
  * shows, and the device split the sidebar's picked rank stacks. */
 void
-_afg_window_ranks_append_explain (AfgWindow *self, GString *line)
+afg_ranks_section_append_explain (AfgRanksSection *self, GString *line)
 {
-  gboolean shown = self->job != NULL && _afg_window_is_comparing (self);
-  g_autofree char *bars = self->job != NULL ? afg_rank_sidebar_get_device_bars (self->rank_sidebar) : NULL;
+  gboolean shown = self->job != NULL && _afg_window_is_comparing (self->window);
+  g_autofree char *bars = self->job != NULL ? afg_rank_sidebar_get_device_bars (self->sidebar) : NULL;
 
   _afg_window_append_state_field (line, "explain", shown ? self->job->explanation : NULL);
   _afg_window_append_state_field (line, "rank_bars", bars);
-}
-
-GFile *
-afg_window_get_job_folder (AfgWindow *self)
-{
-  g_return_val_if_fail (AFG_IS_WINDOW (self), NULL);
-
-  return self->job != NULL ? self->job->folder : NULL;
 }

@@ -11,38 +11,39 @@
 #include "afg-loader.h"
 #include "afg-settings.h"
 #include "afg-tree-builder.h"
+#include "afg-compare-section.h"
 #include "afg-window-private.h"
 
-/* The loading page is refreshed from the workers' counters this often. */
-#define PROGRESS_INTERVAL_MS 100
+struct _AfgCompareSection {
+  GObject    parent_instance;
+
+  AfgWindow *window;  /* not a reference: the window keeps the section */
+};
+
+G_DEFINE_FINAL_TYPE (AfgCompareSection, afg_compare_section, G_TYPE_OBJECT)
 
 /* One side's load, in its own thread. */
 typedef struct {
-  char         *path;
-  GCancellable *cancellable;
-  gint          phase;   /* AfgLoadPhase, atomic */
-  guint64       rows;    /* atomic */
-  guint64       total;   /* atomic */
-  AfgTreeFlags  flags;
-  AfgTree      *tree;
-  GError       *error;
+  char            *path;
+  GCancellable    *cancellable;
+  AfgLoadCounters *counters;  /* in the job */
+  AfgTreeFlags     flags;
+  AfgTree         *tree;
+  GError          *error;
 } Side;
 
+/* The request, and its result once both sides are read. */
 typedef struct {
-  GWeakRef        window;
-  GCancellable   *cancellable;
+  AfgLoadCounters counters[2];  /* the sides' */
   Side            sides[2];
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
   AfgColumn       weight;  /* the session's, when the comparison was asked for */
-  guint           progress_source;
 } Job;
 
 static void
 job_free (Job *job)
 {
-  g_weak_ref_clear (&job->window);
-  g_clear_object (&job->cancellable);
   for (guint s = 0; s < 2; s++)
     {
       g_free (job->sides[s].path);
@@ -54,16 +55,6 @@ job_free (Job *job)
   g_free (job);
 }
 
-static void
-on_side_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
-{
-  Side *side = data;
-
-  g_atomic_int_set (&side->phase, phase);
-  __atomic_store_n (&side->rows, rows, __ATOMIC_RELAXED);
-  __atomic_store_n (&side->total, total, __ATOMIC_RELAXED);
-}
-
 /* The same tree the window builds for one DB: address variants merged
  * unless the window's toggle says otherwise (no two processes share
  * addresses, so unmerged sides of two ranks hardly line up). */
@@ -72,11 +63,11 @@ load_side (gpointer data)
 {
   Side *side = data;
   g_autoptr(AfgDocument) document = afg_document_load (side->path, side->cancellable,
-                                                       on_side_progress, side, &side->error);
+                                                       afg_load_counters_store, side->counters, &side->error);
 
   if (document != NULL)
     {
-      g_atomic_int_set (&side->phase, AFG_LOAD_PHASE_BUILDING);
+      g_atomic_int_set (&side->counters->phase, AFG_LOAD_PHASE_BUILDING);
       side->tree = afg_tree_build (document, NULL, side->flags, side->cancellable, &side->error);
     }
   if (side->tree != NULL && !afg_tree_check_not_empty (side->tree, &side->error))
@@ -84,76 +75,58 @@ load_side (gpointer data)
   return NULL;
 }
 
-/* In a worker: the diff of @a and @b and its first layout, the task's
- * result (TRUE, or cancelled). Its frames weigh @weight (a total column)
- * where both sides have it, as `--diff --weight` does, else host time. */
-void
-_afg_window_compare_return_diff (GTask *task, AfgTree *a, AfgTree *b, const char *title, AfgColumn weight,
-                                 GCancellable *cancellable, AfgDiffShape **shape, AfgFlameLayout **layout)
+/* In a worker: the diff of @a and @b and its first layout; FALSE when
+ * cancelled. Its frames weigh @weight (a total column) where both sides
+ * have it, as `--diff --weight` does, else host time. */
+gboolean
+_afg_window_compare_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
+                               AfgDiffShape **shape, AfgFlameLayout **layout)
 {
   if (!afg_tree_has_column (a, weight) || !afg_tree_has_column (b, weight))
     weight = AFG_COLUMN_TOTAL_NS;
   *shape = afg_diff_shape_new_weighted (a, b, title, weight, cancellable);
   if (*shape == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
+    return FALSE;
   *layout = afg_flame_layout_new (afg_diff_shape_get_tree (*shape, AFG_DIFF_SIDE_B),
                                   AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
-  g_task_return_boolean (task, TRUE);
+  return TRUE;
 }
 
-/* Both DBs at once, one per core, then their diff and its first layout. */
-static void
-compare_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/* Both DBs at once, one per core, then their diff and its first layout:
+ * the result is the request filled in. */
+static gpointer
+compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Job *job = data;
-  GThread *other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
+  GThread *other;
 
+  for (guint s = 0; s < 2; s++)
+    job->sides[s].cancellable = cancellable;
+  other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
   load_side (&job->sides[0]);
   g_thread_join (other);
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].error != NULL)
       {
-        g_task_return_error (task, g_steal_pointer (&job->sides[s].error));
-        return;
+        g_propagate_error (error, g_steal_pointer (&job->sides[s].error));
+        return NULL;
       }
-  _afg_window_compare_return_diff (task, job->sides[0].tree, job->sides[1].tree, job->sides[0].path,
-                                   job->weight, cancellable, &job->shape, &job->layout);
+  if (!_afg_window_compare_make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight,
+                                      cancellable, &job->shape, &job->layout))
+    {
+      /* The shape is built unless cancelled. */
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
+  return job;
 }
 
-static AfgWindow *
-job_get_window (Job *job)
-{
-  AfgWindow *self = g_weak_ref_get (&job->window);
-
-  if (self != NULL && self->load_cancellable == job->cancellable
-      && !g_cancellable_is_cancelled (job->cancellable))
-    return self;
-  g_clear_object (&self);
-  return NULL;
-}
-
-/* Both sides in one bar: their rows added up, the slower side's phase. */
-static gboolean
-poll_progress (gpointer data)
+static void
+poll_progress (gpointer owner, gpointer data)
 {
   Job *job = data;
-  g_autoptr(AfgWindow) self = job_get_window (job);
-  AfgLoadPhase phase = AFG_LOAD_PHASE_BUILDING;
-  guint64 rows = 0, total = 0;
 
-  if (self == NULL)
-    return G_SOURCE_CONTINUE;
-  for (guint s = 0; s < 2; s++)
-    {
-      phase = MIN (phase, (AfgLoadPhase) g_atomic_int_get (&job->sides[s].phase));
-      rows += __atomic_load_n (&job->sides[s].rows, __ATOMIC_RELAXED);
-      total += __atomic_load_n (&job->sides[s].total, __ATOMIC_RELAXED);
-    }
-  _afg_window_show_progress (self, phase, rows, total);
-  return G_SOURCE_CONTINUE;
+  afg_loading_page_show_counters (owner, job->counters, 2);
 }
 
 static char *
@@ -206,8 +179,8 @@ side_file (AfgDiffShape *shape, AfgDiffSide side)
 }
 
 /* The title of the diff on screen: also after a cancelled load. */
-void
-_afg_window_compare_show_title (AfgWindow *self)
+static void
+show_title (AfgWindow *self)
 {
   AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
@@ -242,63 +215,57 @@ _afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLay
 {
   afg_session_set_comparing (self->session, TRUE);
   afg_session_set_tree (self->session, afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
-  g_clear_object (&self->exported);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   afg_flame_view_set_weight (self->flame_view, AFG_COLUMN_TOTAL_NS);
   afg_diff_view_set_shape (self->diff_view, shape, layout);
   update_status (self, shape);
-  _afg_window_compare_show_title (self);
+  show_title (self);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   afg_functions_pane_sync (self->functions_pane);
-  _afg_window_ranks_diff_shown (self, shape);
+  afg_ranks_section_diff_shown (self->ranks, shape);
   _afg_window_update_actions (self);
 }
 
 static void
-on_compared (GObject *source, GAsyncResult *result, gpointer data)
+on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgWindow) self = job_get_window (job);
+  AfgWindow *self = AFG_WINDOW (gtk_widget_get_root (owner));
+  Job *job = result;
 
-  /* Here, in the main thread: the poll may not outlive the job. */
-  g_clear_handle_id (&job->progress_source, g_source_remove);
-  g_task_propagate_boolean (G_TASK (result), &error);
-  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("dropped a cancelled or stale comparison");
-  else if (error != NULL)
+  if (job == NULL)
     _afg_window_show_error (self, error);
   else
     _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
 }
 
+static const AfgWorkerFuncs compare_funcs = {
+  .name = "afg-compare",
+  .run = compare_in_thread,
+  .poll = poll_progress,
+  .done = on_compared,
+};
+
 /* Shows A's profile against B's; like opening a DB, the load can be
  * cancelled, and a failure on either side is the window's error page. */
-void
-_afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+static void
+compare_files (AfgWindow *self, GFile *a, GFile *b)
 {
-  g_autoptr(GTask) task = NULL;
   g_autofree char *title = compare_title (a, b);
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
   Job *job;
 
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  self->load_cancellable = g_cancellable_new ();
+  afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
   afg_session_set_file (self->session, a);
-  gtk_label_set_text (self->loading_title, loading);
-  _afg_window_show_progress (self, AFG_LOAD_PHASE_OPENING, 0, 0);
-  gtk_progress_bar_set_fraction (self->loading_bar, 0);
+  afg_loading_page_begin (self->loading_page, loading);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   gtk_window_set_title (GTK_WINDOW (self), title);
   _afg_window_update_actions (self);
 
   job = g_new0 (Job, 1);
-  g_weak_ref_init (&job->window, self);
-  job->cancellable = g_object_ref (self->load_cancellable);
-  job->sides[0] = (Side) { g_file_get_path (a), job->cancellable, .flags = _afg_window_tree_flags (self) };
-  job->sides[1] = (Side) { g_file_get_path (b), job->cancellable, .flags = _afg_window_tree_flags (self) };
+  for (guint s = 0; s < 2; s++)
+    job->sides[s] = (Side) { g_file_get_path (s == 0 ? a : b), .counters = &job->counters[s],
+                             .flags = _afg_window_tree_flags (self) };
   job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
     if (job->sides[s].path == NULL)
@@ -309,10 +276,7 @@ _afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
         _afg_window_show_error (self, error);
         return;
       }
-  job->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, poll_progress, job);
-  task = g_task_new (NULL, self->load_cancellable, on_compared, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compare_in_thread);
+  afg_worker_start (afg_loading_page_get_worker (self->loading_page), &compare_funcs, job, (GDestroyNotify) job_free);
 }
 
 static void
@@ -326,7 +290,7 @@ on_compare_response (GtkNativeDialog *chooser, int response, AfgWindow *self)
   if (file != NULL && _afg_window_get_file (self) != NULL)
     {
       afg_settings_remember_folder (file);
-      _afg_window_compare (self, _afg_window_get_file (self), file);
+      compare_files (self, _afg_window_get_file (self), file);
     }
 }
 
@@ -348,16 +312,28 @@ compare_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 void
-_afg_window_class_install_compare (GtkWidgetClass *widget_class)
+afg_compare_section_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
 }
 
-/* The options button goes to the header bar, the legend beside the
- * status line: both show only while a diff is on screen. */
-void
-_afg_window_compare_init (AfgWindow *self)
+static void
+afg_compare_section_class_init (AfgCompareSectionClass *klass)
 {
+}
+
+static void
+afg_compare_section_init (AfgCompareSection *section)
+{
+}
+
+/* The diff view on @window's flame graph: its options button goes to the
+ * header bar, its legend beside the status line; both show only while a
+ * diff is on screen. */
+AfgCompareSection *
+afg_compare_section_new (AfgWindow *self)
+{
+  AfgCompareSection *section = g_object_new (AFG_TYPE_COMPARE_SECTION, NULL);
   GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
   GtkWidget *statusbar = gtk_widget_get_parent (GTK_WIDGET (self->status_label));
 
@@ -369,6 +345,8 @@ _afg_window_compare_init (AfgWindow *self)
   /* After the window's own handler, which it corrects. */
   g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),
                            self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  section->window = self;
+  return section;
 }
 
 /* A comparison of two files or ranks ends on A alone; FALSE when none is
@@ -386,12 +364,6 @@ _afg_window_compare_stop (AfgWindow *self)
   afg_session_set_file (self->session, file);
   _afg_window_show_profile (self, a, NULL);
   return TRUE;
-}
-
-gboolean
-_afg_window_is_comparing (AfgWindow *self)
-{
-  return self->session != NULL && afg_session_get_comparing (self->session);
 }
 
 static char *
@@ -422,8 +394,9 @@ node_values (AfgDiffShape *shape, guint32 node)
 
 /* The state line's diff fields (docs/test-state-line.md). */
 void
-_afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph)
+afg_compare_section_append_state (AfgCompareSection *section, GString *line, gboolean graph)
 {
+  AfgWindow *self = section->window;
   AfgDiffShape *shape = graph && self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
   guint32 hover = shape ? afg_flame_view_get_hover_node (self->flame_view) : AFG_FLAME_NO_FRAME;
   g_autofree char *compared = NULL;
@@ -454,18 +427,17 @@ _afg_window_compare_append_state (AfgWindow *self, GString *line, gboolean graph
 }
 
 void
-afg_window_compare (AfgWindow *self, GFile *a, GFile *b)
+afg_compare_section_compare (AfgCompareSection *self, GFile *a, GFile *b)
 {
-  g_return_if_fail (AFG_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+  g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
 
-  _afg_window_compare (self, a, b);
+  compare_files (self->window, a, b);
 }
 
-gboolean
-afg_window_is_comparing (AfgWindow *self)
+void
+afg_compare_section_show_title (AfgCompareSection *self)
 {
-  g_return_val_if_fail (AFG_IS_WINDOW (self), FALSE);
+  g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
 
-  return _afg_window_is_comparing (self);
+  show_title (self->window);
 }

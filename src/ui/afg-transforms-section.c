@@ -14,28 +14,36 @@
 #include <glib/gi18n.h>
 
 #include "afg-tree-transform.h"
+#include "afg-transforms-section.h"
 #include "afg-window-private.h"
 
-struct _AfgWindowTransforms {
-  GHashTable       *by_file;      /* path -> AfgTransformList */
-  AfgTransformList *list;         /* the file's, applied */
-  AfgTree          *base;         /* the tree the list applies to */
-  GCancellable     *cancellable;  /* the transform under way */
+struct _AfgTransformsSection {
+  GObject           parent_instance;
+
+  AfgWindow        *window;   /* not a reference: the window keeps the section */
+  GHashTable       *by_file;  /* path -> AfgTransformList */
+  AfgTransformList *list;     /* the file's, applied */
+  AfgTree          *base;     /* the tree the list applies to */
+  AfgWorker        *worker;   /* the transform under way */
   GtkWidget        *bar;
   GtkWidget        *crumbs;
-  GtkWidget        *menu;         /* the frame's context menu */
+  GtkWidget        *menu;     /* the frame's context menu */
 };
 
+G_DEFINE_FINAL_TYPE (AfgTransformsSection, afg_transforms_section, G_TYPE_OBJECT)
+
 typedef struct {
-  GWeakRef      window;
-  GCancellable *cancellable;
+  AfgTree          *base;
+  AfgTransformList *list;  /* a copy: the window goes on changing its own */
 } Request;
 
 static void
-request_free (Request *req)
+request_free (gpointer data)
 {
-  g_weak_ref_clear (&req->window);
-  g_clear_object (&req->cancellable);
+  Request *req = data;
+
+  afg_tree_unref (req->base);
+  afg_transform_list_unref (req->list);
   g_free (req);
 }
 
@@ -47,36 +55,40 @@ file_key (AfgWindow *self)
   return tree != NULL ? afg_document_get_source_path (afg_tree_get_document (tree)) : NULL;
 }
 
-static void
-on_transformed (GObject *source, GAsyncResult *result, gpointer data)
+static gpointer
+transform_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Request *req = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) tree = afg_tree_transform_finish (result, &error);
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
 
-  if (self != NULL && tree != NULL && req->cancellable == self->transforms->cancellable)
-    _afg_window_steps_show_tree (self, tree);
-  else if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _afg_window_show_notice (self, error->message, FALSE);
-  request_free (req);
+  return afg_tree_transform (req->base, req->list, cancellable, error);
 }
 
 static void
-cancel (AfgWindowTransforms *t)
+on_transformed (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  g_cancellable_cancel (t->cancellable);
-  g_clear_object (&t->cancellable);
+  AfgTransformsSection *t = owner;
+
+  if (result != NULL)
+    _afg_window_steps_show_tree (t->window, result);
+  else
+    _afg_window_show_notice (t->window, error->message, FALSE);
 }
+
+static const AfgWorkerFuncs transform_funcs = {
+  .name = "afg-transform",
+  .run = transform_in_thread,
+  .done = on_transformed,
+  .free_result = (GDestroyNotify) afg_tree_unref,
+};
 
 /* The base again, or the base transformed by the list. */
 static void
 apply (AfgWindow *self)
 {
-  AfgWindowTransforms *t = self->transforms;
+  AfgTransformsSection *t = self->transforms;
   Request *req;
 
-  cancel (t);
+  afg_worker_cancel (t->worker);
   if (t->base == NULL)
     return;
   if (t->list == NULL || afg_transform_list_get_length (t->list) == 0)
@@ -84,11 +96,10 @@ apply (AfgWindow *self)
       _afg_window_steps_show_tree (self, t->base);
       return;
     }
-  t->cancellable = g_cancellable_new ();
   req = g_new0 (Request, 1);
-  g_weak_ref_init (&req->window, self);
-  req->cancellable = g_object_ref (t->cancellable);
-  afg_tree_transform_async (t->base, t->list, t->cancellable, on_transformed, req);
+  req->base = afg_tree_ref (t->base);
+  req->list = afg_transform_list_concat (t->list, NULL);
+  afg_worker_start (t->worker, &transform_funcs, req, request_free);
 }
 
 static void
@@ -124,7 +135,7 @@ crumb_new (AfgWindow *self, const AfgTransform *transform, guint index)
 static void
 update_bar (AfgWindow *self)
 {
-  AfgWindowTransforms *t = self->transforms;
+  AfgTransformsSection *t = self->transforms;
   guint n = t->list != NULL ? afg_transform_list_get_length (t->list) : 0;
   GtkWidget *child;
 
@@ -139,13 +150,14 @@ update_bar (AfgWindow *self)
 static void
 set_list (AfgWindow *self, AfgTransformList *list)
 {
-  AfgWindowTransforms *t = self->transforms;
+  AfgTransformsSection *t = self->transforms;
   const char *key = file_key (self);
 
   /* The steps' "drawn N ms after the click" times this change too. */
   afg_steps_bar_start_clock (self->steps_bar);
   g_clear_pointer (&t->list, afg_transform_list_unref);
   t->list = list;
+  afg_session_set_transforms (self->session, list);
   if (key != NULL)
     g_hash_table_replace (t->by_file, g_strdup (key), afg_transform_list_ref (list));
   update_bar (self);
@@ -192,7 +204,7 @@ remove_at (AfgWindow *self, guint index)
 static void
 on_tree_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
 {
-  AfgWindowTransforms *t = self->transforms;
+  AfgTransformsSection *t = self->transforms;
   AfgTree *tree = afg_session_get_tree (session);
   const char *old_key = file_key (self);
   const char *new_key;
@@ -206,6 +218,7 @@ on_tree_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
       list = g_hash_table_lookup (t->by_file, new_key);
       g_clear_pointer (&t->list, afg_transform_list_unref);
       t->list = list != NULL ? afg_transform_list_ref (list) : NULL;
+      afg_session_set_transforms (session, t->list);
     }
   g_clear_pointer (&t->base, afg_tree_unref);
   t->base = afg_tree_ref (tree);
@@ -286,8 +299,9 @@ remove_transform_action (GtkWidget *widget, const char *name, GVariant *param)
 
 /* Esc's turn after the search and the zoom: the last transform. */
 gboolean
-_afg_window_transforms_escape (AfgWindow *self)
+afg_transforms_section_escape (AfgTransformsSection *section)
 {
+  AfgWindow *self = section->window;
   AfgTransformList *list = self->transforms->list;
 
   if (list == NULL || afg_transform_list_get_length (list) == 0 || !can_transform (self))
@@ -325,7 +339,7 @@ menu_model (void)
 }
 
 static GtkWidget *
-bar_new (AfgWindowTransforms *t)
+bar_new (AfgTransformsSection *t)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *title = gtk_label_new (_("Transforms:"));
@@ -343,15 +357,44 @@ bar_new (AfgWindowTransforms *t)
   return bar;
 }
 
-void
-_afg_window_transforms_init (AfgWindow *self)
+static void
+afg_transforms_section_dispose (GObject *object)
 {
-  AfgWindowTransforms *t = g_new0 (AfgWindowTransforms, 1);
+  AfgTransformsSection *t = AFG_TRANSFORMS_SECTION (object);
+
+  g_clear_object (&t->worker);
+  if (t->menu != NULL)
+    gtk_widget_unparent (g_steal_pointer (&t->menu));
+  g_clear_pointer (&t->by_file, g_hash_table_unref);
+  g_clear_pointer (&t->list, afg_transform_list_unref);
+  g_clear_pointer (&t->base, afg_tree_unref);
+
+  G_OBJECT_CLASS (afg_transforms_section_parent_class)->dispose (object);
+}
+
+static void
+afg_transforms_section_class_init (AfgTransformsSectionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = afg_transforms_section_dispose;
+}
+
+static void
+afg_transforms_section_init (AfgTransformsSection *t)
+{
+  t->worker = afg_worker_new (t);
+  t->by_file = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) afg_transform_list_unref);
+}
+
+/* Its bar goes under @window's steps bar, its menu on the flame graph; it
+ * follows the session's tree. */
+AfgTransformsSection *
+afg_transforms_section_new (AfgWindow *self)
+{
+  AfgTransformsSection *t = g_object_new (AFG_TYPE_TRANSFORMS_SECTION, NULL);
   GtkGesture *secondary = gtk_gesture_click_new ();
   g_autoptr(GMenuModel) model = menu_model ();
 
-  self->transforms = t;
-  t->by_file = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) afg_transform_list_unref);
+  t->window = self;
   t->bar = bar_new (t);
   gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->steps_bar))), t->bar,
                               GTK_WIDGET (self->steps_bar));
@@ -363,28 +406,14 @@ _afg_window_transforms_init (AfgWindow *self)
   g_signal_connect (secondary, "pressed", G_CALLBACK (on_secondary_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->flame_view), GTK_EVENT_CONTROLLER (secondary));
   g_signal_connect_object (self->session, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
-}
-
-void
-_afg_window_transforms_dispose (AfgWindow *self)
-{
-  AfgWindowTransforms *t = self->transforms;
-
-  if (t == NULL)
-    return;
-  cancel (t);
-  if (t->menu != NULL)
-    gtk_widget_unparent (t->menu);
-  g_hash_table_unref (t->by_file);
-  g_clear_pointer (&t->list, afg_transform_list_unref);
-  g_clear_pointer (&t->base, afg_tree_unref);
-  g_clear_pointer (&self->transforms, g_free);
+  return t;
 }
 
 /* The enabled actions: a frame to act on, a list to pop. */
 void
-_afg_window_transforms_update_actions (AfgWindow *self)
+afg_transforms_section_update_actions (AfgTransformsSection *section)
 {
+  AfgWindow *self = section->window;
   gboolean can = self->transforms != NULL && can_transform (self);
   gboolean frame = can && afg_flame_view_get_selected_node (self->flame_view) != AFG_FLAME_NO_FRAME;
   gboolean any = can && self->transforms->list != NULL && afg_transform_list_get_length (self->transforms->list) > 0;
@@ -396,22 +425,8 @@ _afg_window_transforms_update_actions (AfgWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.remove-transform", any);
 }
 
-/* The state line's "transforms": "op arg" of each, joined by " > ". */
 void
-_afg_window_transforms_append_state (AfgWindow *self, GString *line)
-{
-  AfgTransformList *list = self->transforms != NULL ? self->transforms->list : NULL;
-  g_autoptr(GString) value = g_string_new (NULL);
-
-  for (guint i = 0; list != NULL && i < afg_transform_list_get_length (list); i++)
-    g_string_append_printf (value, "%s%s %s", i > 0 ? " > " : "",
-                            afg_transform_op_to_string (afg_transform_list_get (list, i)->op),
-                            afg_transform_list_get (list, i)->arg);
-  _afg_window_append_state_field (line, "transforms", value->str);
-}
-
-void
-_afg_window_transforms_class_init (GtkWidgetClass *widget_class)
+afg_transforms_section_install_actions (GtkWidgetClass *widget_class)
 {
   for (guint i = 0; i < G_N_ELEMENTS (op_actions); i++)
     gtk_widget_class_install_action (widget_class, op_actions[i].action, NULL, op_action);

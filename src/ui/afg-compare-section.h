@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "afg-window.h"
+
+G_BEGIN_DECLS
+
+#define AFG_TYPE_COMPARE_SECTION (afg_compare_section_get_type ())
+G_DECLARE_FINAL_TYPE (AfgCompareSection, afg_compare_section, AFG, COMPARE_SECTION, GObject)
+
+/* Two profiles compared in a window: both loaded in its loading slot,
+ * their diff on its flame graph through the diff view, the status line
+ * and title saying A → B. The window keeps it; win.compare is its. */
+AfgCompareSection *afg_compare_section_new             (AfgWindow         *window);
+void               afg_compare_section_install_actions (GtkWidgetClass    *widget_class);
+/* Like opening a DB, the load can be cancelled, and a failure on either
+ * side is the window's error page. */
+void               afg_compare_section_compare         (AfgCompareSection *self,
+                                                        GFile             *a,
+                                                        GFile             *b);
+/* The title of the diff on screen: also after a cancelled load. */
+void               afg_compare_section_show_title      (AfgCompareSection *self);
+/* The state line's diff fields (docs/test-state-line.md). */
+void               afg_compare_section_append_state    (AfgCompareSection *self,
+                                                        GString           *line,
+                                                        gboolean           graph);
+
+G_END_DECLS

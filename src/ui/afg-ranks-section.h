@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "afg-diff-shape.h"
+#include "afg-window.h"
+
+G_BEGIN_DECLS
+
+#define AFG_TYPE_RANKS_SECTION (afg_ranks_section_get_type ())
+G_DECLARE_FINAL_TYPE (AfgRanksSection, afg_ranks_section, AFG, RANKS_SECTION, GObject)
+
+/* A training job's folder in a window: the rank sidebar, the ranks read
+ * in the background, "All ranks", the rank diffs and the straggler's
+ * explanation. The window keeps it; the actions win.open-folder,
+ * win.cancel-ranks, win.compare-rank and win.explain-straggler are its. */
+AfgRanksSection *afg_ranks_section_new             (AfgWindow        *window);
+void             afg_ranks_section_install_actions (GtkWidgetClass   *widget_class);
+/* TRUE when @file is a folder, opened as a job; else any job is closed. */
+gboolean         afg_ranks_section_open            (AfgRanksSection  *self,
+                                                    GFile            *file);
+/* Cancel on the loading page while no rank is shown yet stops the job. */
+void             afg_ranks_section_cancel_first    (AfgRanksSection  *self);
+gboolean         afg_ranks_section_showing_all     (AfgRanksSection  *self);
+/* A diff shows: the one "Explain the Straggler" asked for gets its words. */
+void             afg_ranks_section_diff_shown      (AfgRanksSection  *self,
+                                                    AfgDiffShape     *shape);
+void             afg_ranks_section_append_state    (AfgRanksSection  *self,
+                                                    GString          *line);
+void             afg_ranks_section_append_explain  (AfgRanksSection  *self,
+                                                    GString          *line);
+
+G_END_DECLS
