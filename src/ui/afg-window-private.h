@@ -116,6 +116,10 @@ void _afg_window_append_state_field    (GString        *line,
                                         const char     *key,
                                         const char     *value);
 
+/* The weight of the widths on screen; a comparison's is the one it was
+ * made in. */
+AfgWeight _afg_window_weight_shown (AfgWindow *self);
+
 /* afg-compare-section.c, for the step ranges compared */
 /* In a worker: the diff of @a and @b and its first layout; FALSE when
  * cancelled. Its frames weigh @weight (a total column) where both sides
@@ -133,9 +137,6 @@ void     _afg_window_compare_show_diff     (AfgWindow      *self,
 /* A comparison of two files or ranks ends on A alone; FALSE when none is
  * shown. */
 gboolean _afg_window_compare_stop          (AfgWindow      *self);
-
-/* afg-window-merge.c */
-void         _afg_window_merge_init  (AfgWindow *self);
 
 /* afg-window-steps.c */
 void     _afg_window_steps_init          (AfgWindow       *self);
@@ -162,11 +163,5 @@ void     _afg_window_chart_step         (AfgWindow      *self,
                                          gboolean        forward);
 void     _afg_window_chart_append_state (AfgWindow      *self,
                                          GString        *line);
-
-/* afg-window-weight.c */
-void            _afg_window_weight_init         (AfgWindow       *self);
-/* The weight of the widths on screen; a comparison's is the one it was
- * made in. */
-AfgWeight       _afg_window_weight_shown        (AfgWindow       *self);
 
 G_END_DECLS

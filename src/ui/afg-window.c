@@ -289,6 +289,129 @@ afg_window_class_init (AfgWindowClass *klass)
   afg_search_section_install_actions (widget_class);
 }
 
+/* "Merge Address Variants" (win.merge-addresses), on by default
+ * and remembered (the merge-addresses setting): every ` at 0x<hex>` in a
+ * frame name becomes ` at 0x…` before the tree is built, so that the
+ * variants of one call are one frame. Toggling it builds again what the
+ * window shows, a profile (its steps kept) or a comparison. */
+static gboolean
+is_merged (AfgTree *tree)
+{
+  return (afg_tree_get_flags (tree) & AFG_TREE_MERGE_ADDRESSES) != 0;
+}
+
+static GFile *
+source_file (AfgDiffShape *shape, AfgDiffSide side)
+{
+  AfgDocument *document = afg_tree_get_document (afg_diff_shape_get_source (shape, side));
+
+  return g_file_new_for_path (afg_document_get_source_path (document));
+}
+
+/* A load under way follows the setting once its tree shows. */
+static void
+on_merge_changed (AfgWindow *self)
+{
+  gboolean merge = _afg_window_tree_flags (self) != AFG_TREE_FLAGS_NONE;
+
+  if (_afg_window_is_comparing (self))
+    {
+      AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
+      g_autoptr(GFile) a = source_file (shape, AFG_DIFF_SIDE_A);
+      g_autoptr(GFile) b = source_file (shape, AFG_DIFF_SIDE_B);
+
+      if (is_merged (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)) != merge)
+        afg_compare_section_compare (self->compare, a, b);
+    }
+  /* "All ranks" merges addresses whatever the setting: no two ranks'
+   * processes share addresses (afg-merged-tree.h). */
+  else if (_afg_window_get_tree (self) != NULL && is_merged (_afg_window_get_tree (self)) != merge && !afg_ranks_section_showing_all (self->ranks))
+    afg_steps_bar_rebuild (self->steps_bar);
+  _afg_window_report_state (self);
+}
+
+/* The session's merge-addresses, kept in the setting of that name.
+ * Without the installed schema (a build tree) the toggle still works,
+ * but is not kept. */
+static void
+init_merge (AfgWindow *self)
+{
+  GSettings *settings = afg_settings_get ();
+  g_autoptr(GPropertyAction) action = g_property_action_new ("merge-addresses", self->session, "merge-addresses");
+
+  if (settings != NULL)
+    g_settings_bind (settings, "merge-addresses", self->session, "merge-addresses", G_SETTINGS_BIND_DEFAULT);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+  g_signal_connect_object (self->session, "notify::merge-addresses", G_CALLBACK (on_merge_changed), self,
+                           G_CONNECT_SWAPPED);
+}
+
+/* The window's side of the weight (the menu itself is AfgWeightMenu):
+ * the flame view, the thread picker and the status line follow the
+ * weight chosen. */
+
+static gboolean
+showing_graph (AfgWindow *self)
+{
+  return _afg_window_get_tree (self) != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "graph") == 0;
+}
+
+/* Keeps the thread picked (and so the zoom) while its totals change. */
+static void
+refill_threads_in_place (AfgWindow *self)
+{
+  guint picked = gtk_drop_down_get_selected (self->thread_dropdown);
+
+  g_signal_handlers_block_matched (self->thread_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  _afg_window_fill_threads (self);
+  gtk_drop_down_set_selected (self->thread_dropdown, picked);
+  g_signal_handlers_unblock_matched (self->thread_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+}
+
+static void
+apply_weight (AfgWindow *self)
+{
+  if (showing_graph (self) && afg_session_get_column (self->session) != afg_flame_view_get_weight (self->flame_view))
+    {
+      afg_flame_view_set_weight (self->flame_view, afg_session_get_column (self->session));
+      refill_threads_in_place (self);
+      _afg_window_update_status (self);
+      /* The status line's selected frame: its share is of the weight. */
+      g_object_notify (G_OBJECT (self->flame_view), "selected-node");
+    }
+  _afg_window_update_actions (self);
+}
+
+/* A tree or a comparison shown brings its own column along
+ * (_afg_window_weight_prepare); a choice applies to the tree on screen. */
+static void
+on_weight_chosen (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
+{
+  apply_weight (self);
+}
+
+/* The weight of the widths on screen: a diff's frames weigh what it was
+ * made in, drawn as its trees' host columns. */
+AfgWeight
+_afg_window_weight_shown (AfgWindow *self)
+{
+  AfgDiffShape *shape = self->diff_view ? afg_diff_view_get_shape (self->diff_view) : NULL;
+  AfgColumn column = _afg_window_is_comparing (self) && shape ? afg_diff_shape_get_weight (shape)
+                                                             : afg_flame_view_get_weight (self->flame_view);
+  AfgWeight weight = AFG_WEIGHT_HOST;
+
+  afg_weight_from_total_column (column, &weight);
+  return weight;
+}
+
+static void
+init_weight (AfgWindow *self)
+{
+  afg_weight_menu_set_session (self->weight_menu, self->session);
+  afg_weight_menu_add_actions (self->weight_menu, G_ACTION_MAP (self));
+  g_signal_connect_object (self->session, "notify::weight", G_CALLBACK (on_weight_chosen), self, G_CONNECT_SWAPPED);
+}
+
 static void
 afg_window_init (AfgWindow *self)
 {
@@ -299,9 +422,9 @@ afg_window_init (AfgWindow *self)
   g_signal_connect_object (self->session, "notify::flipped", G_CALLBACK (on_flipped), self, G_CONNECT_SWAPPED);
   self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
-  _afg_window_weight_init (self);
+  init_weight (self);
   self->compare = afg_compare_section_new (self);
-  _afg_window_merge_init (self);
+  init_merge (self);
   _afg_window_steps_init (self);
   self->transforms = afg_transforms_section_new (self);
   self->ranks = afg_ranks_section_new (self);
