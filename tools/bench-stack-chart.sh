@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The stack chart's costs in the window, under Xvfb at 1920×1080 on the
 # synthetic DB of one step (tools/afg-gen-db --steps 1, ROWS rows):
-# opening it (win.layout 'chart': the DB's tasks read again in a worker,
-# the store built, the first frame drawn; wall time from the action to
+# the window's load (wall time from the start to the flame graph, and
+# the RSS then: the tasks kept for the chart included), opening the chart
+# (win.layout 'chart': the store built in a worker from the tasks the
+# load kept, the first frame drawn; wall and CPU time from the action to
 # that frame), the store's bytes per task and per row, the process's RSS
 # before and after, and the frames while the view zooms in and out and
 # pans (win.chart-zoom, win.chart-pan through the test control channel,
@@ -32,12 +34,14 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GDK_DEBUG=gl-disable AFG_TEST_S
   G_MESSAGES_DEBUG=afg-stack-chart,afg-window XDG_DATA_HOME=$(mktemp -d) XDG_CONFIG_HOME=$(mktemp -d) \
   "$build/src/ascend-flamegraph" "$db" <"$fifo" >"$log" 2>&1 &
 app=$!
+started=$EPOCHREALTIME
 exec 9>"$fifo"
 trap 'kill $app 2>/dev/null; rm -f "$log" "$fifo"' EXIT
 seq=0
 barrier () { seq=$((seq + 1)); echo "barrier $seq" >&9
              until grep -aq "${tab}seq=$seq$tab\|${tab}seq=$seq\$" "$log"; do sleep 0.01; done; }
 rss () { awk '/^VmRSS/ { print $2 }' "/proc/$app/status"; }
+cpu () { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1000 / hz }' "/proc/$app/stat"; }
 frames () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*chart frame \([0-9.]*\) ms.*/\1/'; }
 drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*drawn in \([0-9.]*\) ms.*/\1/'; }
 cpu () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU \([0-9.]*\) ms.*/\1/'; }
@@ -45,18 +49,25 @@ cpu_drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU .*d
 stats () { sort -n | awk -v what="$1" '{ v[NR] = $1 } END {
   printf "%s: %d frames, median %.1f ms, max %.1f ms\n", what, NR, v[int((NR + 1) / 2)], v[NR] }'; }
 
-for _ in $(seq 600); do grep -aq "${tab}page=graph$tab" "$log" && break; sleep 0.1; done
+for _ in $(seq 6000); do grep -aq "${tab}page=graph$tab" "$log" && break; sleep 0.01; done
+loaded=$EPOCHREALTIME
+echo "load: $(awk -v a="${started/,/.}" -v b="${loaded/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms" \
+     "from the start to the flame graph, rss $(rss) kB"
+grep -a 'loaded in' "$log" | sed 's/.*DEBUG: [0-9:.]*: /  /'
 wid=$(timeout 10 xdotool search --sync --onlyvisible --name "$(basename "$db")" | head -1)
 xdotool windowsize --sync "$wid" 1920 1080
 barrier
 before=$(rss)
 from=$(( $(wc -l < "$log") + 1 ))
+cpu0=$(cpu)
 t0=$EPOCHREALTIME
 echo "action win.layout 'chart'" >&9
 until tail -n +"$from" "$log" | grep -aq 'chart frame'; do sleep 0.005; done
 t1=$EPOCHREALTIME
+cpu1=$(cpu)
 barrier
-echo "open: $(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms from the action to the first frame"
+echo "open: $(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms from the action to the first frame," \
+     "$((cpu1 - cpu0)) ms CPU"
 grep -a 'chart tasks read\|chart store' "$log" | sed 's/.*DEBUG: [0-9:.]*: /  /'
 store=$(grep -a 'chart store' "$log" | tail -1)
 tasks=$(sed 's/.*: \([0-9]*\) tasks in \([0-9]*\) B, rows in \([0-9]*\) B.*/\1 \2 \3/' <<< "$store")

@@ -14,12 +14,12 @@
 
 /* The stack chart below (or instead of) the flame graph: win.layout
  * ("flame", "chart", "both", remembered) shows one or both. The chart's
- * store is read from the DB in a worker the first time a document is
- * shown with the chart on: the command line and a window without the
- * chart never pay for it. Its scope follows the steps picked; a frame
- * picked in it selects its node in the flame graph (and so the
- * Functions panel), a node picked there outlines its rows in it, F3 and
- * Shift+F3 step through them. With "Sync range" the flame graph is the
+ * store is built in a worker the first time a document is shown with
+ * the chart on, from the tasks the window's load kept (a document loaded
+ * otherwise has its tasks read from the DB again). Its scope follows the
+ * steps picked; a frame picked in it selects its node in the flame graph
+ * (and so the Functions panel), a node picked there outlines its rows in
+ * it, F3 and Shift+F3 step through them. With "Sync range" the flame graph is the
  * tree of the visible range, rebuilt at most every SYNC_MS while the
  * view moves and once more when it stops. */
 
@@ -80,6 +80,19 @@ load_request_free (LoadRequest *req)
   g_free (req);
 }
 
+/* The kept tasks need no DB: the rows are all the work. */
+static void
+load_kept (GTask *task, AfgDocument *document)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  AfgChartStore *store = afg_chart_store_new_kept (document);
+
+  g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
+           G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
+           afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
+  g_task_return_pointer (task, store, (GDestroyNotify) afg_chart_store_free);
+}
+
 static gpointer
 rows_thread (gpointer document)
 {
@@ -98,9 +111,18 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   LoadRequest *req = data;
   gint64 t0 = g_get_monotonic_time ();
   GError *error = NULL;
-  GThread *rows = g_thread_new ("afg-chart-rows", rows_thread, req->document);
-  g_autoptr(AfgDeviceTasks) tasks = afg_trace_reader_read (req->document, cancellable, &error);
-  AfgChartStore *store = g_thread_join (rows);
+  GThread *rows;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  AfgChartStore *store;
+
+  if (afg_document_get_chart_tasks (req->document) != NULL)
+    {
+      load_kept (task, req->document);
+      return;
+    }
+  rows = g_thread_new ("afg-chart-rows", rows_thread, req->document);
+  tasks = afg_trace_reader_read (req->document, cancellable, &error);
+  store = g_thread_join (rows);
 
   if (tasks == NULL)
     {

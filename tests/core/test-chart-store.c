@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The stack chart's store: rows nested as the tree nests them, tasks by
- * lane without the profiler's markers, collectives one box each, and a
- * step's boxes equal to the rows and tasks SQLite finds overlapping it. */
+ * lane without the profiler's markers, collectives one box each, a
+ * step's boxes equal to the rows and tasks SQLite finds overlapping it,
+ * and the tasks a window's load keeps equal to what the trace reader
+ * reads from the DB again. */
 #include "config.h"
 
 #include <sys/wait.h>
@@ -20,14 +22,79 @@ typedef AfgTestDb ChartTestDb;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChartTestDb, afg_test_db_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgChartStore, afg_chart_store_free)
 
+/* As the window loads it: the tasks kept. */
+static AfgDocument *
+load_keeping (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  AfgDocument *document = afg_document_load_with_flags (path, AFG_LOAD_KEEP_TASKS, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (afg_document_get_chart_tasks (document));
+  return document;
+}
+
+static AfgDocument *
+load_test_db (ChartTestDb *db)
+{
+  afg_test_db_close (db);
+  return load_keeping (db->path);
+}
+
+static gboolean
+collect_any (const AfgChartTask *task, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *task);
+  return TRUE;
+}
+
+static void
+assert_lanes_equal (const AfgChartStore *a, const AfgChartStore *b, guint lane)
+{
+  g_autoptr(GArray) ta = g_array_new (FALSE, FALSE, sizeof (AfgChartTask));
+  g_autoptr(GArray) tb = g_array_new (FALSE, FALSE, sizeof (AfgChartTask));
+  const AfgChartLane *la = afg_chart_store_get_lane (a, lane), *lb = afg_chart_store_get_lane (b, lane);
+
+  g_assert_cmpint (la->device_id, ==, lb->device_id);
+  g_assert_cmpint (la->stream_id, ==, lb->stream_id);
+  g_assert_cmpint (la->collectives, ==, lb->collectives);
+  afg_chart_store_visit_tasks (a, lane, G_MININT64, G_MAXINT64, collect_any, ta);
+  afg_chart_store_visit_tasks (b, lane, G_MININT64, G_MAXINT64, collect_any, tb);
+  g_assert_cmpuint (ta->len, ==, tb->len);
+  for (guint i = 0; i < ta->len; i++)
+    {
+      const AfgChartTask *x = &g_array_index (ta, AfgChartTask, i), *y = &g_array_index (tb, AfgChartTask, i);
+
+      g_assert_cmpint (x->start, ==, y->start);
+      g_assert_cmpint (x->end, ==, y->end);
+      g_assert_cmpuint (x->name, ==, y->name);
+      g_assert_cmpuint (x->kind, ==, y->kind);
+      g_assert_cmpuint (x->launch_thread, ==, y->launch_thread);
+      g_assert_cmpuint (x->launch_event, ==, y->launch_event);
+    }
+}
+
+/* The store of the tasks the load kept against the store of those the
+ * trace reader reads again: every lane, every task, every launch. */
+static AfgChartStore *
+assert_kept_equal (AfgDocument *document, const AfgChartStore *read)
+{
+  AfgChartStore *kept = afg_chart_store_new_kept (document);
+
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (kept), ==, afg_chart_store_get_n_lanes (read));
+  g_assert_cmpuint (afg_chart_store_get_n_tasks (kept), ==, afg_chart_store_get_n_tasks (read));
+  for (guint l = 0; l < afg_chart_store_get_n_lanes (read); l++)
+    assert_lanes_equal (kept, read, l);
+  return kept;
+}
+
 static AfgChartStore *
 load_store (const char *path, AfgDocument **document)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
 
-  *document = afg_document_load (path, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  *document = load_keeping (path);
   tasks = afg_trace_reader_read (*document, NULL, &error);
   g_assert_no_error (error);
   return afg_chart_store_new (*document, tasks);
@@ -153,7 +220,8 @@ static void
 check_db (const char *path)
 {
   g_autoptr(AfgDocument) document = NULL;
-  g_autoptr(AfgChartStore) store = load_store (path, &document);
+  g_autoptr(AfgChartStore) read = load_store (path, &document);
+  g_autoptr(AfgChartStore) store = assert_kept_equal (document, read);
   sqlite3 *db = NULL;
   guint n_steps;
   const AfgStep *steps = afg_document_get_steps (document, &n_steps);
@@ -222,6 +290,7 @@ rules_store (AfgDocument **document)
   g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autoptr(AfgChartStore) read = NULL;
   gint64 launch;
 
   /* a [0,100) > b [10,40) > c [20,30); b again [50,90); d [95,150)
@@ -241,10 +310,11 @@ rules_store (AfgDocument **document)
   afg_test_db_add_task_on (db, 80, 80, AFG_TEST_NULL, 1, 5);
   afg_test_db_add_typed_task (db, 40, 45, AFG_TEST_NULL, "PROFILING_ENABLE");
   afg_test_db_add_collective (db, 100, 400, 70, "hcom_allReduce__1_0_1");
-  *document = afg_test_db_load_document (db);
+  *document = load_test_db (db);
   tasks = afg_trace_reader_read (*document, NULL, &error);
   g_assert_no_error (error);
-  return afg_chart_store_new (*document, tasks);
+  read = afg_chart_store_new (*document, tasks);
+  return assert_kept_equal (*document, read);
 }
 
 static void
@@ -357,6 +427,7 @@ test_launches (void)
   g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgChartStore) read = NULL;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
   g_autoptr(GError) error = NULL;
   const AfgChartRow *row;
@@ -375,12 +446,13 @@ test_launches (void)
   afg_test_db_add_task_on (db, 80, 90, 40, 0, 17);
   for (gint64 stream = 16; stream >= 1; stream--)
     afg_test_db_add_task_on (db, stream, stream + 1, AFG_TEST_NULL, 0, stream);
-  document = afg_test_db_load_document (db);
+  document = load_test_db (db);
   tasks = afg_trace_reader_read (document, NULL, &error);
   g_assert_no_error (error);
-  store = afg_chart_store_new_rows (document);
-  g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 0);
-  afg_chart_store_add_tasks (store, tasks);
+  read = afg_chart_store_new_rows (document);
+  g_assert_cmpuint (afg_chart_store_get_n_lanes (read), ==, 0);
+  afg_chart_store_add_tasks (read, tasks);
+  store = assert_kept_equal (document, read);
   g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 20);
   for (guint lane = 0; lane < 20; lane++)
     g_assert_cmpint (afg_chart_store_get_lane (store, lane)->stream_id, ==, lane + 1);
@@ -407,6 +479,7 @@ test_no_device (void)
   g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgChartStore) read = NULL;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
   g_autoptr(GError) error = NULL;
   const AfgChartRow *rows;
@@ -414,10 +487,11 @@ test_no_device (void)
 
   for (guint i = 0; i < AFG_MAX_DEPTH + 2; i++)
     afg_test_db_add (db, GTID (1, 1), i, 10000 - i, "deep");
-  document = afg_test_db_load_document (db);
+  document = load_test_db (db);
   tasks = afg_trace_reader_read (document, NULL, &error);
   g_assert_no_error (error);
-  store = afg_chart_store_new (document, tasks);
+  read = afg_chart_store_new (document, tasks);
+  store = assert_kept_equal (document, read);
   g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 0);
   g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 0);
   g_assert_cmpuint (afg_chart_store_get_n_depths (store, 0), ==, AFG_MAX_DEPTH);

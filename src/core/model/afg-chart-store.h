@@ -3,30 +3,11 @@
 
 #include <glib.h>
 
+#include "afg-chart-tasks.h"
 #include "afg-device-tasks.h"
 #include "afg-document.h"
 
 G_BEGIN_DECLS
-
-#define AFG_CHART_NONE G_MAXUINT32
-
-/* One device lane: a (device, stream) pair of TASK, or the collectives
- * (COMMUNICATION_OP rows, one box each over their tasks). */
-typedef struct {
-  gint64   device_id;    /* AFG_DEVICE_UNKNOWN when not an integer */
-  gint64   stream_id;
-  gboolean collectives;  /* the lane of COMMUNICATION_OP, no stream */
-} AfgChartLane;
-
-/* A task (or collective) as the chart draws it. */
-typedef struct {
-  gint64  start;
-  gint64  end;
-  guint32 name;           /* the document's string, or AFG_DEVICE_NO_NAME */
-  guint32 kind;           /* AfgTaskKind */
-  guint32 launch_thread;  /* the event store's thread of the launching row, AFG_CHART_NONE */
-  guint64 launch_event;   /* that row's index in its thread */
-} AfgChartTask;
 
 /* A used host row (an event of the store) placed as the tree builder
  * nests it: depth 0 for a row under no other. Rows cut at the depth
@@ -42,8 +23,9 @@ typedef struct {
  * command line never builds one): every host row of the document by
  * thread and depth, and every TASK row but the profiler's markers by
  * lane, each indexed by time so that the rows and tasks of a range are
- * found without scanning the others. Tasks take 16 bytes each (see
- * afg-chart-store.c). Immutable once made; any thread. */
+ * found without scanning the others. The tasks are the document's when
+ * its load kept them (afg-chart-tasks.h). Immutable once made; any
+ * thread. */
 typedef struct _AfgChartStore AfgChartStore;
 
 /* @tasks may be NULL (no device lanes); it is read, not kept. */
@@ -55,6 +37,9 @@ AfgChartStore      *afg_chart_store_new           (AfgDocument          *documen
 AfgChartStore      *afg_chart_store_new_rows      (AfgDocument          *document);
 void                afg_chart_store_add_tasks     (AfgChartStore        *self,
                                                    const AfgDeviceTasks *tasks);
+/* The host rows, and the tasks the document's load kept
+ * (afg_document_get_chart_tasks, not NULL): no DB is read. */
+AfgChartStore      *afg_chart_store_new_kept      (AfgDocument          *document);
 void                afg_chart_store_free          (AfgChartStore        *self);
 AfgDocument        *afg_chart_store_get_document  (const AfgChartStore  *self);
 guint               afg_chart_store_get_n_lanes   (const AfgChartStore  *self);
@@ -62,8 +47,6 @@ const AfgChartLane *afg_chart_store_get_lane      (const AfgChartStore  *self,
                                                    guint                 lane);
 /* Called in start order for each task of @lane overlapping [@t0, @t1)
  * (a task of no length counts as 1 ns); returns FALSE to stop. */
-typedef gboolean (*AfgChartTaskFunc) (const AfgChartTask *task,
-                                      gpointer            user_data);
 void                afg_chart_store_visit_tasks   (const AfgChartStore  *self,
                                                    guint                 lane,
                                                    gint64                t0,

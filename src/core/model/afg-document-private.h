@@ -27,6 +27,7 @@ struct _AfgDocument {
   GPtrArray      *kind_warnings; /* char *: why tables that are there gave no task kinds */
   AfgDeviceTimeline *timeline;  /* NULL without usable TASK rows */
   GArray         *collectives;  /* AfgDocCollective, or NULL */
+  AfgChartTasks  *chart_tasks;  /* NULL unless the load kept the tasks */
   GMutex          idle_lock;    /* idle_sets is filled on demand, by any thread */
   GHashTable     *idle_sets;    /* (first << 32 | last) step index -> AfgSpans */
 };

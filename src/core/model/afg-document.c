@@ -23,6 +23,7 @@ document_clear (gpointer data)
   g_free (self->merged_names);
   afg_npu_data_free (self->npu);
   g_free (self->npu_warning);
+  afg_chart_tasks_free (self->chart_tasks);
   g_ptr_array_unref (self->kind_warnings);
   _afg_document_clear_timeline (self);
   afg_string_table_clear (&self->strings);
@@ -235,6 +236,12 @@ afg_document_get_npu_entries (const AfgDocument *self, guint index, guint *n_ent
     return NULL;
   *n_entries = (guint) self->npu->threads[index].len;
   return (const AfgNpuEntry *) self->npu->threads[index].data;
+}
+
+const AfgChartTasks *
+afg_document_get_chart_tasks (const AfgDocument *self)
+{
+  return self->chart_tasks;
 }
 
 const char *

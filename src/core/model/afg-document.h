@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "afg-category.h"
+#include "afg-chart-tasks.h"
 #include "afg-event-store.h"
 #include "afg-npu.h"
 #include "afg-thread-role.h"
@@ -87,6 +88,10 @@ AfgThreadRole         afg_document_get_thread_role  (const AfgDocument *self,
 /* "main · pid/tid", or "pid/tid" for a thread without a role. */
 const char           *afg_document_get_thread_title (const AfgDocument *self,
                                                      guint              index);
+/* Every used TASK row and collective in the stack chart's form, kept by
+ * a load with AFG_LOAD_KEEP_TASKS (none when TASK has no usable
+ * deviceId and streamId); NULL for any other load. */
+const AfgChartTasks  *afg_document_get_chart_tasks  (const AfgDocument *self);
 /* The string index of the tree root's name ("All threads", translated). */
 guint32               afg_document_get_root_name    (const AfgDocument *self);
 

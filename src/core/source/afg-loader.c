@@ -16,6 +16,7 @@
 #include "afg-huge.h"
 #include "afg-loader.h"
 #include "afg-npu-reader.h"
+#include "afg-task-keeper.h"
 #include "afg-document-private.h"
 #include "afg-document-timeline.h"
 #include "afg-source.h"
@@ -48,6 +49,11 @@ typedef struct {
   AfgVec               npu_rows[N_READERS];  /* their links (afg_npu_tasks_wants) per reader, until linking */
   guint64              npu_rows_first[N_READERS];  /* the ordinal of each reader's first row */
   AfgTableScan        *scan;          /* the direct read of PYTORCH_API, while it runs */
+  AfgLoadFlags         flags;
+  AfgTaskKeeper       *keeper;        /* TASK's rows, with AFG_LOAD_KEEP_TASKS and TASK's tracks */
+  guint64              n_npu_rows;    /* the rows of npu_rows, once linking begins */
+  guint64             *thread_first;  /* with keeper: the ordinal of each store thread's first event */
+  guint32             *row_ordinals;  /* with keeper: where each row of npu_rows landed, by ordinal */
 } LoadContext;
 
 typedef struct {
@@ -206,7 +212,11 @@ place_link (guint32 link, guint thread, guint64 event, gpointer data)
 {
   LoadContext *ctx = data;
 
-  afg_npu_tasks_link_place (ctx->npu_tasks, thread, event, ctx->npu_rows_first[link >> 31] + (link & G_MAXINT32) - 1);
+  guint64 row = ctx->npu_rows_first[link >> 31] + (link & G_MAXINT32) - 1;
+
+  afg_npu_tasks_link_place (ctx->npu_tasks, thread, event, row);
+  if (ctx->row_ordinals != NULL)
+    ctx->row_ordinals[row] = (guint32) MIN (ctx->thread_first[thread] + event, AFG_CHART_LAUNCH_NONE);
 }
 
 /* "ProfilerStep#N", N decimal: step N. */
@@ -849,6 +859,22 @@ scan_tasks (gpointer data)
   return NULL;
 }
 
+/* The stack chart's tasks come from TASK's one scan, when TASK says
+ * where each ran; without deviceId and streamId the chart has no lanes. */
+static void
+start_keeping (LoadContext *ctx, sqlite3 *db)
+{
+  g_autofree char *problem = NULL;
+
+  if (!(ctx->flags & AFG_LOAD_KEEP_TASKS))
+    return;
+  problem = afg_npu_table_problem (db, "TASK", afg_task_keeper_columns, G_N_ELEMENTS (afg_task_keeper_columns));
+  if (problem != NULL)
+    return;
+  ctx->keeper = afg_task_keeper_new ();
+  afg_npu_tasks_set_hook (ctx->npu_tasks, afg_task_keeper_get_hook (ctx->keeper));
+}
+
 /* TASK on @second in a thread while this one reads STRING_IDS and
  * CONNECTION_IDS: about the same work. Without @second, one after the other. */
 static GThread *
@@ -860,6 +886,7 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
   ctx->npu_tasks = afg_npu_tasks_new ();
   afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
   afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
+  start_keeping (ctx, db);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
@@ -997,6 +1024,19 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
   return TRUE;
 }
 
+/* Each store thread's first ordinal, so that a row's place is one
+ * ordinal among every event (AFG_CHART_LAUNCH_NONE until placed). */
+static void
+begin_keeping (LoadContext *ctx, guint n_threads, const guint64 *counts)
+{
+  ctx->thread_first = g_new0 (guint64, n_threads + 1);
+  for (guint i = 0; i < n_threads; i++)
+    ctx->thread_first[i + 1] = ctx->thread_first[i] + counts[i];
+  ctx->row_ordinals = g_new (guint32, MAX (ctx->n_npu_rows, 1));
+  for (guint64 i = 0; i < ctx->n_npu_rows; i++)
+    ctx->row_ordinals[i] = AFG_CHART_LAUNCH_NONE;
+}
+
 /* Tasks go to rows before the store is encoded, which then tells where
  * each row landed. Without a row list (no task could link), every task
  * stays unlinked. The lists go at once: the rows are known by ordinal. */
@@ -1013,14 +1053,41 @@ begin_link (LoadContext *ctx, guint n_readers, GArray *slots)
   counts = g_new (guint64, MAX (slots->len, 1));
   for (guint i = 0; i < slots->len; i++)
     counts[i] = count_events (&g_array_index (slots, ThreadSlot, i));
+  ctx->n_npu_rows = n_lists > 0 ? ctx->npu_rows_first[n_lists - 1] + ctx->npu_rows[n_lists - 1].len : 0;
+  if (ctx->keeper != NULL)
+    begin_keeping (ctx, slots->len, counts);
   afg_npu_tasks_link_begin (ctx->npu_tasks, ctx->npu_rows, n_lists, slots->len, counts);
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
     afg_vec_clear (&ctx->npu_rows[i]);
 }
 
+/* The tasks in the chart's form, their launching rows known by where
+ * they landed; what the keeper held goes at once. None (an empty set,
+ * not NULL: the DB has no tasks to draw) without usable TASK columns. */
+static void
+keep_tasks (LoadContext *ctx)
+{
+  g_autoptr(GArray) launch_rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autofree guint32 *ordinals = NULL;
+
+  if (ctx->keeper != NULL && ctx->npu_tasks != NULL && ctx->kinds_read)
+    tasks = afg_task_keeper_finish (ctx->keeper, ctx->npu_tasks, &ctx->document->strings, ctx->n_npu_rows, NULL,
+                                    launch_rows);
+  else
+    tasks = afg_device_tasks_new ();
+  g_clear_pointer (&ctx->keeper, afg_task_keeper_free);
+  ordinals = g_new (guint32, MAX (launch_rows->len, 1));
+  for (guint i = 0; i < launch_rows->len; i++)
+    ordinals[i] = ctx->row_ordinals[g_array_index (launch_rows, guint64, i)];
+  ctx->document->chart_tasks = afg_chart_tasks_new (tasks, ordinals);
+}
+
 static void
 end_link (LoadContext *ctx)
 {
+  if (ctx->flags & AFG_LOAD_KEEP_TASKS)
+    keep_tasks (ctx);
   if (ctx->npu_tasks != NULL)
     ctx->document->npu = afg_npu_tasks_link_end (ctx->npu_tasks);
 }
@@ -1058,6 +1125,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   if (!finish_npu (ctx, db, npu_thread, &task_scan, error) || (rc != SQLITE_OK && !fail_sqlite (ctx, db, rc, error)))
     {
       g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      g_clear_pointer (&ctx->keeper, afg_task_keeper_free);
       g_clear_pointer (&second, sqlite3_close);
       return FALSE;
     }
@@ -1098,6 +1166,9 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (ctx->npu_rows); i++)
     afg_vec_clear (&ctx->npu_rows[i]);
   g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+  g_clear_pointer (&ctx->keeper, afg_task_keeper_free);
+  g_clear_pointer (&ctx->thread_first, g_free);
+  g_clear_pointer (&ctx->row_ordinals, g_free);
   return ok;
 }
 
@@ -1119,7 +1190,15 @@ AfgDocument *
 afg_document_load (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
                   gpointer progress_data, GError **error)
 {
-  LoadContext ctx = { .cancellable = cancellable, .progress = progress, .progress_data = progress_data };
+  return afg_document_load_with_flags (path, AFG_LOAD_DEFAULT, cancellable, progress, progress_data, error);
+}
+
+AfgDocument *
+afg_document_load_with_flags (const char *path, AfgLoadFlags flags, GCancellable *cancellable,
+                              AfgLoadProgressFunc progress, gpointer progress_data, GError **error)
+{
+  LoadContext ctx = { .cancellable = cancellable, .progress = progress, .progress_data = progress_data,
+                      .flags = flags };
   gint64 started = g_get_monotonic_time ();
   sqlite3 *db = NULL;
   AfgDocument *document = NULL;
@@ -1167,7 +1246,8 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 {
   LoadTaskData *d = data;
   GError *error = NULL;
-  AfgDocument *document = afg_document_load (d->path, cancellable, d->progress, d->progress_data, &error);
+  AfgDocument *document = afg_document_load_with_flags (d->path, AFG_LOAD_KEEP_TASKS, cancellable, d->progress,
+                                                        d->progress_data, &error);
 
   if (document == NULL)
     g_task_return_error (task, error);

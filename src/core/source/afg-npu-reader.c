@@ -873,7 +873,7 @@ afg_npu_tasks_read_hooked (sqlite3 *db, const AfgBtree *btree, GCancellable *can
   AfgNpuTasks *self = afg_npu_tasks_new ();
   int rc;
 
-  self->hook = hook;
+  afg_npu_tasks_set_hook (self, hook);
   afg_npu_tasks_set_direct (self, btree, cancellable);
   afg_npu_tasks_check_kinds (self, db, warnings);
   rc = afg_npu_tasks_read_tasks (self, db);
@@ -889,6 +889,12 @@ afg_npu_tasks_read_hooked (sqlite3 *db, const AfgBtree *btree, GCancellable *can
   else
     afg_npu_tasks_free (self);
   return rc;
+}
+
+void
+afg_npu_tasks_set_hook (AfgNpuTasks *self, const AfgNpuTaskHook *hook)
+{
+  self->hook = hook;
 }
 
 gboolean
@@ -1029,7 +1035,8 @@ afg_npu_tasks_link_begin (AfgNpuTasks *self, const AfgVec *row_lists, guint n_li
    * load's fullest moment. */
   n_kind_rows = link_kinds (self, count_rows (row_lists, n_lists));
   n_linked = sum_groups (self, count_rows (row_lists, n_lists));
-  drop_link_indexes (self);
+  if (self->hook == NULL)
+    drop_link_indexes (self);
   /* Bounds, not counts: the room past the entries is never touched. */
   for (guint t = 0; t < n_threads; t++)
     {

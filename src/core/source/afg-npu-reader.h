@@ -79,6 +79,11 @@ int          afg_npu_tasks_read_hooked (sqlite3              *db,
                                         const AfgNpuTaskHook *hook,
                                         AfgNpuTasks         **out);
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
+/* The same @hook for a reader in steps, before TASK is read; the
+ * claiming's indexes then stay until _free, so that
+ * afg_npu_tasks_find_row() still answers after _link_begin. */
+void         afg_npu_tasks_set_hook (AfgNpuTasks          *self,
+                                     const AfgNpuTaskHook *hook);
 /* afg_npu_tasks_read() in steps, for a loader that reads TASK and
  * CONNECTION_IDS at the same time on two connections (the two touch
  * nothing in common; read_tasks also groups the tasks by connection id);

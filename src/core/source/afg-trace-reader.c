@@ -12,9 +12,8 @@
 #include "afg-source.h"
 #include "afg-sql-value.h"
 #include "afg-table-scan.h"
+#include "afg-task-keeper.h"
 #include "afg-trace-reader.h"
-
-static const char * const track_columns[] = { "deviceId", "streamId" };
 
 typedef struct {
   AfgSource          source;
@@ -27,28 +26,12 @@ typedef struct {
   AfgVec             rows;        /* links (afg_npu_tasks_wants) of the rows that may launch, in rowid order */
   AfgVec             api_ids;     /* connection ids (gint64) of the used rows that have one */
   GArray            *candidates;  /* AfgDeviceLaunch, one per id, then one per row of rows */
-  guint32           *launch_of;   /* candidate -> index in launches, or AFG_DEVICE_NO_LAUNCH */
-  GHashTable        *tracks;      /* "device/stream" -> track index + 1 */
-  GArray            *raw;         /* RawTask, TASK's rows until their launches are known */
+  AfgTaskKeeper     *keeper;      /* TASK's rows until their launches are known */
   AfgDeviceTasks    *out;
 } TraceRead;
 
-/* A used TASK row as the one scan of TASK leaves it: classified and
- * linked once the kinds and the launching rows are read. */
-typedef struct {
-  gint64   start_ns;
-  gint64   end_ns;
-  gint64   connection_id;
-  gint64   global_task_id;  /* AFG_TASK_NO_ID when it cannot match */
-  gint64   type;            /* the same */
-  guint32  track;
-  gboolean has_connection;
-} RawTask;
-
 /* The columns read, by the index the row functions take them at. */
 enum { API_START, API_END, API_TID, API_NAME, API_CONNECTION, API_TYPE };
-/* TASK's columns as afg_npu_tasks_read_hooked() gives them. */
-enum { TASK_START, TASK_END, TASK_CONNECTION, TASK_GLOBAL_ID, TASK_TYPE };
 static const char * const api_columns[] = { "startNs", "endNs", "globalTid", "name", "connectionId", "type", NULL };
 
 static inline AfgValueStatus
@@ -142,126 +125,6 @@ keep_launching (TraceRead *self)
   afg_vec_clear (&self->api_ids);
 }
 
-/* An id of the kinds' rules (afg-task-kinds.h), AFG_TASK_NO_ID when it
- * cannot match. */
-static gint64
-kind_id (const AfgRow *row, int col, guint device)
-{
-  gint64 id;
-
-  return (guint) col < device && row_int64 (row, col, &id) == AFG_VALUE_OK && afg_npu_is_link (id)
-           ? id : AFG_TASK_NO_ID;
-}
-
-/* @id of STRING_IDS as the document's string, AFG_DEVICE_NO_NAME when
- * it names none. */
-static guint32
-document_string (const TraceRead *self, gint64 id)
-{
-  guint32 index;
-
-  return id != AFG_TASK_NO_ID && afg_string_table_find_id (&self->document->strings, id, &index)
-           ? index : AFG_DEVICE_NO_NAME;
-}
-
-/* The kind, the name (a compute task's kernel, else its type) and
- * whether it is one of the profiler's markers. */
-static void
-classify (TraceRead *self, const RawTask *raw, AfgDeviceTask *task)
-{
-  AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (self->npu);
-  gint64 name_id = AFG_TASK_NO_ID, type = raw->type;
-  gint64 link = raw->has_connection && afg_npu_is_link (raw->connection_id) ? raw->connection_id : AFG_TASK_NO_ID;
-
-  task->kind = afg_task_kinds_classify (kinds, link, raw->global_task_id, type, &name_id);
-  task->name = document_string (self, task->kind == AFG_TASK_KIND_COMPUTE && name_id != AFG_TASK_NO_ID
-                                        ? name_id : type);
-  task->profiling = afg_task_kinds_is_profiling (kinds, type);
-}
-
-static gint64
-column_or_unknown (const AfgRow *row, int col)
-{
-  gint64 value;
-
-  return row_int64 (row, col, &value) == AFG_VALUE_OK ? value : AFG_DEVICE_UNKNOWN;
-}
-
-/* Candidates become launches in the order their first task comes. */
-static guint32
-launch_for (TraceRead *self, guint64 candidate)
-{
-  if (self->launch_of[candidate] == AFG_DEVICE_NO_LAUNCH)
-    {
-      self->launch_of[candidate] = self->out->launches->len;
-      g_array_append_val (self->out->launches, g_array_index (self->candidates, AfgDeviceLaunch, candidate));
-    }
-  return self->launch_of[candidate];
-}
-
-/* The hook on the NPU reader's scan of TASK (rows with a valid time). */
-static void
-keep_task (gpointer data, const AfgRow *row, guint device)
-{
-  TraceRead *self = data;
-  RawTask raw = { row->values[TASK_START].i, row->values[TASK_END].i, 0, kind_id (row, TASK_GLOBAL_ID, device),
-                  kind_id (row, TASK_TYPE, device), 0, FALSE };
-
-  raw.has_connection = row_int64 (row, TASK_CONNECTION, &raw.connection_id) == AFG_VALUE_OK;
-  raw.track = afg_device_tasks_track (self->out, self->tracks, column_or_unknown (row, device),
-                                      column_or_unknown (row, device + 1));
-  g_array_append_val (self->raw, raw);
-}
-
-static void
-forget_tasks (gpointer data)
-{
-  TraceRead *self = data;
-
-  g_array_set_size (self->raw, 0);
-  g_array_set_size (self->out->tracks, 0);
-  g_hash_table_remove_all (self->tracks);
-}
-
-/* Each kept row, once the launching rows are known. */
-static void
-add_tasks (TraceRead *self)
-{
-  g_array_set_size (self->out->tasks, self->raw->len);
-  for (guint i = 0; i < self->raw->len; i++)
-    {
-      const RawTask *raw = &g_array_index (self->raw, RawTask, i);
-      AfgDeviceTask *task = &g_array_index (self->out->tasks, AfgDeviceTask, i);
-      guint64 candidate;
-
-      *task = (AfgDeviceTask) { raw->start_ns, raw->end_ns, raw->track, AFG_DEVICE_NO_LAUNCH, AFG_TASK_KIND_OTHER,
-                                FALSE, AFG_DEVICE_NO_NAME };
-      if (raw->has_connection && afg_npu_tasks_find_row (self->npu, raw->connection_id, &candidate))
-        task->launch = launch_for (self, candidate);
-      classify (self, raw, task);
-    }
-  g_clear_pointer (&self->raw, g_array_unref);
-}
-
-static void
-add_collectives (TraceRead *self)
-{
-  gsize n;
-  const AfgCollective *ops = afg_task_kinds_get_collectives (afg_npu_tasks_get_kinds (self->npu), &n);
-
-  for (gsize i = 0; i < n; i++)
-    {
-      AfgDeviceCollective op = { ops[i].start_ns, ops[i].end_ns, document_string (self, ops[i].name_id),
-                                 AFG_DEVICE_NO_LAUNCH };
-      guint64 candidate;
-
-      if (afg_npu_tasks_find_row (self->npu, ops[i].link, &candidate))
-        op.launch = launch_for (self, candidate);
-
-      g_array_append_val (self->out->collectives, op);
-    }
-}
-
 /* What a direct read that gave up added, before SQLite reads the table. */
 static void
 undo_api (TraceRead *self)
@@ -343,23 +206,23 @@ static int
 read_tasks (TraceRead *self)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);  /* the export's own */
-  AfgNpuTaskHook hook = { keep_task, forget_tasks, self };
+  AfgDeviceTasks *kept;
   int rc;
 
-  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->raw = g_array_new (FALSE, FALSE, sizeof (RawTask));
+  self->keeper = afg_task_keeper_new ();
   afg_vec_init (&self->rows, sizeof (guint64), 0);
   afg_vec_init (&self->api_ids, sizeof (gint64), 0);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (AfgDeviceLaunch));
   if ((rc = afg_source_read_api_types (&self->source, self->db, &self->types, &self->n_types)) != SQLITE_OK
-      || (rc = read_both (self, &hook, warnings)) != SQLITE_OK)
+      || (rc = read_both (self, afg_task_keeper_get_hook (self->keeper), warnings)) != SQLITE_OK)
     return rc;
   keep_launching (self);
   afg_npu_tasks_claim (self->npu, &self->rows, 1);
-  self->launch_of = g_new (guint32, MAX (self->candidates->len, 1));
-  memset (self->launch_of, 0xff, sizeof (guint32) * MAX (self->candidates->len, 1));
-  add_tasks (self);
-  add_collectives (self);
+  kept = afg_task_keeper_finish (self->keeper, self->npu, &self->document->strings, self->candidates->len,
+                                 self->candidates, NULL);
+  kept->warning = g_steal_pointer (&self->out->warning);
+  afg_device_tasks_free (self->out);
+  self->out = kept;
   return SQLITE_OK;
 }
 
@@ -373,7 +236,8 @@ schema_warning (TraceRead *self, gboolean *absent)
   *absent = afg_npu_check_schema (self->db, &self->source, &warning) == AFG_NPU_SCHEMA_ABSENT;
   if (*absent || warning != NULL)
     return g_steal_pointer (&warning);
-  problem = afg_npu_table_problem (self->db, "TASK", track_columns, G_N_ELEMENTS (track_columns));
+  problem = afg_npu_table_problem (self->db, "TASK", afg_task_keeper_columns,
+                                   G_N_ELEMENTS (afg_task_keeper_columns));
   return problem ? g_strdup_printf (_("no NPU device tracks: %s"), problem) : NULL;
 }
 
@@ -395,7 +259,6 @@ read_from (TraceRead *self, GError **error)
       afg_source_set_error (&self->source, self->db, rc, error);
       return FALSE;
     }
-  afg_device_tasks_seal (self->out);
   return TRUE;
 }
 
@@ -409,23 +272,22 @@ trace_read_clear (TraceRead *self)
   afg_vec_clear (&self->rows);
   afg_vec_clear (&self->api_ids);
   g_clear_pointer (&self->candidates, g_array_unref);
-  g_free (self->launch_of);
-  g_clear_pointer (&self->tracks, g_hash_table_unref);
-  g_clear_pointer (&self->raw, g_array_unref);
+  g_clear_pointer (&self->keeper, afg_task_keeper_free);
 }
 
 AfgDeviceTasks *
 afg_trace_reader_read (const AfgDocument *document, GCancellable *cancellable, GError **error)
 {
   TraceRead self = { .document = document, .cancellable = cancellable };
-  g_autoptr(AfgDeviceTasks) out = afg_device_tasks_new ();
   gboolean ok;
 
   g_return_val_if_fail (document != NULL, NULL);
 
-  self.out = out;
+  self.out = afg_device_tasks_new ();
   ok = afg_source_open (&self.source, afg_document_get_source_path (document), cancellable, &self.db, error)
        && read_from (&self, error);
   trace_read_clear (&self);
-  return ok ? g_steal_pointer (&out) : NULL;
+  if (!ok)
+    g_clear_pointer (&self.out, afg_device_tasks_free);
+  return self.out;
 }
