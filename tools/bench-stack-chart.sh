@@ -41,10 +41,10 @@ seq=0
 barrier () { seq=$((seq + 1)); echo "barrier $seq" >&9
              until grep -aq "${tab}seq=$seq$tab\|${tab}seq=$seq\$" "$log"; do sleep 0.01; done; }
 rss () { awk '/^VmRSS/ { print $2 }' "/proc/$app/status"; }
-cpu () { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1000 / hz }' "/proc/$app/stat"; }
+process_cpu () { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1000 / hz }' "/proc/$app/stat"; }
 frames () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*chart frame \([0-9.]*\) ms.*/\1/'; }
 drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*drawn in \([0-9.]*\) ms.*/\1/'; }
-cpu () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU \([0-9.]*\) ms.*/\1/'; }
+frame_cpu () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU \([0-9.]*\) ms.*/\1/'; }
 cpu_drawing () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*CPU .*drawing \([0-9.]*\) ms.*/\1/'; }
 stats () { sort -n | awk -v what="$1" '{ v[NR] = $1 } END {
   printf "%s: %d frames, median %.1f ms, max %.1f ms\n", what, NR, v[int((NR + 1) / 2)], v[NR] }'; }
@@ -59,12 +59,12 @@ xdotool windowsize --sync "$wid" 1920 1080
 barrier
 before=$(rss)
 from=$(( $(wc -l < "$log") + 1 ))
-cpu0=$(cpu)
+cpu0=$(process_cpu)
 t0=$EPOCHREALTIME
 echo "action win.layout 'chart'" >&9
 until tail -n +"$from" "$log" | grep -aq 'chart frame'; do sleep 0.005; done
 t1=$EPOCHREALTIME
-cpu1=$(cpu)
+cpu1=$(process_cpu)
 barrier
 echo "open: $(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms from the action to the first frame," \
      "$((cpu1 - cpu0)) ms CPU"
@@ -82,7 +82,7 @@ for _ in $(seq 12); do echo "action win.chart-zoom 1.6" >&9; barrier; done
 for _ in $(seq 12); do echo "action win.chart-zoom 0.625" >&9; barrier; done
 frames "$from" | stats zoom
 drawing "$from" | stats "zoom, drawing alone"
-cpu "$from" | stats "zoom, the frame's CPU"
+frame_cpu "$from" | stats "zoom, the frame's CPU"
 cpu_drawing "$from" | stats "zoom, the drawing's CPU"
 from=$(( $(wc -l < "$log") + 1 ))
 echo "action win.chart-zoom 8.0" >&9; barrier
@@ -91,7 +91,7 @@ echo "action win.chart-home" >&9; barrier
 for _ in $(seq 40); do echo "action win.chart-pan 0.05" >&9; barrier; done
 frames "$from" | stats pan
 drawing "$from" | stats "pan, drawing alone"
-cpu "$from" | stats "pan, the frame's CPU"
+frame_cpu "$from" | stats "pan, the frame's CPU"
 cpu_drawing "$from" | stats "pan, the drawing's CPU"
 
 # Shown again once read: the flame graph alone, then the chart.

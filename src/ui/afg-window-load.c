@@ -55,8 +55,9 @@ static gpointer
 load_first_view (gpointer data, GCancellable *cancellable, GError **error)
 {
   LoadRequest *req = data;
-  g_autoptr(AfgDocument) document = afg_document_load (req->path, cancellable, afg_load_counters_store,
-                                                       &req->counters, error);
+  /* The tasks are kept for the stack chart: it opens without reading the DB again. */
+  g_autoptr(AfgDocument) document = afg_document_load_with_flags (req->path, AFG_LOAD_KEEP_TASKS, cancellable,
+                                                                  afg_load_counters_store, &req->counters, error);
   FirstView *view;
 
   if (document == NULL)

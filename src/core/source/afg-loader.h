@@ -41,7 +41,7 @@ AfgDocument *afg_document_load_with_flags (const char          *path,
                                           AfgLoadProgressFunc  progress,
                                           gpointer             progress_data,
                                           GError             **error);
-/* The window's load: with AFG_LOAD_KEEP_TASKS.
+/* afg_document_load_with_flags() with AFG_LOAD_KEEP_TASKS in a thread.
  * The progress callback of the async variant runs in the worker thread;
  * hand it to the main loop yourself (one pending idle at a time). */
 void         afg_document_load_async (const char           *path,
