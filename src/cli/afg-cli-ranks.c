@@ -27,7 +27,6 @@
 typedef struct {
   const AfgCliRanksOptions *opts;
   const char               *out_dir;
-  GMutex                    writing;
   GThreadPool              *committer;     /* one thread */
   char                    **commit_errors; /* by rank index, the committer's until it is freed */
   GCancellable             *stop;          /* a full disk stops the job */
@@ -96,11 +95,7 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
       g_ptr_array_add (job->made_dirs, g_strdup (dir));
       g_mutex_unlock (&job->lock);
     }
-  /* The serialised page is the peak of a rank's memory: one at a time, so
-   * that two workers' peaks never add up (the others are still loading). */
-  g_mutex_lock (&job->writing);
   file = afg_export_to_dir_pending (tree, &options, dir, error);
-  g_mutex_unlock (&job->writing);
   if (file == NULL)
     {
       note_failure (job, *error);
@@ -148,7 +143,6 @@ fail_no_space (Job *job, const GError *error)
 static void
 job_clear (Job *job)
 {
-  g_mutex_clear (&job->writing);
   g_mutex_clear (&job->lock);
   g_clear_object (&job->stop);
   g_clear_error (&job->no_space);
@@ -279,7 +273,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
 {
   g_autoptr(GError) error = NULL;
   AfgJobFolder *folder = afg_job_folder_discover (folder_path, &error);
-  Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
+  Job job = { opts, opts->output != NULL ? opts->output : "." };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
     opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE, opts->npu_idle,
@@ -298,7 +292,6 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
     print_warnings (folder);
   load = afg_job_load_new (folder_path, folder, &options);
   n = afg_job_load_get_n_ranks (load);
-  g_mutex_init (&job.writing);
   g_mutex_init (&job.lock);
   job.stop = g_cancellable_new ();
   job.made_dirs = g_ptr_array_new_with_free_func (g_free);

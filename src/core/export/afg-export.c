@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "afg-atomic-file.h"
+#include "afg-cores.h"
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-task-kinds.h"
@@ -238,6 +239,26 @@ write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path,
   return file;
 }
 
+/* A JSON export on one core (a job's worker) goes to the file as it is
+ * made: held whole, its text (100 MB for 200k frames) would be faulted in
+ * for nothing, the next rank then finding fewer pages to reuse. With a
+ * second core the functions' text is made beside the threads', which
+ * needs the threads' text held until the functions are in front of it. */
+static AfgAtomicFile *
+write_streamed_json (const AfgTree *whole, const char *path, GError **error)
+{
+  g_autoptr(AfgTree) tree = with_durations (whole, AFG_FORMAT_JSON, error);
+  AfgAtomicFile *file;
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (tree == NULL || (file = afg_atomic_file_open (path, error)) == NULL)
+    return NULL;
+  if (!afg_json_write_streamed (tree, write_piece, file, error))
+    g_clear_pointer (&file, afg_atomic_file_abort);
+  g_debug ("serialize and write %.3f s", (g_get_monotonic_time () - t0) / 1e6);
+  return file;
+}
+
 static AfgAtomicFile *
 write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, gboolean kernels, const char *path,
                   GError **error)
@@ -246,6 +267,8 @@ write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, gbool
   AfgAtomicFile *file;
   gint64 t0 = g_get_monotonic_time (), t1;
 
+  if (format == AFG_FORMAT_JSON && afg_cores_get () == 1)
+    return write_streamed_json (tree, path, error);
   if ((out = serialize (tree, format, weight, kernels, error)) == NULL)
     return NULL;
   t1 = g_get_monotonic_time ();
