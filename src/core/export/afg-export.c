@@ -241,9 +241,10 @@ write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path,
 
 /* A JSON export on one core (a job's worker) goes to the file as it is
  * made: held whole, its text (100 MB for 200k frames) would be faulted in
- * for nothing, the next rank then finding fewer pages to reuse. With a
- * second core the functions' text is made beside the threads', which
- * needs the threads' text held until the functions are in front of it. */
+ * for nothing and then copied to the file from memory, not from the
+ * cache: most of what a job spent beyond its ranks. With a second core
+ * the functions' text is made beside the threads', which needs the
+ * threads' text held until the functions are in front of it. */
 static AfgAtomicFile *
 write_streamed_json (const AfgTree *whole, const char *path, GError **error)
 {
