@@ -142,7 +142,8 @@ static gboolean
 export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
   Job *job = data;
-  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL };
+  /* Streamed: the workers' other ranks are using the other cores. */
+  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL, TRUE };
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);

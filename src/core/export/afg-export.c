@@ -13,7 +13,6 @@
 #include <glib/gstdio.h>
 
 #include "afg-atomic-file.h"
-#include "afg-cores.h"
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-task-kinds.h"
@@ -239,12 +238,10 @@ write_trace (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path,
   return file;
 }
 
-/* A JSON export on one core (a job's worker) goes to the file as it is
- * made: held whole, its text (100 MB for 200k frames) would be faulted in
- * for nothing and then copied to the file from memory, not from the
- * cache: most of what a job spent beyond its ranks. With a second core
- * the functions' text is made beside the threads', which needs the
- * threads' text held until the functions are in front of it. */
+/* Held whole, a JSON export's text (100 MB for 200k frames) is faulted
+ * in for nothing and then copied to the file from memory, not from the
+ * cache: most of what a job spent beyond its ranks. Held, it lets a
+ * second core make the functions' text beside the threads'. */
 static AfgAtomicFile *
 write_streamed_json (const AfgTree *whole, const char *path, GError **error)
 {
@@ -268,8 +265,6 @@ write_serialized (const AfgTree *tree, AfgFormat format, AfgWeight weight, gbool
   AfgAtomicFile *file;
   gint64 t0 = g_get_monotonic_time (), t1;
 
-  if (format == AFG_FORMAT_JSON && afg_cores_get () == 1)
-    return write_streamed_json (tree, path, error);
   if ((out = serialize (tree, format, weight, kernels, error)) == NULL)
     return NULL;
   t1 = g_get_monotonic_time ();
@@ -302,6 +297,8 @@ write_to_file (const AfgTree *tree, const AfgExportOptions *options, const char 
     return NULL;
   if (options->format == AFG_FORMAT_TRACE)
     return write_trace_of_document (tree, options->cancellable, path, warning, error);
+  if (options->format == AFG_FORMAT_JSON && options->streamed)
+    return write_streamed_json (tree, path, error);
   return write_serialized (tree, options->format, options->weight, options->kernels, path, error);
 }
 

@@ -113,6 +113,8 @@ typedef struct {
                                * without NPU data gives no NPU stacks) */
   gboolean      kernels;      /* folded: as afg_folded_write_weighted() */
   GCancellable *cancellable;  /* trace: stops the read of the device tasks */
+  gboolean      streamed;     /* json: written as it is made, on this thread
+                               * alone (afg_json_write_streamed()) */
 } AfgExportOptions;
 
 /* The one way to export: serialises @tree as @options say and writes
