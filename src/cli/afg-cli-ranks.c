@@ -27,9 +27,13 @@
 typedef struct {
   const AfgCliRanksOptions *opts;
   const char               *out_dir;
-  GMutex                    writing;
   GThreadPool              *committer;     /* one thread */
   char                    **commit_errors; /* by rank index, the committer's until it is freed */
+  /* The committer's too: each rank's summary as --merge-summaries would
+   * read it, made as soon as the rank is summed up. */
+  AfgSummaryOptions         summary_options;
+  AfgFrameReducer          *reducer;
+  AfgRankSummary          **read_back;     /* by rank index, NULL until made */
   GCancellable             *stop;          /* a full disk stops the job */
   GMutex                    lock;          /* for the two below */
   GError                   *no_space;      /* the first ENOSPC */
@@ -50,24 +54,85 @@ note_failure (Job *job, const GError *error)
   g_cancellable_cancel (job->stop);
 }
 
+/* The committer's work, in the order the workers hand it over: a rank's
+ * file is committed before its summary, which carries a failed commit's
+ * error, is read back. */
 typedef struct {
-  AfgAtomicFile *file;
-  guint          index;
+  AfgAtomicFile  *file;     /* or NULL: read @summary back */
+  AfgRankSummary *summary;
+  guint           index;
 } Pending;
 
 static void
-commit_pending (gpointer data, gpointer user_data)
+commit_file (Job *job, AfgAtomicFile *file, guint index)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!afg_atomic_file_commit (file, &error))
+    {
+      job->commit_errors[index] = g_strdup (error->message);
+      note_failure (job, error);
+    }
+}
+
+/* A rank whose file could not be committed failed with that error. */
+static void
+take_commit_error (Job *job, AfgRankSummary *summary, guint index)
+{
+  if (job->commit_errors[index] != NULL && summary->error == NULL)
+    summary->error = g_steal_pointer (&job->commit_errors[index]);
+}
+
+/* @summary as --merge-summaries reads it: written as a summary file and
+ * read back, so that both paths write the same bytes. */
+static AfgRankSummary *
+through_file (AfgRankSummary *summary, const AfgSummaryOptions *options, AfgFrameReducer *reducer)
+{
+  g_autofree char *text = afg_summary_file_write (summary, options);
+  AfgSummaryOptions read_options;
+  g_autoptr(GError) error = NULL;
+  AfgRankSummary *rank = afg_summary_file_read (text, strlen (text), reducer, &read_options, &error);
+
+  /* What this program wrote it reads back. */
+  g_assert_no_error (error);
+  return rank;
+}
+
+static void
+read_back (Job *job, AfgRankSummary *summary, guint index)
+{
+  take_commit_error (job, summary, index);
+  job->read_back[index] = through_file (summary, &job->summary_options, job->reducer);
+}
+
+static void
+run_pending (gpointer data, gpointer user_data)
 {
   Pending *pending = data;
   Job *job = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!afg_atomic_file_commit (pending->file, &error))
-    {
-      job->commit_errors[pending->index] = g_strdup (error->message);
-      note_failure (job, error);
-    }
+  if (pending->file != NULL)
+    commit_file (job, pending->file, pending->index);
+  else
+    read_back (job, pending->summary, pending->index);
   g_free (pending);
+}
+
+static void
+push_pending (Job *job, AfgAtomicFile *file, AfgRankSummary *summary, guint index)
+{
+  Pending *pending = g_new (Pending, 1);
+
+  *pending = (Pending) { file, summary, index };
+  g_thread_pool_push (job->committer, pending, NULL);
+}
+
+/* Read back on the committer's thread while other ranks are still being
+ * read: at the end the job has only ranks.json left to write. */
+static void
+rank_summed_up (guint index, AfgRankSummary *summary, gpointer data)
+{
+  push_pending (data, NULL, summary, index);
 }
 
 /* Each rank's pages, from the tree its totals are taken from. The fsync
@@ -77,11 +142,11 @@ static gboolean
 export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
 {
   Job *job = data;
-  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL };
+  /* Streamed: the workers' other ranks are using the other cores. */
+  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL, TRUE };
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
-  Pending *pending;
   AfgAtomicFile *file;
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
@@ -96,32 +161,26 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
       g_ptr_array_add (job->made_dirs, g_strdup (dir));
       g_mutex_unlock (&job->lock);
     }
-  /* The serialised page is the peak of a rank's memory: one at a time, so
-   * that two workers' peaks never add up (the others are still loading). */
-  g_mutex_lock (&job->writing);
   file = afg_export_to_dir_pending (tree, &options, dir, error);
-  g_mutex_unlock (&job->writing);
   if (file == NULL)
     {
       note_failure (job, *error);
       return FALSE;
     }
-  pending = g_new (Pending, 1);
-  *pending = (Pending) { file, index };
-  g_thread_pool_push (job->committer, pending, NULL);
+  push_pending (job, file, NULL, index);
   return TRUE;
 }
 
-/* Waits for the committer; a rank whose file could not be committed
- * failed with that error. */
+/* Waits for the committer, then reads back the summaries it was not
+ * given (ranks that never ran). */
 static void
 finish_commits (Job *job, AfgRankSummary * const *summaries, guint n)
 {
   g_thread_pool_free (g_steal_pointer (&job->committer), FALSE, TRUE);
   for (guint i = 0; i < n; i++)
     {
-      if (job->commit_errors[i] != NULL && summaries[i]->error == NULL)
-        summaries[i]->error = g_steal_pointer (&job->commit_errors[i]);
+      if (job->read_back[i] == NULL)
+        read_back (job, summaries[i], i);
       g_free (job->commit_errors[i]);
     }
   g_free (job->commit_errors);
@@ -146,9 +205,12 @@ fail_no_space (Job *job, const GError *error)
 }
 
 static void
-job_clear (Job *job)
+job_clear (Job *job, guint n)
 {
-  g_mutex_clear (&job->writing);
+  for (guint i = 0; i < n; i++)
+    afg_rank_summary_free (job->read_back[i]);
+  g_free (job->read_back);
+  g_clear_pointer (&job->reducer, afg_frame_reducer_free);
   g_mutex_clear (&job->lock);
   g_clear_object (&job->stop);
   g_clear_error (&job->no_space);
@@ -214,29 +276,6 @@ summary_options (const AfgCliRanksOptions *opts)
                                opts->has_steps ? opts->last_step : 0, opts->merge_addresses, opts->npu_idle };
 }
 
-/* The folder's ranks as --merge-summaries reads them: each written as a
- * summary file and read back, so that both paths write the same bytes. */
-static GPtrArray *
-through_files (AfgRankSummary * const *summaries, guint n, const AfgSummaryOptions *options)
-{
-  GPtrArray *ranks = g_ptr_array_new_full (n, (GDestroyNotify) afg_rank_summary_free);
-  g_autoptr(AfgFrameReducer) reducer = afg_frame_reducer_new ();
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *text = afg_summary_file_write (summaries[i], options);
-      AfgSummaryOptions read_options;
-      g_autoptr(GError) error = NULL;
-      AfgRankSummary *rank = afg_summary_file_read (text, strlen (text), reducer, &read_options, &error);
-
-      /* What this program wrote it reads back. */
-      g_assert_no_error (error);
-      g_ptr_array_add (ranks, rank);
-    }
-  afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, n);
-  return ranks;
-}
-
 /* The ranks' errors, then ranks.json (and index.html) in @out_dir: an
  * exit status. */
 static int
@@ -262,16 +301,12 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
 }
 
 static int
-export_summaries (Job *job, AfgRankSummary * const *summaries, guint n)
+export_summaries (Job *job, guint n)
 {
-  AfgSummaryOptions options = summary_options (job->opts);
-  g_autoptr(GPtrArray) ranks = NULL;
-
   if (job->no_space != NULL)
     return fail_no_space (job, job->no_space);
-  ranks = through_files (summaries, n, &options);
-  return write_job (job, job->out_dir, (AfgRankSummary * const *) ranks->pdata, n,
-                    job->opts->format == AFG_FORMAT_HTML, job->opts->quiet);
+  afg_frame_reducer_finish (job->reducer, job->read_back, n);
+  return write_job (job, job->out_dir, job->read_back, n, job->opts->format == AFG_FORMAT_HTML, job->opts->quiet);
 }
 
 int
@@ -279,13 +314,13 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
 {
   g_autoptr(GError) error = NULL;
   AfgJobFolder *folder = afg_job_folder_discover (folder_path, &error);
-  Job job = { opts, opts->output != NULL ? opts->output : ".", { 0 } };
+  Job job = { opts, opts->output != NULL ? opts->output : "." };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
     opts->has_steps, opts->first_step, opts->last_step, export_rank, &job, TRUE, opts->npu_idle,
+    rank_summed_up, &job,
   };
   g_autoptr(AfgJobLoad) load = NULL;
-  AfgRankSummary * const *summaries;
   guint n;
   int status;
 
@@ -298,18 +333,19 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
     print_warnings (folder);
   load = afg_job_load_new (folder_path, folder, &options);
   n = afg_job_load_get_n_ranks (load);
-  g_mutex_init (&job.writing);
   g_mutex_init (&job.lock);
   job.stop = g_cancellable_new ();
   job.made_dirs = g_ptr_array_new_with_free_func (g_free);
   job.commit_errors = g_new0 (char *, MAX (n, 1));
+  job.summary_options = summary_options (opts);
+  job.reducer = afg_frame_reducer_new ();
+  job.read_back = g_new0 (AfgRankSummary *, MAX (n, 1));
   /* Not exclusive: cannot fail. */
-  job.committer = g_thread_pool_new (commit_pending, &job, 1, FALSE, NULL);
+  job.committer = g_thread_pool_new (run_pending, &job, 1, FALSE, NULL);
   afg_job_load_run (load, job.stop);
-  summaries = afg_job_load_get_summaries (load);
-  finish_commits (&job, summaries, n);
-  status = export_summaries (&job, summaries, n);
-  job_clear (&job);
+  finish_commits (&job, afg_job_load_get_summaries (load), n);
+  status = export_summaries (&job, n);
+  job_clear (&job, n);
   return status;
 }
 

@@ -313,6 +313,68 @@ test_cores_per_rank (void)
   afg_test_rm_rf (one);
 }
 
+typedef struct {
+  GMutex          lock;
+  AfgJobLoad     *load;
+  guint           calls[3];
+  guint64         rows[3];   /* as the summary had them when handed over */
+  gboolean        failed[3];
+} Summed;
+
+static void
+note_summed_up (guint index, AfgRankSummary *summary, gpointer data)
+{
+  Summed *summed = data;
+  AfgRankState state = afg_job_load_get_state (summed->load, index, NULL, NULL);
+
+  g_assert_cmpuint (index, <, 3);
+  g_assert_true (summary == afg_job_load_get_summaries (summed->load)[index]);
+  g_assert_true (state == (summary->error != NULL ? AFG_RANK_STATE_FAILED : AFG_RANK_STATE_DONE));
+  g_mutex_lock (&summed->lock);
+  summed->calls[index]++;
+  summed->rows[index] = summary->rows;
+  summed->failed[index] = summary->error != NULL;
+  g_mutex_unlock (&summed->lock);
+}
+
+/* Each rank read or failed is handed over once, its summary complete:
+ * what it has then is what the job ends with. */
+static void
+test_summed_up (void)
+{
+  g_autofree char *root = make_job (3);
+  g_autofree char *broken = afg_test_make_job_rank (root, "rank1_ascend_pt", "ascend_pytorch_profiler_1.db", 1,
+                                                    SAMPLE1);
+  AfgJobLoadOptions options = { AFG_TREE_FLAGS_NONE };
+  Summed summed = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  AfgJobFolder *folder;
+  g_autoptr(AfgJobLoad) load = NULL;
+
+  afg_test_write_file (broken, "not a database", -1);
+  folder = afg_job_folder_discover (root, &error);
+  g_assert_no_error (error);
+  options.summed_up = note_summed_up;
+  options.summed_up_data = &summed;
+  load = afg_job_load_new (root, folder, &options);
+  summed.load = load;
+  g_mutex_init (&summed.lock);
+  afg_job_load_run (load, NULL);
+  for (guint i = 0; i < 3; i++)
+    {
+      const AfgRankSummary *summary = afg_job_load_get_summaries (load)[i];
+
+      g_assert_cmpuint (summed.calls[i], ==, 1);
+      g_assert_cmpuint (summed.rows[i], ==, summary->rows);
+      g_assert_cmpint (summed.failed[i], ==, summary->rank == 1);
+      g_assert_cmpint (summary->error != NULL, ==, summary->rank == 1);
+      if (summary->rank != 1)
+        g_assert_cmpuint (summary->rows, >, 0);
+    }
+  g_mutex_clear (&summed.lock);
+  afg_test_rm_rf (root);
+}
+
 /* Cancelled before it starts: no rank is read. */
 static void
 test_cancelled_before (void)
@@ -337,5 +399,6 @@ main (int argc, char **argv)
   g_test_add_func ("/job-load/cancel", test_cancel);
   g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);
   g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);
+  g_test_add_func ("/job-load/summed-up", test_summed_up);
   return g_test_run ();
 }

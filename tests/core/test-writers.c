@@ -144,11 +144,29 @@ test_json_order (void)
 /* From 10,000 nodes the function table is built on a second core and its
  * text moved in before the threads': it must be where and what the table
  * writes alone, and the threads complete after it. */
+#define N_BIG_NAMES 12000
+
+static AfgTestDb *
+make_big_db (void)
+{
+  AfgTestDb *db = afg_test_db_new (0);
+
+  afg_test_db_begin (db);
+  for (guint i = 0; i < N_BIG_NAMES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%05u", i);
+
+      afg_test_db_add (db, i % 2 ? TA : TB, i * 10, i * 10 + 5, name);
+    }
+  afg_test_db_commit (db);
+  return db;
+}
+
 static void
 test_json_big_tree (void)
 {
-  enum { N_NAMES = 12000 };
-  AfgTestDb *db = afg_test_db_new (0);
+  enum { N_NAMES = N_BIG_NAMES };
+  AfgTestDb *db = make_big_db ();
   g_autoptr(AfgTree) profile = NULL;
   g_autofree char *json = NULL;
   g_autoptr(GString) functions = g_string_new (NULL);
@@ -156,14 +174,6 @@ test_json_big_tree (void)
   const char *at;
   JsonArray *threads;
 
-  afg_test_db_begin (db);
-  for (guint i = 0; i < N_NAMES; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("op%05u", i);
-
-      afg_test_db_add (db, i % 2 ? TA : TB, i * 10, i * 10 + 5, name);
-    }
-  afg_test_db_commit (db);
   profile = afg_test_db_load (db);
   g_assert_cmpuint (afg_tree_get_n_nodes (profile), >, 10000);
   json = write_json (profile);
@@ -182,6 +192,76 @@ test_json_big_tree (void)
     g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_array_get_object_element (threads, t),
                                                                            "children")), ==, N_NAMES / 2);
   g_assert_true (g_str_has_suffix (json, "]}]}]}\n"));
+  afg_test_db_free (db);
+}
+
+typedef struct {
+  GString *text;
+  guint    pieces;
+  guint    fail_at;  /* the piece that fails, 0 for none */
+} Pieces;
+
+static gboolean
+take_piece (const char *data, gsize len, gpointer user_data, GError **error)
+{
+  Pieces *pieces = user_data;
+
+  g_assert_cmpuint (len, >, 0);
+  if (++pieces->pieces == pieces->fail_at)
+    {
+      g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC, "disk full");
+      return FALSE;
+    }
+  g_string_append_len (pieces->text, data, len);
+  return TRUE;
+}
+
+/* The streamed text is the held one, byte for byte, in more than one
+ * piece, and never written past a failed piece. */
+static void
+test_json_streamed (void)
+{
+  AfgTestDb *db = make_big_db ();
+  g_autoptr(AfgTree) profile = afg_test_db_load (db);
+  g_autofree char *json = write_json (profile);
+  g_autoptr(GString) text = g_string_new (NULL);
+  Pieces pieces = { text, 0, 0 };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (afg_json_write_streamed (profile, take_piece, &pieces, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (pieces.pieces, >, 2);
+  g_assert_cmpuint (text->len, ==, strlen (json));
+  g_assert_true (memcmp (text->str, json, text->len) == 0);
+
+  g_string_truncate (text, 0);
+  pieces = (Pieces) { text, 0, 2 };
+  g_assert_false (afg_json_write_streamed (profile, take_piece, &pieces, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC);
+  g_assert_cmpuint (pieces.pieces, ==, 2);
+  afg_test_db_free (db);
+}
+
+/* A streamed export writes the same file. */
+static void
+test_export_streamed (void)
+{
+  AfgTestDb *db = make_big_db ();
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(AfgTree) profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_autofree char *json = write_json (profile);
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *out_path = NULL;
+  g_autofree char *content = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (afg_export_to_dir (profile, &(AfgExportOptions) { AFG_FORMAT_JSON, .streamed = TRUE }, dir,
+                                    &out_path, NULL, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (out_path, &content, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (content, ==, json);
+  afg_test_rm_rf (dir);
   afg_test_db_free (db);
 }
 
@@ -350,6 +430,8 @@ main (int argc, char **argv)
   g_test_add_func ("/json/order", test_json_order);
   g_test_add_func ("/json/escaping", test_json_escaping);
   g_test_add_func ("/json/big-tree", test_json_big_tree);
+  g_test_add_func ("/json/streamed", test_json_streamed);
+  g_test_add_func ("/export/streamed", test_export_streamed);
   g_test_add_func ("/writers/deterministic", test_deterministic);
   g_test_add_func ("/folded/lines", test_folded);
   g_test_add_data_func ("/export/json", GINT_TO_POINTER (AFG_FORMAT_JSON), test_export_to_dir);

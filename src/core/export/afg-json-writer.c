@@ -239,10 +239,37 @@ typedef struct {
   guint32 end;
 } Range;
 
-/* Iterative pre-order walk: stacks may be 1000 frames deep. */
-void
-afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, AfgJsonNodeFunc open_node,
-                          gpointer data)
+/* Where a streamed export's text goes: handed on in pieces of about
+ * PIECE_BYTES, small enough to stay in the cache between being written
+ * and being copied to the file. */
+#define PIECE_BYTES (256u << 10)
+
+typedef struct {
+  AfgWriteFunc write_func;
+  gpointer     write_data;
+  GError      *error;  /* the first failure: the text after it is dropped */
+} Drain;
+
+static void
+drain (GString *out, Drain *sink)
+{
+  if (sink->error == NULL)
+    sink->write_func (out->str, out->len, sink->write_data, &sink->error);
+  g_string_truncate (out, 0);
+}
+
+static inline void
+drain_if_full (GString *out, Drain *sink)
+{
+  if (sink != NULL && out->len >= PIECE_BYTES)
+    drain (out, sink);
+}
+
+/* Iterative pre-order walk: stacks may be 1000 frames deep. @sink (may
+ * be NULL) takes the text as it grows. */
+static void
+append_children (GString *out, const AfgTree *tree, guint32 parent, AfgJsonNodeFunc open_node, gpointer data,
+                 Drain *sink)
 {
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Range));
@@ -265,13 +292,21 @@ afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, Afg
       if (top->next != nodes[n->parent].first_child)
         g_string_append_c (out, ',');
       open_node (out, top->next++, data);
+      drain_if_full (out, sink);
       range = (Range) { n->first_child, n->first_child + n->n_children };
       g_array_append_val (stack, range);
     }
 }
 
+void
+afg_json_append_children (GString *out, const AfgTree *tree, guint32 parent, AfgJsonNodeFunc open_node,
+                          gpointer data)
+{
+  append_children (out, tree, parent, open_node, data, NULL);
+}
+
 static void
-append_thread (GString *out, const AfgTree *tree, const AfgThread *t, AfgJsonNodeWriter *writer)
+append_thread (GString *out, const AfgTree *tree, const AfgThread *t, AfgJsonNodeWriter *writer, Drain *sink)
 {
   g_string_append_printf (out, "{\"global_tid\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"label\":",
                           t->global_tid, t->pid, t->tid);
@@ -279,7 +314,7 @@ append_thread (GString *out, const AfgTree *tree, const AfgThread *t, AfgJsonNod
   afg_json_append_role (out, t->role);
   append_columns (out, tree, t->node, AFG_COLUMN_FLAG_THREAD);
   g_string_append_c (out, ',');
-  afg_json_append_children (out, tree, t->node, afg_json_node_writer_open, writer);
+  append_children (out, tree, t->node, afg_json_node_writer_open, writer, sink);
   g_string_append_c (out, '}');
 }
 
@@ -374,7 +409,7 @@ afg_json_append_transforms (GString *out, const AfgTree *tree)
 }
 
 static void
-append_threads (GString *out, const AfgTree *tree)
+append_threads (GString *out, const AfgTree *tree, Drain *sink)
 {
   AfgJsonNodeWriter writer;
 
@@ -383,7 +418,7 @@ append_threads (GString *out, const AfgTree *tree)
     {
       if (i > 0)
         g_string_append_c (out, ',');
-      append_thread (out, tree, afg_tree_get_thread (tree, i), &writer);
+      append_thread (out, tree, afg_tree_get_thread (tree, i), &writer, sink);
     }
   afg_json_node_writer_clear (&writer);
 }
@@ -407,13 +442,11 @@ append_functions_job (gpointer data)
 /* The function table is built on a second core while this one writes the
  * threads, most of the output; its text, a small part, is then moved in
  * before them (no second copy of the threads' text). */
-void
-afg_json_write (const AfgTree *tree, GString *out)
+/* Everything before "functions". */
+static void
+append_head (GString *out, const AfgTree *tree)
 {
   AfgDocument *doc = afg_tree_get_document (tree);
-  FunctionsText functions = { tree, NULL };
-  GThread *helper = NULL;
-  gsize at;
 
   g_string_append (out, "{\"format\":\"ascend-flamegraph\",\"version\":3,");
   afg_json_append_source (out, doc);
@@ -423,6 +456,16 @@ afg_json_write (const AfgTree *tree, GString *out)
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   afg_json_append_transforms (out, tree);
   g_string_append_c (out, ',');
+}
+
+void
+afg_json_write (const AfgTree *tree, GString *out)
+{
+  FunctionsText functions = { tree, NULL };
+  GThread *helper = NULL;
+  gsize at;
+
+  append_head (out, tree);
   at = out->len;
   if (afg_tree_get_n_nodes (tree) >= PARALLEL_MIN_NODES && afg_cores_get () > 1)
     {
@@ -433,7 +476,7 @@ afg_json_write (const AfgTree *tree, GString *out)
   else
     afg_json_append_functions (out, tree);
   g_string_append (out, ",\"threads\":[");
-  append_threads (out, tree);
+  append_threads (out, tree, NULL);
   g_string_append (out, "]}\n");
   if (helper != NULL)
     {
@@ -441,4 +484,24 @@ afg_json_write (const AfgTree *tree, GString *out)
       g_string_insert_len (out, at, functions.out->str, functions.out->len);
       g_string_free (functions.out, TRUE);
     }
+}
+
+/* The text in order, one core: nothing to overlap the threads' text
+ * with, so none of it is held longer than a piece. */
+gboolean
+afg_json_write_streamed (const AfgTree *tree, AfgWriteFunc write_func, gpointer user_data, GError **error)
+{
+  g_autoptr(GString) out = g_string_sized_new (2 * PIECE_BYTES);
+  Drain sink = { write_func, user_data, NULL };
+
+  append_head (out, tree);
+  afg_json_append_functions (out, tree);
+  g_string_append (out, ",\"threads\":[");
+  append_threads (out, tree, &sink);
+  g_string_append (out, "]}\n");
+  drain (out, &sink);
+  if (sink.error == NULL)
+    return TRUE;
+  g_propagate_error (error, sink.error);
+  return FALSE;
 }

@@ -84,6 +84,13 @@ typedef gboolean (*AfgWriteFunc) (const char  *data,
                                   gsize        len,
                                   gpointer     user_data,
                                   GError     **error);
+/* afg_json_write()'s text handed to @write_func in pieces as it is
+ * made, on this thread alone: for a caller with one core, which the
+ * whole text of a big tree (100 MB) would only cost memory. */
+gboolean    afg_json_write_streamed (const AfgTree    *tree,
+                                     AfgWriteFunc      write_func,
+                                     gpointer          user_data,
+                                     GError          **error);
 /* Chrome Trace Event JSON (Perfetto, chrome://tracing) of @tree's
  * document in @tree's scope: every used row as a complete event on its
  * thread, the steps on a track of their own with the "NPU" counter of
@@ -106,6 +113,8 @@ typedef struct {
                                * without NPU data gives no NPU stacks) */
   gboolean      kernels;      /* folded: as afg_folded_write_weighted() */
   GCancellable *cancellable;  /* trace: stops the read of the device tasks */
+  gboolean      streamed;     /* json: written as it is made, on this thread
+                               * alone (afg_json_write_streamed()) */
 } AfgExportOptions;
 
 /* The one way to export: serialises @tree as @options say and writes

@@ -198,6 +198,8 @@ rank_worker (gpointer data, gpointer user_data)
       summary->error = g_strdup (error->message);
       g_atomic_int_set (&task->state, AFG_RANK_STATE_FAILED);
     }
+  if (task->job->options.summed_up != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    task->job->options.summed_up (task->index, summary, task->job->options.summed_up_data);
   /* Each worker's malloc arena would otherwise keep a document's worth of
    * freed pages: the job's peak would grow with the number of workers. */
   if (!task->job->options.reuse_memory)

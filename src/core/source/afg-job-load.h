@@ -26,6 +26,12 @@ typedef gboolean (*AfgJobTreeFunc) (const AfgJobRank *rank,
                                     gpointer          data,
                                     GError          **error);
 
+/* Called in a worker thread once a rank is DONE or FAILED: its summary
+ * is complete and the worker no longer touches it. */
+typedef void (*AfgJobSummaryFunc) (guint           index,
+                                   AfgRankSummary *summary,
+                                   gpointer        data);
+
 typedef struct {
   AfgTreeFlags   tree_flags;
   gboolean       has_steps;    /* scope every rank to first_step..last_step */
@@ -40,6 +46,8 @@ typedef struct {
    * thresholds for the whole process. */
   gboolean       reuse_memory;
   gboolean       npu_idle;     /* every rank in its NPU-idle instants */
+  AfgJobSummaryFunc summed_up; /* or NULL */
+  gpointer       summed_up_data;
 } AfgJobLoadOptions;
 
 /* A job's ranks read in parallel, one document per core alive at a time;
