@@ -658,7 +658,7 @@ range_text (AfgWindowChart *c)
   return g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, start, end);
 }
 
-/* The fields of docs/test-state-line.md from layout to chart_sync. */
+/* The fields of docs/test-state-line.md from layout to chart_tasks. */
 void
 _afg_window_chart_append_state (AfgWindow *self, GString *line)
 {
@@ -686,4 +686,7 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "chart_hover", on ? afg_stack_chart_get_hover_name (c->chart) : NULL);
   _afg_window_append_state_field (line, "chart_instances", instances);
   _afg_window_append_state_field (line, "chart_sync", c != NULL && c->sync ? "1" : "0");
+  _afg_window_append_state_field (line, "chart_tasks", !on ? NULL
+                                  : afg_document_get_chart_tasks (afg_chart_store_get_document (
+                                        afg_stack_chart_get_store (c->chart))) != NULL ? "kept" : "read");
 }

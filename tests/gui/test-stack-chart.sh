@@ -91,6 +91,7 @@ ok "the flame graph alone: no chart, nothing read for it"
 # The profile's window of a DB with steps is its steps': the scope.
 act win.layout "'both'"
 wait_state page=graph layout=both "chart=$STEP_RANGE"
+[ "$(state_field chart_tasks)" = kept ] || fail "the chart read the DB again: chart_tasks=$(state_field chart_tasks)"
 barrier
 [ "$(state_field chart_boxes)" -gt 100 ] || fail "the chart drew $(state_field chart_boxes) boxes"
 ok "win.layout both: the chart under the flame graph, over the step's window"
