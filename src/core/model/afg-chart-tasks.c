@@ -11,7 +11,7 @@
  * end of it and of every block before it in its lane, which only grows,
  * so the first that may overlap a range is a binary search away (an end
  * past a later start does not hide a long task). */
-#define BLOCK 256
+#define BLOCK 1024
 #define LAUNCH_BITS 30
 #define LAUNCH_NONE AFG_CHART_LAUNCH_NONE
 #define WIDE G_MAXUINT32
