@@ -36,6 +36,8 @@ enum {
   PROP_JOB_FOLDER,
   PROP_TRANSFORMS,
   PROP_FLIPPED,
+  PROP_DOCUMENT,
+  PROP_SCOPE,
   N_PROPS
 };
 
@@ -191,6 +193,7 @@ afg_session_class_init (AfgSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = afg_session_finalize;
   object_class->get_property = afg_session_get_property;
@@ -215,6 +218,10 @@ afg_session_class_init (AfgSessionClass *klass)
   /* An AfgTransformList, referenced by the session. */
   properties[PROP_TRANSFORMS] = g_param_spec_pointer ("transforms", NULL, NULL, rw);
   properties[PROP_FLIPPED] = g_param_spec_boolean ("flipped", NULL, NULL, FALSE, rw);
+  /* The shown tree's AfgDocument and its const AfgScope: read-only, they
+   * change with the tree. */
+  properties[PROP_DOCUMENT] = g_param_spec_pointer ("document", NULL, NULL, ro);
+  properties[PROP_SCOPE] = g_param_spec_pointer ("scope", NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -254,17 +261,54 @@ afg_session_get_tree (AfgSession *self)
   return self->tree;
 }
 
+/* @b NULL (no tree) is the whole profile's scope, as { 0 } is. */
+static gboolean
+same_scope (const AfgScope *a, const AfgScope *b)
+{
+  AfgScope none = { 0 };
+
+  b = b ? b : &none;
+  return a->bounded == b->bounded && a->start_ns == b->start_ns && a->end_ns == b->end_ns
+         && a->first_step == b->first_step && a->last_step == b->last_step && a->n_steps == b->n_steps
+         && a->npu_idle == b->npu_idle && a->idle == b->idle;
+}
+
 void
 afg_session_set_tree (AfgSession *self, AfgTree *tree)
 {
+  AfgDocument *old_document;
+  AfgScope old_scope;
+
   g_return_if_fail (AFG_IS_SESSION (self));
   if (self->tree == tree)
     return;
+  old_document = afg_session_get_document (self);
+  old_scope = self->tree ? *afg_tree_get_scope (self->tree) : (AfgScope) { 0 };
   g_clear_pointer (&self->tree, afg_tree_unref);
   self->tree = tree ? afg_tree_ref (tree) : NULL;
   /* The column first: a view that follows the tree reads it. */
   update_column (self);
+  g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+  if (afg_session_get_document (self) != old_document)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+  if (!same_scope (&old_scope, afg_session_get_scope (self)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+AfgDocument *
+afg_session_get_document (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->tree ? afg_tree_get_document (self->tree) : NULL;
+}
+
+const AfgScope *
+afg_session_get_scope (AfgSession *self)
+{
+  g_return_val_if_fail (AFG_IS_SESSION (self), NULL);
+  return self->tree ? afg_tree_get_scope (self->tree) : NULL;
 }
 
 gboolean

@@ -40,12 +40,17 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    the shown file's trees, or NULL
  *   flipped          gboolean the graphs are drawn as icicles (roots at the
  *                    top) rather than flames
+ *   document         AfgDocument (read-only) the shown tree's, or NULL
+ *   scope            const AfgScope (read-only) the shown tree's, or NULL:
+ *                    notifies when a tree of another scope is shown
  */
 AfgSession       *afg_session_new                 (void);
 GFile            *afg_session_get_file            (AfgSession       *self);
 void              afg_session_set_file            (AfgSession       *self,
                                                    GFile            *file);
 AfgTree          *afg_session_get_tree            (AfgSession       *self);
+AfgDocument      *afg_session_get_document        (AfgSession       *self);
+const AfgScope   *afg_session_get_scope           (AfgSession       *self);
 void              afg_session_set_tree            (AfgSession       *self,
                                                    AfgTree          *tree);
 gboolean          afg_session_get_comparing       (AfgSession       *self);

@@ -166,6 +166,43 @@ test_tree_ref (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_cmpuint (*trees, ==, 2);
 }
 
+/* document and scope follow the tree shown: each notifies when it
+ * changes, not when a tree of the same document or scope comes. */
+static void
+test_document_scope (AfgGuiTreeFixture *f, gconstpointer data)
+{
+  guint n_documents = 0, n_scopes = 0, *documents = &n_documents, *scopes = &n_scopes;
+  g_autoptr(AfgSession) session = afg_session_new ();
+  AfgDocument *document = afg_tree_get_document (f->tree);
+  AfgScope range = { .bounded = TRUE, .start_ns = 100, .end_ns = 400 };
+  g_autoptr(AfgTree) again = afg_tree_build (document, NULL, AFG_TREE_FLAGS_NONE, NULL, NULL);
+  g_autoptr(AfgTree) scoped = afg_tree_build (document, &range, AFG_TREE_FLAGS_NONE, NULL, NULL);
+
+  watch (session, "document", documents);
+  watch (session, "scope", scopes);
+  g_assert_null (afg_session_get_document (session));
+  g_assert_null (afg_session_get_scope (session));
+
+  afg_session_set_tree (session, f->tree);
+  g_assert_true (afg_session_get_document (session) == document);
+  g_assert_cmpuint (n_documents, ==, 1);
+  g_assert_cmpuint (n_scopes, ==, 0);  /* the whole profile, as before */
+
+  afg_session_set_tree (session, again);
+  g_assert_cmpuint (n_documents, ==, 1);
+  g_assert_cmpuint (n_scopes, ==, 0);
+
+  afg_session_set_tree (session, scoped);
+  g_assert_cmpuint (n_documents, ==, 1);
+  g_assert_cmpuint (n_scopes, ==, 1);
+  g_assert_true (afg_session_get_scope (session)->bounded);
+  g_assert_cmpint (afg_session_get_scope (session)->end_ns, ==, 400);
+
+  afg_session_set_tree (session, NULL);
+  g_assert_cmpuint (n_documents, ==, 2);
+  g_assert_cmpuint (n_scopes, ==, 2);
+}
+
 /* merge-addresses is on by default and gives the tree flags. */
 static void
 test_merge (void)
@@ -252,6 +289,8 @@ main (int argc, char *argv[])
   g_test_add ("/session/column", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_column,
               afg_gui_tree_fixture_tear_down);
   g_test_add ("/session/tree-ref", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_tree_ref,
+              afg_gui_tree_fixture_tear_down);
+  g_test_add ("/session/document-scope", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_document_scope,
               afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/session/merge", test_merge);
   g_test_add_func ("/session/device-weight", test_device_weight);
