@@ -13,6 +13,7 @@
 #include "afg-format.h"
 #include "afg-frame-tooltip.h"
 #include "afg-scrollable.h"
+#include "afg-widget-input.h"
 #include "afg-task-kinds.h"
 
 /* Wide enough for the stats lines; a long name (C++ templates, Python
@@ -754,8 +755,6 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
 static void
 afg_flame_view_init (AfgFlameView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *key = gtk_event_controller_key_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->view_root = AFG_TREE_ROOT;
@@ -768,11 +767,8 @@ afg_flame_view_init (AfgFlameView *self)
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
+  afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -13,6 +13,7 @@
 #include "afg-format.h"
 #include "afg-palette.h"
 #include "afg-scrollable.h"
+#include "afg-widget-input.h"
 #include "afg-stack-chart.h"
 #include "afg-task-kinds.h"
 
@@ -1360,24 +1361,16 @@ static void
 add_controllers (AfgStackChart *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  GtkEventController *key = gtk_event_controller_key_new ();
 
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  afg_widget_add_drag (GTK_WIDGET (self), G_CALLBACK (on_drag_begin), G_CALLBACK (on_drag_update),
+                       G_CALLBACK (on_drag_end), self);
+  afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
 }
 
 static void
