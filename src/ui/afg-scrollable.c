@@ -21,23 +21,13 @@ afg_scrollable_get_property (guint prop, GValue *value, GtkAdjustment *hadjustme
                              GtkAdjustment *vadjustment, GtkScrollablePolicy hscroll_policy,
                              GtkScrollablePolicy vscroll_policy)
 {
-  switch (prop)
-    {
-    case AFG_SCROLLABLE_PROP_HADJUSTMENT:
-      g_value_set_object (value, hadjustment);
-      return TRUE;
-    case AFG_SCROLLABLE_PROP_VADJUSTMENT:
-      g_value_set_object (value, vadjustment);
-      return TRUE;
-    case AFG_SCROLLABLE_PROP_HSCROLL_POLICY:
-      g_value_set_enum (value, hscroll_policy);
-      return TRUE;
-    case AFG_SCROLLABLE_PROP_VSCROLL_POLICY:
-      g_value_set_enum (value, vscroll_policy);
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  if (prop == AFG_SCROLLABLE_PROP_HADJUSTMENT || prop == AFG_SCROLLABLE_PROP_VADJUSTMENT)
+    g_value_set_object (value, prop == AFG_SCROLLABLE_PROP_HADJUSTMENT ? hadjustment : vadjustment);
+  else if (prop == AFG_SCROLLABLE_PROP_HSCROLL_POLICY || prop == AFG_SCROLLABLE_PROP_VSCROLL_POLICY)
+    g_value_set_enum (value, prop == AFG_SCROLLABLE_PROP_HSCROLL_POLICY ? hscroll_policy : vscroll_policy);
+  else
+    return FALSE;
+  return TRUE;
 }
 
 gboolean
