@@ -12,6 +12,8 @@
 #include "afg-flame-view.h"
 #include "afg-format.h"
 #include "afg-frame-tooltip.h"
+#include "afg-scrollable.h"
+#include "afg-widget-input.h"
 #include "afg-task-kinds.h"
 
 /* Wide enough for the stats lines; a long name (C++ templates, Python
@@ -47,8 +49,8 @@ struct _AfgFlameView {
   GArray           *match_list;     /* the matches F3 steps through, built at the first step */
   guint             match_pos;      /* the current one, from 1; 0 before a step */
   guint32           reveal;         /* the node the next layout scrolls to, or AFG_FLAME_NO_FRAME */
-  guint             hscroll_policy : 1;
-  guint             vscroll_policy : 1;
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
   guint             flame : 1;
 
 };
@@ -675,20 +677,10 @@ afg_flame_view_get_property (GObject *object, guint prop_id, GValue *value, GPar
     case PROP_HOVER_NODE:
       g_value_set_uint (value, afg_flame_view_get_hover_node (self));
       break;
-    case PROP_HADJUSTMENT:
-      g_value_set_object (value, self->hadjustment);
-      break;
-    case PROP_VADJUSTMENT:
-      g_value_set_object (value, self->vadjustment);
-      break;
-    case PROP_HSCROLL_POLICY:
-      g_value_set_enum (value, self->hscroll_policy);
-      break;
-    case PROP_VSCROLL_POLICY:
-      g_value_set_enum (value, self->vscroll_policy);
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!afg_scrollable_get_property (prop_id - PROP_HADJUSTMENT, value, self->hadjustment,
+                                        self->vadjustment, self->hscroll_policy, self->vscroll_policy))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -712,14 +704,10 @@ afg_flame_view_set_property (GObject *object, guint prop_id, const GValue *value
     case PROP_VADJUSTMENT:
       set_adjustment (self, &self->vadjustment, g_value_get_object (value));
       break;
-    case PROP_HSCROLL_POLICY:
-      self->hscroll_policy = g_value_get_enum (value);
-      break;
-    case PROP_VSCROLL_POLICY:
-      self->vscroll_policy = g_value_get_enum (value);
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!afg_scrollable_set_policy (prop_id - PROP_HADJUSTMENT, value, &self->hscroll_policy,
+                                      &self->vscroll_policy))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -757,10 +745,7 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
   signals[NODE_ACTIVATED] =
     g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
-  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
-  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
-  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+  afg_scrollable_override_properties (object_class, PROP_HADJUSTMENT);
 
   gtk_widget_class_install_action (widget_class, "flame.copy", NULL, copy_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "flame.copy", NULL);
@@ -770,8 +755,6 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
 static void
 afg_flame_view_init (AfgFlameView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *key = gtk_event_controller_key_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->view_root = AFG_TREE_ROOT;
@@ -784,11 +767,8 @@ afg_flame_view_init (AfgFlameView *self)
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
+  afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -12,6 +12,8 @@
 #include "afg-document-timeline.h"
 #include "afg-format.h"
 #include "afg-palette.h"
+#include "afg-scrollable.h"
+#include "afg-widget-input.h"
 #include "afg-stack-chart.h"
 #include "afg-task-kinds.h"
 
@@ -66,8 +68,8 @@ struct _AfgStackChart {
   double         band_height;     /* of the device lanes, kept at the bottom */
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
-  guint          hscroll_policy : 1;
-  guint          vscroll_policy : 1;
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
   gboolean       syncing;      /* the adjustments follow the view */
   Hit            hover;
   double         pointer_x;
@@ -1284,20 +1286,10 @@ afg_stack_chart_get_property (GObject *object, guint prop_id, GValue *value, GPa
 
   switch (prop_id)
     {
-    case PROP_HADJUSTMENT:
-      g_value_set_object (value, self->hadjustment);
-      break;
-    case PROP_VADJUSTMENT:
-      g_value_set_object (value, self->vadjustment);
-      break;
-    case PROP_HSCROLL_POLICY:
-      g_value_set_enum (value, self->hscroll_policy);
-      break;
-    case PROP_VSCROLL_POLICY:
-      g_value_set_enum (value, self->vscroll_policy);
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!afg_scrollable_get_property (prop_id - PROP_HADJUSTMENT, value, self->hadjustment,
+                                        self->vadjustment, self->hscroll_policy, self->vscroll_policy))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -1314,14 +1306,10 @@ afg_stack_chart_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_VADJUSTMENT:
       set_adjustment (self, &self->vadjustment, g_value_get_object (value), G_CALLBACK (on_vadjustment_changed));
       break;
-    case PROP_HSCROLL_POLICY:
-      self->hscroll_policy = g_value_get_enum (value);
-      break;
-    case PROP_VSCROLL_POLICY:
-      self->vscroll_policy = g_value_get_enum (value);
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!afg_scrollable_set_policy (prop_id - PROP_HADJUSTMENT, value, &self->hscroll_policy,
+                                      &self->vscroll_policy))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -1355,10 +1343,7 @@ afg_stack_chart_class_init (AfgStackChartClass *klass)
   widget_class->realize = afg_stack_chart_realize;
   widget_class->unrealize = afg_stack_chart_unrealize;
 
-  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
-  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
-  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
-  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+  afg_scrollable_override_properties (object_class, PROP_HADJUSTMENT);
 
   /* The visible range changed (afg_stack_chart_get_view). */
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1376,24 +1361,16 @@ static void
 add_controllers (AfgStackChart *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  GtkEventController *key = gtk_event_controller_key_new ();
 
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  afg_widget_add_drag (GTK_WIDGET (self), G_CALLBACK (on_drag_begin), G_CALLBACK (on_drag_update),
+                       G_CALLBACK (on_drag_end), self);
+  afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "afg-format.h"
 #include "afg-step-range.h"
 #include "afg-step-strip.h"
+#include "afg-widget-input.h"
 
 #define STRIP_HEIGHT 36
 #define BAR_GAP 1.0
@@ -420,9 +421,7 @@ afg_step_strip_class_init (AfgStepStripClass *klass)
 static void
 afg_step_strip_init (AfgStepStrip *self)
 {
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *key = gtk_event_controller_key_new ();
+  GtkGesture *drag;
 
   afg_step_range_clear (&self->range);
   afg_step_range_clear (&self->mark);
@@ -431,16 +430,11 @@ afg_step_strip_init (AfgStepStrip *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Steps"), -1);
+  drag = afg_widget_add_drag (GTK_WIDGET (self), G_CALLBACK (on_drag_begin), G_CALLBACK (on_drag_update),
+                              G_CALLBACK (on_drag_end), self);
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
+  afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
 }
 
 GtkWidget *

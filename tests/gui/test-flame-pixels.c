@@ -5,6 +5,7 @@
 #include "afg-flame-renderer.h"
 #include "afg-flame-view.h"
 #include "afg-format.h"
+#include "afg-stack-chart.h"
 #include "afg-gui-test-tree.h"
 #include "afg-task-kinds.h"
 #include "afg-writers.h"
@@ -628,6 +629,49 @@ test_widget_roots_anchored (void)
   afg_test_db_free (db);
 }
 
+/* The GtkScrollable properties the flame view and the stack chart share
+ * a helper for: what is set is read back, and the widget's own
+ * properties around them still answer. */
+static void
+check_scrollable (GtkWidget *widget)
+{
+  GtkAdjustment *h = gtk_adjustment_new (1, 0, 10, 1, 1, 1);
+  GtkAdjustment *v = gtk_adjustment_new (2, 0, 10, 1, 1, 1);
+  GtkAdjustment *got_h = NULL, *got_v = NULL;
+  GtkScrollablePolicy hp, vp;
+
+  g_object_ref_sink (widget);
+  g_object_get (widget, "hscroll-policy", &hp, "vscroll-policy", &vp, NULL);
+  g_assert_cmpint (hp, ==, GTK_SCROLL_MINIMUM);
+  g_assert_cmpint (vp, ==, GTK_SCROLL_MINIMUM);
+  g_object_set (widget, "hadjustment", h, "vadjustment", v, "vscroll-policy", GTK_SCROLL_NATURAL, NULL);
+  g_object_get (widget, "hadjustment", &got_h, "vadjustment", &got_v,
+                "hscroll-policy", &hp, "vscroll-policy", &vp, NULL);
+  g_assert_true (got_h == h);
+  g_assert_true (got_v == v);
+  g_assert_cmpint (hp, ==, GTK_SCROLL_MINIMUM);
+  g_assert_cmpint (vp, ==, GTK_SCROLL_NATURAL);
+  g_object_set (widget, "hscroll-policy", GTK_SCROLL_NATURAL, NULL);
+  g_object_get (widget, "hscroll-policy", &hp, NULL);
+  g_assert_cmpint (hp, ==, GTK_SCROLL_NATURAL);
+  g_object_unref (got_h);
+  g_object_unref (got_v);
+  g_object_unref (widget);
+}
+
+static void
+test_scrollable_properties (void)
+{
+  GtkWidget *view = afg_flame_view_new ();
+  gboolean flame = FALSE;
+
+  g_object_set (view, "flame", TRUE, NULL);
+  g_object_get (view, "flame", &flame, NULL);
+  g_assert_true (flame);
+  check_scrollable (view);
+  check_scrollable (afg_stack_chart_new ());
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -647,5 +691,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/flame-pixels/tooltip-durations", test_tooltip_durations);
   g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);
   g_test_add_func ("/flame-pixels/renderer-leaves", test_renderer_leaves);
+  g_test_add_func ("/flame-pixels/scrollable-properties", test_scrollable_properties);
   return g_test_run ();
 }
