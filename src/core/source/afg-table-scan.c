@@ -282,6 +282,19 @@ afg_table_scan_read (const AfgBtree *btree, sqlite3 *db, const char *table, cons
     }
 }
 
+int
+afg_table_scan_read_or_sql (const AfgBtree *btree, sqlite3 *db, const char *table, const char * const *columns,
+                            guint n_columns, AfgRowFunc func, gpointer data, AfgUndoFunc undo, gpointer undo_data,
+                            GCancellable *cancellable)
+{
+  int rc = afg_table_scan_read (btree, db, table, columns, n_columns, func, data, cancellable);
+
+  if (rc >= 0)
+    return rc;
+  undo (undo_data);
+  return afg_table_scan_sql (db, table, columns, n_columns, func, data);
+}
+
 void
 afg_table_scan_get_counts (guint *fast, guint *fallbacks)
 {

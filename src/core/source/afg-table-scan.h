@@ -71,6 +71,22 @@ int           afg_table_scan_sql         (sqlite3            *db,
                                           AfgRowFunc          func,
                                           gpointer            data);
 
+/* What the direct read's rows added, dropped before SQLite reads them again. */
+typedef void (*AfgUndoFunc) (gpointer data);
+
+/* afg_table_scan_read() when it can, else @undo (with @undo_data) and
+ * afg_table_scan_sql(): SQLITE_OK or an SQLite result code. */
+int           afg_table_scan_read_or_sql (const AfgBtree     *btree,
+                                          sqlite3            *db,
+                                          const char         *table,
+                                          const char * const *columns,
+                                          guint               n_columns,
+                                          AfgRowFunc          func,
+                                          gpointer            data,
+                                          AfgUndoFunc         undo,
+                                          gpointer            undo_data,
+                                          GCancellable       *cancellable);
+
 /* Tables read whole by the fast path and tables it gave up on, since the
  * process started (for tests). */
 void          afg_table_scan_get_counts  (guint              *fast,
