@@ -61,21 +61,13 @@ int           afg_table_scan_read        (const AfgBtree     *btree,
                                           gpointer            data,
                                           GCancellable       *cancellable);
 
-/* The same columns read through SQLite, in rowid order (the direct
- * reader's order, whatever index SQLite could use); an SQLite result
- * code, SQLITE_OK at the end. */
-int           afg_table_scan_sql         (sqlite3            *db,
-                                          const char         *table,
-                                          const char * const *columns,
-                                          guint               n_columns,
-                                          AfgRowFunc          func,
-                                          gpointer            data);
-
 /* What the direct read's rows added, dropped before SQLite reads them again. */
 typedef void (*AfgUndoFunc) (gpointer data);
 
 /* afg_table_scan_read() when it can, else @undo (with @undo_data) and
- * afg_table_scan_sql(): SQLITE_OK or an SQLite result code. */
+ * reads the same columns through SQLite, in rowid order (the direct
+ * reader's order, whatever index SQLite could use): SQLITE_OK or an
+ * SQLite result code. */
 int           afg_table_scan_read_or_sql (const AfgBtree     *btree,
                                           sqlite3            *db,
                                           const char         *table,
