@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "afg-call-table.h"
+#include "afg-error.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
 #include "afg-tree-private.h"
@@ -840,10 +841,7 @@ transform_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *
   GError *error = NULL;
   AfgTree *tree = afg_tree_transform (d->tree, d->list, cancellable, &error);
 
-  if (tree == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, tree, (GDestroyNotify) afg_tree_unref);
+  afg_task_return_result (task, tree, (GDestroyNotify) afg_tree_unref, error);
 }
 
 void

@@ -112,6 +112,14 @@ append_duration (GString *out, gint64 ns)
   g_string_append (out, text);
 }
 
+static void
+append_duration_cell (GString *out, gint64 ns)
+{
+  g_string_append (out, "<td>");
+  append_duration (out, ns);
+  g_string_append (out, "</td>");
+}
+
 static gint64
 longest_step (AfgRankSummary * const *ranks, guint n)
 {
@@ -209,9 +217,7 @@ append_rank_row (GString *out, AfgRankSummary * const *ranks, const AfgJobCollec
   g_string_append (out, "</td>");
   append_device_bar (out, rank);
   append_bars (out, rank, longest);
-  g_string_append (out, "<td>");
-  append_duration (out, rank->comm_ns);
-  g_string_append (out, "</td>");
+  append_duration_cell (out, rank->comm_ns);
   append_status (out, ranks, collectives, i);
   g_string_append (out, "</tr>\n");
 }
@@ -334,9 +340,7 @@ append_collective_row (GString *out, AfgRankSummary * const *ranks, guint n, con
         g_string_append (out, "–");
       g_string_append (out, "</td>");
     }
-  g_string_append (out, "<td>");
-  append_duration (out, spread (m));
-  g_string_append (out, "</td>");
+  append_duration_cell (out, spread (m));
   append_last (out, ranks, n, m);
   g_string_append (out, "</tr>\n");
 }
@@ -395,9 +399,7 @@ append_frames_table (GString *out, AfgRankSummary * const *ranks, guint n,
         {
           if (ranks[i]->error != NULL)
             continue;
-          g_string_append (out, "<td>");
-          append_duration (out, afg_rank_summary_frame_ns (ranks[i], figures->frames[f]));
-          g_string_append (out, "</td>");
+          append_duration_cell (out, afg_rank_summary_frame_ns (ranks[i], figures->frames[f]));
         }
       g_string_append (out, "</tr>\n");
     }

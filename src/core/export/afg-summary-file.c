@@ -342,21 +342,44 @@ read_bool (Scan *s, gboolean *value, const char *what)
 
 static gboolean skip_value (Scan *s, guint depth);
 
-/* The elements of an array or the members of an object, each skipped. */
+/* Calls @item for each comma-separated item after an opening bracket,
+ * until one fails or @close ends them. */
+typedef gboolean (*ItemFunc) (Scan *s, gpointer data);
+
 static gboolean
-skip_items (Scan *s, char close, guint depth)
+read_items (Scan *s, char close, ItemFunc item, gpointer data, const char *what)
 {
   if (eat (s, close))
     return TRUE;
   do
-    {
-      if (close == '}' && (!read_string (s, "member") || !expect (s, ':', "member")))
-        return FALSE;
-      if (!skip_value (s, depth + 1))
-        return FALSE;
-    }
+    if (!item (s, data))
+      return FALSE;
   while (eat (s, ','));
-  return expect (s, close, "value");
+  return expect (s, close, what);
+}
+
+typedef struct {
+  char  close;
+  guint depth;
+} Skip;
+
+static gboolean
+skip_item (Scan *s, gpointer data)
+{
+  const Skip *k = data;
+
+  if (k->close == '}' && (!read_string (s, "member") || !expect (s, ':', "member")))
+    return FALSE;
+  return skip_value (s, k->depth + 1);
+}
+
+/* The elements of an array or the members of an object, each skipped. */
+static gboolean
+skip_items (Scan *s, char close, guint depth)
+{
+  Skip k = { close, depth };
+
+  return read_items (s, close, skip_item, &k, "value");
 }
 
 static gboolean
@@ -384,42 +407,37 @@ skip_value (Scan *s, guint depth)
  * fails. */
 typedef gboolean (*MemberFunc) (Scan *s, const char *name, gpointer data);
 
+typedef struct {
+  MemberFunc  member;
+  gpointer    data;
+  const char *what;
+} Members;
+
+static gboolean
+read_member (Scan *s, gpointer data)
+{
+  const Members *m = data;
+  g_autofree char *name = NULL;
+
+  if (!read_string (s, m->what) || !expect (s, ':', m->what))
+    return FALSE;
+  name = g_strdup (s->text->str);
+  return m->member (s, name, m->data);
+}
+
 static gboolean
 read_object (Scan *s, MemberFunc member, gpointer data, const char *what)
 {
-  if (!expect (s, '{', what))
-    return FALSE;
-  if (eat (s, '}'))
-    return TRUE;
-  do
-    {
-      g_autofree char *name = NULL;
+  Members m = { member, data, what };
 
-      if (!read_string (s, what) || !expect (s, ':', what))
-        return FALSE;
-      name = g_strdup (s->text->str);
-      if (!member (s, name, data))
-        return FALSE;
-    }
-  while (eat (s, ','));
-  return expect (s, '}', what);
+  return expect (s, '{', what) && read_items (s, '}', read_member, &m, what);
 }
 
 /* Calls @element for each element until one fails. */
-typedef gboolean (*ElementFunc) (Scan *s, gpointer data);
-
 static gboolean
-read_array (Scan *s, ElementFunc element, gpointer data, const char *what)
+read_array (Scan *s, ItemFunc element, gpointer data, const char *what)
 {
-  if (!expect (s, '[', what))
-    return FALSE;
-  if (eat (s, ']'))
-    return TRUE;
-  do
-    if (!element (s, data))
-      return FALSE;
-  while (eat (s, ','));
-  return expect (s, ']', what);
+  return expect (s, '[', what) && read_items (s, ']', element, data, what);
 }
 
 /* null (FALSE), or [compute, comm, other, free]. */

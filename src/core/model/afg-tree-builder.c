@@ -7,6 +7,7 @@
 
 #include "afg-cores.h"
 #include "afg-document-private.h"
+#include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-int-map.h"
 #include "afg-math.h"
@@ -911,10 +912,7 @@ build_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   GError *error = NULL;
   AfgTree *tree = afg_tree_build (d->document, d->has_scope ? &d->scope : NULL, d->flags, cancellable, &error);
 
-  if (tree == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, tree, (GDestroyNotify) afg_tree_unref);
+  afg_task_return_result (task, tree, (GDestroyNotify) afg_tree_unref, error);
 }
 
 void

@@ -1249,10 +1249,7 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   AfgDocument *document = afg_document_load_with_flags (d->path, AFG_LOAD_KEEP_TASKS, cancellable, d->progress,
                                                         d->progress_data, &error);
 
-  if (document == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, document, (GDestroyNotify) afg_document_unref);
+  afg_task_return_result (task, document, (GDestroyNotify) afg_document_unref, error);
 }
 
 /* The window must keep servicing input while both cores load: the loading

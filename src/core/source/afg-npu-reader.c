@@ -283,9 +283,11 @@ estimate_rows (sqlite3 *db, const char *table)
 typedef void (*NpuRowFunc) (NpuRead *self, Column2 *out, const AfgRow *row);
 
 typedef struct {
-  NpuRead   *self;
-  Column2   *out;
-  NpuRowFunc func;
+  NpuRead     *self;
+  Column2     *out;
+  NpuRowFunc   func;
+  AfgNpuStats *stats;  /* NULL: none kept */
+  AfgNpuStats  saved;  /* *stats before the read */
 } ScanData;
 
 static gboolean
@@ -297,34 +299,36 @@ scan_row (gpointer data, const AfgRow *row)
   return TRUE;
 }
 
+/* What the direct read added, @stats included. */
+static void
+undo_scan (gpointer data)
+{
+  ScanData *d = data;
+
+  d->out->ids.len = d->out->values.len = 0;
+  if (d->stats == NULL)
+    return;
+  *d->stats = d->saved;
+  d->self->kind_tasks.len = 0;
+  if (d->self->hook != NULL)
+    d->self->hook->reset (d->self->hook->data);
+}
+
 /* Directly from the b-tree when it can, else (undoing what that read
- * added, @stats included) with SQLite. @columns ends with NULL. */
+ * added) with SQLite. @columns ends with NULL. */
 static int
 scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc func, NpuRead *self, Column2 *out,
       AfgNpuStats *stats)
 {
   gint64 t0 = g_get_monotonic_time ();
   gsize estimate = estimate_rows (db, table);
-  guint n = g_strv_length ((char **) columns);
-  AfgNpuStats saved = stats ? *stats : (AfgNpuStats) { 0 };
-  ScanData d = { self, out, func };
+  ScanData d = { self, out, func, stats, stats ? *stats : (AfgNpuStats) { 0 } };
   int rc;
 
   afg_vec_init (&out->ids, sizeof (gint64), estimate);
   afg_vec_init (&out->values, sizeof (gint64), estimate);
-  rc = afg_table_scan_read (self->btree, db, table, columns, n, scan_row, &d, self->cancellable);
-  if (rc < 0)
-    {
-      out->ids.len = out->values.len = 0;
-      if (stats != NULL)
-        {
-          *stats = saved;
-          self->kind_tasks.len = 0;
-          if (self->hook != NULL)
-            self->hook->reset (self->hook->data);
-        }
-      rc = afg_table_scan_sql (db, table, columns, n, scan_row, &d);
-    }
+  rc = afg_table_scan_read_or_sql (self->btree, db, table, columns, g_strv_length ((char **) columns), scan_row, &d,
+                                   undo_scan, &d, self->cancellable);
   g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
   return rc;
 }

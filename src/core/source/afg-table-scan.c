@@ -289,9 +289,12 @@ afg_table_scan_get_counts (guint *fast, guint *fallbacks)
   *fallbacks = (guint) g_atomic_int_get (&fallback_count);
 }
 
-int
-afg_table_scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n_columns, AfgRowFunc func,
-                    gpointer data)
+/* The same columns read through SQLite, in rowid order (the direct
+ * reader's order, whatever index SQLite could use); an SQLite result
+ * code, SQLITE_OK at the end. */
+static int
+scan_sql (sqlite3 *db, const char *table, const char * const *columns, guint n_columns, AfgRowFunc func,
+          gpointer data)
 {
   g_autofree char *list = g_strjoinv (", ", (char **) columns);
   g_autofree char *order = afg_source_rowid_order (db, table);
@@ -308,4 +311,17 @@ afg_table_scan_sql (sqlite3 *db, const char *table, const char * const *columns,
     }
   sqlite3_finalize (stmt);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int
+afg_table_scan_read_or_sql (const AfgBtree *btree, sqlite3 *db, const char *table, const char * const *columns,
+                            guint n_columns, AfgRowFunc func, gpointer data, AfgUndoFunc undo, gpointer undo_data,
+                            GCancellable *cancellable)
+{
+  int rc = afg_table_scan_read (btree, db, table, columns, n_columns, func, data, cancellable);
+
+  if (rc >= 0)
+    return rc;
+  undo (undo_data);
+  return scan_sql (db, table, columns, n_columns, func, data);
 }

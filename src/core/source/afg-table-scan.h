@@ -61,15 +61,23 @@ int           afg_table_scan_read        (const AfgBtree     *btree,
                                           gpointer            data,
                                           GCancellable       *cancellable);
 
-/* The same columns read through SQLite, in rowid order (the direct
- * reader's order, whatever index SQLite could use); an SQLite result
- * code, SQLITE_OK at the end. */
-int           afg_table_scan_sql         (sqlite3            *db,
+/* What the direct read's rows added, dropped before SQLite reads them again. */
+typedef void (*AfgUndoFunc) (gpointer data);
+
+/* afg_table_scan_read() when it can, else @undo (with @undo_data) and
+ * reads the same columns through SQLite, in rowid order (the direct
+ * reader's order, whatever index SQLite could use): SQLITE_OK or an
+ * SQLite result code. */
+int           afg_table_scan_read_or_sql (const AfgBtree     *btree,
+                                          sqlite3            *db,
                                           const char         *table,
                                           const char * const *columns,
                                           guint               n_columns,
                                           AfgRowFunc          func,
-                                          gpointer            data);
+                                          gpointer            data,
+                                          AfgUndoFunc         undo,
+                                          gpointer            undo_data,
+                                          GCancellable       *cancellable);
 
 /* Tables read whole by the fast path and tables it gave up on, since the
  * process started (for tests). */

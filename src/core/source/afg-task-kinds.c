@@ -105,22 +105,24 @@ scan_row (gpointer data, const AfgRow *row)
   return TRUE;
 }
 
+static void
+undo_scan (gpointer data)
+{
+  AfgTaskKinds *self = data;
+
+  self->ids.len = self->values.len = self->collectives.len = 0;
+}
+
 /* From the b-tree when it can, else with SQLite: what the first read
  * collected (in ids, values and collectives) is dropped first. */
 static int
 scan (AfgTaskKinds *self, sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const char *table,
       const char * const *columns, RowFunc func)
 {
-  guint n = g_strv_length ((char **) columns);
   ScanData d = { self, func };
-  int rc = afg_table_scan_read (btree, db, table, columns, n, scan_row, &d, cancellable);
 
-  if (rc < 0)
-    {
-      self->ids.len = self->values.len = self->collectives.len = 0;
-      rc = afg_table_scan_sql (db, table, columns, n, scan_row, &d);
-    }
-  return rc;
+  return afg_table_scan_read_or_sql (btree, db, table, columns, g_strv_length ((char **) columns), scan_row, &d,
+                                     undo_scan, self, cancellable);
 }
 
 static void

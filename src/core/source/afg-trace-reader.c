@@ -127,32 +127,23 @@ keep_launching (TraceRead *self)
 
 /* What a direct read that gave up added, before SQLite reads the table. */
 static void
-undo_api (TraceRead *self)
+undo_api (gpointer data)
 {
+  TraceRead *self = data;
+
   self->api_ids.len = 0;
   g_array_set_size (self->candidates, 0);
 }
 
-/* Directly from the file where it can be, else with SQLite; both in
- * rowid order with the same values (afg-table-scan.h). */
-static int
-scan (TraceRead *self, sqlite3 *db, const char *table, const char * const *columns, guint n, AfgRowFunc func,
-      void (*undo) (TraceRead *))
-{
-  int rc = afg_table_scan_read (self->source.btree, db, table, columns, n, func, self, self->cancellable);
-
-  if (rc >= 0)
-    return rc;
-  undo (self);
-  return afg_table_scan_sql (db, table, columns, n, func, self);
-}
-
-/* The loader's columns, type last (absent without the column). */
+/* The loader's columns, type last (absent without the column); directly
+ * from the file where it can be, else with SQLite: both in rowid order
+ * with the same values (afg-table-scan.h). */
 static int
 scan_api (TraceRead *self, sqlite3 *db)
 {
-  return scan (self, db, "PYTORCH_API", api_columns, self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row,
-               undo_api);
+  return afg_table_scan_read_or_sql (self->source.btree, db, "PYTORCH_API", api_columns,
+                                     self->source.has_type ? API_TYPE + 1 : API_TYPE, add_api_row, self, undo_api,
+                                     self, self->cancellable);
 }
 
 /* PYTORCH_API on a second connection (a connection is for one thread)
