@@ -75,11 +75,8 @@ load_side (gpointer data)
   return NULL;
 }
 
-/* In a worker: the diff of @a and @b and its first layout; FALSE when
- * cancelled. Its frames weigh @weight (a total column) where both sides
- * have it, as `--diff --weight` does, else host time. */
 gboolean
-_afg_window_compare_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
+afg_compare_section_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgColumn weight, GCancellable *cancellable,
                                AfgDiffShape **shape, AfgFlameLayout **layout)
 {
   if (!afg_tree_has_column (a, weight) || !afg_tree_has_column (b, weight))
@@ -111,7 +108,7 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
         g_propagate_error (error, g_steal_pointer (&job->sides[s].error));
         return NULL;
       }
-  if (!_afg_window_compare_make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight,
+  if (!afg_compare_section_make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight,
                                       cancellable, &job->shape, &job->layout))
     {
       /* The shape is built unless cancelled. */
@@ -211,8 +208,10 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 }
 
 void
-_afg_window_compare_show_diff (AfgWindow *self, AfgDiffShape *shape, AfgFlameLayout *layout)
+afg_compare_section_show_diff (AfgCompareSection *section, AfgDiffShape *shape, AfgFlameLayout *layout)
 {
+  AfgWindow *self = section->window;
+
   afg_session_set_comparing (self->session, TRUE);
   afg_session_set_tree (self->session, afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B));
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
@@ -236,7 +235,7 @@ on_compared (gpointer owner, gpointer result, const GError *error, gpointer data
   if (job == NULL)
     _afg_window_show_error (self, error);
   else
-    _afg_window_compare_show_diff (self, job->shape, g_steal_pointer (&job->layout));
+    afg_compare_section_show_diff (self->compare, job->shape, g_steal_pointer (&job->layout));
 }
 
 static const AfgWorkerFuncs compare_funcs = {
@@ -349,11 +348,10 @@ afg_compare_section_new (AfgWindow *self)
   return section;
 }
 
-/* A comparison of two files or ranks ends on A alone; FALSE when none is
- * shown. */
 gboolean
-_afg_window_compare_stop (AfgWindow *self)
+afg_compare_section_stop (AfgCompareSection *section)
 {
+  AfgWindow *self = section->window;
   AfgDiffShape *shape = _afg_window_is_comparing (self) ? afg_diff_view_get_shape (self->diff_view) : NULL;
   g_autoptr(AfgTree) a = shape ? afg_tree_ref (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
   g_autoptr(GFile) file = NULL;

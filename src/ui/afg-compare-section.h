@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "afg-diff-shape.h"
+#include "afg-flame-layout.h"
 #include "afg-window.h"
 
 G_BEGIN_DECLS
@@ -22,6 +24,24 @@ void               afg_compare_section_compare         (AfgCompareSection *self,
                                                         GFile             *b);
 /* The title of the diff on screen: also after a cancelled load. */
 void               afg_compare_section_show_title      (AfgCompareSection *self);
+/* In a worker: the diff of @a and @b and its first layout; FALSE when
+ * cancelled. Its frames weigh @weight (a total column) where both sides
+ * have it, as `--diff --weight` does, else host time. Two files' diff
+ * and two step ranges' alike. */
+gboolean           afg_compare_section_make_diff       (AfgTree           *a,
+                                                        AfgTree           *b,
+                                                        const char        *title,
+                                                        AfgColumn          weight,
+                                                        GCancellable      *cancellable,
+                                                        AfgDiffShape     **shape,
+                                                        AfgFlameLayout   **layout);
+/* Shows a diff made so on the window's flame graph. */
+void               afg_compare_section_show_diff       (AfgCompareSection *self,
+                                                        AfgDiffShape      *shape,
+                                                        AfgFlameLayout    *layout);
+/* A comparison of two files or ranks ends on A alone; FALSE when none is
+ * shown. */
+gboolean           afg_compare_section_stop            (AfgCompareSection *self);
 /* The state line's diff fields (docs/test-state-line.md). */
 void               afg_compare_section_append_state    (AfgCompareSection *self,
                                                         GString           *line,

@@ -360,7 +360,7 @@ static void
 on_rank_reselected (AfgRanksSection *self, int index, AfgRankSidebar *sidebar)
 {
   if (self->job != NULL)
-    _afg_window_compare_stop (self->window);
+    afg_compare_section_stop (self->window->compare);
 }
 
 static void

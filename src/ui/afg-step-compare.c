@@ -134,7 +134,7 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 
   if (b == NULL)
     return NULL;
-  if (!_afg_window_compare_make_diff (a, b, afg_document_get_source_path (job->document), job->weight,
+  if (!afg_compare_section_make_diff (a, b, afg_document_get_source_path (job->document), job->weight,
                                       cancellable, &job->shape, &job->layout))
     {
       g_cancellable_set_error_if_cancelled (cancellable, error);
@@ -171,7 +171,7 @@ on_compared (gpointer owner, gpointer result, const GError *error, gpointer data
   else
     {
       g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - job->started) / 1000.0);
-      _afg_window_compare_show_diff (self->window, job->shape, g_steal_pointer (&job->layout));
+      afg_compare_section_show_diff (self->window->compare, job->shape, g_steal_pointer (&job->layout));
       update_status (self, job->shape);
       set_picking (self, FALSE);
     }

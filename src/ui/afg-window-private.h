@@ -120,24 +120,6 @@ void _afg_window_append_state_field    (GString        *line,
  * made in. */
 AfgWeight _afg_window_weight_shown (AfgWindow *self);
 
-/* afg-compare-section.c, for the step ranges compared */
-/* In a worker: the diff of @a and @b and its first layout; FALSE when
- * cancelled. Its frames weigh @weight (a total column) where both sides
- * have it, as `--diff --weight` does, else host time. */
-gboolean _afg_window_compare_make_diff     (AfgTree        *a,
-                                            AfgTree        *b,
-                                            const char     *title,
-                                            AfgColumn       weight,
-                                            GCancellable   *cancellable,
-                                            AfgDiffShape  **shape,
-                                            AfgFlameLayout **layout);
-void     _afg_window_compare_show_diff     (AfgWindow      *self,
-                                            AfgDiffShape   *shape,
-                                            AfgFlameLayout *layout);
-/* A comparison of two files or ranks ends on A alone; FALSE when none is
- * shown. */
-gboolean _afg_window_compare_stop          (AfgWindow      *self);
-
 /* afg-window-steps.c */
 void     _afg_window_steps_init          (AfgWindow       *self);
 /* A new profile on screen: its steps on the strip. */

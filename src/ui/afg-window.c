@@ -36,7 +36,7 @@ static gboolean
 stop_comparing (AfgWindow *self)
 {
   return self->step_compare != NULL
-      && (afg_step_compare_stop (self->step_compare) || _afg_window_compare_stop (self));
+      && (afg_step_compare_stop (self->step_compare) || afg_compare_section_stop (self->compare));
 }
 
 void
