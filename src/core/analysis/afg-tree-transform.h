@@ -54,14 +54,4 @@ char    *afg_tree_transform_arg_for_node (const AfgTree  *tree,
                                           AfgTransformOp  op,
                                           guint32         node);
 
-/* The same in a worker thread, for the window: a stale result is the
- * caller's to drop (cancel @cancellable). */
-void     afg_tree_transform_async  (AfgTree                *tree,
-                                    const AfgTransformList *list,
-                                    GCancellable           *cancellable,
-                                    GAsyncReadyCallback     callback,
-                                    gpointer                user_data);
-AfgTree *afg_tree_transform_finish (GAsyncResult           *result,
-                                    GError                **error);
-
 G_END_DECLS

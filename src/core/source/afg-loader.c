@@ -4,9 +4,6 @@
 #include "config.h"
 
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -28,7 +25,6 @@
 #define PARALLEL_MIN_ROWS 100000
 #define PARALLEL_MIN_LEAVES 1024  /* about PARALLEL_MIN_ROWS rows of 4 KiB pages */
 #define N_READERS 2  /* at most 2: a link keeps the reader in one bit */
-#define BACKGROUND_NICE 10
 
 typedef struct {
   AfgSource            source;
@@ -1224,70 +1220,4 @@ afg_document_load_with_flags (const char *path, AfgLoadFlags flags, GCancellable
       document->load_seconds = (g_get_monotonic_time () - started) / 1e6;
     }
   return document;
-}
-
-typedef struct {
-  char                *path;
-  AfgLoadProgressFunc  progress;
-  gpointer             progress_data;
-} LoadTaskData;
-
-static void
-load_task_data_free (gpointer data)
-{
-  LoadTaskData *d = data;
-
-  g_free (d->path);
-  g_free (d);
-}
-
-static void
-load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  LoadTaskData *d = data;
-  GError *error = NULL;
-  AfgDocument *document = afg_document_load_with_flags (d->path, AFG_LOAD_KEEP_TASKS, cancellable, d->progress,
-                                                        d->progress_data, &error);
-
-  afg_task_return_result (task, document, (GDestroyNotify) afg_document_unref, error);
-}
-
-/* The window must keep servicing input while both cores load: the loading
- * thread, and the reader thread it starts (which inherits its niceness),
- * run below the UI's priority. A thread of its own, not GTask's pool, so
- * that no pool thread stays niced afterwards. */
-static gpointer
-background_load_thread (gpointer data)
-{
-  GTask *task = data;
-
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), BACKGROUND_NICE);
-  load_in_thread (task, NULL, g_task_get_task_data (task), g_task_get_cancellable (task));
-  g_object_unref (task);
-  return NULL;
-}
-
-void
-afg_document_load_async (const char *path, GCancellable *cancellable, AfgLoadProgressFunc progress,
-                        gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  LoadTaskData *d = g_new0 (LoadTaskData, 1);
-
-  g_return_if_fail (path != NULL);
-
-  d->path = g_strdup (path);
-  d->progress = progress;
-  d->progress_data = progress_data;
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, afg_document_load_async);
-  g_task_set_task_data (task, d, load_task_data_free);
-  g_thread_unref (g_thread_new ("afg-load", background_load_thread, g_steal_pointer (&task)));
-}
-
-AfgDocument *
-afg_document_load_finish (GAsyncResult *result, GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -41,16 +41,5 @@ AfgDocument *afg_document_load_with_flags (const char          *path,
                                           AfgLoadProgressFunc  progress,
                                           gpointer             progress_data,
                                           GError             **error);
-/* afg_document_load_with_flags() with AFG_LOAD_KEEP_TASKS in a thread.
- * The progress callback of the async variant runs in the worker thread;
- * hand it to the main loop yourself (one pending idle at a time). */
-void         afg_document_load_async (const char           *path,
-                                     GCancellable         *cancellable,
-                                     AfgLoadProgressFunc   progress,
-                                     gpointer              progress_data,
-                                     GAsyncReadyCallback   callback,
-                                     gpointer              user_data);
-AfgDocument *afg_document_load_finish (GAsyncResult        *result,
-                                     GError              **error);
 
 G_END_DECLS
