@@ -53,29 +53,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-typedef struct {
-  AfgDocument  *document;
-  AfgScope      scope;
-  AfgTreeFlags  flags;
-} ScopeRequest;
-
-static void
-scope_request_free (gpointer data)
-{
-  ScopeRequest *req = data;
-
-  afg_document_unref (req->document);
-  g_free (req);
-}
-
-static gpointer
-build_scope (gpointer data, GCancellable *cancellable, GError **error)
-{
-  ScopeRequest *req = data;
-
-  return afg_tree_build (req->document, &req->scope, req->flags, cancellable, error);
-}
-
 static AfgTree *
 shown_tree (AfgStepsBar *self)
 {
@@ -156,7 +133,7 @@ on_scope_built (gpointer owner, gpointer tree, const GError *error, gpointer dat
 
 static const AfgWorkerFuncs scope_funcs = {
   .name = "afg-scope",
-  .run = build_scope,
+  .run = afg_tree_build_request_run,
   .done = on_scope_built,
   .free_result = (GDestroyNotify) afg_tree_unref,
 };
@@ -471,16 +448,14 @@ afg_steps_bar_get_scope (AfgStepsBar *self, AfgDocument *document, AfgScope *sco
 void
 afg_steps_bar_build (AfgStepsBar *self, AfgDocument *document, const AfgScope *scope)
 {
-  ScopeRequest *req;
+  AfgTreeFlags flags;
 
   g_return_if_fail (AFG_IS_STEPS_BAR (self));
 
   afg_steps_bar_cancel (self);
-  req = g_new0 (ScopeRequest, 1);
-  req->document = afg_document_ref (document);
-  req->scope = *scope;
-  req->flags = afg_session_get_tree_flags (self->session) | AFG_TREE_DURATIONS;
-  afg_worker_start (self->worker, &scope_funcs, req, scope_request_free);
+  flags = afg_session_get_tree_flags (self->session) | AFG_TREE_DURATIONS;
+  afg_worker_start (self->worker, &scope_funcs, afg_tree_build_request_new (document, scope, flags),
+                    afg_tree_build_request_free);
 }
 
 void

@@ -35,13 +35,13 @@ struct _AfgWindowChart {
   GtkBox        *box;           /* what the layout shows: one page or the paned */
   char          *layout;
   AfgDocument   *document;      /* the store's, or the one being read */
-  GCancellable  *load_cancellable;
+  AfgWorker     *loader;        /* the store's reading */
   gboolean       sync;
   guint          sync_timeout;
   gint64         last_sync;     /* monotonic µs */
   gint64         synced_start;  /* the range of the last tree asked for */
   gint64         synced_end;
-  GCancellable  *sync_cancellable;
+  AfgWorker     *syncer;        /* the visible range's tree */
   AfgScope       scope;         /* the steps' scope, to return to */
   gboolean       has_scope;
 };
@@ -67,22 +67,26 @@ show_message (AfgWindowChart *c, const char *text)
 
 /* ---- the store ---- */
 
+/* The store stays the request's until the current request's done takes
+ * it: a cancelled or replaced one frees it with the request. */
 typedef struct {
-  GWeakRef       window;
   AfgDocument   *document;
-} LoadRequest;
+  AfgChartStore *store;
+} StoreRequest;
 
 static void
-load_request_free (LoadRequest *req)
+store_request_free (gpointer data)
 {
-  g_weak_ref_clear (&req->window);
+  StoreRequest *req = data;
+
   afg_document_unref (req->document);
+  g_clear_pointer (&req->store, afg_chart_store_free);
   g_free (req);
 }
 
 /* The kept tasks need no DB: the rows are all the work. */
-static void
-load_kept (GTask *task, AfgDocument *document)
+static AfgChartStore *
+load_kept (AfgDocument *document)
 {
   gint64 t0 = g_get_monotonic_time ();
   AfgChartStore *store = afg_chart_store_new_kept (document);
@@ -90,7 +94,7 @@ load_kept (GTask *task, AfgDocument *document)
   g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
            G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
            afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
-  g_task_return_pointer (task, store, (GDestroyNotify) afg_chart_store_free);
+  return store;
 }
 
 static gpointer
@@ -105,87 +109,83 @@ rows_thread (gpointer document)
 
 /* The host rows are nested on a second thread while this one reads the
  * tasks: neither needs the other until the tasks are placed. */
-static void
-load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static AfgChartStore *
+read_store (AfgDocument *document, GCancellable *cancellable, GError **error)
 {
-  LoadRequest *req = data;
   gint64 t0 = g_get_monotonic_time ();
-  GError *error = NULL;
   GThread *rows;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
   AfgChartStore *store;
 
-  if (afg_document_get_chart_tasks (req->document) != NULL)
-    {
-      load_kept (task, req->document);
-      return;
-    }
-  rows = g_thread_new ("afg-chart-rows", rows_thread, req->document);
-  tasks = afg_trace_reader_read (req->document, cancellable, &error);
+  if (afg_document_get_chart_tasks (document) != NULL)
+    return load_kept (document);
+  rows = g_thread_new ("afg-chart-rows", rows_thread, document);
+  tasks = afg_trace_reader_read (document, cancellable, error);
   store = g_thread_join (rows);
 
   if (tasks == NULL)
     {
       afg_chart_store_free (store);
-      g_task_return_error (task, error);
-      return;
+      return NULL;
     }
   g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
   afg_chart_store_add_tasks (store, tasks);
   g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
            G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),
            afg_chart_store_get_task_bytes (store), afg_chart_store_get_row_bytes (store));
-  g_task_return_pointer (task, store, (GDestroyNotify) afg_chart_store_free);
+  return store;
+}
+
+static gpointer
+load_thread (gpointer data, GCancellable *cancellable, GError **error)
+{
+  StoreRequest *req = data;
+
+  req->store = read_store (req->document, cancellable, error);
+  return req->store;
 }
 
 static void update_scope (AfgWindow *self);
 
+/* Only the current request's: a newer document's read, or a tree of
+ * another document, cancelled it. */
 static void
-on_loaded (GObject *source, GAsyncResult *result, gpointer data)
+on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
-  LoadRequest *req = g_task_get_task_data (G_TASK (result));
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
-  g_autoptr(GError) error = NULL;
-  AfgChartStore *store = g_task_propagate_pointer (G_TASK (result), &error);
-  AfgWindowChart *c;
+  AfgWindow *self = owner;
+  AfgWindowChart *c = chart_of (self);
+  StoreRequest *req = data;
 
-  if (self == NULL || (c = chart_of (self)) == NULL || c->document != req->document)
+  if (result == NULL)
     {
-      g_clear_pointer (&store, afg_chart_store_free);
+      show_message (c, error->message);
       return;
     }
-  if (store == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (c, error->message);
-      return;
-    }
-  afg_stack_chart_set_store (c->chart, store);
+  afg_stack_chart_set_store (c->chart, g_steal_pointer (&req->store));
   afg_stack_chart_set_merge (c->chart, afg_session_get_merge_addresses (self->session));
   gtk_stack_set_visible_child_name (c->chart_stack, "chart");
   update_scope (self);
   _afg_window_report_state (self);
 }
 
+static const AfgWorkerFuncs load_funcs = {
+  .name = "afg-chart",
+  .run = load_thread,
+  .done = on_loaded,
+};
+
 static void
 load_store (AfgWindow *self, AfgDocument *document)
 {
   AfgWindowChart *c = chart_of (self);
-  LoadRequest *req = g_new0 (LoadRequest, 1);
-  g_autoptr(GTask) task = NULL;
+  StoreRequest *req = g_new0 (StoreRequest, 1);
 
-  g_cancellable_cancel (c->load_cancellable);
-  g_clear_object (&c->load_cancellable);
-  c->load_cancellable = g_cancellable_new ();
   g_clear_pointer (&c->document, afg_document_unref);
   c->document = afg_document_ref (document);
   afg_stack_chart_set_store (c->chart, NULL);
   show_message (c, _("Reading the device tasks…"));
-  g_weak_ref_init (&req->window, self);
   req->document = afg_document_ref (document);
-  task = g_task_new (NULL, c->load_cancellable, on_loaded, NULL);
-  g_task_set_task_data (task, req, (GDestroyNotify) load_request_free);
-  g_task_run_in_thread (task, load_thread);
+  afg_worker_start (c->loader, &load_funcs, req, store_request_free);
 }
 
 /* ---- the scope ---- */
@@ -241,7 +241,7 @@ on_tree_changed (AfgWindow *self)
 
   if (tree == NULL || _afg_window_is_comparing (self))
     {
-      g_cancellable_cancel (c->load_cancellable);
+      afg_worker_cancel (c->loader);
       g_clear_pointer (&c->document, afg_document_unref);
       afg_stack_chart_set_store (c->chart, NULL);
       show_message (c, tree ? _("No stack chart for a comparison") : "");
@@ -249,6 +249,7 @@ on_tree_changed (AfgWindow *self)
     }
   if (document != c->document)
     {
+      afg_worker_cancel (c->loader);
       g_clear_pointer (&c->document, afg_document_unref);
       afg_stack_chart_set_store (c->chart, NULL);
       if (chart_shown (c))
@@ -349,39 +350,29 @@ on_node_selected (AfgWindow *self)
 
 /* ---- Sync range ---- */
 
-typedef struct {
-  GWeakRef      window;
-  GCancellable *cancellable;
-} SyncRequest;
-
+/* Only the current request's: a newer range's build cancelled it. */
 static void
-on_synced (GObject *source, GAsyncResult *result, gpointer data)
+on_synced (gpointer owner, gpointer tree, const GError *error, gpointer data)
 {
-  SyncRequest *req = data;
-  g_autoptr(AfgTree) tree = afg_tree_build_finish (result, NULL);
-  g_autoptr(AfgWindow) self = g_weak_ref_get (&req->window);
-
-  if (self != NULL && tree != NULL && chart_of (self) != NULL
-      && req->cancellable == chart_of (self)->sync_cancellable)
-    _afg_window_steps_show_tree (self, tree);
-  g_weak_ref_clear (&req->window);
-  g_object_unref (req->cancellable);
-  g_free (req);
+  if (tree != NULL)
+    _afg_window_steps_show_tree (owner, tree);
 }
+
+static const AfgWorkerFuncs sync_funcs = {
+  .name = "afg-sync",
+  .run = afg_tree_build_request_run,
+  .done = on_synced,
+  .free_result = (GDestroyNotify) afg_tree_unref,
+};
 
 static void
 build_tree (AfgWindow *self, const AfgScope *scope)
 {
   AfgWindowChart *c = chart_of (self);
-  SyncRequest *req = g_new0 (SyncRequest, 1);
+  AfgTreeFlags flags = _afg_window_tree_flags (self) | AFG_TREE_DURATIONS;
 
-  g_cancellable_cancel (c->sync_cancellable);
-  g_clear_object (&c->sync_cancellable);
-  c->sync_cancellable = g_cancellable_new ();
-  g_weak_ref_init (&req->window, self);
-  req->cancellable = g_object_ref (c->sync_cancellable);
-  afg_tree_build_async (c->document, scope, _afg_window_tree_flags (self) | AFG_TREE_DURATIONS,
-                        c->sync_cancellable, on_synced, req);
+  afg_worker_start (c->syncer, &sync_funcs, afg_tree_build_request_new (c->document, scope, flags),
+                    afg_tree_build_request_free);
 }
 
 static void
@@ -613,6 +604,8 @@ _afg_window_chart_init (AfgWindow *self)
   AfgWindowChart *c = g_new0 (AfgWindowChart, 1);
 
   self->chart = c;
+  c->loader = afg_worker_new (self);
+  c->syncer = afg_worker_new (self);
   wrap_graph (self, c);
   add_actions (self);
   apply_layout (self);
@@ -632,10 +625,9 @@ _afg_window_chart_dispose (AfgWindow *self)
 
   if (c == NULL)
     return;
-  g_cancellable_cancel (c->load_cancellable);
-  g_cancellable_cancel (c->sync_cancellable);
-  g_clear_object (&c->load_cancellable);
-  g_clear_object (&c->sync_cancellable);
+  /* Dropping them cancels what they run. */
+  g_clear_object (&c->loader);
+  g_clear_object (&c->syncer);
   g_clear_handle_id (&c->sync_timeout, g_source_remove);
   g_signal_handlers_disconnect_by_data (c->chart, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);

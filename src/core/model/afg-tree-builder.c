@@ -889,57 +889,41 @@ afg_tree_build (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags
   return tree;
 }
 
-typedef struct {
+struct _AfgTreeBuildRequest {
   AfgDocument *document;
   AfgScope     scope;
   gboolean     has_scope;
   AfgTreeFlags flags;
-} BuildTaskData;
+};
 
-static void
-build_task_data_free (gpointer data)
+AfgTreeBuildRequest *
+afg_tree_build_request_new (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags)
 {
-  BuildTaskData *d = data;
+  AfgTreeBuildRequest *req = g_new0 (AfgTreeBuildRequest, 1);
 
-  afg_document_unref (d->document);
-  g_free (d);
+  g_return_val_if_fail (document != NULL, NULL);
+
+  req->document = afg_document_ref (document);
+  req->has_scope = scope != NULL;
+  req->flags = flags;
+  if (scope != NULL)
+    req->scope = *scope;
+  return req;
 }
 
-static void
-build_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+gpointer
+afg_tree_build_request_run (gpointer request, GCancellable *cancellable, GError **error)
 {
-  BuildTaskData *d = data;
-  GError *error = NULL;
-  AfgTree *tree = afg_tree_build (d->document, d->has_scope ? &d->scope : NULL, d->flags, cancellable, &error);
+  AfgTreeBuildRequest *req = request;
 
-  afg_task_return_result (task, tree, (GDestroyNotify) afg_tree_unref, error);
+  return afg_tree_build (req->document, req->has_scope ? &req->scope : NULL, req->flags, cancellable, error);
 }
 
 void
-afg_tree_build_async (AfgDocument *document, const AfgScope *scope, AfgTreeFlags flags,
-                      GCancellable *cancellable,
-                      GAsyncReadyCallback callback, gpointer user_data)
+afg_tree_build_request_free (gpointer request)
 {
-  g_autoptr(GTask) task = NULL;
-  BuildTaskData *d = g_new0 (BuildTaskData, 1);
+  AfgTreeBuildRequest *req = request;
 
-  g_return_if_fail (document != NULL);
-
-  d->document = afg_document_ref (document);
-  d->has_scope = scope != NULL;
-  d->flags = flags;
-  if (scope != NULL)
-    d->scope = *scope;
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, afg_tree_build_async);
-  g_task_set_task_data (task, d, build_task_data_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, build_in_thread);
-}
-
-AfgTree *
-afg_tree_build_finish (GAsyncResult *result, GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
+  afg_document_unref (req->document);
+  g_free (req);
 }

@@ -19,14 +19,18 @@ AfgTree *afg_tree_build        (AfgDocument          *document,
                                 GCancellable         *cancellable,
                                 GError              **error);
 
-/* The same in a worker thread, for the window. */
-void     afg_tree_build_async  (AfgDocument          *document,
-                                const AfgScope       *scope,
-                                AfgTreeFlags          flags,
-                                GCancellable         *cancellable,
-                                GAsyncReadyCallback   callback,
-                                gpointer              user_data);
-AfgTree *afg_tree_build_finish (GAsyncResult         *result,
-                                GError              **error);
+/* A build for a thread of its own (the window's worker requests): what
+ * afg_tree_build() is called with, @document referenced. */
+typedef struct _AfgTreeBuildRequest AfgTreeBuildRequest;
+
+AfgTreeBuildRequest *afg_tree_build_request_new  (AfgDocument    *document,
+                                                  const AfgScope *scope,
+                                                  AfgTreeFlags    flags);
+/* In the thread: the tree (AfgTree *), or NULL with @error set. The
+ * shape of an AfgWorkerRunFunc. */
+gpointer             afg_tree_build_request_run  (gpointer        request,
+                                                  GCancellable   *cancellable,
+                                                  GError        **error);
+void                 afg_tree_build_request_free (gpointer        request);
 
 G_END_DECLS

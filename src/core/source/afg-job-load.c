@@ -271,30 +271,3 @@ afg_job_load_run (AfgJobLoad *self, GCancellable *cancellable)
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
 }
-
-static void
-run_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  afg_job_load_run (data, cancellable);
-  g_task_return_boolean (task, TRUE);
-}
-
-void
-afg_job_load_run_async (AfgJobLoad *self, GCancellable *cancellable,
-                        GAsyncReadyCallback callback, gpointer user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, afg_job_load_run_async);
-  g_task_set_task_data (task, afg_job_load_ref (self), (GDestroyNotify) afg_job_load_unref);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, run_in_thread);
-}
-
-void
-afg_job_load_run_finish (AfgJobLoad *self, GAsyncResult *result)
-{
-  g_return_if_fail (g_task_is_valid (result, NULL));
-
-  g_task_propagate_boolean (G_TASK (result), NULL);
-}

@@ -73,13 +73,6 @@ AfgRankState          afg_job_load_get_state      (AfgJobLoad              *self
  * are CANCELLED. Run it once. */
 void                  afg_job_load_run            (AfgJobLoad              *self,
                                                    GCancellable            *cancellable);
-/* The same in a thread; @callback runs in the caller's main context. */
-void                  afg_job_load_run_async      (AfgJobLoad              *self,
-                                                   GCancellable            *cancellable,
-                                                   GAsyncReadyCallback      callback,
-                                                   gpointer                 user_data);
-void                  afg_job_load_run_finish     (AfgJobLoad              *self,
-                                                   GAsyncResult            *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgJobLoad, afg_job_load_unref)
 

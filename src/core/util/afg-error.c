@@ -58,12 +58,3 @@ afg_error_set_errno (GError **error, const char *path, const char *what, int sav
 
   return afg_error_set_path (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), path, reason);
 }
-
-void
-afg_task_return_result (GTask *task, gpointer result, GDestroyNotify result_free, GError *error)
-{
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, result_free);
-}

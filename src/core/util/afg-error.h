@@ -38,11 +38,4 @@ gboolean    afg_error_set_errno     (GError      **error,
                                      const char   *what,
                                      int           saved_errno);
 
-/* Returns @result on @task (freed with @result_free when nobody takes
- * it), or takes @error when @result is NULL: a worker's one outcome. */
-void        afg_task_return_result  (GTask        *task,
-                                     gpointer      result,
-                                     GDestroyNotify result_free,
-                                     GError       *error);
-
 G_END_DECLS
