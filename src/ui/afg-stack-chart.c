@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-bisect.h"
 #include "afg-box-batch.h"
 #include "afg-document-timeline.h"
 #include "afg-format.h"
@@ -401,19 +402,8 @@ is_instance (AfgStackChart *self, guint thread, guint64 event)
   if (self->instances == NULL || thread != self->instance_thread)
     return FALSE;
   hi = self->instances->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      guint64 e = g_array_index (self->instances, guint64, mid);
-
-      if (e == event)
-        return TRUE;
-      if (e < event)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
+  AFG_BISECT (guint, lo, hi, mid, g_array_index (self->instances, guint64, mid) < event);
+  return lo < self->instances->len && g_array_index (self->instances, guint64, lo) == event;
 }
 
 /* Draws a box of [@start, @end) at @run->y. A box under a pixel wide

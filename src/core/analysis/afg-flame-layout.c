@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "afg-bisect.h"
 #include "afg-flame-layout.h"
 #include "afg-writers.h"
 
@@ -219,15 +220,7 @@ afg_flame_layout_hit_test (const AfgFlameLayout *self, guint row, double x, doub
   lo = afg_flame_layout_get_row_start (self, row);
   hi = afg_flame_layout_get_row_start (self, row + 1);
   /* Find the last frame that starts at or before x. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (frames[mid].x <= x)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (guint, lo, hi, mid, frames[mid].x <= x);
   if (lo == afg_flame_layout_get_row_start (self, row))
     return AFG_FLAME_NO_FRAME;
   lo--;
@@ -286,15 +279,7 @@ afg_flame_layout_hit_leaf (const AfgFlameLayout *self, guint row, double x, doub
   const AfgFlameLeaf *leaves = (const AfgFlameLeaf *) self->leaves->data;
   guint lo = 0, hi = self->leaves->len;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (leaves[mid].row < row || (leaves[mid].row == row && leaves[mid].x <= x))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (guint, lo, hi, mid, leaves[mid].row < row || (leaves[mid].row == row && leaves[mid].x <= x));
   if (lo == 0)
     return AFG_FLAME_NO_FRAME;
   lo--;

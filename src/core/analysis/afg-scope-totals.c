@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "afg-bisect.h"
 #include "afg-event-store.h"
 #include "afg-math.h"
 #include "afg-nesting.h"
@@ -60,15 +61,7 @@ starting_before (const ScopeIndex *self, gint64 end_ns)
 {
   guint lo = 0, hi = self->n;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (self->scopes[self->order[mid]].start_ns < end_ns)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (guint, lo, hi, mid, self->scopes[self->order[mid]].start_ns < end_ns);
   return lo;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afg-bisect.h"
 #include "afg-chart-store.h"
 #include "afg-key-sort.h"
 #include "afg-tree.h"
@@ -149,22 +150,11 @@ find_thread (const AfgChartStore *self, gint64 global_tid, guint *index)
   const AfgEventStore *store = afg_document_get_events (self->document);
   guint lo = 0, hi = self->n_threads;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      gint64 tid = afg_event_store_get_thread (store, mid)->global_tid;
-
-      if (tid == global_tid)
-        {
-          *index = mid;
-          return TRUE;
-        }
-      if (tid < global_tid)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
+  AFG_BISECT (guint, lo, hi, mid, afg_event_store_get_thread (store, mid)->global_tid < global_tid);
+  if (lo == self->n_threads || afg_event_store_get_thread (store, lo)->global_tid != global_tid)
+    return FALSE;
+  *index = lo;
+  return TRUE;
 }
 
 /* A launching row by its start, for one walk over each thread's rows. */

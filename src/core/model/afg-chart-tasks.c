@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "afg-bisect.h"
 #include "afg-chart-tasks.h"
 #include "afg-key-sort.h"
 #include "afg-task-kinds.h"
@@ -227,20 +228,13 @@ decode_task (const AfgChartTasks *self, const TaskBlock *block, guint64 i, const
   out->launch_event = 0;
   if (launch != LAUNCH_NONE)
     {
-      guint lo = 0, hi = n_threads;
+      guint lo = 1, hi = n_threads;
 
-      /* The thread whose ordinals hold it: the last first <= launch. */
-      while (hi - lo > 1)
-        {
-          guint mid = lo + (hi - lo) / 2;
-
-          if (thread_first[mid] <= launch)
-            lo = mid;
-          else
-            hi = mid;
-        }
-      out->launch_thread = lo;
-      out->launch_event = launch - thread_first[lo];
+      /* The thread whose ordinals hold it: the last first <= launch (the
+       * first thread's first is 0). */
+      AFG_BISECT (guint, lo, hi, mid, thread_first[mid] <= launch);
+      out->launch_thread = lo - 1;
+      out->launch_event = launch - thread_first[lo - 1];
     }
 }
 
@@ -249,15 +243,7 @@ afg_chart_first_block (const gint64 *max_end, gsize stride, guint64 n, gint64 t0
 {
   guint64 lo = 0, hi = n;
 
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (*(const gint64 *) ((const char *) max_end + mid * stride) <= t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (guint64, lo, hi, mid, *(const gint64 *) ((const char *) max_end + mid * stride) <= t0);
   return lo;
 }
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-address.h"
+#include "afg-bisect.h"
 #include "afg-document-private.h"
 #include "afg-format.h"
 #include "afg-thread-role.h"
@@ -177,18 +178,8 @@ afg_document_find_step (const AfgDocument *self, gint64 id)
   const AfgStep *steps = (const AfgStep *) self->steps->data;
   guint lo = 0, hi = self->steps->len;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (steps[mid].id == id)
-        return &steps[mid];
-      if (steps[mid].id < id)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return NULL;
+  AFG_BISECT (guint, lo, hi, mid, steps[mid].id < id);
+  return lo < self->steps->len && steps[lo].id == id ? &steps[lo] : NULL;
 }
 
 guint

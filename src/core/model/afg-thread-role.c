@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-bisect.h"
 #include "afg-thread-role.h"
 
 const char *
@@ -57,21 +58,10 @@ afg_thread_role_of_name (const char *name)
 static guint
 thread_of (const AfgEventStore *events, gint64 global_tid)
 {
-  guint lo = 0, hi = afg_event_store_get_n_threads (events);
+  guint n = afg_event_store_get_n_threads (events), lo = 0, hi = n;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      gint64 t = afg_event_store_get_thread (events, mid)->global_tid;
-
-      if (t == global_tid)
-        return mid;
-      if (t < global_tid)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return G_MAXUINT;
+  AFG_BISECT (guint, lo, hi, mid, afg_event_store_get_thread (events, mid)->global_tid < global_tid);
+  return lo < n && afg_event_store_get_thread (events, lo)->global_tid == global_tid ? lo : G_MAXUINT;
 }
 
 /* counts[thread * AFG_N_THREAD_ROLES + role] */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "afg-bisect.h"
 #include "afg-event-sort.h"
 #include "afg-huge.h"
 
@@ -152,15 +153,7 @@ insert_stragglers (AfgEvent *ev, guint32 n, guint64 budget)
       if (!event_less (&x, &ev[i - 1]))
         continue;
       /* The first of ev[0, i - 1] that x precedes (ev[i - 1] is one). */
-      while (lo < hi)
-        {
-          guint32 mid = lo + (hi - lo) / 2;
-
-          if (event_less (&x, &ev[mid]))
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
+      AFG_BISECT (guint32, lo, hi, mid, !event_less (&x, &ev[mid]));
       if (i - lo > budget)
         return FALSE;
       budget -= i - lo;
@@ -279,15 +272,7 @@ afg_chunk_lower_bound (const AfgChunk *chunk, gint64 start)
 {
   guint32 lo = 0, hi = chunk->len;
 
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-
-      if (chunk->events[mid].start < start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (guint32, lo, hi, mid, chunk->events[mid].start < start);
   return lo;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "afg-bisect.h"
 #include "afg-huge.h"
 #include "afg-key-sort.h"
 #include "afg-spans.h"
@@ -106,15 +107,7 @@ first_ending_after (const AfgSpans *self, gint64 t)
 {
   gsize lo = 0, hi = self->n;
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (self->spans[mid].end <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (gsize, lo, hi, mid, self->spans[mid].end <= t);
   return lo;
 }
 
@@ -129,15 +122,7 @@ afg_spans_first_ending_after (const AfgSpans *self, gint64 t)
 static gsize
 first_start_in (const AfgSpans *self, gsize lo, gsize hi, gint64 t)
 {
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (self->spans[mid].start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  AFG_BISECT (gsize, lo, hi, mid, self->spans[mid].start < t);
   return lo;
 }
 
