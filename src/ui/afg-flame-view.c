@@ -15,6 +15,7 @@
 #include "afg-scrollable.h"
 #include "afg-widget-input.h"
 #include "afg-task-kinds.h"
+#include "afg-worker.h"
 
 /* Wide enough for the stats lines; a long name (C++ templates, Python
  * paths) wraps, also inside a word, instead of spanning the screen. The
@@ -30,7 +31,7 @@ struct _AfgFlameView {
   AfgColumn      weight;
   guint          divisor;  /* "Per step": the tooltip's values divided by it */
   AfgFlameLayout   *layout;        /* the last one built; may lag a request */
-  GCancellable     *layout_cancellable;
+  AfgWorker        *layouter;      /* builds every layout but a load's */
   AfgFlameRenderer *renderer;
   GskRenderNode    *frames_node;   /* cached drawing of the frames */
   guint8           *matches;       /* NULL when nothing is searched */
@@ -168,58 +169,52 @@ set_layout (AfgFlameView *self, AfgFlameLayout *layout)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
 }
 
+/* The layout stays the request's until the current request's done takes
+ * it: a request replaced (a newer zoom, another profile) or cancelled
+ * (the view gone) frees it with itself. */
 typedef struct {
-  AfgTree    *tree;
-  AfgColumn   weight;
-  guint32     view_root;
-  guint32     zoom_root;
+  AfgTree        *tree;
+  AfgColumn       weight;
+  guint32         view_root;
+  guint32         zoom_root;
+  AfgFlameLayout *layout;
 } LayoutRequest;
 
 static void
-layout_request_free (LayoutRequest *req)
-{
-  afg_tree_unref (req->tree);
-  g_free (req);
-}
-
-static void
-build_layout_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+layout_request_free (gpointer data)
 {
   LayoutRequest *req = data;
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  g_task_return_pointer (task, afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root),
-                         (GDestroyNotify) afg_flame_layout_free);
+  afg_tree_unref (req->tree);
+  g_clear_pointer (&req->layout, afg_flame_layout_free);
+  g_free (req);
 }
 
-/* A result whose request was cancelled (a newer zoom, another profile, the
- * view gone) is dropped here. */
-static void
-on_layout_built (GObject *source, GAsyncResult *result, gpointer data)
+static gpointer
+build_layout (gpointer data, GCancellable *cancellable, GError **error)
 {
-  g_autoptr(GError) error = NULL;
-  AfgFlameLayout *layout = g_task_propagate_pointer (G_TASK (result), &error);
-  AfgFlameView *self;
+  LayoutRequest *req = data;
 
-  if (layout == NULL)
-    return;
-  self = AFG_FLAME_VIEW (source);
-  if (g_task_get_cancellable (G_TASK (result)) != self->layout_cancellable)
-    {
-      afg_flame_layout_free (layout);
-      return;
-    }
-  g_clear_object (&self->layout_cancellable);
-  set_layout (self, layout);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  req->layout = afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root);
+  return req->layout;
 }
 
 static void
-cancel_layout (AfgFlameView *self)
+on_layout_built (gpointer owner, gpointer layout, const GError *error, gpointer data)
 {
-  g_cancellable_cancel (self->layout_cancellable);
-  g_clear_object (&self->layout_cancellable);
+  LayoutRequest *req = data;
+
+  if (layout != NULL)
+    set_layout (owner, g_steal_pointer (&req->layout));
 }
+
+static const AfgWorkerFuncs layout_funcs = {
+  .name = "afg-layout",
+  .run = build_layout,
+  .done = on_layout_built,
+};
 
 /* Every layout but the one a load hands over is built here, in a worker:
  * zooming into the root of a 60k-frame profile costs a few ms that the
@@ -227,10 +222,9 @@ cancel_layout (AfgFlameView *self)
 static void
 rebuild_layout (AfgFlameView *self, guint32 zoom_root)
 {
-  g_autoptr(GTask) task = NULL;
   LayoutRequest *req;
 
-  cancel_layout (self);
+  afg_worker_cancel (self->layouter);
   self->zoom_root = zoom_root;
   if (self->tree == NULL)
     {
@@ -238,12 +232,8 @@ rebuild_layout (AfgFlameView *self, guint32 zoom_root)
       return;
     }
   req = g_new (LayoutRequest, 1);
-  *req = (LayoutRequest) { afg_tree_ref (self->tree), self->weight, self->view_root, zoom_root };
-  self->layout_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->layout_cancellable, on_layout_built, NULL);
-  g_task_set_source_tag (task, rebuild_layout);
-  g_task_set_task_data (task, req, (GDestroyNotify) layout_request_free);
-  g_task_run_in_thread (task, build_layout_in_thread);
+  *req = (LayoutRequest) { afg_tree_ref (self->tree), self->weight, self->view_root, zoom_root, NULL };
+  afg_worker_start (self->layouter, &layout_funcs, req, layout_request_free);
 }
 
 static void
@@ -644,7 +634,7 @@ afg_flame_view_dispose (GObject *object)
 {
   AfgFlameView *self = AFG_FLAME_VIEW (object);
 
-  cancel_layout (self);
+  afg_worker_cancel (self->layouter);
   set_adjustment (self, &self->hadjustment, NULL);
   set_adjustment (self, &self->vadjustment, NULL);
   g_clear_pointer (&self->frames_node, gsk_render_node_unref);
@@ -656,6 +646,15 @@ afg_flame_view_dispose (GObject *object)
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->match_list, g_array_unref);
   G_OBJECT_CLASS (afg_flame_view_parent_class)->dispose (object);
+}
+
+static void
+afg_flame_view_finalize (GObject *object)
+{
+  AfgFlameView *self = AFG_FLAME_VIEW (object);
+
+  g_clear_object (&self->layouter);
+  G_OBJECT_CLASS (afg_flame_view_parent_class)->finalize (object);
 }
 
 static void
@@ -718,6 +717,7 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = afg_flame_view_dispose;
+  object_class->finalize = afg_flame_view_finalize;
   object_class->get_property = afg_flame_view_get_property;
   object_class->set_property = afg_flame_view_set_property;
   widget_class->snapshot = afg_flame_view_snapshot;
@@ -767,6 +767,7 @@ afg_flame_view_init (AfgFlameView *self)
   self->selected_node = AFG_FLAME_NO_FRAME;
   self->selected_frame = AFG_FLAME_NO_FRAME;
   self->renderer = afg_flame_renderer_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
+  self->layouter = afg_worker_new (self);
   afg_widget_add_motion (GTK_WIDGET (self), G_CALLBACK (on_motion), G_CALLBACK (on_leave), self);
   afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
@@ -819,7 +820,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
   afg_flame_renderer_set_tree (self->renderer, profile);
   if (layout != NULL)
     {
-      cancel_layout (self);
+      afg_worker_cancel (self->layouter);
       self->zoom_root = AFG_TREE_ROOT;
       set_layout (self, layout);
     }
@@ -1154,7 +1155,7 @@ afg_flame_view_is_busy (AfgFlameView *self)
 {
   g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), FALSE);
 
-  return self->layout_cancellable != NULL;
+  return afg_worker_is_running (self->layouter);
 }
 
 /* The tooltip's content for NODE, a label that wraps at

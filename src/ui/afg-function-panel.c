@@ -10,6 +10,7 @@
 #include "afg-function-item.h"
 #include "afg-function-panel.h"
 #include "afg-kernel-list.h"
+#include "afg-worker.h"
 #include "afg-writers.h"
 
 #define SANDWICH_HEIGHT 120
@@ -34,7 +35,7 @@ struct _AfgFunctionPanel {
 
   AfgTree              *tree;
   AfgFunctionTable     *table;
-  GCancellable         *durations_cancellable;
+  AfgWorker            *collector;  /* the histogram's call durations */
   guint                 selected;  /* function index, AFG_FUNCTION_NONE */
   guint                 placed : 1; /* the table/details split was set */
   guint32               frame;     /* the histogram's frame, AFG_NODE_NONE for the function */
@@ -218,30 +219,49 @@ notify_histogram (AfgFunctionPanel *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTOGRAM_VALUES]);
 }
 
+typedef struct {
+  AfgTree *tree;
+  guint8  *marks;
+} DurationsRequest;
+
 static void
-on_durations_collected (GObject *source, GAsyncResult *result, gpointer data)
+durations_request_free (gpointer data)
 {
-  g_autoptr(GArray) ns = g_task_propagate_pointer (G_TASK (result), NULL);
-  AfgFunctionPanel *self = data;
+  DurationsRequest *req = data;
+
+  afg_tree_unref (req->tree);
+  g_free (req->marks);
+  g_free (req);
+}
+
+static gpointer
+collect_durations (gpointer data, GCancellable *cancellable, GError **error)
+{
+  DurationsRequest *req = data;
+  GArray *ns = afg_call_durations_collect (req->tree, req->marks, cancellable);
+
+  if (ns == NULL)
+    g_cancellable_set_error_if_cancelled (cancellable, error);
+  return ns;
+}
+
+static void
+on_durations_collected (gpointer owner, gpointer ns, const GError *error, gpointer data)
+{
+  AfgFunctionPanel *self = owner;
 
   if (ns == NULL)
     return;
-  g_clear_object (&self->durations_cancellable);
   afg_duration_histogram_set_durations (self->histogram, ns);
   notify_histogram (self);
 }
 
-static void
-collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  AfgTree *tree = g_object_get_data (G_OBJECT (task), "tree");
-  GArray *ns = afg_call_durations_collect (tree, data, cancellable);
-
-  if (ns == NULL)
-    g_task_return_error_if_cancelled (task);
-  else
-    g_task_return_pointer (task, ns, (GDestroyNotify) g_array_unref);
-}
+static const AfgWorkerFuncs durations_funcs = {
+  .name = "afg-durations",
+  .run = collect_durations,
+  .done = on_durations_collected,
+  .free_result = (GDestroyNotify) g_array_unref,
+};
 
 /* The marks of the histogram's frames: the one picked in the graph, or
  * every frame of the picked function. */
@@ -281,10 +301,9 @@ set_histogram_label (AfgFunctionPanel *self)
 static void
 update_histogram (AfgFunctionPanel *self)
 {
-  g_autoptr(GTask) task = NULL;
+  DurationsRequest *req;
 
-  g_cancellable_cancel (self->durations_cancellable);
-  g_clear_object (&self->durations_cancellable);
+  afg_worker_cancel (self->collector);
   afg_duration_histogram_set_durations (self->histogram, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->histogram_label), self->selected != AFG_FUNCTION_NONE || self->frame != AFG_NODE_NONE);
   if (self->tree == NULL || (self->selected == AFG_FUNCTION_NONE && self->frame == AFG_NODE_NONE))
@@ -293,11 +312,10 @@ update_histogram (AfgFunctionPanel *self)
       return;
     }
   set_histogram_label (self);
-  self->durations_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->durations_cancellable, on_durations_collected, self);
-  g_object_set_data_full (G_OBJECT (task), "tree", afg_tree_ref (self->tree), (GDestroyNotify) afg_tree_unref);
-  g_task_set_task_data (task, histogram_marks (self), g_free);
-  g_task_run_in_thread (task, collect_in_thread);
+  req = g_new (DurationsRequest, 1);
+  req->tree = afg_tree_ref (self->tree);
+  req->marks = histogram_marks (self);
+  afg_worker_start (self->collector, &durations_funcs, req, durations_request_free);
   notify_histogram (self);
 }
 
@@ -533,8 +551,7 @@ afg_function_panel_dispose (GObject *object)
 {
   AfgFunctionPanel *self = AFG_FUNCTION_PANEL (object);
 
-  g_cancellable_cancel (self->durations_cancellable);
-  g_clear_object (&self->durations_cancellable);
+  afg_worker_cancel (self->collector);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->paned, gtk_widget_unparent);
@@ -545,6 +562,15 @@ afg_function_panel_dispose (GObject *object)
   g_clear_pointer (&self->table, afg_function_table_unref);
   g_clear_pointer (&self->tree, afg_tree_unref);
   G_OBJECT_CLASS (afg_function_panel_parent_class)->dispose (object);
+}
+
+static void
+afg_function_panel_finalize (GObject *object)
+{
+  AfgFunctionPanel *self = AFG_FUNCTION_PANEL (object);
+
+  g_clear_object (&self->collector);
+  G_OBJECT_CLASS (afg_function_panel_parent_class)->finalize (object);
 }
 
 static void
@@ -572,6 +598,7 @@ afg_function_panel_class_init (AfgFunctionPanelClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = afg_function_panel_dispose;
+  object_class->finalize = afg_function_panel_finalize;
   object_class->get_property = afg_function_panel_get_property;
   /* The picked function's index in the table, AFG_FUNCTION_NONE for none. */
   properties[PROP_SELECTED] =
@@ -594,6 +621,7 @@ afg_function_panel_init (AfgFunctionPanel *self)
   self->frame = AFG_NODE_NONE;
   self->weight = AFG_COLUMN_TOTAL_NS;
   self->divisor = 1;
+  self->collector = afg_worker_new (self);
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), build_tabs (self));
   gtk_paned_set_end_child (GTK_PANED (self->paned), build_details (self));
@@ -758,7 +786,7 @@ gboolean
 afg_function_panel_is_busy (AfgFunctionPanel *self)
 {
   g_return_val_if_fail (AFG_IS_FUNCTION_PANEL (self), FALSE);
-  return self->durations_cancellable != NULL;
+  return afg_worker_is_running (self->collector);
 }
 
 AfgKernelList *

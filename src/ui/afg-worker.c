@@ -65,9 +65,10 @@ poll_request (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* A thread of its own rather than GTask's pool: requests last seconds,
- * and one that runs below the UI's priority leaves no pooled thread
- * niced behind it. */
+/* A thread of its own rather than GTask's pool: a load lasts seconds and
+ * would hold a pooled thread, one that runs below the UI's priority
+ * leaves no pooled thread niced behind it, and starting a thread costs
+ * little beside the shortest requests (a layout, a few ms). */
 static gpointer
 run_request (gpointer data)
 {
