@@ -169,15 +169,11 @@ set_layout (AfgFlameView *self, AfgFlameLayout *layout)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
 }
 
-/* The layout stays the request's until the current request's done takes
- * it: a request replaced (a newer zoom, another profile) or cancelled
- * (the view gone) frees it with itself. */
 typedef struct {
-  AfgTree        *tree;
-  AfgColumn       weight;
-  guint32         view_root;
-  guint32         zoom_root;
-  AfgFlameLayout *layout;
+  AfgTree    *tree;
+  AfgColumn   weight;
+  guint32     view_root;
+  guint32     zoom_root;
 } LayoutRequest;
 
 static void
@@ -186,7 +182,6 @@ layout_request_free (gpointer data)
   LayoutRequest *req = data;
 
   afg_tree_unref (req->tree);
-  g_clear_pointer (&req->layout, afg_flame_layout_free);
   g_free (req);
 }
 
@@ -197,23 +192,23 @@ build_layout (gpointer data, GCancellable *cancellable, GError **error)
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  req->layout = afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root);
-  return req->layout;
+  return afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root);
 }
 
+/* A newer zoom, another profile or the view gone dropped any other. */
 static void
 on_layout_built (gpointer owner, gpointer layout, const GError *error, gpointer data)
 {
-  LayoutRequest *req = data;
-
   if (layout != NULL)
-    set_layout (owner, g_steal_pointer (&req->layout));
+    set_layout (owner, layout);
 }
 
 static const AfgWorkerFuncs layout_funcs = {
   .name = "afg-layout",
   .run = build_layout,
   .done = on_layout_built,
+  .free_result = (GDestroyNotify) afg_flame_layout_free,
+  .takes_result = TRUE,  /* the view does */
 };
 
 /* Every layout but the one a load hands over is built here, in a worker:
@@ -232,7 +227,7 @@ rebuild_layout (AfgFlameView *self, guint32 zoom_root)
       return;
     }
   req = g_new (LayoutRequest, 1);
-  *req = (LayoutRequest) { afg_tree_ref (self->tree), self->weight, self->view_root, zoom_root, NULL };
+  *req = (LayoutRequest) { afg_tree_ref (self->tree), self->weight, self->view_root, zoom_root };
   afg_worker_start (self->layouter, &layout_funcs, req, layout_request_free);
 }
 

@@ -67,23 +67,6 @@ show_message (AfgWindowChart *c, const char *text)
 
 /* ---- the store ---- */
 
-/* The store stays the request's until the current request's done takes
- * it: a cancelled or replaced one frees it with the request. */
-typedef struct {
-  AfgDocument   *document;
-  AfgChartStore *store;
-} StoreRequest;
-
-static void
-store_request_free (gpointer data)
-{
-  StoreRequest *req = data;
-
-  afg_document_unref (req->document);
-  g_clear_pointer (&req->store, afg_chart_store_free);
-  g_free (req);
-}
-
 /* The kept tasks need no DB: the rows are all the work. */
 static AfgChartStore *
 load_kept (AfgDocument *document)
@@ -109,9 +92,10 @@ rows_thread (gpointer document)
 
 /* The host rows are nested on a second thread while this one reads the
  * tasks: neither needs the other until the tasks are placed. */
-static AfgChartStore *
-read_store (AfgDocument *document, GCancellable *cancellable, GError **error)
+static gpointer
+read_store (gpointer data, GCancellable *cancellable, GError **error)
 {
+  AfgDocument *document = data;
   gint64 t0 = g_get_monotonic_time ();
   GThread *rows;
   g_autoptr(AfgDeviceTasks) tasks = NULL;
@@ -136,15 +120,6 @@ read_store (AfgDocument *document, GCancellable *cancellable, GError **error)
   return store;
 }
 
-static gpointer
-load_thread (gpointer data, GCancellable *cancellable, GError **error)
-{
-  StoreRequest *req = data;
-
-  req->store = read_store (req->document, cancellable, error);
-  return req->store;
-}
-
 static void update_scope (AfgWindow *self);
 
 /* Only the current request's: a newer document's read, or a tree of
@@ -154,14 +129,13 @@ on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
   AfgWindow *self = owner;
   AfgWindowChart *c = chart_of (self);
-  StoreRequest *req = data;
 
   if (result == NULL)
     {
       show_message (c, error->message);
       return;
     }
-  afg_stack_chart_set_store (c->chart, g_steal_pointer (&req->store));
+  afg_stack_chart_set_store (c->chart, result);
   afg_stack_chart_set_merge (c->chart, afg_session_get_merge_addresses (self->session));
   gtk_stack_set_visible_child_name (c->chart_stack, "chart");
   update_scope (self);
@@ -170,22 +144,22 @@ on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
 
 static const AfgWorkerFuncs load_funcs = {
   .name = "afg-chart",
-  .run = load_thread,
+  .run = read_store,
   .done = on_loaded,
+  .free_result = (GDestroyNotify) afg_chart_store_free,
+  .takes_result = TRUE,  /* the chart does */
 };
 
 static void
 load_store (AfgWindow *self, AfgDocument *document)
 {
   AfgWindowChart *c = chart_of (self);
-  StoreRequest *req = g_new0 (StoreRequest, 1);
 
   g_clear_pointer (&c->document, afg_document_unref);
   c->document = afg_document_ref (document);
   afg_stack_chart_set_store (c->chart, NULL);
   show_message (c, _("Reading the device tasks…"));
-  req->document = afg_document_ref (document);
-  afg_worker_start (c->loader, &load_funcs, req, store_request_free);
+  afg_worker_start (c->loader, &load_funcs, afg_document_ref (document), (GDestroyNotify) afg_document_unref);
 }
 
 /* ---- the scope ---- */

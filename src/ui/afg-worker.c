@@ -102,6 +102,8 @@ on_request_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       self->current = NULL;  /* done may start the next one */
       req->funcs->done (self->owner, value, error, req->data);
+      if (req->funcs->takes_result)
+        value = NULL;
     }
   if (value != NULL && req->funcs->free_result != NULL)
     req->funcs->free_result (value);

@@ -16,8 +16,9 @@ typedef gpointer (*AfgWorkerRunFunc)  (gpointer      data,
  * the counters the request's thread keeps in @data (atomics). */
 typedef void     (*AfgWorkerPollFunc) (gpointer      owner,
                                        gpointer      data);
-/* On the main loop, once, for the current request only: @result (owned
- * by the worker, free_result frees it after) or @error. A request
+/* On the main loop, once, for the current request only: @result or
+ * @error. @result is the worker's, freed with free_result after, unless
+ * the funcs say done takes it. A request
  * cancelled by afg_worker_cancel() or replaced, one whose worker is gone,
  * or one that failed with G_IO_ERROR_CANCELLED never gets here; one whose
  * cancellable was cancelled otherwise and that still returned a result
@@ -34,6 +35,8 @@ typedef struct {
   AfgWorkerPollFunc  poll;         /* or NULL */
   AfgWorkerDoneFunc  done;
   GDestroyNotify     free_result;  /* or NULL */
+  gboolean           takes_result; /* done keeps @result: free_result frees
+                                    * only the results done never gets */
   int                nice;         /* added to the thread's niceness */
 } AfgWorkerFuncs;
 

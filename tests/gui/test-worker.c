@@ -4,7 +4,8 @@
  * started in the same slot cancels the one before; a cancelled request,
  * or one whose worker is gone, is dropped silently; errors are
  * delivered, also a result returned after the request's own
- * cancellable fired; the poll runs on the main loop while the request runs. */
+ * cancellable fired; the poll runs on the main loop while the request
+ * runs; done keeps its result when the funcs say it takes it. */
 #include "config.h"
 
 #include "afg-worker.h"
@@ -229,6 +230,64 @@ test_kept_after_own_cancel (void)
   owner_clear (&o);
 }
 
+static gint n_freed;  /* atomic: results the worker freed */
+
+static void
+count_free (gpointer result)
+{
+  g_atomic_int_inc (&n_freed);
+  g_free (result);
+}
+
+static void
+keep_result (gpointer owner, gpointer result, const GError *error, gpointer data)
+{
+  Owner *o = owner;
+
+  o->n_done++;
+  o->done_work = data;
+  g_free (o->result);
+  o->result = result;  /* kept: takes_result */
+  g_main_loop_quit (o->loop);
+}
+
+static const AfgWorkerFuncs keep_funcs = {
+  .name = "test-keep",
+  .run = run_work,
+  .done = keep_result,
+  .free_result = count_free,
+  .takes_result = TRUE,
+};
+
+/* With takes_result, done keeps its result and the worker frees only the
+ * one done never gets: a replaced request's, returned all the same. */
+static void
+test_takes_result (void)
+{
+  Owner o = { g_main_loop_new (NULL, FALSE) };
+  g_autoptr(AfgWorker) worker = afg_worker_new (&o);
+  Work *first = g_new0 (Work, 1);
+  Work *second = g_new0 (Work, 1);
+
+  g_atomic_int_set (&n_freed, 0);
+  first->wait_cancel = TRUE;
+  first->ignore_cancel = TRUE;
+  afg_worker_start (worker, &keep_funcs, first, g_free);
+  afg_worker_start (worker, &keep_funcs, second, g_free);
+  g_atomic_int_set (&second->release, 1);
+  run_loop (&o, 30000);
+  g_assert_cmpuint (o.n_done, ==, 1);
+  g_assert_true (o.done_work == second);
+  g_assert_cmpstr (o.result, ==, "result");
+  /* The first's thread returns a result too; only that one is freed. */
+  while (g_atomic_int_get (&n_freed) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  run_loop (&o, 3 * AFG_WORKER_POLL_MS);
+  g_assert_cmpint (g_atomic_int_get (&n_freed), ==, 1);
+  g_assert_cmpuint (o.n_done, ==, 1);
+  owner_clear (&o);  /* frees the kept result */
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -239,6 +298,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/worker/replaced", test_replaced);
   g_test_add_func ("/worker/dropped", test_dropped);
   g_test_add_func ("/worker/kept-after-own-cancel", test_kept_after_own_cancel);
+  g_test_add_func ("/worker/takes-result", test_takes_result);
 
   return g_test_run ();
 }
