@@ -152,10 +152,10 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
     {
       g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, afg_weight_menu_get_label (weight));
 
-      gtk_label_set_text (self->status_label, weighed);
+      afg_status_bar_set_text (self->status_bar, weighed);
       return;
     }
-  gtk_label_set_text (self->status_label, text);
+  afg_status_bar_set_text (self->status_bar, text);
 }
 
 static char *
@@ -204,7 +204,7 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   b = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, node));
   text = g_strdup_printf (_("Selected: %s · total %s → %s"),
                           afg_tree_get_node_name (afg_diff_view_get_tree (self->diff_view), node), a, b);
-  gtk_label_set_text (self->selection_label, text);
+  afg_status_bar_set_selection_text (self->status_bar, text);
 }
 
 void
@@ -334,13 +334,11 @@ afg_compare_section_new (AfgWindow *self)
 {
   AfgCompareSection *section = g_object_new (AFG_TYPE_COMPARE_SECTION, NULL);
   GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
-  GtkWidget *statusbar = gtk_widget_get_parent (GTK_WIDGET (self->status_label));
 
   self->diff_view = afg_diff_view_new (self->flame_view);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "diff", afg_diff_view_get_actions (self->diff_view));
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), afg_diff_view_get_options (self->diff_view));
-  gtk_box_insert_child_after (GTK_BOX (statusbar), afg_diff_view_get_legend (self->diff_view),
-                              GTK_WIDGET (self->status_label));
+  afg_status_bar_add_legend (self->status_bar, afg_diff_view_get_legend (self->diff_view));
   /* After the window's own handler, which it corrects. */
   g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),
                            self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);

@@ -334,7 +334,7 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
   /* Not a load: the ranks' threads and addresses merged. */
   status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
                             merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
-  gtk_label_set_text (self->window->status_label, status);
+  afg_status_bar_set_text (self->window->status_bar, status);
 }
 
 static void
@@ -535,8 +535,8 @@ afg_ranks_section_diff_shown (AfgRanksSection *self, AfgDiffShape *shape)
                                              afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B)),
                                              summaries[job->explain_reference]->rank,
                                              afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)));
-  status = g_strdup_printf ("%s · %s", job->explanation, gtk_label_get_text (self->window->status_label));
-  gtk_label_set_text (self->window->status_label, status);
+  status = g_strdup_printf ("%s · %s", job->explanation, afg_status_bar_get_text (self->window->status_bar));
+  afg_status_bar_set_text (self->window->status_bar, status);
 }
 
 void

@@ -97,7 +97,7 @@ afg_search_section_update_match_label (AfgSearchSection *section)
   self = section->window;
   if (!afg_flame_view_get_search_result (self->flame_view, &result))
     {
-      gtk_label_set_text (self->match_label, "");
+      afg_status_bar_set_matches (self->status_bar, "");
       _afg_window_report_state (self);
       return;
     }
@@ -112,6 +112,6 @@ afg_search_section_update_match_label (AfgSearchSection *section)
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match · %s", "%u matches · %s",
                                          result.n_matches), result.n_matches, percent);
-  gtk_label_set_text (self->match_label, text);
+  afg_status_bar_set_matches (self->status_bar, text);
   _afg_window_report_state (self);
 }

@@ -248,7 +248,7 @@ build_line (AfgWindow *self)
   append_match (self, line, graph);
   afg_functions_pane_append_kernels (self->functions_pane, line, graph, _afg_window_weight_shown (self));
   afg_ranks_section_append_explain (self->ranks, line);
-  _afg_window_append_state_field (line, "status", gtk_label_get_text (self->status_label));
+  _afg_window_append_state_field (line, "status", afg_status_bar_get_text (self->status_bar));
   _afg_window_chart_append_state (self, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }

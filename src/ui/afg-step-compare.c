@@ -115,10 +115,10 @@ set_picking (AfgStepCompare *self, gboolean picking)
       a = range_words (&self->a);
       /* TRANSLATORS: %s is "steps 10–12", "step 11" or "all steps" */
       hint = g_strdup_printf (_("Pick the steps to compare %s with, on the step strip (Esc cancels)"), a);
-      gtk_label_set_text (window->status_label, hint);
+      afg_status_bar_set_text (window->status_bar, hint);
     }
   else if (self->picking && step_diff (self) == NULL && _afg_window_get_tree (window) != NULL)
-    _afg_window_update_status (window);
+    afg_status_bar_refresh (window->status_bar);
   self->picking = picking;
   gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.stop-comparing",
                                  picking || step_diff (self) != NULL || _afg_window_is_comparing (window));
@@ -155,7 +155,7 @@ update_status (AfgStepCompare *self, AfgDiffShape *shape)
                                            a, ta, b, tb,
                                            afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
 
-  gtk_label_set_text (self->window->status_label, text);
+  afg_status_bar_set_text (self->window->status_bar, text);
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "afg-session.h"
 #include "afg-start-page.h"
 #include "afg-state-line.h"
+#include "afg-status-bar.h"
 #include "afg-window.h"
 #include "afg-worker.h"
 
@@ -30,15 +31,13 @@ struct _AfgWindow {
   /* Template children */
   GtkDropDown          *thread_dropdown;
   GtkSearchEntry       *search_entry;
-  GtkLabel             *match_label;
   AfgNoticeBar         *notice_bar;
   GtkStack             *stack;
   AfgStartPage         *start_page;
   AfgLoadingPage       *loading_page;
   AfgErrorPage         *error_page;
   AfgFlameView         *flame_view;
-  GtkLabel             *selection_label;
-  GtkLabel             *status_label;
+  AfgStatusBar         *status_bar;
   AfgStepsBar          *steps_bar;
   AfgWeightMenu        *weight_menu;
   AfgFunctionsPane     *functions_pane;
@@ -108,7 +107,6 @@ void _afg_window_load                  (AfgWindow      *self,
 void _afg_window_open_beside           (AfgWindow      *self,
                                         GFile          *file);
 void _afg_window_fill_threads          (AfgWindow      *self);
-void _afg_window_update_status         (AfgWindow      *self);
 void _afg_window_add_filter            (GtkFileChooser *chooser,
                                         const char     *name,
                                         const char     *pattern);

@@ -59,7 +59,7 @@ show_values (AfgWindow *self, gint64 thread)
   refill_threads (self, thread);
   afg_flame_view_set_divisor (self->flame_view, afg_steps_bar_get_divisor (self->steps_bar));
   afg_functions_pane_sync_divisor (self->functions_pane);
-  _afg_window_update_status (self);
+  afg_status_bar_refresh (self->status_bar);
 }
 
 static void

@@ -3,12 +3,9 @@
 
 #include "config.h"
 
-#include <inttypes.h>
-
 #include <glib/gi18n.h>
 
 #include "afg-error.h"
-#include "afg-format.h"
 #include "afg-settings.h"
 #include "afg-window-private.h"
 
@@ -85,28 +82,10 @@ on_node_activated (AfgWindow *self, guint node, AfgFlameView *view)
   afg_flame_view_zoom_to (view, node);
 }
 
-/* The selected frame in the status line: the outline alone is easy to
- * miss on a frame a few pixels wide. */
 static void
 on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
 {
-  guint32 node = afg_flame_view_get_selected_node (view);
-  g_autofree char *total = NULL;
-  g_autofree char *percent = NULL;
-  g_autofree char *text = NULL;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->selection_label), node != AFG_FLAME_NO_FRAME);
-  if (node != AFG_FLAME_NO_FRAME && _afg_window_get_tree (self) != NULL)
-    {
-      AfgColumn weight = afg_session_get_column (self->session);
-
-      total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (_afg_window_get_tree (self), weight, node));
-      percent = afg_format_percent (afg_tree_get_value (_afg_window_get_tree (self), weight, node),
-                                    afg_tree_get_value (_afg_window_get_tree (self), weight, AFG_TREE_ROOT));
-      text = g_strdup_printf (_("Selected: %s · %s · %s of all"),
-                              afg_tree_get_node_title (_afg_window_get_tree (self), node), total, percent);
-      gtk_label_set_text (self->selection_label, text);
-    }
+  afg_status_bar_set_selection (self->status_bar, afg_flame_view_get_selected_node (view));
   if (self->transforms != NULL)
     afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
@@ -251,20 +230,19 @@ afg_window_class_init (AfgWindowClass *klass)
   g_type_ensure (AFG_TYPE_ERROR_PAGE);
   g_type_ensure (AFG_TYPE_WEIGHT_MENU);
   g_type_ensure (AFG_TYPE_STEPS_BAR);
+  g_type_ensure (AFG_TYPE_STATUS_BAR);
   g_type_ensure (AFG_TYPE_FUNCTIONS_PANE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/ascend_flamegraph/AscendFlameGraph/afg-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, thread_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, match_label);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, notice_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, start_page);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, flame_view);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, selection_label);
-  gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, AfgWindow, status_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, weight_menu);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, functions_pane);
@@ -375,7 +353,7 @@ apply_weight (AfgWindow *self)
     {
       afg_flame_view_set_weight (self->flame_view, afg_session_get_column (self->session));
       refill_threads_in_place (self);
-      _afg_window_update_status (self);
+      afg_status_bar_refresh (self->status_bar);
       /* The status line's selected frame: its share is of the weight. */
       g_object_notify (G_OBJECT (self->flame_view), "selected-node");
     }
@@ -423,6 +401,7 @@ afg_window_init (AfgWindow *self)
   self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   init_weight (self);
+  afg_status_bar_set_session (self->status_bar, self->session);
   self->compare = afg_compare_section_new (self);
   init_merge (self);
   _afg_window_steps_init (self);
@@ -485,54 +464,6 @@ _afg_window_fill_threads (AfgWindow *self)
   gtk_drop_down_set_selected (self->thread_dropdown, 0);
 }
 
-/* ngettext takes an unsigned long: a count past it is plural. */
-static gulong
-plural_of (guint64 n)
-{
-  return n > G_MAXULONG ? 2 : (gulong) n;
-}
-
-static guint64
-skipped_rows (const AfgStats *s)
-{
-  return s->skipped_type + s->skipped_null + s->skipped_malformed + s->skipped_nonpositive
-         + s->profiler_steps;
-}
-
-void
-_afg_window_update_status (AfgWindow *self)
-{
-  AfgTree *profile = _afg_window_get_tree (self);
-  g_autofree char *scope = afg_steps_bar_describe (self->steps_bar);
-  g_autofree char *npu = afg_steps_bar_describe_npu (self->steps_bar);
-  g_autoptr(GString) line = g_string_new (NULL);
-  const AfgStats *s = afg_tree_get_stats (profile);
-  guint threads = afg_tree_get_n_threads (profile);
-  guint frames = afg_tree_get_n_nodes (profile) - 1 - threads;
-  /* One count a fragment: each takes its own plural form. */
-  g_autofree char *used = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row used", "%'" PRIu64 " rows used",
-                                                        plural_of (s->used)), s->used);
-  g_autofree char *skipped = g_strdup_printf (_("%'" PRIu64 " skipped"), skipped_rows (s));
-  g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", threads), threads);
-  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
-  g_autofree char *overlaps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
-                                                            "%'" PRIu64 " partial overlaps", plural_of (s->partial_overlaps)),
-                                               s->partial_overlaps);
-  g_autofree char *text = g_strdup_printf (
-    _("%s — %s, %s · %s · %s · %s · loaded in %.2f s"),
-    afg_document_get_source_name (afg_tree_get_document (profile)), used, skipped, thread_text, frame_text, overlaps,
-    afg_document_get_load_seconds (afg_tree_get_document (profile)));
-
-  /* The device time before the load counts: it still shows in a narrow
-   * window. */
-  if (scope != NULL)
-    g_string_append_printf (line, "%s · ", scope);
-  if (npu != NULL)
-    g_string_append_printf (line, "%s · ", npu);
-  g_string_append (line, text);
-  gtk_label_set_text (self->status_label, line->str);
-}
-
 char *
 _afg_window_title_name (AfgWindow *self, const char *name)
 {
@@ -584,7 +515,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
   afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
-  _afg_window_update_status (self);
+  afg_status_bar_refresh (self->status_bar);
   add_recent (self, profile);
   title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (profile)));
   gtk_window_set_title (GTK_WINDOW (self), title);

@@ -105,9 +105,9 @@ test_sample (void)
   kinds = kinds_words (afg_document_get_npu_kind_stats (afg_tree_get_document (tree)));
   words = g_strdup_printf ("NPU %s linked (%" G_GUINT64_FORMAT " tasks), %s unlinked (%" G_GUINT64_FORMAT ")",
                            linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
-  g_test_message ("%s", gtk_label_get_text (window->status_label));
-  g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), words));
-  g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), kinds));
+  g_test_message ("%s", afg_status_bar_get_text (window->status_bar));
+  g_assert_nonnull (strstr (afg_status_bar_get_text (window->status_bar), words));
+  g_assert_nonnull (strstr (afg_status_bar_get_text (window->status_bar), kinds));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->weight_menu)));
   g_assert_cmpstr (gtk_menu_button_get_label (afg_weight_menu_get_button (window->weight_menu)), ==, "Host");
   assert_picker (window, tree, AFG_COLUMN_TOTAL_NS);
@@ -155,7 +155,7 @@ test_no_npu (AfgGuiTreeFixture *f, gconstpointer data)
     }
   gtk_widget_activate_action (GTK_WIDGET (window), "win.weight", "s", "compute");
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
-  g_assert_null (strstr (gtk_label_get_text (window->status_label), "NPU"));
+  g_assert_null (strstr (afg_status_bar_get_text (window->status_bar), "NPU"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-weight", NULL);
   g_assert_cmpint (afg_flame_view_get_weight (window->flame_view), ==, AFG_COLUMN_TOTAL_NS);
   gtk_window_destroy (GTK_WINDOW (window));
