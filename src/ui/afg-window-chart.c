@@ -26,13 +26,12 @@
 #define SYNC_MS 100
 
 struct _AfgWindowChart {
+  /* The template's: */
   AfgStackChart *chart;
-  GtkWidget     *chart_page;    /* the chart's scrolled window */
   GtkStack      *chart_stack;   /* the chart, or a message */
   GtkLabel      *message;
   GtkWidget     *flame_page;    /* the flame graph's scrolled window */
-  GtkPaned      *paned;         /* the two, stacked (owned while not shown) */
-  GtkBox        *box;           /* what the layout shows: one page or the paned */
+  GtkPaned      *paned;         /* the two, stacked: the layout shows one or both */
   char          *layout;
   AfgDocument   *document;      /* the store's, or the one being read */
   AfgWorker     *loader;        /* the store's reading */
@@ -411,41 +410,37 @@ change_sync (GSimpleAction *action, GVariant *state, gpointer data)
 
 /* ---- layout ---- */
 
-/* Off its parent, a reference held. A paned keeps taking presses on its
- * handle where it was once a child is hidden: the pages move instead. */
-static GtkWidget *
-take (GtkWidget *widget)
+/* GTK 4.8's paned keeps its handle's last place when a child is hidden
+ * (the handle is not drawn) and its drags still take the presses there,
+ * a strip across the page shown: they are off unless both show. */
+static void
+set_handle_live (GtkPaned *paned, gboolean live)
 {
-  GtkWidget *parent = gtk_widget_get_parent (widget);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (paned));
 
-  g_object_ref (widget);
-  if (GTK_IS_PANED (parent) && gtk_paned_get_start_child (GTK_PANED (parent)) == widget)
-    gtk_paned_set_start_child (GTK_PANED (parent), NULL);
-  else if (GTK_IS_PANED (parent))
-    gtk_paned_set_end_child (GTK_PANED (parent), NULL);
-  else if (GTK_IS_BOX (parent))
-    gtk_box_remove (GTK_BOX (parent), widget);
-  return widget;
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (controller))
+        gtk_event_controller_set_propagation_phase (controller, live ? GTK_PHASE_CAPTURE : GTK_PHASE_NONE);
+    }
 }
 
+/* The pages never move: the layout shows one or both. */
 static void
 apply_layout (AfgWindow *self)
 {
   AfgWindowChart *c = chart_of (self);
-  int height = gtk_widget_get_height (GTK_WIDGET (c->box));
-  g_autoptr(GtkWidget) flame = take (c->flame_page);
-  g_autoptr(GtkWidget) chart = take (GTK_WIDGET (c->chart_stack));
-  g_autoptr(GtkWidget) paned = take (GTK_WIDGET (c->paned));
+  gboolean both = g_strcmp0 (c->layout, "both") == 0;
+  int height = gtk_widget_get_height (GTK_WIDGET (c->paned));
 
-  if (g_strcmp0 (c->layout, "both") == 0)
-    {
-      gtk_paned_set_start_child (c->paned, flame);
-      gtk_paned_set_end_child (c->paned, chart);
-      gtk_paned_set_position (c->paned, height > 0 ? height / 2 : 300);
-      gtk_box_append (c->box, paned);
-    }
-  else
-    gtk_box_append (c->box, chart_shown (c) ? chart : flame);
+  gtk_widget_set_visible (c->flame_page, g_strcmp0 (c->layout, "chart") != 0);
+  gtk_widget_set_visible (GTK_WIDGET (c->chart_stack), chart_shown (c));
+  set_handle_live (c->paned, both);
+  /* Both: half each, however little the chart had before. */
+  if (both)
+    gtk_paned_set_position (c->paned, height > 0 ? height / 2 : 300);
   if (chart_shown (c) && c->document == NULL && _afg_window_get_tree (self) != NULL)
     on_tree_changed (self);
 }
@@ -529,41 +524,10 @@ add_actions (AfgWindow *self)
 
 /* ---- widgets ---- */
 
-static GtkWidget *
-make_chart_page (AfgWindowChart *c)
+static gpointer
+template_child (AfgWindow *self, const char *name)
 {
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  c->chart = AFG_STACK_CHART (afg_stack_chart_new ());
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (c->chart));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  c->chart_page = scrolled;
-  c->message = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (c->message), "dim-label");
-  c->chart_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (c->chart_stack, scrolled, "chart");
-  gtk_stack_add_named (c->chart_stack, GTK_WIDGET (c->message), "message");
-  gtk_stack_set_visible_child_name (c->chart_stack, "message");
-  gtk_widget_set_vexpand (GTK_WIDGET (c->chart_stack), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (c->chart_stack), -1, 160);
-  return GTK_WIDGET (c->chart_stack);
-}
-
-/* The flame graph's scrolled window (the start of the Functions paned)
- * moves into a box that holds it, the chart, or both in a vertical
- * paned. */
-static void
-wrap_graph (AfgWindow *self, AfgWindowChart *c)
-{
-  c->box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
-  c->paned = GTK_PANED (g_object_ref_sink (gtk_paned_new (GTK_ORIENTATION_VERTICAL)));
-  gtk_paned_set_shrink_start_child (c->paned, FALSE);
-  gtk_paned_set_shrink_end_child (c->paned, FALSE);
-  gtk_widget_set_vexpand (GTK_WIDGET (c->paned), TRUE);
-  c->flame_page = g_object_ref (gtk_paned_get_start_child (afg_functions_pane_get_paned (self->functions_pane)));
-  gtk_paned_set_start_child (afg_functions_pane_get_paned (self->functions_pane), GTK_WIDGET (c->box));
-  g_object_ref_sink (make_chart_page (c));
-  gtk_box_append (c->box, c->flame_page);
+  return gtk_widget_get_template_child (GTK_WIDGET (self), AFG_TYPE_WINDOW, name);
 }
 
 static void
@@ -580,7 +544,11 @@ _afg_window_chart_init (AfgWindow *self)
   self->chart = c;
   c->loader = afg_worker_new (self);
   c->syncer = afg_worker_new (self);
-  wrap_graph (self, c);
+  c->chart = template_child (self, "chart");
+  c->chart_stack = template_child (self, "chart_stack");
+  c->message = template_child (self, "chart_message");
+  c->flame_page = template_child (self, "flame_page");
+  c->paned = template_child (self, "chart_paned");
   add_actions (self);
   apply_layout (self);
   g_signal_connect_swapped (c->chart, "row-selected", G_CALLBACK (on_row_selected), self);
@@ -606,9 +574,6 @@ _afg_window_chart_dispose (AfgWindow *self)
   g_signal_handlers_disconnect_by_data (c->chart, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);
   g_clear_pointer (&c->document, afg_document_unref);
-  g_clear_object (&c->paned);
-  g_clear_object (&c->flame_page);
-  g_clear_object (&c->chart_stack);
   g_free (c->layout);
   g_free (c);
   self->chart = NULL;
