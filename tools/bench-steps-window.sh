@@ -3,7 +3,7 @@
 # the app under Xvfb on the synthetic DB of ROWS rows (tools/afg-gen-db,
 # 22 steps at 1M rows), clicks every step of the strip with xdotool, then
 # a shift-click range, a drag and Esc, and prints each "drawn N ms after
-# the click" line the window logs (G_MESSAGES_DEBUG=afg-window: from the
+# the click" line the steps bar logs (G_MESSAGES_DEBUG=afg-steps-bar: from the
 # strip's click handling to the first frame painted with the new tree's
 # layout), then their median and maximum. Then the same for "While NPU
 # idle" turned on and off, and for one transform added and taken out
@@ -25,7 +25,7 @@ log=$(mktemp)
 fifo=$(mktemp -u)
 mkfifo "$fifo"
 tab=$(printf '\t')
-GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none AFG_TEST_STATE=1 AFG_TEST_CONTROL=1 G_MESSAGES_DEBUG=afg-window \
+GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none AFG_TEST_STATE=1 AFG_TEST_CONTROL=1 G_MESSAGES_DEBUG=afg-window,afg-steps-bar \
   XDG_DATA_HOME=$(mktemp -d) "$build/src/ascend-flamegraph" "$db" <"$fifo" >"$log" 2>&1 &
 app=$!
 exec 9>"$fifo"

@@ -31,6 +31,7 @@ struct _AfgStepsBar {
   /* Owned */
   AfgSession      *session;
   AfgWorker       *worker;         /* the scoped tree being built */
+  AfgTree         *whole;          /* the last whole-profile tree built */
   gint64           clicked;        /* when its steps were picked */
   gulong           paint_handler;
   AfgFlameView    *painted;        /* borrowed: the view timed */
@@ -116,6 +117,12 @@ on_after_paint (GdkFrameClock *clock, AfgStepsBar *self)
   disconnect_paint (self);
 }
 
+static gboolean
+is_whole (const AfgScope *scope)
+{
+  return !scope->bounded && !scope->npu_idle;
+}
+
 /* A stale or cancelled build never gets here (AfgWorker drops it). */
 static void
 on_scope_built (gpointer owner, gpointer tree, const GError *error, gpointer data)
@@ -128,12 +135,29 @@ on_scope_built (gpointer owner, gpointer tree, const GError *error, gpointer dat
       return;
     }
   g_debug ("scoped tree built %.1f ms after the click", (g_get_monotonic_time () - self->clicked) / 1000.0);
+  if (is_whole (afg_tree_get_scope (tree)))
+    afg_steps_bar_keep_whole (self, tree);
   g_signal_emit (self, signals[SCOPE_BUILT], 0, tree);
 }
 
 static const AfgWorkerFuncs scope_funcs = {
   .name = "afg-scope",
   .run = afg_tree_build_request_run,
+  .done = on_scope_built,
+  .free_result = (GDestroyNotify) afg_tree_unref,
+};
+
+/* The kept tree, through the worker all the same: it arrives, and is
+ * cancelled or replaced, as a build does. */
+static gpointer
+take_whole (gpointer tree, GCancellable *cancellable, GError **error)
+{
+  return afg_tree_ref (tree);
+}
+
+static const AfgWorkerFuncs whole_funcs = {
+  .name = "afg-scope",
+  .run = take_whole,
   .done = on_scope_built,
   .free_result = (GDestroyNotify) afg_tree_unref,
 };
@@ -283,6 +307,7 @@ afg_steps_bar_dispose (GObject *object)
 
   afg_steps_bar_cancel (self);
   g_clear_object (&self->worker);
+  g_clear_pointer (&self->whole, afg_tree_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_STEPS_BAR);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -400,6 +425,8 @@ afg_steps_bar_show_document (AfgStepsBar *self, AfgDocument *document)
   summary = n > 0 ? strip_summary (steps, n) : NULL;
   splits = step_splits (document, steps, n);
   afg_steps_bar_cancel (self);
+  if (self->whole != NULL && afg_tree_get_document (self->whole) != document)
+    g_clear_pointer (&self->whole, afg_tree_unref);
   afg_step_strip_set_steps (self->step_strip, steps, n);
   afg_step_strip_set_device (self->step_strip, splits);
   gtk_label_set_text (self->steps_label, summary ? summary : "");
@@ -413,6 +440,8 @@ afg_steps_bar_hide (AfgStepsBar *self)
 {
   g_return_if_fail (AFG_IS_STEPS_BAR (self));
   afg_steps_bar_cancel (self);
+  /* Its document goes with it, before the next one loads. */
+  g_clear_pointer (&self->whole, afg_tree_unref);
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -454,8 +483,23 @@ afg_steps_bar_build (AfgStepsBar *self, AfgDocument *document, const AfgScope *s
 
   afg_steps_bar_cancel (self);
   flags = afg_session_get_tree_flags (self->session) | AFG_TREE_DURATIONS;
-  afg_worker_start (self->worker, &scope_funcs, afg_tree_build_request_new (document, scope, flags),
-                    afg_tree_build_request_free);
+  if (is_whole (scope) && self->whole != NULL && afg_tree_get_document (self->whole) == document
+      && afg_tree_get_flags (self->whole) == flags)
+    afg_worker_start (self->worker, &whole_funcs, afg_tree_ref (self->whole), (GDestroyNotify) afg_tree_unref);
+  else
+    afg_worker_start (self->worker, &scope_funcs, afg_tree_build_request_new (document, scope, flags),
+                      afg_tree_build_request_free);
+}
+
+void
+afg_steps_bar_keep_whole (AfgStepsBar *self, AfgTree *tree)
+{
+  g_return_if_fail (AFG_IS_STEPS_BAR (self));
+  g_return_if_fail (tree != NULL && is_whole (afg_tree_get_scope (tree)));
+
+  afg_tree_ref (tree);
+  g_clear_pointer (&self->whole, afg_tree_unref);
+  self->whole = tree;
 }
 
 void

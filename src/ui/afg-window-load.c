@@ -89,6 +89,7 @@ on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
   g_debug ("loaded in %.3f s (wall %.3f s)", afg_document_get_load_seconds (afg_tree_get_document (view->tree)),
            (g_get_monotonic_time () - req->started) / 1e6);
   _afg_window_show_profile (self, view->tree, g_steal_pointer (&view->layout));
+  afg_steps_bar_keep_whole (self->steps_bar, view->tree);
   /* Built with the setting of when the load started: "Merge Address
    * Variants" may have been toggled since. */
   if ((req->flags ^ _afg_window_tree_flags (self)) & AFG_TREE_MERGE_ADDRESSES)
