@@ -23,7 +23,7 @@ db="$work/synthetic-1step-$rows.db"
 mkdir -p "$work"
 [ -f "$db" ] || "$build/tools/afg-gen-db" --steps 1 "$db" "$rows" >/dev/null
 if [ -z "${DISPLAY:-}" ]; then
-  exec xvfb-run -a -s '-screen 0 1920x1080x24' "$0" "$build" "$rows"
+  exec xvfb-run -a -s '-noreset -screen 0 1920x1080x24' "$0" "$build" "$rows"
 fi
 
 log=$(mktemp)

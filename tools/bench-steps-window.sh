@@ -18,7 +18,7 @@ source "$(dirname "$0")/bench-lib.sh"
 db="$work/synthetic-v2-$rows.db"
 ensure_db "$db" "$rows"
 if [ -z "${DISPLAY:-}" ]; then
-  exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$build" "$rows"
+  exec xvfb-run -a -s '-noreset -screen 0 1280x800x24' "$0" "$build" "$rows"
 fi
 
 log=$(mktemp)

@@ -5,7 +5,7 @@
 # folder's rank sidebar. Each scene is the real binary under Xvfb, its
 # window 1200x720, driven through the test control channel and saved once
 # its state line says it is drawn (tests/gui/e2e-lib.sh).
-# Usage: xvfb-run -a -s "-screen 0 1280x800x24" tools/screenshot-window.sh BUILD_DIR [OUT_DIR]
+# Usage: xvfb-run -a -s "-noreset -screen 0 1280x800x24" tools/screenshot-window.sh BUILD_DIR [OUT_DIR]
 set -u
 BUILD=${1:?usage: tools/screenshot-window.sh BUILD_DIR [OUT_DIR]}
 OUT=$(realpath "${2:-$(dirname "$0")/../docs}")

@@ -103,5 +103,6 @@ got=$(xdg-mime query default "$type")
 echo "ok: $sample is $type, other.db is application/vnd.sqlite3, default handler $got"
 
 # xvfb-run -a races when two start at once (both take the first free number);
-# starting the search at a number of our own makes that unlikely.
-xvfb-run -a -n $((200 + $$ % 500)) -s '-screen 0 1280x800x24' sh "$0" --under-x "$prefix" "$tmp"
+# starting the search at a number of our own makes that unlikely. -noreset:
+# the next app must not start while the server resets behind the last one.
+xvfb-run -a -n $((200 + $$ % 500)) -s '-noreset -screen 0 1280x800x24' sh "$0" --under-x "$prefix" "$tmp"
