@@ -97,7 +97,10 @@ fill_state (AfgFlameView *self, AfgFlameDrawState *state)
 static void
 invalidate_frames (AfgFlameView *self)
 {
-  g_clear_pointer (&self->frames_node, gsk_render_node_unref);
+  /* While a new tree's layout is built the last picture stays, inert:
+   * set_layout () replaces it. */
+  if (self->layout != NULL || !afg_worker_is_running (self->layouter))
+    g_clear_pointer (&self->frames_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -193,6 +196,23 @@ build_layout (gpointer data, GCancellable *cancellable, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   return afg_flame_layout_new (req->tree, req->weight, req->view_root, req->zoom_root);
+}
+
+/* The layout of the tree shown before: none of its frames is the new
+ * tree's to draw, hit or name (the renderer and the marks are the new
+ * tree's already). Until the new layout lands, a few ms, the view shows
+ * the last picture and answers no pointer. */
+static void
+drop_stale_layout (AfgFlameView *self)
+{
+  gboolean had_hover = self->hover != AFG_FLAME_NO_FRAME || self->hover_leaf != AFG_FLAME_NO_FRAME;
+
+  g_clear_pointer (&self->layout, afg_flame_layout_free);
+  self->hover = AFG_FLAME_NO_FRAME;
+  self->hover_leaf = AFG_FLAME_NO_FRAME;
+  self->selected_frame = AFG_FLAME_NO_FRAME;
+  if (had_hover)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
 }
 
 /* A newer zoom, another profile or the view gone dropped any other. */
@@ -575,7 +595,11 @@ afg_flame_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_t *cr;
 
   if (self->layout == NULL)
-    return;
+    {
+      if (self->frames_node != NULL)  /* the last picture, a new layout coming */
+        gtk_snapshot_append_node (snapshot, self->frames_node);
+      return;
+    }
   fill_state (self, &state);
   if (state.width <= 0 || state.height <= 0)
     return;
@@ -818,9 +842,11 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
       afg_worker_cancel (self->layouter);
       self->zoom_root = AFG_TREE_ROOT;
       set_layout (self, layout);
+      return;
     }
-  else
-    rebuild_layout (self, AFG_TREE_ROOT);
+  rebuild_layout (self, AFG_TREE_ROOT);
+  if (afg_worker_is_running (self->layouter))
+    drop_stale_layout (self);
 }
 
 /* TREE has the nodes of the tree shown, in the same order (the other
@@ -836,6 +862,7 @@ afg_flame_view_replace_tree (AfgFlameView *self, AfgTree *tree)
   self->tree = tree;
   afg_flame_renderer_set_tree (self->renderer, tree);
   rebuild_layout (self, self->zoom_root);
+  drop_stale_layout (self);
 }
 
 /* FUNC (NULL: the palette) stays set across trees; calling this again

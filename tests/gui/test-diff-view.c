@@ -261,6 +261,67 @@ test_window_cancel (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The widget's snapshot, whatever it holds, dropped. */
+static void
+draw_once (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_clear_pointer (&node, gsk_render_node_unref);
+}
+
+/* The other side's tree, or another tree, while its layout is still
+ * being built: a frame drawn then shows the last picture (the renderer
+ * is the new tree's, the layout was the old one's: drawing that one was
+ * a critical), the pointer hits nothing, and the new layout lands. */
+static void
+test_draw_while_building (void)
+{
+  g_autoptr(AfgDiffShape) shape = make_shape ();
+  AfgTree *tree_a = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_A);
+  AfgTree *tree_b = afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = afg_flame_view_new ();
+  AfgDiffView *diff = afg_diff_view_new (AFG_FLAME_VIEW (view));
+  int before[3], during[3];
+
+  gtk_widget_set_size_request (view, WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  afg_diff_view_set_shape (diff, shape, NULL);
+  while (gtk_widget_get_width (view) != WIDTH || !gtk_widget_get_mapped (view))
+    g_main_context_iteration (NULL, TRUE);
+  settle (view);
+  pixel (view, WIDTH / 2, AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT / 2, before);
+
+  /* No main loop turn: the worker's layout cannot have landed. */
+  g_action_group_change_action_state (afg_diff_view_get_actions (diff), "shape", g_variant_new_string ("a"));
+  g_assert_true (afg_flame_view_is_busy (AFG_FLAME_VIEW (view)));
+  g_assert_null (afg_flame_view_get_layout (AFG_FLAME_VIEW (view)));
+  pixel (view, WIDTH / 2, AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT / 2, during);
+  g_assert_cmpint (during[0], ==, before[0]);
+  g_assert_cmpint (during[1], ==, before[1]);
+  g_assert_cmpint (during[2], ==, before[2]);
+  g_assert_cmpuint (afg_flame_view_get_hover_node (AFG_FLAME_VIEW (view)), ==, AFG_FLAME_NO_FRAME);
+  settle (view);
+  g_assert_true (afg_flame_layout_get_tree (afg_flame_view_get_layout (AFG_FLAME_VIEW (view))) == tree_a);
+
+  /* Another tree altogether (the diff's colours gone first: no last
+   * picture is left to show, and nothing is drawn). */
+  afg_diff_view_set_shape (diff, NULL, NULL);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree_b);
+  g_assert_null (afg_flame_view_get_layout (AFG_FLAME_VIEW (view)));
+  draw_once (view);
+  settle (view);
+  g_assert_true (afg_flame_layout_get_tree (afg_flame_view_get_layout (AFG_FLAME_VIEW (view))) == tree_b);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  afg_diff_view_free (diff);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -268,5 +329,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-view/toggles", test_diff_view);
   g_test_add_func ("/diff-view/window-cancel", test_window_cancel);
   g_test_add_func ("/diff-view/per-step", test_per_step);
+  g_test_add_func ("/diff-view/draw-while-building", test_draw_while_building);
   return g_test_run ();
 }
