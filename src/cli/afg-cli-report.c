@@ -37,12 +37,12 @@ print_read_summary (const AfgTree *tree, double seconds, const char *out_path)
   g_autofree char *shown = afg_format_path (out_path);
   guint threads = afg_tree_get_n_threads (tree);
   guint frames = afg_tree_get_n_nodes (tree) - 1 - threads;
-  gulong overlaps = s->partial_overlaps > G_MAXULONG ? 2 : (gulong) s->partial_overlaps;
   /* The counts with a plural of their own: the window's words. */
   g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u thread", "%'u threads", threads), threads);
   g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
   g_autofree char *overlap_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
-                                                                "%'" PRIu64 " partial overlaps", overlaps),
+                                                                "%'" PRIu64 " partial overlaps",
+                                                                afg_format_plural_n (s->partial_overlaps)),
                                                    s->partial_overlaps);
 
   g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"

@@ -845,7 +845,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
       return;
     }
   rebuild_layout (self, AFG_TREE_ROOT);
-  if (afg_worker_is_running (self->layouter))
+  if (profile != NULL)
     drop_stale_layout (self);
 }
 

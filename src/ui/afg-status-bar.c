@@ -36,13 +36,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* ngettext takes an unsigned long: a count past it is plural. */
-static gulong
-plural_of (guint64 n)
-{
-  return n > G_MAXULONG ? 2 : (gulong) n;
-}
-
 static guint64
 skipped_rows (const AfgStats *s)
 {
@@ -61,12 +54,12 @@ describe_load (AfgTree *tree)
   guint frames = afg_tree_get_n_nodes (tree) - 1 - threads;
   /* One count a fragment: each takes its own plural form. */
   g_autofree char *used = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row used", "%'" PRIu64 " rows used",
-                                                        plural_of (s->used)), s->used);
+                                                        afg_format_plural_n (s->used)), s->used);
   g_autofree char *skipped = g_strdup_printf (_("%'" PRIu64 " skipped"), skipped_rows (s));
   g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", threads), threads);
   g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
   g_autofree char *overlaps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
-                                                            "%'" PRIu64 " partial overlaps", plural_of (s->partial_overlaps)),
+                                                            "%'" PRIu64 " partial overlaps", afg_format_plural_n (s->partial_overlaps)),
                                                s->partial_overlaps);
 
   return g_strdup_printf (_("%s — %s, %s · %s · %s · %s · loaded in %.2f s"),

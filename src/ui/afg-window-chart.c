@@ -524,6 +524,16 @@ add_actions (AfgWindow *self)
 
 /* ---- widgets ---- */
 
+/* The template's, by name: the window's struct has no field for them. */
+static const char *const template_children[] = { "chart", "chart_stack", "chart_message", "flame_page", "chart_paned" };
+
+void
+_afg_window_chart_class_init (GtkWidgetClass *widget_class)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (template_children); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, template_children[i], FALSE, 0);
+}
+
 static gpointer
 template_child (AfgWindow *self, const char *name)
 {

@@ -135,6 +135,9 @@ char    *_afg_window_title_name          (AfgWindow       *self,
 
 /* afg-window-chart.c */
 typedef struct _AfgWindowChart AfgWindowChart;
+/* Binds the template's stack chart widgets, which afg-window-chart.c
+ * fetches by name. */
+void     _afg_window_chart_class_init   (GtkWidgetClass *widget_class);
 void     _afg_window_chart_init         (AfgWindow      *self);
 void     _afg_window_chart_dispose      (AfgWindow      *self);
 /* F3 without a search: the chart's next (or previous) row of the node

@@ -210,7 +210,6 @@ afg_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
 static void
 afg_window_class_init (AfgWindowClass *klass)
 {
-  static const char *const chart_children[] = { "chart_paned", "flame_page", "chart_stack", "chart", "chart_message" };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
@@ -249,9 +248,7 @@ afg_window_class_init (AfgWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, weight_menu);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, steps_bar);
   gtk_widget_class_bind_template_child (widget_class, AfgWindow, functions_pane);
-  /* afg-window-chart.c's, fetched there with gtk_widget_get_template_child (). */
-  for (guint i = 0; i < G_N_ELEMENTS (chart_children); i++)
-    gtk_widget_class_bind_template_child_full (widget_class, chart_children[i], FALSE, 0);
+  _afg_window_chart_class_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_changed);

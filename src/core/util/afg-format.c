@@ -141,3 +141,9 @@ afg_format_path (const char *path)
     }
   return g_string_free (out, FALSE);
 }
+
+gulong
+afg_format_plural_n (guint64 n)
+{
+  return n > G_MAXULONG ? 2 : (gulong) n;
+}

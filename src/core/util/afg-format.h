@@ -24,5 +24,8 @@ char *afg_format_signed_duration (double ns);
  * (undecodable bytes become U+FFFD) and no control characters, which
  * could otherwise drive the user's terminal. */
 char *afg_format_path     (const char *path);
+/* @n for ngettext (), which takes an unsigned long: a count past it
+ * takes the plural. */
+gulong afg_format_plural_n (guint64 n);
 
 G_END_DECLS
