@@ -166,12 +166,6 @@ afg_diff_function_list_init (AfgDiffFunctionList *self)
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 }
 
-GtkWidget *
-afg_diff_function_list_new (void)
-{
-  return g_object_new (AFG_TYPE_DIFF_FUNCTION_LIST, NULL);
-}
-
 void
 afg_diff_function_list_set_shape (AfgDiffFunctionList *self, AfgDiffShape *shape)
 {

@@ -14,7 +14,6 @@ G_DECLARE_FINAL_TYPE (AfgDiffFunctionList, afg_diff_function_list, AFG, DIFF_FUN
 /* The Functions panel of a diff: per function A, B, Δ and Δ % of its
  * self time and of its total time, ordered by |Δ self| (the
  * AfgDiffFunctions order), filtered by name as the profile's table is. */
-GtkWidget  *afg_diff_function_list_new        (void);
 /* Lists @shape's functions (NULL: none). */
 void        afg_diff_function_list_set_shape  (AfgDiffFunctionList *self,
                                                AfgDiffShape        *shape);

@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "afg-diff-writers.h"
-#include "afg-trace-reader.h"
 #include "afg-export-section.h"
 #include "afg-window-private.h"
 #include "afg-writers.h"
@@ -39,16 +38,14 @@ format_for_name (const char *path)
   return AFG_FORMAT_HTML;
 }
 
+/* As the command line exports: a trace reads the device tasks again. */
 static gboolean
 export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError **error)
 {
-  g_autoptr(AfgDeviceTasks) tasks = NULL;
-  AfgFormat format = format_for_name (path);
+  AfgExportOptions options = { .format = format_for_name (path), .weight = AFG_WEIGHT_HOST,
+                               .cancellable = cancellable };
 
-  if (format != AFG_FORMAT_TRACE)
-    return afg_export_to_file (tree, format, path, error);
-  tasks = afg_trace_reader_read (afg_tree_get_document (tree), cancellable, error);
-  return tasks != NULL && afg_export_trace_to_file (tree, tasks, path, error);
+  return afg_export (tree, &options, path, NULL, error);
 }
 
 typedef struct {

@@ -156,14 +156,6 @@ afg_kernel_list_set_weight (AfgKernelList *self, AfgWeight weight)
   rebuild (self);
 }
 
-guint
-afg_kernel_list_get_n_rows (AfgKernelList *self)
-{
-  g_return_val_if_fail (AFG_IS_KERNEL_LIST (self), 0);
-
-  return self->rows ? self->rows->len : 0;
-}
-
 char *
 afg_kernel_list_get_top (AfgKernelList *self)
 {

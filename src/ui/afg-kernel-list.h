@@ -22,7 +22,6 @@ void       afg_kernel_list_set_tree   (AfgKernelList *self,
                                        AfgTree       *tree);
 void       afg_kernel_list_set_weight (AfgKernelList *self,
                                        AfgWeight      weight);
-guint      afg_kernel_list_get_n_rows (AfgKernelList *self);
 /* "COUNT [KIND] NAME" of the first row, NULL when there is none. */
 char      *afg_kernel_list_get_top    (AfgKernelList *self);
 

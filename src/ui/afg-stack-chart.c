@@ -1421,16 +1421,6 @@ afg_stack_chart_set_scope (AfgStackChart *self, gint64 start, gint64 end)
 }
 
 gboolean
-afg_stack_chart_get_scope (AfgStackChart *self, gint64 *start, gint64 *end)
-{
-  g_return_val_if_fail (AFG_IS_STACK_CHART (self), FALSE);
-
-  *start = self->scope_start;
-  *end = self->scope_end;
-  return self->scope_end > self->scope_start;
-}
-
-gboolean
 afg_stack_chart_get_view (AfgStackChart *self, gint64 *start, gint64 *end)
 {
   g_return_val_if_fail (AFG_IS_STACK_CHART (self), FALSE);

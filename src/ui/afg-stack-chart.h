@@ -20,9 +20,6 @@ AfgChartStore *afg_stack_chart_get_store      (AfgStackChart *self);
 void           afg_stack_chart_set_scope      (AfgStackChart *self,
                                                gint64         start,
                                                gint64         end);
-gboolean       afg_stack_chart_get_scope      (AfgStackChart *self,
-                                               gint64        *start,
-                                               gint64        *end);
 /* The visible range; FALSE without a store. */
 gboolean       afg_stack_chart_get_view       (AfgStackChart *self,
                                                gint64        *start,

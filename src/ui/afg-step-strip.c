@@ -437,12 +437,6 @@ afg_step_strip_init (AfgStepStrip *self)
   afg_widget_add_key (GTK_WIDGET (self), G_CALLBACK (on_key_pressed), self);
 }
 
-GtkWidget *
-afg_step_strip_new (void)
-{
-  return g_object_new (AFG_TYPE_STEP_STRIP, NULL);
-}
-
 void
 afg_step_strip_set_steps (AfgStepStrip *self, const AfgStep *steps, guint n_steps)
 {

@@ -12,7 +12,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AfgStepStrip, afg_step_strip, AFG, STEP_STRIP, GtkWidget)
 
-GtkWidget *afg_step_strip_new         (void);
 /* Copies @steps (sorted by id, as the document has them) and selects the
  * whole profile again. */
 void       afg_step_strip_set_steps   (AfgStepStrip  *self,

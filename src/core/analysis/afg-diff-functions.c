@@ -127,24 +127,11 @@ diff_functions_clear (gpointer data)
   afg_diff_shape_unref (self->shape);
 }
 
-AfgDiffFunctions *
-afg_diff_functions_ref (AfgDiffFunctions *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return g_atomic_rc_box_acquire (self);
-}
-
 void
 afg_diff_functions_unref (AfgDiffFunctions *self)
 {
   g_return_if_fail (self != NULL);
   g_atomic_rc_box_release_full (self, diff_functions_clear);
-}
-
-AfgDiffShape *
-afg_diff_functions_get_shape (const AfgDiffFunctions *self)
-{
-  return self->shape;
 }
 
 guint

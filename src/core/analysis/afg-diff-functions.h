@@ -24,9 +24,7 @@ typedef struct {
 typedef struct _AfgDiffFunctions AfgDiffFunctions;
 
 AfgDiffFunctions      *afg_diff_functions_new      (AfgDiffShape           *shape);
-AfgDiffFunctions      *afg_diff_functions_ref      (AfgDiffFunctions       *self);
 void                   afg_diff_functions_unref    (AfgDiffFunctions       *self);
-AfgDiffShape          *afg_diff_functions_get_shape (const AfgDiffFunctions *self);
 guint                  afg_diff_functions_get_n    (const AfgDiffFunctions *self);
 const AfgDiffFunction *afg_diff_functions_get      (const AfgDiffFunctions *self,
                                                     guint                   index);

@@ -321,22 +321,6 @@ afg_export (const AfgTree *tree, const AfgExportOptions *options, const char *pa
   return commit (write_to_file (tree, options, path, warning, error), error);
 }
 
-gboolean
-afg_export_to_file (const AfgTree *tree, AfgFormat format, const char *path, GError **error)
-{
-  AfgExportOptions options = { format, AFG_WEIGHT_HOST, FALSE, NULL };
-
-  return commit (write_to_file (tree, &options, path, NULL, error), error);
-}
-
-gboolean
-afg_export_trace_to_file (const AfgTree *tree, const AfgDeviceTasks *tasks, const char *path, GError **error)
-{
-  if (!check_output_path (tree, path, error))
-    return FALSE;
-  return commit (write_trace (tree, tasks, path, error), error);
-}
-
 static gboolean
 make_dir (const char *dir, GError **error)
 {

@@ -143,17 +143,6 @@ AfgAtomicFile *afg_export_to_dir_pending (const AfgTree *tree,
                                           const AfgExportOptions *options,
                                           const char    *dir,
                                           GError       **error);
-/* The window's two calls, until it calls afg_export(): @format other
- * than a trace, and a trace of @tasks. */
-gboolean    afg_export_to_file      (const AfgTree    *tree,
-                                     AfgFormat         format,
-                                     const char       *path,
-                                     GError          **error);
-gboolean    afg_export_trace_to_file (const AfgTree   *tree,
-                                     const AfgDeviceTasks *tasks,
-                                     const char       *path,
-                                     GError          **error);
-
 /* Writes @data to @path through an atomic temp file (afg-atomic-file.h). */
 gboolean    afg_export_write_data   (const char       *path,
                                      const char       *data,

@@ -26,12 +26,6 @@ timeline_clear (gpointer data)
   g_clear_pointer (&self->busy, afg_spans_unref);
 }
 
-AfgDeviceTimeline *
-afg_device_timeline_ref (AfgDeviceTimeline *self)
-{
-  return g_atomic_rc_box_acquire (self);
-}
-
 void
 afg_device_timeline_unref (AfgDeviceTimeline *self)
 {

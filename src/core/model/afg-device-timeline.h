@@ -44,7 +44,6 @@ AfgDeviceTimeline *afg_device_timeline_new    (AfgTimelineSpan         *spans,
                                                gsize                    n);
 /* The instants some compute task covers. */
 const AfgSpans    *afg_device_timeline_get_compute (const AfgDeviceTimeline *self);
-AfgDeviceTimeline *afg_device_timeline_ref    (AfgDeviceTimeline       *self);
 void               afg_device_timeline_unref  (AfgDeviceTimeline       *self);
 void               afg_device_timeline_split  (const AfgDeviceTimeline *self,
                                                gint64                   start,

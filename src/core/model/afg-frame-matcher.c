@@ -388,12 +388,6 @@ afg_frame_matcher_free (AfgFrameMatcher *self)
 }
 
 gboolean
-afg_frame_matcher_is_regex (const AfgFrameMatcher *self)
-{
-  return self->regex != NULL;
-}
-
-gboolean
 afg_frame_matcher_matches (const AfgFrameMatcher *self, const char *name)
 {
   if (self->name != NULL)

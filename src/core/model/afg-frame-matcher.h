@@ -27,7 +27,6 @@ typedef struct _AfgFrameMatcher AfgFrameMatcher;
 AfgFrameMatcher *afg_frame_matcher_new     (const char            *arg,
                                             GError               **error);
 void             afg_frame_matcher_free    (AfgFrameMatcher       *self);
-gboolean         afg_frame_matcher_is_regex (const AfgFrameMatcher *self);
 gboolean         afg_frame_matcher_matches (const AfgFrameMatcher *self,
                                             const char            *name);
 /* The F that names exactly @name (a leading '/' doubled). */

@@ -187,12 +187,6 @@ task_time (const AfgRow *row, gint64 *ns)
   return end >= start && !__builtin_sub_overflow (end, start, ns);
 }
 
-gboolean
-afg_npu_row_time (const AfgRow *row, gint64 *ns)
-{
-  return task_time (row, ns);
-}
-
 static inline gboolean
 read_link (const AfgRow *row, int col, gint64 *id)
 {
@@ -860,13 +854,6 @@ afg_npu_tasks_index (AfgNpuTasks *self)
   index_pairs (self, &self->pairs);
   column2_clear (&self->pairs);
   g_debug ("NPU index %.3f s", (g_get_monotonic_time () - t0) / 1e6);
-}
-
-int
-afg_npu_tasks_read (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable, const AfgStringTable *types,
-                    GPtrArray *warnings, AfgNpuTasks **out)
-{
-  return afg_npu_tasks_read_hooked (db, btree, cancellable, types, warnings, NULL, out);
 }
 
 int

@@ -31,10 +31,6 @@ char        *afg_npu_table_problem (sqlite3          *db,
                                     const char       *table,
                                     const char * const *columns,
                                     guint             n);
-/* The rule for a used task, on values 0 (startNs) and 1 (endNs) of
- * @row: two integers (not text), end >= start; @ns is the device time. */
-gboolean     afg_npu_row_time     (const AfgRow     *row,
-                                   gint64           *ns);
 
 /* Is @id a connection id that can link (-1 and 4294967295 mean none)? */
 static inline gboolean
@@ -48,16 +44,6 @@ afg_npu_is_link (gint64 id)
  * keeps only the rows that can launch something. */
 typedef struct _AfgNpuTasks AfgNpuTasks;
 
-/* Returns an SQLite result code; *@out is set on SQLITE_OK, with the
- * kinds read (afg_npu_tasks_read_kinds without kernels). With @btree
- * (may be NULL) the tables are read directly where they can be, as the
- * loader reads them (afg_npu_tasks_set_direct). */
-int          afg_npu_tasks_read   (sqlite3          *db,
-                                   const AfgBtree   *btree,
-                                   GCancellable     *cancellable,
-                                   const AfgStringTable *types,
-                                   GPtrArray        *warnings,
-                                   AfgNpuTasks     **out);
 /* What else a reader takes from TASK's one scan: @row is called for each
  * row with a valid time, in rowid order, its columns startNs, endNs,
  * connectionId, then globalTaskId and taskType when TASK has the kinds'
@@ -69,8 +55,11 @@ typedef struct {
   gpointer data;
 } AfgNpuTaskHook;
 
-/* afg_npu_tasks_read() with @hook (may be NULL) on TASK's rows; TASK
- * must then have deviceId and streamId. */
+/* Returns an SQLite result code; *@out is set on SQLITE_OK, with the
+ * kinds read (afg_npu_tasks_read_kinds without kernels). With @btree
+ * (may be NULL) the tables are read directly where they can be, as the
+ * loader reads them (afg_npu_tasks_set_direct). With @hook (may be
+ * NULL) on TASK's rows, TASK must have deviceId and streamId. */
 int          afg_npu_tasks_read_hooked (sqlite3              *db,
                                         const AfgBtree       *btree,
                                         GCancellable         *cancellable,
@@ -84,7 +73,7 @@ void         afg_npu_tasks_free   (AfgNpuTasks      *self);
  * afg_npu_tasks_find_row() still answers after _link_begin. */
 void         afg_npu_tasks_set_hook (AfgNpuTasks          *self,
                                      const AfgNpuTaskHook *hook);
-/* afg_npu_tasks_read() in steps, for a loader that reads TASK and
+/* afg_npu_tasks_read_hooked() in steps, for a loader that reads TASK and
  * CONNECTION_IDS at the same time on two connections (the two touch
  * nothing in common; read_tasks also groups the tasks by connection id);
  * then afg_npu_tasks_index() once both returned SQLITE_OK. */

@@ -23,12 +23,6 @@ spans_clear (gpointer data)
     afg_huge_free (self->before, (self->n + 1) * sizeof (gint64));
 }
 
-AfgSpans *
-afg_spans_ref (AfgSpans *self)
-{
-  return g_atomic_rc_box_acquire (self);
-}
-
 void
 afg_spans_unref (AfgSpans *self)
 {

@@ -45,7 +45,6 @@ AfgSpans      *afg_spans_builder_end  (AfgSpansBuilder *builder);
 AfgSpans      *afg_spans_new_gaps   (const AfgSpans *self,
                                      const AfgSpan  *windows,
                                      gsize           n);
-AfgSpans      *afg_spans_ref        (AfgSpans       *self);
 void           afg_spans_unref      (AfgSpans       *self);
 const AfgSpan *afg_spans_get        (const AfgSpans *self,
                                      gsize          *n);
