@@ -38,21 +38,23 @@ format_for_name (const char *path)
   return AFG_FORMAT_HTML;
 }
 
-/* As the command line exports: a trace reads the device tasks again. */
+/* As the command line exports: a trace reads the device tasks again, and
+ * a DB that cannot give them gets its host tracks and @warning. */
 static gboolean
-export_file (AfgTree *tree, const char *path, GCancellable *cancellable, GError **error)
+export_file (AfgTree *tree, const char *path, GCancellable *cancellable, char **warning, GError **error)
 {
   AfgExportOptions options = { .format = format_for_name (path), .weight = AFG_WEIGHT_HOST,
                                .cancellable = cancellable };
 
-  return afg_export (tree, &options, path, NULL, error);
+  return afg_export (tree, &options, path, warning, error);
 }
 
 typedef struct {
   GFile        *file;
   char         *path;
   AfgTree      *tree;
-  AfgDiffShape *diff;  /* or NULL */
+  AfgDiffShape *diff;     /* or NULL */
+  char         *warning; /* set by the thread: what the file lacks */
 } ExportRequest;
 
 static void
@@ -64,6 +66,7 @@ export_request_free (gpointer data)
   g_free (req->path);
   g_clear_pointer (&req->tree, afg_tree_unref);
   g_clear_pointer (&req->diff, afg_diff_shape_unref);
+  g_free (req->warning);
   g_free (req);
 }
 
@@ -78,7 +81,7 @@ export_in_thread (gpointer data, GCancellable *cancellable, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   done = req->diff != NULL ? afg_diff_export_to_file (req->diff, format_for_name (req->path), req->path, error)
-                           : export_file (req->tree, req->path, cancellable, error);
+                           : export_file (req->tree, req->path, cancellable, &req->warning, error);
   return done ? g_object_ref (req->file) : NULL;
 }
 
@@ -86,6 +89,7 @@ static void
 on_exported (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
   AfgExportSection *self = owner;
+  ExportRequest *req = data;
   g_autofree char *message = NULL;
   g_autofree char *name = NULL;
 
@@ -97,7 +101,9 @@ on_exported (gpointer owner, gpointer result, const GError *error, gpointer data
     }
   g_set_object (&self->exported, result);
   name = g_file_get_parse_name (self->exported);
-  message = g_strdup_printf (_("Exported the flame graph to %s"), name);
+  /* As the command line warns: the trace has the host tracks alone. */
+  message = req->warning != NULL ? g_strdup_printf (_("Exported the flame graph to %s — %s"), name, req->warning)
+                                 : g_strdup_printf (_("Exported the flame graph to %s"), name);
   _afg_window_show_notice (self->window, message, TRUE);
 }
 

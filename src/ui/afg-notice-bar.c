@@ -61,3 +61,13 @@ afg_notice_bar_dismiss (AfgNoticeBar *self)
 
   gtk_revealer_set_reveal_child (self->revealer, FALSE);
 }
+
+const char *
+afg_notice_bar_get_message (AfgNoticeBar *self)
+{
+  g_return_val_if_fail (AFG_IS_NOTICE_BAR (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->revealer))
+    return NULL;
+  return gtk_label_get_text (self->message_label);
+}

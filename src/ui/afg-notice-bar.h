@@ -15,5 +15,7 @@ void afg_notice_bar_show    (AfgNoticeBar *self,
                              const char   *message,
                              gboolean      can_open);
 void afg_notice_bar_dismiss (AfgNoticeBar *self);
+/* The message shown; NULL once dismissed. */
+const char *afg_notice_bar_get_message (AfgNoticeBar *self);
 
 G_END_DECLS

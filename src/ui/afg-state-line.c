@@ -86,6 +86,9 @@ G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
  *   explain   while the diff "Explain the Straggler" asked for shows, its
  *             words on when the straggler's steps start, else empty
  *   status    the status bar's text
+ *   (the stack chart's fields: docs/test-state-line.md)
+ *   notice    the message over the pages (what an export did), empty once
+ *             dismissed
  * Tabs and newlines in values become spaces. */
 
 void
@@ -250,6 +253,7 @@ build_line (AfgWindow *self)
   afg_ranks_section_append_explain (self->ranks, line);
   _afg_window_append_state_field (line, "status", afg_status_bar_get_text (self->status_bar));
   _afg_window_chart_append_state (self, line);
+  _afg_window_append_state_field (line, "notice", afg_notice_bar_get_message (self->notice_bar));
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

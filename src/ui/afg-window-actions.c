@@ -129,6 +129,7 @@ static void
 dismiss_notice_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   afg_notice_bar_dismiss (AFG_WINDOW (widget)->notice_bar);
+  _afg_window_report_state (AFG_WINDOW (widget));
 }
 
 void

@@ -434,6 +434,7 @@ _afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open
 
   afg_notice_bar_show (self->notice_bar, message, can_open);
   _afg_window_update_actions (self);
+  _afg_window_report_state (self);
 }
 
 static char *

@@ -267,4 +267,26 @@ for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph
   ok "Export to ${format#*:} writes the CLI's -f ${format%%:*} bytes"
 done
 stop_app
+
+# A DB whose TASK cannot give the device tracks: the trace has the host
+# tracks, and the window says why, with the CLI's words.
+NO_STREAM=$WORK/no-stream.db
+cp "$SAMPLE" "$NO_STREAM" && sqlite3 "$NO_STREAM" "ALTER TABLE TASK DROP COLUMN streamId" \
+  || fail "cannot make a TASK without streamId"
+mkdir -p "$WORK/cli-no-stream"
+WARNING=$("$EXE" --export -f trace --merge-addresses -o "$WORK/cli-no-stream" "$NO_STREAM" 2>&1 >/dev/null \
+          | sed -n 's/^ascend-flamegraph: warning: \(no NPU device tracks: .*\)$/\1/p')
+[ -n "$WARNING" ] || fail "the CLI gave no warning for a TASK without streamId"
+start_app "$NO_STREAM"
+wait_state page=graph
+find_window "^$(basename "$NO_STREAM")\$"
+export_as no-stream.trace.json
+wait_state "notice=Exported the flame graph to $WORK/gui/no-stream.trace.json — $WARNING"
+cmp "$WORK/cli-no-stream/flamegraph.trace.json" "$WORK/gui/no-stream.trace.json" \
+  || fail "the window's host-only trace differs from the CLI's"
+ok "A trace without device tracks says why, as the CLI does, and writes its bytes"
+act win.dismiss-notice
+wait_state notice=
+ok "Dismiss clears the notice"
+stop_app
 echo "1..$N"
