@@ -12,6 +12,7 @@
 #include "afg-settings.h"
 #include "afg-tree-builder.h"
 #include "afg-compare-section.h"
+#include "afg-diff-options.h"
 #include "afg-window-private.h"
 
 struct _AfgCompareSection {
@@ -326,18 +327,21 @@ afg_compare_section_init (AfgCompareSection *section)
 {
 }
 
-/* The diff view on @window's flame graph: its options button goes to the
- * header bar, its legend beside the status line; both show only while a
- * diff is on screen. */
+/* The diff view on @window's flame graph: its options go to the header
+ * bar and show while a diff is compared; its legend goes beside the
+ * status line. */
 AfgCompareSection *
 afg_compare_section_new (AfgWindow *self)
 {
   AfgCompareSection *section = g_object_new (AFG_TYPE_COMPARE_SECTION, NULL);
   GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+  GtkWidget *options;
 
   self->diff_view = afg_diff_view_new (self->flame_view);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "diff", afg_diff_view_get_actions (self->diff_view));
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), afg_diff_view_get_options (self->diff_view));
+  options = afg_diff_options_new (afg_diff_view_get_actions (self->diff_view));
+  g_object_bind_property (self->session, "comparing", options, "visible", G_BINDING_SYNC_CREATE);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), options);
   afg_status_bar_add_legend (self->status_bar, afg_diff_view_get_legend (self->diff_view));
   /* After the window's own handler, which it corrects. */
   g_signal_connect_object (self->flame_view, "notify::selected-node", G_CALLBACK (on_selection_changed),

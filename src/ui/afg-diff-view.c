@@ -12,7 +12,6 @@ struct _AfgDiffView {
   AfgFlameView       *view;   /* not owned: it owns the window that owns us */
   AfgDiffShape       *shape;
   GSimpleActionGroup *actions;
-  GtkWidget          *options;
   GtkWidget          *legend;
   AfgDiffSide         side;
   AfgColumn           color_column;
@@ -232,96 +231,6 @@ add_actions (AfgDiffView *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
 }
 
-static GtkWidget *
-choice_row (const char *title, const char *action, const char *const *targets,
-            const char *const *labels, guint n)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *heading = gtk_label_new (title);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_widget_add_css_class (buttons, "linked");
-  for (guint i = 0; i < n; i++)
-    {
-      GtkWidget *button = gtk_toggle_button_new_with_label (labels[i]);
-
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", targets[i]);
-      gtk_widget_set_hexpand (button, TRUE);
-      gtk_box_append (GTK_BOX (buttons), button);
-    }
-  gtk_box_append (GTK_BOX (box), heading);
-  gtk_box_append (GTK_BOX (box), buttons);
-  return box;
-}
-
-static void
-on_spin_changed (GtkSpinButton *spin, AfgDiffView *self)
-{
-  g_action_group_change_action_state (G_ACTION_GROUP (self->actions),
-                                      g_object_get_data (G_OBJECT (spin), "action"),
-                                      g_variant_new_double (gtk_spin_button_get_value (spin)));
-}
-
-static GtkWidget *
-spin_row (AfgDiffView *self, const char *label, const char *action, double value, double max, double step)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *text = gtk_label_new (label);
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, step);
-
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 6);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
-  gtk_label_set_xalign (GTK_LABEL (text), 0);
-  gtk_widget_set_hexpand (text, TRUE);
-  g_object_set_data (G_OBJECT (spin), "action", (gpointer) action);
-  g_signal_connect (spin, "value-changed", G_CALLBACK (on_spin_changed), self);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_box_append (GTK_BOX (box), spin);
-  return box;
-}
-
-static GtkWidget *
-options_content (AfgDiffView *self)
-{
-  static const char *const shapes[] = { "b", "a" };
-  static const char *const colors[] = { "self", "total" };
-  const char *shape_labels[] = { _("B's shape"), _("A's shape") };
-  const char *color_labels[] = { _("Self time"), _("Total time") };
-  const char *norm_labels[] = { _("Raw"), _("Per step"), _("Equal totals") };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *noise = gtk_label_new (_("Grey below a change of"));
-
-  gtk_label_set_xalign (GTK_LABEL (noise), 0);
-  gtk_widget_add_css_class (noise, "heading");
-  g_object_set (box, "margin-top", 6, "margin-bottom", 6, "margin-start", 6, "margin-end", 6, NULL);
-  gtk_box_append (GTK_BOX (box), choice_row (_("Widths"), "diff.shape", shapes, shape_labels, 2));
-  gtk_box_append (GTK_BOX (box), choice_row (_("Colour by the change in"), "diff.color", colors, color_labels, 2));
-  gtk_box_append (GTK_BOX (box), choice_row (_("Normalise"), "diff.norm", norm_names, norm_labels, 3));
-  gtk_box_append (GTK_BOX (box), noise);
-  gtk_box_append (GTK_BOX (box), spin_row (self, _("Milliseconds"), "min-ms",
-                                           AFG_DIFF_DEFAULT_MIN_NS / 1e6, 1e6, 0.1));
-  gtk_box_append (GTK_BOX (box), spin_row (self, _("Percent of A"), "min-percent",
-                                           AFG_DIFF_DEFAULT_MIN_PERCENT, 1000, 1));
-  return box;
-}
-
-static GtkWidget *
-options_button (AfgDiffView *self)
-{
-  GtkWidget *button = gtk_menu_button_new ();
-  GtkWidget *popover = gtk_popover_new ();
-
-  gtk_popover_set_child (GTK_POPOVER (popover), options_content (self));
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Diff"));
-  gtk_widget_set_tooltip_text (button, _("How the difference is drawn"));
-  return button;
-}
-
 static char *
 swatch (AfgDiffKind kind, const char *label)
 {
@@ -364,9 +273,7 @@ afg_diff_view_new (AfgFlameView *view)
   self->norm = AFG_DIFF_NORM_RAW;
   self->noise = (AfgDiffNoise) { AFG_DIFF_DEFAULT_MIN_NS, AFG_DIFF_DEFAULT_MIN_PERCENT };
   add_actions (self);
-  self->options = g_object_ref_sink (options_button (self));
   self->legend = g_object_ref_sink (legend_label ());
-  gtk_widget_set_visible (self->options, FALSE);
   gtk_widget_set_visible (self->legend, FALSE);
   return self;
 }
@@ -378,7 +285,6 @@ afg_diff_view_free (AfgDiffView *self)
     return;
   g_clear_pointer (&self->shape, afg_diff_shape_unref);
   g_clear_object (&self->actions);
-  g_clear_object (&self->options);
   g_clear_object (&self->legend);
   g_free (self);
 }
@@ -390,7 +296,6 @@ afg_diff_view_set_shape (AfgDiffView *self, AfgDiffShape *shape, AfgFlameLayout 
     afg_diff_shape_ref (shape);
   g_clear_pointer (&self->shape, afg_diff_shape_unref);
   self->shape = shape;
-  gtk_widget_set_visible (self->options, shape != NULL);
   gtk_widget_set_visible (self->legend, shape != NULL);
   afg_flame_view_set_tooltip_func (self->view, shape ? tooltip_markup : NULL, self);
   afg_flame_view_set_color_func (self->view, shape ? color_node : NULL, self);
@@ -418,12 +323,6 @@ GActionGroup *
 afg_diff_view_get_actions (AfgDiffView *self)
 {
   return G_ACTION_GROUP (self->actions);
-}
-
-GtkWidget *
-afg_diff_view_get_options (AfgDiffView *self)
-{
-  return self->options;
 }
 
 GtkWidget *

@@ -11,8 +11,8 @@ G_BEGIN_DECLS
 
 /* Draws an AfgDiffShape in an AfgFlameView: the view gets one side's tree
  * (B's shape by default) and colours and tooltips from the change A → B;
- * the "diff" action group (shape, colour, norm, noise) and a legend
- * change and explain them. Not a widget: the flame view stays the one
+ * the "diff" action group (shape, colour, norm, noise; AfgDiffOptions
+ * shows them) and a legend change and explain them. Not a widget: the flame view stays the one
  * that draws, searches and zooms. */
 typedef struct _AfgDiffView AfgDiffView;
 
@@ -29,8 +29,7 @@ AfgTree     *afg_diff_view_get_tree         (AfgDiffView    *self);
 /* The "diff" actions: shape ('a' | 'b'), color ('self' | 'total'),
  * norm ('raw' | 'per-step' | 'equal-totals'), min-ms and min-percent. */
 GActionGroup *afg_diff_view_get_actions     (AfgDiffView    *self);
-/* The popover button with the options, and the legend of the colours. */
-GtkWidget   *afg_diff_view_get_options      (AfgDiffView    *self);
+/* The legend of the colours (AfgDiffOptions shows the actions). */
 GtkWidget   *afg_diff_view_get_legend       (AfgDiffView    *self);
 /* The tooltip of @node as plain text (the state line shows it). */
 char        *afg_diff_view_get_tooltip_text (AfgDiffView    *self,

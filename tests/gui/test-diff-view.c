@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* AfgDiffView on a real AfgFlameView: the diff's colours on screen, the
- * shape toggle keeping the zoom, the tooltip, normalisation. */
+ * shape toggle keeping the zoom, the tooltip, normalisation; the options
+ * that show and change its actions. */
 #include "config.h"
 
 #include <string.h>
 
 #include <gtk/gtk.h>
 
+#include "afg-diff-options.h"
 #include "afg-diff-view.h"
 #include "afg-format.h"
 #include "afg-gui-test-tree.h"
@@ -322,6 +324,116 @@ test_draw_while_building (void)
   afg_diff_view_free (diff);
 }
 
+/* The @n-th (from 0) descendant of @widget of @type, depth first. */
+static GtkWidget *
+nth_of_type (GtkWidget *widget, GType type, guint *n)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && (*n)-- == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = nth_of_type (c, type, n);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+popover_child (GtkWidget *options, GType type, guint n)
+{
+  guint zero = 0;
+  GtkWidget *button = nth_of_type (options, GTK_TYPE_MENU_BUTTON, &zero);
+
+  g_assert_nonnull (button);
+  return nth_of_type (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), type, &n);
+}
+
+static gboolean
+toggle_is (GtkWidget *options, guint n, const char *action, const char *target)
+{
+  GtkWidget *toggle = popover_child (options, GTK_TYPE_TOGGLE_BUTTON, n);
+  GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (toggle));
+
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (toggle)), ==, action);
+  g_assert_cmpstr (g_variant_get_string (value, NULL), ==, target);
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle));
+}
+
+static double
+state_double (GActionGroup *actions, const char *name)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (actions, name);
+
+  return g_variant_get_double (state);
+}
+
+static char *
+state_string (GActionGroup *actions, const char *name)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (actions, name);
+
+  return g_variant_dup_string (state, NULL);
+}
+
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* The toggles are the actions' targets, checked as their states say; the
+ * two thresholds show the states and set them, both ways. */
+static void
+test_options (void)
+{
+  GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
+  AfgDiffView *diff = afg_diff_view_new (AFG_FLAME_VIEW (view));
+  GActionGroup *actions = afg_diff_view_get_actions (diff);
+  GtkWidget *options = afg_diff_options_new (actions);
+  GtkWidget *window = gtk_window_new ();
+  GtkSpinButton *min_ms = GTK_SPIN_BUTTON (popover_child (options, GTK_TYPE_SPIN_BUTTON, 0));
+  GtkSpinButton *min_percent = GTK_SPIN_BUTTON (popover_child (options, GTK_TYPE_SPIN_BUTTON, 1));
+  g_autofree char *shape = NULL;
+  g_autofree char *color = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), options);
+  gtk_window_present (GTK_WINDOW (window));
+  drain ();
+  g_assert_cmpfloat (gtk_spin_button_get_value (min_ms), ==, state_double (actions, "min-ms"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (min_percent), ==, state_double (actions, "min-percent"));
+  g_assert_true (toggle_is (options, 0, "diff.shape", "b"));
+  g_assert_false (toggle_is (options, 1, "diff.shape", "a"));
+  g_assert_true (toggle_is (options, 2, "diff.color", "self"));
+  g_assert_false (toggle_is (options, 3, "diff.color", "total"));
+  g_assert_true (toggle_is (options, 4, "diff.norm", "raw"));
+  g_assert_false (toggle_is (options, 5, "diff.norm", "per-step"));
+  g_assert_false (toggle_is (options, 6, "diff.norm", "equal-totals"));
+
+  gtk_spin_button_set_value (min_ms, 2.5);
+  g_assert_cmpfloat (state_double (actions, "min-ms"), ==, 2.5);
+  g_action_group_change_action_state (actions, "min-percent", g_variant_new_double (12));
+  g_assert_cmpfloat (gtk_spin_button_get_value (min_percent), ==, 12);
+
+  g_signal_emit_by_name (popover_child (options, GTK_TYPE_TOGGLE_BUTTON, 1), "clicked");
+  drain ();
+  shape = state_string (actions, "shape");
+  g_assert_cmpstr (shape, ==, "a");
+  g_assert_false (toggle_is (options, 0, "diff.shape", "b"));
+  g_assert_true (toggle_is (options, 1, "diff.shape", "a"));
+  g_action_group_change_action_state (actions, "color", g_variant_new_string ("total"));
+  drain ();
+  color = state_string (actions, "color");
+  g_assert_cmpstr (color, ==, "total");
+  g_assert_true (toggle_is (options, 3, "diff.color", "total"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  afg_diff_view_free (diff);
+  g_object_unref (view);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,5 +442,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-view/window-cancel", test_window_cancel);
   g_test_add_func ("/diff-view/per-step", test_per_step);
   g_test_add_func ("/diff-view/draw-while-building", test_draw_while_building);
+  g_test_add_func ("/diff-view/options", test_options);
   return g_test_run ();
 }
