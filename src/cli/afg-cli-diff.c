@@ -8,68 +8,28 @@
 
 #include "afg-cli-diff.h"
 #include "afg-cli-report.h"
+#include "afg-diff-load.h"
 #include "afg-diff-writers.h"
-#include "afg-loader.h"
-#include "afg-tree-builder.h"
 #include "afg-tree-transform.h"
 
 #define PROG AFG_CLI_PROG
 
-typedef struct {
-  const char              *path;
-  const AfgCliDiffOptions *opts;
-  AfgDocument             *document;
-  AfgTree                 *tree;
-  GError                  *error;
-} Side;
-
-static gpointer
-load_side (gpointer data)
-{
-  Side *side = data;
-  const AfgCliDiffOptions *opts = side->opts;
-  AfgTreeFlags flags = opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE;
-  AfgScope scope = { 0 };
-
-  side->document = afg_document_load (side->path, NULL, NULL, NULL, &side->error);
-  if (side->document == NULL)
-    return NULL;
-  if (!afg_scope_init_request (&scope, side->document, opts->has_steps, opts->first_step, opts->last_step,
-                               opts->npu_idle, &side->error))
-    return NULL;
-  side->tree = afg_tree_build (side->document, &scope, flags, NULL, &side->error);
-  if (side->tree != NULL && opts->transforms != NULL)
-    {
-      AfgTree *transformed = afg_tree_transform (side->tree, opts->transforms, NULL, &side->error);
-
-      afg_tree_unref (side->tree);
-      side->tree = transformed;
-    }
-  return NULL;
-}
-
 static void
-side_clear (Side *side)
+transform_side (AfgDiffSideLoad *side, const AfgTransformList *transforms)
 {
-  g_clear_pointer (&side->tree, afg_tree_unref);
-  g_clear_pointer (&side->document, afg_document_unref);
-  g_clear_error (&side->error);
-}
+  AfgTree *transformed;
 
-/* B on a thread of its own while A loads here: the two on both cores. */
-static void
-load_sides (Side *sides)
-{
-  GThread *thread = g_thread_new ("afg-diff-b", load_side, &sides[AFG_DIFF_SIDE_B]);
-
-  load_side (&sides[AFG_DIFF_SIDE_A]);
-  g_thread_join (thread);
+  if (side->tree == NULL || transforms == NULL)
+    return;
+  transformed = afg_tree_transform (side->tree, transforms, NULL, &side->error);
+  afg_tree_unref (side->tree);
+  side->tree = transformed;
 }
 
 static int
-write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
+write_diff (const char * const paths[2], AfgDiffSideLoad *sides, const AfgCliDiffOptions *opts, gint64 started)
 {
-  g_autofree char *title = g_strdup_printf ("%s \xe2\x86\x94 %s", sides[0].path, sides[1].path);
+  g_autofree char *title = g_strdup_printf ("%s \xe2\x86\x94 %s", paths[0], paths[1]);
   g_autoptr(AfgDiffShape) diff = afg_diff_shape_new_weighted (sides[0].tree, sides[1].tree, title,
                                                               afg_weight_get_total_column (opts->weight), NULL);
   g_autoptr(GError) error = NULL;
@@ -94,18 +54,26 @@ write_diff (Side *sides, const AfgCliDiffOptions *opts, gint64 started)
 int
 afg_cli_diff_export (const char *a, const char *b, const AfgCliDiffOptions *opts)
 {
-  Side sides[2] = { { a, opts }, { b, opts } };
+  const char * const paths[2] = { a, b };
+  AfgDiffLoadOptions options = {
+    .flags = opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE,
+    .has_steps = opts->has_steps, .first_step = opts->first_step, .last_step = opts->last_step,
+    .npu_idle = opts->npu_idle,
+  };
+  AfgDiffSideLoad sides[2];
   gint64 started = g_get_monotonic_time ();
   int status = AFG_EXIT_OK;
 
-  load_sides (sides);
+  afg_diff_load (paths, &options, NULL, sides);
+  for (guint s = 0; s < 2; s++)
+    transform_side (&sides[s], opts->transforms);
   /* A's error first, as the command line names them. */
   for (guint s = 0; s < 2 && status == AFG_EXIT_OK; s++)
     if (sides[s].tree == NULL)
       status = afg_cli_report_build_error (sides[s].error, sides[s].document);
   if (status == AFG_EXIT_OK)
-    status = write_diff (sides, opts, started);
+    status = write_diff (paths, sides, opts, started);
   for (guint s = 0; s < 2; s++)
-    side_clear (&sides[s]);
+    afg_diff_side_load_clear (&sides[s]);
   return status;
 }

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "afg-format.h"
-#include "afg-loader.h"
+#include "afg-diff-load.h"
 #include "afg-settings.h"
 #include "afg-tree-builder.h"
 #include "afg-compare-section.h"
@@ -23,20 +23,11 @@ struct _AfgCompareSection {
 
 G_DEFINE_FINAL_TYPE (AfgCompareSection, afg_compare_section, G_TYPE_OBJECT)
 
-/* One side's load, in its own thread. */
-typedef struct {
-  char            *path;
-  GCancellable    *cancellable;
-  AfgLoadCounters *counters;  /* in the job */
-  AfgTreeFlags     flags;
-  AfgTree         *tree;
-  GError          *error;
-} Side;
-
 /* The request, and its result once both sides are read. */
 typedef struct {
+  char           *paths[2];
   AfgLoadCounters counters[2];  /* the sides' */
-  Side            sides[2];
+  AfgTreeFlags    flags;
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
   AfgColumn       weight;  /* the session's, when the comparison was asked for */
@@ -46,34 +37,10 @@ static void
 job_free (Job *job)
 {
   for (guint s = 0; s < 2; s++)
-    {
-      g_free (job->sides[s].path);
-      g_clear_pointer (&job->sides[s].tree, afg_tree_unref);
-      g_clear_error (&job->sides[s].error);
-    }
+    g_free (job->paths[s]);
   g_clear_pointer (&job->shape, afg_diff_shape_unref);
   g_clear_pointer (&job->layout, afg_flame_layout_free);
   g_free (job);
-}
-
-/* The same tree the window builds for one DB: address variants merged
- * unless the window's toggle says otherwise (no two processes share
- * addresses, so unmerged sides of two ranks hardly line up). */
-static gpointer
-load_side (gpointer data)
-{
-  Side *side = data;
-  g_autoptr(AfgDocument) document = afg_document_load (side->path, side->cancellable,
-                                                       afg_load_counters_store, side->counters, &side->error);
-
-  if (document != NULL)
-    {
-      g_atomic_int_set (&side->counters->phase, AFG_LOAD_PHASE_BUILDING);
-      side->tree = afg_tree_build (document, NULL, side->flags, side->cancellable, &side->error);
-    }
-  if (side->tree != NULL && !afg_tree_check_not_empty (side->tree, &side->error))
-    g_clear_pointer (&side->tree, afg_tree_unref);
-  return NULL;
 }
 
 gboolean
@@ -90,33 +57,38 @@ afg_compare_section_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgCol
   return TRUE;
 }
 
-/* Both DBs at once, one per core, then their diff and its first layout:
- * the result is the request filled in. */
+/* Both DBs at once, one per core, each built as the window builds one DB
+ * (address variants merged unless the window's toggle says otherwise: no
+ * two processes share addresses, so unmerged sides of two ranks hardly
+ * line up), then their diff and its first layout: the result is the
+ * request filled in. */
 static gpointer
 compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Job *job = data;
-  GThread *other;
+  AfgDiffLoadOptions options = { .flags = job->flags, .progress = afg_load_counters_store,
+                                 .progress_data = { &job->counters[0], &job->counters[1] } };
+  AfgDiffSideLoad sides[2];
+  GError **failed = NULL;
+  gboolean made = FALSE;
 
+  afg_diff_load ((const char * const *) job->paths, &options, cancellable, sides);
   for (guint s = 0; s < 2; s++)
-    job->sides[s].cancellable = cancellable;
-  other = g_thread_new ("afg-compare-b", load_side, &job->sides[1]);
-  load_side (&job->sides[0]);
-  g_thread_join (other);
+    if (sides[s].tree != NULL && !afg_tree_check_not_empty (sides[s].tree, &sides[s].error))
+      g_clear_pointer (&sides[s].tree, afg_tree_unref);
+  /* A's error first, as the command line's. */
+  for (guint s = 0; s < 2 && failed == NULL; s++)
+    if (sides[s].error != NULL)
+      failed = &sides[s].error;
+  if (failed != NULL)
+    g_propagate_error (error, g_steal_pointer (failed));
+  else if (!(made = afg_compare_section_make_diff (sides[0].tree, sides[1].tree, job->paths[0], job->weight,
+                                                   cancellable, &job->shape, &job->layout)))
+    /* The shape is built unless cancelled. */
+    g_cancellable_set_error_if_cancelled (cancellable, error);
   for (guint s = 0; s < 2; s++)
-    if (job->sides[s].error != NULL)
-      {
-        g_propagate_error (error, g_steal_pointer (&job->sides[s].error));
-        return NULL;
-      }
-  if (!afg_compare_section_make_diff (job->sides[0].tree, job->sides[1].tree, job->sides[0].path, job->weight,
-                                      cancellable, &job->shape, &job->layout))
-    {
-      /* The shape is built unless cancelled. */
-      g_cancellable_set_error_if_cancelled (cancellable, error);
-      return NULL;
-    }
-  return job;
+    afg_diff_side_load_clear (&sides[s]);
+  return made ? job : NULL;
 }
 
 static void
@@ -264,11 +236,11 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
 
   job = g_new0 (Job, 1);
   for (guint s = 0; s < 2; s++)
-    job->sides[s] = (Side) { g_file_get_path (s == 0 ? a : b), .counters = &job->counters[s],
-                             .flags = _afg_window_tree_flags (self) };
+    job->paths[s] = g_file_get_path (s == 0 ? a : b);
+  job->flags = _afg_window_tree_flags (self);
   job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
-    if (job->sides[s].path == NULL)
+    if (job->paths[s] == NULL)
       {
         g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                                _("%s: only local files can be opened"), title);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The diff the window draws (AfgDiffShape) and the diff colour rule. */
+/* The diff the window draws (AfgDiffShape), the diff colour rule, and
+ * the two sides read side by side (afg_diff_load). */
 #include "config.h"
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "afg-diff-color.h"
+#include "afg-diff-load.h"
 #include "afg-diff-shape.h"
 #include "afg-test-db.h"
 
@@ -274,6 +278,113 @@ test_total_moved (void)
   g_assert_cmpuint (checked, ==, G_N_ELEMENTS (want));
 }
 
+/* A DB of two steps: in step 1 f calls g and aten::add, in step 2 f calls
+ * h; @scale stretches the times. */
+static AfgTestDb *
+steps_db (gint64 scale)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  const AfgTestEvent events[] = {
+    { GTID (1, 1), 0, 100 * scale, "f" },
+    { GTID (1, 1), 10 * scale, 30 * scale, "g" },
+    { GTID (1, 1), 40 * scale, 50 * scale, "aten::add" },
+    { GTID (1, 1), 200 * scale, 300 * scale, "f" },
+    { GTID (1, 1), 210 * scale, 260 * scale, "h" },
+  };
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  afg_test_db_add_step_time (db, 1, 0, 150 * scale);
+  afg_test_db_add_step_time (db, 2, 150 * scale, 400 * scale);
+  return db;
+}
+
+/* What afg_diff_load must give for @path: the tree built by itself. */
+static GPtrArray *
+expected_side (const char *path, const AfgDiffLoadOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  AfgScope scope;
+
+  g_assert_no_error (error);
+  g_assert_true (afg_scope_init_request (&scope, document, options->has_steps, options->first_step,
+                                         options->last_step, options->npu_idle, &error));
+  tree = afg_test_build (document, &scope, options->flags);
+  return afg_test_render_tree (tree);
+}
+
+static void
+count_progress (AfgLoadPhase phase, guint64 rows, guint64 total, gpointer data)
+{
+  g_atomic_int_inc ((int *) data);
+}
+
+static void
+test_load_sides (void)
+{
+  g_autofree char *a = afg_test_db_keep (steps_db (1));
+  g_autofree char *b = afg_test_db_keep (steps_db (3));
+  const char * const paths[2] = { a, b };
+  int calls[2] = { 0, 0 };
+  AfgDiffLoadOptions options = { .flags = AFG_TREE_MERGE_ADDRESSES, .has_steps = TRUE, .first_step = 1,
+                                 .last_step = 1, .progress = count_progress,
+                                 .progress_data = { &calls[0], &calls[1] } };
+  AfgDiffSideLoad sides[2];
+
+  afg_diff_load (paths, &options, NULL, sides);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autoptr(GPtrArray) expected = expected_side (paths[s], &options);
+      g_autoptr(GPtrArray) actual = NULL;
+
+      g_assert_no_error (sides[s].error);
+      g_assert_cmpstr (afg_document_get_source_path (sides[s].document), ==, paths[s]);
+      g_assert_true (afg_tree_get_document (sides[s].tree) == sides[s].document);
+      g_assert_cmpint (afg_tree_get_scope (sides[s].tree)->first_step, ==, 1);
+      actual = afg_test_render_tree (sides[s].tree);
+      afg_test_assert_lines (actual, expected, s == 0 ? "side A" : "side B");
+      /* Each side reports to its own data. */
+      g_assert_cmpint (calls[s], >, 0);
+      afg_diff_side_load_clear (&sides[s]);
+    }
+  g_unlink (a);
+  g_unlink (b);
+}
+
+/* A DB that cannot be read leaves no document; a step it lacks leaves
+ * the document and the error; the other side is read all the same. */
+static void
+test_load_errors (void)
+{
+  g_autofree char *db = afg_test_db_keep (steps_db (1));
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "afg-no-such-dir", "none.db", NULL);
+  const char * const unread[2] = { missing, db };
+  const char * const both[2] = { db, db };
+  AfgDiffLoadOptions options = { .flags = AFG_TREE_FLAGS_NONE };
+  AfgDiffSideLoad sides[2];
+
+  afg_diff_load (unread, &options, NULL, sides);
+  g_assert_nonnull (sides[0].error);
+  g_assert_null (sides[0].document);
+  g_assert_null (sides[0].tree);
+  g_assert_no_error (sides[1].error);
+  g_assert_nonnull (sides[1].tree);
+  for (guint s = 0; s < 2; s++)
+    afg_diff_side_load_clear (&sides[s]);
+
+  options = (AfgDiffLoadOptions) { .has_steps = TRUE, .first_step = 7, .last_step = 7 };
+  afg_diff_load (both, &options, NULL, sides);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_assert_error (sides[s].error, AFG_SCOPE_ERROR, AFG_SCOPE_ERROR_UNKNOWN_STEP);
+      g_assert_nonnull (sides[s].document);
+      g_assert_null (sides[s].tree);
+      afg_diff_side_load_clear (&sides[s]);
+    }
+  g_unlink (db);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -286,5 +397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-shape/color-rule", test_color_rule);
   g_test_add_func ("/diff-shape/norm", test_norm);
   g_test_add_func ("/diff-shape/total-moved", test_total_moved);
+  g_test_add_func ("/diff-load/sides", test_load_sides);
+  g_test_add_func ("/diff-load/errors", test_load_errors);
   return g_test_run ();
 }

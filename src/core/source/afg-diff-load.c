@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The two sides of a diff of two DBs, read and built side by side: the
+ * command line's --diff and the window's comparison. */
+#include "config.h"
+
+#include "afg-diff-load.h"
+#include "afg-scope.h"
+#include "afg-tree-builder.h"
+
+typedef struct {
+  const char               *path;
+  const AfgDiffLoadOptions *options;
+  gpointer                  progress_data;
+  GCancellable             *cancellable;
+  AfgDiffSideLoad          *out;
+} SideJob;
+
+static AfgTree *
+build_tree (SideJob *job, AfgDocument *document, GError **error)
+{
+  const AfgDiffLoadOptions *o = job->options;
+  AfgScope scope = { 0 };
+
+  if (!afg_scope_init_request (&scope, document, o->has_steps, o->first_step, o->last_step, o->npu_idle, error))
+    return NULL;
+  return afg_tree_build (document, &scope, o->flags, job->cancellable, error);
+}
+
+static gpointer
+load_side (gpointer data)
+{
+  SideJob *job = data;
+  AfgDiffSideLoad *out = job->out;
+
+  out->document = afg_document_load (job->path, job->cancellable, job->options->progress, job->progress_data,
+                                     &out->error);
+  if (out->document != NULL)
+    out->tree = build_tree (job, out->document, &out->error);
+  return NULL;
+}
+
+void
+afg_diff_load (const char * const paths[2], const AfgDiffLoadOptions *options, GCancellable *cancellable,
+               AfgDiffSideLoad sides[2])
+{
+  SideJob jobs[2];
+  GThread *other;
+
+  g_return_if_fail (paths != NULL && options != NULL && sides != NULL);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      jobs[s] = (SideJob) { paths[s], options, options->progress_data[s], cancellable, &sides[s] };
+      sides[s] = (AfgDiffSideLoad) { NULL, NULL, NULL };
+    }
+  other = g_thread_new ("afg-diff-b", load_side, &jobs[1]);
+  load_side (&jobs[0]);
+  g_thread_join (other);
+}
+
+void
+afg_diff_side_load_clear (AfgDiffSideLoad *side)
+{
+  g_clear_pointer (&side->tree, afg_tree_unref);
+  g_clear_pointer (&side->document, afg_document_unref);
+  g_clear_error (&side->error);
+}
