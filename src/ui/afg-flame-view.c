@@ -811,19 +811,19 @@ clear_match_list (AfgFlameView *self)
 
 
 void
-afg_flame_view_set_tree (AfgFlameView *self, AfgTree *profile)
+afg_flame_view_set_tree (AfgFlameView *self, AfgTree *tree)
 {
-  afg_flame_view_set_tree_with_layout (self, profile, NULL);
+  afg_flame_view_set_tree_with_layout (self, tree, NULL);
 }
 
-/* LAYOUT, if given, is PROFILE's whole-profile layout, built off the main
+/* LAYOUT, if given, is TREE's layout at its root, built off the main
  * thread (for a big profile, the first one costs 10+ ms of page faults);
  * the view takes it. */
 void
-afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFlameLayout *layout)
+afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *tree, AfgFlameLayout *layout)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
-  g_return_if_fail (layout == NULL || (afg_flame_layout_get_tree (layout) == profile
+  g_return_if_fail (layout == NULL || (afg_flame_layout_get_tree (layout) == tree
                     && afg_flame_layout_get_weight (layout) == self->weight
                     && afg_flame_layout_get_view_root (layout) == AFG_TREE_ROOT
                     && afg_flame_layout_get_zoom_root (layout) == AFG_TREE_ROOT));
@@ -833,10 +833,10 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->search, g_free);
   clear_match_list (self);
-  self->tree = profile ? afg_tree_ref (profile) : NULL;
+  self->tree = tree ? afg_tree_ref (tree) : NULL;
   self->view_root = AFG_TREE_ROOT;
   afg_flame_view_set_selected_node (self, AFG_FLAME_NO_FRAME);
-  afg_flame_renderer_set_tree (self->renderer, profile);
+  afg_flame_renderer_set_tree (self->renderer, tree);
   if (layout != NULL)
     {
       afg_worker_cancel (self->layouter);
@@ -845,7 +845,7 @@ afg_flame_view_set_tree_with_layout (AfgFlameView *self, AfgTree *profile, AfgFl
       return;
     }
   rebuild_layout (self, AFG_TREE_ROOT);
-  if (profile != NULL)
+  if (tree != NULL)
     drop_stale_layout (self);
 }
 

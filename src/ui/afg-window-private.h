@@ -97,7 +97,7 @@ void _afg_window_show_notice           (AfgWindow      *self,
                                         const char     *message,
                                         gboolean        can_open);
 void _afg_window_show_profile          (AfgWindow      *self,
-                                        AfgTree     *profile,
+                                        AfgTree     *tree,
                                         AfgFlameLayout *layout);
 void _afg_window_show_error            (AfgWindow      *self,
                                         const GError   *error);

@@ -450,16 +450,16 @@ thread_entry (AfgWindow *self, guint32 node, const char *label)
 void
 _afg_window_fill_threads (AfgWindow *self)
 {
-  AfgTree *profile = _afg_window_get_tree (self);
+  AfgTree *tree = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (profile, afg_session_get_column (self->session), AFG_TREE_ROOT));
+  g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (tree, afg_session_get_column (self->session), AFG_TREE_ROOT));
   /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
   g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
 
   gtk_string_list_append (list, all);
-  for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     {
-      const AfgThread *thread = afg_tree_get_thread (profile, i);
+      const AfgThread *thread = afg_tree_get_thread (tree, i);
       g_autofree char *entry = thread_entry (self, thread->node, thread->title != NULL ? thread->title : thread->label);
 
       gtk_string_list_append (list, entry);
@@ -481,18 +481,18 @@ _afg_window_title_name (AfgWindow *self, const char *name)
 /* A rank picked in a job's sidebar is not a profile opened: the job's
  * folder is what the start page offers again. */
 static void
-add_recent (AfgWindow *self, AfgTree *profile)
+add_recent (AfgWindow *self, AfgTree *tree)
 {
   GFile *folder = afg_window_get_job_folder (self);
   g_autoptr(GFile) file = folder != NULL ? g_object_ref (folder)
-                        : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (profile)));
+                        : g_file_new_for_path (afg_document_get_source_path (afg_tree_get_document (tree)));
 
   afg_start_page_add_recent (file, folder != NULL);
 }
 
-/* Takes LAYOUT: PROFILE's whole-profile layout, or NULL to build it here. */
+/* Takes LAYOUT: TREE's whole-profile layout, or NULL to build it here. */
 void
-_afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *layout)
+_afg_window_show_profile (AfgWindow *self, AfgTree *tree, AfgFlameLayout *layout)
 {
   g_autoptr(GError) empty = NULL;
   g_autofree char *title = NULL;
@@ -500,7 +500,7 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
 
   g_assert (AFG_IS_WINDOW (self));
 
-  if (!afg_tree_check_not_empty (profile, &empty))
+  if (!afg_tree_check_not_empty (tree, &empty))
     {
       _afg_window_show_error (self, empty);
       g_clear_pointer (&layout, afg_flame_layout_free);
@@ -508,20 +508,20 @@ _afg_window_show_profile (AfgWindow *self, AfgTree *profile, AfgFlameLayout *lay
     }
   afg_diff_view_set_shape (self->diff_view, NULL, NULL);
   afg_session_set_comparing (self->session, FALSE);
-  afg_session_set_tree (self->session, profile);
+  afg_session_set_tree (self->session, tree);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   /* The loader's layout is in host time: dropped when it does not fit,
    * and the view builds one in the chosen weight. */
-  column = afg_session_column_for (self->session, profile);
+  column = afg_session_column_for (self->session, tree);
   afg_flame_view_set_weight (self->flame_view, column);
   if (layout != NULL && afg_flame_layout_get_weight (layout) != column)
     g_clear_pointer (&layout, afg_flame_layout_free);
-  afg_flame_view_set_tree_with_layout (self->flame_view, profile, layout);
+  afg_flame_view_set_tree_with_layout (self->flame_view, tree, layout);
   _afg_window_steps_show (self);
   _afg_window_fill_threads (self);
   afg_status_bar_refresh (self->status_bar);
-  add_recent (self, profile);
-  title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (profile)));
+  add_recent (self, tree);
+  title = _afg_window_title_name (self, afg_document_get_source_name (afg_tree_get_document (tree)));
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_stack_set_visible_child_name (self->stack, "graph");
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));

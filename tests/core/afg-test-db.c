@@ -463,12 +463,12 @@ AfgTree *
 afg_test_load_events (AfgTestDbFlags flags, const AfgTestEvent *events, gsize n_events)
 {
   AfgTestDb *db = afg_test_db_new (flags);
-  AfgTree *profile;
+  AfgTree *tree;
 
   afg_test_db_add_events (db, events, n_events);
-  profile = afg_test_db_load (db);
+  tree = afg_test_db_load (db);
   afg_test_db_free (db);
-  return profile;
+  return tree;
 }
 
 static void
@@ -664,9 +664,9 @@ afg_test_assert_lines (GPtrArray *actual, GPtrArray *expected, const char *what)
 }
 
 void
-afg_test_assert_tree (const AfgTree *profile, const char * const *expected_lines)
+afg_test_assert_tree (const AfgTree *tree, const char * const *expected_lines)
 {
-  g_autoptr(GPtrArray) actual = afg_test_render_tree (profile);
+  g_autoptr(GPtrArray) actual = afg_test_render_tree (tree);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
 
   for (guint i = 0; expected_lines[i] != NULL; i++)
@@ -688,21 +688,21 @@ afg_test_durations_of (const AfgTree *tree, const char *path)
 }
 
 guint32
-afg_test_find_node (const AfgTree *profile, const char *path)
+afg_test_find_node (const AfgTree *tree, const char *path)
 {
   g_auto(GStrv) parts = g_strsplit (path, ";", -1);
   guint32 node = AFG_NODE_NONE;
 
-  for (guint i = 0; i < afg_tree_get_n_threads (profile); i++)
-    if (g_strcmp0 (afg_tree_get_thread (profile, i)->label, parts[0]) == 0)
-      node = afg_tree_get_thread (profile, i)->node;
+  for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
+    if (g_strcmp0 (afg_tree_get_thread (tree, i)->label, parts[0]) == 0)
+      node = afg_tree_get_thread (tree, i)->node;
   for (guint p = 1; parts[p] != NULL && node != AFG_NODE_NONE; p++)
     {
-      const AfgNode *n = afg_tree_get_node (profile, node);
+      const AfgNode *n = afg_tree_get_node (tree, node);
       guint32 found = AFG_NODE_NONE;
 
       for (guint32 c = n->first_child; c < n->first_child + n->n_children; c++)
-        if (strcmp (afg_tree_get_node_name (profile, c), parts[p]) == 0)
+        if (strcmp (afg_tree_get_node_name (tree, c), parts[p]) == 0)
           found = c;
       node = found;
     }

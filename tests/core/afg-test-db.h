@@ -163,9 +163,9 @@ AfgTree    *afg_test_load_events     (AfgTestDbFlags     flags,
                                       gsize              n_events);
 
 /* Checks the node array against the layout documented in afg-profile.h. */
-void        afg_test_check_invariants (const AfgTree *profile);
+void        afg_test_check_invariants (const AfgTree *tree);
 /* Every node as one `.expected` line, sorted in byte order. */
-GPtrArray  *afg_test_render_tree     (const AfgTree  *profile);
+GPtrArray  *afg_test_render_tree     (const AfgTree  *tree);
 /* Every frame of a diff (afg-diff-shape.h) as a line of the
  * `.diff.expected` format: the path without a thread part, then A's and
  * B's calls, total and self; not sorted. */
@@ -174,13 +174,13 @@ GPtrArray  *afg_test_render_diff     (AfgDiffShape      *diff);
 void        afg_test_assert_lines    (GPtrArray         *actual,
                                       GPtrArray         *expected,
                                       const char        *what);
-void        afg_test_assert_tree     (const AfgTree  *profile,
+void        afg_test_assert_tree     (const AfgTree  *tree,
                                       const char * const *expected_lines);
 /* "min p50 p90 p99 max" of the frame at @path (afg_test_find_node). */
 char       *afg_test_durations_of    (const AfgTree  *tree,
                                       const char        *path);
 /* Index of the node reached by a ';'-separated path from a thread label. */
-guint32     afg_test_find_node       (const AfgTree  *profile,
+guint32     afg_test_find_node       (const AfgTree  *tree,
                                       const char        *path);
 
 /* Names, sizes, mtimes and content digests of every entry in @dir. */

@@ -55,16 +55,16 @@ serialize (const char *db_path, AfgFormat format)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AfgDocument) document = afg_document_load (db_path, NULL, NULL, NULL, &error);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GString *out = g_string_new (NULL);
 
   g_assert_no_error (error);
   /* What the CLI builds: with the durations. */
-  profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
   if (format == AFG_FORMAT_JSON)
-    afg_json_write (profile, out);
+    afg_json_write (tree, out);
   else
-    afg_folded_write (profile, AFG_COLUMN_SELF_NS, out);
+    afg_folded_write (tree, AFG_COLUMN_SELF_NS, out);
   return g_string_free (out, FALSE);
 }
 

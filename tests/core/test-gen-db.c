@@ -485,11 +485,11 @@ static AfgTree *
 load (const char *path)
 {
   g_autoptr(GError) error = NULL;
-  AfgTree *profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  AfgTree *tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
-  afg_test_check_invariants (profile);
-  return profile;
+  afg_test_check_invariants (tree);
+  return tree;
 }
 
 /* --no-npu: no device tables, no connectionId, and the same host tree. */

@@ -26,11 +26,11 @@ assert_load_fails (const char *path, int code, const char *needle)
   g_autofree char *before = afg_test_snapshot_dir (dir);
   g_autofree char *after = NULL;
   g_autofree char *prefix = g_strconcat (path, ": ", NULL);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GError *error = NULL;
 
-  profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
-  g_assert_null (profile);
+  tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  g_assert_null (tree);
   g_assert_error (error, AFG_LOAD_ERROR, code);
   g_test_message ("%s", error->message);
   g_assert_true (g_str_has_prefix (error->message, prefix));
@@ -101,16 +101,16 @@ static void
 test_size_limit (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GError) error = NULL;
 
   afg_test_db_add (db, GTID (1, 1), 0, 10, "A");
   afg_test_db_close (db);
   extend_sparse (db->path, 10 * GIB);
-  profile = afg_test_load_tree (db->path, NULL, NULL, NULL, &error);
+  tree = afg_test_load_tree (db->path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (afg_document_get_source_bytes (afg_tree_get_document (profile)), ==, 10 * GIB);
-  g_assert_cmpuint (afg_tree_get_stats (profile)->used, ==, 1);
+  g_assert_cmpuint (afg_document_get_source_bytes (afg_tree_get_document (tree)), ==, 10 * GIB);
+  g_assert_cmpuint (afg_tree_get_stats (tree)->used, ==, 1);
 
   extend_sparse (db->path, 10 * GIB + 1);
   error = assert_load_fails (db->path, AFG_LOAD_ERROR_TOO_LARGE, NULL);
@@ -249,14 +249,14 @@ assert_loads_unchanged (const char *path, guint64 expected_used)
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *before = afg_test_snapshot_dir (dir);
   g_autofree char *after = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_message ("before:\n%s", before);
-  profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  afg_test_check_invariants (profile);
-  g_assert_cmpuint (afg_tree_get_stats (profile)->used, ==, expected_used);
+  afg_test_check_invariants (tree);
+  g_assert_cmpuint (afg_tree_get_stats (tree)->used, ==, expected_used);
   after = afg_test_snapshot_dir (dir);
   g_assert_cmpstr (after, ==, before);
 }
@@ -289,7 +289,7 @@ test_live_wal (void)
   g_autofree char *copy = NULL;
   g_autofree char *shm = NULL;
   g_autofree char *wal = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GError) error = NULL;
   static const char * const expected[] = {
     "1/1\t2\t20\t0",
@@ -311,9 +311,9 @@ test_live_wal (void)
   g_assert_cmpint (st.st_size, >, 0);
   assert_loads_unchanged (copy, 2);
   g_assert_false (g_file_test (shm, G_FILE_TEST_EXISTS));
-  profile = afg_test_load_tree (copy, NULL, NULL, NULL, &error);
+  tree = afg_test_load_tree (copy, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  afg_test_assert_tree (profile, expected);
+  afg_test_assert_tree (tree, expected);
   afg_test_rm_rf (dir);
   afg_test_db_free (db);
 }
@@ -341,15 +341,15 @@ static void
 test_source_info (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   struct stat st;
 
   afg_test_db_add (db, GTID (1, 1), 0, 10, "A");
-  profile = afg_test_db_load (db);
+  tree = afg_test_db_load (db);
   g_assert_cmpint (g_stat (db->path, &st), ==, 0);
-  g_assert_cmpuint (afg_document_get_source_bytes (afg_tree_get_document (profile)), ==, st.st_size);
-  g_assert_cmpstr (afg_document_get_source_name (afg_tree_get_document (profile)), ==, "ascend_pytorch_profiler_0.db");
-  g_assert_cmpstr (afg_document_get_source_path (afg_tree_get_document (profile)), ==, db->path);
+  g_assert_cmpuint (afg_document_get_source_bytes (afg_tree_get_document (tree)), ==, st.st_size);
+  g_assert_cmpstr (afg_document_get_source_name (afg_tree_get_document (tree)), ==, "ascend_pytorch_profiler_0.db");
+  g_assert_cmpstr (afg_document_get_source_path (afg_tree_get_document (tree)), ==, db->path);
   afg_test_db_free (db);
 }
 

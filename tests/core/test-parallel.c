@@ -285,7 +285,7 @@ assert_matches_reference (gboolean one_core, gboolean skewed)
   g_autoptr(GHashTable) ref = NULL;
   g_autoptr(GPtrArray) expected = NULL;
   g_autoptr(GPtrArray) actual = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   guint64 partial = 0, truncated = 0;
   AfgTestDb *db = write_db (rows);
   const AfgStats *s;
@@ -297,17 +297,17 @@ assert_matches_reference (gboolean one_core, gboolean skewed)
   expected = reference_lines (ref);
   afg_cores_limit_thread (one_core ? 1 : 0);
   g_assert_cmpuint (afg_cores_get (), ==, one_core ? 1 : g_get_num_processors ());
-  profile = afg_test_db_load (db);
+  tree = afg_test_db_load (db);
   afg_cores_limit_thread (0);
-  actual = afg_test_render_tree (profile);
+  actual = afg_test_render_tree (tree);
   afg_test_assert_lines (actual, expected, "parallel load vs reference");
-  s = afg_tree_get_stats (profile);
+  s = afg_tree_get_stats (tree);
   g_assert_cmpuint (s->rows, ==, rows->len);
   g_assert_cmpuint (s->used, ==, rows->len - truncated);
   g_assert_cmpuint (s->partial_overlaps, ==, partial);
   g_assert_cmpuint (s->depth_truncated, ==, truncated);
   g_assert_cmpuint (partial, >, 0);
-  g_assert_cmpuint (afg_tree_get_n_threads (profile), ==, N_THREADS);
+  g_assert_cmpuint (afg_tree_get_n_threads (tree), ==, N_THREADS);
   afg_test_db_free (db);
 }
 
@@ -457,10 +457,10 @@ static void
 assert_cancelled (const char *path, CancelData *d)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
 
-  profile = afg_test_load_tree (path, d->cancellable, cancel_on_progress, d, &error);
-  g_assert_null (profile);
+  tree = afg_test_load_tree (path, d->cancellable, cancel_on_progress, d, &error);
+  g_assert_null (tree);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (d->calls, >, 0);
 }
@@ -497,11 +497,11 @@ test_cancel_before (void)
   AfgTestDb *db = big_db (10);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
 
   g_cancellable_cancel (cancellable);
-  profile = afg_test_load_tree (db->path, cancellable, NULL, NULL, &error);
-  g_assert_null (profile);
+  tree = afg_test_load_tree (db->path, cancellable, NULL, NULL, &error);
+  g_assert_null (tree);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   afg_test_db_free (db);
 }

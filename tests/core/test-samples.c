@@ -23,7 +23,7 @@ test_sample (gconstpointer data)
   g_autofree char *after = NULL;
   g_autoptr(GPtrArray) expected = NULL;
   g_autoptr(GPtrArray) actual = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
@@ -31,12 +31,12 @@ test_sample (gconstpointer data)
   expected = afg_test_read_lines (expected_path);
   g_assert_cmpuint (expected->len, >, 1000);
   before = afg_test_snapshot_dir (dir);
-  profile = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
+  tree = afg_test_load_tree (db_path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  afg_test_check_invariants (profile);
-  actual = afg_test_render_tree (profile);
+  afg_test_check_invariants (tree);
+  actual = afg_test_render_tree (tree);
   afg_test_assert_lines (actual, expected, name);
-  g_assert_cmpuint (afg_tree_get_stats (profile)->partial_overlaps, ==, 16);
+  g_assert_cmpuint (afg_tree_get_stats (tree)->partial_overlaps, ==, 16);
   after = afg_test_snapshot_dir (dir);
   g_assert_cmpstr (after, ==, before);
 }

@@ -31,11 +31,11 @@ make_db (void)
 }
 
 static char *
-write_json (const AfgTree *profile)
+write_json (const AfgTree *tree)
 {
   GString *out = g_string_new (NULL);
 
-  afg_json_write (profile, out);
+  afg_json_write (tree, out);
   return g_string_free (out, FALSE);
 }
 
@@ -67,8 +67,8 @@ test_json_exact (void)
 {
   AfgTestDb *db = make_db ();
   g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
-  g_autoptr(AfgTree) profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
-  g_autofree char *json = write_json (profile);
+  g_autoptr(AfgTree) tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_autofree char *json = write_json (tree);
   g_autofree char *actual = canonical (json);
   g_autofree char *expected = NULL;
   struct stat st;
@@ -114,7 +114,7 @@ static void
 test_json_order (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autofree char *json = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *threads, *children;
@@ -123,8 +123,8 @@ test_json_order (void)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     afg_test_db_add (db, GTID (2, 1), i * 10, i * 10 + 1, names[i]);
   afg_test_db_add (db, GTID (1, 9), 0, 1, "x");
-  profile = afg_test_db_load (db);
-  json = write_json (profile);
+  tree = afg_test_db_load (db);
+  json = write_json (tree);
   root = parse (json);
   threads = json_object_get_array_member (json_node_get_object (root), "threads");
   g_assert_cmpuint (json_array_get_length (threads), ==, 2);
@@ -167,17 +167,17 @@ test_json_big_tree (void)
 {
   enum { N_NAMES = N_BIG_NAMES };
   AfgTestDb *db = make_big_db ();
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autofree char *json = NULL;
   g_autoptr(GString) functions = g_string_new (NULL);
   g_autoptr(JsonNode) root = NULL;
   const char *at;
   JsonArray *threads;
 
-  profile = afg_test_db_load (db);
-  g_assert_cmpuint (afg_tree_get_n_nodes (profile), >, 10000);
-  json = write_json (profile);
-  afg_json_append_functions (functions, profile);
+  tree = afg_test_db_load (db);
+  g_assert_cmpuint (afg_tree_get_n_nodes (tree), >, 10000);
+  json = write_json (tree);
+  afg_json_append_functions (functions, tree);
   at = strstr (json, "\"npu\":null,\"functions\":[");
   g_assert_nonnull (at);
   at += strlen ("\"npu\":null,");
@@ -222,13 +222,13 @@ static void
 test_json_streamed (void)
 {
   AfgTestDb *db = make_big_db ();
-  g_autoptr(AfgTree) profile = afg_test_db_load (db);
-  g_autofree char *json = write_json (profile);
+  g_autoptr(AfgTree) tree = afg_test_db_load (db);
+  g_autofree char *json = write_json (tree);
   g_autoptr(GString) text = g_string_new (NULL);
   Pieces pieces = { text, 0, 0 };
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (afg_json_write_streamed (profile, take_piece, &pieces, &error));
+  g_assert_true (afg_json_write_streamed (tree, take_piece, &pieces, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (pieces.pieces, >, 2);
   g_assert_cmpuint (text->len, ==, strlen (json));
@@ -236,7 +236,7 @@ test_json_streamed (void)
 
   g_string_truncate (text, 0);
   pieces = (Pieces) { text, 0, 2 };
-  g_assert_false (afg_json_write_streamed (profile, take_piece, &pieces, &error));
+  g_assert_false (afg_json_write_streamed (tree, take_piece, &pieces, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC);
   g_assert_cmpuint (pieces.pieces, ==, 2);
   afg_test_db_free (db);
@@ -248,14 +248,14 @@ test_export_streamed (void)
 {
   AfgTestDb *db = make_big_db ();
   g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
-  g_autoptr(AfgTree) profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
-  g_autofree char *json = write_json (profile);
+  g_autoptr(AfgTree) tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  g_autofree char *json = write_json (tree);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *out_path = NULL;
   g_autofree char *content = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (afg_export_to_dir (profile, &(AfgExportOptions) { AFG_FORMAT_JSON, .streamed = TRUE }, dir,
+  g_assert_true (afg_export_to_dir (tree, &(AfgExportOptions) { AFG_FORMAT_JSON, .streamed = TRUE }, dir,
                                     &out_path, NULL, &error));
   g_assert_no_error (error);
   g_file_get_contents (out_path, &content, NULL, &error);
@@ -270,7 +270,7 @@ static void
 test_json_escaping (void)
 {
   AfgTestDb *db = afg_test_db_new (0);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autofree char *json = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *children;
@@ -278,8 +278,8 @@ test_json_escaping (void)
 
   afg_test_db_add (db, GTID (1, 1), 0, 10, hostile);
   afg_test_db_add (db, GTID (1, 1), 20, 30, "bad\xff");
-  profile = afg_test_db_load (db);
-  json = write_json (profile);
+  tree = afg_test_db_load (db);
+  json = write_json (tree);
   g_assert_null (strstr (json, "</script>"));
   root = parse (json);
   children = json_object_get_array_member (
@@ -320,7 +320,7 @@ static void
 test_folded (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GPtrArray) actual = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
@@ -335,8 +335,8 @@ test_folded (void)
 
   afg_test_db_add (db, GTID (10, 13), 0, 100, "outer");
   afg_test_db_add (db, GTID (10, 13), 0, 100, "inner");
-  profile = afg_test_db_load (db);
-  afg_folded_write (profile, AFG_COLUMN_SELF_NS, out);
+  tree = afg_test_db_load (db);
+  afg_folded_write (tree, AFG_COLUMN_SELF_NS, out);
   g_assert_true (g_str_has_suffix (out->str, "\n"));
   lines = g_strsplit (out->str, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -353,7 +353,7 @@ test_export_to_dir (gconstpointer data)
 {
   AfgFormat format = GPOINTER_TO_INT (data);
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgTree) profile = afg_test_db_load (db);
+  g_autoptr(AfgTree) tree = afg_test_db_load (db);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *out_path = NULL;
   g_autofree char *expected_path = g_build_filename (dir, afg_format_file_name (format), NULL);
@@ -362,7 +362,7 @@ test_export_to_dir (gconstpointer data)
   g_autoptr(GString) expected = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (afg_export_to_dir (profile, &(AfgExportOptions) { format }, dir, &out_path, NULL, &error));
+  g_assert_true (afg_export_to_dir (tree, &(AfgExportOptions) { format }, dir, &out_path, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (out_path, ==, expected_path);
   listing = afg_test_snapshot_dir (dir);
@@ -373,14 +373,14 @@ test_export_to_dir (gconstpointer data)
   if (format == AFG_FORMAT_JSON)
     {
       /* A tree without durations is exported with them, as JSON v2 says. */
-      g_autoptr(AfgTree) full = afg_test_build (afg_tree_get_document (profile), NULL, AFG_TREE_DURATIONS);
+      g_autoptr(AfgTree) full = afg_test_build (afg_tree_get_document (tree), NULL, AFG_TREE_DURATIONS);
 
-      g_assert_false (afg_tree_has_column (profile, AFG_COLUMN_DURATION_MIN));
+      g_assert_false (afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN));
       afg_json_write (full, expected);
       g_assert_nonnull (strstr (content, "\"durations\":[100,100,100,100,100]"));
     }
   else if (format == AFG_FORMAT_FOLDED)
-    afg_folded_write (profile, AFG_COLUMN_SELF_NS, expected);
+    afg_folded_write (tree, AFG_COLUMN_SELF_NS, expected);
   if (format != AFG_FORMAT_HTML)
     g_assert_cmpstr (content, ==, expected->str);
   afg_test_rm_rf (dir);
@@ -391,7 +391,7 @@ static void
 test_export_target_is_dir (void)
 {
   AfgTestDb *db = make_db ();
-  g_autoptr(AfgTree) profile = afg_test_db_load (db);
+  g_autoptr(AfgTree) tree = afg_test_db_load (db);
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *target = g_build_filename (dir, "flamegraph.json", NULL);
   g_autofree char *before = NULL;
@@ -400,7 +400,7 @@ test_export_target_is_dir (void)
 
   g_assert_cmpint (g_mkdir (target, 0755), ==, 0);
   before = afg_test_snapshot_dir (dir);
-  g_assert_false (afg_export_to_dir (profile, &(AfgExportOptions) { AFG_FORMAT_JSON }, dir, NULL, NULL, &error));
+  g_assert_false (afg_export_to_dir (tree, &(AfgExportOptions) { AFG_FORMAT_JSON }, dir, NULL, NULL, &error));
   g_assert_nonnull (error);
   g_assert_true (g_str_has_prefix (error->message, target));
   after = afg_test_snapshot_dir (dir);

@@ -156,7 +156,7 @@ main (int argc, char *argv[])
   AfgTestDb *db = NULL;
   g_autofree char *path = argc > 1 ? g_strdup (argv[1]) : generate_db (&db);
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
   g_autoptr(GObject) context = NULL;
   g_autoptr(AfgFlameRenderer) renderer = NULL;
   AfgFlameDrawState state = { WIDTH, HEIGHT, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
@@ -168,7 +168,7 @@ main (int argc, char *argv[])
   gint64 start;
   guint n_frames;
 
-  if (profile == NULL)
+  if (tree == NULL)
     {
       g_printerr ("bench-flame-view: %s\n", error->message);
       return EXIT_FAILURE;
@@ -176,13 +176,13 @@ main (int argc, char *argv[])
   context = (GObject *) pango_font_map_create_context (pango_cairo_font_map_get_default ());
   renderer = afg_flame_renderer_new (PANGO_CONTEXT (context));
   start = g_get_monotonic_time ();
-  afg_flame_renderer_set_tree (renderer, profile);
+  afg_flame_renderer_set_tree (renderer, tree);
   colors_ms = (g_get_monotonic_time () - start) / 1000.0;
   start = g_get_monotonic_time ();
-  layout = afg_flame_layout_new (profile, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
+  layout = afg_flame_layout_new (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   afg_flame_layout_get_frames (layout, &n_frames);
   printf ("rows %" G_GUINT64_FORMAT ", frames %u, rows of frames %u, renderer set-up %.2f ms, "
-          "layout %.2f ms\n", afg_tree_get_stats (profile)->used, n_frames,
+          "layout %.2f ms\n", afg_tree_get_stats (tree)->used, n_frames,
           afg_flame_layout_get_n_rows (layout), colors_ms, (g_get_monotonic_time () - start) / 1000.0);
   for (guint i = 0; i < RUNS; i++)
     times[i] = render_once (renderer, cr, layout, &state);

@@ -488,7 +488,7 @@ test_tooltip_wraps (void)
   g_autofree char *name = g_strnfill (400, 'x');
   AfgTestEvent events[] = { { GTID (1, 2), 0, 1000, name } };
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
   g_autoptr(GtkWidget) tooltip = NULL;
   g_autofree char *path = g_strconcat ("1/2;", name, NULL);
@@ -496,11 +496,11 @@ test_tooltip_wraps (void)
   int natural, char_width, height_one, height;
 
   afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
-  profile = afg_test_db_load (db);
-  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  tree = afg_test_db_load (db);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree);
   wait_for_layout (view);
   tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view),
-                                                              afg_test_find_node (profile, path)));
+                                                              afg_test_find_node (tree, path)));
   sample = gtk_widget_create_pango_layout (tooltip, "x");
   pango_layout_get_pixel_size (sample, &char_width, &height_one);
   g_object_unref (sample);
@@ -525,7 +525,7 @@ test_tooltip_durations (void)
   };
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
   g_autoptr(AfgDocument) document = NULL;
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
   g_autofree char *min = afg_format_duration (100);
   g_autofree char *p50 = afg_format_duration (300);
@@ -535,14 +535,14 @@ test_tooltip_durations (void)
 
   afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
   document = afg_test_db_load_document (db);
-  profile = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
-  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree);
   wait_for_layout (view);
   afg_flame_view_set_divisor (AFG_FLAME_VIEW (view), 5);
-  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_test_find_node (profile, "1/2;f")));
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_test_find_node (tree, "1/2;f")));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), line));
   g_object_unref (tooltip);
-  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_tree_get_thread (profile, 0)->node));
+  tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), afg_tree_get_thread (tree, 0)->node));
   g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), "Call durations"));
   g_object_unref (tooltip);
   g_object_unref (view);
@@ -556,7 +556,7 @@ test_tooltip_per_step (void)
     { GTID (1, 2), 0, 1000, "f" }, { GTID (1, 2), 2000, 3000, "f" }, { GTID (1, 2), 4000, 5000, "f" },
   };
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
   g_autofree char *one = afg_format_duration (1000);
   g_autofree char *three = afg_format_duration (3000);
@@ -566,9 +566,9 @@ test_tooltip_per_step (void)
   GtkWidget *tooltip;
 
   afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
-  profile = afg_test_db_load (db);
-  node = afg_test_find_node (profile, "1/2;f");
-  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  tree = afg_test_db_load (db);
+  node = afg_test_find_node (tree, "1/2;f");
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree);
   wait_for_layout (view);
   tooltip = g_object_ref_sink (afg_flame_view_create_tooltip (AFG_FLAME_VIEW (view), node));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tooltip)), whole));
@@ -588,7 +588,7 @@ test_widget_roots_anchored (void)
 {
   AfgTestEvent events[30];
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autoptr(AfgTree) profile = NULL;
+  g_autoptr(AfgTree) tree = NULL;
   GtkWidget *window = gtk_window_new ();
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *view = afg_flame_view_new ();
@@ -601,13 +601,13 @@ test_widget_roots_anchored (void)
       events[i] = (AfgTestEvent) { GTID (1, 2), i, 1000 - i, names[i] };
     }
   afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
-  profile = afg_test_db_load (db);
+  tree = afg_test_db_load (db);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
   gtk_window_set_child (GTK_WINDOW (window), scrolled);
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 900);
   gtk_window_present (GTK_WINDOW (window));
   afg_flame_view_set_flame (AFG_FLAME_VIEW (view), TRUE);
-  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), profile);
+  afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree);
   wait_for_layout (view);
   adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
   for (int i = 0; i < 3; i++)

@@ -22,7 +22,7 @@ static char *big_db;
 typedef struct {
   const char   *path;
   GCancellable *cancellable;
-  AfgTree   *profile;
+  AfgTree   *tree;
   GError       *error;
   gint64        finished;
 } Load;
@@ -32,7 +32,7 @@ load_thread (gpointer data)
 {
   Load *load = data;
 
-  load->profile = afg_test_load_tree (load->path, load->cancellable, NULL, NULL, &load->error);
+  load->tree = afg_test_load_tree (load->path, load->cancellable, NULL, NULL, &load->error);
   load->finished = g_get_monotonic_time ();
   return NULL;
 }
@@ -41,10 +41,10 @@ static double
 full_load_seconds (const char *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AfgTree) profile = afg_test_load_tree (path, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
-  return afg_document_get_load_seconds (afg_tree_get_document (profile));
+  return afg_document_get_load_seconds (afg_tree_get_document (tree));
 }
 
 static void
@@ -80,7 +80,7 @@ cancel_at_random (const char *path, guint n, guint32 seed)
       at = g_get_monotonic_time ();
       g_cancellable_cancel (cancellable);
       g_thread_join (thread);
-      if (load.profile != NULL)
+      if (load.tree != NULL)
         g_assert_no_error (load.error);
       else
         {
@@ -88,7 +88,7 @@ cancel_at_random (const char *path, guint n, guint32 seed)
           g_assert_cmpfloat ((load.finished - at) / 1e6, <, MAX_CANCEL_SECONDS);
           cancelled++;
         }
-      g_clear_pointer (&load.profile, afg_tree_unref);
+      g_clear_pointer (&load.tree, afg_tree_unref);
       g_clear_error (&load.error);
       assert_no_private_copies ();
     }
@@ -101,11 +101,11 @@ test_cancelled_before (void)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  AfgTree *profile;
+  AfgTree *tree;
 
   g_cancellable_cancel (cancellable);
-  profile = afg_test_load_tree (big_db, cancellable, NULL, NULL, &error);
-  g_assert_null (profile);
+  tree = afg_test_load_tree (big_db, cancellable, NULL, NULL, &error);
+  g_assert_null (tree);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
@@ -158,10 +158,10 @@ test_cancel_wal_copy (void)
   g_cancellable_cancel (cancellable);
   g_thread_join (thread);
   g_test_message ("returned %.3f s after the cancel", (load.finished - at) / 1e6);
-  g_assert_null (load.profile);
+  g_assert_null (load.tree);
   g_assert_error (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpfloat ((load.finished - at) / 1e6, <, 1.0);
-  g_clear_pointer (&load.profile, afg_tree_unref);
+  g_clear_pointer (&load.tree, afg_tree_unref);
   g_clear_error (&load.error);
   assert_no_private_copies ();
   afg_test_rm_rf (dir);
