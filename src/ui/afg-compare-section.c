@@ -31,16 +31,16 @@ typedef struct {
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
   AfgColumn       weight;  /* the session's, when the comparison was asked for */
-} Job;
+} CompareRequest;
 
 static void
-job_free (Job *job)
+compare_request_free (CompareRequest *req)
 {
   for (guint s = 0; s < 2; s++)
-    g_free (job->paths[s]);
-  g_clear_pointer (&job->shape, afg_diff_shape_unref);
-  g_clear_pointer (&job->layout, afg_flame_layout_free);
-  g_free (job);
+    g_free (req->paths[s]);
+  g_clear_pointer (&req->shape, afg_diff_shape_unref);
+  g_clear_pointer (&req->layout, afg_flame_layout_free);
+  g_free (req);
 }
 
 gboolean
@@ -65,14 +65,14 @@ afg_compare_section_make_diff (AfgTree *a, AfgTree *b, const char *title, AfgCol
 static gpointer
 compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
-  Job *job = data;
-  AfgDiffLoadOptions options = { .flags = job->flags, .progress = afg_load_counters_store,
-                                 .progress_data = { &job->counters[0], &job->counters[1] } };
+  CompareRequest *req = data;
+  AfgDiffLoadOptions options = { .flags = req->flags, .progress = afg_load_counters_store,
+                                 .progress_data = { &req->counters[0], &req->counters[1] } };
   AfgDiffSideLoad sides[2];
   GError **failed = NULL;
   gboolean made = FALSE;
 
-  afg_diff_load ((const char * const *) job->paths, &options, cancellable, sides);
+  afg_diff_load ((const char * const *) req->paths, &options, cancellable, sides);
   for (guint s = 0; s < 2; s++)
     if (sides[s].tree != NULL && !afg_tree_check_not_empty (sides[s].tree, &sides[s].error))
       g_clear_pointer (&sides[s].tree, afg_tree_unref);
@@ -82,21 +82,21 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
       failed = &sides[s].error;
   if (failed != NULL)
     g_propagate_error (error, g_steal_pointer (failed));
-  else if (!(made = afg_compare_section_make_diff (sides[0].tree, sides[1].tree, job->paths[0], job->weight,
-                                                   cancellable, &job->shape, &job->layout)))
+  else if (!(made = afg_compare_section_make_diff (sides[0].tree, sides[1].tree, req->paths[0], req->weight,
+                                                   cancellable, &req->shape, &req->layout)))
     /* The shape is built unless cancelled. */
     g_cancellable_set_error_if_cancelled (cancellable, error);
   for (guint s = 0; s < 2; s++)
     afg_diff_side_load_clear (&sides[s]);
-  return made ? job : NULL;
+  return made ? req : NULL;
 }
 
 static void
 poll_progress (gpointer owner, gpointer data)
 {
-  Job *job = data;
+  CompareRequest *req = data;
 
-  afg_loading_page_show_counters (owner, job->counters, 2);
+  afg_loading_page_show_counters (owner, req->counters, 2);
 }
 
 static char *
@@ -203,12 +203,12 @@ static void
 on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
   AfgWindow *self = AFG_WINDOW (gtk_widget_get_root (owner));
-  Job *job = result;
+  CompareRequest *req = result;
 
-  if (job == NULL)
+  if (req == NULL)
     _afg_window_show_error (self, error);
   else
-    afg_compare_section_show_diff (self->compare, job->shape, g_steal_pointer (&job->layout));
+    afg_compare_section_show_diff (self->compare, req->shape, g_steal_pointer (&req->layout));
 }
 
 static const AfgWorkerFuncs compare_funcs = {
@@ -225,7 +225,7 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
 {
   g_autofree char *title = compare_title (a, b);
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
-  Job *job;
+  CompareRequest *req;
 
   afg_worker_cancel (afg_loading_page_get_worker (self->loading_page));
   afg_session_set_file (self->session, a);
@@ -234,21 +234,22 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
   gtk_window_set_title (GTK_WINDOW (self), title);
   _afg_window_update_actions (self);
 
-  job = g_new0 (Job, 1);
+  req = g_new0 (CompareRequest, 1);
   for (guint s = 0; s < 2; s++)
-    job->paths[s] = g_file_get_path (s == 0 ? a : b);
-  job->flags = _afg_window_tree_flags (self);
-  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
+    req->paths[s] = g_file_get_path (s == 0 ? a : b);
+  req->flags = _afg_window_tree_flags (self);
+  req->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
-    if (job->paths[s] == NULL)
+    if (req->paths[s] == NULL)
       {
         g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                                _("%s: only local files can be opened"), title);
-        job_free (job);
+        compare_request_free (req);
         _afg_window_show_error (self, error);
         return;
       }
-  afg_worker_start (afg_loading_page_get_worker (self->loading_page), &compare_funcs, job, (GDestroyNotify) job_free);
+  afg_worker_start (afg_loading_page_get_worker (self->loading_page), &compare_funcs, req,
+                    (GDestroyNotify) compare_request_free);
 }
 
 static void

@@ -40,15 +40,15 @@ typedef struct {
   AfgFlameLayout *layout;
   AfgColumn       weight;   /* the session's, when the comparison was asked for */
   gint64          started;  /* for docs/benchmarks.md's figure */
-} Job;
+} StepsRequest;
 
 static void
-job_free (Job *job)
+steps_request_free (StepsRequest *req)
 {
-  g_clear_pointer (&job->document, afg_document_unref);
-  g_clear_pointer (&job->shape, afg_diff_shape_unref);
-  g_clear_pointer (&job->layout, afg_flame_layout_free);
-  g_free (job);
+  g_clear_pointer (&req->document, afg_document_unref);
+  g_clear_pointer (&req->shape, afg_diff_shape_unref);
+  g_clear_pointer (&req->layout, afg_flame_layout_free);
+  g_free (req);
 }
 
 /* "steps 10–12", "step 11", or "all steps" for a whole profile. */
@@ -128,19 +128,19 @@ set_picking (AfgStepCompare *self, gboolean picking)
 static gpointer
 compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
-  Job *job = data;
-  g_autoptr(AfgTree) a = afg_tree_build (job->document, &job->scopes[0], job->flags, cancellable, error);
-  g_autoptr(AfgTree) b = a ? afg_tree_build (job->document, &job->scopes[1], job->flags, cancellable, error) : NULL;
+  StepsRequest *req = data;
+  g_autoptr(AfgTree) a = afg_tree_build (req->document, &req->scopes[0], req->flags, cancellable, error);
+  g_autoptr(AfgTree) b = a ? afg_tree_build (req->document, &req->scopes[1], req->flags, cancellable, error) : NULL;
 
   if (b == NULL)
     return NULL;
-  if (!afg_compare_section_make_diff (a, b, afg_document_get_source_path (job->document), job->weight,
-                                      cancellable, &job->shape, &job->layout))
+  if (!afg_compare_section_make_diff (a, b, afg_document_get_source_path (req->document), req->weight,
+                                      cancellable, &req->shape, &req->layout))
     {
       g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
-  return job;
+  return req;
 }
 
 /* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s) · 310 frames, threads merged" */
@@ -162,7 +162,7 @@ static void
 on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
   AfgStepCompare *self = owner;
-  Job *job = data;
+  StepsRequest *req = data;
 
   if (self->window == NULL)
     g_debug ("dropped a step comparison of a window gone");
@@ -170,9 +170,9 @@ on_compared (gpointer owner, gpointer result, const GError *error, gpointer data
     _afg_window_show_notice (self->window, error->message, FALSE);
   else
     {
-      g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - job->started) / 1000.0);
-      afg_compare_section_show_diff (self->window->compare, job->shape, g_steal_pointer (&job->layout));
-      update_status (self, job->shape);
+      g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - req->started) / 1000.0);
+      afg_compare_section_show_diff (self->window->compare, req->shape, g_steal_pointer (&req->layout));
+      update_status (self, req->shape);
       set_picking (self, FALSE);
     }
 }
@@ -184,25 +184,25 @@ static const AfgWorkerFuncs compare_funcs = {
 };
 
 static void
-cancel_job (AfgStepCompare *self)
+cancel_request (AfgStepCompare *self)
 {
   if (self->worker != NULL)
     afg_worker_cancel (self->worker);
 }
 
 static void
-start_job (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
+start_request (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
 {
-  Job *job = g_new0 (Job, 1);
+  StepsRequest *req = g_new0 (StepsRequest, 1);
 
-  job->document = afg_document_ref (document);
-  job->scopes[0] = self->a;
-  job->scopes[1] = *b;
-  job->started = g_get_monotonic_time ();
+  req->document = afg_document_ref (document);
+  req->scopes[0] = self->a;
+  req->scopes[1] = *b;
+  req->started = g_get_monotonic_time ();
   /* The window's own scoped trees' flags (AfgStepsBar's). */
-  job->flags = _afg_window_tree_flags (self->window) | AFG_TREE_DURATIONS;
-  job->weight = afg_weight_get_total_column (afg_session_get_weight (self->window->session));
-  afg_worker_start (self->worker, &compare_funcs, job, (GDestroyNotify) job_free);
+  req->flags = _afg_window_tree_flags (self->window) | AFG_TREE_DURATIONS;
+  req->weight = afg_weight_get_total_column (afg_session_get_weight (self->window->session));
+  afg_worker_start (self->worker, &compare_funcs, req, (GDestroyNotify) steps_request_free);
 }
 
 gboolean
@@ -213,7 +213,7 @@ afg_step_compare_take (AfgStepCompare *self, AfgDocument *document, const AfgSco
   if (!self->picking && step_diff (self) == NULL)
     return FALSE;
   set_picking (self, FALSE);
-  start_job (self, document, scope);
+  start_request (self, document, scope);
   return TRUE;
 }
 
@@ -282,7 +282,7 @@ afg_step_compare_stop (AfgStepCompare *self)
   guint n;
 
   set_picking (self, FALSE);
-  cancel_job (self);
+  cancel_request (self);
   if (a == NULL)
     {
       _afg_window_report_state (self->window);
@@ -304,7 +304,7 @@ afg_step_compare_reset (AfgStepCompare *self)
   if (self == NULL)
     return;
   set_picking (self, FALSE);
-  cancel_job (self);
+  cancel_request (self);
 }
 
 char *

@@ -737,14 +737,14 @@ apply_one (AfgTree *src, const AfgTransform *t, CallMove *move)
 typedef struct {
   AfgTree      *tree;
   GCancellable *cancellable;
-} CallJob;
+} CallsWork;
 
 static gpointer
 build_calls (gpointer data)
 {
-  CallJob *job = data;
+  CallsWork *work = data;
 
-  return afg_call_table_build (job->tree, job->cancellable);
+  return afg_call_table_build (work->tree, work->cancellable);
 }
 
 /* A built tree's rows are walked again for its calls on a second thread
@@ -770,7 +770,7 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
 {
   guint n = afg_transform_list_get_length (list);
   gboolean durations;
-  CallJob job = { tree, cancellable };
+  CallsWork work = { tree, cancellable };
   GThread *walker = NULL;
   g_autofree CallMove *moves = NULL;
   AfgCallTable *calls = NULL;
@@ -782,7 +782,7 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
     return afg_tree_ref (tree);
   durations = afg_tree_has_column (tree, AFG_COLUMN_DURATION_MIN);
   if (durations && tree->calls == NULL)
-    walker = g_thread_new ("afg-calls", build_calls, &job);
+    walker = g_thread_new ("afg-calls", build_calls, &work);
   moves = durations ? g_new0 (CallMove, n) : NULL;
   current = transform_nodes (tree, list, moves);
   if (durations)

@@ -431,9 +431,9 @@ typedef struct {
 static gpointer
 append_functions_job (gpointer data)
 {
-  FunctionsText *job = data;
+  FunctionsText *text = data;
 
-  afg_json_append_functions (job->out, job->tree);
+  afg_json_append_functions (text->out, text->tree);
   return NULL;
 }
 

@@ -13,29 +13,29 @@ typedef struct {
   gpointer                  progress_data;
   GCancellable             *cancellable;
   AfgDiffSideLoad          *out;
-} SideJob;
+} SideRead;
 
 static AfgTree *
-build_tree (SideJob *job, AfgDocument *document, GError **error)
+build_tree (SideRead *read, AfgDocument *document, GError **error)
 {
-  const AfgDiffLoadOptions *o = job->options;
+  const AfgDiffLoadOptions *o = read->options;
   AfgScope scope = { 0 };
 
   if (!afg_scope_init_request (&scope, document, o->has_steps, o->first_step, o->last_step, o->npu_idle, error))
     return NULL;
-  return afg_tree_build (document, &scope, o->flags, job->cancellable, error);
+  return afg_tree_build (document, &scope, o->flags, read->cancellable, error);
 }
 
 static gpointer
 load_side (gpointer data)
 {
-  SideJob *job = data;
-  AfgDiffSideLoad *out = job->out;
+  SideRead *read = data;
+  AfgDiffSideLoad *out = read->out;
 
-  out->document = afg_document_load (job->path, job->cancellable, job->options->progress, job->progress_data,
+  out->document = afg_document_load (read->path, read->cancellable, read->options->progress, read->progress_data,
                                      &out->error);
   if (out->document != NULL)
-    out->tree = build_tree (job, out->document, &out->error);
+    out->tree = build_tree (read, out->document, &out->error);
   return NULL;
 }
 
@@ -43,18 +43,18 @@ void
 afg_diff_load (const char * const paths[2], const AfgDiffLoadOptions *options, GCancellable *cancellable,
                AfgDiffSideLoad sides[2])
 {
-  SideJob jobs[2];
+  SideRead reads[2];
   GThread *other;
 
   g_return_if_fail (paths != NULL && options != NULL && sides != NULL);
 
   for (guint s = 0; s < 2; s++)
     {
-      jobs[s] = (SideJob) { paths[s], options, options->progress_data[s], cancellable, &sides[s] };
+      reads[s] = (SideRead) { paths[s], options, options->progress_data[s], cancellable, &sides[s] };
       sides[s] = (AfgDiffSideLoad) { NULL, NULL, NULL };
     }
-  other = g_thread_new ("afg-diff-b", load_side, &jobs[1]);
-  load_side (&jobs[0]);
+  other = g_thread_new ("afg-diff-b", load_side, &reads[1]);
+  load_side (&reads[0]);
   g_thread_join (other);
 }
 
