@@ -16,26 +16,26 @@ typedef struct {
 } SideRead;
 
 static AfgTree *
-build_tree (SideRead *read, AfgDocument *document, GError **error)
+build_tree (SideRead *side, AfgDocument *document, GError **error)
 {
-  const AfgDiffLoadOptions *o = read->options;
+  const AfgDiffLoadOptions *o = side->options;
   AfgScope scope = { 0 };
 
   if (!afg_scope_init_request (&scope, document, o->has_steps, o->first_step, o->last_step, o->npu_idle, error))
     return NULL;
-  return afg_tree_build (document, &scope, o->flags, read->cancellable, error);
+  return afg_tree_build (document, &scope, o->flags, side->cancellable, error);
 }
 
 static gpointer
 load_side (gpointer data)
 {
-  SideRead *read = data;
-  AfgDiffSideLoad *out = read->out;
+  SideRead *side = data;
+  AfgDiffSideLoad *out = side->out;
 
-  out->document = afg_document_load (read->path, read->cancellable, read->options->progress, read->progress_data,
+  out->document = afg_document_load (side->path, side->cancellable, side->options->progress, side->progress_data,
                                      &out->error);
   if (out->document != NULL)
-    out->tree = build_tree (read, out->document, &out->error);
+    out->tree = build_tree (side, out->document, &out->error);
   return NULL;
 }
 
@@ -43,18 +43,18 @@ void
 afg_diff_load (const char * const paths[2], const AfgDiffLoadOptions *options, GCancellable *cancellable,
                AfgDiffSideLoad sides[2])
 {
-  SideRead reads[2];
+  SideRead sides_read[2];
   GThread *other;
 
   g_return_if_fail (paths != NULL && options != NULL && sides != NULL);
 
   for (guint s = 0; s < 2; s++)
     {
-      reads[s] = (SideRead) { paths[s], options, options->progress_data[s], cancellable, &sides[s] };
+      sides_read[s] = (SideRead) { paths[s], options, options->progress_data[s], cancellable, &sides[s] };
       sides[s] = (AfgDiffSideLoad) { NULL, NULL, NULL };
     }
-  other = g_thread_new ("afg-diff-b", load_side, &reads[1]);
-  load_side (&reads[0]);
+  other = g_thread_new ("afg-diff-b", load_side, &sides_read[1]);
+  load_side (&sides_read[0]);
   g_thread_join (other);
 }
 

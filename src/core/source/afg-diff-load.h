@@ -26,8 +26,8 @@ typedef struct {
 } AfgDiffSideLoad;
 
 /* Reads A (@paths[0]) on this thread and B (@paths[1]) on one of its own,
- * both cores at once, and builds each side's tree as @options say (a
- * transform, an analysis, is the caller's to apply). */
+ * both cores at once, and builds each side's tree as @options say; the
+ * caller applies any transforms. */
 void afg_diff_load            (const char * const        paths[2],
                                const AfgDiffLoadOptions *options,
                                GCancellable             *cancellable,
