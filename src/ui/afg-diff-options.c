@@ -19,14 +19,6 @@ struct _AfgDiffOptions {
 
 G_DEFINE_FINAL_TYPE (AfgDiffOptions, afg_diff_options, GTK_TYPE_WIDGET)
 
-enum {
-  PROP_0,
-  PROP_ACTIONS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 /* The two thresholds are doubles: a spin button is not actionable. */
 static GtkSpinButton *
 spin_of (AfgDiffOptions *self, const char *action)
@@ -92,10 +84,6 @@ show_thresholds (AfgDiffOptions *self)
 static void
 set_actions (AfgDiffOptions *self, GActionGroup *actions)
 {
-  g_return_if_fail (self->actions == NULL);
-
-  if (actions == NULL)
-    return;
   self->actions = g_object_ref (actions);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "diff", actions);
   g_signal_connect_object (actions, "action-state-changed", G_CALLBACK (on_state_changed), self, 0);
@@ -113,49 +101,12 @@ afg_diff_options_dispose (GObject *object)
 }
 
 static void
-afg_diff_options_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  AfgDiffOptions *self = AFG_DIFF_OPTIONS (object);
-
-  switch (prop_id)
-    {
-    case PROP_ACTIONS:
-      g_value_set_object (value, self->actions);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-afg_diff_options_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  AfgDiffOptions *self = AFG_DIFF_OPTIONS (object);
-
-  switch (prop_id)
-    {
-    case PROP_ACTIONS:
-      set_actions (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 afg_diff_options_class_init (AfgDiffOptionsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = afg_diff_options_dispose;
-  object_class->get_property = afg_diff_options_get_property;
-  object_class->set_property = afg_diff_options_set_property;
-
-  properties[PROP_ACTIONS] =
-    g_param_spec_object ("actions", NULL, NULL, G_TYPE_ACTION_GROUP,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -176,7 +127,11 @@ afg_diff_options_init (AfgDiffOptions *self)
 GtkWidget *
 afg_diff_options_new (GActionGroup *actions)
 {
+  AfgDiffOptions *self;
+
   g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
 
-  return g_object_new (AFG_TYPE_DIFF_OPTIONS, "actions", actions, NULL);
+  self = g_object_new (AFG_TYPE_DIFF_OPTIONS, NULL);
+  set_actions (self, actions);
+  return GTK_WIDGET (self);
 }
