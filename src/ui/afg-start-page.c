@@ -23,17 +23,10 @@ struct _AfgStartPage {
 G_DEFINE_FINAL_TYPE (AfgStartPage, afg_start_page, GTK_TYPE_BOX)
 
 enum {
-  PROP_0,
-  PROP_N_RECENT,
-  N_PROPS
-};
-
-enum {
   SIGNAL_OPEN,
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
@@ -81,33 +74,12 @@ afg_start_page_dispose (GObject *object)
 }
 
 static void
-afg_start_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  AfgStartPage *self = AFG_START_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_N_RECENT:
-      g_value_set_uint (value, self->n_recent);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 afg_start_page_class_init (AfgStartPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = afg_start_page_dispose;
-  object_class->get_property = afg_start_page_get_property;
-
-  properties[PROP_N_RECENT] =
-    g_param_spec_uint ("n-recent", NULL, NULL, 0, N_RECENT, 0,
-                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_OPEN] =
     g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -153,11 +125,7 @@ afg_start_page_populate (AfgStartPage *self)
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
   gtk_widget_set_visible (self->recent_heading, shown > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
-  if (self->n_recent != shown)
-    {
-      self->n_recent = shown;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_RECENT]);
-    }
+  self->n_recent = shown;
   /* Enter on the start page reopens the last profile. */
   if (shown > 0 && GTK_IS_WINDOW (root))
     gtk_window_set_focus (GTK_WINDOW (root), GTK_WIDGET (gtk_list_box_get_row_at_index (self->recent_list, 0)));

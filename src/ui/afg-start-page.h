@@ -10,9 +10,8 @@ G_DECLARE_FINAL_TYPE (AfgStartPage, afg_start_page, AFG, START_PAGE, GtkBox)
 
 /* The window's empty page: Open…, Open Folder… and the profiles and job
  * folders this app opened last, newest first. A row activated emits
- * "open" with its file.
- *
- *   n-recent  guint (read-only) how many recent entries it lists */
+ * "open" with its file. */
+/* How many recent entries it lists. */
 guint afg_start_page_get_n_recent (AfgStartPage *self);
 /* Lists the recent entries; Enter then reopens the newest. */
 void  afg_start_page_populate     (AfgStartPage *self);
