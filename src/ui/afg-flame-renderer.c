@@ -98,9 +98,8 @@ afg_flame_row_get_y (const AfgFlameLayout *layout, const AfgFlameDrawState *stat
   return (double) row * AFG_FLAME_ROW_HEIGHT - state->scroll_y;
 }
 
-gboolean
-afg_flame_row_at_y (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double y,
-                    guint *row)
+static gboolean
+row_at_y (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double y, guint *row)
 {
   double top = afg_flame_row_get_y (layout, state, 0);
   double offset = state->flame ? top + AFG_FLAME_ROW_HEIGHT - y : y - top;
@@ -117,7 +116,7 @@ afg_flame_frame_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state
 {
   guint row;
 
-  if (state->width <= 0 || !afg_flame_row_at_y (layout, state, y, &row))
+  if (state->width <= 0 || !row_at_y (layout, state, y, &row))
     return AFG_FLAME_NO_FRAME;
   return afg_flame_layout_hit_test (layout, row, x / state->width, 1.0 / state->width);
 }
@@ -127,7 +126,7 @@ afg_flame_leaf_at (const AfgFlameLayout *layout, const AfgFlameDrawState *state,
 {
   guint row;
 
-  if (state->width <= 0 || !afg_flame_row_at_y (layout, state, y, &row))
+  if (state->width <= 0 || !row_at_y (layout, state, y, &row))
     return AFG_FLAME_NO_FRAME;
   return afg_flame_layout_hit_leaf (layout, row, x / state->width, 1.0 / state->width);
 }

@@ -49,10 +49,6 @@ void              afg_flame_renderer_draw_highlights (AfgFlameRenderer         *
 double            afg_flame_row_get_y                (const AfgFlameLayout     *layout,
                                                       const AfgFlameDrawState  *state,
                                                       guint                     row);
-gboolean          afg_flame_row_at_y                 (const AfgFlameLayout     *layout,
-                                                      const AfgFlameDrawState  *state,
-                                                      double                    y,
-                                                      guint                    *row);
 guint32           afg_flame_frame_at                 (const AfgFlameLayout     *layout,
                                                       const AfgFlameDrawState  *state,
                                                       double                    x,

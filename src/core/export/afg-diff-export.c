@@ -12,8 +12,9 @@
 #include "afg-diff-writers.h"
 #include "afg-error.h"
 
-const char *
-afg_diff_format_file_name (AfgFormat format)
+/* flamegraph-diff.html, .json or .folded; NULL for any other format. */
+static const char *
+file_name_of (AfgFormat format)
 {
   switch (format)
     {
@@ -55,7 +56,7 @@ afg_diff_export_to_file (AfgDiffShape *diff, AfgFormat format, const char *path,
 
   g_return_val_if_fail (diff != NULL && path != NULL, FALSE);
 
-  if (afg_diff_format_file_name (format) == NULL)
+  if (file_name_of (format) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("%s: a comparison is written as HTML, JSON or folded stacks"), path);
@@ -72,7 +73,7 @@ gboolean
 afg_diff_export_to_dir (AfgDiffShape *diff, AfgFormat format, const char *dir, char **out_path,
                         GError **error)
 {
-  const char *name = afg_diff_format_file_name (format);
+  const char *name = file_name_of (format);
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (diff != NULL && name != NULL && dir != NULL, FALSE);

@@ -24,8 +24,6 @@ gboolean    afg_diff_html_write        (AfgDiffShape      *diff,
                                         GString           *out,
                                         GError           **error);
 
-/* flamegraph-diff.html, .json or .folded; NULL for any other format. */
-const char *afg_diff_format_file_name  (AfgFormat          format);
 /* Serialises @diff and writes @path atomically in @format (HTML, JSON
  * or folded; any other is an error), as the window's export does. */
 gboolean    afg_diff_export_to_file    (AfgDiffShape      *diff,

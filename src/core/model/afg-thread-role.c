@@ -22,8 +22,9 @@ afg_thread_role_to_key (AfgThreadRole role)
   return keys[role];
 }
 
-const char *
-afg_thread_role_to_label (AfgThreadRole role)
+/* The key, translated; NULL for none. */
+static const char *
+role_label (AfgThreadRole role)
 {
   static const char * const labels[] = {
     [AFG_THREAD_ROLE_NONE] = NULL,
@@ -42,7 +43,7 @@ afg_thread_role_describe (AfgThreadRole role, const char *label)
   if (role == AFG_THREAD_ROLE_NONE)
     return g_strdup (label);
   /* TRANSLATORS: a thread's role, then its pid/tid: "main · 3136493/3136493" */
-  return g_strdup_printf (_("%s · %s"), afg_thread_role_to_label (role), label);
+  return g_strdup_printf (_("%s · %s"), role_label (role), label);
 }
 
 AfgThreadRole

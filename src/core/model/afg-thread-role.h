@@ -20,8 +20,6 @@ typedef enum {
 
 /* "main", "autograd", "dequeue" (JSON and the page); NULL for none. */
 const char    *afg_thread_role_to_key   (AfgThreadRole  role);
-/* The same, translated, for the window and the CLI; NULL for none. */
-const char    *afg_thread_role_to_label (AfgThreadRole  role);
 /* "main · pid/tid" or @label alone when the thread has no role. */
 char          *afg_thread_role_describe (AfgThreadRole  role,
                                          const char    *label);
