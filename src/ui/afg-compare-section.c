@@ -10,7 +10,6 @@
 #include "afg-format.h"
 #include "afg-diff-load.h"
 #include "afg-settings.h"
-#include "afg-tree-builder.h"
 #include "afg-compare-section.h"
 #include "afg-diff-options.h"
 #include "afg-window-private.h"
