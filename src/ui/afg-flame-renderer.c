@@ -93,7 +93,7 @@ afg_flame_row_get_y (const AfgFlameLayout *layout, const AfgFlameDrawState *stat
 {
   int content = MAX (afg_flame_content_height (layout), state->height);
 
-  if (state->flame)
+  if (!state->icicle)
     return content - (double) (row + 1) * AFG_FLAME_ROW_HEIGHT - state->scroll_y;
   return (double) row * AFG_FLAME_ROW_HEIGHT - state->scroll_y;
 }
@@ -102,7 +102,7 @@ static gboolean
 row_at_y (const AfgFlameLayout *layout, const AfgFlameDrawState *state, double y, guint *row)
 {
   double top = afg_flame_row_get_y (layout, state, 0);
-  double offset = state->flame ? top + AFG_FLAME_ROW_HEIGHT - y : y - top;
+  double offset = state->icicle ? y - top : top + AFG_FLAME_ROW_HEIGHT - y;
 
   if (offset < 0)
     return FALSE;

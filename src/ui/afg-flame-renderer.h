@@ -15,7 +15,7 @@ typedef struct {
   int           width;
   int           height;
   double        scroll_y;
-  gboolean      flame;      /* root at the bottom instead of the top */
+  gboolean      icicle;     /* root at the top instead of the bottom */
   const guint8 *matches;    /* per node, NULL when nothing is searched */
   guint32       hover;      /* frame index or AFG_FLAME_NO_FRAME */
   guint32       selected;   /* frame index or AFG_FLAME_NO_FRAME */

@@ -52,13 +52,13 @@ struct _AfgFlameView {
   guint32           reveal;         /* the node the next layout scrolls to, or AFG_FLAME_NO_FRAME */
   GtkScrollablePolicy hscroll_policy;
   GtkScrollablePolicy vscroll_policy;
-  guint             flame : 1;
+  guint             icicle : 1;
 
 };
 
 enum {
   PROP_0,
-  PROP_FLAME,
+  PROP_ICICLE,
   PROP_ZOOM_ROOT,
   PROP_SELECTED_NODE,
   PROP_HOVER_NODE,
@@ -86,7 +86,7 @@ fill_state (AfgFlameView *self, AfgFlameDrawState *state)
   state->width = gtk_widget_get_width (GTK_WIDGET (self));
   state->height = gtk_widget_get_height (GTK_WIDGET (self));
   state->scroll_y = self->vadjustment ? gtk_adjustment_get_value (self->vadjustment) : 0;
-  state->flame = self->flame;
+  state->icicle = self->icicle;
   state->matches = self->matches;
   state->highlight = self->highlight;
   state->hover = self->hover;
@@ -119,7 +119,7 @@ update_vadjustment (AfgFlameView *self)
   if (self->vadjustment == NULL)
     return;
   value = gtk_adjustment_get_value (self->vadjustment);
-  if (self->flame)
+  if (!self->icicle)
     value = upper - height - (gtk_adjustment_get_upper (self->vadjustment)
                               - gtk_adjustment_get_page_size (self->vadjustment) - value);
   gtk_adjustment_configure (self->vadjustment, CLAMP (value, 0, upper - height),
@@ -132,8 +132,8 @@ static void
 scroll_to_root (AfgFlameView *self)
 {
   if (self->vadjustment != NULL)
-    gtk_adjustment_set_value (self->vadjustment, self->flame
-                              ? gtk_adjustment_get_upper (self->vadjustment) : 0);
+    gtk_adjustment_set_value (self->vadjustment, self->icicle
+                              ? 0 : gtk_adjustment_get_upper (self->vadjustment));
 }
 
 static guint32
@@ -383,7 +383,7 @@ neighbour_frame (AfgFlameView *self, guint32 frame, guint keyval)
   gboolean up = keyval == GDK_KEY_Up;
 
   if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Down)
-    return up != (gboolean) self->flame
+    return up == (gboolean) self->icicle
       ? afg_flame_layout_get_parent (self->layout, frame)
       : widest_child (self, frame);
   if (keyval == GDK_KEY_Left)
@@ -683,8 +683,8 @@ afg_flame_view_get_property (GObject *object, guint prop_id, GValue *value, GPar
 
   switch (prop_id)
     {
-    case PROP_FLAME:
-      g_value_set_boolean (value, self->flame);
+    case PROP_ICICLE:
+      g_value_set_boolean (value, self->icicle);
       break;
     case PROP_ZOOM_ROOT:
       g_value_set_uint (value, self->layout ? afg_flame_layout_get_zoom_root (self->layout) : 0);
@@ -710,8 +710,8 @@ afg_flame_view_set_property (GObject *object, guint prop_id, const GValue *value
 
   switch (prop_id)
     {
-    case PROP_FLAME:
-      afg_flame_view_set_flame (self, g_value_get_boolean (value));
+    case PROP_ICICLE:
+      afg_flame_view_set_icicle (self, g_value_get_boolean (value));
       break;
     case PROP_SELECTED_NODE:
       afg_flame_view_set_selected_node (self, g_value_get_uint (value));
@@ -744,8 +744,9 @@ afg_flame_view_class_init (AfgFlameViewClass *klass)
   widget_class->measure = afg_flame_view_measure;
   widget_class->query_tooltip = on_query_tooltip;
 
-  properties[PROP_FLAME] =
-    g_param_spec_boolean ("flame", NULL, NULL, FALSE,
+  /* TRUE (the default) draws roots at the top, FALSE at the bottom. */
+  properties[PROP_ICICLE] =
+    g_param_spec_boolean ("icicle", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* The zoom root of the layout on screen: notified when a layout lands. */
   properties[PROP_ZOOM_ROOT] =
@@ -776,6 +777,7 @@ afg_flame_view_init (AfgFlameView *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
 
+  self->icicle = TRUE;
   self->view_root = AFG_TREE_ROOT;
   self->zoom_root = AFG_TREE_ROOT;
   self->weight = AFG_COLUMN_TOTAL_NS;
@@ -1038,25 +1040,25 @@ afg_flame_view_get_search_result (AfgFlameView *self, AfgFlameSearchResult *resu
 }
 
 gboolean
-afg_flame_view_get_flame (AfgFlameView *self)
+afg_flame_view_get_icicle (AfgFlameView *self)
 {
-  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), FALSE);
+  g_return_val_if_fail (AFG_IS_FLAME_VIEW (self), TRUE);
 
-  return self->flame;
+  return self->icicle;
 }
 
 void
-afg_flame_view_set_flame (AfgFlameView *self, gboolean flame)
+afg_flame_view_set_icicle (AfgFlameView *self, gboolean icicle)
 {
   g_return_if_fail (AFG_IS_FLAME_VIEW (self));
 
-  flame = !!flame;
-  if (flame == self->flame)
+  icicle = !!icicle;
+  if (icicle == self->icicle)
     return;
-  self->flame = flame;
+  self->icicle = icicle;
   scroll_to_root (self);
   invalidate_frames (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAME]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
 }
 
 const AfgFlameLayout *

@@ -50,9 +50,9 @@ void                  afg_flame_view_reveal_node       (AfgFlameView          *s
                                                         guint32                node);
 /* The match the last step went to, from 1; 0 before a step. */
 guint                 afg_flame_view_get_match         (AfgFlameView          *self);
-gboolean              afg_flame_view_get_flame         (AfgFlameView          *self);
-void                  afg_flame_view_set_flame         (AfgFlameView          *self,
-                                                        gboolean               flame);
+gboolean              afg_flame_view_get_icicle        (AfgFlameView          *self);
+void                  afg_flame_view_set_icicle        (AfgFlameView          *self,
+                                                        gboolean               icicle);
 const AfgFlameLayout *afg_flame_view_get_layout        (AfgFlameView          *self);
 gboolean              afg_flame_view_is_busy           (AfgFlameView          *self);
 void                  afg_flame_view_set_divisor       (AfgFlameView          *self,

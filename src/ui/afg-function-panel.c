@@ -393,7 +393,7 @@ sandwich_half (AfgFunctionPanel *self, AfgFlameView **out, gboolean callers)
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *view = afg_flame_view_new ();
 
-  afg_flame_view_set_flame (AFG_FLAME_VIEW (view), callers);
+  afg_flame_view_set_icicle (AFG_FLAME_VIEW (view), !callers);
   g_signal_connect (view, "node-activated", G_CALLBACK (on_sandwich_activated), NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), SANDWICH_HEIGHT);

@@ -16,7 +16,7 @@ struct _AfgSession {
   guint             comparing : 1;
   guint             merge_addresses : 1;
   guint             npu_idle : 1;
-  guint             flipped : 1;
+  guint             icicle : 1;
   GFile            *job_folder;
   AfgTransformList *transforms;
 };
@@ -35,7 +35,7 @@ enum {
   PROP_NPU_IDLE,
   PROP_JOB_FOLDER,
   PROP_TRANSFORMS,
-  PROP_FLIPPED,
+  PROP_ICICLE,
   PROP_DOCUMENT,
   PROP_SCOPE,
   N_PROPS
@@ -141,8 +141,8 @@ afg_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_TRANSFORMS:
       g_value_set_pointer (value, self->transforms);
       break;
-    case PROP_FLIPPED:
-      g_value_set_boolean (value, self->flipped);
+    case PROP_ICICLE:
+      g_value_set_boolean (value, self->icicle);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -180,8 +180,8 @@ afg_session_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_TRANSFORMS:
       afg_session_set_transforms (self, g_value_get_pointer (value));
       break;
-    case PROP_FLIPPED:
-      afg_session_set_flipped (self, g_value_get_boolean (value));
+    case PROP_ICICLE:
+      afg_session_set_icicle (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -217,7 +217,7 @@ afg_session_class_init (AfgSessionClass *klass)
   properties[PROP_JOB_FOLDER] = g_param_spec_object ("job-folder", NULL, NULL, G_TYPE_FILE, rw);
   /* An AfgTransformList, referenced by the session. */
   properties[PROP_TRANSFORMS] = g_param_spec_pointer ("transforms", NULL, NULL, rw);
-  properties[PROP_FLIPPED] = g_param_spec_boolean ("flipped", NULL, NULL, FALSE, rw);
+  properties[PROP_ICICLE] = g_param_spec_boolean ("icicle", NULL, NULL, FALSE, rw);
   /* The shown tree's AfgDocument and its const AfgScope: read-only, they
    * change with the tree. */
   properties[PROP_DOCUMENT] = g_param_spec_pointer ("document", NULL, NULL, ro);
@@ -448,18 +448,18 @@ afg_session_set_transforms (AfgSession *self, AfgTransformList *transforms)
 }
 
 gboolean
-afg_session_get_flipped (AfgSession *self)
+afg_session_get_icicle (AfgSession *self)
 {
   g_return_val_if_fail (AFG_IS_SESSION (self), FALSE);
-  return self->flipped;
+  return self->icicle;
 }
 
 void
-afg_session_set_flipped (AfgSession *self, gboolean flipped)
+afg_session_set_icicle (AfgSession *self, gboolean icicle)
 {
   g_return_if_fail (AFG_IS_SESSION (self));
-  if (self->flipped == !!flipped)
+  if (self->icicle == !!icicle)
     return;
-  self->flipped = !!flipped;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
+  self->icicle = !!icicle;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
 }

@@ -38,7 +38,7 @@ G_DECLARE_FINAL_TYPE (AfgSession, afg_session, AFG, SESSION, GObject)
  *                    sidebar), or NULL
  *   transforms       AfgTransformList the call-tree transforms applied to
  *                    the shown file's trees, or NULL
- *   flipped          gboolean the graphs are drawn as icicles (roots at the
+ *   icicle           gboolean the graphs are drawn as icicles (roots at the
  *                    top) rather than flames
  *   document         AfgDocument (read-only) the shown tree's, or NULL
  *   scope            const AfgScope (read-only) the shown tree's, or NULL:
@@ -79,8 +79,8 @@ void              afg_session_set_job_folder      (AfgSession       *self,
 AfgTransformList *afg_session_get_transforms      (AfgSession       *self);
 void              afg_session_set_transforms      (AfgSession       *self,
                                                    AfgTransformList *transforms);
-gboolean          afg_session_get_flipped         (AfgSession       *self);
-void              afg_session_set_flipped         (AfgSession       *self,
-                                                   gboolean          flipped);
+gboolean          afg_session_get_icicle          (AfgSession       *self);
+void              afg_session_set_icicle          (AfgSession       *self,
+                                                   gboolean          icicle);
 
 G_END_DECLS

@@ -28,14 +28,14 @@ afg_settings_get (void)
 }
 
 static gboolean
-flipped_from_orientation (GValue *value, GVariant *variant, gpointer data)
+icicle_from_orientation (GValue *value, GVariant *variant, gpointer data)
 {
   g_value_set_boolean (value, g_strcmp0 (g_variant_get_string (variant, NULL), "icicle") == 0);
   return TRUE;
 }
 
 static GVariant *
-orientation_from_flipped (const GValue *value, const GVariantType *type, gpointer data)
+orientation_from_icicle (const GValue *value, const GVariantType *type, gpointer data)
 {
   return g_variant_new_string (g_value_get_boolean (value) ? "icicle" : "flame");
 }
@@ -66,8 +66,8 @@ afg_settings_bind_window (GtkWindow *window)
                                g_settings_get_int (settings, "window-height"));
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (window);
-  g_settings_bind_with_mapping (settings, "orientation", window, "flipped", G_SETTINGS_BIND_DEFAULT,
-                                flipped_from_orientation, orientation_from_flipped, NULL, NULL);
+  g_settings_bind_with_mapping (settings, "orientation", window, "icicle", G_SETTINGS_BIND_DEFAULT,
+                                icicle_from_orientation, orientation_from_icicle, NULL, NULL);
   g_signal_connect_object (window, "close-request", G_CALLBACK (on_close_request), settings, 0);
 }
 

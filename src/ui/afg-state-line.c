@@ -33,7 +33,7 @@ G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
  *   matched   their share of the zoom's time, "33.3%", or empty
  *   recent    how many recent profiles the start page lists
  *   exported  the path of the last export, or empty
- *   flipped   0 for the flame orientation, 1 for icicle
+ *   icicle    0 for the flame orientation, 1 for icicle
  *   error     the error message (error page only)
  *   scope     the steps shown, "10-12" or "11"; empty for the whole profile
  *   perstep   1 when "Per step" divides the values, else 0
@@ -236,7 +236,7 @@ build_line (AfgWindow *self)
   append_search (self, line);
   _afg_window_append_state_field (line, "recent", recent);
   _afg_window_append_state_field (line, "exported", exported);
-  _afg_window_append_state_field (line, "flipped", afg_session_get_flipped (self->session) ? "1" : "0");
+  _afg_window_append_state_field (line, "icicle", afg_session_get_icicle (self->session) ? "1" : "0");
   _afg_window_append_state_field (line, "error", g_strcmp0 (page, "error") == 0 ? afg_error_page_get_message (self->error_page) : NULL);
   afg_compare_section_append_state (self->compare, line, graph);
   afg_step_compare_append_state (self->step_compare, line);

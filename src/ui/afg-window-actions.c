@@ -145,8 +145,8 @@ _afg_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.open-exported", NULL, open_exported_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-notice", NULL, dismiss_notice_action);
-  /* Checked when flipped from the default flame orientation to icicle. */
-  gtk_widget_class_install_property_action (widget_class, "win.flip-orientation", "flipped");
+  /* Checked in the icicle orientation, cleared in the default flame one. */
+  gtk_widget_class_install_property_action (widget_class, "win.flip-orientation", "icicle");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.escape", NULL);
 }
 

@@ -14,7 +14,7 @@ G_DEFINE_FINAL_TYPE (AfgWindow, afg_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
-  PROP_FLIPPED,
+  PROP_ICICLE,
   N_PROPS
 };
 
@@ -168,11 +168,11 @@ afg_window_dispose (GObject *object)
   G_OBJECT_CLASS (afg_window_parent_class)->dispose (object);
 }
 
-/* The window's "flipped" is the session's, for its action and setting. */
+/* The window's "icicle" is the session's, for its action and setting. */
 static void
-on_flipped (AfgWindow *self)
+on_icicle (AfgWindow *self)
 {
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLIPPED]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
   _afg_window_report_state (self);
 }
 
@@ -183,8 +183,8 @@ afg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
 
   switch (prop_id)
     {
-    case PROP_FLIPPED:
-      g_value_set_boolean (value, self->session != NULL && afg_session_get_flipped (self->session));
+    case PROP_ICICLE:
+      g_value_set_boolean (value, self->session != NULL && afg_session_get_icicle (self->session));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -198,9 +198,9 @@ afg_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
 
   switch (prop_id)
     {
-    case PROP_FLIPPED:
+    case PROP_ICICLE:
       if (self->session != NULL)
-        afg_session_set_flipped (self->session, g_value_get_boolean (value));
+        afg_session_set_icicle (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -219,8 +219,8 @@ afg_window_class_init (AfgWindowClass *klass)
 
   /* TRUE for the icicle orientation (roots at the top), FALSE for the
    * default flame. */
-  properties[PROP_FLIPPED] =
-    g_param_spec_boolean ("flipped", NULL, NULL, FALSE,
+  properties[PROP_ICICLE] =
+    g_param_spec_boolean ("icicle", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -400,7 +400,7 @@ afg_window_init (AfgWindow *self)
 
   self->session = afg_session_new ();
   self->state_line = afg_state_line_new (self);
-  g_signal_connect_object (self->session, "notify::flipped", G_CALLBACK (on_flipped), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::icicle", G_CALLBACK (on_icicle), self, G_CONNECT_SWAPPED);
   self->export = afg_export_section_new (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   init_weight (self);

@@ -159,7 +159,7 @@ main (int argc, char *argv[])
   g_autoptr(AfgTree) tree = afg_test_load_tree (path, NULL, NULL, NULL, &error);
   g_autoptr(GObject) context = NULL;
   g_autoptr(AfgFlameRenderer) renderer = NULL;
-  AfgFlameDrawState state = { WIDTH, HEIGHT, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
+  AfgFlameDrawState state = { WIDTH, HEIGHT, 0, TRUE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (surface);
   AfgFlameLayout *layout;

@@ -249,7 +249,7 @@ test_widget_flame_orientation (AfgGuiTreeFixture *f, gconstpointer data)
   Image img;
   g_autofree guchar *pixels = NULL;
 
-  afg_flame_view_set_flame (AFG_FLAME_VIEW (view), TRUE);
+  afg_flame_view_set_icicle (AFG_FLAME_VIEW (view), FALSE);
   pixels = render_widget (view, &img);
   color_of (f, afg_gui_tree_node (f, "1/3"), &c);
   assert_rgb (&img, WIDTH - 3, HEIGHT - 2 * AFG_FLAME_ROW_HEIGHT + 10, &c);
@@ -265,7 +265,7 @@ test_renderer_hover (AfgGuiTreeFixture *f, gconstpointer data)
   AfgFlameLayout *layout = afg_flame_layout_new (f->tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT, AFG_TREE_ROOT);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (surface);
-  AfgFlameDrawState state = { WIDTH, HEIGHT, 0, FALSE, NULL, 5, AFG_FLAME_NO_FRAME };
+  AfgFlameDrawState state = { WIDTH, HEIGHT, 0, TRUE, NULL, 5, AFG_FLAME_NO_FRAME };
   Image img;
   AfgFlameColor c, lighter;
   int x, y;
@@ -321,7 +321,7 @@ assert_leaf_colors (AfgTree *tree, AfgWeight weight, guint32 kind, const AfgFlam
   int height = afg_flame_content_height (layout);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, height);
   cairo_t *cr = cairo_create (surface);
-  AfgFlameDrawState state = { WIDTH, height, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME,
+  AfgFlameDrawState state = { WIDTH, height, 0, TRUE, NULL, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME,
                               NULL, AFG_FLAME_NO_FRAME };
   const AfgFlameLeaf *leaf = widest_leaf (tree, layout, kind);
   int right = (int) ((leaf->x + leaf->width) * WIDTH) - 3;
@@ -413,7 +413,7 @@ test_renderer_narrow_selection (AfgGuiTreeFixture *f, gconstpointer data)
   int width = 10;  /* aten::mul, 100 of 1500 ns: 0.67 px */
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, HEIGHT);
   cairo_t *cr = cairo_create (surface);
-  AfgFlameDrawState state = { width, HEIGHT, 0, FALSE, NULL, AFG_FLAME_NO_FRAME, 7 };
+  AfgFlameDrawState state = { width, HEIGHT, 0, TRUE, NULL, AFG_FLAME_NO_FRAME, 7 };
   Image img;
   int blue_columns = 0;
 
@@ -457,7 +457,7 @@ test_renderer_match_marks (AfgGuiTreeFixture *f, gconstpointer data)
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, HEIGHT);
   cairo_t *cr = cairo_create (surface);
   g_autofree guint8 *matches = g_new0 (guint8, afg_tree_get_n_nodes (f->tree));
-  AfgFlameDrawState state = { width, HEIGHT, 0, FALSE, matches, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
+  AfgFlameDrawState state = { width, HEIGHT, 0, TRUE, matches, AFG_FLAME_NO_FRAME, AFG_FLAME_NO_FRAME };
   int bar_y = 4 * AFG_FLAME_ROW_HEIGHT + AFG_FLAME_ROW_HEIGHT - 3;
   int marked = 0, elsewhere = 0;
   Image img;
@@ -606,7 +606,7 @@ test_widget_roots_anchored (void)
   gtk_window_set_child (GTK_WINDOW (window), scrolled);
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  afg_flame_view_set_flame (AFG_FLAME_VIEW (view), TRUE);
+  afg_flame_view_set_icicle (AFG_FLAME_VIEW (view), FALSE);
   afg_flame_view_set_tree (AFG_FLAME_VIEW (view), tree);
   wait_for_layout (view);
   adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
@@ -663,11 +663,13 @@ static void
 test_scrollable_properties (void)
 {
   GtkWidget *view = afg_flame_view_new ();
-  gboolean flame = FALSE;
+  gboolean icicle = FALSE;
 
-  g_object_set (view, "flame", TRUE, NULL);
-  g_object_get (view, "flame", &flame, NULL);
-  g_assert_true (flame);
+  g_object_get (view, "icicle", &icicle, NULL);
+  g_assert_true (icicle);
+  g_object_set (view, "icicle", FALSE, NULL);
+  g_object_get (view, "icicle", &icicle, NULL);
+  g_assert_false (icicle);
   check_scrollable (view);
   check_scrollable (afg_stack_chart_new ());
 }

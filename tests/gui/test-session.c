@@ -266,20 +266,20 @@ test_transforms (void)
 
 /* The orientation, off (flames) at first: one notification per change. */
 static void
-test_flipped (void)
+test_icicle (void)
 {
-  guint n_flips = 0;
-  guint *flips = &n_flips;
+  guint n_changes = 0;
+  guint *changes = &n_changes;
   g_autoptr(AfgSession) session = afg_session_new ();
 
-  watch (session, "flipped", flips);
-  g_assert_false (afg_session_get_flipped (session));
-  afg_session_set_flipped (session, TRUE);
-  afg_session_set_flipped (session, TRUE);
-  g_assert_true (afg_session_get_flipped (session));
-  g_assert_cmpuint (n_flips, ==, 1);
-  g_object_set (session, "flipped", FALSE, NULL);
-  g_assert_cmpuint (n_flips, ==, 2);
+  watch (session, "icicle", changes);
+  g_assert_false (afg_session_get_icicle (session));
+  afg_session_set_icicle (session, TRUE);
+  afg_session_set_icicle (session, TRUE);
+  g_assert_true (afg_session_get_icicle (session));
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_object_set (session, "icicle", FALSE, NULL);
+  g_assert_cmpuint (n_changes, ==, 2);
 }
 
 int
@@ -297,6 +297,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/setting-names", test_setting_names);
   g_test_add_func ("/session/job-folder", test_job_folder);
   g_test_add_func ("/session/transforms", test_transforms);
-  g_test_add_func ("/session/flipped", test_flipped);
+  g_test_add_func ("/session/icicle", test_icicle);
   return g_test_run ();
 }

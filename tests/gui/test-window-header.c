@@ -189,24 +189,24 @@ find_menu_button (GtkWidget *widget)
   return NULL;
 }
 
-/* The menu item shows the state of win.flip-orientation, the "flipped"
+/* The menu item shows the state of win.flip-orientation, the "icicle"
  * property: unchecked in the default flame orientation. */
 static void
 test_flip_orientation (AfgGuiTreeFixture *f, gconstpointer data)
 {
   AfgWindow *window = show_window (f, 800);
   GtkMenuButton *menu = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)));
-  gboolean flipped = TRUE;
+  gboolean icicle = TRUE;
 
   g_assert_nonnull (menu);
   g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (menu), "win.flip-orientation"));
-  g_object_get (window, "flipped", &flipped, NULL);
-  g_assert_false (flipped);
-  g_assert_true (afg_flame_view_get_flame (window->flame_view));
+  g_object_get (window, "icicle", &icicle, NULL);
+  g_assert_false (icicle);
+  g_assert_false (afg_flame_view_get_icicle (window->flame_view));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.flip-orientation", NULL);
-  g_object_get (window, "flipped", &flipped, NULL);
-  g_assert_true (flipped);
-  g_assert_false (afg_flame_view_get_flame (window->flame_view));
+  g_object_get (window, "icicle", &icicle, NULL);
+  g_assert_true (icicle);
+  g_assert_true (afg_flame_view_get_icicle (window->flame_view));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
