@@ -38,6 +38,14 @@ format_for_name (const char *path)
   return AFG_FORMAT_HTML;
 }
 
+/* A page opens in the browser; the other formats in whatever the
+ * desktop opens them with (a trace is not a page: it needs a viewer). */
+static const char *
+open_label (const char *path)
+{
+  return format_for_name (path) == AFG_FORMAT_HTML ? _("Open in Browser") : _("Open File");
+}
+
 /* As the command line exports: a trace reads the device tasks again, and
  * a DB that cannot give them gets its host tracks and @warning. */
 static gboolean
@@ -96,7 +104,7 @@ on_exported (gpointer owner, gpointer result, const GError *error, gpointer data
   if (result == NULL)
     {
       message = g_strdup_printf (_("Could not export: %s"), error->message);
-      _afg_window_show_notice (self->window, message, FALSE);
+      _afg_window_show_notice (self->window, message, NULL);
       return;
     }
   g_set_object (&self->exported, result);
@@ -104,7 +112,7 @@ on_exported (gpointer owner, gpointer result, const GError *error, gpointer data
   /* As the command line warns: the trace has the host tracks alone. */
   message = req->warning != NULL ? g_strdup_printf (_("Exported the flame graph to %s — %s"), name, req->warning)
                                  : g_strdup_printf (_("Exported the flame graph to %s"), name);
-  _afg_window_show_notice (self->window, message, TRUE);
+  _afg_window_show_notice (self->window, message, open_label (req->path));
 }
 
 static const AfgWorkerFuncs export_funcs = {

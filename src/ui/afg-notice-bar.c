@@ -11,7 +11,7 @@ struct _AfgNoticeBar {
   /* Template children */
   GtkRevealer *revealer;
   GtkLabel    *message_label;
-  GtkWidget   *open_button;
+  GtkButton   *open_button;
 };
 
 G_DEFINE_FINAL_TYPE (AfgNoticeBar, afg_notice_bar, GTK_TYPE_WIDGET)
@@ -45,12 +45,14 @@ afg_notice_bar_init (AfgNoticeBar *self)
 }
 
 void
-afg_notice_bar_show (AfgNoticeBar *self, const char *message, gboolean can_open)
+afg_notice_bar_show (AfgNoticeBar *self, const char *message, const char *open_label)
 {
   g_return_if_fail (AFG_IS_NOTICE_BAR (self));
 
   gtk_label_set_text (self->message_label, message);
-  gtk_widget_set_visible (self->open_button, can_open);
+  if (open_label != NULL)
+    gtk_button_set_label (self->open_button, open_label);
+  gtk_widget_set_visible (GTK_WIDGET (self->open_button), open_label != NULL);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }
 
@@ -70,4 +72,14 @@ afg_notice_bar_get_message (AfgNoticeBar *self)
   if (!gtk_revealer_get_reveal_child (self->revealer))
     return NULL;
   return gtk_label_get_text (self->message_label);
+}
+
+const char *
+afg_notice_bar_get_open_label (AfgNoticeBar *self)
+{
+  g_return_val_if_fail (AFG_IS_NOTICE_BAR (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->revealer) || !gtk_widget_get_visible (GTK_WIDGET (self->open_button)))
+    return NULL;
+  return gtk_button_get_label (self->open_button);
 }

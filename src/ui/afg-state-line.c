@@ -89,6 +89,7 @@ G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
  *   (the stack chart's fields: docs/test-state-line.md)
  *   notice    the message over the pages (what an export did), empty once
  *             dismissed
+ *   open      its open button's label, empty when it has none
  * Tabs and newlines in values become spaces. */
 
 void
@@ -254,6 +255,7 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "status", afg_status_bar_get_text (self->status_bar));
   _afg_window_chart_append_state (self, line);
   _afg_window_append_state_field (line, "notice", afg_notice_bar_get_message (self->notice_bar));
+  _afg_window_append_state_field (line, "open", afg_notice_bar_get_open_label (self->notice_bar));
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

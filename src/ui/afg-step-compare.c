@@ -167,7 +167,7 @@ on_compared (gpointer owner, gpointer result, const GError *error, gpointer data
   if (self->window == NULL)
     g_debug ("dropped a step comparison of a window gone");
   else if (result == NULL)
-    _afg_window_show_notice (self->window, error->message, FALSE);
+    _afg_window_show_notice (self->window, error->message, NULL);
   else
     {
       g_debug ("step diff built %.1f ms after the pick", (g_get_monotonic_time () - req->started) / 1000.0);

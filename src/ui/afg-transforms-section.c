@@ -71,7 +71,7 @@ on_transformed (gpointer owner, gpointer result, const GError *error, gpointer d
   if (result != NULL)
     _afg_window_steps_show_tree (t->window, result);
   else
-    _afg_window_show_notice (t->window, error->message, FALSE);
+    _afg_window_show_notice (t->window, error->message, NULL);
 }
 
 static const AfgWorkerFuncs transform_funcs = {
@@ -175,7 +175,7 @@ add (AfgWindow *self, AfgTransformOp op, const char *arg)
   if (!afg_transform_list_append (list, op, arg, &error))
     {
       afg_transform_list_unref (list);
-      _afg_window_show_notice (self, error->message, FALSE);
+      _afg_window_show_notice (self, error->message, NULL);
       return;
     }
   set_list (self, list);

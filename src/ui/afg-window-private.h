@@ -95,7 +95,7 @@ void _afg_window_update_actions        (AfgWindow      *self);
 void _afg_window_escape                (AfgWindow      *self);
 void _afg_window_show_notice           (AfgWindow      *self,
                                         const char     *message,
-                                        gboolean        can_open);
+                                        const char     *open_label);
 void _afg_window_show_profile          (AfgWindow      *self,
                                         AfgTree     *tree,
                                         AfgFlameLayout *layout);

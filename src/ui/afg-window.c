@@ -428,11 +428,11 @@ afg_window_init (AfgWindow *self)
 }
 
 void
-_afg_window_show_notice (AfgWindow *self, const char *message, gboolean can_open)
+_afg_window_show_notice (AfgWindow *self, const char *message, const char *open_label)
 {
   g_assert (AFG_IS_WINDOW (self));
 
-  afg_notice_bar_show (self->notice_bar, message, can_open);
+  afg_notice_bar_show (self->notice_bar, message, open_label);
   _afg_window_update_actions (self);
   _afg_window_report_state (self);
 }

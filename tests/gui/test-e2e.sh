@@ -250,6 +250,8 @@ xdotool key Return
 wait_state "exported=$WORK/gui/flamegraph.html"
 cmp "$WORK/cli/flamegraph.html" "$WORK/gui/flamegraph.html" || fail "export differs from the CLI"
 ok "Export as HTML writes the same bytes as ascend-flamegraph --export"
+wait_state "open=Open in Browser"
+ok "A page exported offers to open it in the browser"
 
 # The name picks the format: .trace.json the CLI's -f trace, .json its
 # -f json, .folded its -f folded.
@@ -265,6 +267,8 @@ for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph
   export_as "${format#*:}"
   cmp "$WORK/cli/${format#*:}" "$WORK/gui/${format#*:}" || fail "the window's ${format#*:} differs from the CLI's"
   ok "Export to ${format#*:} writes the CLI's -f ${format%%:*} bytes"
+  wait_state "open=Open File"
+  ok "Export to ${format#*:} offers to open the file, not a browser"
 done
 stop_app
 
@@ -287,6 +291,7 @@ cmp "$WORK/cli-no-stream/flamegraph.trace.json" "$WORK/gui/no-stream.trace.json"
 ok "A trace without device tracks says why, as the CLI does, and writes its bytes"
 act win.dismiss-notice
 wait_state notice=
-ok "Dismiss clears the notice"
+wait_state open=
+ok "Dismiss clears the notice and its button"
 stop_app
 echo "1..$N"
