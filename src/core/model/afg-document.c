@@ -219,14 +219,22 @@ afg_document_get_npu_stats (const AfgDocument *self)
   return self->npu != NULL ? &self->npu->stats : NULL;
 }
 
-const AfgNpuEntry *
-afg_document_get_npu_entries (const AfgDocument *self, guint index, guint *n_entries)
+/* Thread @index's vector of @per_thread (one per thread of the NPU
+ * data), empty without NPU data or past the last thread. */
+static gconstpointer
+thread_entries (const AfgDocument *self, const AfgVec *per_thread, guint index, guint *n_entries)
 {
   *n_entries = 0;
   if (self->npu == NULL || index >= self->npu->n_threads)
     return NULL;
-  *n_entries = (guint) self->npu->threads[index].len;
-  return (const AfgNpuEntry *) self->npu->threads[index].data;
+  *n_entries = (guint) per_thread[index].len;
+  return per_thread[index].data;
+}
+
+const AfgNpuEntry *
+afg_document_get_npu_entries (const AfgDocument *self, guint index, guint *n_entries)
+{
+  return thread_entries (self, self->npu ? self->npu->threads : NULL, index, n_entries);
 }
 
 const AfgChartTasks *
@@ -250,11 +258,7 @@ afg_document_get_npu_kind_stats (const AfgDocument *self)
 const AfgNpuKindEntry *
 afg_document_get_npu_kind_entries (const AfgDocument *self, guint index, guint *n_entries)
 {
-  *n_entries = 0;
-  if (self->npu == NULL || index >= self->npu->n_threads)
-    return NULL;
-  *n_entries = (guint) self->npu->kind_threads[index].len;
-  return (const AfgNpuKindEntry *) self->npu->kind_threads[index].data;
+  return thread_entries (self, self->npu ? self->npu->kind_threads : NULL, index, n_entries);
 }
 
 const AfgNpuKernel *
