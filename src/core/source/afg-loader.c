@@ -425,21 +425,28 @@ reader_clear (Reader *r)
   free_scratch (r);
 }
 
-static gboolean
-query_int64 (sqlite3 *db, const char *sql, gint64 *out)
+typedef struct {
+  gint64   lo, hi;
+  gboolean found;
+} RowidRange;
+
+/* SQLITE_OK with *@found set when the one value is an integer, else
+ * SQLite's error. */
+static int
+query_int64 (sqlite3 *db, const char *sql, gint64 *out, gboolean *found)
 {
   sqlite3_stmt *stmt = NULL;
-  gboolean ok = FALSE;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
-      && sqlite3_step (stmt) == SQLITE_ROW
-      && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+  *found = FALSE;
+  if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
+      *found = sqlite3_column_type (stmt, 0) == SQLITE_INTEGER;
       *out = sqlite3_column_int64 (stmt, 0);
-      ok = TRUE;
+      rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
-  return ok;
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 static int
@@ -457,36 +464,46 @@ fail_sqlite (LoadContext *ctx, sqlite3 *db, int rc, GError **error)
   return FALSE;
 }
 
-/* The rowid range of PYTORCH_API, which sets the rows progress counts to. */
-static gboolean
-rowid_range (LoadContext *ctx, sqlite3 *db, gint64 *lo, gint64 *hi)
+/* The rowid range of PYTORCH_API, which sets the rows progress counts
+ * to; range->found is FALSE without one (no rowid alias, no rows, or a
+ * damaged b-tree whose first rowid is past its last: it is read in one
+ * go). An SQLite error means the table is damaged where any reader would
+ * go first: the load fails, whichever reader would have read the rows,
+ * as SQLite answers differently from one query plan to another past
+ * such an error. */
+static int
+rowid_range (LoadContext *ctx, sqlite3 *db, RowidRange *range)
 {
   g_autofree char *min_sql = NULL;
   g_autofree char *max_sql = NULL;
+  gboolean has_lo, has_hi;
+  int rc;
 
+  range->found = FALSE;
   if (ctx->source.rowid_alias == NULL)
-    return FALSE;
+    return SQLITE_OK;
   min_sql = g_strdup_printf ("SELECT min(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
   max_sql = g_strdup_printf ("SELECT max(%s) FROM PYTORCH_API", ctx->source.rowid_alias);
-  if (!query_int64 (db, min_sql, lo) || !query_int64 (db, max_sql, hi))
-    return FALSE;
-  if (*hi < *lo)
-    return FALSE;  /* a damaged b-tree: read it in one go, without a range */
-  ctx->rows_total = MAX ((guint64) *hi - (guint64) *lo, (guint64) *hi - (guint64) *lo + 1);  /* saturates */
-  return TRUE;
+  if ((rc = query_int64 (db, min_sql, &range->lo, &has_lo)) != SQLITE_OK
+      || (rc = query_int64 (db, max_sql, &range->hi, &has_hi)) != SQLITE_OK)
+    return rc;
+  range->found = has_lo && has_hi && range->hi >= range->lo;
+  if (range->found)  /* saturates */
+    ctx->rows_total = MAX ((guint64) range->hi - (guint64) range->lo, (guint64) range->hi - (guint64) range->lo + 1);
+  return SQLITE_OK;
 }
 
 /* Splits the table by rowid between two connections when it is big
  * (@second, when open already, is taken). */
 static guint
-plan_readers (LoadContext *ctx, sqlite3 *db, sqlite3 **second, Reader readers[N_READERS])
+plan_readers (LoadContext *ctx, sqlite3 *db, const RowidRange *range, sqlite3 **second, Reader readers[N_READERS])
 {
-  gint64 lo, hi;
+  gint64 lo = range->lo, hi = range->hi;
   guint n = 1;
 
   reader_init (&readers[0], 0, ctx, db);
   readers[0].reports = TRUE;
-  if (!rowid_range (ctx, db, &lo, &hi))
+  if (!range->found)
     return 1;
   if (ctx->rows_total >= PARALLEL_MIN_ROWS && afg_cores_get () > 1)
     {
@@ -563,13 +580,11 @@ read_rows_direct (LoadContext *ctx, sqlite3 *db, Reader readers[N_READERS], guin
                             ctx->source.has_type ? "type" : NULL, "connectionId" };
   GThread *helpers[N_READERS] = { NULL };
   gboolean ok = TRUE;
-  gint64 lo, hi;
 
   ctx->scan = afg_table_scan_new (ctx->source.btree, db, "PYTORCH_API", columns, n_scan_columns (ctx),
                                   afg_cores_get () > 1 ? N_READERS : 1, PARALLEL_MIN_LEAVES);
   if (ctx->scan == NULL)
     return FALSE;
-  rowid_range (ctx, db, &lo, &hi);
   *n = afg_table_scan_get_n_parts (ctx->scan);
   for (guint i = 0; i < *n; i++)
     reader_init (&readers[i], i, ctx, NULL);
@@ -1105,6 +1120,7 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
   sqlite3 *second = NULL;
   GThread *npu_thread, *classify;
   TaskScan task_scan = { NULL, NULL, SQLITE_OK };
+  RowidRange range;
   guint n = 0;
   GArray *slots = NULL;
   gboolean ok = FALSE, read_ok;
@@ -1127,11 +1143,13 @@ load_into (LoadContext *ctx, sqlite3 *db, GError **error)
     }
   t1 = g_get_monotonic_time ();
   classify = start_classify (ctx);
-  if (read_rows_direct (ctx, db, readers, &n))
+  if ((rc = rowid_range (ctx, db, &range)) != SQLITE_OK)
+    read_ok = fail_sqlite (ctx, db, rc, error);
+  else if (read_rows_direct (ctx, db, readers, &n))
     read_ok = !g_cancellable_set_error_if_cancelled (ctx->cancellable, error);
   else
     {
-      n = plan_readers (ctx, db, &second, readers);
+      n = plan_readers (ctx, db, &range, &second, readers);
       read_ok = read_rows (ctx, readers, n, error);
     }
   finish_classify (ctx, classify);

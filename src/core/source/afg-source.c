@@ -176,7 +176,11 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
 }
 
 /* No mmap: it would be faster, but every mapped page of a 10 GiB file
- * would count in our resident memory. */
+ * would count in our resident memory. cell_size_check: without it SQLite
+ * reads a cell whose offset runs past its page's end from whatever
+ * memory follows the page, so a damaged table could give other rows from
+ * one query plan (a full scan, two rowid ranges) or one load to the
+ * next; with it such a page is SQLITE_CORRUPT, always. */
 static void
 harden (sqlite3 *db)
 {
@@ -188,7 +192,7 @@ harden (sqlite3 *db)
   sqlite3_limit (db, SQLITE_LIMIT_ATTACHED, 0);
   sqlite3_limit (db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
   sqlite3_exec (db, "PRAGMA query_only=1; PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"
-                    "PRAGMA mmap_size=0;", NULL, NULL, NULL);
+                    "PRAGMA mmap_size=0; PRAGMA cell_size_check=ON;", NULL, NULL, NULL);
 }
 
 static gint sqlite_only = -1;  /* unset */
