@@ -259,19 +259,27 @@ add_pair (NpuRead *self, Column2 *out, const AfgRow *row)
 }
 
 /* About how many rows @table has (its largest rowid, O(log n)), for the
- * columns' first allocation; a hostile value only reserves address space. */
-static gsize
-estimate_rows (sqlite3 *db, const char *table)
+ * columns' first allocation; a hostile value only reserves address space.
+ * An SQLite error is the table's damage, which fails the read: SQLite
+ * marks the page it refused as read, and a later query of the connection
+ * would take it unchecked. */
+static int
+estimate_rows (sqlite3 *db, const char *table, gsize *estimate)
 {
   g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM %s", table);
   sqlite3_stmt *stmt = NULL;
   gint64 rows = 0;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW
-      && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
-    rows = sqlite3_column_int64 (stmt, 0);
+  if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      if (sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+        rows = sqlite3_column_int64 (stmt, 0);
+      rc = SQLITE_OK;
+    }
   sqlite3_finalize (stmt);
-  return (gsize) CLAMP (rows, 0, MAX_ESTIMATE);
+  *estimate = (gsize) CLAMP (rows, 0, MAX_ESTIMATE);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 typedef void (*NpuRowFunc) (NpuRead *self, Column2 *out, const AfgRow *row);
@@ -315,12 +323,14 @@ scan (sqlite3 *db, const char *table, const char * const *columns, NpuRowFunc fu
       AfgNpuStats *stats)
 {
   gint64 t0 = g_get_monotonic_time ();
-  gsize estimate = estimate_rows (db, table);
   ScanData d = { self, out, func, stats, stats ? *stats : (AfgNpuStats) { 0 } };
-  int rc;
+  gsize estimate;
+  int rc = estimate_rows (db, table, &estimate);
 
   afg_vec_init (&out->ids, sizeof (gint64), estimate);
   afg_vec_init (&out->values, sizeof (gint64), estimate);
+  if (rc != SQLITE_OK)
+    return rc;
   rc = afg_table_scan_read_or_sql (self->btree, db, table, columns, g_strv_length ((char **) columns), scan_row, &d,
                                    undo_scan, &d, self->cancellable);
   g_debug ("%s %.3f s", table, (g_get_monotonic_time () - t0) / 1e6);
@@ -579,11 +589,12 @@ int
 afg_npu_tasks_read_tasks (AfgNpuTasks *self, sqlite3 *db)
 {
   int rc = read_info (self, db);
+  gsize estimate;
   gint64 t0;
 
   /* Room at once: growing by doubling would hold both copies. */
-  if (rc == SQLITE_OK && self->kind_tasks.capacity == 0)
-    afg_vec_reserve (&self->kind_tasks, estimate_rows (db, "TASK"));
+  if (rc == SQLITE_OK && self->kind_tasks.capacity == 0 && (rc = estimate_rows (db, "TASK", &estimate)) == SQLITE_OK)
+    afg_vec_reserve (&self->kind_tasks, estimate);
   if (rc == SQLITE_OK)
     rc = scan (db, "TASK", task_columns_of (self), add_task, self, &self->tasks, &self->data->stats);
   t0 = g_get_monotonic_time ();
