@@ -691,6 +691,52 @@ test_cell_past_page (gconstpointer data)
   afg_test_db_free (db);
 }
 
+/* A row whose record is its header's size alone (no column), made in
+ * place of the leaf's last cell: SQLite calls it corrupt as soon as a
+ * column of it is read, so the direct reader hands such a table to
+ * SQLite rather than read NULLs from it (a fuzzer's find, in STRING_IDS). */
+static void
+test_record_without_columns (gconstpointer data)
+{
+  const char *table = data;
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *src = NULL;
+  g_autofree guint8 *bytes = NULL;
+  g_autofree char *direct = NULL;
+  g_autofree char *sqlite = NULL;
+  g_autoptr(GArray) leaves = NULL;
+  guint fast, fallbacks, unused;
+  guint8 *leaf, *cell;
+  guint n_cells;
+  gsize len;
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%u", i);
+
+      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
+    }
+  afg_test_db_close (db);
+  src = clone_db (db->path, "small-pages.db", "PRAGMA page_size=512", 0, NULL, NULL);
+  g_assert_true (g_file_get_contents (src, (char **) &bytes, &len, NULL));
+  leaves = leaf_pages (src, table);
+  g_assert_cmpuint (leaves->len, ==, 1);
+  leaf = bytes + (gsize) (g_array_index (leaves, guint32, 0) - 1) * 512;
+  n_cells = (guint) leaf[3] << 8 | leaf[4];
+  cell = leaf + ((guint) leaf[8 + 2 * (n_cells - 1)] << 8 | leaf[8 + 2 * (n_cells - 1) + 1]);
+  g_assert_cmpuint (cell[0], <, 0x80);  /* one-byte payload size */
+  g_assert_cmpuint (cell[1], <, 0x80);  /* one-byte rowid */
+  cell[0] = 1;  /* a payload of one byte: */
+  cell[2] = 1;  /* the header's size, and no serial type */
+  g_assert_true (g_file_set_contents (src, (const char *) bytes, (gssize) len, NULL));
+  direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
+  sqlite = afg_test_load_json (src, TRUE, &unused, &unused);
+  g_assert_cmpstr (direct, ==, sqlite);
+  g_assert_true (g_str_has_prefix (direct, "error:"));
+  g_assert_cmpuint (fallbacks, ==, 1);
+  afg_test_db_free (db);
+}
+
 /* PYTORCH_API rows with an extra column no reader asks for, that claims
  * a megabyte and loops on its overflow page: copying whole payloads
  * took seconds (and, with 60 MB claimed, ran past 30 s); only the
@@ -1109,6 +1155,8 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/corrupt", test_corrupt);
   g_test_add_data_func ("/btree/cell-past-page/PYTORCH_API", "PYTORCH_API", test_cell_past_page);
   g_test_add_data_func ("/btree/cell-past-page/TASK", "TASK", test_cell_past_page);
+  g_test_add_data_func ("/btree/record-without-columns/PYTORCH_API", "PYTORCH_API", test_record_without_columns);
+  g_test_add_data_func ("/btree/record-without-columns/STRING_IDS", "STRING_IDS", test_record_without_columns);
   g_test_add_func ("/btree/parse-int64", test_parse_int64);
   g_test_add_func ("/btree/unread-column-loop", test_unread_column_loop);
   g_test_add_func ("/btree/read-column-loop", test_read_column_loop);

@@ -276,7 +276,9 @@ decode_value (guint64 type, const guint8 *p, gboolean real, AfgValue *out)
 
 /* The serial types of a record's header, and where the first
  * map->n_needed columns start. The header must describe exactly the
- * body, as SQLite checks when it reads the last column. */
+ * body, as SQLite checks when it reads the last column, and at least one
+ * column: SQLite calls a record of a header size and nothing else
+ * corrupt when any column of it is read. */
 static gboolean
 parse_header (const AfgRecordMap *map, const guint8 *payload, guint64 header, guint64 size, Record *record)
 {
@@ -305,7 +307,7 @@ parse_header (const AfgRecordMap *map, const guint8 *payload, guint64 header, gu
       if (body > size)
         return FALSE;
     }
-  return body == size;
+  return body == size && record->n_columns > 0;
 }
 
 /* How much of the payload holds the columns the map reads. */
