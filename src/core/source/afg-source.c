@@ -180,8 +180,11 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
  * reads a cell whose offset runs past its page's end from whatever
  * memory follows the page, so a damaged table could give other rows from
  * one query plan (a full scan, two rowid ranges) or one load to the
- * next; with it such a page is SQLITE_CORRUPT, always. */
-static void
+ * next; with it such a page is SQLITE_CORRUPT, always. It comes first,
+ * as cache_size reads the schema. That read's error is the connection's:
+ * a later statement would find the schema half read, and say so in other
+ * words from one load to the next. */
+static int
 harden (sqlite3 *db)
 {
   sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
@@ -191,8 +194,8 @@ harden (sqlite3 *db)
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_limit (db, SQLITE_LIMIT_ATTACHED, 0);
   sqlite3_limit (db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
-  sqlite3_exec (db, "PRAGMA query_only=1; PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"
-                    "PRAGMA mmap_size=0; PRAGMA cell_size_check=ON;", NULL, NULL, NULL);
+  return sqlite3_exec (db, "PRAGMA cell_size_check=ON; PRAGMA query_only=1; PRAGMA cache_size=-2048;"
+                           "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0;", NULL, NULL, NULL);
 }
 
 static gint sqlite_only = -1;  /* unset */
@@ -251,13 +254,14 @@ afg_source_connect (const AfgSource *source, GError **error)
   rc = sqlite3_open_v2 (source->uri, &db,
                         (source->writable_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
                         | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, NULL);
+  if (rc == SQLITE_OK)
+    rc = harden (db);
   if (rc != SQLITE_OK)
     {
       afg_source_set_error (source, db, rc, error);
       sqlite3_close (db);
       return NULL;
     }
-  harden (db);
   if (!connection_sees_source (source, db))
     {
       fail (error, AFG_LOAD_ERROR_CORRUPT, source->path, _("the file was replaced or changed while it was being read"));
