@@ -641,6 +641,40 @@ loop_overflow (guint8 *page, guint8 *file, guint32 page_size)
   return changed;
 }
 
+typedef void (*LeafDamage) (guint8 *leaf, guint n_cells);
+
+/* @db (closed here) in pages of 512 bytes, with @damage done to the one
+ * leaf of @table; returns the damaged copy's path. */
+static char *
+damage_small_leaf (AfgTestDb *db, const char *table, LeafDamage damage)
+{
+  char *path;
+  g_autofree guint8 *bytes = NULL;
+  g_autoptr(GArray) leaves = NULL;
+  guint8 *leaf;
+  gsize len;
+
+  afg_test_db_close (db);
+  path = clone_db (db->path, "small-pages.db", "PRAGMA page_size=512", 0, NULL, NULL);
+  g_assert_true (g_file_get_contents (path, (char **) &bytes, &len, NULL));
+  leaves = leaf_pages (path, table);
+  g_assert_cmpuint (leaves->len, ==, 1);
+  leaf = bytes + (gsize) (g_array_index (leaves, guint32, 0) - 1) * 512;
+  damage (leaf, (guint) leaf[3] << 8 | leaf[4]);
+  g_assert_true (g_file_set_contents (path, (const char *) bytes, (gssize) len, NULL));
+  return path;
+}
+
+/* Cell 1 on the page's last byte, the others past the page. */
+static void
+cells_past_page (guint8 *leaf, guint n_cells)
+{
+  g_assert_cmpuint (n_cells, ==, 6);
+  leaf[8 + 2] = 0x01, leaf[8 + 3] = 0xff;
+  for (guint c = 2; c < n_cells; c++)
+    leaf[8 + 2 * c] = leaf[8 + 2 * c + 1] = 0xff;
+}
+
 /* A leaf whose second cell starts on its page's last byte and whose
  * others point past the page (the offsets a fuzzer found in PYTORCH_API;
  * TASK's too): SQLite used to read the cell from whatever memory follows
@@ -653,12 +687,7 @@ test_cell_past_page (gconstpointer data)
   const char *table = data;
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autofree char *src = NULL;
-  g_autofree guint8 *bytes = NULL;
   g_autofree char *first = NULL;
-  g_autoptr(GArray) leaves = NULL;
-  guint8 *leaf;
-  guint n_cells;
-  gsize len;
 
   for (guint i = 0; i < 6; i++)
     {
@@ -666,18 +695,7 @@ test_cell_past_page (gconstpointer data)
       afg_test_db_link (db, i, 100 + i);
       afg_test_db_add_task (db, 1000 * i + 600, 1000 * i + 700, 100 + i);
     }
-  afg_test_db_close (db);
-  src = clone_db (db->path, "small-pages.db", "PRAGMA page_size=512", 0, NULL, NULL);
-  g_assert_true (g_file_get_contents (src, (char **) &bytes, &len, NULL));
-  leaves = leaf_pages (src, table);
-  g_assert_cmpuint (leaves->len, ==, 1);
-  leaf = bytes + (gsize) (g_array_index (leaves, guint32, 0) - 1) * 512;
-  n_cells = (guint) leaf[3] << 8 | leaf[4];
-  g_assert_cmpuint (n_cells, ==, 6);
-  leaf[8 + 2] = 0x01, leaf[8 + 3] = 0xff;  /* cell 1 at byte 511 */
-  for (guint c = 2; c < n_cells; c++)
-    leaf[8 + 2 * c] = leaf[8 + 2 * c + 1] = 0xff;
-  g_assert_true (g_file_set_contents (src, (const char *) bytes, (gssize) len, NULL));
+  src = damage_small_leaf (db, table, cells_past_page);
   for (guint i = 0; i < 10; i++)
     {
       guint fast, fallbacks;
@@ -691,24 +709,31 @@ test_cell_past_page (gconstpointer data)
   afg_test_db_free (db);
 }
 
-/* A row whose record is its header's size alone (no column), made in
- * place of the leaf's last cell: SQLite calls it corrupt as soon as a
- * column of it is read, so the direct reader hands such a table to
- * SQLite rather than read NULLs from it (a fuzzer's find, in STRING_IDS). */
+/* The last cell's record made its header's size alone: a payload of one
+ * byte, 1, and no serial type. */
+static void
+record_without_columns (guint8 *leaf, guint n_cells)
+{
+  guint8 *cell = leaf + ((guint) leaf[8 + 2 * (n_cells - 1)] << 8 | leaf[8 + 2 * (n_cells - 1) + 1]);
+
+  g_assert_cmpuint (cell[0], <, 0x80);  /* one-byte payload size */
+  g_assert_cmpuint (cell[1], <, 0x80);  /* one-byte rowid */
+  cell[0] = 1;
+  cell[2] = 1;
+}
+
+/* A row whose record declares no column: SQLite calls it corrupt as
+ * soon as a column of it is read, so the direct reader hands such a
+ * table to SQLite rather than read NULLs from it (a fuzzer's find, in
+ * STRING_IDS). */
 static void
 test_record_without_columns (gconstpointer data)
 {
-  const char *table = data;
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
   g_autofree char *src = NULL;
-  g_autofree guint8 *bytes = NULL;
   g_autofree char *direct = NULL;
   g_autofree char *sqlite = NULL;
-  g_autoptr(GArray) leaves = NULL;
   guint fast, fallbacks, unused;
-  guint8 *leaf, *cell;
-  guint n_cells;
-  gsize len;
 
   for (guint i = 0; i < 6; i++)
     {
@@ -716,19 +741,7 @@ test_record_without_columns (gconstpointer data)
 
       afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
     }
-  afg_test_db_close (db);
-  src = clone_db (db->path, "small-pages.db", "PRAGMA page_size=512", 0, NULL, NULL);
-  g_assert_true (g_file_get_contents (src, (char **) &bytes, &len, NULL));
-  leaves = leaf_pages (src, table);
-  g_assert_cmpuint (leaves->len, ==, 1);
-  leaf = bytes + (gsize) (g_array_index (leaves, guint32, 0) - 1) * 512;
-  n_cells = (guint) leaf[3] << 8 | leaf[4];
-  cell = leaf + ((guint) leaf[8 + 2 * (n_cells - 1)] << 8 | leaf[8 + 2 * (n_cells - 1) + 1]);
-  g_assert_cmpuint (cell[0], <, 0x80);  /* one-byte payload size */
-  g_assert_cmpuint (cell[1], <, 0x80);  /* one-byte rowid */
-  cell[0] = 1;  /* a payload of one byte: */
-  cell[2] = 1;  /* the header's size, and no serial type */
-  g_assert_true (g_file_set_contents (src, (const char *) bytes, (gssize) len, NULL));
+  src = damage_small_leaf (db, data, record_without_columns);
   direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
   sqlite = afg_test_load_json (src, TRUE, &unused, &unused);
   g_assert_cmpstr (direct, ==, sqlite);
