@@ -14,12 +14,14 @@
 
 #define PROG AFG_CLI_PROG
 
+/* On the side's own thread (AfgDiffSideFunc). */
 static void
-transform_side (AfgDiffSideLoad *side, const AfgTransformList *transforms)
+transform_side (AfgDiffSideLoad *side, gpointer data)
 {
+  const AfgTransformList *transforms = data;
   AfgTree *transformed;
 
-  if (side->tree == NULL || transforms == NULL)
+  if (side->tree == NULL)
     return;
   transformed = afg_tree_transform (side->tree, transforms, NULL, &side->error);
   afg_tree_unref (side->tree);
@@ -59,14 +61,13 @@ afg_cli_diff_export (const char *a, const char *b, const AfgCliDiffOptions *opts
     .flags = opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE,
     .has_steps = opts->has_steps, .first_step = opts->first_step, .last_step = opts->last_step,
     .npu_idle = opts->npu_idle,
+    .finish = opts->transforms != NULL ? transform_side : NULL, .finish_data = (gpointer) opts->transforms,
   };
   AfgDiffSideLoad sides[2];
   gint64 started = g_get_monotonic_time ();
   int status = AFG_EXIT_OK;
 
   afg_diff_load (paths, &options, NULL, sides);
-  for (guint s = 0; s < 2; s++)
-    transform_side (&sides[s], opts->transforms);
   /* A's error first, as the command line names them. */
   for (guint s = 0; s < 2 && status == AFG_EXIT_OK; s++)
     if (sides[s].tree == NULL)

@@ -352,6 +352,54 @@ test_load_sides (void)
   g_unlink (b);
 }
 
+/* Records, per side, the thread @finish ran on and the tree it saw. */
+typedef struct {
+  GThread *threads[2];
+  AfgTree *trees[2];
+  guint    calls;
+} Finished;
+
+static void
+note_finish (AfgDiffSideLoad *side, gpointer data)
+{
+  Finished *f = data;
+  guint call = g_atomic_int_add (&f->calls, 1);
+
+  g_assert_cmpuint (call, <, 2);
+  f->threads[call] = g_thread_self ();
+  f->trees[call] = side->tree;
+}
+
+/* The finish function runs once per side, after its tree is built, on
+ * the side's own thread: A's on the caller's, B's on another. */
+static void
+test_load_finish (void)
+{
+  g_autofree char *a = afg_test_db_keep (steps_db (1));
+  g_autofree char *b = afg_test_db_keep (steps_db (3));
+  const char * const paths[2] = { a, b };
+  Finished finished = { { NULL }, { NULL }, 0 };
+  AfgDiffLoadOptions options = { .flags = AFG_TREE_FLAGS_NONE, .finish = note_finish, .finish_data = &finished };
+  AfgDiffSideLoad sides[2];
+  guint on_caller = 0;
+
+  afg_diff_load (paths, &options, NULL, sides);
+  g_assert_cmpuint (finished.calls, ==, 2);
+  g_assert_true (finished.threads[0] != finished.threads[1]);
+  for (guint c = 0; c < 2; c++)
+    {
+      on_caller += finished.threads[c] == g_thread_self ();
+      g_assert_true (finished.trees[c] == sides[0].tree || finished.trees[c] == sides[1].tree);
+      g_assert_nonnull (finished.trees[c]);
+    }
+  g_assert_cmpuint (on_caller, ==, 1);
+  g_assert_true (finished.trees[0] != finished.trees[1]);
+  for (guint s = 0; s < 2; s++)
+    afg_diff_side_load_clear (&sides[s]);
+  g_unlink (a);
+  g_unlink (b);
+}
+
 /* A DB that cannot be read leaves no document; a step it lacks leaves
  * the document and the error; the other side is read all the same. */
 static void
@@ -399,5 +447,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diff-shape/total-moved", test_total_moved);
   g_test_add_func ("/diff-load/sides", test_load_sides);
   g_test_add_func ("/diff-load/errors", test_load_errors);
+  g_test_add_func ("/diff-load/finish", test_load_finish);
   return g_test_run ();
 }

@@ -36,6 +36,8 @@ load_side (gpointer data)
                                      &out->error);
   if (out->document != NULL)
     out->tree = build_tree (side, out->document, &out->error);
+  if (side->options->finish != NULL)
+    side->options->finish (out, side->options->finish_data);
   return NULL;
 }
 

@@ -6,6 +6,13 @@
 
 G_BEGIN_DECLS
 
+typedef struct _AfgDiffSideLoad AfgDiffSideLoad;
+
+/* Called on each side's own thread once its tree is built (or failed),
+ * with @data: what the caller does to each side, on both cores. */
+typedef void (*AfgDiffSideFunc) (AfgDiffSideLoad *side,
+                                 gpointer         data);
+
 /* How each side of a diff of two DBs is built: the same for both. */
 typedef struct {
   AfgTreeFlags        flags;
@@ -15,19 +22,21 @@ typedef struct {
   gboolean            npu_idle;    /* the NPU-idle instants (of those steps) */
   AfgLoadProgressFunc progress;    /* or NULL: called with progress_data[side] */
   gpointer            progress_data[2];
+  AfgDiffSideFunc     finish;      /* or NULL: called with finish_data */
+  gpointer            finish_data;
 } AfgDiffLoadOptions;
 
 /* One side once read: @tree, or @error (and @document when the DB was
  * read but its tree could not be built). */
-typedef struct {
+struct _AfgDiffSideLoad {
   AfgDocument *document;
   AfgTree     *tree;
   GError      *error;
-} AfgDiffSideLoad;
+};
 
 /* Reads A (@paths[0]) on this thread and B (@paths[1]) on one of its own,
- * both cores at once, and builds each side's tree as @options say; the
- * caller applies any transforms. */
+ * both cores at once, builds each side's tree as @options say, then runs
+ * @options->finish on it there (the caller's transforms). */
 void afg_diff_load            (const char * const        paths[2],
                                const AfgDiffLoadOptions *options,
                                GCancellable             *cancellable,
