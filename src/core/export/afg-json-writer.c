@@ -429,7 +429,7 @@ typedef struct {
 } FunctionsText;
 
 static gpointer
-append_functions_job (gpointer data)
+append_functions_text (gpointer data)
 {
   FunctionsText *text = data;
 
@@ -471,7 +471,7 @@ afg_json_write (const AfgTree *tree, GString *out)
     {
       /* About 120 bytes a function, fewer functions than nodes. */
       functions.out = afg_huge_string_new (160 * (gsize) afg_tree_get_n_nodes (tree));
-      helper = g_thread_new ("afg-json", append_functions_job, &functions);
+      helper = g_thread_new ("afg-json", append_functions_text, &functions);
     }
   else
     afg_json_append_functions (out, tree);
