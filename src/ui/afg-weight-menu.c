@@ -26,7 +26,7 @@ struct _AfgWeightMenu {
   AfgSession    *session;
   GSimpleAction *action;  /* "weight" */
   GSimpleAction *toggle;  /* "toggle-weight" */
-  gboolean       on_graph;  /* a tree on the window's graph page */
+  gboolean       on_graph;  /* the window's graph page is shown */
 };
 
 G_DEFINE_FINAL_TYPE (AfgWeightMenu, afg_weight_menu, GTK_TYPE_WIDGET)
@@ -34,6 +34,7 @@ G_DEFINE_FINAL_TYPE (AfgWeightMenu, afg_weight_menu, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_SESSION,
+  PROP_ON_GRAPH,
   N_PROPS
 };
 
@@ -66,11 +67,18 @@ item_of (AfgWeight weight)
   g_return_val_if_reached (0);
 }
 
+/* A tree on the window's graph page: what the menu weighs. */
+static gboolean
+has_graph (AfgWeightMenu *self)
+{
+  return self->on_graph && afg_session_get_tree (self->session) != NULL;
+}
+
 /* Why the menu can choose no weight, NULL when it can. */
 static char *
 menu_unavailable_reason (AfgWeightMenu *self)
 {
-  if (!self->on_graph)
+  if (!has_graph (self))
     return g_strdup (_("Open a profiler database to choose the weight"));
   if (afg_session_get_comparing (self->session))
     return g_strdup (_("A comparison keeps the weight it was made in"));
@@ -112,7 +120,7 @@ choose (AfgWeightMenu *self, AfgWeight weight)
 }
 
 /* The items show the weight on screen: an item that only follows it
- * (set by afg_weight_menu_update) asks for nothing. */
+ * (set by refresh()) asks for nothing. */
 static void
 on_item_toggled (GtkCheckButton *button, AfgWeightMenu *self)
 {
@@ -169,6 +177,37 @@ update_items (AfgWeightMenu *self, AfgWeight shown)
       gtk_widget_set_sensitive (item, reason == NULL);
       set_tooltip (item, reason ? reason : _(items[i].tip));
     }
+}
+
+/* The label names the weight the widths show; the menu is hidden off the
+ * graph and for a comparison, which has its own options in the header
+ * and no room for both. Runs on every change of what it reads. */
+static void
+refresh (AfgWeightMenu *self)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *device_reason = NULL;
+  g_autofree char *tip = NULL;
+  AfgWeight shown;
+  AfgWeight device;
+
+  if (self->session == NULL)
+    return;
+  reason = menu_unavailable_reason (self);
+  device = afg_session_get_device_weight (self->session);
+  device_reason = unavailable_reason (self, device);
+  shown = has_graph (self) ? afg_session_get_shown_weight (self->session) : AFG_WEIGHT_HOST;
+  gtk_menu_button_set_label (self->button, _(items[item_of (shown)].short_label));
+  gtk_widget_set_visible (GTK_WIDGET (self), has_graph (self) && !afg_session_get_comparing (self->session));
+  gtk_widget_set_sensitive (GTK_WIDGET (self), reason == NULL);
+  update_items (self, shown);
+  if (reason == NULL)
+    /* Translators: the weight menu's tooltip: the weight shown, then Ctrl+N's target. */
+    tip = g_strdup_printf (_("%s. Ctrl+N: %s"), _(items[item_of (shown)].tip),
+                           device_reason ? device_reason
+                                         : _(items[item_of (shown == AFG_WEIGHT_HOST ? device : AFG_WEIGHT_HOST)].label));
+  set_tooltip (GTK_WIDGET (self->button), reason ? reason : tip);
+  g_simple_action_set_enabled (self->toggle, device_reason == NULL);
 }
 
 static void
@@ -232,6 +271,9 @@ afg_weight_menu_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
+    case PROP_ON_GRAPH:
+      g_value_set_boolean (value, self->on_graph);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -246,6 +288,9 @@ afg_weight_menu_set_property (GObject *object, guint prop_id, const GValue *valu
     {
     case PROP_SESSION:
       afg_weight_menu_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_ON_GRAPH:
+      afg_weight_menu_set_on_graph (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -265,6 +310,9 @@ afg_weight_menu_class_init (AfgWeightMenuClass *klass)
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, AFG_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ON_GRAPH] =
+    g_param_spec_boolean ("on-graph", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -305,7 +353,31 @@ afg_weight_menu_set_session (AfgWeightMenu *self, AfgSession *session)
   afg_session_set_weight (session, weight);
   on_weight_chosen (self, NULL, session);
   g_signal_connect_object (session, "notify::weight", G_CALLBACK (on_weight_chosen), self, G_CONNECT_SWAPPED);
+  /* The column notifies the weight shown; the tree, what it can show. */
+  g_signal_connect_object (session, "notify::tree", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::column", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::comparing", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::device-weight", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+afg_weight_menu_get_on_graph (AfgWeightMenu *self)
+{
+  g_return_val_if_fail (AFG_IS_WEIGHT_MENU (self), FALSE);
+  return self->on_graph;
+}
+
+void
+afg_weight_menu_set_on_graph (AfgWeightMenu *self, gboolean on_graph)
+{
+  g_return_if_fail (AFG_IS_WEIGHT_MENU (self));
+  if (self->on_graph == !!on_graph)
+    return;
+  self->on_graph = !!on_graph;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ON_GRAPH]);
 }
 
 void
@@ -314,37 +386,6 @@ afg_weight_menu_add_actions (AfgWeightMenu *self, GActionMap *map)
   g_return_if_fail (AFG_IS_WEIGHT_MENU (self));
   g_action_map_add_action (map, G_ACTION (self->action));
   g_action_map_add_action (map, G_ACTION (self->toggle));
-}
-
-/* The menu's label names the weight on screen (@shown: a comparison's is
- * the one it was made in); hidden off the graph and for a comparison,
- * which has its own options in the header and no room for both. */
-void
-afg_weight_menu_update (AfgWeightMenu *self, gboolean on_graph, AfgWeight shown)
-{
-  g_autofree char *reason = NULL;
-  g_autofree char *device_reason = NULL;
-  g_autofree char *tip = NULL;
-  AfgWeight device;
-
-  g_return_if_fail (AFG_IS_WEIGHT_MENU (self));
-
-  self->on_graph = on_graph;
-  reason = menu_unavailable_reason (self);
-  device = afg_session_get_device_weight (self->session);
-  device_reason = unavailable_reason (self, device);
-  shown = on_graph ? shown : AFG_WEIGHT_HOST;
-  gtk_menu_button_set_label (self->button, _(items[item_of (shown)].short_label));
-  gtk_widget_set_visible (GTK_WIDGET (self), on_graph && !afg_session_get_comparing (self->session));
-  gtk_widget_set_sensitive (GTK_WIDGET (self), reason == NULL);
-  update_items (self, shown);
-  if (reason == NULL)
-    /* Translators: the weight menu's tooltip: the weight shown, then Ctrl+N's target. */
-    tip = g_strdup_printf (_("%s. Ctrl+N: %s"), _(items[item_of (shown)].tip),
-                           device_reason ? device_reason
-                                         : _(items[item_of (shown == AFG_WEIGHT_HOST ? device : AFG_WEIGHT_HOST)].label));
-  set_tooltip (GTK_WIDGET (self->button), reason ? reason : tip);
-  g_simple_action_set_enabled (self->toggle, device_reason == NULL);
 }
 
 GtkMenuButton *

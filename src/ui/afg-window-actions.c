@@ -168,7 +168,6 @@ _afg_window_update_actions (AfgWindow *self)
                                  afg_export_section_get_exported (self->export) != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), graph);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), graph && !_afg_window_is_comparing (self));
-  afg_weight_menu_update (self->weight_menu, graph && _afg_window_get_tree (self) != NULL, _afg_window_weight_shown (self));
   afg_transforms_section_update_actions (self->transforms);
   _afg_window_report_state (self);
 }

@@ -385,10 +385,19 @@ _afg_window_weight_shown (AfgWindow *self)
   return weight;
 }
 
+static gboolean
+is_graph_page (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "graph") == 0);
+  return TRUE;
+}
+
 static void
 init_weight (AfgWindow *self)
 {
   afg_weight_menu_set_session (self->weight_menu, self->session);
+  g_object_bind_property_full (self->stack, "visible-child-name", self->weight_menu, "on-graph",
+                               G_BINDING_SYNC_CREATE, is_graph_page, NULL, NULL, NULL);
   afg_weight_menu_add_actions (self->weight_menu, G_ACTION_MAP (self));
   g_signal_connect_object (self->session, "notify::weight", G_CALLBACK (on_weight_chosen), self, G_CONNECT_SWAPPED);
 }

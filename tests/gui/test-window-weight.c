@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The weight menu's other outputs, which the state line does not carry:
+/* The weight menu's other outputs, which the state line does not carry,
+ * and the menu on its own with a session:
  * on the level 1 sample the status line shows the device time linked and
  * unlinked (the document's NPU counts) and by kind, in each device weight the thread
  * picker lists each thread's total in it, and the menu's label names the
@@ -75,15 +76,74 @@ kinds_words (const AfgNpuKindStats *k)
   return g_strdup_printf ("compute %s, communication %s (%s exposed), other %s", compute, comm, exposed, other);
 }
 
-/* The menu item for @label. */
+/* @menu's item for @label. */
 static GtkWidget *
-menu_item (AfgWindow *window, const char *label)
+item_of (AfgWeightMenu *menu, const char *label)
 {
-  for (GtkWidget *item = gtk_widget_get_first_child (gtk_popover_get_child (gtk_menu_button_get_popover (afg_weight_menu_get_button (window->weight_menu)))); item != NULL;
+  GtkPopover *popover = gtk_menu_button_get_popover (afg_weight_menu_get_button (menu));
+
+  for (GtkWidget *item = gtk_widget_get_first_child (gtk_popover_get_child (popover)); item != NULL;
        item = gtk_widget_get_next_sibling (item))
     if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (item)), label) == 0)
       return item;
   g_assert_not_reached ();
+}
+
+static GtkWidget *
+menu_item (AfgWindow *window, const char *label)
+{
+  return item_of (window->weight_menu, label);
+}
+
+static const char *
+menu_label (AfgWeightMenu *menu)
+{
+  return gtk_menu_button_get_label (afg_weight_menu_get_button (menu));
+}
+
+/* The menu on its own follows a session and "on-graph": shown only with
+ * a tree on the graph page and no comparison, labelled and checked with
+ * the weight the session's column shows, its tooltip naming Ctrl+N's
+ * target, the device weight chosen last. */
+static void
+test_follows_session (void)
+{
+  g_autoptr(AfgTree) tree = afg_gui_test_load_sample ("ascend_pytorch_profiler_level1_rank0", AFG_TREE_FLAGS_NONE);
+  g_autoptr(AfgSession) session = afg_session_new ();
+  AfgWeightMenu *menu = g_object_ref_sink (g_object_new (AFG_TYPE_WEIGHT_MENU, NULL));
+  GtkWidget *button = GTK_WIDGET (afg_weight_menu_get_button (menu));
+
+  afg_weight_menu_set_session (menu, session);
+  afg_session_set_weight (session, AFG_WEIGHT_HOST);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Open a profiler database to choose the weight");
+
+  afg_session_set_tree (session, tree);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  g_object_set (menu, "on-graph", TRUE, NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (menu)));
+  g_assert_cmpstr (menu_label (menu), ==, "Host");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (item_of (menu, "Host"))));
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (button), "Ctrl+N: NPU compute"));
+
+  afg_session_set_weight (session, AFG_WEIGHT_COMM);
+  g_assert_cmpstr (menu_label (menu), ==, "Comm");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (item_of (menu, "Communication"))));
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (button), "Ctrl+N: Host"));
+  afg_session_set_weight (session, AFG_WEIGHT_HOST);
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (button), "Ctrl+N: Communication"));
+
+  afg_session_set_comparing (session, TRUE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  afg_session_set_comparing (session, FALSE);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  afg_weight_menu_set_on_graph (menu, FALSE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  afg_weight_menu_set_on_graph (menu, TRUE);
+  afg_session_set_tree (session, NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  g_object_unref (menu);
 }
 
 static void
@@ -166,6 +226,7 @@ main (int argc, char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/window-weight/sample", test_sample);
+  g_test_add_func ("/window-weight/follows-session", test_follows_session);
   g_test_add ("/window-weight/no-npu", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_no_npu,
               afg_gui_tree_fixture_tear_down);
   return g_test_run ();
