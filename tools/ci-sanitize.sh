@@ -7,7 +7,9 @@
 #     refuses a truncated DB, under valgrind --leak-check=full;
 #  3. a 60-second libFuzzer smoke of the loader (clang, -Dfuzzing=true);
 #  4. a 60-second run of the differential fuzzer: every input loaded by
-#     the direct b-tree reader and by SQLite alone, any difference fails.
+#     the direct b-tree reader and by SQLite alone, any difference fails;
+#  5. a 60-second run of the rank summary reader's fuzzer (--merge-summaries'
+#     input: refused, or read and written back byte for byte).
 # Build directories: AFG_ASAN_BUILD (build-asan), AFG_TEST_BUILD
 # (_build-tests, shared with tools/run-tests.sh), AFG_FUZZ_BUILD
 # (build-fuzz). AFG_FUZZ_SECONDS overrides the 60 s of each fuzzer.
@@ -64,19 +66,21 @@ G_SLICE=always-malloc G_DEBUG=gc-friendly valgrind -q --leak-check=full --error-
   || status=$?
 [ "$status" = 1 ] && echo "ok: truncated DB refused" || failed+=("valgrind truncated DB: exit $status")
 
-# $1: the harness, $2: its name in the log. Each fuzzes its own copy of
+# $1: the harness, $2: its name in the log, $3: its seed corpus (default
+# fuzz/corpus), $4: its dictionary, if any. Each fuzzes its own copy of
 # the corpus: new inputs land in $work, never in the committed corpus.
 # UBSan reports are recoverable by default: without halt_on_error
 # libFuzzer would print them and go on.
 # TMPDIR: whatever the harness leaves (it cannot clean up after an abort)
 # goes with $work. The malloc fill and quarantine options: see fuzz/README.md.
 fuzz () {
-  local harness=$1 name=$2
+  local harness=$1 name=$2 seeds=${3:-fuzz/corpus} dict=()
+  [ -z "${4:-}" ] || dict=(-dict="$PWD/$4")
   mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
-  cp fuzz/corpus/* "$work/$name/corpus/"
+  cp "$seeds"/* "$work/$name/corpus/"
   (cd "$work/$name" && TMPDIR=$work ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:max_malloc_fill_size=0:quarantine_size_mb=16 \
      UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OLDPWD/$fuzz_build/fuzz/$harness" -max_total_time="$fuzz_seconds" \
-     -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$name/artifacts/" \
+     -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$name/artifacts/" "${dict[@]}" \
      corpus 2>"$work/$name.log") || { tail -50 "$work/$name.log"; failed+=("$name"); }
   grep -E 'stat::number_of_executed_units|Done' "$work/$name.log" || true
   if [ -n "$(ls -A "$work/$name/artifacts")" ]; then
@@ -92,6 +96,9 @@ fuzz afg-fuzz-loader fuzz-smoke
 
 step "differential fuzz: ${fuzz_seconds} s ($fuzz_build)"
 fuzz afg-fuzz-differential differential-fuzz
+
+step "summary fuzz: ${fuzz_seconds} s ($fuzz_build)"
+fuzz afg-fuzz-summary summary-fuzz fuzz/corpus-summary fuzz/summary.dict
 
 step "done"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -11,6 +11,7 @@
 
 #include "afg-frame-reducer.h"
 #include "afg-job-collectives.h"
+#include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
 #include "afg-test-db.h"
 
@@ -659,6 +660,138 @@ test_reference (void)
   free_ranks (ranks, 6);
 }
 
+/* Times up to G_MAXINT64, as a summary file may hold: the median of
+ * MAX-3, MAX-2, MAX-1 and MAX is MAX-1.5; MAX-2 (rank 3) and MAX-1
+ * (rank 2) are as near, the lower rank wins; without rank 2, MAX-2. */
+static void
+test_reference_largest (void)
+{
+  AfgRankSummary **ranks = make_ranks (4);
+  const gint64 compute[] = { G_MAXINT64, G_MAXINT64 - 3, G_MAXINT64 - 1, G_MAXINT64 - 2 };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      ranks[i]->has_device = TRUE;
+      ranks[i]->device.compute_ns = compute[i];
+    }
+  g_assert_cmpint (afg_job_reference_rank (ranks, 4, -1), ==, 2);
+  g_assert_cmpint (afg_job_reference_rank (ranks, 4, 2), ==, 3);
+  /* Odd: MAX-3, MAX-2, MAX: the middle value doubled. */
+  ranks[2]->has_device = FALSE;
+  g_assert_cmpint (afg_job_reference_rank (ranks, 4, -1), ==, 3);
+  free_ranks (ranks, 4);
+}
+
+/* Each time and count a summary holds, written as -1, makes the file
+ * refused, naming the member; the rank -1 (unknown) and a negative step
+ * id are read. */
+static void
+test_negative_times (void)
+{
+  g_autoptr(AfgRankSummary) rank = afg_rank_summary_new (3, "r.db");
+  AfgSummaryOptions options = { FALSE, 0, 0, FALSE, FALSE }, read_options;
+  AfgRankStep step = { -5, 1009, 1010, { 1011, 1012, 1013, 1014 } };
+  gint64 frame_ns = 1016;
+  const struct { const char *value; const char *member; } times[] = {
+    { "1001", "rows" }, { "1002", "host_ns" }, { "1003", "npu_ns" }, { "1004", "comm_ns" },
+    { "1005", "device" }, { "1006", "device" }, { "1007", "device" }, { "1008", "device" },
+    { "1009", "steps" }, { "1010", "steps" }, { "1011", "device" }, { "1014", "device" },
+    { "1015", "collectives" }, { "1016", "frames" },
+  };
+  g_autofree char *text = NULL;
+
+  rank->rows = 1001;
+  rank->host_ns = 1002;
+  rank->npu_ns = 1003;
+  rank->comm_ns = 1004;
+  rank->has_device = TRUE;
+  rank->device = (AfgDeviceSplit) { 1005, 1006, 1007, 1008 };
+  g_array_append_val (rank->steps, step);
+  afg_rank_summary_add_collective (rank, "g", "op", 1015);
+  g_hash_table_insert (rank->frames, g_strdup ("f"), g_memdup2 (&frame_ns, sizeof frame_ns));
+  text = afg_summary_file_write (rank, &options);
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) parts = g_strsplit (text, times[i].value, -1);
+      g_autofree char *bad = g_strjoinv ("-1", parts);
+      g_autofree char *quoted = g_strdup_printf ("\"%s\"", times[i].member);
+
+      g_assert_cmpuint (g_strv_length (parts), ==, 2);
+      g_assert_null (afg_summary_file_read (bad, strlen (bad), NULL, &read_options, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, quoted));
+    }
+  rank->rank = -1;
+  g_clear_pointer (&text, g_free);
+  text = afg_summary_file_write (rank, &options);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(AfgRankSummary) back = afg_summary_file_read (text, strlen (text), NULL, &read_options, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (back->rank, ==, -1);
+    g_assert_cmpint (g_array_index (back->steps, AfgRankStep, 0).id, ==, -5);
+  }
+}
+
+/* index.html's step bars are 2 + 98 × the step's share of the longest
+ * step, in %, also for times that 98 times would overflow. */
+static void
+test_step_bars (void)
+{
+  AfgRankSummary **ranks = make_ranks (2);
+  const gint64 ns[2][3] = { { G_MAXINT64, G_MAXINT64 / 2 + 1, 0 }, { 1000, 500, 10 } };
+  g_autoptr(AfgJobFigures) figures = NULL;
+  g_autofree char *index = NULL;
+  const char *heights[] = { "height:100%", "height:51%", "height:2%", "height:2%", "height:2%", "height:2%" };
+  const char *at;
+
+  for (guint r = 0; r < 2; r++)
+    for (guint k = 0; k < 3; k++)
+      {
+        AfgRankStep step = { k, ns[r][k], 0, { 0 } };
+
+        g_array_append_val (ranks[r]->steps, step);
+      }
+  figures = afg_job_figures_new (ranks, 2);
+  index = afg_ranks_index_write (ranks, 2, figures);
+  at = strstr (index, "<div class=\"bars\">");
+  g_assert_nonnull (at);
+  for (guint i = 0; i < G_N_ELEMENTS (heights); i++)
+    {
+      at = strstr (at, "<span style=\"height:");
+      g_assert_nonnull (at);
+      at += strlen ("<span style=\"");
+      g_assert_true (g_str_has_prefix (at, heights[i]) && at[strlen (heights[i])] == '"');
+    }
+  free_ranks (ranks, 2);
+}
+
+/* Every rank failed, yet their summary files list frames: each frame's
+ * spread is 0 (it was G_MININT64 - G_MAXINT64, which the sanitizer
+ * build reports), so the frames go by name. */
+static void
+test_all_failed (void)
+{
+  AfgRankSummary **ranks = make_ranks (2);
+  g_autoptr(AfgJobFigures) figures = NULL;
+  const char *names[] = { "b", "a" };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gint64 ns = 100 * (i + 1);
+
+      ranks[i]->error = g_strdup ("no step 3");
+      g_hash_table_insert (ranks[i]->frames, g_strdup (names[i]), g_memdup2 (&ns, sizeof ns));
+    }
+  figures = afg_job_figures_new (ranks, 2);
+  g_assert_cmpstr (figures->frames[0], ==, "a");
+  g_assert_cmpstr (figures->frames[1], ==, "b");
+  g_assert_null (figures->frames[2]);
+  free_ranks (ranks, 2);
+}
+
 /* A document with steps @ids starting at @starts. */
 static AfgDocument *
 steps_document (const gint64 *ids, const gint64 *starts, guint n)
@@ -722,6 +855,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
   g_test_add_func ("/collectives/rules/reducer", test_reducer);
   g_test_add_func ("/collectives/rules/reference", test_reference);
+  g_test_add_func ("/collectives/rules/reference-largest", test_reference_largest);
   g_test_add_func ("/collectives/rules/step-offset", test_step_offset);
   g_test_add_func ("/collectives/job/late-rank", test_late_rank);
   g_test_add_func ("/collectives/job/balanced", test_balanced);
@@ -731,5 +865,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
   g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
   g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);
+  g_test_add_func ("/collectives/map-reduce/negative-times", test_negative_times);
+  g_test_add_func ("/collectives/map-reduce/step-bars", test_step_bars);
+  g_test_add_func ("/collectives/map-reduce/all-failed", test_all_failed);
   return g_test_run ();
 }

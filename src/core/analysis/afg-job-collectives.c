@@ -289,9 +289,10 @@ compare_ns (gconstpointer a, gconstpointer b)
 }
 
 /* Twice the median, to stay in integers: the middle value doubled, or
- * the middle two added. */
-static gint64
-twice_median (AfgRankSummary * const *ranks, guint n)
+ * the middle two added; -1 for none. Unsigned: times are never negative
+ * (the summary reader refuses them), and twice any gint64 fits. */
+static gboolean
+twice_median (AfgRankSummary * const *ranks, guint n, guint64 *twice)
 {
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
   guint m;
@@ -300,30 +301,31 @@ twice_median (AfgRankSummary * const *ranks, guint n)
     if (ranks[i]->error == NULL && ranks[i]->has_device)
       g_array_append_val (values, ranks[i]->device.compute_ns);
   if (values->len == 0)
-    return -1;
+    return FALSE;
   g_array_sort (values, compare_ns);
   m = values->len / 2;
-  if (values->len % 2 == 1)
-    return 2 * g_array_index (values, gint64, m);
-  return g_array_index (values, gint64, m - 1) + g_array_index (values, gint64, m);
+  *twice = (guint64) g_array_index (values, gint64, values->len % 2 == 1 ? m : m - 1)
+           + (guint64) g_array_index (values, gint64, m);
+  return TRUE;
 }
 
 int
 afg_job_reference_rank (AfgRankSummary * const *ranks, guint n, int straggler)
 {
-  gint64 twice = twice_median (ranks, n);
+  guint64 twice;
   int best = -1;
-  gint64 best_distance = 0;
+  guint64 best_distance = 0;
 
-  if (twice < 0)
+  if (!twice_median (ranks, n, &twice))
     return -1;
   for (guint i = 0; i < n; i++)
     {
-      gint64 distance;
+      guint64 doubled, distance;
 
       if ((int) i == straggler || ranks[i]->error != NULL || !ranks[i]->has_device)
         continue;
-      distance = ABS (2 * ranks[i]->device.compute_ns - twice);
+      doubled = 2 * (guint64) ranks[i]->device.compute_ns;
+      distance = doubled > twice ? doubled - twice : twice - doubled;
       if (best < 0 || distance < best_distance
           || (distance == best_distance && ranks[i]->rank < ranks[best]->rank))
         {

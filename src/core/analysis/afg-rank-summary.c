@@ -211,11 +211,13 @@ afg_frame_spreads_sort (GArray *spreads)
   g_array_sort (spreads, compare_spreads);
 }
 
-/* max - min of a frame's total over the ranks read (0 where it is missing). */
+/* max - min of a frame's total over the ranks read (0 where it is
+ * missing); 0 when every rank failed (a failed rank's summary file may
+ * still list frames). */
 static gint64
 spread_of (const char *name, AfgRankSummary * const *ranks, guint n)
 {
-  gint64 lo = G_MAXINT64, hi = G_MININT64;
+  gint64 lo = G_MAXINT64, hi = 0;
 
   for (guint i = 0; i < n; i++)
     {
@@ -227,7 +229,7 @@ spread_of (const char *name, AfgRankSummary * const *ranks, guint n)
       lo = MIN (lo, ns);
       hi = MAX (hi, ns);
     }
-  return hi - lo;
+  return lo <= hi ? hi - lo : 0;
 }
 
 static void

@@ -131,6 +131,18 @@ longest_step (AfgRankSummary * const *ranks, guint n)
   return longest;
 }
 
+/* A step's bar height, 2-100 % (@ns ≤ @longest). A summary read from a
+ * file may hold any 64-bit time: one that 98 times would overflow is
+ * scaled in double. */
+static int
+bar_percent (gint64 ns, gint64 longest)
+{
+  ns = MAX (ns, 0);
+  if (ns > G_MAXINT64 / 98)
+    return (int) (2 + 98.0 * ((double) ns / (double) longest));
+  return (int) (2 + 98 * ns / longest);
+}
+
 static void
 append_bars (GString *out, const AfgRankSummary *rank, gint64 longest)
 {
@@ -141,7 +153,7 @@ append_bars (GString *out, const AfgRankSummary *rank, gint64 longest)
       g_autofree char *shown = afg_format_duration (step->host_ns);
 
       g_string_append_printf (out, "<span style=\"height:%d%%\" title=\"step %" G_GINT64_FORMAT
-                              ": %s\"></span>", (int) (2 + 98 * step->host_ns / longest),
+                              ": %s\"></span>", bar_percent (step->host_ns, longest),
                               step->id, shown);
     }
   g_string_append (out, "</div></td>");

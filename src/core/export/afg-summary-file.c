@@ -328,6 +328,14 @@ read_int (Scan *s, gint64 *value, const char *what)
   return TRUE;
 }
 
+/* A time or a count: the writer never writes a negative one, and the
+ * job's figures take -1 for "absent" and sum them unchecked below 0. */
+static gboolean
+read_ns (Scan *s, gint64 *value, const char *what)
+{
+  return read_int (s, value, what) && (*value >= 0 || fail (s, what));
+}
+
 static gboolean
 read_bool (Scan *s, gboolean *value, const char *what)
 {
@@ -446,10 +454,10 @@ read_device (Scan *s, AfgDeviceSplit *split)
 {
   if (literal (s, "null"))
     return FALSE;
-  return expect (s, '[', "device") && read_int (s, &split->compute_ns, "device") && expect (s, ',', "device")
-         && read_int (s, &split->comm_ns, "device") && expect (s, ',', "device")
-         && read_int (s, &split->other_ns, "device") && expect (s, ',', "device")
-         && read_int (s, &split->free_ns, "device") && expect (s, ']', "device");
+  return expect (s, '[', "device") && read_ns (s, &split->compute_ns, "device") && expect (s, ',', "device")
+         && read_ns (s, &split->comm_ns, "device") && expect (s, ',', "device")
+         && read_ns (s, &split->other_ns, "device") && expect (s, ',', "device")
+         && read_ns (s, &split->free_ns, "device") && expect (s, ']', "device");
 }
 
 typedef struct {
@@ -492,7 +500,7 @@ step_member (Scan *s, const char *name, gpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (strcmp (name, names[i]) == 0)
-      return (r->seen |= 1u << i) && read_int (s, fields[i], "steps");
+      return (r->seen |= 1u << i) && (i == 0 ? read_int : read_ns) (s, fields[i], "steps");
   if (strcmp (name, "device") == 0)
     {
       read_device (s, &r->step.device);
@@ -530,7 +538,7 @@ collective_element (Scan *s, gpointer data)
   if (s->problem != NULL || !expect (s, ',', "collectives"))
     return FALSE;
   op = op != NULL ? g_string_chunk_insert_const (rank->names, op) : NULL;
-  if (!read_int (s, &ns, "collectives") || !expect (s, ']', "collectives"))
+  if (!read_ns (s, &ns, "collectives") || !expect (s, ']', "collectives"))
     return FALSE;
   afg_rank_summary_add_collective (rank, group, op, ns);
   return TRUE;
@@ -553,7 +561,7 @@ frame_element (Scan *s, gpointer data)
   if (!expect (s, '[', "frames") || !read_string (s, "frames") || !expect (s, ',', "frames"))
     return FALSE;
   g_string_assign (r->name, s->text->str);
-  if (!read_int (s, &ns, "frames") || !expect (s, ']', "frames"))
+  if (!read_ns (s, &ns, "frames") || !expect (s, ']', "frames"))
     return FALSE;
   if (r->reducer != NULL)
     afg_frame_reducer_add (r->reducer, r->rank, r->name->str, ns);
@@ -572,11 +580,11 @@ read_counts (Scan *s, const char *name, AfgRankSummary *rank)
 {
   gint64 value;
 
-  if (!read_int (s, &value, name))
+  if (!(strcmp (name, "rank") == 0 ? read_int : read_ns) (s, &value, name))
     return FALSE;
   if (strcmp (name, "rank") == 0 && (value < -1 || value > G_MAXINT))
     return fail (s, name);
-  if (strcmp (name, "threads") == 0 && (value < 0 || value > G_MAXUINT))
+  if (strcmp (name, "threads") == 0 && value > G_MAXUINT)
     return fail (s, name);
   if (strcmp (name, "rank") == 0)
     rank->rank = (int) value;
