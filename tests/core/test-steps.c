@@ -282,6 +282,9 @@ test_describe (void)
   g_autoptr(AfgDocument) many = load_step_table ("(1, 0, 1), (3, 1, 2), (5, 2, 3), (7, 3, 4), (9, 4, 5),"
                                                  " (11, 5, 6), (13, 6, 7), (15, 7, 8), (30, 8, 9)");
   g_autoptr(AfgDocument) one = load_step_table ("(50, 0, 9)");
+  /* Ids 2^64 - 1 apart (their difference, signed, would overflow). */
+  g_autoptr(AfgDocument) apart = load_step_table ("(-9223372036854775808, 0, 1), (9223372036854775807, 1, 2)");
+  g_autofree char *apart_text = afg_scope_describe_steps (apart);
   g_autofree char *few_text = afg_scope_describe_steps (few);
   g_autofree char *many_text = afg_scope_describe_steps (many);
   g_autofree char *one_text = afg_scope_describe_steps (one);
@@ -291,6 +294,7 @@ test_describe (void)
   g_assert_cmpstr (few_text, ==, "steps 1, 4, 9");
   g_assert_cmpstr (many_text, ==, "9 steps from 1 to 30");
   g_assert_cmpstr (one_text, ==, "step 50");
+  g_assert_cmpstr (apart_text, ==, "steps -9223372036854775808, 9223372036854775807");
   /* A range over a gap counts only the steps there are. */
   g_assert_true (afg_scope_init_steps (&scope, few, 1, 9, &error));
   g_assert_cmpuint (scope.n_steps, ==, 3);

@@ -160,6 +160,36 @@ test_idle_no_steps (void)
   g_assert_error (error, AFG_SCOPE_ERROR, AFG_SCOPE_ERROR_NO_STEPS);
 }
 
+/* Steps about as wide as gint64 goes (a hostile STEP_TIME): 1 [G_MININT64
+ * + 1, 500) and 2 [500, G_MAXINT64) (G_MININT64 is the test DB's NULL).
+ * Each split and the idle tree are those of the DB's own times, a length
+ * past G_MAXINT64 saturated: step 1's free time is 2^63 + 149 ns, step
+ * 2's G_MAXINT64 - 500 less its 150 ns of other (the event and the
+ * PROFILING_ENABLE marker). */
+static void
+test_extreme_windows (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (FALSE);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  const char * const expected[] = {
+    "1/1\t1\t600\t0",
+    "1/1;f\t1\t600\t600",
+    "1/2\t1\t100\t0",
+    "1/2;h\t1\t100\t100",
+    NULL,
+  };
+
+  afg_test_db_add_step_time (db, 1, G_MININT64 + 1, 500);
+  afg_test_db_add_step_time (db, 2, 500, G_MAXINT64);
+  document = afg_test_db_load_document (db);
+  assert_split (document, G_MININT64 + 1, 500, 100, 250, 0, G_MAXINT64);
+  assert_split (document, 500, G_MAXINT64, 0, 0, 150, G_MAXINT64 - 500 - 150);
+  assert_split (document, G_MININT64 + 1, G_MAXINT64, 100, 250, 150, G_MAXINT64);
+  tree = idle_tree (document, FALSE, 0, 0);
+  afg_test_assert_tree (tree, expected);
+}
+
 /* Without TASK rows there is no timeline and no idle scope. */
 static void
 test_no_device (void)
@@ -474,6 +504,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/idle/all-steps", test_idle_all_steps);
   g_test_add_func ("/timeline/idle/one-step", test_idle_one_step);
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);
+  g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);
   g_test_add_func ("/timeline/html", test_html);

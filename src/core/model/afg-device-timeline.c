@@ -6,6 +6,7 @@
 #include "afg-device-timeline.h"
 #include "afg-format.h"
 #include "afg-key-sort.h"
+#include "afg-math.h"
 
 struct _AfgDeviceTimeline {
   AfgSpans *compute;    /* covered by compute */
@@ -93,7 +94,8 @@ afg_device_timeline_split (const AfgDeviceTimeline *self, gint64 start, gint64 e
   split->compute_ns = compute;
   split->comm_ns = with_comm - compute;
   split->other_ns = busy - with_comm;
-  split->free_ns = MAX (end - start, 0) - busy;
+  /* In guint64: a hostile window may be longer than G_MAXINT64. */
+  split->free_ns = afg_sat_from_ulength (afg_span_ulength (start, end) - (guint64) busy);
 }
 
 gboolean

@@ -51,7 +51,8 @@ afg_scope_parse_steps (const char *text, gint64 *first, gint64 *last)
 static gboolean
 steps_are_contiguous (const AfgStep *steps, guint n)
 {
-  return n > 0 && (guint64) (steps[n - 1].id - steps[0].id) == n - 1;
+  /* Unsigned: STEP_TIME's ids may be any two gint64, sorted. */
+  return n > 0 && (guint64) steps[n - 1].id - (guint64) steps[0].id == n - 1;
 }
 
 char *

@@ -4,13 +4,15 @@
 #include "afg-bisect.h"
 #include "afg-huge.h"
 #include "afg-key-sort.h"
+#include "afg-math.h"
 #include "afg-spans.h"
 
 struct _AfgSpans {
   gsize    n;
   AfgSpan *spans;
   gsize    spans_bytes;  /* what afg_huge_alloc() gave for spans */
-  gint64  *before;       /* n + 1: the length of the spans before each, or NULL */
+  guint64 *before;       /* n + 1: the length of the spans before each, modulo
+                          * 2^64 (a difference of two is exact), or NULL */
 };
 
 static void
@@ -20,7 +22,7 @@ spans_clear (gpointer data)
 
   afg_huge_free (self->spans, self->spans_bytes);
   if (self->before != NULL)
-    afg_huge_free (self->before, (self->n + 1) * sizeof (gint64));
+    afg_huge_free (self->before, (self->n + 1) * sizeof (guint64));
 }
 
 void
@@ -47,10 +49,10 @@ spans_new (AfgVec *vec, gboolean prefix)
   self->spans_bytes = taken.capacity * sizeof (AfgSpan);
   if (!prefix)
     return self;
-  self->before = afg_huge_alloc ((n + 1) * sizeof (gint64));
+  self->before = afg_huge_alloc ((n + 1) * sizeof (guint64));
   self->before[0] = 0;
   for (gsize i = 0; i < n; i++)
-    self->before[i + 1] = self->before[i] + (spans[i].end - spans[i].start);
+    self->before[i + 1] = self->before[i] + afg_span_ulength (spans[i].start, spans[i].end);
   return self;
 }
 
@@ -128,11 +130,13 @@ first_starting_from (const AfgSpans *self, gint64 t)
 }
 
 /* The spans [@first, @last) cut to [@start, @end): all of them but the
- * parts of the first and last outside the range. */
+ * parts of the first and last outside the range. In guint64, modulo
+ * 2^64: the true sum, at most the range's length, is below 2^64 however
+ * far apart hostile times are; saturated to G_MAXINT64 at the end. */
 static gint64
 sum_between (const AfgSpans *self, gsize first, gsize last, gint64 start, gint64 end)
 {
-  gint64 ns = 0;
+  guint64 ns = 0;
 
   if (first >= last)
     return 0;
@@ -140,10 +144,10 @@ sum_between (const AfgSpans *self, gsize first, gsize last, gint64 start, gint64
     ns = self->before[last] - self->before[first];
   else
     for (gsize i = first; i < last; i++)
-      ns += self->spans[i].end - self->spans[i].start;
-  ns -= MAX (0, start - self->spans[first].start);
-  ns -= MAX (0, self->spans[last - 1].end - end);
-  return ns;
+      ns += afg_span_ulength (self->spans[i].start, self->spans[i].end);
+  ns -= afg_span_ulength (self->spans[first].start, start);
+  ns -= afg_span_ulength (end, self->spans[last - 1].end);
+  return afg_sat_from_ulength (ns);
 }
 
 gint64
