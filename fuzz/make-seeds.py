@@ -242,6 +242,34 @@ def deep_chain(p, depth):
     return bytes(data)
 
 
+DEVICE = ("INSERT INTO STRING_IDS VALUES (10,'AI_CORE'),(11,'Notify Wait'),(12,'KERNEL_AIVEC'),"
+          "(13,'MatMul_1'),(14,'hcom_allReduce__1_0_1'),(15,'group0'),(16,'EVENT_RECORD');"
+          "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,"
+          " globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, streamId INTEGER,"
+          " taskId INTEGER, modelId INTEGER);"
+          "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);"
+          "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY, taskType INTEGER);"
+          "CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER, connectionId INTEGER,"
+          " groupName INTEGER, opId INTEGER PRIMARY KEY, opType INTEGER);"
+          "CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);")
+
+
+def device(times):
+    """TASK, CONNECTION_IDS, COMPUTE_TASK_INFO and COMMUNICATION_OP rows
+    around @times (start, end pairs): a kernel, a collective with its
+    container and wait tasks, an unlinked event."""
+    (a, b), (c, d), (e, f) = times
+    return (DEVICE +
+            f"UPDATE PYTORCH_API SET connectionId = 1 WHERE rowid = 1;"
+            f"UPDATE PYTORCH_API SET connectionId = 2 WHERE rowid = 2;"
+            f"INSERT INTO CONNECTION_IDS VALUES (1, 1), (2, 2);"
+            f"INSERT INTO TASK VALUES ({a}, {b}, 0, 1, 100, 1, 12, 0, 2, 1, 0),"
+            f" ({c}, {d}, 0, 2, 101, 1, 10, 0, 4, 2, 0), ({c}, {d}, 0, 2, 102, 1, 11, 0, 4, 3, 0),"
+            f" ({e}, {f}, 0, NULL, 103, 1, 16, 0, 3, 4, 0);"
+            f"INSERT INTO COMPUTE_TASK_INFO VALUES (13, 100, 12);"
+            f"INSERT INTO COMMUNICATION_OP VALUES (14, {c}, {d}, 2, 15, 1, 14);")
+
+
 def seeds(tmp):
     p = os.path.join(tmp, "s.db")
 
@@ -281,6 +309,16 @@ def seeds(tmp):
     yield "usable-472", basic[:20] + bytes([40]) + basic[21:]
     yield "depth-19", deep_chain(fresh(), 19)
     yield "depth-21", deep_chain(fresh(), 21)
+    # The device side: times of a real profile, and as far apart as
+    # int64 goes (steps from -2^63 + 1 to 2^63 - 1).
+    host = ["aten::mm", "aten::add", "torch/nn/module.py(1): forward", "mstx"]
+    yield "device", make(fresh(), rows_nested(), names=host, extra=device(((110, 200), (300, 900), (950, 990)))
+                         + "INSERT INTO STEP_TIME VALUES (1, 100, 500), (2, 500, 1000);")
+    yield "device-extreme-times", make(fresh(), rows_nested(), names=host,
+                                       extra=device(((-9223372036854775807, -9223372036854775000),
+                                                     (0, 9223372036854775807), (-5, 5)))
+                                       + "INSERT INTO STEP_TIME VALUES (1, -9223372036854775807, 0),"
+                                         " (2, 0, 9223372036854775807);")
 
 
 def main():

@@ -14,6 +14,7 @@
 #include "afg-error.h"
 #include "afg-format.h"
 #include "afg-loader.h"
+#include "afg-math.h"
 
 /* Whole lines are translated, so that a language may use its own colon. */
 void
@@ -82,7 +83,7 @@ print_timeline_summary (const AfgTree *tree)
   if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
     return;
   afg_device_timeline_split (timeline, start, end, &split);
-  words = afg_device_split_describe (&split, end - start, FALSE);
+  words = afg_device_split_describe (&split, afg_sat_from_ulength (afg_span_ulength (start, end)), FALSE);
   g_printerr (_("%s: NPU timeline: %s\n"), AFG_CLI_PROG, words);
 }
 

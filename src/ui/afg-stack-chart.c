@@ -12,6 +12,7 @@
 #include "afg-box-batch.h"
 #include "afg-document-timeline.h"
 #include "afg-format.h"
+#include "afg-math.h"
 #include "afg-palette.h"
 #include "afg-scrollable.h"
 #include "afg-widget-input.h"
@@ -1438,7 +1439,7 @@ afg_stack_chart_set_view (AfgStackChart *self, gint64 start, gint64 end)
 
   g_return_if_fail (AFG_IS_STACK_CHART (self));
 
-  len = CLAMP (end - start, MIN_VIEW_NS, self->scope_end - self->scope_start);
+  len = CLAMP (afg_sat_sub (end, start), MIN_VIEW_NS, afg_sat_sub (self->scope_end, self->scope_start));
   start = CLAMP (start, self->scope_start, self->scope_end - len);
   if (start == self->view_start && start + len == self->view_end)
     return;

@@ -111,7 +111,7 @@ bar_rect (AfgStepStrip *self, guint i, double width, double height)
 {
   double w = width / self->n_steps;
   double gap = w > 4 * BAR_GAP ? BAR_GAP : 0;
-  gint64 d = self->steps[i].end_ns - self->steps[i].start_ns;
+  gint64 d = afg_step_get_ns (&self->steps[i]);
   double room = height - bars_top (self) - 2;
   double h = self->max_ns > 0 ? MAX (MIN_BAR_HEIGHT, room * d / (double) self->max_ns) : MIN_BAR_HEIGHT;
 
@@ -239,7 +239,7 @@ side_words (AfgStepStrip *self, guint i)
 static char *
 step_tooltip (AfgStepStrip *self, guint i)
 {
-  g_autofree char *duration = afg_format_duration (self->steps[i].end_ns - self->steps[i].start_ns);
+  g_autofree char *duration = afg_format_duration (afg_step_get_ns (&self->steps[i]));
   g_autofree char *text = NULL;
 
   /* Translators: a bar of the step strip: "step 11 · 1.02 s wall", the
@@ -250,7 +250,7 @@ step_tooltip (AfgStepStrip *self, guint i)
   if (self->device != NULL)
     {
       g_autofree char *parts = afg_device_split_describe (&self->device[i],
-                                                          self->steps[i].end_ns - self->steps[i].start_ns, TRUE);
+                                                          afg_step_get_ns (&self->steps[i]), TRUE);
       g_autofree char *head = g_steal_pointer (&text);
 
       /* TRANSLATORS: the second line of a step's tooltip */
@@ -454,7 +454,7 @@ afg_step_strip_set_steps (AfgStepStrip *self, const AfgStep *steps, guint n_step
   median = afg_step_median_ns (steps, n_steps);
   for (guint i = 0; i < n_steps; i++)
     {
-      self->max_ns = MAX (self->max_ns, steps[i].end_ns - steps[i].start_ns);
+      self->max_ns = MAX (self->max_ns, afg_step_get_ns (&steps[i]));
       self->slow[i] = afg_step_is_slow (steps, n_steps, i, median);
     }
   afg_step_range_clear (&self->range);

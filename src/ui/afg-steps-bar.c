@@ -9,6 +9,7 @@
 
 #include "afg-document-timeline.h"
 #include "afg-format.h"
+#include "afg-math.h"
 #include "afg-step-range.h"
 #include "afg-steps-bar.h"
 #include "afg-tree-builder.h"
@@ -182,9 +183,9 @@ strip_summary (const AfgStep *steps, guint n)
   g_autofree char *time = NULL;
 
   for (guint i = 1; i < n; i++)
-    if (steps[i].end_ns - steps[i].start_ns > steps[slowest].end_ns - steps[slowest].start_ns)
+    if (afg_step_get_ns (&steps[i]) > afg_step_get_ns (&steps[slowest]))
       slowest = i;
-  time = afg_format_duration (steps[slowest].end_ns - steps[slowest].start_ns);
+  time = afg_format_duration (afg_step_get_ns (&steps[slowest]));
   /* TRANSLATORS: "22 steps · slowest: step 11 (1.02 s wall)", wall-clock time */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step · slowest: step %" PRId64 " (%s wall)",
                                        "%u steps · slowest: step %" PRId64 " (%s wall)", n),
@@ -252,16 +253,16 @@ describe_device (AfgStepsBar *self)
     if (scope->n_steps == 0 || (steps[i].id >= scope->first_step && steps[i].id <= scope->last_step))
       {
         afg_device_timeline_split (timeline, steps[i].start_ns, steps[i].end_ns, &split);
-        sum.compute_ns += split.compute_ns;
-        sum.comm_ns += split.comm_ns;
-        sum.other_ns += split.other_ns;
-        sum.free_ns += split.free_ns;
-        window += steps[i].end_ns - steps[i].start_ns;
+        sum.compute_ns = afg_sat_add (sum.compute_ns, split.compute_ns);
+        sum.comm_ns = afg_sat_add (sum.comm_ns, split.comm_ns);
+        sum.other_ns = afg_sat_add (sum.other_ns, split.other_ns);
+        sum.free_ns = afg_sat_add (sum.free_ns, split.free_ns);
+        window = afg_sat_add (window, afg_step_get_ns (&steps[i]));
       }
   if (n == 0 && afg_document_get_profile_window (document, &start, &end))
     {
       afg_device_timeline_split (timeline, start, end, &sum);
-      window = end - start;
+      window = afg_sat_from_ulength (afg_span_ulength (start, end));
     }
   words = afg_device_split_describe (&sum, window, FALSE);
   return g_strdup_printf (_("NPU: %s"), words);

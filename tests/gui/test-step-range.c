@@ -62,6 +62,23 @@ test_slow (void)
     g_assert_cmpint (afg_step_is_slow (steps, 6, i, median), ==, expected[i]);
 }
 
+/* A hostile DB's steps may span more than G_MAXINT64 ns: their lengths
+ * saturate rather than wrap to a negative median. Lengths MAX (saturated),
+ * MAX and 10: the lower median is MAX, and nothing is 1.5x that. */
+static void
+test_extreme_lengths (void)
+{
+  const AfgStep steps[] = {
+    { 1, G_MININT64 + 1, 1 }, { 2, 0, G_MAXINT64 }, { 3, 0, 10 },
+  };
+  gint64 median = afg_step_median_ns (steps, 3);
+
+  g_assert_cmpint (afg_step_get_ns (&steps[0]), ==, G_MAXINT64);
+  g_assert_cmpint (median, ==, G_MAXINT64);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (afg_step_is_slow (steps, 3, i, median));
+}
+
 static void
 test_slow_needs_two_steps (void)
 {
@@ -160,6 +177,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/step-range/index-at", test_index_at);
   g_test_add_func ("/step-range/median", test_median);
   g_test_add_func ("/step-range/slow", test_slow);
+  g_test_add_func ("/step-range/extreme-lengths", test_extreme_lengths);
   g_test_add_func ("/step-range/slow-needs-two-steps", test_slow_needs_two_steps);
   g_test_add_func ("/step-range/click-and-shift-click", test_click_and_shift_click);
   g_test_add_func ("/step-range/shift-click-from-all", test_shift_click_from_all);

@@ -22,7 +22,7 @@ afg_step_median_ns (const AfgStep *steps, guint n_steps)
     return 0;
   durations = g_new (gint64, n_steps);
   for (guint i = 0; i < n_steps; i++)
-    durations[i] = steps[i].end_ns - steps[i].start_ns;
+    durations[i] = afg_step_get_ns (&steps[i]);
   qsort (durations, n_steps, sizeof *durations, compare_ns);
   return durations[(n_steps - 1) / 2];
 }
@@ -34,7 +34,7 @@ afg_step_is_slow (const AfgStep *steps, guint n_steps, guint index, gint64 media
 
   g_return_val_if_fail (index < n_steps, FALSE);
 
-  duration = steps[index].end_ns - steps[index].start_ns;
+  duration = afg_step_get_ns (&steps[index]);
   return n_steps > 1 && duration > 0 && (double) duration >= AFG_STEP_SLOW_FACTOR * (double) median_ns;
 }
 

@@ -6,6 +6,7 @@
 #include "afg-category.h"
 #include "afg-chart-tasks.h"
 #include "afg-event-store.h"
+#include "afg-math.h"
 #include "afg-npu.h"
 #include "afg-thread-role.h"
 
@@ -29,6 +30,14 @@ typedef struct {
   gint64 start_ns;
   gint64 end_ns;
 } AfgStep;
+
+/* end_ns - start_ns, saturated: a hostile DB's step may span more than
+ * G_MAXINT64 ns (and may end before it starts, then it is negative). */
+static inline gint64
+afg_step_get_ns (const AfgStep *step)
+{
+  return afg_sat_sub (step->end_ns, step->start_ns);
+}
 
 /* What was loaded from one profiler DB, immutable once loaded and shared
  * between threads: the source, the load's counts, the names, the steps

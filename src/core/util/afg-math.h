@@ -14,6 +14,16 @@ afg_sat_add (gint64 a, gint64 b)
   return r;
 }
 
+static inline gint64
+afg_sat_sub (gint64 a, gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_sub_overflow (a, b, &r))
+    return b < 0 ? G_MAXINT64 : G_MININT64;
+  return r;
+}
+
 /* The length of [@start, @end), 0 when it is empty: exact in guint64 for
  * any two gint64 times, where end - start may overflow. */
 static inline guint64
