@@ -100,24 +100,26 @@ idle_tree (AfgDocument *document, gboolean has_steps, gint64 first, gint64 last)
   return afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
 }
 
-/* Free instants: [0,100), [450,500) of step 1 and [550,1000) of step 2.
- * f counts its overlap with them, g (all busy) is left out; nesting is
- * that of the unclipped rows. */
+/* The idle tree of both steps: free instants [0,100), [450,500) of step 1
+ * and [550,1000) of step 2 (and, with wider steps, whatever lies outside
+ * [0,1000), where no row is). f counts its overlap with them, g (all
+ * busy) is left out; nesting is that of the unclipped rows. */
+static const char * const idle_all_steps[] = {
+  "1/1\t1\t600\t0",
+  "1/1;f\t1\t600\t600",
+  "1/2\t1\t100\t0",
+  "1/2;h\t1\t100\t100",
+  NULL,
+};
+
 static void
 test_idle_all_steps (void)
 {
   g_autoptr(AfgTestDb) db = make_db (TRUE);
   g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
   g_autoptr(AfgTree) tree = idle_tree (document, FALSE, 0, 0);
-  const char * const expected[] = {
-    "1/1\t1\t600\t0",
-    "1/1;f\t1\t600\t600",
-    "1/2\t1\t100\t0",
-    "1/2;h\t1\t100\t100",
-    NULL,
-  };
 
-  afg_test_assert_tree (tree, expected);
+  afg_test_assert_tree (tree, idle_all_steps);
   /* Host time only: no NPU columns. */
   g_assert_false (afg_tree_has_column (tree, AFG_COLUMN_NPU_TOTAL_NS));
 }
@@ -172,13 +174,6 @@ test_extreme_windows (void)
   g_autoptr(AfgTestDb) db = make_db (FALSE);
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgTree) tree = NULL;
-  const char * const expected[] = {
-    "1/1\t1\t600\t0",
-    "1/1;f\t1\t600\t600",
-    "1/2\t1\t100\t0",
-    "1/2;h\t1\t100\t100",
-    NULL,
-  };
 
   afg_test_db_add_step_time (db, 1, G_MININT64 + 1, 500);
   afg_test_db_add_step_time (db, 2, 500, G_MAXINT64);
@@ -187,7 +182,7 @@ test_extreme_windows (void)
   assert_split (document, 500, G_MAXINT64, 0, 0, 150, G_MAXINT64 - 500 - 150);
   assert_split (document, G_MININT64 + 1, G_MAXINT64, 100, 250, 150, G_MAXINT64);
   tree = idle_tree (document, FALSE, 0, 0);
-  afg_test_assert_tree (tree, expected);
+  afg_test_assert_tree (tree, idle_all_steps);
 }
 
 /* Without TASK rows there is no timeline and no idle scope. */
