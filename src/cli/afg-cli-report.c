@@ -83,7 +83,7 @@ print_timeline_summary (const AfgTree *tree)
   if (timeline == NULL || !afg_document_get_profile_window (document, &start, &end))
     return;
   afg_device_timeline_split (timeline, start, end, &split);
-  words = afg_device_split_describe (&split, afg_sat_from_ulength (afg_span_ulength (start, end)), FALSE);
+  words = afg_device_split_describe (&split, afg_span_length (start, end), FALSE);
   g_printerr (_("%s: NPU timeline: %s\n"), AFG_CLI_PROG, words);
 }
 

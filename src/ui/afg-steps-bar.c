@@ -262,7 +262,7 @@ describe_device (AfgStepsBar *self)
   if (n == 0 && afg_document_get_profile_window (document, &start, &end))
     {
       afg_device_timeline_split (timeline, start, end, &sum);
-      window = afg_sat_from_ulength (afg_span_ulength (start, end));
+      window = afg_span_length (start, end);
     }
   words = afg_device_split_describe (&sum, window, FALSE);
   return g_strdup_printf (_("NPU: %s"), words);

@@ -190,15 +190,17 @@ refresh (AfgWeightMenu *self)
   g_autofree char *tip = NULL;
   AfgWeight shown;
   AfgWeight device;
+  gboolean graph;
 
   if (self->session == NULL)
     return;
+  graph = has_graph (self);
   reason = menu_unavailable_reason (self);
   device = afg_session_get_device_weight (self->session);
   device_reason = unavailable_reason (self, device);
-  shown = has_graph (self) ? afg_session_get_shown_weight (self->session) : AFG_WEIGHT_HOST;
+  shown = graph ? afg_session_get_shown_weight (self->session) : AFG_WEIGHT_HOST;
   gtk_menu_button_set_label (self->button, _(items[item_of (shown)].short_label));
-  gtk_widget_set_visible (GTK_WIDGET (self), has_graph (self) && !afg_session_get_comparing (self->session));
+  gtk_widget_set_visible (GTK_WIDGET (self), graph && !afg_session_get_comparing (self->session));
   gtk_widget_set_sensitive (GTK_WIDGET (self), reason == NULL);
   update_items (self, shown);
   if (reason == NULL)

@@ -38,3 +38,10 @@ afg_sat_from_ulength (guint64 length)
 {
   return length > (guint64) G_MAXINT64 ? G_MAXINT64 : (gint64) length;
 }
+
+/* The length of [@start, @end) in nanoseconds: 0 when empty, saturated. */
+static inline gint64
+afg_span_length (gint64 start, gint64 end)
+{
+  return afg_sat_from_ulength (afg_span_ulength (start, end));
+}
