@@ -142,12 +142,22 @@ scope_error_hint (const GError *error, const AfgDocument *document)
   guint n;
   const AfgStep *steps = afg_document_get_steps (document, &n);
 
+  guint k = 0;
+
   if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
     return g_strdup (_("export without --steps; torch_npu marks a step each time the profiler's step() is called"));
+  /* --steps takes no sign: only a hand-made STEP_TIME numbers a step
+   * below 0, and the hint names none of those. Steps come sorted. */
+  while (k < n && steps[k].id < 0)
+    k++;
+  if (k == n)
+    return g_strdup (_("the profile numbers its steps below 0, which --steps cannot name: export without --steps"));
   if (n == 1)
     return g_strdup_printf (_("the profile has one step: --steps %" PRId64), steps[0].id);
+  if (k == n - 1)
+    return g_strdup_printf (_("choose a step the profile has, e.g. --steps %" PRId64), steps[k].id);
   return g_strdup_printf (_("choose steps the profile has, e.g. --steps %" PRId64 " or --steps %"
-                            PRId64 "-%" PRId64), steps[0].id, steps[0].id, steps[n - 1].id);
+                            PRId64 "-%" PRId64), steps[k].id, steps[k].id, steps[n - 1].id);
 }
 
 int

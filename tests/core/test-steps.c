@@ -511,6 +511,36 @@ test_cli_bad_steps (CliFixture *f, gconstpointer data)
     }
 }
 
+/* --steps takes no negative number, so the hint of a step the DB lacks
+ * names only the DB's steps from 0 up, or none. */
+static void
+test_cli_negative_steps (CliFixture *f, gconstpointer data)
+{
+  static const char * const cases[][2] = {
+    { "(-3, 0, 5), (-2, 5, 10)", "hint: the profile numbers its steps below 0, which --steps cannot name" },
+    { "(-1, 0, 5), (0, 5, 10), (1, 10, 15)", "hint: choose steps the profile has, e.g. --steps 0 or --steps 0-1\n" },
+    { "(-1, 0, 5), (4, 5, 10)", "hint: choose a step the profile has, e.g. --steps 4\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+      g_autofree char *sql = g_strconcat ("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);"
+                                          "INSERT INTO STEP_TIME VALUES ", cases[i][0], NULL);
+      const char *args[] = { "--export", "-o", f->out_dir, "-f", "json", "--steps", "7", db->path, NULL };
+      g_autofree char *err = NULL;
+
+      afg_test_db_add (db, T1, 0, 10, "x");
+      afg_test_db_exec (db, sql);
+      afg_test_db_close (db);
+      g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_BAD_INPUT);
+      assert_one_error (err, "no step 7", TRUE);
+      g_assert_nonnull (strstr (err, cases[i][1]));
+      assert_no_output (f);
+      afg_test_db_free (db);
+    }
+}
+
 static void
 test_cli_no_steps (CliFixture *f, gconstpointer data)
 {
@@ -610,6 +640,7 @@ main (int argc, char **argv)
   g_test_add ("/steps/cli/formats", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_formats, cli_tear_down);
   g_test_add ("/steps/cli/no-scope", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_no_scope, cli_tear_down);
   g_test_add ("/steps/cli/bad-steps", CliFixture, GINT_TO_POINTER (STEPS_FROM_TABLE), cli_set_up, test_cli_bad_steps, cli_tear_down);
+  g_test_add ("/steps/cli/negative-steps", CliFixture, GINT_TO_POINTER (STEPS_NONE), cli_set_up, test_cli_negative_steps, cli_tear_down);
   g_test_add ("/steps/cli/no-steps", CliFixture, GINT_TO_POINTER (STEPS_NONE), cli_set_up, test_cli_no_steps, cli_tear_down);
   g_test_add ("/steps/cli/malformed", CliFixture, GINT_TO_POINTER (STEPS_FROM_ROWS), cli_set_up, test_cli_malformed, cli_tear_down);
   return g_test_run ();
