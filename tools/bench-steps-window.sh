@@ -7,7 +7,8 @@
 # strip's click handling to the first frame painted with the new tree's
 # layout), then their median and maximum. Then the same for "While NPU
 # idle" turned on and off, and for one transform added and taken out
-# (through the test control channel, docs/test-state-line.md).
+# (through the test control channel, docs/test-state-line.md). Last, the
+# window's peak and current RSS.
 # Usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]   (default 1000000)
 set -euo pipefail
 build=$(realpath "${1:?usage: tools/bench-steps-window.sh BUILD_DIR [ROWS]}")
@@ -81,3 +82,5 @@ for _ in 1 2 3; do
   echo "action win.pop-transform" >&9; sleep 1.5
 done
 summary "transform" "$from"
+awk '/^VmHWM:/ { peak = $2 } /^VmRSS:/ { now = $2 } END { printf "window RSS: peak %.0f MB, now %.0f MB\n", peak / 1024, now / 1024 }' \
+  "/proc/$app/status"

@@ -59,8 +59,11 @@ static gpointer
 transform_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   Request *req = data;
+  gint64 start = g_get_monotonic_time ();
+  AfgTree *tree = afg_tree_transform (req->base, req->list, cancellable, error);
 
-  return afg_tree_transform (req->base, req->list, cancellable, error);
+  g_debug ("transformed in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
+  return tree;
 }
 
 static void
