@@ -259,16 +259,25 @@ test_count_steps (void)
   g_assert_cmpuint (afg_scope_count_steps (&bare, document), ==, 0);
 }
 
-static AfgDocument *
-load_step_table (const char *values)
+/* One row and a STEP_TIME of @values. */
+static AfgTestDb *
+new_step_table_db (const char *values)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
   g_autofree char *sql = g_strconcat ("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);"
                                       "INSERT INTO STEP_TIME VALUES ", values, NULL);
-  AfgDocument *document;
 
   afg_test_db_add (db, T1, 0, 10, "x");
   afg_test_db_exec (db, sql);
+  return db;
+}
+
+static AfgDocument *
+load_step_table (const char *values)
+{
+  AfgTestDb *db = new_step_table_db (values);
+  AfgDocument *document;
+
   document = afg_test_db_load_document (db);
   afg_test_db_free (db);
   return document;
@@ -524,14 +533,10 @@ test_cli_negative_steps (CliFixture *f, gconstpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-      g_autofree char *sql = g_strconcat ("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);"
-                                          "INSERT INTO STEP_TIME VALUES ", cases[i][0], NULL);
+      AfgTestDb *db = new_step_table_db (cases[i][0]);
       const char *args[] = { "--export", "-o", f->out_dir, "-f", "json", "--steps", "7", db->path, NULL };
       g_autofree char *err = NULL;
 
-      afg_test_db_add (db, T1, 0, 10, "x");
-      afg_test_db_exec (db, sql);
       afg_test_db_close (db);
       g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_BAD_INPUT);
       assert_one_error (err, "no step 7", TRUE);
