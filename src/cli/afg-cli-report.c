@@ -141,7 +141,6 @@ scope_error_hint (const GError *error, const AfgDocument *document)
 {
   guint n;
   const AfgStep *steps = afg_document_get_steps (document, &n);
-
   guint k = 0;
 
   if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
