@@ -88,6 +88,28 @@ test_split_no_steps (void)
   assert_split (document, start, end, 100, 250, 50, 50);
 }
 
+/* A task of COMMUNICATION_TASK_INFO is communication on the timeline by
+ * itself, outside every collective's interval and linked to nothing; it
+ * bounds the profile's window too. */
+static void
+test_split_comm_task_info (void)
+{
+  g_autoptr(AfgTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  gint64 start, end;
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 1000, "f", 1);
+  afg_test_db_link (db, 1, 11);
+  afg_test_db_add_typed_task (db, 100, 200, 11, "AI_CORE");
+  afg_test_db_add_comm_task_info (db, afg_test_db_add_typed_task (db, 300, 500, AFG_TEST_NO_LINK, "Notify Wait"));
+  document = afg_test_db_load_document (db);
+  g_assert_true (afg_document_get_profile_window (document, &start, &end));
+  g_assert_cmpint (start, ==, 100);
+  g_assert_cmpint (end, ==, 500);
+  assert_split (document, 100, 500, 100, 200, 0, 100);
+  assert_split (document, 0, 1000, 100, 200, 0, 700);
+}
+
 static AfgTree *
 idle_tree (AfgDocument *document, gboolean has_steps, gint64 first, gint64 last)
 {
@@ -496,6 +518,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/timeline/split/steps", test_split_steps);
   g_test_add_func ("/timeline/split/no-steps", test_split_no_steps);
+  g_test_add_func ("/timeline/split/comm-task-info", test_split_comm_task_info);
   g_test_add_func ("/timeline/idle/all-steps", test_idle_all_steps);
   g_test_add_func ("/timeline/idle/one-step", test_idle_one_step);
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);

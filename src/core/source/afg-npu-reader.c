@@ -201,9 +201,10 @@ kind_id (const NpuRead *self, const AfgRow *row, int col)
   return self->kind_columns && read_link (row, col, &id) ? id : AFG_TASK_NO_ID;
 }
 
-/* A task of COMMUNICATION_TASK_INFO is communication whatever else: only
- * its connection id is kept (rule 1 extends to its connection's other
- * tasks). The others wait for the whole rule. */
+/* A task of COMMUNICATION_TASK_INFO is communication whatever else, and
+ * so is every task of its connection: its connection id is noted now,
+ * before any task is classified. Every task waits for the whole rule,
+ * those too: each is on the device's timeline. */
 static void
 add_kind_task (NpuRead *self, const AfgRow *row, gboolean linked, gint64 link)
 {
@@ -214,8 +215,7 @@ add_kind_task (NpuRead *self, const AfgRow *row, gboolean linked, gint64 link)
     return;
   if (afg_task_kinds_is_comm_task (self->kinds, task.global_task_id))
     afg_task_kinds_note_comm_link (self->kinds, task.link);
-  else
-    AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
+  AFG_VEC_APPEND (&self->kind_tasks, KindTask, task);
 }
 
 static void
