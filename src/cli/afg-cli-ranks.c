@@ -349,9 +349,10 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   return status;
 }
 
-/* `file` as the folder export of @root names it: the path below @root. */
+/* @db as the folder export of @root names it, in `file` and in a failed
+ * rank's error: @root as given, then the path below it. */
 static gboolean
-file_below_root (const char *db, const char *root, char **root_out, char **db_out)
+file_below_root (const char *db, const char *root, char **db_out)
 {
   g_autofree char *canonical_root = g_canonicalize_filename (root, NULL);
   g_autofree char *canonical_db = g_canonicalize_filename (db, NULL);
@@ -360,8 +361,9 @@ file_below_root (const char *db, const char *root, char **root_out, char **db_ou
   if (!g_str_has_prefix (canonical_db, canonical_root)
       || (canonical_db[len] != G_DIR_SEPARATOR && canonical_root[len - 1] != G_DIR_SEPARATOR))
     return FALSE;
-  *root_out = g_steal_pointer (&canonical_root);
-  *db_out = g_steal_pointer (&canonical_db);
+  while (canonical_db[len] == G_DIR_SEPARATOR)
+    len++;
+  *db_out = g_build_filename (root, canonical_db + len, NULL);
   return TRUE;
 }
 
@@ -389,7 +391,6 @@ write_summary_file (const AfgRankSummary *rank, const AfgCliRanksOptions *opts)
 int
 afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
 {
-  g_autofree char *root = NULL;
   g_autofree char *path = NULL;
   AfgJobFolder *folder;
   AfgJobLoadOptions options = {
@@ -400,7 +401,7 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
   AfgRankSummary *rank;
   int status;
 
-  if (opts->job_root != NULL && !file_below_root (db, opts->job_root, &root, &path))
+  if (opts->job_root != NULL && !file_below_root (db, opts->job_root, &path))
     {
       g_autofree char *message = g_strdup_printf (_("%s is not inside the job folder %s"), db, opts->job_root);
 
@@ -410,7 +411,7 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
   folder = afg_job_folder_new_single (path != NULL ? path : db, opts->job_root);
   if (!opts->quiet)
     print_warnings (folder);
-  load = afg_job_load_new (root != NULL ? root : "", folder, &options);
+  load = afg_job_load_new (opts->job_root != NULL ? opts->job_root : "", folder, &options);
   afg_job_load_run (load, NULL);
   rank = afg_job_load_get_summaries (load)[0];
   report_rank_errors (&rank, 1);

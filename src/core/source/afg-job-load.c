@@ -67,14 +67,22 @@ afg_job_load_unref (AfgJobLoad *self)
   g_atomic_rc_box_release_full (self, job_load_clear);
 }
 
-/* The DB as ranks.json names it: relative to the job folder, printable. */
+/* The DB as ranks.json names it: relative to the job folder, printable.
+ * The folder may end in separators ("job/", as a shell completes it); its
+ * DBs' paths then hold them once. */
 static char *
 relative_file (const char *folder, const char *path)
 {
   gsize len = strlen (folder);
 
-  if (len > 0 && g_str_has_prefix (path, folder) && path[len] == G_DIR_SEPARATOR)
-    path += len + 1;
+  while (len > 1 && folder[len - 1] == G_DIR_SEPARATOR)
+    len--;
+  if (len > 0 && strncmp (path, folder, len) == 0 && path[len] == G_DIR_SEPARATOR)
+    {
+      path += len;
+      while (*path == G_DIR_SEPARATOR)
+        path++;
+    }
   return afg_format_path (path);
 }
 
