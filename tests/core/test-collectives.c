@@ -14,6 +14,7 @@
 #include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
 #include "afg-test-db.h"
+#include "afg-tree-builder.h"
 
 #define LATE_NS 3000000
 #define JOB_ROWS "20000"
@@ -807,6 +808,44 @@ test_all_failed (void)
   free_ranks (ranks, 2);
 }
 
+/* An opName or groupName id that STRING_IDS lacks resolves to
+ * <unknown:ID>, as it does everywhere, and is matched by it; only a NULL
+ * id has no string. */
+static void
+test_unknown_names (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  AfgRankSummary *ranks[2] = { afg_rank_summary_new (0, "0.db"), afg_rank_summary_new (1, "1.db") };
+  g_autoptr(AfgJobCollectives) c = NULL;
+  const AfgRankCollective *ops;
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 1000, "f", AFG_TEST_NULL);
+  afg_test_db_add_collective (db, 0, 1, AFG_TEST_NO_LINK, "named");
+  afg_test_db_exec (db, "UPDATE COMMUNICATION_OP SET groupName = 777777;"
+                        "INSERT INTO COMMUNICATION_OP (opName, startNs, endNs, groupName) VALUES"
+                        " (888888, 100, 1100, 777777), (NULL, 0, 10, 777777), (888888, 0, 100, NULL)");
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  afg_rank_summary_fill (ranks[0], tree);
+  g_assert_cmpint (ranks[0]->comm_ns, ==, 1 + 1000 + 10 + 100);
+  g_assert_cmpuint (ranks[0]->collectives->len, ==, 3);
+  ops = (const AfgRankCollective *) ranks[0]->collectives->data;
+  g_assert_cmpstr (ops[0].group, ==, "<unknown:777777>");
+  g_assert_cmpstr (ops[0].op, ==, "named");
+  g_assert_cmpstr (ops[1].op, ==, "<unknown:888888>");
+  g_assert_null (ops[2].op);
+  afg_rank_summary_add_collective (ranks[1], "<unknown:777777>", "<unknown:888888>", 100);
+  afg_rank_summary_add_collective (ranks[1], "<unknown:777777>", "named", 1);
+  c = afg_job_collectives_new (ranks, 2);
+  g_assert_cmpuint (c->matched->len, ==, 2);
+  g_assert_cmpint (c->wait_ns[0], ==, 900);
+  afg_rank_summary_free (ranks[0]);
+  afg_rank_summary_free (ranks[1]);
+}
+
 /* A document with steps @ids starting at @starts. */
 static AfgDocument *
 steps_document (const gint64 *ids, const gint64 *starts, guint n)
@@ -867,6 +906,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/thresholds", test_thresholds);
   g_test_add_func ("/collectives/rules/matching", test_matching);
   g_test_add_func ("/collectives/rules/votes", test_votes);
+  g_test_add_func ("/collectives/rules/unknown-names", test_unknown_names);
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
   g_test_add_func ("/collectives/rules/reducer", test_reducer);
   g_test_add_func ("/collectives/rules/reference", test_reference);

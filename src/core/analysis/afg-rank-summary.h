@@ -23,7 +23,7 @@ typedef struct {
 /* A usable COMMUNICATION_OP row with a groupName string. */
 typedef struct {
   const char *group;  /* in the summary's names */
-  const char *op;     /* NULL when opName is no string */
+  const char *op;     /* NULL when opName has no string (a NULL id) */
   gint64      ns;
 } AfgRankCollective;
 

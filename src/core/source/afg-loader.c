@@ -905,12 +905,12 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
   return g_thread_new ("afg-tasks", scan_tasks, scan);
 }
 
+/* An id resolves as everywhere, `<unknown:ID>` when STRING_IDS lacks it;
+ * only a NULL id (or -1, 4294967295) has no string. */
 static guint32
-collective_string (const AfgStringTable *strings, gint64 id)
+collective_string (AfgStringTable *strings, gint64 id)
 {
-  guint32 index;
-
-  return id != AFG_TASK_NO_ID && afg_string_table_find_id (strings, id, &index) ? index : AFG_COLLECTIVE_NO_STRING;
+  return id != AFG_TASK_NO_ID ? afg_string_table_lookup_id (strings, id) : AFG_COLLECTIVE_NO_STRING;
 }
 
 /* The collectives by their names' strings: what ranks are matched by. */
@@ -918,7 +918,7 @@ static GArray *
 document_collectives (LoadContext *ctx)
 {
   AfgTaskKinds *kinds = afg_npu_tasks_get_kinds (ctx->npu_tasks);
-  const AfgStringTable *strings = &ctx->document->strings;
+  AfgStringTable *strings = &ctx->document->strings;
   GArray *out;
   gsize n;
   const AfgCollective *ops;
