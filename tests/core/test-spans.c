@@ -193,7 +193,21 @@ test_bounds (void)
   g_assert_true (afg_device_timeline_bounds (timeline, &start, &end));
   g_assert_cmpint (start, ==, 10);
   g_assert_cmpint (end, ==, 45);
-  g_assert_null (afg_device_timeline_new (spans, 0));
+}
+
+/* No task: every instant is free, and no bounds. */
+static void
+test_timeline_empty (void)
+{
+  g_autoptr(AfgDeviceTimeline) timeline = afg_device_timeline_new (NULL, 0);
+  AfgDeviceSplit split;
+  gint64 start, end;
+
+  g_assert_nonnull (timeline);
+  g_assert_false (afg_device_timeline_bounds (timeline, &start, &end));
+  afg_device_timeline_split (timeline, 100, 350, &split);
+  g_assert_cmpint (split.compute_ns + split.comm_ns + split.other_ns, ==, 0);
+  g_assert_cmpint (split.free_ns, ==, 250);
 }
 
 int
@@ -203,5 +217,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/spans/union-overlap", test_union_overlap);
   g_test_add_func ("/spans/timeline", test_timeline);
   g_test_add_func ("/spans/bounds", test_bounds);
+  g_test_add_func ("/spans/timeline-empty", test_timeline_empty);
   return g_test_run ();
 }

@@ -207,7 +207,41 @@ test_extreme_windows (void)
   afg_test_assert_tree (tree, idle_all_steps);
 }
 
-/* Without TASK rows there is no timeline and no idle scope. */
+/* A usable TASK table without a usable row: the device was free all the
+ * time, each step is idle whole; without steps the profile has no window.
+ * A collective alone is communication. */
+static void
+test_empty_task (void)
+{
+  g_autoptr(AfgTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgTestDb) bare = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgTestDb) comm = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgDocument) bare_document = NULL;
+  g_autoptr(AfgDocument) comm_document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  gint64 start, end;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 100, "f");
+  afg_test_db_exec (db, "INSERT INTO TASK (startNs, endNs) VALUES (10.5, 20.5)");  /* REAL: not usable */
+  afg_test_db_add_step_time (db, 1, 0, 100);
+  document = afg_test_db_load_document (db);
+  g_assert_nonnull (afg_document_get_timeline (document));
+  assert_split (document, 0, 100, 0, 0, 0, 100);
+  tree = idle_tree (document, FALSE, 0, 0);
+  g_assert_cmpint (afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, 100);
+  afg_test_db_add (bare, GTID (1, 1), 0, 100, "f");
+  bare_document = afg_test_db_load_document (bare);
+  g_assert_nonnull (afg_document_get_timeline (bare_document));
+  g_assert_false (afg_document_get_profile_window (bare_document, &start, &end));
+  afg_test_db_add (comm, GTID (1, 1), 0, 100, "f");
+  afg_test_db_add_collective (comm, 40, 60, AFG_TEST_NO_LINK, "hcom_allReduce__1_0_1");
+  afg_test_db_add_step_time (comm, 1, 0, 100);
+  comm_document = afg_test_db_load_document (comm);
+  assert_split (comm_document, 0, 100, 0, 20, 0, 80);
+}
+
+/* Without a TASK table there is no timeline and no idle scope. */
 static void
 test_no_device (void)
 {
@@ -523,6 +557,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/idle/one-step", test_idle_one_step);
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);
   g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
+  g_test_add_func ("/timeline/empty-task", test_empty_task);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);
   g_test_add_func ("/timeline/html", test_html);

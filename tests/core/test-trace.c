@@ -655,22 +655,25 @@ test_device_counter (void)
   g_assert_cmpstr (step2_lines, ==, "500\t0\t0\t50\t450\n1000\t0\t0\t0\t0\n");
 }
 
-/* Without a TASK row there is nothing to count: no counter. */
+/* Without a TASK table there is nothing to count: no counter. With one
+ * that has no row, the device was free all the step, as JSON says. */
 static void
-test_no_device_counter (void)
+test_no_device_counter (gconstpointer data)
 {
-  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  gboolean has_task = GPOINTER_TO_INT (data);
+  g_autoptr(TraceTestDb) db = afg_test_db_new (has_task ? AFG_TEST_DB_NPU : AFG_TEST_DB_DEFAULT);
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(Trace) trace = NULL;
   g_autofree char *lines = NULL;
   guint32 pid = 0;
 
   afg_test_db_add (db, T1, 0, 100, "f");
-  afg_test_db_add_step_time (db, 1, 0, 100);
+  afg_test_db_exec (db, "CREATE TABLE IF NOT EXISTS STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);"
+                        "INSERT INTO STEP_TIME VALUES (1, 0, 100)");
   document = afg_test_db_load_document (db);
   trace = export_trace (document, NULL, NULL);
   lines = counter_lines (trace, &pid);
-  g_assert_cmpstr (lines, ==, "");
+  g_assert_cmpstr (lines, ==, has_task ? "0\t0\t0\t0\t100\n100\t0\t0\t0\t0\n" : "");
   g_assert_cmpuint (count_events (trace, "X", "step"), ==, 1);
 }
 
@@ -901,7 +904,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/hostile-values", test_hostile_values);
   g_test_add_func ("/trace/cancel", test_cancel);
   g_test_add_func ("/trace/device-counter", test_device_counter);
-  g_test_add_func ("/trace/no-device-counter", test_no_device_counter);
+  g_test_add_data_func ("/trace/no-device-counter", GINT_TO_POINTER (FALSE), test_no_device_counter);
+  g_test_add_data_func ("/trace/empty-task-counter", GINT_TO_POINTER (TRUE), test_no_device_counter);
   g_test_add_data_func ("/trace/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/trace/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/trace/cli", test_cli);

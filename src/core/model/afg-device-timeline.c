@@ -57,8 +57,6 @@ afg_device_timeline_new (AfgTimelineSpan *spans, gsize n)
   AfgSpansBuilder sets[3];
   AfgDeviceTimeline *self;
 
-  if (n == 0)
-    return NULL;
   /* In place: it may run while the host rows are read, the load's
    * fullest time, and a copy of every task would add to it. A union
    * does not depend on the order of equal starts. */

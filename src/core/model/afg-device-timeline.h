@@ -38,8 +38,9 @@ typedef struct {
  * window's split is six binary searches. Immutable; any thread. */
 typedef struct _AfgDeviceTimeline AfgDeviceTimeline;
 
-/* From @n intervals in any order (sorted in place, not kept); NULL when
- * @n is 0. */
+/* From @n intervals in any order (sorted in place, not kept). With none,
+ * every instant is free and the timeline has no bounds: a usable TASK
+ * without a usable row still has a timeline. */
 AfgDeviceTimeline *afg_device_timeline_new    (AfgTimelineSpan         *spans,
                                                gsize                    n);
 /* The instants some compute task covers. */
