@@ -120,6 +120,10 @@ search () { send "search $1"; }
 # AfgRankSidebar…) of the active window, as a click on it does.
 pick () { send "select $1 $2"; }
 
+# click: selects the frame under the pointer in the flame graph, as a
+# left click there does, and waits until the state shows it.
+click () { send click; barrier; }
+
 # barrier: returns once every command and X input sent before it took
 # effect, the window laid out and drawn: the state line is then current.
 SEQ=0

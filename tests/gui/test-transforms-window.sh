@@ -61,14 +61,19 @@ read -r R2 N2 <<< "$(cli --merge-function '/^aclnn/' --drop-function aten::to)"
 shows "$R2" "$N2" "merge-function /^aclnn/ > drop-function aten::to"
 ok "then drop-function aten::to: the CLI's tree of both in that order"
 
+# frame_row: sets y to the lowest height at x 300 with a frame above the
+# threads, HOVER to its name; the pointer is left there.
+frame_row () {
+  for y in $(seq $((HEIGHT - 60)) -20 120); do
+    hover_at "$WID" 300 "$y"
+    HOVER=$(state_field hover)
+    case "$HOVER" in ""|*/*|"All threads") ;; *) return 0 ;; esac
+  done
+  fail "no frame under the pointer at x 300"
+}
 # A frame's context menu: its first item focuses on the frame's subtree.
 # The frame: the widest one in the first thread's row above the thread.
-for y in $(seq $((HEIGHT - 60)) -20 120); do
-  hover_at "$WID" 300 "$y"
-  HOVER=$(state_field hover)
-  case "$HOVER" in ""|*/*|"All threads") ;; *) break ;; esac
-done
-[ -n "$HOVER" ] || fail "no frame under the pointer"
+frame_row
 menu_first_item "$WID" 300 "$y" page=graph
 LIST=$(state_field transforms)
 case "$LIST" in "merge-function /^aclnn/ > drop-function aten::to > focus-subtree "*) ;;
@@ -90,15 +95,10 @@ ok "Ctrl+Z takes out the last transform, the × of the first takes it out of the
 # Alt+M on the selected frame merges its function.
 act win.pop-transform
 shows "$ROOT" "$NODES" ""
-# The first click after a menu may only give the window back its focus.
-for _ in 1 2 3; do
-  hover_at "$WID" 300 "$y"
-  xdotool click 1
-  barrier
-  SELECTED=$(state_field selected)
-  [ -n "$SELECTED" ] && break
-done
-[ -n "$SELECTED" ] || fail "the click selected nothing"
+frame_row
+SELECTED=$HOVER
+click
+[ "$(state_field selected)" = "$SELECTED" ] || fail "the click selected '$(state_field selected)', not $SELECTED"
 xdotool key alt+m
 wait_state "transforms=merge-function $SELECTED"
 read -r R4 N4 <<< "$(cli --merge-function "$SELECTED")"
@@ -108,13 +108,9 @@ ok "Alt+M merges the selected frame's function ($SELECTED), as --merge-function 
 # The other keys on the same frame (selected again: a new tree is shown
 # without a selection): Alt+F, Alt+Shift+F, Alt+D, Alt+R.
 select_frame () {
-  for _ in 1 2 3; do
-    hover_at "$WID" 300 "$y"
-    xdotool click 1
-    barrier
-    [ "$(state_field selected)" = "$SELECTED" ] && return 0
-  done
-  fail "the click did not select $SELECTED again"
+  hover_at "$WID" 300 "$y"
+  click
+  [ "$(state_field selected)" = "$SELECTED" ] || fail "the click did not select $SELECTED again"
 }
 for pair in "alt+f:focus-subtree" "alt+shift+f:focus-function $SELECTED" "alt+d:drop-function $SELECTED" \
             "alt+r:collapse-recursion $SELECTED"; do
