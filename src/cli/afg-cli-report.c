@@ -87,7 +87,8 @@ print_timeline_summary (const AfgTree *tree)
   g_printerr (_("%s: NPU timeline: %s\n"), AFG_CLI_PROG, words);
 }
 
-/* Device time of the whole profile, beside the summary line. */
+/* Device time of the whole profile, beside the summary line; the
+ * timeline's split even without the links NPU time needs. */
 static void
 print_npu_summary (const AfgTree *tree)
 {
@@ -95,14 +96,16 @@ print_npu_summary (const AfgTree *tree)
   g_autofree char *linked = NULL;
   g_autofree char *unlinked = NULL;
 
-  if (npu == NULL)
-    return;
-  linked = afg_format_duration (npu->ns - npu->unlinked_ns);
-  unlinked = afg_format_duration (npu->unlinked_ns);
-  g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
-                " tasks); %" PRIu64 " TASK rows skipped\n"),
-              AFG_CLI_PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks, npu->skipped);
-  print_kinds_summary (tree);
+  if (npu != NULL)
+    {
+      linked = afg_format_duration (npu->ns - npu->unlinked_ns);
+      unlinked = afg_format_duration (npu->unlinked_ns);
+      g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
+                    " tasks); %" PRIu64 " TASK rows skipped\n"),
+                  AFG_CLI_PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks,
+                  npu->skipped);
+      print_kinds_summary (tree);
+    }
   print_timeline_summary (tree);
 }
 

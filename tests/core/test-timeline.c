@@ -241,6 +241,64 @@ test_empty_task (void)
   assert_split (comm_document, 0, 100, 0, 20, 0, 80);
 }
 
+/* The export's summary gives the timeline's split, and no NPU time. */
+static void
+assert_cli_split_only (AfgTestDb *db)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  const char * const argv[] = { "--export", "-f", "json", "-o", dir, db->path, NULL };
+  g_autofree char *err = NULL;
+
+  afg_test_db_close (db);
+  g_assert_cmpint (afg_test_run_cli (argv, FALSE, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "NPU timeline: compute 10.0%, communication 25.0%, other 5.0%, free 60.0%\n"));
+  g_assert_null (strstr (err, "ascend-flamegraph: NPU device time"));
+  g_assert_null (strstr (err, "NPU: compute"));
+  afg_test_rm_rf (dir);
+}
+
+/* The timeline needs no link to the host: a DB whose TASK cannot be
+ * linked (no CONNECTION_IDS, one that is a view, no
+ * PYTORCH_API.connectionId) has the same timeline and collectives, and
+ * no NPU time: the frames' device fields stay absent. Both readers agree. */
+static void
+test_without_links (void)
+{
+  static const struct {
+    const char *sql;
+    gboolean    warns;
+  } cases[] = {
+    { "DROP TABLE CONNECTION_IDS", FALSE },
+    { "ALTER TABLE PYTORCH_API DROP COLUMN connectionId", TRUE },
+    { "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c", TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AfgTestDb) db = make_db (TRUE);
+      g_autoptr(AfgDocument) document = NULL;
+      g_autofree char *json = NULL;
+      gsize n_collectives;
+      guint fast, fallbacks;
+
+      afg_test_db_exec (db, cases[i].sql);
+      document = afg_test_db_load_document (db);
+      g_assert_nonnull (afg_document_get_timeline (document));
+      assert_split (document, 0, 500, 100, 250, 0, 150);
+      assert_split (document, 500, 1000, 0, 0, 50, 450);
+      g_assert_null (afg_document_get_npu_stats (document));
+      g_assert_null (afg_document_get_npu_kind_stats (document));
+      g_assert_cmpint (afg_document_get_npu_warning (document) != NULL, ==, cases[i].warns);
+      g_assert_nonnull (afg_document_get_collectives (document, &n_collectives));
+      g_assert_cmpuint (n_collectives, ==, 1);
+      json = afg_test_load_both (db->path, &fast, &fallbacks);
+      g_assert_null (strstr (json, "\"device_timeline\":null"));
+      g_assert_null (strstr (json, "npu_total_ns"));
+      g_assert_null (strstr (json, "comm_total_ns"));
+      assert_cli_split_only (db);
+    }
+}
+
 /* Without a TASK table there is no timeline and no idle scope. */
 static void
 test_no_device (void)
@@ -558,6 +616,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);
   g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
   g_test_add_func ("/timeline/empty-task", test_empty_task);
+  g_test_add_func ("/timeline/without-links", test_without_links);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);
   g_test_add_func ("/timeline/html", test_html);

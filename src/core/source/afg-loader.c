@@ -39,7 +39,8 @@ typedef struct {
   AfgLoadProgressFunc  progress;
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
-  AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no NPU data */
+  AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no device data */
+  gboolean             device_only;   /* TASK without its links: the timeline and kinds, no NPU time */
   gboolean             kinds_read;    /* the collectives were read: the tasks can be classified */
   gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
   AfgVec               npu_rows[N_READERS];  /* their links (afg_npu_tasks_wants) per reader, until linking */
@@ -892,12 +893,14 @@ static GThread *
 start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
 {
   ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
-  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE)
+  ctx->device_only = ctx->npu_schema != AFG_NPU_SCHEMA_USABLE && afg_npu_task_table_usable (db);
+  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE && !ctx->device_only)
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
   afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
   afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
-  start_keeping (ctx, db);
+  if (!ctx->device_only)
+    start_keeping (ctx, db);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;
@@ -1007,7 +1010,7 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
    * two ends first must not decide what is read. */
   if (thread == NULL)
     scan->rc = afg_npu_tasks_read_tasks (ctx->npu_tasks, db);
-  if (thread != NULL || scan->rc == SQLITE_OK)
+  if ((thread != NULL || scan->rc == SQLITE_OK) && !ctx->device_only)
     rc = afg_npu_tasks_read_pairs (ctx->npu_tasks, db);
   if (thread != NULL)
     g_thread_join (thread);
@@ -1021,6 +1024,7 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
   if (rc != SQLITE_OK)
     {
       g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
+      g_free (ctx->document->npu_warning);
       ctx->document->npu_warning = g_strdup_printf (_("no NPU device time: reading TASK or CONNECTION_IDS"
                                                       " failed: %s"), sqlite3_errstr (rc));
       return TRUE;
@@ -1099,7 +1103,7 @@ end_link (LoadContext *ctx)
 {
   if (ctx->flags & AFG_LOAD_KEEP_TASKS)
     keep_tasks (ctx);
-  if (ctx->npu_tasks != NULL)
+  if (ctx->npu_tasks != NULL && !ctx->device_only)
     ctx->document->npu = afg_npu_tasks_link_end (ctx->npu_tasks);
 }
 

@@ -175,6 +175,17 @@ afg_npu_check_schema (sqlite3 *db, const AfgSource *source, char **warning)
   return AFG_NPU_SCHEMA_UNUSABLE;
 }
 
+gboolean
+afg_npu_task_table_usable (sqlite3 *db)
+{
+  g_autofree char *problem = NULL;
+
+  if (!afg_source_has_object (db, "TASK"))
+    return FALSE;
+  problem = afg_npu_table_problem (db, "TASK", task_columns, G_N_ELEMENTS (task_columns) - 1);
+  return problem == NULL;
+}
+
 static gboolean
 task_time (const AfgRow *row, gint64 *ns)
 {

@@ -26,6 +26,10 @@ AfgNpuSchema afg_npu_check_schema (sqlite3          *db,
                                    const AfgSource  *source,
                                    char            **warning);
 
+/* TASK alone is readable: the device timeline needs no link to the host,
+ * so it is made from TASK whatever CONNECTION_IDS is. */
+gboolean     afg_npu_task_table_usable (sqlite3 *db);
+
 /* NULL when @table is a plain table with @columns, else why not (translated). */
 char        *afg_npu_table_problem (sqlite3          *db,
                                     const char       *table,
