@@ -299,6 +299,37 @@ test_without_links (void)
     }
 }
 
+/* Collectives need only COMMUNICATION_OP: without a usable TASK they
+ * are there all the same, and the timeline is not (it is of TASK's rows). */
+static void
+test_collectives_without_task (void)
+{
+  static const char * const sql[] = {
+    "DROP TABLE TASK",
+    "ALTER TABLE TASK DROP COLUMN endNs",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+    {
+      g_autoptr(AfgTestDb) db = make_db (TRUE);
+      g_autoptr(AfgDocument) document = NULL;
+      g_autofree char *json = NULL;
+      const AfgDocCollective *ops;
+      gsize n;
+      guint fast, fallbacks;
+
+      afg_test_db_exec (db, sql[i]);
+      document = afg_test_db_load_document (db);
+      g_assert_null (afg_document_get_timeline (document));
+      g_assert_null (afg_document_get_npu_stats (document));
+      ops = afg_document_get_collectives (document, &n);
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpint (ops[0].ns, ==, 250);
+      json = afg_test_load_both (db->path, &fast, &fallbacks);
+      g_assert_nonnull (strstr (json, "\"device_timeline\":null"));
+    }
+}
+
 /* Without a TASK table there is no timeline and no idle scope. */
 static void
 test_no_device (void)
@@ -617,6 +648,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
   g_test_add_func ("/timeline/empty-task", test_empty_task);
   g_test_add_func ("/timeline/without-links", test_without_links);
+  g_test_add_func ("/timeline/collectives-without-task", test_collectives_without_task);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);
   g_test_add_func ("/timeline/html", test_html);

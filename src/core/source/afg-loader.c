@@ -41,6 +41,7 @@ typedef struct {
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no device data */
   gboolean             device_only;   /* TASK without its links: the timeline and kinds, no NPU time */
+  gboolean             ops_only;      /* no usable TASK either: the collectives alone */
   gboolean             kinds_read;    /* the collectives were read: the tasks can be classified */
   gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
   AfgVec               npu_rows[N_READERS];  /* their links (afg_npu_tasks_wants) per reader, until linking */
@@ -893,11 +894,17 @@ static GThread *
 start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
 {
   ctx->npu_schema = afg_npu_check_schema (db, &ctx->source, &ctx->document->npu_warning);
-  ctx->device_only = ctx->npu_schema != AFG_NPU_SCHEMA_USABLE && afg_npu_task_table_usable (db);
-  if (ctx->npu_schema != AFG_NPU_SCHEMA_USABLE && !ctx->device_only)
+  ctx->device_only = ctx->npu_schema != AFG_NPU_SCHEMA_USABLE;
+  ctx->ops_only = ctx->device_only && !afg_npu_task_table_usable (db);
+  if (ctx->ops_only && !afg_source_has_object (db, "COMMUNICATION_OP"))
     return NULL;
   ctx->npu_tasks = afg_npu_tasks_new ();
   afg_npu_tasks_set_direct (ctx->npu_tasks, ctx->source.btree, ctx->cancellable);
+  if (ctx->ops_only)
+    {
+      afg_npu_tasks_skip_tasks (ctx->npu_tasks, ctx->document->kind_warnings);
+      return NULL;
+    }
   afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
   if (!ctx->device_only)
     start_keeping (ctx, db);
@@ -987,12 +994,18 @@ start_classify (LoadContext *ctx)
 static void
 finish_classify (LoadContext *ctx, GThread *thread)
 {
+  AfgDeviceTimeline *timeline;
+
   if (thread != NULL)
     g_thread_join (thread);
   if (ctx->npu_tasks == NULL || !ctx->kinds_read)
     return;
   afg_npu_tasks_add_collectives (ctx->npu_tasks, &ctx->document->strings);
-  _afg_document_set_timeline (ctx->document, afg_npu_tasks_steal_timeline (ctx->npu_tasks));
+  timeline = afg_npu_tasks_steal_timeline (ctx->npu_tasks);
+  /* Collectives alone make no timeline: it is of TASK's rows. */
+  if (ctx->ops_only)
+    g_clear_pointer (&timeline, afg_device_timeline_unref);
+  _afg_document_set_timeline (ctx->document, timeline);
   _afg_document_set_collectives (ctx->document, document_collectives (ctx));
 }
 
@@ -1008,7 +1021,7 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
     return TRUE;
   /* With a thread, scan->rc is not read before the join: which of the
    * two ends first must not decide what is read. */
-  if (thread == NULL)
+  if (thread == NULL && !ctx->ops_only)
     scan->rc = afg_npu_tasks_read_tasks (ctx->npu_tasks, db);
   if ((thread != NULL || scan->rc == SQLITE_OK) && !ctx->device_only)
     rc = afg_npu_tasks_read_pairs (ctx->npu_tasks, db);
@@ -1035,7 +1048,8 @@ finish_npu (LoadContext *ctx, sqlite3 *db, GThread *thread, TaskScan *scan, GErr
       g_clear_pointer (&ctx->npu_tasks, afg_npu_tasks_free);
       return FALSE;
     }
-  afg_npu_tasks_index (ctx->npu_tasks);
+  if (!ctx->ops_only)
+    afg_npu_tasks_index (ctx->npu_tasks);
   return TRUE;
 }
 
@@ -1061,7 +1075,7 @@ begin_link (LoadContext *ctx, guint n_readers, GArray *slots)
   guint n_lists = ctx->keeps_links ? n_readers : 0;
   g_autofree guint64 *counts = NULL;
 
-  if (ctx->npu_tasks == NULL)
+  if (ctx->npu_tasks == NULL || ctx->device_only)
     return;
   for (guint i = 1; i < n_lists; i++)
     ctx->npu_rows_first[i] = ctx->npu_rows_first[i - 1] + ctx->npu_rows[i - 1].len;

@@ -567,6 +567,13 @@ afg_npu_tasks_check_kinds (AfgNpuTasks *self, sqlite3 *db, GPtrArray *warnings)
     g_ptr_array_add (warnings, g_strdup_printf (_("no device task kinds from TASK: %s"), problem));
 }
 
+void
+afg_npu_tasks_skip_tasks (AfgNpuTasks *self, GPtrArray *warnings)
+{
+  self->kinds = afg_task_kinds_new ();
+  self->warnings = warnings;
+}
+
 /* Grouped at once, on the thread that read them (the loader reads
  * CONNECTION_IDS on another meanwhile), unless collectives will add
  * connection ids of their own. */

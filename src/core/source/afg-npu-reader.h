@@ -87,6 +87,10 @@ AfgNpuTasks *afg_npu_tasks_new    (void);
 void         afg_npu_tasks_check_kinds (AfgNpuTasks *self,
                                         sqlite3     *db,
                                         GPtrArray   *warnings);
+/* Instead, when TASK cannot be read: the collectives of
+ * afg_npu_tasks_read_ops() alone, with no task to classify. */
+void         afg_npu_tasks_skip_tasks (AfgNpuTasks *self,
+                                       GPtrArray   *warnings);
 int          afg_npu_tasks_read_tasks (AfgNpuTasks *self,
                                        sqlite3     *db);
 int          afg_npu_tasks_read_pairs (AfgNpuTasks *self,
