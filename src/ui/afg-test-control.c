@@ -121,15 +121,17 @@ run_search (GtkWidget *window, const char *arg)
   gtk_editable_set_position (GTK_EDITABLE (focus), -1);
 }
 
+/* The first widget of @type below @widget that @shown accepts
+ * (gtk_widget_get_visible, or gtk_widget_get_mapped: on screen). */
 static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
+find_widget (GtkWidget *widget, GType type, gboolean (*shown) (GtkWidget *))
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_visible (widget))
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && shown (widget))
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_widget (child, type);
+      GtkWidget *found = find_widget (child, type, shown);
 
       if (found != NULL)
         return found;
@@ -140,10 +142,10 @@ find_widget (GtkWidget *widget, GType type)
 static GtkSelectionModel *
 list_model_of (GtkWidget *widget)
 {
-  GtkWidget *list = find_widget (widget, GTK_TYPE_LIST_VIEW);
+  GtkWidget *list = find_widget (widget, GTK_TYPE_LIST_VIEW, gtk_widget_get_visible);
 
   if (list == NULL)
-    list = find_widget (widget, GTK_TYPE_COLUMN_VIEW);
+    list = find_widget (widget, GTK_TYPE_COLUMN_VIEW, gtk_widget_get_visible);
   if (GTK_IS_LIST_VIEW (list))
     return gtk_list_view_get_model (GTK_LIST_VIEW (list));
   return list ? gtk_column_view_get_model (GTK_COLUMN_VIEW (list)) : NULL;
@@ -158,7 +160,7 @@ run_select (GtkWidget *window, const char *arg)
 {
   g_auto(GStrv) parts = g_strsplit (arg, " ", 2);
   GType type = parts[0] ? g_type_from_name (parts[0]) : G_TYPE_INVALID;
-  GtkWidget *widget = type != G_TYPE_INVALID ? find_widget (window, type) : NULL;
+  GtkWidget *widget = type != G_TYPE_INVALID ? find_widget (window, type, gtk_widget_get_visible) : NULL;
   guint pos = parts[0] && parts[1] ? (guint) strtoul (parts[1], NULL, 10) : 0;
   GtkSelectionModel *model = widget ? list_model_of (widget) : NULL;
 
@@ -172,22 +174,6 @@ run_select (GtkWidget *window, const char *arg)
     g_message ("no visible list of type '%s'", arg);
 }
 
-static GtkWidget *
-find_mapped (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_mapped (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The frame under the pointer in the flame graph on screen is selected
  * and the graph takes the keys, as a left click there does. Real clicks
  * soon after a context menu closed were sometimes lost on a loaded
@@ -195,7 +181,7 @@ find_mapped (GtkWidget *widget, GType type)
 static void
 run_click (GtkWidget *window, const char *arg)
 {
-  GtkWidget *view = find_mapped (window, AFG_TYPE_FLAME_VIEW);
+  GtkWidget *view = find_widget (window, AFG_TYPE_FLAME_VIEW, gtk_widget_get_mapped);
   guint32 node = view ? afg_flame_view_get_hover_node (AFG_FLAME_VIEW (view)) : AFG_FLAME_NO_FRAME;
 
   if (node == AFG_FLAME_NO_FRAME)

@@ -40,7 +40,7 @@ typedef struct {
   gpointer             progress_data;
   AfgNpuSchema         npu_schema;
   AfgNpuTasks         *npu_tasks;     /* read before PYTORCH_API; NULL for no device data */
-  gboolean             device_only;   /* TASK without its links: the timeline and kinds, no NPU time */
+  gboolean             device_only;   /* no link to the host: the timeline and collectives, no NPU time */
   gboolean             ops_only;      /* no usable TASK either: the collectives alone */
   gboolean             kinds_read;    /* the collectives were read: the tasks can be classified */
   gboolean             keeps_links;   /* wants_links() as the readers began, read per row */
