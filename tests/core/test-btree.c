@@ -644,7 +644,9 @@ loop_overflow (guint8 *page, guint8 *file, guint32 page_size)
 typedef void (*LeafDamage) (guint8 *leaf, guint n_cells);
 
 /* @db (closed here) in pages of 512 bytes, with @damage done to the one
- * leaf of @table; returns the damaged copy's path. */
+ * leaf of @table, or the middle one of several (the loader asks SQLite for
+ * the first and the last rowids, which reads the first and the last
+ * leaves); returns the damaged copy's path. */
 static char *
 damage_small_leaf (AfgTestDb *db, const char *table, LeafDamage damage)
 {
@@ -658,8 +660,8 @@ damage_small_leaf (AfgTestDb *db, const char *table, LeafDamage damage)
   path = clone_db (db->path, "small-pages.db", "PRAGMA page_size=512", 0, NULL, NULL);
   g_assert_true (g_file_get_contents (path, (char **) &bytes, &len, NULL));
   leaves = leaf_pages (path, table);
-  g_assert_cmpuint (leaves->len, ==, 1);
-  leaf = bytes + (gsize) (g_array_index (leaves, guint32, 0) - 1) * 512;
+  g_assert_cmpuint (leaves->len, >=, 1);
+  leaf = bytes + (gsize) (g_array_index (leaves, guint32, leaves->len / 2) - 1) * 512;
   damage (leaf, (guint) leaf[3] << 8 | leaf[4]);
   g_assert_true (g_file_set_contents (path, (const char *) bytes, (gssize) len, NULL));
   return path;
@@ -706,6 +708,48 @@ test_cell_past_page (gconstpointer data)
       g_assert_cmpstr (json, ==, first);
     }
   g_test_message ("%s: %.200s", table, first);
+  afg_test_db_free (db);
+}
+
+/* 85 cells, one more than a page of 512 bytes may hold, all the cell
+ * nearest the page's end again: the pointer array still fits the page. */
+static void
+too_many_cells (guint8 *leaf, guint n_cells)
+{
+  guint last = 0;
+
+  for (guint c = 0; c < n_cells; c++)
+    last = MAX (last, (guint) leaf[8 + 2 * c] << 8 | leaf[8 + 2 * c + 1]);
+  g_assert_cmpuint (8 + 2 * 85, <, last);
+  leaf[3] = 0, leaf[4] = 85;
+  for (guint c = 0; c < 85; c++)
+    leaf[8 + 2 * c] = last >> 8, leaf[8 + 2 * c + 1] = last & 0xff;
+}
+
+/* A middle leaf with more cells than a page may hold: SQLite calls the
+ * file malformed, and so must the direct read, which once read every
+ * repeated cell as a row. */
+static void
+test_too_many_cells (gconstpointer data)
+{
+  const char *table = data;
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *src = NULL;
+  g_autofree char *direct = NULL;
+  g_autofree char *sqlite = NULL;
+  guint fast, fallbacks;
+
+  for (guint i = 0; i < 400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%u", i);
+
+      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
+    }
+  src = damage_small_leaf (db, table, too_many_cells);
+  direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
+  sqlite = afg_test_load_json (src, TRUE, &fast, &fallbacks);
+  g_assert_cmpstr (direct, ==, sqlite);
+  g_assert_true (g_str_has_prefix (direct, "error: "));
   afg_test_db_free (db);
 }
 
@@ -1168,6 +1212,8 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/corrupt", test_corrupt);
   g_test_add_data_func ("/btree/cell-past-page/PYTORCH_API", "PYTORCH_API", test_cell_past_page);
   g_test_add_data_func ("/btree/cell-past-page/TASK", "TASK", test_cell_past_page);
+  g_test_add_data_func ("/btree/too-many-cells/PYTORCH_API", "PYTORCH_API", test_too_many_cells);
+  g_test_add_data_func ("/btree/too-many-cells/STRING_IDS", "STRING_IDS", test_too_many_cells);
   g_test_add_data_func ("/btree/record-without-columns/PYTORCH_API", "PYTORCH_API", test_record_without_columns);
   g_test_add_data_func ("/btree/record-without-columns/STRING_IDS", "STRING_IDS", test_record_without_columns);
   g_test_add_func ("/btree/parse-int64", test_parse_int64);

@@ -117,7 +117,7 @@ next_page (AfgBtreeCursor *self)
   self->ptrs = hoff + LEAF_HEADER;
   self->cell = 0;
   if (self->page[hoff] != PAGE_LEAF || self->ptrs + 2 * self->n_cells > self->usable
-      || (self->n_cells == 0 && pgno != self->root))
+      || self->n_cells > afg_btree_max_cells (self->page_size) || (self->n_cells == 0 && pgno != self->root))
     return AFG_BTREE_FALLBACK;
   return AFG_BTREE_ROW;
 }

@@ -237,7 +237,8 @@ walk_page (Walk *w, guint32 pgno, guint depth)
       g_array_append_val (w->leaves, pgno);  /* the root: the cursor checks it */
       return TRUE;
     }
-  if (type != PAGE_INTERIOR || n_cells == 0 || hoff + 12 + 2 * n_cells > bt->usable)
+  if (type != PAGE_INTERIOR || n_cells == 0 || n_cells > afg_btree_max_cells (bt->page_size)
+      || hoff + 12 + 2 * n_cells > bt->usable)
     return FALSE;
   return walk_interior (w, page, hoff, n_cells, depth);
 }

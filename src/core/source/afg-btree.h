@@ -46,6 +46,14 @@ afg_btree_header_offset (guint32 pgno)
   return pgno == 1 ? 100 : 0;
 }
 
+/* The most cells a page may hold: SQLite calls a page with more corrupt,
+ * so the direct read must not take one either. */
+static inline guint
+afg_btree_max_cells (guint32 page_size)
+{
+  return (page_size - 8) / 6;
+}
+
 static inline guint32
 afg_btree_get2 (const guint8 *p)
 {
