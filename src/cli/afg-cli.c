@@ -225,6 +225,10 @@ export_summary (CliOptions *opts)
 
   if (opts->top != TOP_UNSET || opts->kernels || opts->weight != NULL)
     return usage_error (_("-f summary takes no --top, --kernels or --weight"));
+  /* A rank's figures are of its whole tree, as the folder export's are. */
+  if (opts->transforms != NULL)
+    return usage_error (_("-f summary takes no transforms (--focus-function, --merge-function, …): "
+                          "a job's ranks are summarised untransformed"));
   if (output_is_file (opts->output))
     return AFG_EXIT_WRITE_FAILED;
   if (!parse_steps_option (opts))
@@ -247,7 +251,8 @@ run_merge (CliOptions *opts, guint n_files)
   if ((opts->format != NULL && (!parse_format (opts->format, &format)
                                 || (format != AFG_FORMAT_HTML && format != AFG_FORMAT_JSON)))
       || opts->export || opts->diff || opts->top != TOP_UNSET || opts->kernels || opts->weight != NULL
-      || opts->steps != NULL || opts->npu_idle || opts->merge_addresses || opts->job_root != NULL)
+      || opts->steps != NULL || opts->npu_idle || opts->merge_addresses || opts->job_root != NULL
+      || opts->transforms != NULL)
     return usage_error (_("--merge-summaries takes only -o DIR, -f html or json and -q: the options "
                           "are those the summaries were made with"));
   if (output_is_file (opts->output))

@@ -179,6 +179,30 @@ test_usage (void)
   assert_usage ((const char *[]) { "--export", "--merge-function", "/(?i)f/", db, NULL }, "--merge-function '/(?i)f/'");
   assert_usage ((const char *[]) { "--export", "--drop-function", "/f", db, NULL }, "//NAME");
   assert_usage ((const char *[]) { "--export", "--focus-subtree", "a;;b", db, NULL }, "--focus-subtree 'a;;b'");
+  /* A rank's summary is of its whole tree, as a job folder's ranks are:
+   * the transforms are refused there, not ignored. */
+  assert_usage ((const char *[]) { "--export", "-f", "summary", "--drop-function", "F", db, NULL }, "-f summary");
+  assert_usage ((const char *[]) { "--merge-summaries", "--drop-function", "F", "-o", "/nonexistent", db, NULL },
+                "--merge-summaries");
+  remove_db (db);
+}
+
+/* Transforms that leave no frame leave no function either: the root is
+ * none, in JSON and in --top. */
+static void
+test_empty_result (void)
+{
+  g_autofree char *db = make_db ();
+  g_autofree char *json = run_export (db, (const char *[]) { "--export", "-f", "json", "--focus-function", "nosuch",
+                                                             NULL }, "flamegraph.json");
+  const char * const top[] = { "--top", "5", "--focus-function", "nosuch", db, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_nonnull (strstr (json, "\"threads\":[]"));
+  g_assert_nonnull (strstr (json, "\"functions\":[]"));
+  g_assert_cmpint (afg_test_run_cli (top, FALSE, &out, &err), ==, EXIT_OK);
+  g_assert_null (strstr (out, "All threads"));
   remove_db (db);
 }
 
@@ -257,6 +281,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-transforms/json", test_json);
   g_test_add_func ("/cli-transforms/order", test_order);
   g_test_add_func ("/cli-transforms/usage", test_usage);
+  g_test_add_func ("/cli-transforms/empty-result", test_empty_result);
   g_test_add_func ("/cli-transforms/folder", test_folder);
   g_test_add_func ("/cli-transforms/top", test_top);
   g_test_add_func ("/cli-transforms/diff", test_diff);

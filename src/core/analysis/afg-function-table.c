@@ -18,10 +18,12 @@ struct _AfgFunctionTable {
   guint32     *frame_starts;   /* n_functions + 1 offsets into frames */
 };
 
+/* The tree's own answer: a profile tree emptied of its threads has no
+ * frame, its root included; every node of a tree of merged paths is one. */
 static inline gboolean
 is_frame (const AfgTree *tree, guint32 node)
 {
-  return node > afg_tree_get_n_threads (tree) || afg_tree_get_n_threads (tree) == 0;
+  return afg_tree_is_frame (tree, node);
 }
 
 /* A walk down each thread with a count of the frames of each key on the

@@ -116,9 +116,9 @@ fill_frames (AfgRankSummary *self, const AfgTree *tree)
 
   for (guint32 i = 0; i < n_nodes; i++)
     keys[i] = afg_document_get_merged_name (document, nodes[i].name);
-  /* The function table of a tree without threads has the root as its one function. */
-  for (guint32 i = afg_tree_get_n_threads (tree) == 0 ? 0 : 1 + afg_tree_get_n_threads (tree); i < n_nodes; i++)
-    seen[keys[i]] = TRUE;
+  for (guint32 i = 0; i < n_nodes; i++)
+    if (afg_tree_is_frame (tree, i))
+      seen[keys[i]] = TRUE;
   afg_function_table_for_each_outermost (tree, keys, n_strings, add_outermost, &sums);
   for (guint32 k = 0; k < n_strings; k++)
     if (seen[k])
