@@ -711,6 +711,33 @@ test_cell_past_page (gconstpointer data)
   afg_test_db_free (db);
 }
 
+/* A DB of @n_rows rows in thread 7, "op0", "op1"…, with @damage done to
+ * a leaf of @table (damage_small_leaf): both readers must give the same
+ * error. Returns the direct read's fallbacks. */
+static guint
+assert_damage_refused (const char *table, guint n_rows, LeafDamage damage)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *src = NULL;
+  g_autofree char *direct = NULL;
+  g_autofree char *sqlite = NULL;
+  guint fast, fallbacks, unused;
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op%u", i);
+
+      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
+    }
+  src = damage_small_leaf (db, table, damage);
+  direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
+  sqlite = afg_test_load_json (src, TRUE, &unused, &unused);
+  g_assert_cmpstr (direct, ==, sqlite);
+  g_assert_true (g_str_has_prefix (direct, "error: "));
+  afg_test_db_free (db);
+  return fallbacks;
+}
+
 /* 85 cells, one more than a page of 512 bytes may hold, all the cell
  * nearest the page's end again: the pointer array still fits the page. */
 static void
@@ -732,25 +759,7 @@ too_many_cells (guint8 *leaf, guint n_cells)
 static void
 test_too_many_cells (gconstpointer data)
 {
-  const char *table = data;
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autofree char *src = NULL;
-  g_autofree char *direct = NULL;
-  g_autofree char *sqlite = NULL;
-  guint fast, fallbacks;
-
-  for (guint i = 0; i < 400; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("op%u", i);
-
-      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
-    }
-  src = damage_small_leaf (db, table, too_many_cells);
-  direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
-  sqlite = afg_test_load_json (src, TRUE, &fast, &fallbacks);
-  g_assert_cmpstr (direct, ==, sqlite);
-  g_assert_true (g_str_has_prefix (direct, "error: "));
-  afg_test_db_free (db);
+  assert_damage_refused (data, 400, too_many_cells);
 }
 
 /* The last cell's record made its header's size alone: a payload of one
@@ -773,25 +782,7 @@ record_without_columns (guint8 *leaf, guint n_cells)
 static void
 test_record_without_columns (gconstpointer data)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
-  g_autofree char *src = NULL;
-  g_autofree char *direct = NULL;
-  g_autofree char *sqlite = NULL;
-  guint fast, fallbacks, unused;
-
-  for (guint i = 0; i < 6; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("op%u", i);
-
-      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
-    }
-  src = damage_small_leaf (db, data, record_without_columns);
-  direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
-  sqlite = afg_test_load_json (src, TRUE, &unused, &unused);
-  g_assert_cmpstr (direct, ==, sqlite);
-  g_assert_true (g_str_has_prefix (direct, "error:"));
-  g_assert_cmpuint (fallbacks, ==, 1);
-  afg_test_db_free (db);
+  g_assert_cmpuint (assert_damage_refused (data, 6, record_without_columns), ==, 1);
 }
 
 /* PYTORCH_API rows with an extra column no reader asks for, that claims
