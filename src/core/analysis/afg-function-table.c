@@ -18,14 +18,6 @@ struct _AfgFunctionTable {
   guint32     *frame_starts;   /* n_functions + 1 offsets into frames */
 };
 
-/* The tree's own answer: a profile tree emptied of its threads has no
- * frame, its root included; every node of a tree of merged paths is one. */
-static inline gboolean
-is_frame (const AfgTree *tree, guint32 node)
-{
-  return afg_tree_is_frame (tree, node);
-}
-
 /* A walk down each thread with a count of the frames of each key on the
  * current stack: a frame whose key is not on it yet is outermost.
  * Iterative: stacks may be 1000 frames deep. A tree without threads (a
@@ -103,7 +95,7 @@ collect_functions (AfgFunctionTable *self, guint32 *by_name)
   g_autoptr(GArray) functions = g_array_new (FALSE, TRUE, sizeof (AfgFunction));
 
   for (guint32 i = 0; i < n_nodes; i++)
-    if (is_frame (tree, i) && by_name[nodes[i].name] == AFG_FUNCTION_NONE)
+    if (afg_tree_is_frame (tree, i) && by_name[nodes[i].name] == AFG_FUNCTION_NONE)
       {
         AfgFunction f = { nodes[i].name, afg_tree_get_node_category (tree, i), 0, 0, 0 };
 
@@ -187,7 +179,7 @@ map_nodes (AfgFunctionTable *self, const guint32 *by_name)
 
   self->node_function = g_new (guint32, MAX (n_nodes, 1));
   for (guint32 i = 0; i < n_nodes; i++)
-    self->node_function[i] = is_frame (self->tree, i) ? by_name[nodes[i].name] : AFG_FUNCTION_NONE;
+    self->node_function[i] = afg_tree_is_frame (self->tree, i) ? by_name[nodes[i].name] : AFG_FUNCTION_NONE;
 }
 
 static void
