@@ -645,6 +645,8 @@ assert_refused (const char *arg, AfgTransformError code)
   g_assert_nonnull (strstr (error->message, arg));
 }
 
+#define EMOJI "\xf0\x9f\x98\x80"
+
 static gboolean
 matches (const char *arg, const char *name)
 {
@@ -679,6 +681,22 @@ test_matcher (void)
   g_assert_true (matches ("/^(?:ab)+(?=c)[^x]{1,2}$/", "ababc"));
   g_assert_true (matches ("/\\u00e9/", "caf\xc3\xa9"));
   g_assert_true (matches ("/[\\]a-]/", "-"));
+  /* Past U+FFFF a character is two units, as JavaScript without the u
+   * flag reads it (each case as node answers it). */
+  for (guint i = 0; i < 13; i++)
+    {
+      static const struct { const char *arg, *name; gboolean js; } units[] = {
+        { "/^.$/", EMOJI, FALSE },           { "/^..$/", EMOJI, TRUE },
+        { "/^[^x]$/", EMOJI, FALSE },        { "/^[^x]{2}$/", EMOJI, TRUE },
+        { "/^\\S\\S$/", EMOJI, TRUE },       { "/^\\W$/", EMOJI, FALSE },
+        { "/^" EMOJI "$/", EMOJI, TRUE },    { "/^" EMOJI "+$/", EMOJI EMOJI, FALSE },
+        { "/a.b/", "a" EMOJI "b", FALSE },   { "/a..b/", "a" EMOJI "b", TRUE },
+        { "/" EMOJI "/", "x" EMOJI "y", TRUE }, { "/^.{3}$/", "a" EMOJI, TRUE },
+        { "/^\xf3\xb0\x80\x80$/", "\xf3\xb0\x80\x80", TRUE },
+      };
+
+      g_assert_cmpint (matches (units[i].arg, units[i].name), ==, units[i].js);
+    }
   assert_refused ("/abc", AFG_TRANSFORM_ERROR_NAME);
   assert_refused ("/", AFG_TRANSFORM_ERROR_NAME);
   for (guint i = 0; i < 12; i++)

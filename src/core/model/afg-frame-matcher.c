@@ -42,10 +42,41 @@ refuse (Translation *t, const char *why)
   return FALSE;
 }
 
+/* JavaScript without the u flag sees a character past U+FFFF as two
+ * UTF-16 units: `.`, `[^x]` or `\S` match one of them. GRegex matches
+ * whole characters, so names and patterns both spell each unit as a
+ * code point of its own, past every real one: a unit u stands as
+ * HALF_BASE + (u - 0xD800), in plane 15, which no such spelt name
+ * holds otherwise (its characters past U+FFFF are all spelt as units). */
+#define HALF_BASE 0xF0000
+
+static gboolean
+is_astral (gunichar c)
+{
+  return c > 0xFFFF;
+}
+
+static void
+put_halves (GString *out, gunichar c, gboolean as_pattern)
+{
+  gunichar units[2] = {
+    HALF_BASE + ((c - 0x10000) >> 10),
+    HALF_BASE + 0x400 + ((c - 0x10000) & 0x3FF),
+  };
+
+  for (guint i = 0; i < 2; i++)
+    if (as_pattern)
+      g_string_append_printf (out, "\\x{%X}", units[i]);
+    else
+      g_string_append_unichar (out, units[i]);
+}
+
 static void
 put_char (GString *out, gunichar c)
 {
-  if (c < 0x80 && g_ascii_isalnum ((char) c))
+  if (is_astral (c))
+    put_halves (out, c, TRUE);
+  else if (c < 0x80 && g_ascii_isalnum ((char) c))
     g_string_append_c (out, (char) c);
   else
     g_string_append_printf (out, "\\x{%X}", c);
@@ -68,8 +99,8 @@ read_hex (Translation *t, guint digits, gunichar *c)
 }
 
 /* One character a class or a sequence stands for: an escape or a
- * literal. Characters past U+FFFF are two units in JavaScript without
- * the u flag: refused where that would change what matches. */
+ * literal. Characters past U+FFFF are refused in classes, where
+ * JavaScript would take their halves as two members. */
 static gboolean
 read_char (Translation *t, gunichar *c)
 {
@@ -133,7 +164,7 @@ translate_class_item (Translation *t)
     return refuse (t, _("write \\[ for a [ inside [ ]"));
   if (!read_char (t, &lo))
     return FALSE;
-  if (lo > 0xFFFF)
+  if (is_astral (lo))
     return refuse (t, _("characters past U+FFFF inside [ ] are read differently outside JavaScript"));
   put_char (t->out, lo);
   if (t->p[0] != '-' || t->p[1] == ']' || t->p[1] == '\0')
@@ -143,7 +174,7 @@ translate_class_item (Translation *t)
     return refuse (t, _("a range cannot end at a class such as \\d"));
   if (!read_char (t, &hi))
     return FALSE;
-  if (hi > 0xFFFF)
+  if (is_astral (hi))
     return refuse (t, _("characters past U+FFFF inside [ ] are read differently outside JavaScript"));
   if (hi < lo)
     return refuse (t, _("a range inside [ ] is out of order"));
@@ -274,7 +305,7 @@ translate_escape (Translation *t)
   if (!read_char (t, &c))
     return FALSE;
   put_char (t->out, c);
-  t->can_repeat = c <= 0xFFFF;
+  t->can_repeat = TRUE;
   return TRUE;
 }
 
@@ -301,9 +332,10 @@ translate_one (Translation *t)
     case '|': g_string_append_c (t->out, '|'); t->p++; t->can_repeat = FALSE; return TRUE;
     default:
       read_char (t, &c);
+      /* Past U+FFFF, a quantifier repeats the low half alone, as in
+       * JavaScript. */
       put_char (t->out, c);
-      /* A quantifier would repeat only the low half in JavaScript. */
-      t->can_repeat = c <= 0xFFFF;
+      t->can_repeat = TRUE;
       return TRUE;
     }
   t->p++;
@@ -387,12 +419,37 @@ afg_frame_matcher_free (AfgFrameMatcher *self)
   g_free (self);
 }
 
+/* @name with each character past U+FFFF spelt as its two halves, or
+ * NULL when it has none (the usual case: no copy). */
+static char *
+spell_halves (const char *name)
+{
+  GString *out;
+
+  if (strpbrk (name, "\xF0\xF1\xF2\xF3\xF4") == NULL || !g_utf8_validate (name, -1, NULL))
+    return NULL;
+  out = g_string_new (NULL);
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (is_astral (c))
+        put_halves (out, c, FALSE);
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 afg_frame_matcher_matches (const AfgFrameMatcher *self, const char *name)
 {
+  g_autofree char *spelt = NULL;
+
   if (self->name != NULL)
     return strcmp (self->name, name) == 0;
-  return g_regex_match (self->regex, name, G_REGEX_MATCH_DEFAULT, NULL);
+  spelt = spell_halves (name);
+  return g_regex_match (self->regex, spelt != NULL ? spelt : name, G_REGEX_MATCH_DEFAULT, NULL);
 }
 
 char *
