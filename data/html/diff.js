@@ -97,12 +97,16 @@
     }
     if (next !== m.F)
       throw new Error('child counts do not add up');
-    for (const side of [m.a, m.b]) {
+    /* The threads' own time (top frames a transform took out). */
+    const own = m.raw.root_self ?? [0, 0];
+    [m.a, m.b].forEach((side, s) => {
       for (let c = 0; c < rootChildren; c++) {
         side.calls[m.ALL] += side.calls[c];
         side.total[m.ALL] += side.total[c];
       }
-    }
+      side.total[m.ALL] += own[s];
+      side.self[m.ALL] = own[s];
+    });
   }
 
   function paths(m) {
@@ -306,6 +310,7 @@
       search: this.search,
       orientation: v.icicle ? 'icicle' : 'flame',
       merged: this.merged,
+      totals: { a: this.m.a.total[this.m.ALL], b: this.m.b.total[this.m.ALL] },
     };
   };
 

@@ -28,12 +28,18 @@ static const AfgTestEvent shape[] = {
 };
 
 static char *
-make_db (void)
+make_db_of (const AfgTestEvent *events, guint n)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
 
-  afg_test_db_add_events (db, shape, G_N_ELEMENTS (shape));
+  afg_test_db_add_events (db, events, n);
   return afg_test_db_keep (db);
+}
+
+static char *
+make_db (void)
+{
+  return make_db_of (shape, G_N_ELEMENTS (shape));
 }
 
 static void
@@ -234,6 +240,43 @@ test_top (void)
   remove_db (db);
 }
 
+/* --diff A B --export -f @format, with --merge-function @merge if
+ * given; returns the file written. */
+static char *
+run_diff (const char *a, const char *b, const char *format, const char *merge)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  const char *args[] = { "--diff", a, b, "--export", "-f", format, "-q", "-o", dir, "--merge-function", merge, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *name = g_strconcat ("flamegraph-diff.", format, NULL);
+  char *data;
+
+  if (merge == NULL)
+    args[9] = NULL;
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, &out, &err), ==, EXIT_OK);
+  data = afg_test_read_output (dir, name);
+  afg_test_rm_rf (dir);
+  return data;
+}
+
+/* The sum of field @field (1: A's, 2: B's) over a diff's folded lines. */
+static gint64
+column_sum (const char *folded, guint field)
+{
+  g_auto(GStrv) lines = g_strsplit (folded, "\n", -1);
+  gint64 sum = 0;
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) words = g_strsplit (lines[i], " ", -1);
+      guint n = g_strv_length (words);
+
+      sum += g_ascii_strtoll (words[n - 3 + field], NULL, 10);
+    }
+  return sum;
+}
+
 /* Both sides of a diff are transformed. */
 static void
 test_diff (void)
@@ -274,6 +317,54 @@ test_diff (void)
   remove_db (b);
 }
 
+static gint64
+side_root (JsonNode *root, const char *side, const char *member)
+{
+  JsonObject *object = json_object_get_object_member (json_node_get_object (root), side);
+
+  return json_object_get_int_member (json_object_get_object_member (object, "root"), member);
+}
+
+/* A top frame a transform took out leaves its own time in its thread on
+ * either side of a diff: the threads merge into the root, which keeps
+ * it, so the folded stacks still add up to each side's total. */
+static void
+test_diff_thread_time (void)
+{
+  AfgTestEvent longer[G_N_ELEMENTS (shape)];
+  g_autofree char *a = make_db ();
+  g_autofree char *b = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *merged = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  memcpy (longer, shape, sizeof shape);
+  longer[0].end = 1500;
+  b = make_db_of (longer, G_N_ELEMENTS (longer));
+  plain = run_diff (a, b, "folded", NULL);
+  merged = run_diff (a, b, "folded", "main");
+  g_assert_null (strstr (plain, "All threads"));
+  g_assert_true (g_str_has_prefix (merged, "All threads 200 700\n"));
+  g_assert_cmpint (column_sum (plain, 1), ==, 1000);
+  g_assert_cmpint (column_sum (plain, 2), ==, 1500);
+  g_assert_cmpint (column_sum (merged, 1), ==, 1000);
+  g_assert_cmpint (column_sum (merged, 2), ==, 1500);
+  /* The JSON's transformed sides give their root; an untransformed
+   * diff stays as it was. */
+  json = run_diff (a, b, "json", "main");
+  root = parse (json);
+  g_assert_cmpint (side_root (root, "a", "total_ns"), ==, 1000);
+  g_assert_cmpint (side_root (root, "a", "self_ns"), ==, 200);
+  g_assert_cmpint (side_root (root, "b", "total_ns"), ==, 1500);
+  g_assert_cmpint (side_root (root, "b", "self_ns"), ==, 700);
+  g_free (json);
+  json = run_diff (a, b, "json", NULL);
+  g_assert_null (strstr (json, "\"root\""));
+  remove_db (a);
+  remove_db (b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -285,5 +376,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-transforms/folder", test_folder);
   g_test_add_func ("/cli-transforms/top", test_top);
   g_test_add_func ("/cli-transforms/diff", test_diff);
+  g_test_add_func ("/cli-transforms/diff-thread-time", test_diff_thread_time);
   return g_test_run ();
 }

@@ -160,3 +160,19 @@ test('a DB against itself is all grey; an empty side is all zeros', async () => 
   assert.deepEqual(one.log.errors, []);
   await one.page.close();
 });
+
+test('a top frame a transform took out leaves its time in the root, as in the JSON', async () => {
+  const { a, b } = smallPair();
+  const args = ['--merge-function', MAIN];
+  const json = JSON.parse(fs.readFileSync(exportDiff(a, b, 'json', args), 'utf8'));
+  assert.equal(json.a.root.total_ns, 10e6);
+  assert.equal(json.b.root.total_ns, 10e6);
+  const file = exportDiff(a, b, 'html', args);
+  for (const hash of ['#merge=0', '#merge=1']) {
+    const { page, log } = await h.openPage(browser.context, file, hash);
+    const { totals } = await page.evaluate(() => window.flamegraph.state());
+    assert.deepEqual(totals, { a: json.a.root.total_ns, b: json.b.root.total_ns }, hash);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  }
+});

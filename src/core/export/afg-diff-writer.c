@@ -8,15 +8,23 @@
 /* Both sides' trees have the same nodes and names: B's stands for both. */
 #define NODES(diff) afg_diff_shape_get_tree ((diff), AFG_DIFF_SIDE_B)
 
+static void append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side, guint32 node);
+
+/* A transformed side adds its root: the threads' own time is there
+ * (top frames a transform took out), and in no node. */
 static void
-append_side (GString *out, const char *key, const AfgTree *source)
+append_side (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side)
 {
+  const AfgTree *source = afg_diff_shape_get_source (diff, side);
+
   g_string_append_printf (out, "\"%s\":{", key);
   afg_json_append_source (out, afg_tree_get_document (source));
   g_string_append_c (out, ',');
   afg_json_append_stats (out, afg_tree_get_stats (source));
   afg_json_append_scope (out, afg_tree_get_scope (source));
   afg_json_append_transforms (out, source);
+  if (afg_tree_get_transforms (source) != NULL)
+    append_values (out, "root", diff, side, AFG_TREE_ROOT);
   g_string_append_c (out, '}');
 }
 
@@ -59,9 +67,9 @@ afg_diff_json_write (AfgDiffShape *diff, GString *out)
   b = afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B);
   merged = (afg_tree_get_flags (b) & AFG_TREE_MERGE_ADDRESSES) != 0;
   g_string_append (out, "{\"format\":\"ascend-flamegraph-diff\",\"version\":1,");
-  append_side (out, "a", afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A));
+  append_side (out, "a", diff, AFG_DIFF_SIDE_A);
   g_string_append_c (out, ',');
-  append_side (out, "b", b);
+  append_side (out, "b", diff, AFG_DIFF_SIDE_B);
   g_string_append_printf (out, ",\"options\":{\"merge_addresses\":%s},", merged ? "true" : "false");
   afg_json_append_children (out, NODES (diff), AFG_TREE_ROOT, append_node_open, diff);
   g_string_append (out, "}\n");
@@ -113,5 +121,10 @@ afg_diff_folded_write (AfgDiffShape *diff, GString *out)
 
   g_return_if_fail (diff != NULL && out != NULL);
 
+  /* The threads' own time, on a line of its own as in a single
+   * profile's stacks; not translated, as no stack is. */
+  g_string_append (path, "All threads");
+  append_value_line (out, path, diff, AFG_TREE_ROOT);
+  g_string_truncate (path, 0);
   afg_tree_walk (NODES (diff), AFG_TREE_ROOT, 0, fold_node, &f);
 }

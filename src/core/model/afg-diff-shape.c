@@ -106,8 +106,15 @@ add_side (ShapeBuild *build, AfgDiffSide side, AfgTree *tree, GCancellable *canc
   Adding adding = { build, side, totals, cancellable, 0 };
 
   for (guint t = 0; t < tree->n_threads; t++)
-    if (!afg_tree_walk (tree, tree->threads[t].node, AFG_TREE_ROOT, add_node, &adding))
-      return FALSE;
+    {
+      guint32 thread = tree->threads[t].node;
+
+      /* A thread's own time (a top frame a transform took out) is the
+       * root's, as the threads merge into it. */
+      afg_path_tree_builder_add (build->builders[side], AFG_TREE_ROOT, 0, totals != NULL ? totals[thread] : 0, 0);
+      if (!afg_tree_walk (tree, thread, AFG_TREE_ROOT, add_node, &adding))
+        return FALSE;
+    }
   return TRUE;
 }
 

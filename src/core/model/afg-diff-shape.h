@@ -14,7 +14,8 @@ typedef enum {
 
 /* Two profile trees as the window draws their difference: each side's
  * threads merged into one root by name (calls and totals add, self =
- * max(0, total − children's total) after merging), over the union of
+ * max(0, total − children's total) after merging; the root keeps the
+ * threads' own time), over the union of
  * both sides' paths. It is two AfgTrees with the same nodes in the same
  * order, one per side, holding that side's calls, total and self (0
  * where the side lacks the frame), so the layout, search and renderer

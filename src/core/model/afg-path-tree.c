@@ -262,7 +262,7 @@ afg_path_tree_builder_build (const AfgPathTreeBuilder *self, const AfgTree *mode
 }
 
 /* Children follow their parent in the node array: a backward sweep sums
- * them up. The root holds the sum of its children and no calls. */
+ * them up. The root holds no calls, and no less than its children. */
 void
 afg_path_tree_sum_children (AfgTree *tree)
 {
@@ -271,12 +271,10 @@ afg_path_tree_sum_children (AfgTree *tree)
   gint64 *self_ns = tree->columns[AFG_COLUMN_SELF_NS];
   g_autofree gint64 *children = g_new0 (gint64, tree->n_nodes);
 
-  total[AFG_TREE_ROOT] = 0;
   calls[AFG_TREE_ROOT] = 0;
   for (guint32 n = tree->n_nodes; n-- > 1;)
     children[tree->nodes[n].parent] = afg_sat_add (children[tree->nodes[n].parent], total[n]);
-  total[AFG_TREE_ROOT] = children[AFG_TREE_ROOT];
-  for (guint32 n = 1; n < tree->n_nodes; n++)
+  total[AFG_TREE_ROOT] = MAX (total[AFG_TREE_ROOT], children[AFG_TREE_ROOT]);
+  for (guint32 n = 0; n < tree->n_nodes; n++)
     self_ns[n] = MAX (0, total[n] - children[n]);
-  self_ns[AFG_TREE_ROOT] = 0;
 }

@@ -61,7 +61,8 @@ AfgTree            *afg_path_tree_builder_build  (const AfgPathTreeBuilder *self
                                                   guint32             root_name);
 void                afg_path_tree_builder_free   (AfgPathTreeBuilder *self);
 /* Self time from the totals: max(0, total − the children's totals); the
- * root gets the sum of its children and no calls. */
+ * root no calls, and at least the sum of its children as its total
+ * (more where its own time was added to it). */
 void                afg_path_tree_sum_children   (AfgTree            *tree);
 
 G_END_DECLS
