@@ -284,13 +284,10 @@ collect_task (const AfgChartTask *task, gpointer data)
   return TRUE;
 }
 
-static AfgChartStore *
-rules_store (AfgDocument **document)
+static ChartTestDb *
+rules_db (void)
 {
-  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AfgDeviceTasks) tasks = NULL;
-  g_autoptr(AfgChartStore) read = NULL;
+  ChartTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
   gint64 launch;
 
   /* a [0,100) > b [10,40) > c [20,30); b again [50,90); d [95,150)
@@ -310,11 +307,72 @@ rules_store (AfgDocument **document)
   afg_test_db_add_task_on (db, 80, 80, AFG_TEST_NULL, 1, 5);
   afg_test_db_add_typed_task (db, 40, 45, AFG_TEST_NULL, "PROFILING_ENABLE");
   afg_test_db_add_collective (db, 100, 400, 70, "hcom_allReduce__1_0_1");
+  return db;
+}
+
+/* The kept tasks' store, checked against the trace reader's. */
+static AfgChartStore *
+store_of (ChartTestDb *db, AfgDocument **document)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDeviceTasks) tasks = NULL;
+  g_autoptr(AfgChartStore) read = NULL;
+
   *document = load_test_db (db);
   tasks = afg_trace_reader_read (*document, NULL, &error);
   g_assert_no_error (error);
   read = afg_chart_store_new (*document, tasks);
   return assert_kept_equal (*document, read);
+}
+
+static AfgChartStore *
+rules_store (AfgDocument **document)
+{
+  g_autoptr(ChartTestDb) db = rules_db ();
+
+  return store_of (db, document);
+}
+
+/* Without links to the host (the timeline then reads TASK alone) the
+ * streams and the collectives are drawn all the same, none launched by
+ * a row. */
+static void
+test_without_links (void)
+{
+  static const char * const sql[] = {
+    "DROP TABLE CONNECTION_IDS",
+    "ALTER TABLE PYTORCH_API DROP COLUMN connectionId",
+    "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c",
+  };
+  g_autoptr(AfgDocument) linked_document = NULL;
+  g_autoptr(AfgChartStore) linked = rules_store (&linked_document);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+    {
+      g_autoptr(ChartTestDb) db = rules_db ();
+      g_autoptr(AfgDocument) document = NULL;
+      g_autoptr(AfgChartStore) store = NULL;
+
+      afg_test_db_exec (db, sql[i]);
+      store = store_of (db, &document);
+      g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, afg_chart_store_get_n_lanes (linked));
+      g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, afg_chart_store_get_n_tasks (linked));
+      for (guint l = 0; l < afg_chart_store_get_n_lanes (store); l++)
+        {
+          g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (AfgChartTask));
+          g_autoptr(GArray) linked_tasks = g_array_new (FALSE, FALSE, sizeof (AfgChartTask));
+
+          afg_chart_store_visit_tasks (store, l, G_MININT64, G_MAXINT64, collect_any, tasks);
+          afg_chart_store_visit_tasks (linked, l, G_MININT64, G_MAXINT64, collect_any, linked_tasks);
+          g_assert_cmpuint (tasks->len, ==, linked_tasks->len);
+          for (guint t = 0; t < tasks->len; t++)
+            {
+              g_assert_cmpint (g_array_index (tasks, AfgChartTask, t).start, ==,
+                               g_array_index (linked_tasks, AfgChartTask, t).start);
+              g_assert_cmpuint (g_array_index (tasks, AfgChartTask, t).launch_thread, ==, AFG_CHART_NONE);
+            }
+        }
+    }
 }
 
 static void
@@ -510,6 +568,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/chart-store/tasks", test_tasks);
   g_test_add_func ("/chart-store/launches", test_launches);
   g_test_add_func ("/chart-store/no-device", test_no_device);
+  g_test_add_func ("/chart-store/without-links", test_without_links);
   g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/chart-store/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/chart-store/generated", test_generated);

@@ -443,15 +443,10 @@ pid_of_process (const Trace *trace, const char *name)
  * tasks; -1 and 4294967295 never link; a task that reaches only unused
  * rows is drawn without a flow; a task without two integer times is not
  * drawn. One process per device, one thread per stream. */
-static void
-test_device_tracks (void)
+static TraceTestDb *
+device_tracks_db (void)
 {
-  g_autoptr(TraceTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
-  g_autoptr(AfgDocument) document = NULL;
-  g_autoptr(Trace) trace = NULL;
-  g_autofree char *warning = NULL;
-  guint32 dev0, dev1;
-  const Event *s;
+  TraceTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
 
   afg_test_db_add_with_connection (db, T1, 0, 100, "marker", 1);
   afg_test_db_exec (db, "UPDATE PYTORCH_API SET type = 50004 WHERE rowid = 1");
@@ -470,6 +465,19 @@ test_device_tracks (void)
   afg_test_db_add_task_on (db, 150, 160, AFG_TEST_NO_LINK, 0, 3);
   afg_test_db_add_task_on (db, 170, 180, 300, 0, 2);
   afg_test_db_add_task_on (db, 190, AFG_TEST_NULL, 100, 0, 2);
+  return db;
+}
+
+static void
+test_device_tracks (void)
+{
+  g_autoptr(TraceTestDb) db = device_tracks_db ();
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(Trace) trace = NULL;
+  g_autofree char *warning = NULL;
+  guint32 dev0, dev1;
+  const Event *s;
+
   document = afg_test_db_load_document (db);
   trace = export_trace (document, NULL, &warning);
   g_assert_null (warning);
@@ -492,6 +500,39 @@ test_device_tracks (void)
   g_assert_cmpstr (meta_name (trace, "thread_name", dev1, 2), ==, "Stream 5");
   g_assert_cmpuint (find_event (trace, "X", "other", 1)->pid, ==, dev1);
   g_assert_cmpint (trace->base_ns + find_event (trace, "f", "npu", 1)->ts, ==, 112);
+}
+
+/* Without links to the host the same tasks are drawn on the same
+ * tracks, with no flow and no warning of the trace's own (the load's
+ * says why there are no links). */
+static void
+test_without_links (void)
+{
+  static const char * const sql[] = {
+    "DROP TABLE CONNECTION_IDS",
+    "ALTER TABLE PYTORCH_API DROP COLUMN connectionId",
+    "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+    {
+      g_autoptr(TraceTestDb) db = device_tracks_db ();
+      g_autoptr(AfgDocument) document = NULL;
+      g_autoptr(Trace) trace = NULL;
+      g_autofree char *warning = NULL;
+      guint32 dev1;
+
+      afg_test_db_exec (db, sql[i]);
+      document = afg_test_db_load_document (db);
+      trace = export_trace (document, NULL, &warning);
+      g_assert_null (warning);
+      check_rows (trace, document, NULL);
+      g_assert_cmpuint (count_events (trace, "X", "other"), ==, 5);
+      g_assert_cmpuint (count_events (trace, "s", NULL), ==, 0);
+      g_assert_cmpuint (count_events (trace, "f", NULL), ==, 0);
+      dev1 = pid_of_process (trace, "NPU device 1");
+      g_assert_cmpstr (meta_name (trace, "thread_name", dev1, 2), ==, "Stream 5");
+    }
 }
 
 /* TASK without streamId: the host rows, no device track, a warning. */
@@ -897,6 +938,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/host-rows", test_host_rows);
   g_test_add_func ("/trace/depth-cut", test_depth_cut);
   g_test_add_func ("/trace/device-tracks", test_device_tracks);
+  g_test_add_func ("/trace/without-links", test_without_links);
   g_test_add_func ("/trace/missing-stream", test_missing_stream);
   g_test_add_func ("/trace/no-task-table", test_no_task_table);
   g_test_add_func ("/trace/steps-scope", test_steps_scope);

@@ -906,8 +906,7 @@ start_npu (LoadContext *ctx, sqlite3 *db, sqlite3 *second, TaskScan *scan)
       return NULL;
     }
   afg_npu_tasks_check_kinds (ctx->npu_tasks, db, ctx->document->kind_warnings);
-  if (!ctx->device_only)
-    start_keeping (ctx, db);
+  start_keeping (ctx, db);
   *scan = (TaskScan) { ctx->npu_tasks, second, SQLITE_OK };
   if (second == NULL)
     return NULL;

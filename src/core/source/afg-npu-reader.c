@@ -888,7 +888,7 @@ afg_npu_tasks_index (AfgNpuTasks *self)
 int
 afg_npu_tasks_read_hooked (sqlite3 *db, const AfgBtree *btree, GCancellable *cancellable,
                            const AfgStringTable *types, GPtrArray *warnings, const AfgNpuTaskHook *hook,
-                           AfgNpuTasks **out)
+                           gboolean links, AfgNpuTasks **out)
 {
   AfgNpuTasks *self = afg_npu_tasks_new ();
   int rc;
@@ -897,7 +897,7 @@ afg_npu_tasks_read_hooked (sqlite3 *db, const AfgBtree *btree, GCancellable *can
   afg_npu_tasks_set_direct (self, btree, cancellable);
   afg_npu_tasks_check_kinds (self, db, warnings);
   rc = afg_npu_tasks_read_tasks (self, db);
-  if (rc == SQLITE_OK)
+  if (rc == SQLITE_OK && links)
     rc = afg_npu_tasks_read_pairs (self, db);
   if (rc == SQLITE_OK)
     rc = afg_npu_tasks_read_kinds (self, db, NULL, types, warnings);

@@ -63,13 +63,15 @@ typedef struct {
  * kinds read (afg_npu_tasks_read_kinds without kernels). With @btree
  * (may be NULL) the tables are read directly where they can be, as the
  * loader reads them (afg_npu_tasks_set_direct). With @hook (may be
- * NULL) on TASK's rows, TASK must have deviceId and streamId. */
+ * NULL) on TASK's rows, TASK must have deviceId and streamId. Without
+ * @links, CONNECTION_IDS is not read: no task reaches a row. */
 int          afg_npu_tasks_read_hooked (sqlite3              *db,
                                         const AfgBtree       *btree,
                                         GCancellable         *cancellable,
                                         const AfgStringTable *types,
                                         GPtrArray            *warnings,
                                         const AfgNpuTaskHook *hook,
+                                        gboolean              links,
                                         AfgNpuTasks         **out);
 void         afg_npu_tasks_free   (AfgNpuTasks      *self);
 /* The same @hook for a reader in steps, before TASK is read; the

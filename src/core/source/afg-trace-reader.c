@@ -27,6 +27,7 @@ typedef struct {
   AfgVec             api_ids;     /* connection ids (gint64) of the used rows that have one */
   GArray            *candidates;  /* AfgDeviceLaunch, one per id, then one per row of rows */
   AfgTaskKeeper     *keeper;      /* TASK's rows until their launches are known */
+  gboolean           device_only;  /* no link to the host: the tasks, none launched */
   AfgDeviceTasks    *out;
 } TraceRead;
 
@@ -174,15 +175,21 @@ start_api (TraceRead *self, ApiScan *scan)
 }
 
 /* TASK with CONNECTION_IDS and the kinds, and PYTORCH_API on two threads
- * (one after the other without a second connection). */
+ * (one after the other without a second connection). Without links no
+ * row launches a task: TASK and the kinds alone. */
 static int
 read_both (TraceRead *self, const AfgNpuTaskHook *hook, GPtrArray *warnings)
 {
   ApiScan api;
-  GThread *thread = start_api (self, &api);
-  int rc = afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
-                                      warnings, hook, &self->npu);
+  GThread *thread;
+  int rc;
 
+  if (self->device_only)
+    return afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                      warnings, hook, FALSE, &self->npu);
+  thread = start_api (self, &api);
+  rc = afg_npu_tasks_read_hooked (self->db, self->source.btree, self->cancellable, &self->document->strings,
+                                  warnings, hook, TRUE, &self->npu);
   if (thread != NULL)
     g_thread_join (thread);
   sqlite3_close (api.db);
@@ -217,16 +224,24 @@ read_tasks (TraceRead *self)
   return SQLITE_OK;
 }
 
-/* Why the device tracks cannot be drawn, or NULL when they can. */
+/* Why the device tracks cannot be drawn, or NULL when they can. A TASK
+ * the loader reads without links (afg-loader.c, device_only) is drawn,
+ * its tasks launched by no row: why it has no links is the document's
+ * warning already. */
 static char *
 schema_warning (TraceRead *self, gboolean *absent)
 {
   g_autofree char *warning = NULL;
   g_autofree char *problem = NULL;
 
-  *absent = afg_npu_check_schema (self->db, &self->source, &warning) == AFG_NPU_SCHEMA_ABSENT;
-  if (*absent || warning != NULL)
-    return g_steal_pointer (&warning);
+  *absent = afg_npu_check_schema (self->db, &self->source, &warning) != AFG_NPU_SCHEMA_USABLE;
+  if (*absent)
+    {
+      self->device_only = afg_npu_task_table_usable (self->db);
+      *absent = !self->device_only && warning == NULL;
+      if (!self->device_only)
+        return g_steal_pointer (&warning);
+    }
   problem = afg_npu_table_problem (self->db, "TASK", afg_task_keeper_columns,
                                    G_N_ELEMENTS (afg_task_keeper_columns));
   return problem ? g_strdup_printf (_("no NPU device tracks: %s"), problem) : NULL;
