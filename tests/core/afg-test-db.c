@@ -30,6 +30,12 @@ afg_test_make_tmp_dir (void)
   return dir;
 }
 
+const char * const afg_test_unlinks[AFG_TEST_N_UNLINKS] = {
+  "DROP TABLE CONNECTION_IDS",
+  "ALTER TABLE PYTORCH_API DROP COLUMN connectionId",
+  "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c",
+};
+
 void
 afg_test_db_exec (AfgTestDb *self, const char *sql)
 {

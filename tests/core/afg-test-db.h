@@ -67,6 +67,11 @@ void        afg_test_db_free         (AfgTestDb         *self);
 char       *afg_test_db_keep         (AfgTestDb         *self);
 void        afg_test_db_exec         (AfgTestDb         *self,
                                       const char        *sql);
+/* SQL for the ways a DB's tasks lose their links to the host: no
+ * CONNECTION_IDS, PYTORCH_API without connectionId, CONNECTION_IDS a
+ * view (the last two warn, the first does not). */
+#define AFG_TEST_N_UNLINKS 3
+extern const char * const afg_test_unlinks[AFG_TEST_N_UNLINKS];
 /* The STRING_IDS id of @name, adding it on first use. */
 gint64      afg_test_db_name         (AfgTestDb         *self,
                                       const char        *name);

@@ -339,21 +339,16 @@ rules_store (AfgDocument **document)
 static void
 test_without_links (void)
 {
-  static const char * const sql[] = {
-    "DROP TABLE CONNECTION_IDS",
-    "ALTER TABLE PYTORCH_API DROP COLUMN connectionId",
-    "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c",
-  };
   g_autoptr(AfgDocument) linked_document = NULL;
   g_autoptr(AfgChartStore) linked = rules_store (&linked_document);
 
-  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+  for (guint i = 0; i < AFG_TEST_N_UNLINKS; i++)
     {
       g_autoptr(ChartTestDb) db = rules_db ();
       g_autoptr(AfgDocument) document = NULL;
       g_autoptr(AfgChartStore) store = NULL;
 
-      afg_test_db_exec (db, sql[i]);
+      afg_test_db_exec (db, afg_test_unlinks[i]);
       store = store_of (db, &document);
       g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, afg_chart_store_get_n_lanes (linked));
       g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, afg_chart_store_get_n_tasks (linked));

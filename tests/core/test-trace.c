@@ -508,13 +508,8 @@ test_device_tracks (void)
 static void
 test_without_links (void)
 {
-  static const char * const sql[] = {
-    "DROP TABLE CONNECTION_IDS",
-    "ALTER TABLE PYTORCH_API DROP COLUMN connectionId",
-    "ALTER TABLE CONNECTION_IDS RENAME TO c; CREATE VIEW CONNECTION_IDS AS SELECT * FROM c",
-  };
 
-  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+  for (guint i = 0; i < AFG_TEST_N_UNLINKS; i++)
     {
       g_autoptr(TraceTestDb) db = device_tracks_db ();
       g_autoptr(AfgDocument) document = NULL;
@@ -522,7 +517,7 @@ test_without_links (void)
       g_autofree char *warning = NULL;
       guint32 dev1;
 
-      afg_test_db_exec (db, sql[i]);
+      afg_test_db_exec (db, afg_test_unlinks[i]);
       document = afg_test_db_load_document (db);
       trace = export_trace (document, NULL, &warning);
       g_assert_null (warning);
