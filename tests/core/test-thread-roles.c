@@ -135,6 +135,37 @@ test_main_needs_a_thread (void)
   assert_roles (tree, tids, roles, 1);
 }
 
+/* Every ProfilerStep# row of a thread counts for main, as every one
+ * makes a step: of a type that is not read, or with times that are not
+ * (a non-positive one, NULL, text), as well as a used one. */
+static void
+test_main_counts_every_step_row (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  const gint64 tids[] = { GTID (1, 1), GTID (1, 2) };
+  const AfgThreadRole roles[] = { AFG_THREAD_ROLE_NONE, AFG_THREAD_ROLE_MAIN };
+  g_autoptr(AfgTree) tree = NULL;
+
+  afg_test_db_add (db, tids[0], 0, 100, "ProfilerStep#1");
+  afg_test_db_add (db, tids[0], 10, 20, "aten::add");
+  afg_test_db_add_typed (db, tids[1], 100, 200, "ProfilerStep#2", TYPE_MSTX);
+  afg_test_db_add (db, tids[1], 300, 300, "ProfilerStep#3");
+  afg_test_db_add (db, tids[1], 110, 120, "aten::mul");
+  tree = load (db);
+  assert_roles (tree, tids, roles, 2);
+
+  db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  afg_test_db_add (db, tids[0], 0, 100, "ProfilerStep#1");
+  afg_test_db_add (db, tids[0], 10, 20, "aten::add");
+  afg_test_db_add (db, tids[1], 100, 200, "ProfilerStep#2");
+  afg_test_db_add (db, tids[1], 110, 120, "aten::mul");
+  afg_test_db_exec (db, "INSERT INTO PYTORCH_API SELECT NULL, 'x', globalTid, connectionId, name, sequenceNumber,"
+                        " fwdThreadId, inputDtypes, inputShapes, callchainId, type FROM PYTORCH_API WHERE rowid = 3");
+  g_clear_pointer (&tree, afg_tree_unref);
+  tree = load (db);
+  assert_roles (tree, tids, roles, 2);
+}
+
 /* A role is the document's: a step's tree keeps it, even for a thread
  * whose step rows lie outside the step. */
 static void
@@ -180,6 +211,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roles/most-rows-then-lowest-tid", test_most_rows_then_lowest_tid);
   g_test_add_func ("/roles/one-role-per-thread", test_one_role_per_thread);
   g_test_add_func ("/roles/main-needs-a-thread", test_main_needs_a_thread);
+  g_test_add_func ("/roles/main-counts-every-step-row", test_main_counts_every_step_row);
   g_test_add_func ("/roles/scope-keeps-roles", test_scope_keeps_roles);
   g_test_add_func ("/roles/labels", test_labels);
   return g_test_run ();

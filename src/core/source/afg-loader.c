@@ -70,7 +70,7 @@ typedef struct {
   gboolean     reports;
   AfgStats     stats;
   GArray      *steps;     /* AfgStep, in row order */
-  GArray      *step_tids; /* gint64: the global tid of each used ProfilerStep# row */
+  GArray      *step_tids; /* gint64: the global tid of each ProfilerStep# row */
   AfgIntMap    slot_map;
   GArray      *slots;
   gint64       last_tid;
@@ -248,15 +248,25 @@ read_times (const AfgRow *row, AfgValueStatus s[3], gint64 *start, gint64 *end, 
 /* A row skipped for its values still marks a step when it is one and
  * its times are whole: steps come from rows of any thread, a NULL or
  * malformed globalTid included. */
+/* A ProfilerStep# row counts for its thread's role (afg-thread-role.h)
+ * whatever its type and times, as it makes a step whatever its type. */
 static void
-record_unused_step (Reader *r, const AfgRow *row, const AfgValueStatus s[3], gint64 start, gint64 end)
+record_step_thread (Reader *r, AfgValueStatus tid_status, gint64 global_tid)
 {
-  guint32 name;
+  if (tid_status == AFG_VALUE_OK)
+    g_array_append_val (r->step_tids, global_tid);
+}
 
-  if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK)
+static void
+record_unused_step (Reader *r, const AfgRow *row, const AfgValueStatus s[3], gint64 start, gint64 end,
+                    gint64 global_tid)
+{
+  guint32 name = name_index (r, row);
+
+  if (!afg_string_table_is_step (&r->ctx->document->strings, name))
     return;
-  name = name_index (r, row);
-  if (afg_string_table_is_step (&r->ctx->document->strings, name))
+  record_step_thread (r, s[2], global_tid);
+  if (s[0] == AFG_VALUE_OK && s[1] == AFG_VALUE_OK)
     record_step (r, name, start, end);
 }
 
@@ -270,6 +280,7 @@ read_skipped_type_row (Reader *r, const AfgRow *row)
   if (!afg_string_table_is_step (&r->ctx->document->strings, name))
     return;
   read_times (row, s, &start, &end, &global_tid);
+  record_step_thread (r, s[2], global_tid);
   if (s[0] == AFG_VALUE_OK && s[1] == AFG_VALUE_OK)
     record_step (r, name, start, end);
 }
@@ -293,20 +304,20 @@ read_row (Reader *r, const AfgRow *row)
   if (s[0] == AFG_VALUE_NULL || s[1] == AFG_VALUE_NULL || s[2] == AFG_VALUE_NULL)
     {
       r->stats.skipped_null++;
-      record_unused_step (r, row, s, start, end);
+      record_unused_step (r, row, s, start, end, global_tid);
       return;
     }
   if (s[0] != AFG_VALUE_OK || s[1] != AFG_VALUE_OK || s[2] != AFG_VALUE_OK)
     {
       r->stats.skipped_malformed++;
-      record_unused_step (r, row, s, start, end);
+      record_unused_step (r, row, s, start, end, global_tid);
       return;
     }
   name = name_index (r, row);
   if (afg_string_table_is_step (&r->ctx->document->strings, name))
     {
       r->stats.profiler_steps++;
-      g_array_append_val (r->step_tids, global_tid);
+      record_step_thread (r, s[2], global_tid);
       record_step (r, name, start, end);
     }
   else if (end <= start)
