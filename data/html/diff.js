@@ -492,7 +492,7 @@
     const notes = [];
     const sa = m.raw.a.step_count, sb = m.raw.b.step_count;
     if (sa > 0 && sb > 0 && sa !== sb)
-      notes.push(AFG_T('stepsDiffer', { a: fmtInt(sa), b: fmtInt(sb) }));
+      notes.push(AFG_TN('stepsDiffer', sa, { a: fmtInt(sa), b: fmtInt(sb) }));
     if (m.raw.options.merge_addresses)
       notes.push(AFG_T('mergedAddresses'));
     $('diff-note').textContent = notes.join(' · ');

@@ -296,7 +296,8 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!quiet)
-    g_printerr (_("%s: %u ranks written to %s\n"), PROG, n - bad, out_dir);
+    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: %u rank written to %s\n", "%s: %u ranks written to %s\n", n - bad),
+                PROG, n - bad, out_dir);
   return bad > 0 ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
 }
 

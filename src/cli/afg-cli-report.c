@@ -117,11 +117,15 @@ afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
   g_autoptr(GError) empty = NULL;
 
   if (s->skipped_nonpositive > 0)
-    g_printerr (_("%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n"),
-                who, s->skipped_nonpositive);
+    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: warning: %'" PRIu64 " row with endNs <= startNs was skipped\n",
+                             "%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n",
+                             afg_format_plural_n (s->skipped_nonpositive)), who, s->skipped_nonpositive);
   if (s->depth_truncated > 0)
-    g_printerr (_("%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
-                  " their time stays in the frame above\n"), who, s->depth_truncated, AFG_MAX_DEPTH);
+    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: warning: %'" PRIu64 " call deeper than %d frames was left out;"
+                             " its time stays in the frame above\n",
+                             "%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
+                             " their time stays in the frame above\n", afg_format_plural_n (s->depth_truncated)),
+                who, s->depth_truncated, AFG_MAX_DEPTH);
   if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
     g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who,
                 afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
@@ -194,14 +198,16 @@ afg_cli_print_diff_summary (AfgDiffShape *diff, double seconds, const char *out_
 {
   AfgTree *tree = afg_diff_shape_get_tree (diff, AFG_DIFF_SIDE_B);
   guint only[2] = { 0, 0 };
+  guint frames = afg_tree_get_n_nodes (tree) - 1;
   g_autofree char *shown = afg_format_path (out_path);
+  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
 
   for (guint32 n = 1; n < afg_tree_get_n_nodes (tree); n++)
     for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
       if (!afg_diff_shape_has_node (diff, 1 - s, n))
         only[s]++;
-  g_printerr (_("%s: A %s, B %s: %'u frames, %'u only in A, %'u only in B; %.2f s; wrote %s\n"), AFG_CLI_PROG,
+  g_printerr (_("%s: A %s, B %s: %s, %'u only in A, %'u only in B; %.2f s; wrote %s\n"), AFG_CLI_PROG,
               afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_A))),
               afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (diff, AFG_DIFF_SIDE_B))),
-              afg_tree_get_n_nodes (tree) - 1, only[AFG_DIFF_SIDE_A], only[AFG_DIFF_SIDE_B], seconds, shown);
+              frame_text, only[AFG_DIFF_SIDE_A], only[AFG_DIFF_SIDE_B], seconds, shown);
 }

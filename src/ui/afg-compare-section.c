@@ -104,29 +104,31 @@ side_name (AfgDiffShape *shape, AfgDiffSide side)
   return g_strdup (afg_document_get_source_name (afg_tree_get_document (afg_diff_shape_get_source (shape, side))));
 }
 
+char *
+afg_compare_section_describe (AfgDiffShape *shape, const char *a, const char *b)
+{
+  g_autofree char *ta = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS,
+                                                                       AFG_TREE_ROOT));
+  g_autofree char *tb = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS,
+                                                                       AFG_TREE_ROOT));
+  guint n = afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1;
+  g_autofree char *frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", n), n);
+  AfgWeight weight = AFG_WEIGHT_HOST;
+
+  /* The totals are of what the frames weigh. */
+  afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
+  return g_strdup_printf (_("A: %s (%s) → B: %s (%s), %s · %s, threads merged"), a, ta, b, tb,
+                          weight == AFG_WEIGHT_HOST ? _("host time on all threads") : afg_weight_menu_get_label (weight),
+                          frames);
+}
+
 static void
 update_status (AfgWindow *self, AfgDiffShape *shape)
 {
   g_autofree char *a = side_name (shape, AFG_DIFF_SIDE_A);
   g_autofree char *b = side_name (shape, AFG_DIFF_SIDE_B);
-  gint64 total_a = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
-  gint64 total_b = afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
-  g_autofree char *ta = afg_format_duration (total_a);
-  g_autofree char *tb = afg_format_duration (total_b);
-  g_autofree char *text = g_strdup_printf (_("A: %s (%s) → B: %s (%s) · %'u frames, threads merged"),
-                                           a, ta, b, tb,
-                                           afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
-  AfgWeight weight = AFG_WEIGHT_HOST;
+  g_autofree char *text = afg_compare_section_describe (shape, a, b);
 
-  /* Host time goes without saying; a device weight does not. */
-  afg_weight_from_total_column (afg_diff_shape_get_weight (shape), &weight);
-  if (weight != AFG_WEIGHT_HOST)
-    {
-      g_autofree char *weighed = g_strdup_printf (_("%s · weighs %s"), text, afg_weight_menu_get_label (weight));
-
-      afg_status_bar_set_text (self->status_bar, weighed);
-      return;
-    }
   afg_status_bar_set_text (self->status_bar, text);
 }
 

@@ -35,6 +35,11 @@ gboolean           afg_compare_section_make_diff       (AfgTree           *a,
                                                         GCancellable      *cancellable,
                                                         AfgDiffShape     **shape,
                                                         AfgFlameLayout   **layout);
+/* The status line of a diff: "A: @a (1.2 s) → B: @b (0.9 s), host time
+ * on all threads · 310 frames, threads merged", the measure the weight's. */
+char              *afg_compare_section_describe        (AfgDiffShape      *shape,
+                                                        const char        *a,
+                                                        const char        *b);
 /* Shows a diff made so on the window's flame graph. */
 void               afg_compare_section_show_diff       (AfgCompareSection *self,
                                                         AfgDiffShape      *shape,

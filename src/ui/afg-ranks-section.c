@@ -332,7 +332,10 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
   afg_session_set_file (self->window->session, job->folder);
   _afg_window_show_profile (self->window, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
-  status = g_strdup_printf (_("%u of %u ranks merged, their threads and addresses merged · %'u frames"),
+  status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%u of %u ranks merged, their threads and addresses merged · %'u frame",
+                                         "%u of %u ranks merged, their threads and addresses merged · %'u frames",
+                                         afg_tree_get_n_nodes (tree) - 2),
                             merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
   afg_status_bar_set_text (self->window->status_bar, status);
 }

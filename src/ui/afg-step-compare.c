@@ -143,17 +143,14 @@ compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
   return req;
 }
 
-/* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s) · 310 frames, threads merged" */
+/* "A: steps 2–3 (1.2 s) → B: step 5 (0.9 s), host time on all threads ·
+ * 310 frames, threads merged" */
 static void
 update_status (AfgStepCompare *self, AfgDiffShape *shape)
 {
   g_autofree char *a = range_words (side_scope (shape, AFG_DIFF_SIDE_A));
   g_autofree char *b = range_words (side_scope (shape, AFG_DIFF_SIDE_B));
-  g_autofree char *ta = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_A, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
-  g_autofree char *tb = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT));
-  g_autofree char *text = g_strdup_printf (_("A: %s (%s) → B: %s (%s) · %'u frames, threads merged"),
-                                           a, ta, b, tb,
-                                           afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1);
+  g_autofree char *text = afg_compare_section_describe (shape, a, b);
 
   afg_status_bar_set_text (self->window->status_bar, text);
 }

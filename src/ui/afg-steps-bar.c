@@ -284,7 +284,9 @@ describe_document_npu (AfgDocument *document)
     return NULL;
   linked = afg_format_duration (npu->ns - npu->unlinked_ns);
   unlinked = afg_format_duration (npu->unlinked_ns);
-  text = g_strdup_printf (_("NPU %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64 ")"),
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "NPU %s linked (%'" PRIu64 " task), %s unlinked (%'" PRIu64 ")",
+                                       "NPU %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64 ")",
+                                       afg_format_plural_n (npu->tasks - npu->unlinked_tasks)),
                           linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
   if (k != NULL)
     {

@@ -143,6 +143,39 @@ test_no_usable_rows (void)
   afg_test_db_free (db);
 }
 
+/* One of a thing is one: a row skipped, a frame, a thread, an overlap;
+ * the plural where there are more. */
+static void
+test_singulars (void)
+{
+  AfgTestDb *db = afg_test_db_new (0);
+  AfgTestDb *one = afg_test_db_new (0);
+  g_autofree char *out_dir = afg_test_make_tmp_dir ();
+  const char *args[] = { "--export", "-o", out_dir, "-f", "json", db->path, NULL };
+  const char *diff[] = { "--diff", one->path, db->path, "--export", "-o", out_dir, "-f", "json", NULL };
+  g_autofree char *err = NULL;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 10, "main");
+  afg_test_db_add (db, GTID (1, 1), 5, 20, "late");
+  afg_test_db_add (db, GTID (1, 1), 30, 30, "empty");
+  afg_test_db_close (db);
+  afg_test_db_add (one, GTID (1, 1), 0, 10, "main");
+  afg_test_db_close (one);
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_OK);
+  g_assert_nonnull (strstr (err, "warning: 1 row with endNs <= startNs was skipped\n"));
+  g_assert_nonnull (strstr (err, "; 1 thread, 2 frames, 1 partial overlap, "));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (afg_test_run_cli (diff, FALSE, NULL, &err), ==, EXIT_OK);
+  g_assert_nonnull (strstr (err, ": 2 frames, 0 only in A, 1 only in B; "));
+  diff[2] = one->path;
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (afg_test_run_cli (diff, FALSE, NULL, &err), ==, EXIT_OK);
+  g_assert_nonnull (strstr (err, ": 1 frame, 0 only in A, 0 only in B; "));
+  afg_test_rm_rf (out_dir);
+  afg_test_db_free (db);
+  afg_test_db_free (one);
+}
+
 /* A bad input: @code, one error line naming @path (and maybe one hint
  * line), nothing written, the input's directory unchanged. */
 static char *
@@ -725,6 +758,7 @@ main (int argc, char **argv)
   add_fixture_test ("/cli/html", test_html);
   add_fixture_test ("/cli/quiet", test_quiet);
   g_test_add_func ("/cli/no-usable-rows", test_no_usable_rows);
+  g_test_add_func ("/cli/singulars", test_singulars);
   g_test_add_data_func ("/cli/bad-input/missing-path", make_nothing, test_bad_file);
   g_test_add_data_func ("/cli/bad-input/directory", make_directory, test_bad_file);
   g_test_add_data_func ("/cli/bad-input/fifo", make_fifo, test_bad_file);

@@ -394,6 +394,24 @@ test_unreadable_folder (void)
   afg_test_rm_rf (out);
 }
 
+/* One rank is one, in the line on stderr and in the index's title. */
+static void
+test_one_rank (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *err = NULL;
+  g_autofree char *index = NULL;
+
+  g_free (afg_test_make_job_rank (job, "rank0_ascend_pt", "ascend_pytorch_profiler_0.db", 0, SAMPLE0));
+  g_assert_cmpint (run_export ("html", out, job, &err), ==, 0);
+  g_assert_nonnull (strstr (err, ": 1 rank written to "));
+  index = read_text (out, "index.html");
+  g_assert_nonnull (strstr (index, "<h1>Training job: 1 rank</h1>"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 /* -f trace reads each DB's tasks again: one DB at a time, not a folder. */
 static void
 test_trace_refused (void)
@@ -430,5 +448,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
   g_test_add_func ("/ranks/unreadable-folder", test_unreadable_folder);
   g_test_add_func ("/ranks/trace-refused", test_trace_refused);
+  g_test_add_func ("/ranks/one-rank", test_one_rank);
   return g_test_run ();
 }

@@ -77,6 +77,11 @@ expect_diff () {
   local title="steps.db $3 ↔ $4"
   wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")" "strip_a=$1"
   [ "$(xdotool getwindowname "$WID")" = "$title" ] || fail "title: $(xdotool getwindowname "$WID"), not $title"
+  # The status line says what its two totals are.
+  case "$(state_field status)" in
+    "A: $3 ("*") → B: $4 ("*"), host time on all threads · "*" frames, threads merged") ;;
+    *) fail "status: $(state_field status)" ;;
+  esac
   local checked=0 y x path values ca ta cb tb
   # Up to 4 frames right above the root bar, along the bottom of the graph.
   for y in $(seq $((HEIGHT - 40)) -4 $((HEIGHT - 120))); do

@@ -176,3 +176,16 @@ test('a top frame a transform took out leaves its time in the root, as in the JS
     await page.close();
   }
 });
+
+test('the sides say what their totals are; one step is one', async () => {
+  const a = h.makeDb(['ProfilerStep#1', 'f'], [[1, 1, 1, 0, 100], [1, 1, 2, 10, 20]]);
+  const b = h.makeDb(['ProfilerStep#1', 'ProfilerStep#2', 'f'],
+                     [[1, 1, 1, 0, 100], [1, 1, 2, 100, 200], [1, 1, 3, 10, 20]]);
+  const { page, log } = await h.openPage(browser.context, exportDiff(a, b, 'html'));
+  const text = (id) => page.evaluate((i) => document.getElementById(i).textContent, id);
+  assert.match(await text('side-a'), /^A: .* · whole profile \(1 step\) · 10 ns host time on all threads$/);
+  assert.match(await text('side-b'), /^B: .* · whole profile \(2 steps\) · 10 ns host time on all threads$/);
+  assert.equal(await text('diff-note'), 'A has 1 step, B has 2: Per step compares one step with one step.');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});

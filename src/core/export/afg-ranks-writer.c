@@ -422,7 +422,8 @@ char *
 afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigures *figures)
 {
   GString *out = g_string_new (NULL);
-  g_autofree char *title = g_strdup_printf (_("Training job: %u ranks"), n);
+  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Training job: %u rank",
+                                                         "Training job: %u ranks", n), n);
 
   g_string_append_printf (out, page_head, title);
   g_string_append_printf (out, "<h1>%s</h1>\n", title);

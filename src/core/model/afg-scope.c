@@ -111,7 +111,7 @@ afg_scope_init_steps (AfgScope *scope, const AfgDocument *document, gint64 first
                                _("the profile has no steps (no ProfilerStep#N rows, no STEP_TIME table)"));
   if (first > last)
     {
-      g_autofree char *what = g_strdup_printf (_("steps %" PRId64 "-%" PRId64 " are reversed"),
+      g_autofree char *what = g_strdup_printf (_("steps %" PRId64 "–%" PRId64 " are reversed"),
                                                first, last);
       return fail (error, document, AFG_SCOPE_ERROR_REVERSED, what);
     }
