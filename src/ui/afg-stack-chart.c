@@ -562,15 +562,12 @@ add_cover (float *cover, guint n_columns, double x0, double x1)
 static void
 draw_idle (AfgStackChart *self, cairo_t *cr, double height)
 {
-  AfgDocument *document = afg_chart_store_get_document (self->store);
-  guint n_steps, n_columns = (guint) MAX (0, self->width - (int) GUTTER);
-  const AfgSpans *idle;
+  guint n_columns = (guint) MAX (0, self->width - (int) GUTTER);
+  const AfgSpans *idle = afg_document_get_free_spans (afg_chart_store_get_document (self->store));
   const AfgSpan *spans;
   g_autofree float *cover = NULL;
   gsize n;
 
-  afg_document_get_steps (document, &n_steps);
-  idle = afg_document_get_idle_spans (document, 0, n_steps > 0 ? n_steps - 1 : 0);
   if (idle == NULL || n_columns == 0)
     return;
   spans = afg_spans_get (idle, &n);
@@ -684,10 +681,9 @@ lane_label (AfgStackChart *self, const LaneGeom *lane)
 {
   const AfgChartLane *device;
 
+  /* A thread by its role where it has one, pid/tid beside. */
   if (lane->host)
-    return g_strdup (afg_document_get_string (afg_chart_store_get_document (self->store),
-                                              afg_event_store_get_thread (afg_document_get_events (
-                                                afg_chart_store_get_document (self->store)), lane->index)->label));
+    return g_strdup (afg_document_get_thread_title (afg_chart_store_get_document (self->store), lane->index));
   device = afg_chart_store_get_lane (self->store, lane->index);
   if (device->collectives)
     return g_strdup (_("Collectives"));
@@ -714,6 +710,13 @@ draw_gutter (AfgStackChart *self, cairo_t *cr, const GdkRGBA *fg, const GdkRGBA 
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
       pango_layout_set_width (layout, (int) ((GUTTER - 8) * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+      /* "autograd · pid/tid" takes a second line where the lane has one. */
+      if (lane->host && lane->height >= 2 * ROW_HEIGHT)
+        {
+          pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+          pango_layout_set_height (layout, -2);
+        }
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 1);
       cairo_move_to (cr, 4, MAX (top, AXIS_HEIGHT));
       pango_cairo_show_layout (cr, layout);
@@ -1561,6 +1564,25 @@ afg_stack_chart_step_instance (AfgStackChart *self, gboolean forward)
   show_row (self, self->instance_thread, g_array_index (self->instances, guint64, self->instance));
   invalidate (self);
   return TRUE;
+}
+
+char *
+afg_stack_chart_describe_lanes (AfgStackChart *self)
+{
+  GString *out;
+
+  g_return_val_if_fail (AFG_IS_STACK_CHART (self), NULL);
+
+  if (self->store == NULL)
+    return NULL;
+  out = g_string_new (NULL);
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      g_autofree char *label = lane_label (self, &g_array_index (self->lanes, LaneGeom, i));
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "|" : "", label);
+    }
+  return g_string_free (out, FALSE);
 }
 
 char *

@@ -50,6 +50,8 @@ void           afg_stack_chart_set_instances  (AfgStackChart *self,
 /* Shows the next (@forward) or previous instance; FALSE when none. */
 gboolean       afg_stack_chart_step_instance  (AfgStackChart *self,
                                                gboolean       forward);
+/* The lanes' labels from the top, joined by "|"; NULL without a store. */
+char          *afg_stack_chart_describe_lanes (AfgStackChart *self);
 /* "K/N": the instance shown last (0 before F3) of N; NULL when none. */
 char          *afg_stack_chart_describe_instances (AfgStackChart *self);
 /* The name of the box under the pointer, NULL when none. */

@@ -599,7 +599,7 @@ range_text (AfgWindowChart *c)
   return g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, start, end);
 }
 
-/* The fields of docs/test-state-line.md from layout to chart_tasks. */
+/* The fields of docs/test-state-line.md from layout to chart_lanes. */
 void
 _afg_window_chart_append_state (AfgWindow *self, GString *line)
 {
@@ -608,6 +608,7 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
   g_autofree char *range = on ? range_text (c) : NULL;
   g_autofree char *boxes = on ? g_strdup_printf ("%u", afg_stack_chart_get_n_drawn (c->chart)) : NULL;
   g_autofree char *instances = on ? afg_stack_chart_describe_instances (c->chart) : NULL;
+  g_autofree char *lanes = on ? afg_stack_chart_describe_lanes (c->chart) : NULL;
   g_autofree char *selected = NULL;
   guint thread;
   guint64 event;
@@ -630,4 +631,5 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "chart_tasks", !on ? NULL
                                   : afg_document_get_chart_tasks (afg_chart_store_get_document (
                                         afg_stack_chart_get_store (c->chart))) != NULL ? "kept" : "read");
+  _afg_window_append_state_field (line, "chart_lanes", lanes);
 }

@@ -288,7 +288,8 @@ static ChartTestDb *
 rules_db (void)
 {
   ChartTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
-  gint64 launch;
+  g_autofree char *sql = NULL;
+  gint64 launch, marker;
 
   /* a [0,100) > b [10,40) > c [20,30); b again [50,90); d [95,150)
    * outlives a: it leaves a and takes depth 0; e [200,300) the same path
@@ -306,6 +307,9 @@ rules_db (void)
   afg_test_db_add_task_on (db, 5000000000, 5000000000 + 6000000000, AFG_TEST_NULL, 0, 2);
   afg_test_db_add_task_on (db, 80, 80, AFG_TEST_NULL, 1, 5);
   afg_test_db_add_typed_task (db, 40, 45, AFG_TEST_NULL, "PROFILING_ENABLE");
+  marker = afg_test_db_add_typed_task (db, 50, 55, AFG_TEST_NULL, "PROFILING_DISABLE");
+  sql = g_strdup_printf ("UPDATE TASK SET streamId = 9 WHERE globalTaskId = %" G_GINT64_FORMAT, marker);
+  afg_test_db_exec (db, sql);
   afg_test_db_add_collective (db, 100, 400, 70, "hcom_allReduce__1_0_1");
   return db;
 }
@@ -412,7 +416,8 @@ test_tasks (void)
   Collect c = { g_array_new (FALSE, FALSE, sizeof (AfgChartTask)) };
   const AfgChartTask *t;
 
-  /* Lanes: 0/2, 1/5, then the collectives; the marker is left out. */
+  /* Lanes: 0/2, 1/5, then the collectives; the markers are left out,
+   * and so is stream 0/9, which has only a marker. */
   g_assert_cmpuint (afg_chart_store_get_n_lanes (store), ==, 3);
   g_assert_cmpint (afg_chart_store_get_lane (store, 0)->stream_id, ==, 2);
   g_assert_cmpint (afg_chart_store_get_lane (store, 1)->device_id, ==, 1);
@@ -524,6 +529,31 @@ test_launches (void)
   g_assert_cmpuint (afg_chart_store_get_n_tasks (store), ==, 20);
 }
 
+/* A task launched by a row past the depth limit, which is not drawn, is
+ * the frame's at the cut, as the flame graph gives it. */
+static void
+test_cut_launch (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  const AfgChartRow *row;
+  guint thread;
+
+  for (guint i = 0; i < AFG_MAX_DEPTH + 2; i++)
+    if (i == AFG_MAX_DEPTH + 1)
+      afg_test_db_add_with_connection (db, GTID (1, 1), i, 10000 - i, "deep", 1);
+    else
+      afg_test_db_add (db, GTID (1, 1), i, 10000 - i, "deep");
+  afg_test_db_link (db, 1, 10);
+  afg_test_db_add_task_on (db, 5000, 5010, 10, 0, 1);
+  store = store_of (db, &document);
+  row = launcher (store, 0, &thread);
+  g_assert_cmpuint (thread, ==, 0);
+  g_assert_cmpuint (row->depth, ==, AFG_MAX_DEPTH - 1);
+  g_assert_cmpint (row->start, ==, AFG_MAX_DEPTH - 1);
+}
+
 /* No TASK table: rows only, no device lane; rows past the depth limit
  * are cut as the tree cuts them. */
 static void
@@ -564,6 +594,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/chart-store/launches", test_launches);
   g_test_add_func ("/chart-store/no-device", test_no_device);
   g_test_add_func ("/chart-store/without-links", test_without_links);
+  g_test_add_func ("/chart-store/cut-launch", test_cut_launch);
   g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/chart-store/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/chart-store/generated", test_generated);

@@ -122,6 +122,38 @@ idle_tree (AfgDocument *document, gboolean has_steps, gint64 first, gint64 last)
   return afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
 }
 
+static void
+assert_spans (const AfgSpans *set, const AfgSpan *want, gsize n_want)
+{
+  gsize n;
+  const AfgSpan *spans = afg_spans_get (set, &n);
+
+  g_assert_cmpuint (n, ==, n_want);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpint (spans[i].start, ==, want[i].start);
+      g_assert_cmpint (spans[i].end, ==, want[i].end);
+    }
+}
+
+/* The free instants of the whole profile's window take in the gaps
+ * between steps, which the NPU-idle scope leaves out: steps [0,300) and
+ * [600,1000), busy over [100,450) and [500,550). */
+static void
+test_free_spans (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (FALSE);
+  g_autoptr(AfgDocument) document = NULL;
+  static const AfgSpan steps_idle[] = { { 0, 100 }, { 600, 1000 } };
+  static const AfgSpan window_free[] = { { 0, 100 }, { 450, 500 }, { 550, 1000 } };
+
+  afg_test_db_add_step_time (db, 1, 0, 300);
+  afg_test_db_add_step_time (db, 2, 600, 1000);
+  document = afg_test_db_load_document (db);
+  assert_spans (afg_document_get_idle_spans (document, 0, 1), steps_idle, G_N_ELEMENTS (steps_idle));
+  assert_spans (afg_document_get_free_spans (document), window_free, G_N_ELEMENTS (window_free));
+}
+
 /* The idle tree of both steps: free instants [0,100), [450,500) of step 1
  * and [550,1000) of step 2 (and, with wider steps, whatever lies outside
  * [0,1000), where no row is). f counts its overlap with them, g (all
@@ -639,6 +671,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
   g_test_add_func ("/timeline/empty-task", test_empty_task);
   g_test_add_func ("/timeline/without-links", test_without_links);
+  g_test_add_func ("/timeline/free-spans", test_free_spans);
   g_test_add_func ("/timeline/collectives-without-task", test_collectives_without_task);
   g_test_add_func ("/timeline/no-device", test_no_device);
   g_test_add_func ("/timeline/json", test_json);

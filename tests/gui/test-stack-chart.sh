@@ -94,7 +94,11 @@ wait_state page=graph layout=both "chart=$STEP_RANGE"
 [ "$(state_field chart_tasks)" = kept ] || fail "the chart read the DB again: chart_tasks=$(state_field chart_tasks)"
 barrier
 [ "$(state_field chart_boxes)" -gt 100 ] || fail "the chart drew $(state_field chart_boxes) boxes"
-ok "win.layout both: the chart under the flame graph, over the step's window"
+case "$(state_field chart_lanes)" in
+  "main · "*"/"*"|NPU 0 · stream "*"|Collectives") ;;
+  *) fail "lanes: $(state_field chart_lanes)" ;;
+esac
+ok "win.layout both: the chart under the flame graph, over the step's window; threads named by role"
 
 act win.chart-zoom 4.0
 barrier

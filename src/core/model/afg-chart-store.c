@@ -218,12 +218,38 @@ launch_ordinals (const AfgChartStore *self, const AfgDeviceTasks *tasks)
 
 /* ---- tasks ---- */
 
+typedef struct {
+  const AfgChartStore *self;
+  AfgChartTaskFunc     func;
+  gpointer             user_data;
+} TaskVisit;
+
+/* A row cut at the depth limit is not drawn: its tasks are the frame's
+ * at the cut, as the flame graph gives them. */
+static gboolean
+visit_task (const AfgChartTask *task, gpointer data)
+{
+  TaskVisit *v = data;
+  AfgChartTask shown = *task;
+
+  if (shown.launch_thread != AFG_CHART_NONE)
+    {
+      const AfgChartRow *rows = v->self->threads[shown.launch_thread].rows;
+
+      while (rows[shown.launch_event].depth == AFG_CHART_NONE)
+        shown.launch_event = rows[shown.launch_event].parent;
+    }
+  return v->func (&shown, v->user_data);
+}
+
 void
 afg_chart_store_visit_tasks (const AfgChartStore *self, guint lane, gint64 t0, gint64 t1, AfgChartTaskFunc func,
                              gpointer user_data)
 {
+  TaskVisit visit = { self, func, user_data };
+
   g_return_if_fail (self != NULL && lane < afg_chart_store_get_n_lanes (self));
-  afg_chart_tasks_visit (self->tasks, lane, t0, t1, self->thread_first, self->n_threads, func, user_data);
+  afg_chart_tasks_visit (self->tasks, lane, t0, t1, self->thread_first, self->n_threads, visit_task, &visit);
 }
 
 void

@@ -194,6 +194,19 @@ place_task (AfgChartTasks *self, Lane *lane, const Sorted *s, guint64 at)
   lane->n_tasks++;
 }
 
+/* A stream with only the profiler's markers, which are not drawn, gets
+ * no lane: it would always be empty. */
+static void
+drop_empty_lanes (AfgChartTasks *self)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < self->lanes->len; i++)
+    if (g_array_index (self->lanes, Lane, i).n_tasks > 0)
+      g_array_index (self->lanes, Lane, kept++) = g_array_index (self->lanes, Lane, i);
+  g_array_set_size (self->lanes, kept);
+}
+
 static void
 build_tasks (AfgChartTasks *self, const AfgDeviceTasks *tasks, const guint32 *ordinals)
 {
@@ -208,6 +221,7 @@ build_tasks (AfgChartTasks *self, const AfgDeviceTasks *tasks, const guint32 *or
       self->tasks[i] = pack (tasks, ordinals, &sorted[i]);
       place_task (self, &g_array_index (self->lanes, Lane, sorted[i].lane), &sorted[i], i);
     }
+  drop_empty_lanes (self);
 }
 
 static void

@@ -57,13 +57,18 @@ afg_document_get_profile_window (const AfgDocument *self, gint64 *start, gint64 
   return self->timeline != NULL && afg_device_timeline_bounds (self->timeline, start, end);
 }
 
+/* The cache's key of the whole profile's window; a range of steps is
+ * first << 32 | last, and last < 2^32 - 1. */
+#define WHOLE_WINDOW G_MAXUINT64
+
 static AfgSpans *
-make_idle (const AfgDocument *self, guint first, guint last)
+make_idle (const AfgDocument *self, guint64 key)
 {
   g_autofree AfgSpan *windows = NULL;
+  guint first = (guint) (key >> 32), last = (guint) key;
   guint n = 0;
 
-  if (self->steps->len == 0)
+  if (key == WHOLE_WINDOW)
     {
       AfgSpan whole;
 
@@ -81,24 +86,36 @@ make_idle (const AfgDocument *self, guint first, guint last)
   return afg_device_timeline_idle (self->timeline, windows, n);
 }
 
-const AfgSpans *
-afg_document_get_idle_spans (const AfgDocument *self, guint first, guint last)
+/* Made once for @key and kept with the document. */
+static const AfgSpans *
+cached_idle (const AfgDocument *self, guint64 key)
 {
   AfgDocument *doc = (AfgDocument *) self;  /* a cache: the document's content stays as it is */
-  guint64 key;
   AfgSpans *spans;
 
-  g_return_val_if_fail (self != NULL, NULL);
-  if (self->timeline == NULL || (self->steps->len > 0 && (first > last || last >= self->steps->len)))
-    return NULL;
-  key = self->steps->len > 0 ? (guint64) first << 32 | last : G_MAXUINT64;
   g_mutex_lock (&doc->idle_lock);
   if (doc->idle_sets == NULL)
     doc->idle_sets = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                             (GDestroyNotify) afg_spans_unref);
   spans = g_hash_table_lookup (doc->idle_sets, &key);
-  if (spans == NULL && (spans = make_idle (self, first, last)) != NULL)
+  if (spans == NULL && (spans = make_idle (self, key)) != NULL)
     g_hash_table_insert (doc->idle_sets, g_memdup2 (&key, sizeof key), spans);
   g_mutex_unlock (&doc->idle_lock);
   return spans;
+}
+
+const AfgSpans *
+afg_document_get_idle_spans (const AfgDocument *self, guint first, guint last)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->timeline == NULL || (self->steps->len > 0 && (first > last || last >= self->steps->len)))
+    return NULL;
+  return cached_idle (self, self->steps->len > 0 ? (guint64) first << 32 | last : WHOLE_WINDOW);
+}
+
+const AfgSpans *
+afg_document_get_free_spans (const AfgDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->timeline != NULL ? cached_idle (self, WHOLE_WINDOW) : NULL;
 }

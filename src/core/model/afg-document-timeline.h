@@ -35,6 +35,10 @@ gboolean                 afg_document_get_profile_window (const AfgDocument *sel
 const AfgSpans          *afg_document_get_idle_spans     (const AfgDocument *self,
                                                           guint              first,
                                                           guint              last);
+/* The device's free instants in the whole profile's window, the gaps
+ * between steps included: the timeline's free time, as the stack chart
+ * shades it. Kept as the idle spans are; NULL as they are. */
+const AfgSpans          *afg_document_get_free_spans     (const AfgDocument *self);
 
 /* Every usable COMMUNICATION_OP row of every device, in rowid order. */
 const AfgDocCollective  *afg_document_get_collectives    (const AfgDocument *self,
