@@ -1486,9 +1486,10 @@
     if (m.trees.idle !== null)
       rows.push(['npuIdle', AFG_T('npuIdleTime', { time: fmtTime(JSON.parse(m.trees.idle.text).scope.idle_ns) })]);
     const npu = m.raw.npu;
+    const npuTime = (ns, n) => AFG_TN('npuTime', n, { time: fmtTime(ns), n: fmtInt(n) });
     if (npu)
-      rows.push(['npuLinked', AFG_T('npuTime', { time: fmtTime(npu.ns - npu.unlinked_ns), n: fmtInt(npu.tasks - npu.unlinked_tasks) })],
-                ['npuUnlinked', AFG_T('npuTime', { time: fmtTime(npu.unlinked_ns), n: fmtInt(npu.unlinked_tasks) })],
+      rows.push(['npuLinked', npuTime(npu.ns - npu.unlinked_ns, npu.tasks - npu.unlinked_tasks)],
+                ['npuUnlinked', npuTime(npu.unlinked_ns, npu.unlinked_tasks)],
                 ['npuSkipped', fmtInt(npu.skipped)]);
     const dl = $('summary');
     for (const [key, value] of rows) {

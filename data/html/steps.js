@@ -10,7 +10,7 @@
  * window's strip (src/ui/afg-step-strip.c) draws the same. */
 'use strict';
 
-/* A step is marked slow when it takes this many times the median step. */
+/* A step is marked slow when it takes this many times the lower median step. */
 const AFG_SLOW_FACTOR = 1.5;
 
 /* The parts of a step's device time, bottom up; free has no colour of

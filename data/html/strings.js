@@ -62,6 +62,7 @@ const AFG_STRINGS = {
     kind_compute: 'Compute kernel',
     kind_communication: 'Collective',
     npuTime: '{time} · {n} tasks',
+    npuTime_one: '{time} · {n} task',
     npuLinked: 'NPU time linked to frames',
     npuUnlinked: 'NPU time unlinked',
     npuSkipped: 'Skipped: TASK rows without times',

@@ -618,7 +618,8 @@ describe_scope_npu (AfgStepsBar *self)
   time = afg_steps_bar_format_ns (self, afg_tree_get_value (tree, AFG_COLUMN_NPU_TOTAL_NS, AFG_TREE_ROOT));
   count = afg_format_count ((double) n_tasks / divisor);
   return divisor > 1 ? g_strdup_printf (_("NPU %s linked (%s tasks / step)"), time, count)
-                     : g_strdup_printf (_("NPU %s linked (%s tasks)"), time, count);
+                     : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "NPU %s linked (%s task)", "NPU %s linked (%s tasks)",
+                                                     afg_format_plural_n ((guint64) n_tasks)), time, count);
 }
 
 /* The status line's device time: the scope's, or the whole DB's. */

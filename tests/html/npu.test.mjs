@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import * as h from './helpers.mjs';
 
 const SAMPLE = 'ascend_pytorch_profiler_level0_rank0';
@@ -93,6 +94,21 @@ test('without NPU data the switch is disabled and says why', async () => {
   const dump = await page.evaluate(() => [window.flamegraph.dump('npu'), window.flamegraph.dump()]);
   assert.deepEqual(dump[0], dump[1]);
   assert.ok((await page.evaluate(() => window.flamegraph.frames('child'))).length > 0);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('one task is one in the summary', async () => {
+  const db = path.join(h.tmpDir('afg-one-task-'), 'one.db');
+  fs.copyFileSync(path.join(h.samplesDir(), SAMPLE + '.db'), db);
+  execFileSync('sqlite3', [db, `DELETE FROM TASK WHERE rowid <> (SELECT min(t.rowid) FROM TASK t
+    JOIN CONNECTION_IDS c ON c.connectionId = t.connectionId JOIN PYTORCH_API p ON p.connectionId = c.id
+    WHERE CAST(p.endNs AS INTEGER) > CAST(p.startNs AS INTEGER))`]);
+  assert.equal(exportJson(db).npu.tasks - exportJson(db).npu.unlinked_tasks, 1);
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db));
+  const stat = (key) => page.evaluate((k) => document.querySelector(`dd[data-stat=${k}]`).textContent, key);
+  assert.match(await stat('npuLinked'), / · 1 task$/);
+  assert.match(await stat('npuUnlinked'), / · 0 tasks$/);
   assert.deepEqual(log.errors, []);
   await page.close();
 });
