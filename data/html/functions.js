@@ -13,7 +13,9 @@
 'use strict';
 const AFG_FUNCTIONS = (function () {
   const MAX_ROWS = 200;
-  const SANDWICH_ROWS = 24;
+  /* A sandwich half draws its stacks whole, shallowest first, up to this
+   * many boxes: a bound on the page's DOM, said in a note when reached. */
+  const SANDWICH_BOXES = 4000;
   const ROW_PX = 18;
   const $ = (id) => document.getElementById(id);
 
@@ -275,12 +277,25 @@ const AFG_FUNCTIONS = (function () {
     this.drawSandwich();
   };
 
+  /* The note under a half that reached SANDWICH_BOXES, or none. */
+  function setCutNote(el, cut) {
+    if (el.nextElementSibling?.classList.contains('sw-cut'))
+      el.nextElementSibling.remove();
+    if (!cut)
+      return;
+    const note = document.createElement('p');
+    note.className = 'sw-empty sw-cut';
+    note.textContent = AFG_T('sandwichCut', { n: SANDWICH_BOXES });
+    el.after(note);
+  }
+
   /* Each sandwich half as rows of boxes, as wide as their time in the
-   * weight (none when it is 0); the root (the function) is the row next to
-   * the divider. */
+   * weight (none when it is 0), breadth first; the root (the function) is
+   * the row next to the divider. */
   Panel.prototype.drawHalf = function (el, root, inverted) {
     const m = this.m, h = this.h;
     const weight = this.weight().weight;
+    setCutNote(el, false);
     if (!(root.total > 0)) {
       const empty = document.createElement('p');
       empty.className = 'sw-empty';
@@ -291,9 +306,13 @@ const AFG_FUNCTIONS = (function () {
     }
     const boxes = [];
     let rows = 0;
-    const walk = [[root, 0, 0, 1]];
-    while (walk.length > 0) {
-      const [node, depth, x, w] = walk.pop();
+    const queue = [[root, 0, 0, 1]];
+    for (let q = 0; q < queue.length; q++) {
+      if (boxes.length === SANDWICH_BOXES) {
+        setCutNote(el, true);
+        break;
+      }
+      const [node, depth, x, w] = queue[q];
       rows = Math.max(rows, depth + 1);
       const box = document.createElement('div');
       box.className = 'sw-frame';
@@ -308,14 +327,12 @@ const AFG_FUNCTIONS = (function () {
       box.style.background = h.colourOfName(node.name);
       box.addEventListener('click', () => this.select(node.name));
       boxes.push([box, depth]);
-      if (depth + 1 >= SANDWICH_ROWS)
-        continue;
       let cx = x;
       const kids = [...node.kids.values()].sort((a, b) => a.name - b.name);
       for (const k of kids) {
         const kw = root.total > 0 ? w * (k.total / node.total || 0) : 0;
         if (kw >= 0.002)
-          walk.push([k, depth + 1, cx, kw]);
+          queue.push([k, depth + 1, cx, kw]);
         cx += kw;
       }
     }

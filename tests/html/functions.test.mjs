@@ -124,3 +124,40 @@ test('the tooltip shows the call duration percentiles', async () => {
   assert.ok(text.includes('exact in the JSON export'), text);
   await done(p);
 });
+
+/* A function's stacks are drawn whole: 30 callers above it and 30 callees
+ * below it; a half past the page's bound on boxes (4,000) says so. */
+test('the sandwich draws deep stacks whole, and says when it stops', async () => {
+  const names = ['T'], events = [];
+  for (let i = 0; i < 30; i++) {
+    names.push(`c${i}`, `d${i}`);
+    events.push([1, 1, 2 + 2 * i, i, 1000 - i], [1, 1, 3 + 2 * i, 31 + i, 969 - i]);
+  }
+  events.push([1, 1, 1, 30, 970]);
+  const deep = await h.openPage(browser.context, h.exportHtml(h.makeDb(names, events)));
+  await h.openFunctions(deep.page);
+  await deep.page.click('#functions-table tr[data-name="T"]');
+  const depths = (id) => deep.page.$$eval(`#${id} .sw-frame`, (els) => els.map((e) => Number(e.dataset.depth)));
+  assert.deepEqual((await depths('sandwich-callers')).sort((a, b) => a - b), [...Array(31).keys()]);
+  assert.deepEqual((await depths('sandwich-callees')).sort((a, b) => a - b), [...Array(31).keys()]);
+  assert.equal(await deep.page.$('.sw-cut'), null);
+  await done(deep);
+
+  /* 400 children of T, each with a chain of ten: 4,401 boxes below T,
+   * each at least 0.2 % of it; T has the most self time (in the table). */
+  const wide = ['T'], rows = [[1, 1, 1, 0, 40100]];
+  for (let i = 0; i < 400; i++) {
+    wide.push(`k${i}`);
+    rows.push([1, 1, wide.length, i * 100, i * 100 + 100]);
+    for (let j = 0; j < 10; j++) {
+      wide.push(`k${i}_${j}`);
+      rows.push([1, 1, wide.length, i * 100 + j + 1, i * 100 + 100]);
+    }
+  }
+  const cut = await h.openPage(browser.context, h.exportHtml(h.makeDb(wide, rows)));
+  await h.openFunctions(cut.page);
+  await cut.page.click('#functions-table tr[data-name="T"]');
+  assert.equal(await cut.page.$$eval('#sandwich-callees .sw-frame', (els) => els.length), 4000);
+  assert.match(await cut.page.textContent('#sandwich-callees + .sw-cut'), /first 4000 boxes/);
+  await done(cut);
+});
