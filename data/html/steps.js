@@ -29,7 +29,11 @@ function AfgStepStrip(raw, hooks) {
   this.timeline = raw.device_timeline || null;
   this.hooks = hooks;
   this.canvas = document.getElementById('steps');
-  this.dur = this.steps.map((s) => Math.max(0, s.end_ns - s.start_ns));
+  /* The lengths exact from the export (step_ns, scope_ns) where it gives
+   * them: its times as doubles lose up to a few hundred ns apart. */
+  const exact = Array.isArray(raw.step_ns) && raw.step_ns.length === this.steps.length;
+  this.dur = this.steps.map((s, i) => Math.max(0, exact ? raw.step_ns[i] : s.end_ns - s.start_ns));
+  this.scopeNs = raw.scope_ns ?? (this.scope && this.scope.end_ns - this.scope.start_ns);
   this.inScope = this.steps.map((s) => this.scope === null || this.scope.steps === null
     || (s.id >= this.scope.steps[0] && s.id <= this.scope.steps[1]));
   const sorted = this.dur.slice().sort((a, b) => a - b);
@@ -183,9 +187,9 @@ AfgStepStrip.prototype.describeScope = function () {
   if (s === null)
     return this.steps.length ? AFG_TN('scopeAll', this.steps.length, { n: this.steps.length }) : AFG_T('scopeAllNoSteps');
   if (s.steps === null)
-    return AFG_T('scopeRange', { time: fmt(s.end_ns - s.start_ns) });
+    return AFG_T('scopeRange', { time: fmt(this.scopeNs) });
   const args = { first: s.steps[0], last: s.steps[1], n: this.count(), total: this.steps.length,
-                 time: fmt(s.end_ns - s.start_ns) };
+                 time: fmt(this.scopeNs) };
   return AFG_T(s.steps[0] === s.steps[1] ? 'scopeOneStep' : 'scopeSteps', args);
 };
 

@@ -3,6 +3,7 @@
 // "Per step" toggle, on the three-step profile of fixtures.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as h from './helpers.mjs';
@@ -131,4 +132,21 @@ test('the sample exported with --steps 50 decodes to its .step50.expected', asyn
   assert.match(await stat(p.page, 'scope'), /^step 50 \(/);
   assert.equal((await p.eval(() => window.flamegraph.state())).stepCount, 1);
   await done(p);
+});
+
+/* The sample's step starts and ends are epoch ns past 2^53: its length
+ * as the page gives it is the DB's to the nanosecond, not a difference
+ * of two doubles (110 ns off here). */
+test("a step's length in the page is exact", async () => {
+  const db = path.join(h.samplesDir(), 'ascend_pytorch_profiler_level1_rank0.db');
+  const exact = Number(execFileSync('sqlite3', [db, `SELECT CAST(endNs AS INTEGER) - CAST(startNs AS INTEGER)
+    FROM PYTORCH_API JOIN STRING_IDS ON STRING_IDS.id = PYTORCH_API.name WHERE value = 'ProfilerStep#50'`],
+  { encoding: 'utf8' }).trim());
+  for (const args of [[], ['--steps', '50']]) {
+    const p = await open(h.exportHtml(db, args));
+    const bars = await p.eval(() => window.flamegraph.steps());
+    assert.deepEqual(bars.map((b) => b.durationNs), [exact]);
+    await done(p);
+  }
+  assert.equal(exact, 151888750);
 });

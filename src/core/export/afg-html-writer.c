@@ -352,6 +352,30 @@ append_idle_data (GString *out, const AfgTree *tree)
   g_string_append (out, "}</script>");
 }
 
+/* Each step's length and the scope's, exact: the page's numbers are
+ * doubles, and epoch nanoseconds past 2^53 would lose up to a few hundred
+ * ns in its own subtraction. */
+static void
+append_exact_spans (GString *out, const AfgTree *tree)
+{
+  const AfgScope *scope = afg_tree_get_scope (tree);
+  guint n;
+  const AfgStep *steps = afg_document_get_steps (afg_tree_get_document (tree), &n);
+
+  g_string_append (out, ",\"step_ns\":[");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      afg_json_append_int (out, afg_step_get_ns (&steps[i]));
+    }
+  g_string_append (out, "],\"scope_ns\":");
+  if (scope->bounded)
+    afg_json_append_int (out, afg_sat_sub (scope->end_ns, scope->start_ns));
+  else
+    g_string_append (out, "null");
+}
+
 static void
 append_data (GString *out, const AfgTree *tree)
 {
@@ -364,6 +388,7 @@ append_data (GString *out, const AfgTree *tree)
   g_string_append_printf (out, ",\"bytes\":%" G_GUINT64_FORMAT "},", afg_document_get_source_bytes (doc));
   afg_json_append_stats (out, afg_tree_get_stats (tree));
   afg_json_append_steps (out, tree);
+  append_exact_spans (out, tree);
   afg_json_append_npu (out, afg_document_get_npu_stats (doc));
   afg_json_append_transforms (out, tree);
   compact = afg_html_append_names (out, tree);
