@@ -245,9 +245,6 @@ read_times (const AfgRow *row, AfgValueStatus s[3], gint64 *start, gint64 *end, 
   s[2] = afg_value_int64 (&row->values[2], global_tid);
 }
 
-/* A row skipped for its values still marks a step when it is one and
- * its times are whole: steps come from rows of any thread, a NULL or
- * malformed globalTid included. */
 /* A ProfilerStep# row counts for its thread's role (afg-thread-role.h)
  * whatever its type and times, as it makes a step whatever its type. */
 static void
@@ -257,6 +254,9 @@ record_step_thread (Reader *r, AfgValueStatus tid_status, gint64 global_tid)
     g_array_append_val (r->step_tids, global_tid);
 }
 
+/* A row skipped for its values still marks a step when it is one and
+ * its times are whole: steps come from rows of any thread, a NULL or
+ * malformed globalTid included. */
 static void
 record_unused_step (Reader *r, const AfgRow *row, const AfgValueStatus s[3], gint64 start, gint64 end,
                     gint64 global_tid)

@@ -234,13 +234,15 @@ schema_warning (TraceRead *self, gboolean *absent)
   g_autofree char *warning = NULL;
   g_autofree char *problem = NULL;
 
-  *absent = afg_npu_check_schema (self->db, &self->source, &warning) != AFG_NPU_SCHEMA_USABLE;
-  if (*absent)
+  *absent = FALSE;
+  if (afg_npu_check_schema (self->db, &self->source, &warning) != AFG_NPU_SCHEMA_USABLE)
     {
       self->device_only = afg_npu_task_table_usable (self->db);
-      *absent = !self->device_only && warning == NULL;
       if (!self->device_only)
-        return g_steal_pointer (&warning);
+        {
+          *absent = warning == NULL;
+          return g_steal_pointer (&warning);
+        }
     }
   problem = afg_npu_table_problem (self->db, "TASK", afg_task_keeper_columns,
                                    G_N_ELEMENTS (afg_task_keeper_columns));
