@@ -8,7 +8,18 @@
 /* Both sides' trees have the same nodes and names: B's stands for both. */
 #define NODES(diff) afg_diff_shape_get_tree ((diff), AFG_DIFF_SIDE_B)
 
-static void append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side, guint32 node);
+static void
+append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side, guint32 node)
+{
+  AfgDiffValues v;
+
+  afg_diff_shape_get_values (diff, side, node, &v);
+  g_string_append_printf (out, ",\"%s\":{\"calls\":", key);
+  afg_json_append_int (out, v.calls);
+  afg_json_append_member_int (out, "total_ns", v.total_ns);
+  afg_json_append_member_int (out, "self_ns", v.self_ns);
+  g_string_append_c (out, '}');
+}
 
 /* A transformed side adds its root: the threads' own time is there
  * (top frames a transform took out), and in no node. */
@@ -25,19 +36,6 @@ append_side (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side
   afg_json_append_transforms (out, source);
   if (afg_tree_get_transforms (source) != NULL)
     append_values (out, "root", diff, side, AFG_TREE_ROOT);
-  g_string_append_c (out, '}');
-}
-
-static void
-append_values (GString *out, const char *key, AfgDiffShape *diff, AfgDiffSide side, guint32 node)
-{
-  AfgDiffValues v;
-
-  afg_diff_shape_get_values (diff, side, node, &v);
-  g_string_append_printf (out, ",\"%s\":{\"calls\":", key);
-  afg_json_append_int (out, v.calls);
-  afg_json_append_member_int (out, "total_ns", v.total_ns);
-  afg_json_append_member_int (out, "self_ns", v.self_ns);
   g_string_append_c (out, '}');
 }
 
