@@ -270,19 +270,17 @@ record_unused_step (Reader *r, const AfgRow *row, const AfgValueStatus s[3], gin
     record_step (r, name, start, end);
 }
 
+/* Only a step row's times are read: the rows of other types are many. */
 static void
 read_skipped_type_row (Reader *r, const AfgRow *row)
 {
   AfgValueStatus s[3];
   gint64 start = 0, end = 0, global_tid = 0;
-  guint32 name = name_index (r, row);
 
-  if (!afg_string_table_is_step (&r->ctx->document->strings, name))
+  if (!afg_string_table_is_step (&r->ctx->document->strings, name_index (r, row)))
     return;
   read_times (row, s, &start, &end, &global_tid);
-  record_step_thread (r, s[2], global_tid);
-  if (s[0] == AFG_VALUE_OK && s[1] == AFG_VALUE_OK)
-    record_step (r, name, start, end);
+  record_unused_step (r, row, s, start, end, global_tid);
 }
 
 /* One logic for the rows of SQLite and of the direct reader. */
