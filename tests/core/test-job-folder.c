@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <utime.h>
+#include <fcntl.h>
 
 #include <glib/gstdio.h>
 
@@ -79,6 +79,27 @@ test_rank_from_info (void)
   afg_test_rm_rf (root);
 }
 
+/* The parent `*_ascend_pt` folder is looked in for a folder named by a
+ * relative path too. */
+static void
+test_rank_from_info_relative (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *up = g_path_get_dirname (root);
+  g_autofree char *name = g_path_get_basename (root);
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *db = afg_test_make_job_rank (root, "a_ascend_pt", "ascend_pytorch_profiler.db", 5, NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  g_assert_cmpint (g_chdir (up), ==, 0);
+  job = discover (name);
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 5);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
+  afg_test_rm_rf (root);
+}
+
 static void
 test_no_rank (void)
 {
@@ -94,11 +115,17 @@ test_no_rank (void)
 }
 
 static void
+set_mtime_ns (const char *path, time_t when, long ns)
+{
+  struct timespec times[2] = { { when, ns }, { when, ns } };
+
+  g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+}
+
+static void
 set_mtime (const char *path, time_t when)
 {
-  struct utimbuf times = { when, when };
-
-  g_assert_cmpint (utime (path, &times), ==, 0);
+  set_mtime_ns (path, when, 0);
 }
 
 /* The folder name's stamp wins over the file's mtime. */
@@ -137,6 +164,12 @@ test_duplicate_by_mtime (void)
   g_assert_cmpuint (job->ranks->len, ==, 1);
   g_assert_cmpstr (rank_at (job, 0)->path, ==, a);
   g_assert_true (warned (job, "a_ascend_pt") && warned (job, "b_ascend_pt"));
+  /* Within one second the newer still wins, not the later path. */
+  set_mtime_ns (a, 3000, 900000000);
+  set_mtime_ns (b, 3000, 100000000);
+  g_clear_pointer (&job, afg_job_folder_free);
+  job = discover (root);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, a);
   afg_test_rm_rf (root);
 }
 
@@ -372,6 +405,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-folder/real-layout", test_real_layout);
   g_test_add_func ("/job-folder/rank-from-info", test_rank_from_info);
+  g_test_add_func ("/job-folder/rank-from-info-relative", test_rank_from_info_relative);
   g_test_add_func ("/job-folder/no-rank", test_no_rank);
   g_test_add_func ("/job-folder/duplicate/by-stamp", test_duplicate_by_stamp);
   g_test_add_func ("/job-folder/duplicate/by-mtime", test_duplicate_by_mtime);

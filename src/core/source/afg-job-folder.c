@@ -131,18 +131,30 @@ rank_from_info_in (Walk *walk, const char *dir)
   return found;
 }
 
-/* Beside the DB, else in the parent `*_ascend_pt` folder (torch_npu's layout). */
+/* Whether the real path @path is the job folder or below it. */
+static gboolean
+is_within (const Walk *walk, const char *path)
+{
+  gsize len = strlen (walk->root);
+
+  return strncmp (path, walk->root, len) == 0 && (path[len] == '\0' || path[len] == '/');
+}
+
+/* Beside the DB, else in the parent `*_ascend_pt` folder (torch_npu's
+ * layout) when it is in the job folder, whichever way the folder was
+ * named (a relative path too). */
 static int
 rank_from_info (Walk *walk, const char *db_dir)
 {
   g_autofree char *parent = g_path_get_dirname (db_dir);
   g_autofree char *parent_name = g_path_get_basename (parent);
+  g_autofree char *real_parent = NULL;
   int rank = rank_from_info_in (walk, db_dir);
 
-  if (rank == -1 && g_str_has_suffix (parent_name, PT_SUFFIX)
-      && g_str_has_prefix (parent, walk->root))
-    rank = rank_from_info_in (walk, parent);
-  return rank;
+  if (rank != -1 || !g_str_has_suffix (parent_name, PT_SUFFIX))
+    return rank;
+  real_parent = realpath (parent, NULL);
+  return real_parent != NULL && is_within (walk, real_parent) ? rank_from_info_in (walk, parent) : rank;
 }
 
 /* torch_npu's {host}_{pid}_{YYYYMMDDHHMMSSmmm}_ascend_pt: the stamp, else 0. */
@@ -243,7 +255,7 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
   found->rank = rank;
   found->path = g_strdup (path);
   found->stamp = stamp;
-  found->mtime = st->st_mtime;
+  found->mtime = (gint64) st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
   found->bytes = st->st_size;
   add_rank (walk, found);
 }
@@ -262,8 +274,7 @@ stat_entry (Walk *walk, const char *path, struct stat *st)
   target = realpath (path, NULL);
   if (target == NULL)
     return FALSE;
-  if (strcmp (target, walk->root) != 0
-      && !(g_str_has_prefix (target, walk->root) && target[strlen (walk->root)] == '/'))
+  if (!is_within (walk, target))
     {
       warn (walk, path, _("a symbolic link out of the folder; not followed"));
       return FALSE;

@@ -22,7 +22,7 @@ typedef struct {
   int     rank;      /* -1 when neither the name nor profiler_info tells it */
   char   *path;      /* the .db, under the job folder */
   gint64  stamp;     /* the folder name's YYYYMMDDHHMMSSmmm, else 0 */
-  gint64  mtime;     /* seconds */
+  gint64  mtime;     /* ns since the epoch: files written in one second differ */
   gint64  bytes;     /* the DB's size when found */
 } AfgJobRank;
 
