@@ -260,6 +260,36 @@ test_symlink_inside (void)
   afg_test_rm_rf (root);
 }
 
+/* Links named for other ranks, in folders listed before the DB they point
+ * to (and in any order the file system lists them), take no rank: the
+ * real file is found first, each link is a second way to it. */
+static void
+test_symlink_renamed (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *db = g_build_filename (root, "z_ascend_pt", "ASCEND_PROFILER_OUTPUT", "ascend_pytorch_profiler_0.db",
+                                          NULL);
+  g_autofree char *made = NULL;
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  /* The links made first: a file system may list entries as made. */
+  for (int i = 1; i <= 100; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/a%d", root, i);
+      g_autofree char *link = g_strdup_printf ("%s/ascend_pytorch_profiler_%d.db", dir, i);
+
+      g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+      g_assert_cmpint (symlink (db, link), ==, 0);
+    }
+  made = afg_test_make_job_rank (root, "z_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL);
+  g_assert_cmpstr (made, ==, db);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpint (rank_at (job, 0)->rank, ==, 0);
+  g_assert_cmpstr (rank_at (job, 0)->path, ==, db);
+  afg_test_rm_rf (root);
+}
+
 static void
 test_depth (void)
 {
@@ -414,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/job-folder/symlink/loop", test_symlink_loop);
   g_test_add_func ("/job-folder/symlink/outside", test_symlink_outside);
   g_test_add_func ("/job-folder/symlink/inside", test_symlink_inside);
+  g_test_add_func ("/job-folder/symlink/renamed", test_symlink_renamed);
   g_test_add_func ("/job-folder/depth", test_depth);
   g_test_add_func ("/job-folder/depth-warns-once", test_depth_warns_once);
   g_test_add_func ("/job-folder/not-read-warns", test_not_read_warns);

@@ -29,7 +29,25 @@ typedef struct {
   guint         entries;
   gboolean      exhausted;
   char         *too_deep;  /* the first folder left unsearched at the depth limit */
+  GQueue        links;     /* Link *: symbolic links, followed once the rest is walked */
 } Walk;
+
+/* A symbolic link in the folder: followed after every real entry, so that
+ * a link never takes the place (and the rank) of the DB it points to. */
+typedef struct {
+  char   *dir;
+  char   *name;
+  int     depth;
+  gint64  stamp;
+} Link;
+
+static void
+link_free (Link *link)
+{
+  g_free (link->dir);
+  g_free (link->name);
+  g_free (link);
+}
 
 static void walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp);
 
@@ -263,13 +281,15 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
 /* lstat, and for a symlink the target's stat when it stays in the folder.
  * FALSE for an entry to skip. */
 static gboolean
-stat_entry (Walk *walk, const char *path, struct stat *st)
+stat_entry (Walk *walk, const char *path, struct stat *st, gboolean follow)
 {
   g_autofree char *target = NULL;
 
   if (g_lstat (path, st) != 0)
     return FALSE;
   if (!S_ISLNK (st->st_mode))
+    return TRUE;
+  if (!follow)
     return TRUE;
   target = realpath (path, NULL);
   if (target == NULL)
@@ -282,15 +302,24 @@ stat_entry (Walk *walk, const char *path, struct stat *st)
   return g_stat (target, st) == 0;
 }
 
+/* @follow: a symbolic link is followed (else put off to the end). */
 static void
-walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 stamp)
+walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 stamp, gboolean follow)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   struct stat st;
   int rank;
 
-  if (!stat_entry (walk, path, &st))
+  if (!stat_entry (walk, path, &st, follow))
     return;
+  if (S_ISLNK (st.st_mode))
+    {
+      Link *link = g_new (Link, 1);
+
+      *link = (Link) { g_strdup (dir), g_strdup (name), depth, stamp };
+      g_queue_push_tail (&walk->links, link);
+      return;
+    }
   rank = rank_from_db_name (name);
   if (rank >= -1 && !S_ISREG (st.st_mode))
     warn (walk, path, S_ISDIR (st.st_mode) ? _("a folder named like a profiler DB; not read as one")
@@ -312,11 +341,20 @@ walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 sta
     found_db (walk, dir, path, rank, &st, stamp);
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The entries in byte order, whatever order the file system lists them
+ * in: the same folder is walked the same way everywhere. */
 static void
 walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) listing = g_dir_open (dir, 0, &error);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
   if (listing == NULL)
@@ -329,9 +367,25 @@ walk_dir (Walk *walk, const char *dir, int depth, gint64 stamp)
       if (++walk->entries > AFG_JOB_MAX_ENTRIES)
         {
           walk->exhausted = TRUE;
-          return;
+          break;
         }
-      walk_entry (walk, dir, name, depth, stamp);
+      g_ptr_array_add (names, g_strdup (name));
+    }
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    walk_entry (walk, dir, g_ptr_array_index (names, i), depth, stamp, FALSE);
+}
+
+/* The links put off, in the order met; a folder they lead to may add more. */
+static void
+walk_links (Walk *walk)
+{
+  Link *link;
+
+  while ((link = g_queue_pop_head (&walk->links)) != NULL)
+    {
+      walk_entry (walk, link->dir, link->name, link->depth, link->stamp, TRUE);
+      link_free (link);
     }
 }
 
@@ -382,6 +436,7 @@ walk_clear (Walk *walk)
 {
   g_free (walk->root);
   g_free (walk->too_deep);
+  g_queue_clear_full (&walk->links, (GDestroyNotify) link_free);
   g_hash_table_unref (walk->seen);
   g_hash_table_unref (walk->by_rank);
   if (walk->warnings != NULL)
@@ -408,6 +463,7 @@ afg_job_folder_discover (const char *dir, GError **error)
   walk.warnings = g_ptr_array_new_with_free_func (g_free);
   first_visit (&walk, &st);
   walk_dir (&walk, dir, 0, stamp_from_dir_name (walk.root));
+  walk_links (&walk);
   if (walk.exhausted)
     warn (&walk, dir, _("more than 200000 entries; the search stopped there"));
   if (walk.too_deep != NULL)
