@@ -536,7 +536,7 @@ check_node (const AfgTree *tree, guint32 i, guint32 *next_child)
       guint32 child = n->first_child + c;
 
       g_assert_cmpuint (afg_tree_get_node (tree, child)->parent, ==, i);
-      child_total += value (tree, AFG_COLUMN_TOTAL_NS, child);
+      child_total = afg_sat_add (child_total, value (tree, AFG_COLUMN_TOTAL_NS, child));
       child_calls += value (tree, AFG_COLUMN_CALLS, child);
       if (c > 0 && n->depth >= 1)
         g_assert_cmpint (strcmp (afg_tree_get_node_name (tree, child - 1),

@@ -346,6 +346,38 @@ test_malformed (void)
   g_assert_cmpuint (s->used, ==, 2);
 }
 
+/* Rule 4: two whole int64 times more than 2^63-1 ns apart make a used
+ * row; its length shows as 2^63-1 and what it holds nests under it. */
+static void
+test_widest_rows (void)
+{
+  AfgTestDb *db = afg_test_db_new (0);
+  g_autoptr(AfgTree) p = NULL;
+  static const char * const expected[] = {
+    "0/5\t1\t9223372036854775807\t0",
+    "0/5;a\t1\t9223372036854775807\t9223372036854775707",
+    "0/5;a;b\t1\t100\t100",
+    "1/1\t1\t9223372036854775807\t0",
+    "1/1;whole\t1\t9223372036854775807\t9223372036854775807",
+    NULL
+  };
+  const AfgStats *s;
+
+  afg_test_db_name (db, "a");
+  afg_test_db_name (db, "b");
+  afg_test_db_name (db, "whole");
+  afg_test_db_exec (db, "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, name, type) VALUES"
+                        " ('-1', '9223372036854775807', 5, 1, 50001),"
+                        " ('0', '100', 5, 2, 50001),"
+                        " ('-9223372036854775808', '9223372036854775807', 4294967297, 3, 50001)");
+  p = afg_test_db_load (db);
+  afg_test_db_free (db);
+  s = afg_tree_get_stats (p);
+  afg_test_assert_tree (p, expected);
+  g_assert_cmpuint (s->used, ==, 3);
+  g_assert_cmpuint (s->skipped_malformed, ==, 0);
+}
+
 static const AfgTestEvent timestamp_events[] = {
   { T1, G_GINT64_CONSTANT (1733140000123456789), G_GINT64_CONSTANT (1733140000123456790), "one_ns" },
   { T1, G_GINT64_CONSTANT (1733140000000000000), G_GINT64_CONSTANT (1733140001000000000), "second" },
@@ -682,6 +714,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rules/nonpositive", test_nonpositive);
   g_test_add_func ("/rules/nulls", test_nulls);
   g_test_add_func ("/rules/malformed", test_malformed);
+  g_test_add_func ("/rules/widest-rows", test_widest_rows);
   g_test_add_data_func ("/rules/timestamps/text", GINT_TO_POINTER (0), test_timestamps);
   g_test_add_data_func ("/rules/timestamps/integer", GINT_TO_POINTER (AFG_TEST_DB_INTEGER_TIME),
                         test_timestamps);

@@ -93,12 +93,12 @@ static inline gint64
 afg_scope_overlap_ns (const AfgScope *scope, gint64 start_ns, gint64 end_ns)
 {
   if (!scope->bounded)
-    return end_ns - start_ns;
+    return afg_span_length (start_ns, end_ns);
   if (start_ns >= scope->end_ns || end_ns <= scope->start_ns)
     return 0;
   if (scope->idle != NULL)
     return afg_spans_overlap (scope->idle, start_ns, end_ns);
-  return MIN (end_ns, scope->end_ns) - MAX (start_ns, scope->start_ns);
+  return afg_span_length (MAX (start_ns, scope->start_ns), MIN (end_ns, scope->end_ns));
 }
 
 G_END_DECLS

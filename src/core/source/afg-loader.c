@@ -288,7 +288,7 @@ static void
 read_row (Reader *r, const AfgRow *row)
 {
   AfgValueStatus s[3];
-  gint64 start = 0, end = 0, global_tid = 0, duration;
+  gint64 start = 0, end = 0, global_tid = 0;
   guint32 name;
 
   r->stats.rows++;
@@ -320,8 +320,6 @@ read_row (Reader *r, const AfgRow *row)
     }
   else if (end <= start)
     r->stats.skipped_nonpositive++;
-  else if (__builtin_sub_overflow (end, start, &duration))
-    r->stats.skipped_malformed++;
   else
     append_event (r, global_tid, start, end, name, npu_link (r, row));
 }

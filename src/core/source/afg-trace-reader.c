@@ -77,15 +77,12 @@ is_step_name (const TraceRead *self, const AfgRow *row)
 static gboolean
 read_used_row (const TraceRead *self, const AfgRow *values, AfgDeviceLaunch *row)
 {
-  gint64 duration;
-
   return type_accepted (self, values)
          && row_int64 (values, API_START, &row->start_ns) == AFG_VALUE_OK
          && row_int64 (values, API_END, &row->end_ns) == AFG_VALUE_OK
          && row_int64 (values, API_TID, &row->global_tid) == AFG_VALUE_OK
          && !is_step_name (self, values)
-         && row->end_ns > row->start_ns
-         && !__builtin_sub_overflow (row->end_ns, row->start_ns, &duration);
+         && row->end_ns > row->start_ns;
 }
 
 /* Which rows launch is known once CONNECTION_IDS is read: every used row
