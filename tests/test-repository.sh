@@ -44,6 +44,12 @@ for needle in Ascend/msinsight 'Mulan PSL v2' LICENSE-MulanPSL2 \
 done
 ls tests/data | grep -q -e '-wal$' -e '-shm$' -e '-journal$' \
   && fail "tests/data holds SQLite side files (a test opened a sample for writing)"
+# The metainfo states the size its screenshot really has.
+png=docs/screenshot-window.png
+real=$(od -An -tu1 -j16 -N8 "$png" | awk '{ printf "%d %d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }')
+said=$(sed -n 's/.*width="\([0-9]*\)" height="\([0-9]*\)">.*screenshot-window\.png.*/\1 \2/p' \
+       data/io.github.ascend_flamegraph.AscendFlameGraph.metainfo.xml.in)
+[ "$real" = "$said" ] || fail "the metainfo gives $png as ${said:-no size}, the file is $real"
 grep -q 'MIT License' LICENSE 2>/dev/null || fail "LICENSE (MIT) is missing"
 grep -q 'Copyright (c) The Ascend Flame Graph authors' LICENSE 2>/dev/null \
   || fail "LICENSE does not name The Ascend Flame Graph authors"
