@@ -38,8 +38,13 @@ started=$EPOCHREALTIME
 exec 9>"$fifo"
 trap 'kill $app 2>/dev/null; rm -f "$log" "$fifo"' EXIT
 seq=0
-barrier () { seq=$((seq + 1)); echo "barrier $seq" >&9
-             until grep -aq "${tab}seq=$seq$tab\|${tab}seq=$seq\$" "$log"; do sleep 0.01; done; }
+# Each wait reads only what the log gained since its request: grepping the
+# whole log every poll slows the script down as the log grows.
+size () { stat -c %s "$log"; }
+since () { tail -c +$(($1 + 1)) "$log"; }
+barrier () { local at; at=$(size); seq=$((seq + 1)); echo "barrier $seq" >&9
+             until since "$at" | grep -aq "${tab}seq=$seq$tab\|${tab}seq=$seq\$"; do sleep 0.01; done; }
+first_frame () { until since "$1" | grep -aq 'chart frame'; do sleep 0.005; done; }
 rss () { awk '/^VmRSS/ { print $2 }' "/proc/$app/status"; }
 process_cpu () { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1000 / hz }' "/proc/$app/stat"; }
 frames () { tail -n +"$1" "$log" | grep -a 'chart frame' | sed 's/.*chart frame \([0-9.]*\) ms.*/\1/'; }
@@ -58,11 +63,11 @@ wid=$(timeout 10 xdotool search --sync --onlyvisible --name "$(basename "$db")" 
 xdotool windowsize --sync "$wid" 1920 1080
 barrier
 before=$(rss)
-from=$(( $(wc -l < "$log") + 1 ))
+at=$(size)
 cpu0=$(process_cpu)
 t0=$EPOCHREALTIME
 echo "action win.layout 'chart'" >&9
-until tail -n +"$from" "$log" | grep -aq 'chart frame'; do sleep 0.005; done
+first_frame "$at"
 t1=$EPOCHREALTIME
 cpu1=$(process_cpu)
 barrier
@@ -96,9 +101,9 @@ cpu_drawing "$from" | stats "pan, the drawing's CPU"
 
 # Shown again once read: the flame graph alone, then the chart.
 echo "action win.layout 'flame'" >&9; barrier
-from=$(( $(wc -l < "$log") + 1 ))
+at=$(size)
 t0=$EPOCHREALTIME
 echo "action win.layout 'chart'" >&9
-until tail -n +"$from" "$log" | grep -aq 'chart frame'; do sleep 0.005; done
+first_frame "$at"
 t1=$EPOCHREALTIME
 echo "shown again: $(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms from the action to the first frame"

@@ -1207,10 +1207,18 @@ afg_stack_chart_realize (GtkWidget *widget)
   GdkFrameClock *clock;
 
   GTK_WIDGET_CLASS (afg_stack_chart_parent_class)->realize (widget);
-  self->changed = TRUE;  /* the first frame shown is timed too */
   clock = gtk_widget_get_frame_clock (widget);
   self->paint_handlers[0] = g_signal_connect (clock, "before-paint", G_CALLBACK (on_paint), self);
   self->paint_handlers[1] = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
+}
+
+/* Shown again (the layout switched back), it stays realized: its first
+ * frame is timed as a change too. */
+static void
+afg_stack_chart_map (GtkWidget *widget)
+{
+  AFG_STACK_CHART (widget)->changed = TRUE;
+  GTK_WIDGET_CLASS (afg_stack_chart_parent_class)->map (widget);
 }
 
 static void
@@ -1335,6 +1343,7 @@ afg_stack_chart_class_init (AfgStackChartClass *klass)
   widget_class->size_allocate = afg_stack_chart_size_allocate;
   widget_class->query_tooltip = afg_stack_chart_query_tooltip;
   widget_class->realize = afg_stack_chart_realize;
+  widget_class->map = afg_stack_chart_map;
   widget_class->unrealize = afg_stack_chart_unrealize;
 
   afg_scrollable_override_properties (object_class, PROP_HADJUSTMENT);
