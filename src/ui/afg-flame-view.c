@@ -378,17 +378,13 @@ widest_child (AfgFlameView *self, guint32 frame)
 static guint32
 neighbour_frame (AfgFlameView *self, guint32 frame, guint keyval)
 {
-  guint n;
-  const AfgFlameFrame *frames = afg_flame_layout_get_frames (self->layout, &n);
   gboolean up = keyval == GDK_KEY_Up;
 
   if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Down)
     return up == (gboolean) self->icicle
       ? afg_flame_layout_get_parent (self->layout, frame)
       : widest_child (self, frame);
-  if (keyval == GDK_KEY_Left)
-    return frame > 0 && frames[frame - 1].row == frames[frame].row ? frame - 1 : AFG_FLAME_NO_FRAME;
-  return frame + 1 < n && frames[frame + 1].row == frames[frame].row ? frame + 1 : AFG_FLAME_NO_FRAME;
+  return afg_flame_layout_get_sibling (self->layout, frame, keyval == GDK_KEY_Right);
 }
 
 static void

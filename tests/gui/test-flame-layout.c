@@ -83,6 +83,16 @@ test_navigation (AfgGuiTreeFixture *f, gconstpointer data)
   g_assert_cmpuint (afg_flame_layout_get_first_child (layout, 8), ==, AFG_FLAME_NO_FRAME);
   g_assert_cmpuint (afg_flame_layout_get_first_child (layout, 4), ==, AFG_FLAME_NO_FRAME);
   g_assert_cmpuint (afg_flame_layout_find_node (layout, afg_gui_tree_node (f, "1/3;acl_op")), ==, 4);
+  /* Left and Right stay among one parent's children: run (3) and acl_op
+   * (4) share a row but not a thread, nor do aten::mul (7) and aten::mm. */
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 3, TRUE), ==, AFG_FLAME_NO_FRAME);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 4, FALSE), ==, AFG_FLAME_NO_FRAME);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 7, TRUE), ==, AFG_FLAME_NO_FRAME);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 5, TRUE), ==, 6);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 6, FALSE), ==, 5);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 1, FALSE), ==, AFG_FLAME_NO_FRAME);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 1, TRUE), ==, 2);
+  g_assert_cmpuint (afg_flame_layout_get_sibling (layout, 0, FALSE), ==, AFG_FLAME_NO_FRAME);
   afg_flame_layout_free (layout);
 }
 
@@ -143,6 +153,45 @@ test_search (AfgGuiTreeFixture *f, gconstpointer data)
   afg_flame_search_summarize (f->tree, AFG_COLUMN_TOTAL_NS, none, AFG_TREE_ROOT, &result);
   g_assert_cmpuint (result.n_matches, ==, 0);
   g_assert_cmpint (result.matched_ns, ==, 0);
+}
+
+/* As the page's toLowerCase(): case is ignored past ASCII too, and the
+ * thread frames' "pid/tid" labels are not names to match. */
+static void
+test_search_unicode (void)
+{
+  static const AfgTestEvent events[] = {
+    { G_GINT64_CONSTANT (4294967298), 0, 100, "\xc3\x9c" "berhaupt" },  /* Ü */
+    { G_GINT64_CONSTANT (4294967298), 100, 200, "\xce\xa3\xce\x8a\xce\xa3\xce\xa5\xce\xa6\xce\x9f\xce\xa3" },
+    { G_GINT64_CONSTANT (4294967298), 200, 300, "plain" },
+  };
+  g_autoptr(AfgTree) tree = afg_test_load_events (0, events, G_N_ELEMENTS (events));
+  static const char * const hits[][2] = {
+    { "\xc3\xbc" "berhaupt", "\xc3\x9c" "berhaupt" },                  /* ü finds Ü */
+    { "\xcf\x83\xce\xaf\xcf\x83", "\xce\xa3\xce\x8a\xce\xa3\xce\xa5\xce\xa6\xce\x9f\xce\xa3" },  /* σίσ */
+    { "PLAIN", "plain" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (hits); k++)
+    {
+      g_autofree guint8 *matches = afg_flame_search_match (tree, hits[k][0]);
+      guint n = 0;
+
+      for (guint i = 0; i < afg_tree_get_n_nodes (tree); i++)
+        if (matches[i])
+          {
+            g_assert_cmpstr (afg_tree_get_node_name (tree, i), ==, hits[k][1]);
+            n++;
+          }
+      g_assert_cmpuint (n, ==, 1);
+    }
+  for (const char * const *label = (const char * const[]) { "1/", "/2", "1/2", NULL }; *label != NULL; label++)
+    {
+      g_autofree guint8 *matches = afg_flame_search_match (tree, *label);
+
+      for (guint i = 0; i < afg_tree_get_n_nodes (tree); i++)
+        g_assert_false (matches[i]);
+    }
 }
 
 /* F3's order: depth first, children in order (aten::mul inside
@@ -279,6 +328,7 @@ main (int argc, char *argv[])
   g_test_add ("/flame-layout/thread-view", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_thread_view, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-layout/search", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-layout/search-steps", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_search_steps, afg_gui_tree_fixture_tear_down);
+  g_test_add_func ("/flame-layout/search-unicode", test_search_unicode);
   g_test_add_func ("/flame-layout/colors", test_colors);
   g_test_add_func ("/flame-layout/leaves", test_leaves);
   return g_test_run ();

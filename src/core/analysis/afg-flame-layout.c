@@ -249,6 +249,21 @@ afg_flame_layout_get_parent (const AfgFlameLayout *self, guint32 frame)
 }
 
 guint32
+afg_flame_layout_get_sibling (const AfgFlameLayout *self, guint32 frame, gboolean forward)
+{
+  const AfgFlameFrame *frames = (const AfgFlameFrame *) self->frames->data;
+  guint32 next;
+
+  if (forward ? frame + 1 >= self->frames->len : frame == 0)
+    return AFG_FLAME_NO_FRAME;
+  next = forward ? frame + 1 : frame - 1;
+  if (frames[next].row != frames[frame].row
+      || afg_flame_layout_get_parent (self, next) != afg_flame_layout_get_parent (self, frame))
+    return AFG_FLAME_NO_FRAME;
+  return next;
+}
+
+guint32
 afg_flame_layout_get_first_child (const AfgFlameLayout *self, guint32 frame)
 {
   const AfgFlameFrame *f = &g_array_index (self->frames, AfgFlameFrame, frame);

@@ -62,6 +62,11 @@ guint32              afg_flame_layout_get_parent      (const AfgFlameLayout *sel
                                                        guint32               frame);
 guint32              afg_flame_layout_get_first_child (const AfgFlameLayout *self,
                                                        guint32               frame);
+/* The frame beside @frame (after it when @forward) with the same parent,
+ * or AFG_FLAME_NO_FRAME: the next frame on a row may be a cousin. */
+guint32              afg_flame_layout_get_sibling     (const AfgFlameLayout *self,
+                                                       guint32               frame,
+                                                       gboolean              forward);
 /* The kernel leaves, sorted by (row, x); none outside the device
  * weights. */
 const AfgFlameLeaf  *afg_flame_layout_get_leaves      (const AfgFlameLayout *self,

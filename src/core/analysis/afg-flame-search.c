@@ -10,16 +10,37 @@ typedef struct {
   gboolean under_match;
 } SearchItem;
 
+/* Case is ignored for every letter, as the page's toLowerCase() does, and
+ * each distinct name is lowered once. Thread frames carry labels, not
+ * names: the page leaves them out of a search too. */
 guint8 *
 afg_flame_search_match (const AfgTree *tree, const char *needle)
 {
   guint n = afg_tree_get_n_nodes (tree);
+  const AfgNode *nodes = afg_tree_get_nodes (tree);
   guint8 *matches = g_new0 (guint8, n);
+  g_autofree char *lower = NULL;
+  g_autoptr(GHashTable) by_name = NULL;
 
   if (needle == NULL || needle[0] == '\0')
     return matches;
+  lower = g_utf8_strdown (needle, -1);
+  by_name = g_hash_table_new (NULL, NULL);
   for (guint i = 1; i < n; i++)
-    matches[i] = strcasestr (afg_tree_get_node_name (tree, i), needle) != NULL;
+    {
+      gpointer name = GUINT_TO_POINTER (nodes[i].name), hit;
+
+      if (nodes[i].depth <= 1)
+        continue;
+      if (!g_hash_table_lookup_extended (by_name, name, NULL, &hit))
+        {
+          g_autofree char *text = g_utf8_strdown (afg_tree_get_node_name (tree, i), -1);
+
+          hit = GINT_TO_POINTER (strstr (text, lower) != NULL);
+          g_hash_table_insert (by_name, name, hit);
+        }
+      matches[i] = GPOINTER_TO_INT (hit);
+    }
   return matches;
 }
 

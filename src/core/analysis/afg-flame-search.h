@@ -13,8 +13,8 @@ typedef struct {
   gint64  view_ns;
 } AfgFlameSearchResult;
 
-/* A byte per node: 1 where the name contains @needle (case-insensitive).
- * The root never matches. */
+/* A byte per node: 1 where the name contains @needle, case ignored for
+ * every letter. The root and the thread frames never match. */
 guint8 *afg_flame_search_match     (const AfgTree        *tree,
                                     const char           *needle);
 /* Matches under @root, and the @weight of those with no matching
