@@ -963,7 +963,7 @@
       if (m.raw.threads[i].label === t)
         root = i;
     const z = Number(p.get('zoom'));
-    const zoomOk = p.has('zoom') && Number.isInteger(z) && z >= m.T && z < m.ALL;
+    const zoomOk = p.has('zoom') && Number.isInteger(z) && z >= 0 && z < m.ALL;
     this.view.viewRoot = root;
     this.view.zoom = zoomOk && this.view.inView(z) ? z : root;
     this.view.icicle = p.get('view') === 'icicle';

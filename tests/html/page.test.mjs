@@ -205,6 +205,22 @@ test('thread, zoom and search survive a reload through the URL hash', async () =
   await done(q);
 });
 
+test('a zoom to a thread\'s bar survives a reload', async () => {
+  const p = await open();
+  await clickFrame(p.page, '100/1');
+  const state = await p.state();
+  assert.notEqual(state.zoom, null);
+  const hash = await p.page.evaluate(() => location.hash);
+  assert.match(hash, /zoom=/);
+  const rects = await p.frames(fx.MATMUL);
+  await done(p);
+  const q = await open(hash);
+  assert.deepEqual(await q.state(), state);
+  assert.deepEqual(await q.frames(fx.MATMUL), rects);
+  assert.equal(await q.page.evaluate(() => location.hash), hash);
+  await done(q);
+});
+
 test('summary and legend show the load statistics and categories', async () => {
   const p = await open();
   const stats = await p.page.$$eval('#summary dd', (es) => Object.fromEntries(es.map((e) => [e.dataset.stat, e.textContent])));
