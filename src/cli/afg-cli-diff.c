@@ -43,7 +43,7 @@ write_diff (const char * const paths[2], AfgDiffSideLoad *sides, const AfgCliDif
     {
       for (guint s = 0; s < 2; s++)
         {
-          g_autofree char *who = g_strdup_printf ("%s: %c %s", PROG, 'A' + s,
+          g_autofree char *who = g_strdup_printf (_("%s: %c %s"), PROG, 'A' + s,
                                                   afg_document_get_source_name (sides[s].document));
 
           afg_cli_print_warnings (who, sides[s].tree, opts->weight);

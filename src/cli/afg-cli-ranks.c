@@ -435,7 +435,7 @@ read_summary (const char *file, AfgFrameReducer *reducer, AfgSummaryOptions *opt
   *out = afg_summary_file_read (text, length, reducer, options, &error);
   if (*out == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("%s: %s", file, error->message);
+      g_autofree char *message = g_strdup_printf (_("%s: %s"), file, error->message);
 
       afg_cli_print_error (message, _("give the files --export -f summary wrote"));
       return FALSE;

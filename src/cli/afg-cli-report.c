@@ -100,8 +100,8 @@ print_npu_summary (const AfgTree *tree)
     {
       linked = afg_format_duration (npu->ns - npu->unlinked_ns);
       unlinked = afg_format_duration (npu->unlinked_ns);
-      g_printerr (_("%s: NPU device time: %s linked (%" PRIu64 " tasks), %s unlinked (%" PRIu64
-                    " tasks); %" PRIu64 " TASK rows skipped\n"),
+      g_printerr (_("%s: NPU device time: %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64
+                    " tasks); %'" PRIu64 " TASK rows skipped\n"),
                   AFG_CLI_PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks,
                   npu->skipped);
       print_kinds_summary (tree);

@@ -114,12 +114,12 @@ tooltip_lines (AfgDiffView *self, guint32 node)
   gint64 calls_b = afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_B, AFG_COLUMN_CALLS, node);
   const char *presence = presence_line (self, node);
   const char *norm = norm_label (self->norm);
+  g_autofree char *calls_line = g_strdup_printf ("%" G_GINT64_FORMAT " → %" G_GINT64_FORMAT, calls_a, calls_b);
 
   g_ptr_array_add (lines, g_strdup (afg_tree_get_node_name (afg_diff_view_get_tree (self), node)));
-  g_ptr_array_add (lines, g_strdup_printf ("%s: %s", _("Self"), self_line));
-  g_ptr_array_add (lines, g_strdup_printf ("%s: %s", _("Total"), total_line));
-  g_ptr_array_add (lines, g_strdup_printf ("%s: %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT,
-                                           _("Calls"), calls_a, calls_b));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Self"), self_line));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Total"), total_line));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Calls"), calls_line));
   if (presence != NULL)
     g_ptr_array_add (lines, g_strdup (presence));
   if (norm != NULL)

@@ -442,8 +442,9 @@ tooltip_markup (AfgFlameView *self, guint32 node)
   for (guint i = 0; i < rows->len; i++)
     {
       const AfgTooltipRow *row = g_ptr_array_index (rows, i);
-      g_autofree char *line = g_markup_printf_escaped ("\n%s: %s", row->label, row->value);
+      g_autofree char *line = g_markup_printf_escaped (_("%s: %s"), row->label, row->value);
 
+      g_string_append_c (markup, '\n');
       g_string_append (markup, line);
     }
   if (afg_tree_has_column (self->tree, AFG_COLUMN_DURATION_MIN) && rows->len > 0

@@ -94,6 +94,9 @@ expect "$tmp/cli.err" "ascend-flamegraph：提示：" "CLI hint line with full-w
 
 "$exe" --export "$tmp/missing.db" 2>"$tmp/missing.err"
 expect "$tmp/missing.err" "文件不存在" "CLI message for a missing file"
+# The file name and its reason are joined by the full-width colon too.
+expect "$tmp/missing.err" "missing.db：文件不存在" "CLI message: file name and reason"
+expect "$tmp/cli.err" "not-a-db.db：不是 SQLite 数据库" "CLI message: file name and reason"
 
 "$exe" --export --help >"$tmp/help.out" 2>&1
 expect "$tmp/help.out" "不打开窗口，直接写出火焰图" "CLI --help"

@@ -65,7 +65,7 @@ warn (Walk *walk, const char *path, const char *reason)
 {
   g_autofree char *shown = afg_format_path (path);
 
-  g_ptr_array_add (walk->warnings, g_strdup_printf ("%s: %s", shown, reason));
+  g_ptr_array_add (walk->warnings, g_strdup_printf (_("%s: %s"), shown, reason));
 }
 
 /* Digits only, at most 9 of them: the value, else -1. */

@@ -47,14 +47,15 @@ afg_error_set_path (GError **error, GQuark domain, int code, const char *path, c
 {
   g_autofree char *shown = afg_format_path (path);
 
-  g_set_error (error, domain, code, "%s: %s", shown, reason);
+  /* TRANSLATORS: a name (a file, a label), then what is said of it. */
+  g_set_error (error, domain, code, _("%s: %s"), shown, reason);
   return FALSE;
 }
 
 gboolean
 afg_error_set_errno (GError **error, const char *path, const char *what, int saved_errno)
 {
-  g_autofree char *reason = g_strdup_printf ("%s: %s", what, g_strerror (saved_errno));
+  g_autofree char *reason = g_strdup_printf (_("%s: %s"), what, g_strerror (saved_errno));
 
   return afg_error_set_path (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), path, reason);
 }
