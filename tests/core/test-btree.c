@@ -715,9 +715,9 @@ test_cell_past_page (gconstpointer data)
  * a leaf of @table (damage_small_leaf): both readers must give the same
  * error. Returns the direct read's fallbacks. */
 static guint
-assert_damage_refused (const char *table, guint n_rows, LeafDamage damage)
+assert_damage_refused_in (AfgTestDbFlags flags, const char *table, guint n_rows, LeafDamage damage)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  AfgTestDb *db = afg_test_db_new (flags);
   g_autofree char *src = NULL;
   g_autofree char *direct = NULL;
   g_autofree char *sqlite = NULL;
@@ -727,15 +727,28 @@ assert_damage_refused (const char *table, guint n_rows, LeafDamage damage)
     {
       g_autofree char *name = g_strdup_printf ("op%u", i);
 
-      afg_test_db_add (db, 7, 1000 * i, 1000 * i + 500, name);
+      afg_test_db_add_with_connection (db, 7, 1000 * i, 1000 * i + 500, name, i);
+      if (flags & AFG_TEST_DB_NPU)
+        {
+          afg_test_db_link (db, i, 100 + i);
+          afg_test_db_add_task (db, 1000 * i + 600, 1000 * i + 700, 100 + i);
+        }
     }
   src = damage_small_leaf (db, table, damage);
   direct = afg_test_load_json (src, FALSE, &fast, &fallbacks);
   sqlite = afg_test_load_json (src, TRUE, &unused, &unused);
   g_assert_cmpstr (direct, ==, sqlite);
   g_assert_true (g_str_has_prefix (direct, "error: "));
+  /* The reason is the damage's, not what the connection said last. */
+  g_assert_nonnull (strstr (direct, "malformed"));
   afg_test_db_free (db);
   return fallbacks;
+}
+
+static guint
+assert_damage_refused (const char *table, guint n_rows, LeafDamage damage)
+{
+  return assert_damage_refused_in (AFG_TEST_DB_DEFAULT, table, n_rows, damage);
 }
 
 /* 85 cells, one more than a page of 512 bytes may hold, all the cell
@@ -783,6 +796,14 @@ static void
 test_record_without_columns (gconstpointer data)
 {
   g_assert_cmpuint (assert_damage_refused (data, 6, record_without_columns), ==, 1);
+}
+
+/* The same beside NPU tables, read meanwhile on the same connection: the
+ * error named SQLite's last message, "not an error". */
+static void
+test_damage_beside_npu (gconstpointer data)
+{
+  assert_damage_refused_in (AFG_TEST_DB_NPU, data, 400, too_many_cells);
 }
 
 /* PYTORCH_API rows with an extra column no reader asks for, that claims
@@ -1207,6 +1228,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/btree/too-many-cells/STRING_IDS", "STRING_IDS", test_too_many_cells);
   g_test_add_data_func ("/btree/record-without-columns/PYTORCH_API", "PYTORCH_API", test_record_without_columns);
   g_test_add_data_func ("/btree/record-without-columns/STRING_IDS", "STRING_IDS", test_record_without_columns);
+  g_test_add_data_func ("/btree/damage-beside-npu/STRING_IDS", "STRING_IDS", test_damage_beside_npu);
+  g_test_add_data_func ("/btree/damage-beside-npu/PYTORCH_API", "PYTORCH_API", test_damage_beside_npu);
   g_test_add_func ("/btree/parse-int64", test_parse_int64);
   g_test_add_func ("/btree/unread-column-loop", test_unread_column_loop);
   g_test_add_func ("/btree/read-column-loop", test_read_column_loop);

@@ -694,6 +694,38 @@ test_readonly_dir_live_wal (void)
   afg_test_db_free (db);
 }
 
+/* A -wal is replayed on a private copy in the temporary folder: a folder
+ * that cannot hold it is said to be the cause, not the profile. */
+static void
+test_temp_copy_fails (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", NULL);
+  g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
+  g_autofree char *copy = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("TMPDIR"));
+  const char *args[] = { "--export", "-f", "json", "-o", out_dir, NULL, NULL };
+
+  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
+  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
+  copy = afg_test_db_copy_live (db, dir);
+  afg_test_db_close (db);
+  args[5] = copy;
+  g_setenv ("TMPDIR", missing, TRUE);
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_BAD_INPUT);
+  if (saved != NULL)
+    g_setenv ("TMPDIR", saved, TRUE);
+  else
+    g_unsetenv ("TMPDIR");
+  g_assert_nonnull (strstr (err, "set TMPDIR"));
+  g_assert_null (strstr (err, "expected the SQLite database"));
+  afg_test_rm_rf (dir);
+  afg_test_db_free (db);
+}
+
 #define ITEM_AT(addr) "item of Tensor object at 0x" addr
 #define ITEM_MERGED "item of Tensor object at 0x\xe2\x80\xa6"
 
@@ -787,6 +819,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cli/readonly-dir/wal-mode", GINT_TO_POINTER (AFG_TEST_DB_WAL),
                         test_readonly_dir);
   g_test_add_func ("/cli/readonly-dir/live-wal", test_readonly_dir_live_wal);
+  g_test_add_func ("/cli/temp-copy-fails", test_temp_copy_fails);
   g_test_add_data_func ("/cli/merge-addresses/html", "html", test_merge_addresses);
   g_test_add_data_func ("/cli/merge-addresses/json", "json", test_merge_addresses);
   g_test_add_data_func ("/cli/merge-addresses/folded", "folded", test_merge_addresses);

@@ -152,13 +152,17 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
     return fail (error, AFG_LOAD_ERROR_TOO_LARGE, path, _("file and its -wal or -journal are larger than 10 GiB"));
   source->tmp_dir = g_dir_make_tmp ("ascend-flamegraph-XXXXXX", &local_error);
   if (source->tmp_dir == NULL)
-    return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+    return fail (error, AFG_LOAD_ERROR_TEMP_COPY, path, local_error->message);
   copy = g_build_filename (source->tmp_dir, "profile.db", NULL);
   for (guint i = 0; i < 2; i++)
     {
       g_autofree char *from = g_strconcat (path, i ? suffix : "", NULL);
       g_autofree char *to = g_strconcat (copy, i ? suffix : "", NULL);
 
+      /* What the user can mend differs: the profile's files, or the room
+       * in the temporary folder. */
+      if (g_access (from, R_OK) != 0)
+        return fail (error, AFG_LOAD_ERROR_UNREADABLE, from, g_strerror (errno));
       if (copy_file (from, to, cancellable, &local_error))
         continue;
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -166,7 +170,7 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      return fail (error, AFG_LOAD_ERROR_OPEN_FAILED, path, local_error->message);
+      return fail (error, AFG_LOAD_ERROR_TEMP_COPY, path, local_error->message);
     }
   if (!path_still_opened (source))
     return fail (error, AFG_LOAD_ERROR_CORRUPT, path, _("the file was replaced or changed while it was being read"));
@@ -219,7 +223,11 @@ void
 afg_source_set_error (const AfgSource *source, sqlite3 *db, int rc, GError **error)
 {
   AfgLoadError code = AFG_LOAD_ERROR_CORRUPT;
-  const char *reason = db ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+  /* The connection's own message only when it is of this error: @rc may
+   * come from the direct reader, or other statements may have run on the
+   * connection since ("not an error" is no reason to give). */
+  const char *reason = db != NULL && (sqlite3_errcode (db) & 0xff) == (rc & 0xff)
+                       ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
 
   if (rc == SQLITE_NOTADB)
     code = AFG_LOAD_ERROR_NOT_SQLITE;

@@ -37,6 +37,9 @@ afg_load_error_get_hint (const GError *error)
       return _("likely causes: the CPU activity was not collected (add "
                "torch_npu.profiler.ProfilerActivity.CPU); the profile holds only ProfilerStep# "
                "markers or mstx ranges; the run stopped before any step was recorded");
+    case AFG_LOAD_ERROR_TEMP_COPY:
+      return _("a database with a -wal or -journal beside it is read from a private copy in the "
+               "temporary folder: make room there, or set TMPDIR to a folder with room");
     default:
       return NULL;
     }

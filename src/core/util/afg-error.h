@@ -19,6 +19,7 @@ typedef enum {
   AFG_LOAD_ERROR_MISSING_COLUMN,
   AFG_LOAD_ERROR_CORRUPT,
   AFG_LOAD_ERROR_EMPTY,       /* a valid profile with no row to draw */
+  AFG_LOAD_ERROR_TEMP_COPY,   /* the private copy a -wal or -journal needs */
 } AfgLoadError;
 
 GQuark      afg_load_error_quark    (void);
