@@ -1406,8 +1406,8 @@
     sel.replaceChildren(all);
     m.raw.threads.forEach((t, i) => {
       const total = fmtTime(wt[i] / divisor);
-      sel.add(new Option(t.role ? AFG_T('threadRoleOption', { role: AFG_T('role_' + t.role), tid: t.tid, pid: t.pid, total })
-                                : AFG_T('threadOption', { tid: t.tid, pid: t.pid, total }),
+      sel.add(new Option(t.role ? AFG_T('threadRoleOption', { role: AFG_T('role_' + t.role), label: t.label, total })
+                                : AFG_T('threadOption', { label: t.label, total }),
                          t.label));
     });
   }

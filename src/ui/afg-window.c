@@ -451,7 +451,8 @@ thread_entry (AfgWindow *self, guint32 node, const char *label)
 {
   g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (_afg_window_get_tree (self), afg_session_get_column (self->session), node));
 
-  return g_strdup_printf (_("Thread %s (%s)"), label, total);
+  /* The page names a thread the same way: "main · pid/tid · 1.64 s". */
+  return g_strdup_printf (_("%s · %s"), label, total);
 }
 
 /* The totals of the weight shown, divided as "Per step" asks
@@ -462,8 +463,8 @@ _afg_window_fill_threads (AfgWindow *self)
   AfgTree *tree = _afg_window_get_tree (self);
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autofree char *total = afg_steps_bar_format_ns (self->steps_bar, afg_tree_get_value (tree, afg_session_get_column (self->session), AFG_TREE_ROOT));
-  /* TRANSLATORS: the threads' times added up, "All threads, summed over threads (1.64 s)" */
-  g_autofree char *all = g_strdup_printf (_("All threads, summed over threads (%s)"), total);
+  /* TRANSLATORS: the threads' times added up, "All threads, summed over threads · 1.64 s" */
+  g_autofree char *all = g_strdup_printf (_("All threads, summed over threads · %s"), total);
 
   gtk_string_list_append (list, all);
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)

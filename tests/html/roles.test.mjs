@@ -29,7 +29,8 @@ for (const name of samples) {
     const p = await h.openEval(browser.context, h.exportHtml(db), '#merge=0');
     const options = await p.page.$$eval('#thread-select option', (os) => os.map((o) => o.textContent));
     json.threads.forEach((t, i) => {
-      assert.ok(options[i + 1].startsWith(`${t.role} · tid ${t.tid} · pid ${t.pid} · `), options[i + 1]);
+      /* Worded as the window's picker words it (test-window-weight.c). */
+      assert.ok(options[i + 1].startsWith(`${t.role} · ${t.label} · `), options[i + 1]);
     });
     for (const t of json.threads) {
       const title = `${t.role} · ${t.label}`;
