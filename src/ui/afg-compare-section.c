@@ -112,7 +112,8 @@ afg_compare_section_describe (AfgDiffShape *shape, const char *a, const char *b)
   g_autofree char *tb = afg_format_duration (afg_diff_shape_get_value (shape, AFG_DIFF_SIDE_B, AFG_COLUMN_TOTAL_NS,
                                                                        AFG_TREE_ROOT));
   guint n = afg_tree_get_n_nodes (afg_diff_shape_get_tree (shape, AFG_DIFF_SIDE_B)) - 1;
-  g_autofree char *frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", n), n);
+  g_autofree char *n_frames = afg_format_count (n);
+  g_autofree char *frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s frame", "%s frames", n), n_frames);
   AfgWeight weight = AFG_WEIGHT_HOST;
 
   /* The totals are of what the frames weigh. */

@@ -3,10 +3,10 @@
 
 #include "config.h"
 
-#include <inttypes.h>
 
 #include <glib/gi18n.h>
 
+#include "afg-format.h"
 #include "afg-loading-page.h"
 
 struct _AfgLoadingPage {
@@ -87,9 +87,12 @@ afg_loading_page_show_progress (AfgLoadingPage *self, AfgLoadPhase phase, guint6
 
   if (phase == AFG_LOAD_PHASE_READING)
     {
+      g_autofree char *n_rows = afg_format_count (rows);
+      g_autofree char *n_total = afg_format_count (total);
+
       text = total > 0
-        ? g_strdup_printf (_("Reading rows: %'" PRIu64 " of about %'" PRIu64), rows, total)
-        : g_strdup_printf (_("Reading rows: %'" PRIu64), rows);
+        ? g_strdup_printf (_("Reading rows: %s of about %s"), n_rows, n_total)
+        : g_strdup_printf (_("Reading rows: %s"), n_rows);
       gtk_progress_bar_set_fraction (self->bar, total > 0 ? MIN (1.0, (double) rows / total) : 0);
     }
   else if (phase == AFG_LOAD_PHASE_BUILDING)

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-format.h"
 #include "afg-job-collectives.h"
 #include "afg-job-load.h"
 #include "afg-merged-tree.h"
@@ -319,7 +320,7 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
 {
   g_autofree char *path = g_file_get_path (job->folder);
   g_autoptr(AfgTree) tree = NULL;
-
+  g_autofree char *n_frames = NULL;
   g_autofree char *status = NULL;
   guint merged;
 
@@ -332,11 +333,12 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
   afg_session_set_file (self->window->session, job->folder);
   _afg_window_show_profile (self->window, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
+  n_frames = afg_format_count (afg_tree_get_n_nodes (tree) - 2);
   status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u of %u ranks merged, their threads and addresses merged · %'u frame",
-                                         "%u of %u ranks merged, their threads and addresses merged · %'u frames",
+                                         "%u of %u ranks merged, their threads and addresses merged · %s frame",
+                                         "%u of %u ranks merged, their threads and addresses merged · %s frames",
                                          afg_tree_get_n_nodes (tree) - 2),
-                            merged, afg_job_load_get_n_ranks (job->load), afg_tree_get_n_nodes (tree) - 2);
+                            merged, afg_job_load_get_n_ranks (job->load), n_frames);
   afg_status_bar_set_text (self->window->status_bar, status);
 }
 

@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <inttypes.h>
 
 #include <glib/gi18n.h>
 
@@ -52,15 +51,20 @@ describe_load (AfgTree *tree)
   AfgDocument *document = afg_tree_get_document (tree);
   guint threads = afg_tree_get_n_threads (tree);
   guint frames = afg_tree_get_n_nodes (tree) - 1 - threads;
-  /* One count a fragment: each takes its own plural form. */
-  g_autofree char *used = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row used", "%'" PRIu64 " rows used",
-                                                        afg_format_plural_n (s->used)), s->used);
-  g_autofree char *skipped = g_strdup_printf (_("%'" PRIu64 " skipped"), skipped_rows (s));
-  g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", threads), threads);
-  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u frame", "%'u frames", frames), frames);
-  g_autofree char *overlaps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " partial overlap",
-                                                            "%'" PRIu64 " partial overlaps", afg_format_plural_n (s->partial_overlaps)),
-                                               s->partial_overlaps);
+  /* One count a fragment: each takes its own plural form. Counts are
+   * grouped as the page groups them, whatever the locale. */
+  g_autofree char *n_used = afg_format_count (s->used);
+  g_autofree char *n_skipped = afg_format_count (skipped_rows (s));
+  g_autofree char *n_threads = afg_format_count (threads);
+  g_autofree char *n_frames = afg_format_count (frames);
+  g_autofree char *n_overlaps = afg_format_count (s->partial_overlaps);
+  g_autofree char *used = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s row used", "%s rows used",
+                                                        afg_format_plural_n (s->used)), n_used);
+  g_autofree char *skipped = g_strdup_printf (_("%s skipped"), n_skipped);
+  g_autofree char *thread_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s thread", "%s threads", threads), n_threads);
+  g_autofree char *frame_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s frame", "%s frames", frames), n_frames);
+  g_autofree char *overlaps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s partial overlap", "%s partial overlaps",
+                                                            afg_format_plural_n (s->partial_overlaps)), n_overlaps);
 
   return g_strdup_printf (_("%s — %s, %s · %s · %s · %s · loaded in %.2f s"),
                           afg_document_get_source_name (document), used, skipped, thread_text, frame_text, overlaps,

@@ -278,16 +278,20 @@ describe_document_npu (AfgDocument *document)
   const AfgNpuKindStats *k = document ? afg_document_get_npu_kind_stats (document) : NULL;
   g_autofree char *linked = NULL;
   g_autofree char *unlinked = NULL;
+  g_autofree char *n_linked = NULL;
+  g_autofree char *n_unlinked = NULL;
   g_autofree char *text = NULL;
 
   if (npu == NULL)
     return NULL;
   linked = afg_format_duration (npu->ns - npu->unlinked_ns);
   unlinked = afg_format_duration (npu->unlinked_ns);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "NPU %s linked (%'" PRIu64 " task), %s unlinked (%'" PRIu64 ")",
-                                       "NPU %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64 ")",
+  n_linked = afg_format_count (npu->tasks - npu->unlinked_tasks);
+  n_unlinked = afg_format_count (npu->unlinked_tasks);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "NPU %s linked (%s task), %s unlinked (%s)",
+                                       "NPU %s linked (%s tasks), %s unlinked (%s)",
                                        afg_format_plural_n (npu->tasks - npu->unlinked_tasks)),
-                          linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks);
+                          linked, n_linked, unlinked, n_unlinked);
   if (k != NULL)
     {
       g_autofree char *compute = afg_format_duration (k->compute_ns);
