@@ -6,7 +6,8 @@
  * values take U+2212 (−). */
 'use strict';
 const AFG_FORMAT = (() => {
-  const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12];
+  const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+    1e13, 1e14, 1e15, 1e16, 1e17, 1e18];
   const MINUS = '\u2212';
   const UNITS = [['µs', 1e2, 1], ['ms', 1e4, 2], ['s', 1e6, 3]];
 

@@ -10,7 +10,8 @@
  * rounded as round(x) = floor(x + 0.5) on the same doubles, never by
  * printf's rounding (ties to even) or JavaScript's toFixed (ties up), so
  * that the window, the CLI and the page print the same text. */
-static const double powers_of_ten[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12 };
+static const double powers_of_ten[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                        1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
 
 #define MINUS "\u2212"
 
