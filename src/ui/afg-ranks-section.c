@@ -266,7 +266,7 @@ show_folder_error (AfgRanksSection *self, const GError *error)
   const char *hint = afg_job_error_get_hint (error);
 
   _afg_window_show_error (self->window, error);
-  afg_error_page_show (self->window->error_page, error->message, hint);
+  afg_error_page_show (self->window->error_page, error, hint);
 }
 
 static void

@@ -545,7 +545,7 @@ _afg_window_show_error (AfgWindow *self, const GError *error)
 
   g_assert (AFG_IS_WINDOW (self));
 
-  afg_error_page_show (self->error_page, error->message, hint);
+  afg_error_page_show (self->error_page, error, hint);
   _afg_window_steps_hide (self);
   gtk_stack_set_visible_child_name (self->stack, "error");
   _afg_window_update_actions (self);

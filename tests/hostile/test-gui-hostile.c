@@ -82,6 +82,7 @@ test_three_bad_files (void)
   g_autofree char *text = g_build_filename (dir, "text.db", NULL);
   g_autofree char *truncated = afg_hostile_sample_copy ("ascend_pytorch_profiler_level0_rank0.db", 4096);
   AfgTestDb *view = afg_test_db_new (AFG_TEST_DB_NO_PYTORCH_API);
+  AfgTestDb *empty = afg_test_db_new (AFG_TEST_DB_DEFAULT);
   g_autofree char *truncated_dir = g_path_get_dirname (truncated);
 
   g_autofree char *view_dir = NULL;
@@ -92,6 +93,7 @@ test_three_bad_files (void)
                           " SELECT n + 1 FROM r) SELECT n AS startNs, n AS endNs, 1 AS globalTid,"
                           " 1 AS name FROM r");
   afg_test_db_close (view);
+  afg_test_db_close (empty);
   view_dir = g_path_get_dirname (view->path);
   before[0] = afg_test_snapshot_dir (dir);
   before[1] = afg_test_snapshot_dir (truncated_dir);
@@ -99,11 +101,16 @@ test_three_bad_files (void)
 
   open_path (win, text);
   assert_error_shown (win, text, "not an SQLite database");
+  g_assert_cmpstr (afg_error_page_get_title (win->error_page), ==, "Could Not Open the File");
   open_path (win, truncated);
   assert_error_shown (win, truncated, "malformed");
   open_path (win, view->path);
   assert_error_shown (win, view->path, "is a view");
   g_assert_nonnull (afg_error_page_get_hint (win->error_page));
+  /* A valid profile with nothing to draw is no file that failed to open. */
+  open_path (win, empty->path);
+  assert_error_shown (win, empty->path, "no usable rows");
+  g_assert_cmpstr (afg_error_page_get_title (win->error_page), ==, "Nothing to Draw");
   /* The window recovers: a good file after three bad ones. */
   open_path (win, afg_hostile_sample ("ascend_pytorch_profiler_level0_rank0.db"));
   g_assert_true (wait_for_page (win, "graph", 20));
@@ -122,6 +129,7 @@ test_three_bad_files (void)
 
   gtk_window_destroy (GTK_WINDOW (win));
   afg_test_db_free (view);
+  afg_test_db_free (empty);
   afg_test_rm_rf (truncated_dir);
   afg_test_rm_rf (dir);
 }
