@@ -73,6 +73,25 @@ test_split_steps (void)
   g_assert_cmpint (end, ==, 1000);
 }
 
+/* Steps numbered against time (step 1 after step 2, as a hostile DB may
+ * number them): the window still runs from the earliest start to the
+ * latest end, and its four sums fill it. */
+static void
+test_steps_out_of_order (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (FALSE);
+  g_autoptr(AfgDocument) document = NULL;
+  gint64 start, end;
+
+  afg_test_db_add_step_time (db, 1, 500, 1000);
+  afg_test_db_add_step_time (db, 2, 0, 500);
+  document = afg_test_db_load_document (db);
+  g_assert_true (afg_document_get_profile_window (document, &start, &end));
+  g_assert_cmpint (start, ==, 0);
+  g_assert_cmpint (end, ==, 1000);
+  assert_split (document, start, end, 100, 250, 50, 600);
+}
+
 /* Without steps the profile's window is the hull of the tasks and
  * collectives, PROFILING_* markers left out. */
 static void
@@ -664,6 +683,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/timeline/split/steps", test_split_steps);
   g_test_add_func ("/timeline/split/no-steps", test_split_no_steps);
+  g_test_add_func ("/timeline/split/steps-out-of-order", test_steps_out_of_order);
   g_test_add_func ("/timeline/split/comm-task-info", test_split_comm_task_info);
   g_test_add_func ("/timeline/idle/all-steps", test_idle_all_steps);
   g_test_add_func ("/timeline/idle/one-step", test_idle_one_step);

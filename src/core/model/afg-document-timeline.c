@@ -50,9 +50,17 @@ afg_document_get_profile_window (const AfgDocument *self, gint64 *start, gint64 
   g_return_val_if_fail (self != NULL, FALSE);
   if (self->steps->len > 0)
     {
-      *start = g_array_index (self->steps, AfgStep, 0).start_ns;
-      *end = g_array_index (self->steps, AfgStep, self->steps->len - 1).end_ns;
-      return TRUE;
+      /* Steps come by id, which a hostile DB need not number in time. */
+      *start = G_MAXINT64;
+      *end = G_MININT64;
+      for (guint i = 0; i < self->steps->len; i++)
+        {
+          const AfgStep *step = &g_array_index (self->steps, AfgStep, i);
+
+          *start = MIN (*start, step->start_ns);
+          *end = MAX (*end, step->end_ns);
+        }
+      return *end >= *start;
     }
   return self->timeline != NULL && afg_device_timeline_bounds (self->timeline, start, end);
 }

@@ -21,7 +21,8 @@ typedef struct {
 /* The document's device timeline: every usable TASK row and collective
  * of every device, by kind. NULL without usable TASK rows. */
 const AfgDeviceTimeline *afg_document_get_timeline       (const AfgDocument *self);
-/* The whole profile's window: [first step start, last step end), or,
+/* The whole profile's window: [first step start, last step end) in time
+ * (the earliest start, the latest end, whatever the steps' ids), or,
  * without steps, the hull of the intervals that count for bounds
  * (afg_device_timeline_bounds). FALSE when there is none. */
 gboolean                 afg_document_get_profile_window (const AfgDocument *self,
