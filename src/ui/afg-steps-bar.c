@@ -257,10 +257,15 @@ describe_device (AfgStepsBar *self)
         sum.comm_ns = afg_sat_add (sum.comm_ns, split.comm_ns);
         sum.other_ns = afg_sat_add (sum.other_ns, split.other_ns);
         sum.free_ns = afg_sat_add (sum.free_ns, split.free_ns);
-        window = afg_sat_add (window, afg_step_get_ns (&steps[i]));
+        /* A reversed step (a hostile DB's) has nothing in it. */
+        window = afg_sat_add (window, afg_span_length (steps[i].start_ns, steps[i].end_ns));
       }
-  if (n == 0 && afg_document_get_profile_window (document, &start, &end))
+  if (n == 0)
     {
+      /* No step and no window (usable TASK rows but none with a length):
+       * no split, as the command line prints none. */
+      if (!afg_document_get_profile_window (document, &start, &end))
+        return NULL;
       afg_device_timeline_split (timeline, start, end, &sum);
       window = afg_span_length (start, end);
     }

@@ -6,6 +6,8 @@
  * bar hidden drops it. */
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 
 #include "afg-gui-test-tree.h"
@@ -119,12 +121,49 @@ test_whole_dropped (Fixture *f, gconstpointer data)
   afg_test_db_free (other_db);
 }
 
+/* The status line's split: a reversed step (a hostile DB's) adds nothing
+ * to the window its shares divide, so they add up to 100 %; a usable TASK
+ * table without one usable row and without steps gives no split, as the
+ * command line prints none. */
+static void
+test_device_split (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  AfgTestDb *bare = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgSession) session = afg_session_new ();
+  g_autoptr(AfgStepsBar) bar = g_object_ref_sink (g_object_new (AFG_TYPE_STEPS_BAR, "session", session, NULL));
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) bare_tree = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *bare_text = NULL;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 1000, "f");
+  afg_test_db_add_typed_task (db, 0, 500, AFG_TEST_NO_LINK, "AI_CORE");
+  afg_test_db_add_step_time (db, 1, 0, 1000);
+  afg_test_db_add_step_time (db, 2, 2000, 1900);
+  tree = afg_test_db_load (db);
+  afg_session_set_tree (session, tree);
+  text = afg_steps_bar_describe (bar);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "NPU: compute 50.0%, communication 0.0%, other 0.0%, free 50.0%"));
+
+  afg_test_db_add (bare, GTID (1, 1), 0, 1000, "f");
+  bare_tree = afg_test_db_load (bare);
+  afg_session_set_tree (session, bare_tree);
+  bare_text = afg_steps_bar_describe (bar);
+  g_assert_true (bare_text == NULL || strstr (bare_text, "NPU:") == NULL);
+  afg_session_set_tree (session, NULL);
+  afg_test_db_free (db);
+  afg_test_db_free (bare);
+}
+
 int
 main (int argc, char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add ("/steps-bar/whole-kept", Fixture, NULL, set_up, test_whole_kept, tear_down);
+  g_test_add_func ("/steps-bar/device-split", test_device_split);
   g_test_add ("/steps-bar/whole-dropped", Fixture, NULL, set_up, test_whole_dropped, tear_down);
 
   return g_test_run ();
