@@ -152,6 +152,10 @@ scope_error_hint (const GError *error, const AfgDocument *document)
 
   if (error->code == AFG_SCOPE_ERROR_NO_STEPS)
     return g_strdup (_("export without --steps; torch_npu marks a step each time the profiler's step() is called"));
+  /* No device time to be idle against: the steps are not the cause. */
+  if (error->code == AFG_SCOPE_ERROR_NO_DEVICE)
+    return g_strdup (_("export without --npu-idle; collect with torch_npu.profiler.ProfilerActivity.NPU for the "
+                       "device's tasks"));
   /* --steps takes no sign: only a hand-made STEP_TIME numbers a step
    * below 0, and the hint names none of those. Steps come sorted. */
   while (k < n && steps[k].id < 0)

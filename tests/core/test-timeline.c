@@ -555,6 +555,28 @@ test_cli_refusals (void)
   afg_test_rm_rf (path);
 }
 
+/* Without device tasks --npu-idle fails, and its hint is about the
+ * device, not about steps the user did not name. */
+static void
+test_cli_idle_without_device (void)
+{
+  g_autoptr(AfgTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *path = NULL;
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  const char *args[] = { "--export", "--npu-idle", "-o", dir, NULL, NULL };
+  g_autofree char *err = NULL;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 1000, "f");
+  path = afg_test_db_keep (g_steal_pointer (&db));
+  args[4] = path;
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "no NPU-idle time"));
+  g_assert_nonnull (strstr (err, "hint: export without --npu-idle"));
+  g_assert_null (strstr (err, "--steps"));
+  afg_test_rm_rf (dir);
+  afg_test_rm_rf (path);
+}
+
 static char *
 run_ok (const char * const *args)
 {
@@ -698,6 +720,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/html", test_html);
   g_test_add_func ("/timeline/json-no-device", test_json_no_device);
   g_test_add_func ("/timeline/cli-refusals", test_cli_refusals);
+  g_test_add_func ("/timeline/cli-idle-without-device", test_cli_idle_without_device);
   g_test_add_func ("/timeline/cli-top", test_cli_top);
   g_test_add_func ("/timeline/cli-diff", test_cli_diff);
   g_test_add_func ("/timeline/cli-job", test_cli_job);
