@@ -33,6 +33,7 @@ struct _AfgRankSidebar {
   guint               n_read;
   AfgJobFigures      *figures;     /* of the n_read ranks read */
   char               *why;         /* the straggler's explanation, or NULL */
+  char               *verdict;     /* the job's, as index.html says it */
   guint              *read_index;  /* per rank: its place among them */
   gint64              max_step_ns;
   int                 straggler;   /* job index, or -1 */
@@ -179,10 +180,14 @@ show_all_entry (AfgRankSidebar *self, Row *row)
 {
   g_autofree char *read = g_strdup_printf (_("%u of %u ranks read"), self->n_read,
                                            self->load ? afg_job_load_get_n_ranks (self->load) : 0);
+  /* The job's verdict under it, whole in the tooltip. */
+  g_autofree char *detail = self->verdict != NULL ? g_strdup_printf ("%s\n%s", read, self->verdict)
+                                                  : g_strdup (read);
 
   gtk_label_set_text (row->title, _("All ranks"));
   gtk_label_set_text (row->total, "");
-  gtk_label_set_text (row->detail, read);
+  gtk_label_set_text (row->detail, detail);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), detail);
   gtk_widget_set_visible (row->bars, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (row->progress), FALSE);
 }
@@ -383,6 +388,7 @@ afg_rank_sidebar_dispose (GObject *object)
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
   g_clear_pointer (&self->why, g_free);
+  g_clear_pointer (&self->verdict, g_free);
   g_clear_pointer (&self->read_index, g_free);
   G_OBJECT_CLASS (afg_rank_sidebar_parent_class)->dispose (object);
 }
@@ -518,6 +524,7 @@ afg_rank_sidebar_set_job (AfgRankSidebar *self, AfgJobLoad *load)
   g_clear_pointer (&self->load, afg_job_load_unref);
   g_clear_pointer (&self->figures, afg_job_figures_free);
   g_clear_pointer (&self->why, g_free);
+  g_clear_pointer (&self->verdict, g_free);
   self->straggler = self->reference = -1;
   update_explain_button (self);
   g_clear_pointer (&self->read_index, g_free);
@@ -595,6 +602,8 @@ judge_read (AfgRankSidebar *self, const AfgRankState *states)
   self->figures = afg_job_figures_new (read, n_read);
   g_free (self->why);
   self->why = afg_job_collectives_explain (self->figures->collectives, read);
+  g_free (self->verdict);
+  self->verdict = afg_job_collectives_verdict (self->figures->collectives, read);
   pick_explained (self, states, read, n_read);
 }
 
@@ -675,6 +684,13 @@ afg_rank_sidebar_select (AfgRankSidebar *self, int index)
   self->selecting = TRUE;
   gtk_single_selection_set_selected (self->selection, index == AFG_RANK_SIDEBAR_ALL ? 0 : (guint) index + 1);
   self->selecting = FALSE;
+}
+
+const char *
+afg_rank_sidebar_get_verdict (AfgRankSidebar *self)
+{
+  g_return_val_if_fail (AFG_IS_RANK_SIDEBAR (self), NULL);
+  return self->verdict;
 }
 
 gboolean

@@ -25,6 +25,9 @@ void       afg_rank_sidebar_select          (AfgRankSidebar *self,
                                              int             index);
 /* The index selected, AFG_RANK_SIDEBAR_ALL, or -2 for none. */
 int        afg_rank_sidebar_get_selected    (AfgRankSidebar *self);
+/* The job's verdict of the ranks read so far, as index.html words it
+ * (afg_job_collectives_verdict()), or NULL before one is read. */
+const char *afg_rank_sidebar_get_verdict   (AfgRankSidebar *self);
 /* The straggler and the rank nearest the median compute time
  * (afg_job_reference_rank()), job indices; FALSE without both. */
 gboolean   afg_rank_sidebar_get_explained   (AfgRankSidebar *self,

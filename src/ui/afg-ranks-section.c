@@ -592,3 +592,9 @@ afg_ranks_section_append_explain (AfgRanksSection *self, GString *line)
   _afg_window_append_state_field (line, "explain", shown ? self->job->explanation : NULL);
   _afg_window_append_state_field (line, "rank_bars", bars);
 }
+
+void
+afg_ranks_section_append_verdict (AfgRanksSection *self, GString *line)
+{
+  _afg_window_append_state_field (line, "verdict", self->job != NULL ? afg_rank_sidebar_get_verdict (self->sidebar) : NULL);
+}

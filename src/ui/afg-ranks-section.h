@@ -30,5 +30,8 @@ void             afg_ranks_section_append_state    (AfgRanksSection  *self,
                                                     GString          *line);
 void             afg_ranks_section_append_explain  (AfgRanksSection  *self,
                                                     GString          *line);
+/* The state line's verdict field: the job's verdict (the sidebar's). */
+void             afg_ranks_section_append_verdict  (AfgRanksSection  *self,
+                                                    GString          *line);
 
 G_END_DECLS

@@ -90,6 +90,8 @@ G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
  *   notice    the message over the pages (what an export did), empty once
  *             dismissed
  *   open      its open button's label, empty when it has none
+ *   verdict   with a job folder open: the job's verdict, as index.html
+ *             words it (no collective matched, balanced, or the straggler)
  * Tabs and newlines in values become spaces. */
 
 void
@@ -256,6 +258,7 @@ build_line (AfgWindow *self)
   _afg_window_chart_append_state (self, line);
   _afg_window_append_state_field (line, "notice", afg_notice_bar_get_message (self->notice_bar));
   _afg_window_append_state_field (line, "open", afg_notice_bar_get_open_label (self->notice_bar));
+  afg_ranks_section_append_verdict (self->ranks, line);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 

@@ -97,6 +97,15 @@ test_matching (void)
   free_ranks (ranks, 3);
 }
 
+/* The verdict the page and the window's job view both say. */
+static void
+assert_verdict (const AfgJobCollectives *c, AfgRankSummary **ranks, const char *expected)
+{
+  g_autofree char *verdict = afg_job_collectives_verdict (c, ranks);
+
+  g_assert_cmpstr (verdict, ==, expected);
+}
+
 /* The straggler needs more than half of the qualifying collectives it took
  * part in; equal shares go to the lowest rank; ties at the minimum give
  * every such rank a last arrival. */
@@ -127,6 +136,9 @@ test_votes (void)
   g_assert_cmpuint (tie->last_arrivals[2], ==, 2);
   g_assert_cmpint (tie->straggler, ==, 1);
   g_assert_cmpint (tie->wait_ns[0], ==, 3000000);
+  assert_verdict (half, ranks, "The ranks are balanced: no rank came last at more than half of the "
+                  "qualifying collectives it took part in (2 qualifying of 2 matched).");
+  assert_verdict (tie, ranks, "Straggler: rank 1. others waited 2.00 ms for rank 1 at 2 of 3 collectives.");
   free_ranks (ranks, 3);
 }
 
@@ -142,6 +154,8 @@ test_failed_rank (void)
   ranks[1]->error = g_strdup ("broken");
   c = afg_job_collectives_new (ranks, 2);
   g_assert_cmpuint (c->matched->len, ==, 0);
+  assert_verdict (c, ranks, "No collective matched across ranks: no rank can be told to be the one the "
+                  "others wait for.");
   free_ranks (ranks, 2);
 }
 

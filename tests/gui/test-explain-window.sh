@@ -64,7 +64,12 @@ PY
 
 start_app "$JOB"
 wait_state page=graph ranks=4/4 straggler=1 explain=
-ok "all 4 ranks read; rank 1 is the straggler"
+# The sidebar's verdict is index.html's.
+"$EXE" --export -q -o "$WORK/page" "$JOB" || fail "the CLI's folder page failed"
+VERDICT=$(sed -n 's|.*<p id="verdict">\(Straggler: rank 1\. [^<]*collectives\.\).*|\1|p' "$WORK/page/index.html")
+[ -n "$VERDICT" ] || fail "index.html has no verdict naming rank 1"
+[ "$(state_field verdict)" = "$VERDICT" ] || fail "the window's verdict '$(state_field verdict)' is not index.html's '$VERDICT'"
+ok "all 4 ranks read; rank 1 is the straggler, in index.html's words"
 
 act win.explain-straggler
 wait_state page=graph mode=diff weight=compute "file=$(db_of "$REFERENCE")" "compared=$(db_of "$STRAGGLER")" \

@@ -280,6 +280,21 @@ afg_job_collectives_explain (const AfgJobCollectives *self, AfgRankSummary * con
                           self->last_arrivals[s], self->took_part[s]);
 }
 
+char *
+afg_job_collectives_verdict (const AfgJobCollectives *self, AfgRankSummary * const *ranks)
+{
+  g_autofree char *why = afg_job_collectives_explain (self, ranks);
+
+  if (self->matched->len == 0)
+    return g_strdup (_("No collective matched across ranks: no rank can be told to be the one the "
+                       "others wait for."));
+  if (why == NULL)
+    return g_strdup_printf (_("The ranks are balanced: no rank came last at more than half of the "
+                              "qualifying collectives it took part in (%u qualifying of %u matched)."),
+                            self->n_qualifying, self->matched->len);
+  return g_strdup_printf (_("Straggler: rank %d. %s."), ranks[self->straggler]->rank, why);
+}
+
 static int
 compare_ns (gconstpointer a, gconstpointer b)
 {

@@ -44,6 +44,11 @@ void               afg_job_collectives_free   (AfgJobCollectives      *self);
  * NULL without a straggler. */
 char              *afg_job_collectives_explain (const AfgJobCollectives *self,
                                                AfgRankSummary * const *ranks);
+/* The job's verdict in one sentence, translated, as index.html and the
+ * window's job view say it: no collective matched, the ranks balanced, or
+ * "Straggler: rank N. others waited …". */
+char              *afg_job_collectives_verdict (const AfgJobCollectives *self,
+                                               AfgRankSummary * const *ranks);
 
 /* The rank to compare the straggler with (index @straggler of @ranks):
  * the one whose compute time (its device split's compute_ns, summed over

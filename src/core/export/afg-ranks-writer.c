@@ -276,23 +276,12 @@ append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int stra
 static void
 append_verdict (GString *out, AfgRankSummary * const *ranks, guint n, const AfgJobCollectives *collectives)
 {
-  g_autofree char *why = afg_job_collectives_explain (collectives, ranks);
+  g_autofree char *verdict = afg_job_collectives_verdict (collectives, ranks);
 
   g_string_append (out, "<p id=\"verdict\">");
-  if (collectives->matched->len == 0)
-    g_string_append (out, _("No collective matched across ranks: no rank can be told to be the one the "
-                            "others wait for."));
-  else if (why == NULL)
-    g_string_append_printf (out, _("The ranks are balanced: no rank came last at more than half of the "
-                                   "qualifying collectives it took part in (%u qualifying of %u matched)."),
-                            collectives->n_qualifying, collectives->matched->len);
-  else
-    {
-      g_string_append_printf (out, _("Straggler: rank %d. "), ranks[collectives->straggler]->rank);
-      append_escaped (out, why);
-      g_string_append (out, ".");
-      append_reference (out, ranks, n, collectives->straggler);
-    }
+  append_escaped (out, verdict);
+  if (collectives->straggler >= 0)
+    append_reference (out, ranks, n, collectives->straggler);
   g_string_append (out, "</p>\n");
 }
 
