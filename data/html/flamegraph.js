@@ -46,6 +46,9 @@
 (function () {
   const ROW_H = 18;
   const LABEL_MIN_PX = 22;
+  /* A pixel, less what a width's division can leave it short: a frame of
+   * exactly one pixel is drawn, as "narrower than a pixel" says. */
+  const ONE_PX = 1 - 1e-9;
   /* A search's matches: a magenta bar along their bottom, at least
    * MATCH_BAR_MIN_PX wide, as the window draws them (afg-flame-renderer.c);
    * F3 brings a match narrower than MATCH_MIN_PX into view by zooming. */
@@ -476,7 +479,7 @@
    * Frames under a device pixel are left out with their subtrees. */
   FlameView.prototype.layout = function (cssWidth) {
     const m = this.m;
-    const minFrac = 1 / Math.max(1, cssWidth * (window.devicePixelRatio || 1));
+    const minFrac = ONE_PX / Math.max(1, cssWidth * (window.devicePixelRatio || 1));
     const path = [];
     for (let n = this.zoom; n !== -1; n = n === this.viewRoot ? -1 : m.parent[n])
       path.push(n);
@@ -606,7 +609,7 @@
   FlameView.prototype.frameRect = function (e, y) {
     const x = this.lx[e] * this.cssW;
     const w = this.lw[e] * this.cssW;
-    if (w * this.dpr < 1)
+    if (w * this.dpr < ONE_PX)
       return null;
     return { x, y, width: w > 3 ? w - 1 : w, height: ROW_H - 1 };
   };
@@ -732,7 +735,7 @@
         hi = mid - 1;
       }
     }
-    if (found < 0 || f >= this.lx[found] + this.lw[found] || this.lw[found] * this.cssW * this.dpr < 1)
+    if (found < 0 || f >= this.lx[found] + this.lw[found] || this.lw[found] * this.cssW * this.dpr < ONE_PX)
       return null;
     return { entry: found, row, node: this.lnode[found] };
   };

@@ -221,6 +221,24 @@ test('a zoom to a thread\'s bar survives a reload', async () => {
   await done(q);
 });
 
+test('a frame exactly a pixel wide is drawn, one under a pixel is not', async () => {
+  const probe = await open();
+  const width = await probe.page.evaluate(() => document.getElementById('flame').clientWidth);
+  await done(probe);
+  /* 1000 ns a CSS pixel: 1000 / (width * 1000) of the width falls a hair
+   * short of one pixel in floating point. */
+  const db = h.makeDb(['whole', 'one_px', 'under_px'], [
+    [100, 1, 1, 0, width * 1000],
+    [100, 1, 2, 0, 1000],
+    [100, 1, 3, 2000, 2999],
+  ]);
+  const p = await h.openPage(browser.context, h.exportHtml(db));
+  const frames = (name) => p.page.evaluate((n) => window.flamegraph.frames(n), name);
+  assert.equal((await frames('one_px')).length, 1);
+  assert.equal((await frames('under_px')).length, 0);
+  await done(p);
+});
+
 test('summary and legend show the load statistics and categories', async () => {
   const p = await open();
   const stats = await p.page.$$eval('#summary dd', (es) => Object.fromEntries(es.map((e) => [e.dataset.stat, e.textContent])));
