@@ -180,14 +180,17 @@ show_all_entry (AfgRankSidebar *self, Row *row)
 {
   g_autofree char *read = g_strdup_printf (_("%u of %u ranks read"), self->n_read,
                                            self->load ? afg_job_load_get_n_ranks (self->load) : 0);
-  /* The job's verdict under it, whole in the tooltip. */
-  g_autofree char *detail = self->verdict != NULL ? g_strdup_printf ("%s\n%s", read, self->verdict)
+  /* The job's verdict beside it on the one line every row has (the rows
+   * keep their height as ranks are read), whole in the tooltip. */
+  g_autofree char *detail = self->verdict != NULL ? g_strdup_printf ("%s · %s", read, self->verdict)
                                                   : g_strdup (read);
+  g_autofree char *tooltip = self->verdict != NULL ? g_strdup_printf ("%s\n%s", read, self->verdict)
+                                                   : g_strdup (read);
 
   gtk_label_set_text (row->title, _("All ranks"));
   gtk_label_set_text (row->total, "");
   gtk_label_set_text (row->detail, detail);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), detail);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->detail), tooltip);
   gtk_widget_set_visible (row->bars, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (row->progress), FALSE);
 }
