@@ -20,25 +20,23 @@ afg_flame_search_match (const AfgTree *tree, const char *needle)
   const AfgNode *nodes = afg_tree_get_nodes (tree);
   guint8 *matches = g_new0 (guint8, n);
   g_autofree char *lower = NULL;
+  g_autofree guint8 *is_thread = NULL;
   g_autoptr(GHashTable) by_name = NULL;
 
   if (needle == NULL || needle[0] == '\0')
     return matches;
   lower = g_utf8_strdown (needle, -1);
   by_name = g_hash_table_new (NULL, NULL);
-  /* A thread's node stands for its label (a diff's tree has none): it is
-   * marked a match for now, and cleared below. */
+  /* A thread's node stands for its label (a diff's tree has none). */
+  is_thread = g_new0 (guint8, n);
   for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
-    matches[afg_tree_get_thread (tree, t)->node] = 1;
+    is_thread[afg_tree_get_thread (tree, t)->node] = 1;
   for (guint i = 1; i < n; i++)
     {
       gpointer name = GUINT_TO_POINTER (nodes[i].name), hit;
 
-      if (matches[i])
-        {
-          matches[i] = 0;
-          continue;
-        }
+      if (is_thread[i])
+        continue;
       if (!g_hash_table_lookup_extended (by_name, name, NULL, &hit))
         {
           g_autofree char *text = g_utf8_strdown (afg_tree_get_node_name (tree, i), -1);
