@@ -38,7 +38,8 @@ transform (AfgTree *tree, AfgTransformOp op, const char *arg)
 
 /* Per frame: compute leaves = npu_compute_self, collectives = comm_self,
  * their exposed parts = comm_exposed_self. Returns the compute leaves' sum
- * over every node. */
+ * over every node, with the compute time the threads keep of their own
+ * (a removed top frame's). */
 static gint64
 check_leaves (const AfgTree *tree)
 {
@@ -62,10 +63,20 @@ check_leaves (const AfgTree *tree)
                            || (k[i - 1].kind == k[i].kind && k[i - 1].name != k[i].name));
         }
       all += compute;
-      /* A thread has no self time, but a merged top frame's own work
-       * stays in its thread: its leaves are under the thread. */
+      /* A merged top frame's own work stays in its thread's totals, but
+       * leaves are a frame's: a thread has none, as in the JSON and the
+       * page. */
       if (node <= afg_tree_get_n_threads (tree))
-        continue;
+        {
+          const AfgNode *thread = afg_tree_get_node (tree, node);
+          gint64 own = afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, node);
+
+          g_assert_cmpuint (n, ==, 0);
+          for (guint32 c = 0; c < thread->n_children; c++)
+            own -= afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, thread->first_child + c);
+          all += own;
+          continue;
+        }
       g_assert_cmpint (compute, ==, afg_tree_get_value (tree, AFG_COLUMN_NPU_COMPUTE_SELF_NS, node));
       g_assert_cmpint (comm, ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_SELF_NS, node));
       g_assert_cmpint (exposed, ==, afg_tree_get_value (tree, AFG_COLUMN_COMM_EXPOSED_SELF_NS, node));
@@ -93,7 +104,7 @@ test_every_op (gconstpointer data)
       g_autoptr(AfgTree) result = transform (tree, cases[i].op, cases[i].arg);
       gint64 leaves = check_leaves (result);
 
-      g_test_message ("%s %s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " ns in compute leaves",
+      g_test_message ("%s %s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " ns in compute leaves and threads' own time",
                       afg_transform_op_to_string (cases[i].op), cases[i].arg, leaves, whole);
       /* Merging and collapsing keep all device time; dropping and focusing
        * keep the root's compute total. */

@@ -613,15 +613,21 @@ fill_nodes (Apply *a, const Layout *l, AfgTree *tree)
 
 /* Where a source node's own device work lands: its place when it stays,
  * where its children go when it is removed from its place (its own time
- * goes there too: totals above it are kept), nowhere when it is gone. */
+ * goes there too: totals above it are kept), nowhere when it is gone.
+ * Leaves are a frame's: a removed top frame's own time stays in its
+ * thread's totals, but its leaves go nowhere, as in the JSON and the
+ * page, whose threads have none (and a focus, which leaves a thread no
+ * own time, cannot meet leaves an earlier merge put there). */
 static guint32
 kernel_home (const Apply *a, guint32 s)
 {
+  guint32 home = AFG_NODE_NONE;
+
   if (a->fate[s] == FATE_KEEP)
-    return a->place[s];
-  if (a->fate[s] == FATE_FOLD)
-    return a->kids_into[s];
-  return AFG_NODE_NONE;
+    home = a->place[s];
+  else if (a->fate[s] == FATE_FOLD)
+    home = a->kids_into[s];
+  return home != AFG_NODE_NONE && home > a->src->n_threads ? home : AFG_NODE_NONE;
 }
 
 /* The kernel leaves follow the frames' own time; leaves of one name and
