@@ -82,7 +82,7 @@ struct _AfgStackChart {
   GArray        *instances;    /* guint64 events, or NULL */
   int            instance;     /* the one shown last, -1 */
   GHashTable    *layouts;      /* name -> PangoLayout */
-  GHashTable    *colors;       /* name -> packed rgb + 1 */
+  GArray        *colors;       /* guint32 by name: packed rgb + 1, 0 until asked */
   AfgBoxBatch   *batch;        /* of the lanes being drawn */
   guint          n_drawn;
   gint64         drag_start;
@@ -332,18 +332,21 @@ static guint32
 row_color (AfgStackChart *self, guint32 name)
 {
   AfgDocument *document = afg_chart_store_get_document (self->store);
-  guint packed = GPOINTER_TO_UINT (g_hash_table_lookup (self->colors, GUINT_TO_POINTER (name)));
+  guint32 *packed;
 
-  if (packed == 0)
+  /* By name, in an array: the first frame asks for thousands of names. */
+  if (name >= self->colors->len)
+    g_array_set_size (self->colors, MAX (name + 1, afg_document_get_n_strings (document)));
+  packed = &g_array_index (self->colors, guint32, name);
+  if (*packed == 0)
     {
       AfgFlameColor c;
 
       afg_flame_color_for_name (afg_document_get_string (document, name), afg_document_get_category (document, name),
                                 &c);
-      packed = 1 + ((guint) (c.red * 255) << 16 | (guint) (c.green * 255) << 8 | (guint) (c.blue * 255));
-      g_hash_table_insert (self->colors, GUINT_TO_POINTER (name), GUINT_TO_POINTER (packed));
+      *packed = 1 + ((guint) (c.red * 255) << 16 | (guint) (c.green * 255) << 8 | (guint) (c.blue * 255));
     }
-  return packed - 1;
+  return *packed - 1;
 }
 
 static const char *
@@ -1276,7 +1279,7 @@ afg_stack_chart_finalize (GObject *object)
   g_clear_pointer (&self->canvas, cairo_surface_destroy);
   g_array_unref (self->lanes);
   g_hash_table_unref (self->layouts);
-  g_hash_table_unref (self->colors);
+  g_array_unref (self->colors);
   afg_box_batch_free (self->batch);
   G_OBJECT_CLASS (afg_stack_chart_parent_class)->finalize (object);
 }
@@ -1381,7 +1384,7 @@ afg_stack_chart_init (AfgStackChart *self)
 {
   self->lanes = g_array_new (FALSE, FALSE, sizeof (LaneGeom));
   self->layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
-  self->colors = g_hash_table_new (NULL, NULL);
+  self->colors = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->batch = afg_box_batch_new ();
   self->instance = -1;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -1407,7 +1410,7 @@ afg_stack_chart_set_store (AfgStackChart *self, AfgChartStore *store)
   g_clear_pointer (&self->store, afg_chart_store_free);
   g_clear_pointer (&self->instances, g_array_unref);
   g_hash_table_remove_all (self->layouts);
-  g_hash_table_remove_all (self->colors);
+  g_array_set_size (self->colors, 0);
   self->store = store;
   self->has_selected = FALSE;
   self->hover = (Hit) { HIT_NONE };
@@ -1629,6 +1632,6 @@ afg_stack_chart_set_merge (AfgStackChart *self, gboolean merge)
     return;
   self->merge = merge;
   g_hash_table_remove_all (self->layouts);
-  g_hash_table_remove_all (self->colors);
+  g_array_set_size (self->colors, 0);
   invalidate (self);
 }
