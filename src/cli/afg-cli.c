@@ -419,7 +419,10 @@ run_parsed (CliOptions *opts)
     return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (_("-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export"));
+    return usage_error (opts->transforms != NULL
+                        ? _("the transforms (--focus-function, --merge-function, …) work only with --export, --top "
+                            "or --diff")
+                        : _("-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);

@@ -429,6 +429,25 @@ test_usage_needs_export (Fixture *f, gconstpointer data)
                    HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n");
 }
 
+/* A transform given to the window's start names the transforms, not the
+ * export's options. */
+static void
+test_usage_transform_needs_export (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--focus-function=main", f->db->path, NULL };
+  g_autofree char *err = NULL;
+
+  if (!HAVE_GUI)
+    {
+      g_test_skip ("built without the window (-Dgui=disabled): the export is implied");
+      return;
+    }
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_USAGE);
+  /* The ellipsis is "?" in the C locale's charset. */
+  g_assert_true (g_str_has_prefix (err, ERROR_PREFIX "the transforms (--focus-function, --merge-function, "));
+  g_assert_nonnull (strstr (err, ") work only with --export, --top or --diff\n" HINT_PREFIX));
+}
+
 /* --help tells the whole usage, the export options included. */
 static void
 test_help (gconstpointer data)
@@ -809,6 +828,7 @@ main (int argc, char **argv)
   add_fixture_test ("/cli/output/dir-is-file", test_out_dir_is_file);
   add_fixture_test ("/cli/usage", test_usage);
   add_fixture_test ("/cli/usage/needs-export", test_usage_needs_export);
+  add_fixture_test ("/cli/usage/transform-needs-export", test_usage_transform_needs_export);
   g_test_add_data_func ("/cli/help", "", test_help);
   g_test_add_data_func ("/cli/help/with-export", "--export", test_help);
   g_test_add_func ("/cli/version", test_version);
