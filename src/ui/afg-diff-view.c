@@ -67,20 +67,54 @@ sign_of (double d)
   return d > 0 ? "+" : d < 0 ? "−" : "";
 }
 
-/* "1.20 ms → 1.50 ms (+300 µs, +25.0%)" */
+/* A time as the page's format.js time() takes it: truncated to whole ns. */
 static char *
-change_line (AfgDiffView *self, AfgColumn column, guint32 node)
+format_time (double ns)
 {
-  double a = side_value (self, AFG_DIFF_SIDE_A, column, node);
-  double b = side_value (self, AFG_DIFF_SIDE_B, column, node);
-  g_autofree char *text_a = afg_format_duration ((gint64) (a + 0.5));
-  g_autofree char *text_b = afg_format_duration ((gint64) (b + 0.5));
-  g_autofree char *delta = afg_format_duration ((gint64) (ABS (b - a) + 0.5));
-  g_autofree char *share = afg_format_share (ABS (b - a) * 100.0 / MAX (a, 1));
+  return afg_format_duration ((gint64) CLAMP (ns, (double) -G_MAXINT64, (double) G_MAXINT64));
+}
+
+/* "1.20 ms → 1.50 ms (+300 µs, +25.0%)": the page's changeText(). */
+static char *
+change_text (double a, double b, char *(*format) (double))
+{
+  g_autofree char *text_a = format (a);
+  g_autofree char *text_b = format (b);
+  g_autofree char *delta = format (ABS (b - a));
+  g_autofree char *share = a > 0 ? afg_format_share (ABS (b - a) * 100.0 / a) : NULL;
   g_autofree char *percent = a > 0 ? g_strdup_printf ("%s%s", sign_of (b - a), share)
                                    : g_strdup (b > 0 ? _("new") : "0%");
 
   return g_strdup_printf ("%s → %s (%s%s, %s)", text_a, text_b, sign_of (b - a), delta, percent);
+}
+
+static char *
+change_line (AfgDiffView *self, AfgColumn column, guint32 node)
+{
+  return change_text (side_value (self, AFG_DIFF_SIDE_A, column, node),
+                      side_value (self, AFG_DIFF_SIDE_B, column, node), format_time);
+}
+
+/* Calls are divided per step, as times are, but not scaled to B's total. */
+static char *
+calls_line (AfgDiffView *self, guint32 node)
+{
+  double a = afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_A, AFG_COLUMN_CALLS, node);
+  double b = afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_B, AFG_COLUMN_CALLS, node);
+
+  if (self->norm == AFG_DIFF_NORM_PER_STEP)
+    {
+      a *= self->scales[AFG_DIFF_SIDE_A];
+      b *= self->scales[AFG_DIFF_SIDE_B];
+    }
+  return change_text (a, b, afg_format_count);
+}
+
+/* "Self", or "Self / step" when Per step divides the values. */
+static char *
+value_label (AfgDiffView *self, const char *label)
+{
+  return self->norm == AFG_DIFF_NORM_PER_STEP ? g_strdup_printf (_("%s / step"), label) : g_strdup (label);
 }
 
 static const char *
@@ -110,16 +144,17 @@ tooltip_lines (AfgDiffView *self, guint32 node)
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *self_line = change_line (self, AFG_COLUMN_SELF_NS, node);
   g_autofree char *total_line = change_line (self, AFG_COLUMN_TOTAL_NS, node);
-  gint64 calls_a = afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_A, AFG_COLUMN_CALLS, node);
-  gint64 calls_b = afg_diff_shape_get_value (self->shape, AFG_DIFF_SIDE_B, AFG_COLUMN_CALLS, node);
+  g_autofree char *calls = calls_line (self, node);
+  g_autofree char *self_label = value_label (self, _("Self"));
+  g_autofree char *total_label = value_label (self, _("Total"));
+  g_autofree char *calls_label = value_label (self, _("Calls"));
   const char *presence = presence_line (self, node);
   const char *norm = norm_label (self->norm);
-  g_autofree char *calls_line = g_strdup_printf ("%" G_GINT64_FORMAT " → %" G_GINT64_FORMAT, calls_a, calls_b);
 
   g_ptr_array_add (lines, g_strdup (afg_tree_get_node_name (afg_diff_view_get_tree (self), node)));
-  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Self"), self_line));
-  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Total"), total_line));
-  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), _("Calls"), calls_line));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), self_label, self_line));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), total_label, total_line));
+  g_ptr_array_add (lines, g_strdup_printf (_("%s: %s"), calls_label, calls));
   if (presence != NULL)
     g_ptr_array_add (lines, g_strdup (presence));
   if (norm != NULL)

@@ -185,16 +185,19 @@ n_steps (AfgTree *tree)
 }
 
 /* Per step divides each side by its own step count: A has 2 steps with
- * 8 ms of f each, B 4 with 9 ms each. */
+ * 8 ms of f each and a g in the first, B 4 with 9 ms each and a g in the
+ * first. */
 static void
 test_per_step (void)
 {
   static const AfgTestEvent ea[] = {
     { GTID (1, 1), 0, 10 * MS, "ProfilerStep#1" }, { GTID (1, 1), 0, 8 * MS, "f" },
+    { GTID (1, 1), 8 * MS, 8 * MS + 2489999, "g" },
     { GTID (1, 1), 10 * MS, 20 * MS, "ProfilerStep#2" }, { GTID (1, 1), 10 * MS, 18 * MS, "f" },
   };
   static const AfgTestEvent eb[] = {
     { GTID (1, 1), 0, 10 * MS, "ProfilerStep#1" }, { GTID (1, 1), 0, 9 * MS, "f" },
+    { GTID (1, 1), 9 * MS, 9 * MS + 500000, "g" },
     { GTID (1, 1), 10 * MS, 20 * MS, "ProfilerStep#2" }, { GTID (1, 1), 10 * MS, 19 * MS, "f" },
     { GTID (1, 1), 20 * MS, 30 * MS, "ProfilerStep#3" }, { GTID (1, 1), 20 * MS, 29 * MS, "f" },
     { GTID (1, 1), 30 * MS, 40 * MS, "ProfilerStep#4" }, { GTID (1, 1), 30 * MS, 39 * MS, "f" },
@@ -204,10 +207,12 @@ test_per_step (void)
   g_autoptr(AfgDiffShape) shape = afg_diff_shape_new (a, b, "a ↔ b", NULL);
   GtkWidget *view = g_object_ref_sink (afg_flame_view_new ());
   AfgDiffView *diff = afg_diff_view_new (AFG_FLAME_VIEW (view));
-  g_autofree char *text_a = afg_format_duration (8 * MS);
-  g_autofree char *text_b = afg_format_duration (9 * MS);
-  g_autofree char *line = g_strdup_printf ("Total: %s → %s (", text_a, text_b);
+  /* A: (16 ms + 2,489,999 ns) / 2; B: (36 ms + 0.5 ms) / 4. */
+  g_autofree char *text_a = afg_format_duration (9244999);
+  g_autofree char *text_b = afg_format_duration (9125000);
+  g_autofree char *line = g_strdup_printf ("Total / step: %s → %s (", text_a, text_b);
   g_autofree char *tip = NULL;
+  AfgTree *tree;
 
   g_assert_cmpuint (n_steps (a), ==, 2);
   g_assert_cmpuint (n_steps (b), ==, 4);
@@ -217,6 +222,20 @@ test_per_step (void)
   g_test_message ("%s", tip);
   g_assert_nonnull (strstr (tip, line));
   g_assert_nonnull (strstr (tip, "Times normalised: Per step"));
+  g_clear_pointer (&tip, g_free);
+
+  /* g: 2,489,999 ns over A's 2 steps, 1,244,999.5 a step, is truncated
+   * to whole ns as the page's format does (1.24 ms, not 1.25); its one
+   * call is half a call a step in A, a quarter in B: a 50% loss of A's
+   * half, as the page's share of a part below 1 says. */
+  tree = afg_diff_view_get_tree (diff);
+  for (guint32 n = 1; n < afg_tree_get_n_nodes (tree) && tip == NULL; n++)
+    if (strcmp (afg_tree_get_node_name (tree, n), "g") == 0)
+      tip = afg_diff_view_get_tooltip_text (diff, n);
+  g_assert_nonnull (tip);
+  g_test_message ("%s", tip);
+  g_assert_nonnull (strstr (tip, "Self / step: 1.24 ms → 125.0 µs ("));
+  g_assert_nonnull (strstr (tip, "Calls / step: 0.50 → 0.25 (−0.25, −50.0%)"));
   afg_diff_view_set_shape (diff, NULL, NULL);
   afg_diff_view_free (diff);
   settle (view);
