@@ -339,7 +339,7 @@ show_all_ranks (AfgRanksSection *self, RanksJob *job)
                                          "%u of %u ranks merged, their threads and addresses merged · %s frames",
                                          afg_tree_get_n_nodes (tree) - 2),
                             merged, afg_job_load_get_n_ranks (job->load), n_frames);
-  afg_status_bar_set_text (self->window->status_bar, status);
+  afg_status_bar_pin_text (self->window->status_bar, tree, status);
 }
 
 static void

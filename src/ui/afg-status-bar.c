@@ -22,6 +22,8 @@ struct _AfgStatusBar {
   /* Owned */
   AfgSession  *session;
   AfgStepsBar *steps_bar;
+  AfgTree     *pinned_tree;  /* a tree that is not a load's, and its line */
+  char        *pinned_text;
 };
 
 G_DEFINE_FINAL_TYPE (AfgStatusBar, afg_status_bar, GTK_TYPE_WIDGET)
@@ -97,6 +99,8 @@ afg_status_bar_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), AFG_TYPE_STATUS_BAR);
   g_clear_object (&self->session);
   g_clear_object (&self->steps_bar);
+  g_clear_pointer (&self->pinned_tree, afg_tree_unref);
+  g_clear_pointer (&self->pinned_text, g_free);
   G_OBJECT_CLASS (afg_status_bar_parent_class)->dispose (object);
 }
 
@@ -192,7 +196,27 @@ afg_status_bar_refresh (AfgStatusBar *self)
   g_return_if_fail (self->steps_bar != NULL);
   g_return_if_fail (self->session != NULL && afg_session_get_tree (self->session) != NULL);
 
+  if (self->pinned_tree == afg_session_get_tree (self->session))
+    {
+      gtk_label_set_text (self->status_label, self->pinned_text);
+      return;
+    }
+  g_clear_pointer (&self->pinned_tree, afg_tree_unref);
+  g_clear_pointer (&self->pinned_text, g_free);
   text = describe_tree (self, afg_session_get_tree (self->session));
+  gtk_label_set_text (self->status_label, text);
+}
+
+void
+afg_status_bar_pin_text (AfgStatusBar *self, AfgTree *tree, const char *text)
+{
+  g_return_if_fail (AFG_IS_STATUS_BAR (self));
+  g_return_if_fail (tree != NULL && text != NULL);
+
+  g_clear_pointer (&self->pinned_tree, afg_tree_unref);
+  g_free (self->pinned_text);
+  self->pinned_tree = afg_tree_ref (tree);
+  self->pinned_text = g_strdup (text);
   gtk_label_set_text (self->status_label, text);
 }
 

@@ -27,6 +27,11 @@ void        afg_status_bar_refresh            (AfgStatusBar *self);
 const char *afg_status_bar_get_text           (AfgStatusBar *self);
 void        afg_status_bar_set_text           (AfgStatusBar *self,
                                                const char   *text);
+/* @text for @tree, a tree that no load describes (a job's ranks merged):
+ * kept while the session shows @tree, through a new weight or scope. */
+void        afg_status_bar_pin_text           (AfgStatusBar *self,
+                                               AfgTree      *tree,
+                                               const char   *text);
 /* "Selected: NAME · TOTAL · P% of all" for @node of the session's tree
  * in its column; hidden for AFG_FLAME_NO_FRAME. */
 void        afg_status_bar_set_selection      (AfgStatusBar *self,

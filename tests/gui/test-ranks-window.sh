@@ -146,13 +146,20 @@ cli_device () {
 print(sum(t[sys.argv[2]] for f in glob.glob(sys.argv[1] + "/rank*/flamegraph.json") for t in json.load(open(f))["threads"]))' \
     "$OUT" "$1"
 }
+ALL_STATUS=$(state_field status)
+case "$ALL_STATUS" in
+  *"ranks merged, their threads and addresses merged · "*) ;;
+  *) fail "All ranks' status line is '$ALL_STATUS'" ;;
+esac
 act win.weight "'npu'"
 wait_state page=graph rank=all weight=npu "npu_ns=$(cli_device npu_total_ns)"
+[ "$(state_field status)" = "$ALL_STATUS" ] || fail "the NPU weight made All ranks' status line '$(state_field status)'"
 act win.weight "'compute'"
 wait_state page=graph rank=all weight=compute
 act win.weight "'host'"
 wait_state page=graph rank=all weight=host "root_ns=$ALL_NS"
-ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind"
+[ "$(state_field status)" = "$ALL_STATUS" ] || fail "back in host time, All ranks' status line is '$(state_field status)'"
+ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind; its status line stays the ranks' through the weights"
 
 pick_rank 2
 RANK2_ROW=$PICKED_ROW
