@@ -142,6 +142,21 @@ test_votes (void)
   free_ranks (ranks, 3);
 }
 
+/* One collective: its straggler's words take the singular. */
+static void
+test_one_collective (void)
+{
+  AfgRankSummary **ranks = make_ranks (2);
+  g_autoptr(AfgJobCollectives) c = NULL;
+
+  afg_rank_summary_add_collective (ranks[0], "g", "a", 2000000);
+  afg_rank_summary_add_collective (ranks[1], "g", "a", 1000000);
+  c = afg_job_collectives_new (ranks, 2);
+  g_assert_cmpint (c->straggler, ==, 1);
+  assert_verdict (c, ranks, "Straggler: rank 1. others waited 1.00 ms for rank 1 at 1 of 1 collective.");
+  free_ranks (ranks, 2);
+}
+
 /* A failed rank has no collectives: a group of it and one other matches nothing. */
 static void
 test_failed_rank (void)
@@ -920,6 +935,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/thresholds", test_thresholds);
   g_test_add_func ("/collectives/rules/matching", test_matching);
   g_test_add_func ("/collectives/rules/votes", test_votes);
+  g_test_add_func ("/collectives/rules/one", test_one_collective);
   g_test_add_func ("/collectives/rules/unknown-names", test_unknown_names);
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
   g_test_add_func ("/collectives/rules/reducer", test_reducer);

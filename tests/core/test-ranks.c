@@ -412,6 +412,41 @@ test_one_rank (void)
   afg_test_rm_rf (out);
 }
 
+/* Ranks with two frames: the index's frames table says how many it shows. */
+static void
+test_index_few_frames (void)
+{
+  static const AfgTestEvent events[] = {
+    { GTID (1, 1), 0, 1000, "f" }, { GTID (1, 1), 100, 500, "g" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *sample = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *index = NULL;
+  g_autofree char *dir = NULL;
+  gsize len = 0;
+
+  afg_test_db_add_events (db, events, G_N_ELEMENTS (events));
+  sample = afg_test_db_keep (db);
+  g_assert_true (g_file_get_contents (sample, &bytes, &len, NULL));
+  for (int rank = 0; rank < 2; rank++)
+    {
+      g_autofree char *folder = g_strdup_printf ("rank%d_ascend_pt", rank);
+      g_autofree char *name = g_strdup_printf ("ascend_pytorch_profiler_%d.db", rank);
+      g_autofree char *path = afg_test_make_job_rank (job, folder, name, rank, NULL);
+
+      afg_test_write_file (path, bytes, len);
+    }
+  g_assert_cmpint (run_export ("html", out, job, NULL), ==, 0);
+  index = read_text (out, "index.html");
+  g_assert_nonnull (strstr (index, "<p>The 2 frames (addresses merged) whose total time differs most"));
+  afg_test_rm_rf (dir = g_path_get_dirname (sample));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 /* -f trace reads each DB's tasks again: one DB at a time, not a folder. */
 static void
 test_trace_refused (void)
@@ -446,6 +481,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
+  g_test_add_func ("/ranks/index/few-frames", test_index_few_frames);
   g_test_add_func ("/ranks/unreadable-folder", test_unreadable_folder);
   g_test_add_func ("/ranks/trace-refused", test_trace_refused);
   g_test_add_func ("/ranks/one-rank", test_one_rank);

@@ -276,8 +276,10 @@ afg_job_collectives_explain (const AfgJobCollectives *self, AfgRankSummary * con
     return NULL;
   s = (guint) self->straggler;
   waited = afg_format_duration (waited_for (self, s));
-  return g_strdup_printf (_("others waited %s for rank %d at %u of %u collectives"), waited, ranks[s]->rank,
-                          self->last_arrivals[s], self->took_part[s]);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "others waited %s for rank %d at %u of %u collective",
+                                       "others waited %s for rank %d at %u of %u collectives",
+                                       self->took_part[s]),
+                          waited, ranks[s]->rank, self->last_arrivals[s], self->took_part[s]);
 }
 
 char *

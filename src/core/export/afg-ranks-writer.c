@@ -380,11 +380,17 @@ static void
 append_frames_table (GString *out, AfgRankSummary * const *ranks, guint n,
                      const AfgJobFigures *figures)
 {
+  guint shown = g_strv_length ((char **) figures->frames);
+  g_autofree char *intro = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                         "The %u frame (addresses merged) whose total time differs "
+                                                         "most between the fastest and the slowest rank (max − min).",
+                                                         "The %u frames (addresses merged) whose total time differs "
+                                                         "most between the fastest and the slowest rank (max − min).",
+                                                         shown),
+                                            shown);
+
   g_string_append_printf (out, "<h2>%s</h2>\n<p>%s</p>\n<div class=\"scroll\"><table id=\"frames\">\n<tr><th>%s</th>",
-                          _("Frames that vary most across ranks"),
-                          _("The 20 frames (addresses merged) whose total time differs most "
-                            "between the fastest and the slowest rank (max − min)."),
-                          _("Frame"));
+                          _("Frames that vary most across ranks"), intro, _("Frame"));
   for (guint i = 0; i < n; i++)
     if (ranks[i]->error == NULL)
       g_string_append_printf (out, "<th>rank %d</th>", ranks[i]->rank);
