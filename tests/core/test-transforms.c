@@ -697,13 +697,33 @@ test_matcher (void)
 
       g_assert_cmpint (matches (units[i].arg, units[i].name), ==, units[i].js);
     }
+  /* \D, \W and \S inside [ ], [\b] a backspace, and UTF-16 units by
+   * \u escape, alone, in pairs and in ranges (each as node answers). */
+  for (guint i = 0; i < 22; i++)
+    {
+      static const struct { const char *arg, *name; gboolean js; } cases[] = {
+        { "/^[\\s\\S]$/", "a", TRUE },            { "/^[\\s\\S]$/", EMOJI, FALSE },
+        { "/^[\\s\\S]{2}$/", EMOJI, TRUE },       { "/^[^\\S]$/", " ", TRUE },
+        { "/^[^\\S]$/", "a", FALSE },              { "/^[a\\D]$/", "b", TRUE },
+        { "/^[a\\D]$/", "5", FALSE },              { "/^[a\\D]$/", "a", TRUE },
+        { "/^[^a\\D]$/", "5", TRUE },              { "/^[^a\\D]$/", "a", FALSE },
+        { "/^[^a\\D]$/", "b", FALSE },             { "/[\\b]/", "a\bb", TRUE },
+        { "/[\\b]/", "ab", FALSE },                { "/\\uD83D\\uDE00/", EMOJI, TRUE },
+        { "/^\\uD83D/", "x" EMOJI, FALSE },        { "/^\\uD83D/", EMOJI, TRUE },
+        { "/^[\\uD800-\\uDBFF]/", EMOJI, TRUE },  { "/^[\\uD800-\\uDBFF]/", "a", FALSE },
+        { "/^[\\u0000-\\uFFFF]{2}$/", EMOJI, TRUE }, { "/^[^\\uDE00]{2}$/", EMOJI, FALSE },
+        { "/^[\\uD7FF-\\uE000]$/", "\xee\x80\x80", TRUE }, { "/^[\\uD7FF-\\uE000]+$/", EMOJI, TRUE },
+      };
+
+      g_assert_cmpint (matches (cases[i].arg, cases[i].name), ==, cases[i].js);
+    }
   assert_refused ("/abc", AFG_TRANSFORM_ERROR_NAME);
   assert_refused ("/", AFG_TRANSFORM_ERROR_NAME);
-  for (guint i = 0; i < 12; i++)
+  for (guint i = 0; i < 14; i++)
     {
       static const char * const refused[] = {
         "/(?i)a/", "/\\p{L}/", "/a{/", "/[]/", "/[^]/", "/\\1/", "/a**/", "/(?<=a)b/", "/a)/", "/(a/",
-        "/[[:alpha:]]/", "/\\Qa/",
+        "/[[:alpha:]]/", "/\\Qa/", "/[\\B]/", "/[\\S-x]/",
       };
 
       assert_refused (refused[i], AFG_TRANSFORM_ERROR_REGEX);

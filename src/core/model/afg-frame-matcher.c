@@ -71,10 +71,20 @@ put_halves (GString *out, gunichar c, gboolean as_pattern)
       g_string_append_unichar (out, units[i]);
 }
 
+static gboolean
+is_surrogate (gunichar c)
+{
+  return c >= 0xD800 && c <= 0xDFFF;
+}
+
+/* A UTF-16 unit the pattern names (\uD83D): the half it stands for in a
+ * spelt name, so that \uD83D\uDE00 finds U+1F600 as in JavaScript. */
 static void
 put_char (GString *out, gunichar c)
 {
-  if (is_astral (c))
+  if (is_surrogate (c))
+    g_string_append_printf (out, "\\x{%X}", HALF_BASE + (c - 0xD800));
+  else if (is_astral (c))
     put_halves (out, c, TRUE);
   else if (c < 0x80 && g_ascii_isalnum ((char) c))
     g_string_append_c (out, (char) c);
@@ -93,8 +103,6 @@ read_hex (Translation *t, guint digits, gunichar *c)
       *c = *c * 16 + (gunichar) g_ascii_xdigit_value (t->p[i]);
     }
   t->p += digits;
-  if (*c >= 0xD800 && *c <= 0xDFFF)
-    return refuse (t, _("a lone surrogate (\\uD800–\\uDFFF) is read differently outside JavaScript"));
   return TRUE;
 }
 
@@ -119,6 +127,7 @@ read_char (Translation *t, gunichar *c)
     case 'r': *c = '\r'; return TRUE;
     case 'f': *c = '\f'; return TRUE;
     case 'v': *c = 0x0B; return TRUE;
+    case 'b': *c = 0x08; return TRUE;  /* only inside [ ]: a boundary outside */
     case 'x': return read_hex (t, 2, c);
     case 'u': return read_hex (t, 4, c);
     case '0':
@@ -146,9 +155,52 @@ class_escape (char c)
     }
 }
 
-/* One member of a class: a class escape, a character or a range. */
+/* \D, \W and \S: what a class escape leaves out, or NULL. */
+static const char *
+negated_class_escape (char c)
+{
+  switch (c)
+    {
+    case 'D': return JS_DIGIT;
+    case 'W': return JS_WORD;
+    case 'S': return JS_SPACE;
+    default: return NULL;
+    }
+}
+
+/* A range of UTF-16 units: the surrogates among them as the halves they
+ * stand for, the characters around them as themselves. */
+static void
+put_range (GString *out, gunichar lo, gunichar hi)
+{
+  const gunichar parts[3][2] = {
+    { lo, MIN (hi, 0xD7FF) }, { MAX (lo, 0xD800), MIN (hi, 0xDFFF) }, { MAX (lo, 0xE000), hi },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      if (parts[i][0] > parts[i][1])
+        continue;
+      put_char (out, parts[i][0]);
+      if (parts[i][1] > parts[i][0])
+        {
+          g_string_append_c (out, '-');
+          put_char (out, parts[i][1]);
+        }
+    }
+}
+
 static gboolean
-translate_class_item (Translation *t)
+no_range_from_class (Translation *t)
+{
+  return t->p[0] != '-' || t->p[1] == ']' || refuse (t, _("a range cannot start at a class such as \\d"));
+}
+
+/* One member of a class: a class escape, a character or a range. The
+ * negated class escapes (\D, \W, \S), which PCRE cannot nest in a
+ * class, go to @negated as alternatives of their own. */
+static gboolean
+translate_class_item (Translation *t, GString *negated)
 {
   gunichar lo, hi;
 
@@ -156,53 +208,77 @@ translate_class_item (Translation *t)
     {
       g_string_append (t->out, class_escape (t->p[1]));
       t->p += 2;
-      return t->p[0] != '-' || t->p[1] == ']' || refuse (t, _("a range cannot start at a class such as \\d"));
+      return no_range_from_class (t);
     }
-  if (t->p[0] == '\\' && strchr ("DWSbB", t->p[1]) != NULL)
-    return refuse (t, _("\\D, \\W, \\S, \\b and \\B are not supported inside [ ]"));
+  if (t->p[0] == '\\' && negated_class_escape (t->p[1]) != NULL)
+    {
+      g_string_append_printf (negated, "|[^%s]", negated_class_escape (t->p[1]));
+      t->p += 2;
+      return no_range_from_class (t);
+    }
   if (t->p[0] == '[')
     return refuse (t, _("write \\[ for a [ inside [ ]"));
   if (!read_char (t, &lo))
     return FALSE;
   if (is_astral (lo))
     return refuse (t, _("characters past U+FFFF inside [ ] are read differently outside JavaScript"));
-  put_char (t->out, lo);
-  if (t->p[0] != '-' || t->p[1] == ']' || t->p[1] == '\0')
-    return TRUE;
-  t->p++;
-  if (t->p[0] == '\\' && class_escape (t->p[1]) != NULL)
-    return refuse (t, _("a range cannot end at a class such as \\d"));
-  if (!read_char (t, &hi))
-    return FALSE;
-  if (is_astral (hi))
-    return refuse (t, _("characters past U+FFFF inside [ ] are read differently outside JavaScript"));
-  if (hi < lo)
-    return refuse (t, _("a range inside [ ] is out of order"));
-  g_string_append_c (t->out, '-');
-  put_char (t->out, hi);
+  hi = lo;
+  if (t->p[0] == '-' && t->p[1] != ']' && t->p[1] != '\0')
+    {
+      t->p++;
+      if (t->p[0] == '\\' && (class_escape (t->p[1]) != NULL || negated_class_escape (t->p[1]) != NULL))
+        return refuse (t, _("a range cannot end at a class such as \\d"));
+      if (!read_char (t, &hi))
+        return FALSE;
+      if (is_astral (hi))
+        return refuse (t, _("characters past U+FFFF inside [ ] are read differently outside JavaScript"));
+      if (hi < lo)
+        return refuse (t, _("a range inside [ ] is out of order"));
+    }
+  put_range (t->out, lo, hi);
   return TRUE;
+}
+
+/* [items] as PCRE reads it; with \D, \W or \S among them, an alternation
+ * of the rest and each of those, and a negated class as any one unit
+ * (a character, or a half past U+FFFF) that is none of them. */
+static void
+put_class (GString *out, gboolean negate, const GString *items, const GString *negated)
+{
+  if (negated->len == 0)
+    {
+      g_string_append_printf (out, "[%s%s]", negate ? "^" : "", items->str);
+      return;
+    }
+  g_string_append (out, negate ? "(?:(?!" : "(?:");
+  if (items->len > 0)
+    g_string_append_printf (out, "[%s]%s", items->str, negated->str);
+  else
+    g_string_append (out, negated->str + 1);
+  g_string_append (out, negate ? ")[\\x{0}-\\x{10FFFF}])" : ")");
 }
 
 static gboolean
 translate_class (Translation *t)
 {
-  g_string_append_c (t->out, '[');
-  if (*t->p == '^')
-    {
-      g_string_append_c (t->out, '^');
-      t->p++;
-    }
+  g_autoptr(GString) items = g_string_new (NULL);
+  g_autoptr(GString) negated = g_string_new (NULL);
+  GString *out = t->out;
+  gboolean negate = *t->p == '^';
+  gboolean done = TRUE;
+
+  if (negate)
+    t->p++;
   if (*t->p == ']')
     return refuse (t, _("[] and [^] are read differently outside JavaScript"));
-  while (*t->p != ']')
-    {
-      if (*t->p == '\0')
-        return refuse (t, _("a [ is not closed"));
-      if (!translate_class_item (t))
-        return FALSE;
-    }
+  t->out = items;
+  while (done && *t->p != ']')
+    done = *t->p != '\0' ? translate_class_item (t, negated) : refuse (t, _("a [ is not closed"));
+  t->out = out;
+  if (!done)
+    return FALSE;
   t->p++;
-  g_string_append_c (t->out, ']');
+  put_class (t->out, negate, items, negated);
   t->can_repeat = TRUE;
   return TRUE;
 }
