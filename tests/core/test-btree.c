@@ -1020,6 +1020,17 @@ test_covering_indexes (void)
   g_assert_true (same_but_size (indexed, plain));
   json = afg_test_load_json (db->path, TRUE, &unused, &unused);
   g_assert_true (same_but_size (json, plain));
+  /* Columns that hide every name of the rowid: no ORDER BY can say it,
+   * and SQLite must still walk the table, not the index. */
+  modify (db->path, "ALTER TABLE STRING_IDS ADD COLUMN rowid INTEGER; ALTER TABLE STRING_IDS ADD COLUMN oid INTEGER;"
+                    "ALTER TABLE STRING_IDS ADD COLUMN _rowid_ INTEGER");
+  g_assert_true (uses_covering_index (db->path, "SELECT id, value FROM STRING_IDS"));
+  g_clear_pointer (&json, g_free);
+  json = afg_test_load_json (db->path, TRUE, &unused, &unused);
+  g_assert_true (same_but_size (json, plain));
+  g_clear_pointer (&indexed, g_free);
+  indexed = afg_test_load_both (db->path, &fast, &fallbacks);
+  g_assert_true (same_but_size (indexed, plain));
   afg_test_db_free (db);
 }
 
@@ -1032,6 +1043,9 @@ test_no_rowid_order (void)
   AfgTestDb *db = make_profile (300);
   g_autofree char *keyed = clone_db (db->path, "keyed.db", "", 0, "value TEXT)", "value TEXT) WITHOUT ROWID");
   g_autofree char *hidden = clone_db (db->path, "hidden.db", "", 0, NULL, NULL);
+  g_autofree char *links = clone_db (db->path, "links.db", "", 0, "CONNECTION_IDS (id INTEGER, connectionId INTEGER)",
+                                     "CONNECTION_IDS (id INTEGER, connectionId INTEGER, PRIMARY KEY (id, connectionId))"
+                                     " WITHOUT ROWID");
   g_autofree char *json = NULL;
   guint fast, fallbacks;
 
@@ -1046,6 +1060,14 @@ test_no_rowid_order (void)
   g_clear_pointer (&json, g_free);
   json = afg_test_load_both (hidden, &fast, &fallbacks);
   g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
+  /* An NPU table without a rowid keeps the device side: its size is not
+   * estimated from a rowid, and its rows are read in its key order. */
+  g_clear_pointer (&json, g_free);
+  json = afg_test_load_both (links, &fast, &fallbacks);
+  g_assert_false (g_str_has_prefix (json, "error:"));
+  g_assert_null (strstr (json, "\"device_timeline\":null"));
+  g_assert_nonnull (strstr (json, "\"device_timeline\":{"));
   g_assert_cmpuint (fast, ==, NPU_TABLES - 1);
   afg_test_db_free (db);
 }

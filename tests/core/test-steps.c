@@ -283,6 +283,25 @@ load_step_table (const char *values)
   return document;
 }
 
+/* A STEP_TIME WITHOUT ROWID has no rowid to order by: its steps are read
+ * in its key's order, not dropped. */
+static void
+test_step_time_without_rowid (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  guint n = 0;
+
+  afg_test_db_add (db, T1, 0, 10, "x");
+  afg_test_db_exec (db, "CREATE TABLE STEP_TIME (id INTEGER PRIMARY KEY, startNs INTEGER, endNs INTEGER) WITHOUT ROWID;"
+                        "INSERT INTO STEP_TIME VALUES (2, 5, 10), (1, 0, 5)");
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  afg_document_get_steps (document, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (afg_document_find_step (document, 2)->start_ns, ==, 5);
+}
+
 /* Step numbers that are not contiguous are listed, or summed up. */
 static void
 test_describe (void)
@@ -635,6 +654,7 @@ main (int argc, char **argv)
   g_test_add_func ("/steps/source/step-time-only", test_step_time_only);
   g_test_add_func ("/steps/source/duplicate-step", test_duplicate_step);
   g_test_add_func ("/steps/source/no-steps", test_no_steps);
+  g_test_add_func ("/steps/source/step-time-without-rowid", test_step_time_without_rowid);
   g_test_add_func ("/steps/source/row-without-thread", test_step_row_without_thread);
   g_test_add_func ("/steps/scope/bad-ranges", test_bad_ranges);
   g_test_add_func ("/steps/scope/count", test_count_steps);

@@ -356,11 +356,14 @@ prepare_scan (Reader *r, sqlite3_stmt **stmt)
   g_autofree char *range = r->ranged ? g_strdup_printf (" WHERE %s BETWEEN ?1 AND ?2",
                                                         r->ctx->source.rowid_alias) : NULL;
   const char *rowid = r->ctx->source.rowid_alias;
+  /* As afg_source_rowid_order(): rowid order, by its name or by the
+   * table's own b-tree (no range then: a range needs the name). */
   g_autofree char *order = rowid != NULL ? g_strdup_printf (" ORDER BY %s", rowid) : NULL;
-  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s%s",
+  g_autofree char *sql = g_strdup_printf ("SELECT startNs, endNs, globalTid, name, %s%s FROM PYTORCH_API%s%s%s",
                                           r->ctx->source.has_type ? "type" : "NULL",
                                           r->ctx->keeps_links ? ", connectionId" : "",
-                                          range ? range : "", order ? order : "");
+                                          rowid == NULL ? " NOT INDEXED" : "", range ? range : "",
+                                          order ? order : "");
   int rc = sqlite3_prepare_v2 (r->db, sql, -1, stmt, NULL);
 
   if (rc == SQLITE_OK && r->ranged)
@@ -844,13 +847,20 @@ static int
 load_step_table (LoadContext *ctx, sqlite3 *db)
 {
   sqlite3_stmt *stmt = NULL;
+  const char *rowid;
+  g_autofree char *sql = NULL;
   int rc;
 
   if (ctx->document->steps->len > 0 || !afg_source_has_plain_table (db, "STEP_TIME"))
     return SQLITE_OK;
-  rc = sqlite3_prepare_v2 (db, "SELECT id, startNs, endNs FROM STEP_TIME WHERE typeof(id) = 'integer'"
-                               " AND typeof(startNs) = 'integer' AND typeof(endNs) = 'integer'"
-                               " ORDER BY rowid", -1, &stmt, NULL);
+  /* In rowid order, by its name or by the table's own b-tree (WITHOUT
+   * ROWID: in its key's order), as afg_source_rowid_order() has it. */
+  rowid = afg_source_rowid_name (db, "STEP_TIME");
+  sql = g_strdup_printf ("SELECT id, startNs, endNs FROM STEP_TIME%s WHERE typeof(id) = 'integer'"
+                         " AND typeof(startNs) = 'integer' AND typeof(endNs) = 'integer'%s%s",
+                         rowid == NULL ? " NOT INDEXED" : "", rowid != NULL ? " ORDER BY " : "",
+                         rowid != NULL ? rowid : "");
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     return SQLITE_OK;  /* columns missing: the DB has no steps */
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)

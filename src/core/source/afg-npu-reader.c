@@ -277,10 +277,18 @@ add_pair (NpuRead *self, Column2 *out, const AfgRow *row)
 static int
 estimate_rows (sqlite3 *db, const char *table, gsize *estimate)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM %s", table);
+  const char *rowid = afg_source_rowid_name (db, table);
+  g_autofree char *sql = g_strdup_printf ("SELECT max(%s) FROM %s", rowid, table);
   sqlite3_stmt *stmt = NULL;
   gint64 rows = 0;
-  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  int rc;
+
+  /* No rowid to ask for (WITHOUT ROWID, or hidden by columns): no
+   * estimate, and the read goes on. */
+  *estimate = 0;
+  if (rowid == NULL)
+    return SQLITE_OK;
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
   if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
