@@ -336,6 +336,32 @@ test_live_wal_only (void)
   afg_test_db_free (db);
 }
 
+/* A -wal beside a header that names rollback mode (bytes 18-19 = 1):
+ * SQLite reads it all the same, and so must the load. */
+static void
+test_wal_beside_rollback_header (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *copy = NULL;
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
+  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
+  copy = afg_test_db_copy_live (db, dir);
+  afg_test_db_close (db);
+  g_assert_true (g_file_get_contents (copy, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >=, 100);
+  g_assert_cmpint (bytes[18], ==, 2);
+  bytes[18] = bytes[19] = 1;
+  g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
+  assert_loads_unchanged (copy, 2);
+  afg_test_rm_rf (dir);
+  afg_test_db_free (db);
+}
+
 /* Source metadata: the file's name and size. */
 static void
 test_source_info (void)
@@ -385,5 +411,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/readonly/wal-mode", GINT_TO_POINTER (AFG_TEST_DB_WAL), test_readonly);
   g_test_add_func ("/readonly/live-wal", test_live_wal);
   g_test_add_func ("/readonly/live-wal-only", test_live_wal_only);
+  g_test_add_func ("/readonly/wal-beside-rollback-header", test_wal_beside_rollback_header);
   return g_test_run ();
 }

@@ -87,21 +87,31 @@ file_uri (const char *path, const char *query)
   return g_string_free (uri, FALSE);
 }
 
-/* The file beside the DB that holds state the DB file alone lacks: a
- * non-empty -wal (committed rows) in WAL mode, or a hot -journal (the
- * pages to restore after a transaction that never finished) in rollback
- * mode. Bytes 18-19 of the header are 2 in WAL mode. NULL when none. */
-static const char *
-pending_sidecar (const char *path, const guint8 header[100], guint64 *bytes)
-{
-  const char *suffix = header[18] == 2 ? "-wal" : "-journal";
-  g_autofree char *name = g_strconcat (path, suffix, NULL);
-  struct stat st;
+/* The files beside the DB that may hold state the DB file alone lacks:
+ * a non-empty -wal (committed rows) or -journal (the pages to restore
+ * after a transaction that never finished). SQLite looks for both,
+ * whatever mode the header (bytes 18-19) names: a hot -journal is rolled
+ * back first, then a -wal is read (a rollback-mode header is then taken
+ * as WAL mode). Their bytes in all go to @bytes; FALSE when there are
+ * none. */
+static const char * const sidecars[] = { "-journal", "-wal" };
 
-  if (g_stat (name, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
-    return NULL;
-  *bytes = st.st_size;
-  return suffix;
+static gboolean
+has_sidecar (const char *path, gboolean present[G_N_ELEMENTS (sidecars)], guint64 *bytes)
+{
+  gboolean any = FALSE;
+
+  *bytes = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (sidecars); i++)
+    {
+      g_autofree char *name = g_strconcat (path, sidecars[i], NULL);
+      struct stat st;
+
+      present[i] = g_stat (name, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0;
+      if (present[i])
+        *bytes += (guint64) st.st_size, any = TRUE;
+    }
+  return any;
 }
 
 static gboolean
@@ -135,15 +145,33 @@ copy_file (const char *from, const char *to, GCancellable *cancellable, GError *
  * a -wal or hot -journal beside the DB. With one of those, SQLite must
  * replay it: it does so on a private copy of both, opened writable. */
 static gboolean
-choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCancellable *cancellable,
-            GError **error)
+copy_one (const char *from, const char *to, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  /* What the user can mend differs: the profile's files, or the room in
+   * the temporary folder. */
+  if (g_access (from, R_OK) != 0)
+    return fail (error, AFG_LOAD_ERROR_UNREADABLE, from, g_strerror (errno));
+  if (copy_file (from, to, cancellable, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return fail (error, AFG_LOAD_ERROR_TEMP_COPY, from, local_error->message);
+}
+
+static gboolean
+choose_uri (AfgSource *source, const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *copy = NULL;
+  gboolean present[G_N_ELEMENTS (sidecars)];
   guint64 extra = 0;
-  const char *suffix = pending_sidecar (path, header, &extra);
 
-  if (suffix == NULL)
+  if (!has_sidecar (path, present, &extra))
     {
       source->uri = file_uri (path, "?immutable=1");
       return TRUE;
@@ -154,23 +182,15 @@ choose_uri (AfgSource *source, const char *path, const guint8 header[100], GCanc
   if (source->tmp_dir == NULL)
     return fail (error, AFG_LOAD_ERROR_TEMP_COPY, path, local_error->message);
   copy = g_build_filename (source->tmp_dir, "profile.db", NULL);
-  for (guint i = 0; i < 2; i++)
+  if (!copy_one (path, copy, cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (sidecars); i++)
     {
-      g_autofree char *from = g_strconcat (path, i ? suffix : "", NULL);
-      g_autofree char *to = g_strconcat (copy, i ? suffix : "", NULL);
+      g_autofree char *from = g_strconcat (path, sidecars[i], NULL);
+      g_autofree char *to = g_strconcat (copy, sidecars[i], NULL);
 
-      /* What the user can mend differs: the profile's files, or the room
-       * in the temporary folder. */
-      if (g_access (from, R_OK) != 0)
-        return fail (error, AFG_LOAD_ERROR_UNREADABLE, from, g_strerror (errno));
-      if (copy_file (from, to, cancellable, &local_error))
-        continue;
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-      return fail (error, AFG_LOAD_ERROR_TEMP_COPY, path, local_error->message);
+      if (present[i] && !copy_one (from, to, cancellable, error))
+        return FALSE;
     }
   if (!path_still_opened (source))
     return fail (error, AFG_LOAD_ERROR_CORRUPT, path, _("the file was replaced or changed while it was being read"));
@@ -480,7 +500,7 @@ afg_source_open (AfgSource *source, const char *path, GCancellable *cancellable,
   source->fd = -1;
   source->path = g_strdup (path);
   if (!check_file (source, path, header, error)
-      || !choose_uri (source, path, header, cancellable, error))
+      || !choose_uri (source, path, cancellable, error))
     return FALSE;
   *db = afg_source_connect (source, error);
   if (*db == NULL)
