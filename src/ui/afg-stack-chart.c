@@ -683,6 +683,8 @@ static char *
 lane_label (AfgStackChart *self, const LaneGeom *lane)
 {
   const AfgChartLane *device;
+  g_autofree char *device_id = NULL;
+  g_autofree char *stream_id = NULL;
 
   /* A thread by its role where it has one, pid/tid beside. */
   if (lane->host)
@@ -690,8 +692,13 @@ lane_label (AfgStackChart *self, const LaneGeom *lane)
   device = afg_chart_store_get_lane (self->store, lane->index);
   if (device->collectives)
     return g_strdup (_("Collectives"));
+  /* A NULL or non-integer id is "?", as in the trace. */
+  device_id = device->device_id == AFG_DEVICE_UNKNOWN ? g_strdup ("?")
+                                                     : g_strdup_printf ("%" PRId64, device->device_id);
+  stream_id = device->stream_id == AFG_DEVICE_UNKNOWN ? g_strdup ("?")
+                                                     : g_strdup_printf ("%" PRId64, device->stream_id);
   /* Translators: a device lane of the stack chart: "NPU 0 · stream 2" */
-  return g_strdup_printf (_("NPU %" PRId64 " · stream %" PRId64), device->device_id, device->stream_id);
+  return g_strdup_printf (_("NPU %s · stream %s"), device_id, stream_id);
 }
 
 static void
@@ -806,7 +813,7 @@ draw_links (AfgStackChart *self, cairo_t *cr)
           run.y = lane_top (self, lane);
           afg_chart_store_visit_tasks (self->store, lane->index, self->view_start, self->view_end, link_task, &run);
         }
-      run.skip_comm = self->hover.kind == HIT_ROW && run.n > 0;
+      run.skip_comm = run.n > 0;
     }
   cairo_stroke (cr);
 }
@@ -1436,6 +1443,15 @@ afg_stack_chart_set_scope (AfgStackChart *self, gint64 start, gint64 end)
   afg_stack_chart_reset_view (self);
 }
 
+void
+afg_stack_chart_get_scope (AfgStackChart *self, gint64 *start, gint64 *end)
+{
+  g_return_if_fail (AFG_IS_STACK_CHART (self));
+
+  *start = self->scope_start;
+  *end = self->scope_end;
+}
+
 gboolean
 afg_stack_chart_get_view (AfgStackChart *self, gint64 *start, gint64 *end)
 {
@@ -1549,10 +1565,13 @@ show_row (AfgStackChart *self, guint thread, guint64 event)
   const AfgChartRow *row = &afg_chart_store_get_rows (self->store, thread, &n)[event];
   const LaneGeom *lane = find_lane (self, -1, TRUE, thread);
   gint64 len = self->view_end - self->view_start;
-  gint64 middle = row->start + (row->end - row->start) / 2;
+  gint64 row_len = afg_sat_sub (row->end, row->start);
+  gint64 middle = row->start + row_len / 2;
 
-  if (row->end - row->start > len * 9 / 10)
-    len = (row->end - row->start) * 11 / 10;
+  /* The zoom stays unless the row is longer than the view, which then
+   * shows it whole, with a margin. */
+  if (row_len > len)
+    len = afg_sat_add (row_len, row_len / 10);
   afg_stack_chart_set_view (self, middle - len / 2, middle - len / 2 + len);
   if (lane != NULL && self->vadjustment != NULL)
     gtk_adjustment_clamp_page (self->vadjustment, lane->y + row->depth * ROW_HEIGHT,

@@ -21,6 +21,10 @@ void           afg_stack_chart_set_scope      (AfgStackChart *self,
                                                gint64         start,
                                                gint64         end);
 /* The visible range; FALSE without a store. */
+/* The scope set last: what Home shows. */
+void           afg_stack_chart_get_scope      (AfgStackChart *self,
+                                               gint64        *start,
+                                               gint64        *end);
 gboolean       afg_stack_chart_get_view       (AfgStackChart *self,
                                                gint64        *start,
                                                gint64        *end);

@@ -316,6 +316,7 @@ on_node_selected (AfgWindow *self)
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
   const AfgNode *n;
   guint thread;
+  gint64 t0, t1;
 
   if (store == NULL || tree == NULL || node == AFG_FLAME_NO_FRAME || !afg_tree_is_frame (tree, node))
     {
@@ -326,10 +327,12 @@ on_node_selected (AfgWindow *self)
   for (n = afg_tree_get_node (tree, node); n->depth >= 2; n = afg_tree_get_node (tree, n->parent))
     g_array_prepend_val (names, n->name);
   thread = store_thread (store, afg_tree_get_thread (tree, n->thread)->global_tid);
+  /* The node's rows in the chart's scope: those its tree holds. */
+  afg_stack_chart_get_scope (c->chart, &t0, &t1);
   afg_stack_chart_set_instances (c->chart, thread,
                                  thread == G_MAXUINT ? NULL
                                  : afg_chart_store_find_rows (store, thread, (guint32 *) names->data, names->len,
-                                                              afg_session_get_merge_addresses (self->session)));
+                                                              afg_session_get_merge_addresses (self->session), t0, t1));
   _afg_window_report_state (self);
 }
 

@@ -401,11 +401,21 @@ test_rows (void)
   g_assert_cmpstr (afg_document_get_string (document, g_array_index (path, guint32, 0)), ==, "a");
   g_assert_cmpstr (afg_document_get_string (document, g_array_index (path, guint32, 2)), ==, "c");
   afg_chart_store_get_path (store, 0, 1, FALSE, path);
-  found = afg_chart_store_find_rows (store, 0, (guint32 *) path->data, path->len, FALSE);
+  found = afg_chart_store_find_rows (store, 0, (guint32 *) path->data, path->len, FALSE, G_MININT64, G_MAXINT64);
   g_assert_cmpuint (found->len, ==, 3);
   g_assert_cmpuint (g_array_index (found, guint64, 0), ==, 1);
   g_assert_cmpuint (g_array_index (found, guint64, 1), ==, 3);
   g_assert_cmpuint (g_array_index (found, guint64, 2), ==, 6);
+  /* Within a window: the rows that overlap it (half-open at both ends). */
+  g_clear_pointer (&found, g_array_unref);
+  found = afg_chart_store_find_rows (store, 0, (guint32 *) path->data, path->len, FALSE, rows[3].end, rows[6].end);
+  g_assert_cmpuint (found->len, ==, 1);
+  g_assert_cmpuint (g_array_index (found, guint64, 0), ==, 6);
+  g_clear_pointer (&found, g_array_unref);
+  found = afg_chart_store_find_rows (store, 0, (guint32 *) path->data, path->len, FALSE, rows[1].start,
+                                     rows[1].start + 1);
+  g_assert_cmpuint (found->len, ==, 1);
+  g_assert_cmpuint (g_array_index (found, guint64, 0), ==, 1);
 }
 
 static void

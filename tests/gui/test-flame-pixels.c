@@ -5,6 +5,7 @@
 #include "afg-flame-renderer.h"
 #include "afg-flame-view.h"
 #include "afg-format.h"
+#include "afg-loader.h"
 #include "afg-stack-chart.h"
 #include "afg-gui-test-tree.h"
 #include "afg-task-kinds.h"
@@ -674,6 +675,73 @@ test_scrollable_properties (void)
   check_scrollable (afg_stack_chart_new ());
 }
 
+/* A stack chart over a DB of one thread with three f rows (10 µs, 100
+ * µs, 950 µs) and tasks on two streams, one of which has no stream id. */
+static AfgStackChart *
+small_chart (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = NULL;
+  AfgStackChart *chart = AFG_STACK_CHART (g_object_ref_sink (afg_stack_chart_new ()));
+
+  afg_test_db_add (db, GTID (1, 1), 0, 10000, "f");
+  afg_test_db_add (db, GTID (1, 1), 2000000, 2100000, "f");
+  afg_test_db_add (db, GTID (1, 1), 4000000, 4950000, "f");
+  afg_test_db_add_task_on (db, 100, 200, AFG_TEST_NULL, 0, 2);
+  afg_test_db_add_task_on (db, 300, 400, AFG_TEST_NULL, 0, AFG_TEST_NULL);
+  afg_test_db_close (db);
+  document = afg_document_load_with_flags (db->path, AFG_LOAD_KEEP_TASKS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  afg_test_db_free (db);
+  afg_stack_chart_set_store (chart, afg_chart_store_new_kept (document));
+  afg_stack_chart_set_scope (chart, 0, 5000000);
+  return chart;
+}
+
+/* A lane whose stream id is NULL says "?", as the trace does. */
+static void
+test_chart_lane_labels (void)
+{
+  g_autoptr(AfgStackChart) chart = small_chart ();
+  g_autofree char *lanes = afg_stack_chart_describe_lanes (chart);
+
+  g_test_message ("%s", lanes);
+  g_assert_nonnull (strstr (lanes, "NPU 0 · stream 2"));
+  g_assert_nonnull (strstr (lanes, "NPU 0 · stream ?"));
+  g_assert_null (strstr (lanes, "-9223372036854775808"));
+}
+
+/* F3 keeps the zoom unless the row is longer than the view: a 950 µs row
+ * in a 1 ms view is centred at 1 ms; a view of 500 µs grows to show it. */
+static void
+test_chart_instance_zoom (void)
+{
+  g_autoptr(AfgStackChart) chart = small_chart ();
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (guint64));
+  gint64 start, end;
+
+  for (guint64 e = 0; e < 3; e++)
+    g_array_append_val (events, e);
+  afg_stack_chart_set_instances (chart, 0, events);
+  afg_stack_chart_set_view (chart, 0, 1000000);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (afg_stack_chart_step_instance (chart, TRUE));
+      afg_stack_chart_get_view (chart, &start, &end);
+      g_assert_cmpint (end - start, ==, 1000000);
+    }
+  g_assert_cmpint (start, ==, 4475000 - 500000);
+  afg_stack_chart_set_view (chart, 0, 500000);
+  g_assert_true (afg_stack_chart_step_instance (chart, TRUE));
+  g_assert_true (afg_stack_chart_step_instance (chart, TRUE));
+  g_assert_true (afg_stack_chart_step_instance (chart, TRUE));
+  afg_stack_chart_get_view (chart, &start, &end);
+  g_assert_cmpint (end - start, >=, 950000);
+  g_assert_cmpint (start, <=, 4000000);
+  g_assert_cmpint (end, >=, 4950000);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -689,6 +757,8 @@ main (int argc, char *argv[])
   g_test_add ("/flame-pixels/renderer-narrow-selection", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_narrow_selection, afg_gui_tree_fixture_tear_down);
   g_test_add ("/flame-pixels/renderer-match-marks", AfgGuiTreeFixture, NULL, afg_gui_tree_fixture_set_up, test_renderer_match_marks, afg_gui_tree_fixture_tear_down);
   g_test_add_func ("/flame-pixels/tooltip-wraps", test_tooltip_wraps);
+  g_test_add_func ("/flame-pixels/chart-lane-labels", test_chart_lane_labels);
+  g_test_add_func ("/flame-pixels/chart-instance-zoom", test_chart_instance_zoom);
   g_test_add_func ("/flame-pixels/tooltip-per-step", test_tooltip_per_step);
   g_test_add_func ("/flame-pixels/tooltip-durations", test_tooltip_durations);
   g_test_add_func ("/flame-pixels/widget-roots-anchored", test_widget_roots_anchored);

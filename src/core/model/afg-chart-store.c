@@ -322,7 +322,7 @@ path_is (const AfgChartStore *self, guint thread, guint64 event, const guint32 *
 
 GArray *
 afg_chart_store_find_rows (const AfgChartStore *self, guint thread, const guint32 *names, guint n_names,
-                           gboolean merge)
+                           gboolean merge, gint64 t0, gint64 t1)
 {
   GArray *found = g_array_new (FALSE, FALSE, sizeof (guint64));
   const Thread *t;
@@ -334,8 +334,9 @@ afg_chart_store_find_rows (const AfgChartStore *self, guint thread, const guint3
   for (guint64 k = t->depth_first[n_names - 1]; k < t->depth_first[n_names]; k++)
     {
       guint64 event = t->order[k];
+      const AfgChartRow *row = &t->rows[event];
 
-      if (path_is (self, thread, event, names, n_names, merge))
+      if (row->end > t0 && row->start < t1 && path_is (self, thread, event, names, n_names, merge))
         g_array_append_val (found, event);
     }
   return found;

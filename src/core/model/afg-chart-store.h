@@ -82,13 +82,15 @@ guint               afg_chart_store_get_path      (const AfgChartStore  *self,
                                                    guint64               event,
                                                    gboolean              merge,
                                                    GArray               *names);
-/* The events of @thread whose path is @names (as get_path gives it), in
- * start order (guint64). */
+/* The events of @thread whose path is @names (as get_path gives it) and
+ * that overlap [@t0, @t1), in start order (guint64). */
 GArray             *afg_chart_store_find_rows     (const AfgChartStore  *self,
                                                    guint                 thread,
                                                    const guint32        *names,
                                                    guint                 n_names,
-                                                   gboolean              merge);
+                                                   gboolean              merge,
+                                                   gint64                t0,
+                                                   gint64                t1);
 /* Bytes held: the tasks with their index, and the rows with theirs. */
 guint64             afg_chart_store_get_task_bytes (const AfgChartStore *self);
 guint64             afg_chart_store_get_row_bytes  (const AfgChartStore *self);
