@@ -74,8 +74,9 @@ free_spans_thread (gpointer document)
 }
 
 /* The kept tasks need no DB: the rows are all the work. The free time the
- * chart shades, made once and kept with the document, is made beside
- * them: the first frame would wait for it. */
+ * chart shades, made once and kept with the document (by the window's
+ * load already, when it loaded the document), is made beside them: the
+ * first frame would wait for it. */
 static AfgChartStore *
 load_kept (AfgDocument *document)
 {
