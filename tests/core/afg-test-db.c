@@ -189,6 +189,21 @@ afg_test_db_copy_live (AfgTestDb *self, const char *dir)
   return copy;
 }
 
+char *
+afg_test_live_wal_copy (const char *dir)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
+  char *copy;
+
+  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
+  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
+  copy = afg_test_db_copy_live (db, dir);
+  afg_test_db_close (db);
+  afg_test_db_free (db);
+  return copy;
+}
+
 void
 afg_test_db_free (AfgTestDb *self)
 {

@@ -148,6 +148,10 @@ void        afg_test_db_close        (AfgTestDb         *self);
  * open, so that the copy's committed rows may live only in its -wal. */
 char       *afg_test_db_copy_live    (AfgTestDb         *self,
                                       const char        *dir);
+/* A copy in @dir of a WAL DB of thread 1/1 whose row "in_db" [0,10) is
+ * in the DB file and row "in_wal" [20,30) in its -wal only, as a writer
+ * that is still running leaves it. */
+char       *afg_test_live_wal_copy   (const char        *dir);
 /* Loads the document at @path and builds its whole-profile tree. */
 AfgTree    *afg_test_load_tree       (const char        *path,
                                       GCancellable      *cancellable,

@@ -696,28 +696,11 @@ test_readonly_dir (gconstpointer data)
   afg_test_db_free (db);
 }
 
-/* A copy in @dir of a WAL DB whose row "in_wal" is in its -wal only, as
- * a writer that is still running leaves it. */
-static char *
-live_wal_copy (const char *dir)
-{
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
-  char *copy;
-
-  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
-  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
-  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
-  copy = afg_test_db_copy_live (db, dir);
-  afg_test_db_close (db);
-  afg_test_db_free (db);
-  return copy;
-}
-
 static void
 test_readonly_dir_live_wal (void)
 {
   g_autofree char *dir = afg_test_make_tmp_dir ();
-  g_autofree char *copy = live_wal_copy (dir);
+  g_autofree char *copy = afg_test_live_wal_copy (dir);
 
   assert_loads_as_nobody (copy, "\"name\":\"in_wal\"");
   afg_test_rm_rf (dir);
@@ -731,7 +714,7 @@ test_temp_copy_fails (void)
   g_autofree char *dir = afg_test_make_tmp_dir ();
   g_autofree char *missing = g_build_filename (dir, "no-such-folder", NULL);
   g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
-  g_autofree char *copy = live_wal_copy (dir);
+  g_autofree char *copy = afg_test_live_wal_copy (dir);
   g_autofree char *err = NULL;
   g_autofree char *saved = g_strdup (g_getenv ("TMPDIR"));
   const char *args[] = { "--export", "-f", "json", "-o", out_dir, copy, NULL };

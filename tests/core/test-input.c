@@ -284,9 +284,8 @@ test_readonly (gconstpointer data)
 static void
 test_live_wal (void)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
   g_autofree char *dir = afg_test_make_tmp_dir ();
-  g_autofree char *copy = NULL;
+  g_autofree char *copy = afg_test_live_wal_copy (dir);
   g_autofree char *shm = NULL;
   g_autofree char *wal = NULL;
   g_autoptr(AfgTree) tree = NULL;
@@ -299,11 +298,6 @@ test_live_wal (void)
   };
   struct stat st;
 
-  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
-  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
-  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
-  copy = afg_test_db_copy_live (db, dir);
-  afg_test_db_close (db);
   shm = g_strconcat (copy, "-shm", NULL);
   wal = g_strconcat (copy, "-wal", NULL);
 
@@ -315,7 +309,6 @@ test_live_wal (void)
   g_assert_no_error (error);
   afg_test_assert_tree (tree, expected);
   afg_test_rm_rf (dir);
-  afg_test_db_free (db);
 }
 
 /* All of a fresh WAL database, schema included, may still be in its -wal. */
@@ -341,17 +334,11 @@ test_live_wal_only (void)
 static void
 test_wal_beside_rollback_header (void)
 {
-  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_WAL);
   g_autofree char *dir = afg_test_make_tmp_dir ();
-  g_autofree char *copy = NULL;
+  g_autofree char *copy = afg_test_live_wal_copy (dir);
   g_autofree char *bytes = NULL;
   gsize len = 0;
 
-  afg_test_db_add (db, GTID (1, 1), 0, 10, "in_db");
-  afg_test_db_exec (db, "PRAGMA wal_checkpoint(TRUNCATE)");
-  afg_test_db_add (db, GTID (1, 1), 20, 30, "in_wal");
-  copy = afg_test_db_copy_live (db, dir);
-  afg_test_db_close (db);
   g_assert_true (g_file_get_contents (copy, &bytes, &len, NULL));
   g_assert_cmpuint (len, >=, 100);
   g_assert_cmpint (bytes[18], ==, 2);
@@ -359,7 +346,6 @@ test_wal_beside_rollback_header (void)
   g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
   assert_loads_unchanged (copy, 2);
   afg_test_rm_rf (dir);
-  afg_test_db_free (db);
 }
 
 /* Source metadata: the file's name and size. */
