@@ -143,7 +143,7 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
 {
   Job *job = data;
   /* Streamed: the workers' other ranks are using the other cores. */
-  AfgExportOptions options = { job->opts->format, job->opts->weight, FALSE, NULL, TRUE };
+  AfgExportOptions options = { job->opts->format, job->opts->weight, job->opts->kernels, NULL, TRUE };
   g_autofree char *name = g_strdup_printf ("rank%d", rank->rank);
   g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
@@ -276,6 +276,23 @@ summary_options (const AfgCliRanksOptions *opts)
                                opts->has_steps ? opts->last_step : 0, opts->merge_addresses, opts->npu_idle };
 }
 
+/* A rank that failed has no page: one an earlier export left in its
+ * folder would stand for it, out of date (the folder goes when empty). */
+static void
+remove_stale_pages (Job *job, AfgRankSummary * const *ranks, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%d", ranks[i]->rank);
+      g_autofree char *dir = g_build_filename (job->out_dir, name, NULL);
+      g_autofree char *page = g_build_filename (dir, afg_format_file_name (job->opts->format), NULL);
+
+      if (ranks[i]->error == NULL || g_unlink (page) != 0)
+        continue;
+      g_rmdir (dir);
+    }
+}
+
 /* The ranks' errors, then ranks.json (and index.html) in @out_dir: an
  * exit status. */
 static int
@@ -286,6 +303,8 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
   guint bad;
 
   bad = report_rank_errors (summaries, n);
+  if (job != NULL)
+    remove_stale_pages (job, summaries, n);
   if (!write_summaries (out_dir, summaries, n, html, &error))
     {
       if (job != NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))

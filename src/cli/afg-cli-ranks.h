@@ -11,6 +11,7 @@ typedef struct {
   const char *output;     /* NULL: the current directory */
   AfgFormat   format;
   AfgWeight   weight;
+  gboolean    kernels;    /* folded: the weight's kernel leaves, as for one DB */
   gboolean    has_steps;
   gint64      first_step;
   gint64      last_step;

@@ -212,7 +212,7 @@ write_output (const CliOptions *opts, const AfgTree *tree, AfgFormat format, Afg
 static AfgCliRanksOptions
 ranks_options (const CliOptions *opts, AfgFormat format, AfgWeight weight)
 {
-  return (AfgCliRanksOptions) { opts->output, format, weight, opts->steps != NULL, opts->first_step,
+  return (AfgCliRanksOptions) { opts->output, format, weight, opts->kernels, opts->steps != NULL, opts->first_step,
                                 opts->last_step, opts->quiet, opts->merge_addresses, opts->npu_idle,
                                 opts->job_root };
 }

@@ -160,6 +160,32 @@ test_samples (gconstpointer data)
   afg_test_rm_rf (out);
 }
 
+/* --weight compute --kernels: each rank's folded stacks have their
+ * kernel leaves, the same bytes as the sample exported alone. */
+static void
+test_samples_kernels (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *single = afg_test_make_tmp_dir ();
+  g_autofree char *db = afg_test_sample_path (SAMPLE0, ".db");
+  g_autofree char *ranked_text = NULL;
+  g_autofree char *single_text = NULL;
+  g_autofree char *rank0 = g_build_filename (out, "rank0", NULL);
+  const char *job_args[] = { "--export", "-f", "folded", "--weight", "compute", "--kernels", "-o", out, job, NULL };
+  const char *one_args[] = { "--export", "-f", "folded", "--weight", "compute", "--kernels", "-o", single, db, NULL };
+
+  g_assert_cmpint (afg_test_run_cli (job_args, FALSE, NULL, NULL), ==, 0);
+  g_assert_cmpint (afg_test_run_cli (one_args, FALSE, NULL, NULL), ==, 0);
+  ranked_text = read_text (rank0, "flamegraph.folded");
+  single_text = read_text (single, "flamegraph.folded");
+  g_assert_nonnull (strstr (single_text, ";[compute] "));
+  g_assert_cmpstr (ranked_text, ==, single_text);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+  afg_test_rm_rf (single);
+}
+
 /* --merge-addresses: each rank as that DB exported alone with it; the
  * samples have address variants, so the files differ from the plain ones,
  * and ranks.json (its frames merged anyway) does not. */
@@ -370,6 +396,28 @@ test_index_broken_rank (void)
   afg_test_rm_rf (out);
 }
 
+/* Exported again into the same folder after rank 1 broke: its page of
+ * the first export goes, as it stands for a rank that has none now. */
+static void
+test_stale_rank_page (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *page = g_build_filename (out, "rank1", "flamegraph.html", NULL);
+  g_autofree char *rank_dir = g_build_filename (out, "rank1", NULL);
+  g_autofree char *db = NULL;
+
+  g_assert_cmpint (run_export ("html", out, job, NULL), ==, 0);
+  g_assert_true (g_file_test (page, G_FILE_TEST_IS_REGULAR));
+  db = afg_test_make_job_rank (job, "rank1_ascend_pt", "ascend_pytorch_profiler_1.db", 1, NULL);
+  g_assert_cmpint (run_export ("html", out, job, NULL), ==, 1);
+  g_assert_false (g_file_test (page, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (rank_dir, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_DIR));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
 /* A subfolder that cannot be read is skipped with a warning (run as
  * nobody when we are root, who reads any folder). */
 static void
@@ -481,6 +529,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
+  g_test_add_func ("/ranks/stale-rank-page", test_stale_rank_page);
+  g_test_add_func ("/ranks/samples/kernels", test_samples_kernels);
   g_test_add_func ("/ranks/index/few-frames", test_index_few_frames);
   g_test_add_func ("/ranks/unreadable-folder", test_unreadable_folder);
   g_test_add_func ("/ranks/trace-refused", test_trace_refused);
