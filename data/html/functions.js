@@ -136,7 +136,9 @@ const AFG_FUNCTIONS = (function () {
       for (let j = 0; j < 5; j++) {
         if (j > 0)
           q += v[k++];
-        out.values[5 * i + j] = Math.pow(2, q / 16);
+        /* Whole ns, to the nearest: the time format truncates, which
+         * would show 2^(37/16) = 4.97 ns, the step of 5 ns, as 4 ns. */
+        out.values[5 * i + j] = Math.round(Math.pow(2, q / 16));
       }
     }
     return out;

@@ -125,6 +125,18 @@ test('the tooltip shows the call duration percentiles', async () => {
   await done(p);
 });
 
+/* A few ns: the page's steps of a sixteenth of an octave are shown to the
+ * nearest ns (2^(37/16) = 4.97 ns is 5 ns, not 4). */
+test('short call durations are shown to the nearest ns', async () => {
+  const db = h.makeDb(['a', 'S'], [[1, 1, 1, 0, 100], [1, 1, 2, 0, 5], [1, 1, 2, 10, 15], [1, 1, 2, 20, 26]]);
+  const p = await h.openPage(browser.context, h.exportHtml(db));
+  const c = await h.frameCentre(p.page, 'S');
+  await p.page.mouse.move(c.x, c.y);
+  const text = await p.page.locator('#tooltip').innerText();
+  assert.ok(text.includes('≈5 ns / ≈5 ns / ≈6 ns / ≈6 ns / ≈6 ns'), text);
+  await done(p);
+});
+
 /* A function's stacks are drawn whole: 30 callers above it and 30 callees
  * below it; a half past the page's bound on boxes (4,000) says so. */
 test('the sandwich draws deep stacks whole, and says when it stops', async () => {
