@@ -33,7 +33,10 @@ function AfgStepStrip(raw, hooks) {
    * them: its times as doubles lose up to a few hundred ns apart. */
   const exact = Array.isArray(raw.step_ns) && raw.step_ns.length === this.steps.length;
   this.dur = this.steps.map((s, i) => Math.max(0, exact ? raw.step_ns[i] : s.end_ns - s.start_ns));
-  this.scopeNs = raw.scope_ns ?? (this.scope && this.scope.end_ns - this.scope.start_ns);
+  /* A range whose first step starts after its last ends is empty: 0 ns,
+   * as the window says, not a negative wall time. */
+  const scopeNs = raw.scope_ns ?? (this.scope && this.scope.end_ns - this.scope.start_ns);
+  this.scopeNs = scopeNs === null ? null : Math.max(0, scopeNs);
   this.inScope = this.steps.map((s) => this.scope === null || this.scope.steps === null
     || (s.id >= this.scope.steps[0] && s.id <= this.scope.steps[1]));
   const sorted = this.dur.slice().sort((a, b) => a - b);

@@ -60,6 +60,16 @@ test('the strip has one bar per step, height by duration, the slow one marked', 
   await done(p);
 });
 
+/* Step 1 after step 2 in time: the range 1–2 is empty, 0 ns of wall
+ * time, as the window says, not a negative one. */
+test('a range of steps numbered against time has no negative wall time', async () => {
+  const db = h.makeDb(['x', 'ProfilerStep#1', 'ProfilerStep#2', 'ProfilerStep#3'],
+                     [[100, 1, 1, 0, 1000], [100, 1, 2, 500, 600], [100, 1, 3, 100, 200], [100, 1, 4, 150, 300]]);
+  const p = await open(h.exportHtml(db, ['--steps', '1-2']));
+  assert.equal(await stat(p.page, 'scope'), 'steps 1–2 (2 of 3 steps, 0 ns wall)');
+  await done(p);
+});
+
 test('a page exported with --steps 2-3 shows its scope and its tree', async () => {
   const p = await open(range);
   assert.equal(await stat(p.page, 'scope'), 'steps 2–3 (2 of 3 steps, 900 ns wall)');
