@@ -66,25 +66,14 @@ show_message (AfgWindowChart *c, const char *text)
 
 /* ---- the store ---- */
 
-static gpointer
-free_spans_thread (gpointer document)
-{
-  afg_document_get_free_spans (document);
-  return NULL;
-}
-
-/* The kept tasks need no DB: the rows are all the work. The free time the
- * chart shades, made once and kept with the document (by the window's
- * load already, when it loaded the document), is made beside them: the
- * first frame would wait for it. */
+/* The kept tasks need no DB: the rows are all the work. Only the
+ * window's load keeps them, and it made the free time the chart shades
+ * beside the first tree (afg-window-load.c). */
 static AfgChartStore *
 load_kept (AfgDocument *document)
 {
   gint64 t0 = g_get_monotonic_time ();
-  GThread *free_spans = g_thread_new ("afg-chart-free", free_spans_thread, document);
   AfgChartStore *store = afg_chart_store_new_kept (document);
-
-  g_thread_join (free_spans);
 
   g_debug ("chart store %.1f ms: %" G_GUINT64_FORMAT " tasks in %" G_GUINT64_FORMAT " B, rows in %"
            G_GUINT64_FORMAT " B", (g_get_monotonic_time () - t0) / 1000.0, afg_chart_store_get_n_tasks (store),

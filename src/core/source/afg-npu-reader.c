@@ -278,7 +278,7 @@ static int
 estimate_rows (sqlite3 *db, const char *table, gsize *estimate)
 {
   const char *rowid = afg_source_rowid_name (db, table);
-  g_autofree char *sql = g_strdup_printf ("SELECT max(%s) FROM %s", rowid, table);
+  g_autofree char *sql = NULL;
   sqlite3_stmt *stmt = NULL;
   gint64 rows = 0;
   int rc;
@@ -288,6 +288,7 @@ estimate_rows (sqlite3 *db, const char *table, gsize *estimate)
   *estimate = 0;
   if (rowid == NULL)
     return SQLITE_OK;
+  sql = g_strdup_printf ("SELECT max(%s) FROM %s", rowid, table);
   rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
   if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
