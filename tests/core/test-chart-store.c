@@ -595,11 +595,75 @@ test_no_device (void)
   g_assert_cmpuint (rows[AFG_MAX_DEPTH + 1].depth, ==, AFG_CHART_NONE);
 }
 
+static gboolean
+collect_event (guint64 event, const AfgChartRow *row, gpointer data)
+{
+  g_array_append_val ((GArray *) data, event);
+  return TRUE;
+}
+
+/* Rows that partly overlap the one above them leave a depth whose ends
+ * fall (b ends before the x before it at its depth), so a depth's index
+ * cannot bisect its rows by their ends: a window's visits are still every
+ * row of the depth that overlaps it, in order, as a walk of all the rows
+ * finds them. */
+static void
+test_falling_ends (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  const AfgChartRow *rows;
+  guint64 n, n_falling = 0;
+
+  for (gint64 i = 0; i < 600; i++)
+    {
+      gint64 t = i * 100;
+
+      if (i % 5 == 0)
+        {
+          /* r > x, then p outlives r: it pops both, and b, under p, ends
+           * before x. */
+          afg_test_db_add (db, GTID (1, 1), t, t + 50, "r");
+          afg_test_db_add (db, GTID (1, 1), t + 1, t + 40, "x");
+          afg_test_db_add (db, GTID (1, 1), t + 2, t + 60, "p");
+          afg_test_db_add (db, GTID (1, 1), t + 3, t + 5, "b");
+        }
+      else
+        {
+          afg_test_db_add (db, GTID (1, 1), t, t + 90, "r");
+          afg_test_db_add (db, GTID (1, 1), t + 10, t + 80 - i % 7, "x");
+        }
+    }
+  document = load_test_db (db);
+  store = afg_chart_store_new (document, NULL);
+  rows = afg_chart_store_get_rows (store, 0, &n);
+  for (guint64 e = 1; e < n; e++)
+    n_falling += rows[e].depth == 1 && rows[e - 1].depth == 0 && e >= 3 && rows[e].end < rows[e - 2].end;
+  g_assert_cmpuint (n_falling, >, 0);
+  for (gint64 t0 = -7; t0 < 60000; t0 += 37)
+    for (gint64 width = 1; width < 30000; width = width * 3 + 1)
+      for (guint d = 0; d < afg_chart_store_get_n_depths (store, 0); d++)
+        {
+          g_autoptr(GArray) visited = g_array_new (FALSE, FALSE, sizeof (guint64));
+          g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+          afg_chart_store_visit_rows (store, 0, d, t0, t0 + width, collect_event, visited);
+          for (guint64 e = 0; e < n; e++)
+            if (rows[e].depth == d && rows[e].end > t0 && rows[e].start < t0 + width)
+              g_array_append_val (expected, e);
+          g_assert_cmpuint (visited->len, ==, expected->len);
+          g_assert_cmpmem (visited->data, visited->len * sizeof (guint64), expected->data,
+                           expected->len * sizeof (guint64));
+        }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
+  g_test_add_func ("/chart-store/falling-ends", test_falling_ends);
   g_test_add_func ("/chart-store/tasks", test_tasks);
   g_test_add_func ("/chart-store/launches", test_launches);
   g_test_add_func ("/chart-store/no-device", test_no_device);
