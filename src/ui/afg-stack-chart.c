@@ -522,7 +522,7 @@ draw_run (DrawRun *run, gboolean host, guint index, guint depth)
       if (host)
         afg_chart_store_visit_rows (self->store, index, depth, from, self->view_end, draw_row, run);
       else
-        afg_chart_store_visit_tasks (self->store, index, from, self->view_end, draw_task, run);
+        afg_chart_store_visit_task_boxes (self->store, index, from, self->view_end, draw_task, run);
       from = run->resume;
     }
   while (run->resume != 0 && run->resume < self->view_end);

@@ -256,6 +256,14 @@ afg_chart_store_visit_tasks (const AfgChartStore *self, guint lane, gint64 t0, g
 }
 
 void
+afg_chart_store_visit_task_boxes (const AfgChartStore *self, guint lane, gint64 t0, gint64 t1, AfgChartTaskFunc func,
+                                  gpointer user_data)
+{
+  g_return_if_fail (self != NULL && lane < afg_chart_store_get_n_lanes (self));
+  afg_chart_tasks_visit (self->tasks, lane, t0, t1, self->thread_first, self->n_threads, func, user_data);
+}
+
+void
 afg_chart_store_visit_rows (const AfgChartStore *self, guint thread, guint depth, gint64 t0, gint64 t1,
                             AfgChartRowFunc func, gpointer user_data)
 {

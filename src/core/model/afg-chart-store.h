@@ -53,6 +53,14 @@ void                afg_chart_store_visit_tasks   (const AfgChartStore  *self,
                                                    gint64                t1,
                                                    AfgChartTaskFunc      func,
                                                    gpointer              user_data);
+/* The same for drawing: a task's launch is left as kept, possibly a row
+ * past the depth limit, which saves a lookup in the rows a task. */
+void                afg_chart_store_visit_task_boxes (const AfgChartStore *self,
+                                                   guint                 lane,
+                                                   gint64                t0,
+                                                   gint64                t1,
+                                                   AfgChartTaskFunc      func,
+                                                   gpointer              user_data);
 guint64             afg_chart_store_get_n_tasks   (const AfgChartStore  *self);
 /* The event store's threads, in its order. */
 guint               afg_chart_store_get_n_threads (const AfgChartStore  *self);
