@@ -146,9 +146,11 @@ store_tasks (const AfgChartStore *store, gint64 t0, gint64 t1)
   for (guint l = 0; l < afg_chart_store_get_n_lanes (store); l++)
     {
       const AfgChartLane *lane = afg_chart_store_get_lane (store, l);
-      guint64 n = 0;
+      guint64 n = 0, n_boxes = 0;
 
       afg_chart_store_visit_tasks (store, l, t0, t1, count_task, &n);
+      afg_chart_store_visit_task_boxes (store, l, t0, t1, count_task, &n_boxes);
+      g_assert_cmpuint (n_boxes, ==, n);
       if (n == 0)
         continue;
       if (lane->collectives)
@@ -547,7 +549,9 @@ test_cut_launch (void)
   g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(GArray) boxes = NULL;
   const AfgChartRow *row;
+  const AfgChartTask *task;
   guint thread;
 
   for (guint i = 0; i < AFG_MAX_DEPTH + 2; i++)
@@ -562,6 +566,15 @@ test_cut_launch (void)
   g_assert_cmpuint (thread, ==, 0);
   g_assert_cmpuint (row->depth, ==, AFG_MAX_DEPTH - 1);
   g_assert_cmpint (row->start, ==, AFG_MAX_DEPTH - 1);
+  /* Drawn, the same task with its launch as kept: the cut row. */
+  boxes = g_array_new (FALSE, FALSE, sizeof (AfgChartTask));
+  afg_chart_store_visit_task_boxes (store, 0, G_MININT64, G_MAXINT64, collect_any, boxes);
+  g_assert_cmpuint (boxes->len, ==, 1);
+  task = &g_array_index (boxes, AfgChartTask, 0);
+  g_assert_cmpint (task->start, ==, 5000);
+  g_assert_cmpint (task->end, ==, 5010);
+  g_assert_cmpuint (task->launch_thread, ==, 0);
+  g_assert_cmpuint (task->launch_event, ==, AFG_MAX_DEPTH + 1);
 }
 
 /* No TASK table: rows only, no device lane; rows past the depth limit
