@@ -875,6 +875,39 @@ test_unknown_names (void)
   afg_rank_summary_free (ranks[1]);
 }
 
+/* An opName or groupName id of -1 or 4294967295 has no string, as a NULL
+ * one: such a group is no group (the row counts only in comm_ns), such an
+ * op only makes its rank one of the group's. */
+static void
+test_no_string_ids (void)
+{
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  AfgRankSummary *rank = afg_rank_summary_new (0, "0.db");
+  const AfgRankCollective *ops;
+
+  afg_test_db_add_with_connection (db, GTID (1, 1), 0, 1000, "f", AFG_TEST_NULL);
+  afg_test_db_add_collective (db, 0, 1, AFG_TEST_NO_LINK, "named");
+  afg_test_db_exec (db, "UPDATE COMMUNICATION_OP SET groupName = 777777;"
+                        "INSERT INTO STRING_IDS (id, value) VALUES (-1, 'minus one'), (4294967295, 'max');"
+                        "INSERT INTO COMMUNICATION_OP (opName, startNs, endNs, groupName) VALUES"
+                        " (-1, 0, 10, 777777), (4294967295, 0, 20, 777777),"
+                        " (888888, 0, 40, -1), (888888, 0, 80, 4294967295)");
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+  afg_rank_summary_fill (rank, tree);
+  g_assert_cmpint (rank->comm_ns, ==, 1 + 10 + 20 + 40 + 80);
+  g_assert_cmpuint (rank->collectives->len, ==, 3);
+  ops = (const AfgRankCollective *) rank->collectives->data;
+  g_assert_cmpstr (ops[0].op, ==, "named");
+  g_assert_cmpstr (ops[1].group, ==, "<unknown:777777>");
+  g_assert_null (ops[1].op);
+  g_assert_null (ops[2].op);
+  afg_rank_summary_free (rank);
+}
+
 /* A document with steps @ids starting at @starts. */
 static AfgDocument *
 steps_document (const gint64 *ids, const gint64 *starts, guint n)
@@ -937,6 +970,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/rules/votes", test_votes);
   g_test_add_func ("/collectives/rules/one", test_one_collective);
   g_test_add_func ("/collectives/rules/unknown-names", test_unknown_names);
+  g_test_add_func ("/collectives/rules/no-string-ids", test_no_string_ids);
   g_test_add_func ("/collectives/rules/failed-rank", test_failed_rank);
   g_test_add_func ("/collectives/rules/reducer", test_reducer);
   g_test_add_func ("/collectives/rules/reference", test_reference);

@@ -595,6 +595,7 @@ test_hostile (void)
   g_autofree char *named = NULL;
   g_autofree char *text_ids = NULL;
   g_autofree char *info = NULL;
+  g_autofree char *minus = NULL;
   g_autofree char *sql = NULL;
   gint64 id;
 
@@ -613,20 +614,31 @@ test_hostile (void)
   id = afg_test_db_add_typed_task (db, 3010, 3030, 4, "Notify Wait");
   sql = g_strdup_printf ("INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId) VALUES (987654, %" G_GINT64_FORMAT ")", id);
   afg_test_db_exec (db, sql);
+  /* A name id of -1 has no string, even where STRING_IDS holds one: the
+   * kernel is named by its type. */
+  add_launch (db, "minus", 900, 1000, 5);
+  id = afg_test_db_add_typed_task (db, 4000, 4010, 5, "AI_VECTOR_CORE");
+  g_free (sql);
+  sql = g_strdup_printf ("INSERT INTO STRING_IDS (id, value) VALUES (-1, 'minus one');"
+                         "INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId) VALUES (-1, %" G_GINT64_FORMAT ")", id);
+  afg_test_db_exec (db, sql);
   afg_test_db_add_comm_task_info (db, AFG_TEST_NULL);
   document = afg_test_db_load_document (db);
   tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
   g_assert_cmpint (value_at (tree, AFG_COLUMN_NPU_COMPUTE_TASKS, ";text"), ==, 0);
   g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_OPS, ";text"), ==, 0);
   named = kernels_at (tree, ";named");
-  g_assert_cmpstr (named, ==, "communication <unknown:NULL> 1 9223372036854775807 9223372036854775777");
+  /* Exposed: all but the compute tasks' 10 + 20 + 10 ns. */
+  g_assert_cmpstr (named, ==, "communication <unknown:NULL> 1 9223372036854775807 9223372036854775767");
   text_ids = kernels_at (tree, ";textids");
   g_assert_cmpstr (text_ids, ==, "communication <unknown:NULL> 1 10 10");
   info = kernels_at (tree, ";info");
   g_assert_cmpstr (info, ==, "compute <unknown:987654> 1 20 0|compute AI_CORE 1 10 0");
   g_assert_cmpint (value_at (tree, AFG_COLUMN_COMM_TOTAL_NS, ""), ==, G_MAXINT64);
   g_assert_cmpuint (afg_document_get_npu_kind_stats (document)->comm_ops, ==, 2);
-  g_assert_cmpuint (afg_document_get_npu_kind_stats (document)->compute_tasks, ==, 2);
+  g_assert_cmpuint (afg_document_get_npu_kind_stats (document)->compute_tasks, ==, 3);
+  minus = kernels_at (tree, ";minus");
+  g_assert_cmpstr (minus, ==, "compute AI_VECTOR_CORE 1 10 0");
 }
 
 int

@@ -78,7 +78,8 @@ id_set_contains (const IdSet *set, gint64 id)
          && set->present[slot];
 }
 
-/* An id that can match: an integer, not -1 or 4294967295. */
+/* An id that can match, a link's or a name's: an integer, not -1 or
+ * 4294967295 (a name's then has no string, as a NULL one). */
 static gint64
 read_id (const AfgRow *row, int col)
 {
@@ -137,12 +138,10 @@ add_comm_task (AfgTaskKinds *self, const AfgRow *row)
 static void
 add_compute_task (AfgTaskKinds *self, const AfgRow *row)
 {
-  gint64 id = read_id (row, 0), name;
+  gint64 id = read_id (row, 0), name = read_id (row, 1);
 
   if (id == AFG_TASK_NO_ID)
     return;
-  if (afg_value_int64 (&row->values[1], &name) != AFG_VALUE_OK || name == AFG_TASK_NO_ID)
-    name = AFG_TASK_NO_ID;
   AFG_VEC_APPEND (&self->ids, gint64, id);
   AFG_VEC_APPEND (&self->values, gint64, name);
 }
@@ -163,10 +162,9 @@ add_collective (AfgTaskKinds *self, const AfgRow *row)
   op.end_ns = row->values[1].i;
   if (op.end_ns < op.start_ns || __builtin_sub_overflow (op.end_ns, op.start_ns, &ns))
     return;
-  if (afg_value_int64 (&row->values[3], &op.name_id) != AFG_VALUE_OK)
-    op.name_id = AFG_TASK_NO_ID;
-  if (self->has_group && afg_value_int64 (&row->values[4], &op.group_id) != AFG_VALUE_OK)
-    op.group_id = AFG_TASK_NO_ID;
+  op.name_id = read_id (row, 3);
+  if (self->has_group)
+    op.group_id = read_id (row, 4);
   op.exposed_ns = ns;
   AFG_VEC_APPEND (&self->collectives, AfgCollective, op);
 }
