@@ -109,6 +109,21 @@ print_npu_summary (const AfgTree *tree)
   print_timeline_summary (tree);
 }
 
+/* An empty tree of a bounded scope: the steps asked for, the NPU-idle
+ * instants of those steps, or of a profile without steps. */
+static void
+warn_empty_scope (const char *who, const AfgScope *scope)
+{
+  if (scope->npu_idle && scope->n_steps == 0)
+    g_printerr (_("%s: warning: no usable rows while the NPU is idle\n"), who);
+  else if (scope->npu_idle)
+    g_printerr (_("%s: warning: no usable rows while the NPU is idle in steps %" PRId64 "–%" PRId64 "\n"), who,
+                scope->first_step, scope->last_step);
+  else
+    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who, scope->first_step,
+                scope->last_step);
+}
+
 void
 afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
 {
@@ -127,8 +142,7 @@ afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
                              " their time stays in the frame above\n", afg_format_plural_n (s->depth_truncated)),
                 who, s->depth_truncated, AFG_MAX_DEPTH);
   if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who,
-                afg_tree_get_scope (tree)->first_step, afg_tree_get_scope (tree)->last_step);
+    warn_empty_scope (who, afg_tree_get_scope (tree));
   else if (!afg_tree_check_not_empty (tree, &empty))
     {
       afg_cli_print_warning (who, empty->message);

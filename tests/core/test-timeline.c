@@ -577,6 +577,39 @@ test_cli_idle_without_device (void)
   afg_test_rm_rf (path);
 }
 
+/* An idle scope with no host time in it warns of the idle time, naming
+ * steps only when the DB has them: the host row [10, 20) runs while the
+ * NPU computes; the NPU is idle in [20, 30). */
+static void
+test_cli_idle_empty (void)
+{
+  const char *args[] = { "--export", "-f", "json", "--npu-idle", "-o", NULL, NULL, NULL };
+
+  for (guint with_steps = 0; with_steps < 2; with_steps++)
+    {
+      g_autoptr(AfgTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+      g_autofree char *path = NULL;
+      g_autofree char *dir = afg_test_make_tmp_dir ();
+      g_autofree char *err = NULL;
+
+      afg_test_db_add (db, GTID (1, 1), 10, 20, "f");
+      afg_test_db_add_typed_task (db, 10, 20, AFG_TEST_NO_LINK, "AI_CORE");
+      afg_test_db_add_typed_task (db, 30, 40, AFG_TEST_NO_LINK, "EVENT_RECORD");
+      if (with_steps)
+        afg_test_db_add_step_time (db, 7, 0, 40);
+      path = afg_test_db_keep (g_steal_pointer (&db));
+      args[5] = dir;
+      args[6] = path;
+      g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 0);
+      /* The dash between the steps is the locale's. */
+      g_assert_nonnull (strstr (err, with_steps ? "warning: no usable rows while the NPU is idle in steps 7"
+                                                : "warning: no usable rows while the NPU is idle\n"));
+      g_assert_null (strstr (err, "steps 0"));
+      afg_test_rm_rf (dir);
+      afg_test_rm_rf (path);
+    }
+}
+
 static char *
 run_ok (const char * const *args)
 {
@@ -721,6 +754,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/json-no-device", test_json_no_device);
   g_test_add_func ("/timeline/cli-refusals", test_cli_refusals);
   g_test_add_func ("/timeline/cli-idle-without-device", test_cli_idle_without_device);
+  g_test_add_func ("/timeline/cli-idle-empty", test_cli_idle_empty);
   g_test_add_func ("/timeline/cli-top", test_cli_top);
   g_test_add_func ("/timeline/cli-diff", test_cli_diff);
   g_test_add_func ("/timeline/cli-job", test_cli_job);
