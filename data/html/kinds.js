@@ -113,12 +113,28 @@ const AFG_KINDS = (function () {
     }
   }
 
+  /* A thread's own device time, which a top frame merged into it left
+   * (afg-html-kinds.c): per such thread its index, then its own compute,
+   * collective and exposed ns. */
+  function loadThreadKinds(m, k) {
+    const own = m.raw.thread_kinds || [];
+    for (let j = 0; j + 3 < own.length; j += 4) {
+      const i = own[j];
+      if (i >= m.T)
+        throw new Error('thread kinds name no thread');
+      k.total.compute[i] += own[j + 1];
+      k.total.comm[i] += own[j + 2];
+      k.total.exposed[i] += own[j + 3];
+    }
+  }
+
   /* After the model's tree is linked; nothing without NPU data. */
   function load(m, decodeVarints) {
     if (!m.hasNpu)
       return;
     m.kinds = newKinds(m.N);
     loadLeaves(m, m.kinds, decodeVarints);
+    loadThreadKinds(m, m.kinds);
     sumLeaves(m, m.kinds);
     deriveSelf(m);
   }

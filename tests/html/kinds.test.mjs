@@ -87,6 +87,48 @@ test('a generated DB: the page\'s kinds and leaves are the JSON export\'s, sent 
   await page.close();
 });
 
+/* top launches a kernel and a collective itself, child a kernel of its
+ * own: with top merged into its thread (by the command line, or by the
+ * page from #t=), the thread keeps top's own device time, as the JSON's
+ * thread does, though no leaf of the thread shows it. */
+function topOwnDb() {
+  const db = h.makeDb(['top', 'child', 'TopKernel', 'ChildKernel', 'hcom_top__1_1_1', 'KERNEL_AICORE'], [
+    [100, 1, 1, 0, 100000], [100, 1, 2, 1000, 2000],
+  ]);
+  execFileSync('sqlite3', [db], { input: `
+    CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,
+      globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, streamId INTEGER,
+      taskId INTEGER, modelId INTEGER);
+    CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);
+    CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER);
+    CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER, connectionId INTEGER,
+      groupName INTEGER);
+    UPDATE PYTORCH_API SET connectionId = rowid;
+    INSERT INTO CONNECTION_IDS VALUES (1, 1001), (1, 1501), (2, 1002);
+    INSERT INTO TASK VALUES (50000, 50700, 0, 1001, 1, 0, 6, 0, 0, 1, 0), (60000, 60300, 0, 1002, 2, 0, 6, 0, 0, 2, 0);
+    INSERT INTO COMPUTE_TASK_INFO VALUES (3, 1), (4, 2);
+    INSERT INTO COMMUNICATION_OP VALUES (5, 70000, 70500, 1501, NULL);` });
+  return db;
+}
+
+test('a top frame merged into its thread leaves the thread its device time', async () => {
+  const db = topOwnDb();
+  const list = [{ op: 'merge-function', arg: 'top' }];
+  const want = jsonKindLines(h.exportJson(db, ['--merge-function', 'top']));
+  assert.deepEqual(want.kinds, ['100/1\t1000\t0\t0\t500\t0\t0\t500\t0', '100/1;child\t300\t300\t1\t0\t0\t0\t0\t0']);
+  const pages = [[h.exportHtml(db, ['--merge-function', 'top']), '#merge=0'],
+                 [h.exportHtml(db), `#merge=0&t=${encodeURIComponent(JSON.stringify(list))}`]];
+  for (const [file, hash] of pages) {
+    const { page, log } = await h.openPage(browser.context, file, hash);
+    const [kinds, kernels] = await page.evaluate(() => [window.flamegraph.dump('kinds'),
+                                                        window.flamegraph.dump('kernels')]);
+    assert.deepEqual(kinds.sort(byCodeUnit), want.kinds, hash);
+    assert.deepEqual(kernels.sort(byCodeUnit), want.kernels, hash);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  }
+});
+
 test('#weight=comm selects communication: menu, widths, tooltip, functions, hash', async () => {
   const name = SAMPLES[1];
   const db = path.join(h.samplesDir(), name + '.db');

@@ -6,6 +6,7 @@
 
 #include "afg-html-page.h"
 #include "afg-json-writer.h"
+#include "afg-math.h"
 #include "afg-task-kinds.h"
 
 /* The page's device weights by kind are its kernel leaves: a frame's own
@@ -173,10 +174,56 @@ append_kernels (GString *out, const AfgTree *tree)
   g_string_append_c (out, ']');
 }
 
+/* A column's total at @i less its children's, as the page sums them. */
+static gint64
+own_value (const AfgTree *tree, const gint64 *total, guint32 i)
+{
+  const AfgNode *node = afg_tree_get_node (tree, i);
+  gint64 own = MAX (total[i], 0);
+
+  for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
+    own = afg_sat_sub (own, MAX (total[c], 0));
+  return MAX (own, 0);
+}
+
+/* A thread has no leaves, but a top frame a transform merged into it
+ * leaves the thread its own device time (docs/transforms.md): sent as
+ * "thread_kinds", per such thread its index among the threads and its
+ * own compute, collective and exposed ns; absent when no thread has any. */
+static void
+append_thread_kinds (GString *out, const AfgTree *tree)
+{
+  static const AfgColumn columns[] = {
+    AFG_COLUMN_NPU_COMPUTE_TOTAL_NS, AFG_COLUMN_COMM_TOTAL_NS, AFG_COLUMN_COMM_EXPOSED_TOTAL_NS,
+  };
+  gboolean any = FALSE;
+
+  for (guint32 t = 1; t <= afg_tree_get_n_threads (tree); t++)
+    {
+      gint64 own[G_N_ELEMENTS (columns)];
+      gboolean some = FALSE;
+
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        {
+          own[c] = own_value (tree, afg_tree_get_column (tree, columns[c]), t);
+          some = some || own[c] != 0;
+        }
+      if (!some)
+        continue;
+      g_string_append_printf (out, "%s%u", any ? "," : ",\"thread_kinds\":[", t - 1);
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        g_string_append_printf (out, ",%" G_GINT64_FORMAT, own[c]);
+      any = TRUE;
+    }
+  if (any)
+    g_string_append_c (out, ']');
+}
+
 void
 afg_html_append_kinds (GString *out, const AfgTree *tree)
 {
   if (!afg_tree_has_column (tree, AFG_COLUMN_NPU_COMPUTE_TOTAL_NS))
     return;
   append_kernels (out, tree);
+  append_thread_kinds (out, tree);
 }
