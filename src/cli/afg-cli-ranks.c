@@ -7,7 +7,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -16,6 +19,7 @@
 #include "afg-cli-report.h"
 #include "afg-error.h"
 #include "afg-flat-dir.h"
+#include "afg-format.h"
 #include "afg-frame-reducer.h"
 #include "afg-job-load.h"
 #include "afg-rank-summary.h"
@@ -387,23 +391,78 @@ file_below_root (const char *db, const char *root, char **db_out)
   return TRUE;
 }
 
+/* Two DBs of one rank summarised into one folder keep the summary of the
+ * one discovery would use, whatever order they come in: TRUE when the
+ * summary at @path is of another DB of @rank that is newer than @source. */
+static gboolean
+keeps_other_summary (const char *path, const AfgRankSummary *rank, const AfgJobRank *source,
+                     const AfgCliRanksOptions *opts)
+{
+  g_autofree char *text = NULL;
+  gsize length;
+  AfgSummaryOptions options;
+  g_autoptr(AfgRankSummary) other = NULL;
+  AfgJobFolder *other_folder;
+  gboolean keep;
+  g_autofree char *kept = NULL, *dropped = NULL, *message = NULL;
+
+  if (!g_file_get_contents (path, &text, &length, NULL)
+      || (other = afg_summary_file_read (text, length, NULL, &options, NULL)) == NULL
+      || other->rank != rank->rank || g_strcmp0 (other->file, rank->file) == 0)
+    return FALSE;
+  other_folder = afg_job_folder_new_single (other->file, opts->job_root);
+  keep = afg_job_rank_is_newer (g_ptr_array_index (other_folder->ranks, 0), source);
+  afg_job_folder_free (other_folder);
+  kept = afg_format_path (keep ? other->file : rank->file);
+  dropped = afg_format_path (keep ? rank->file : other->file);
+  message = g_strdup_printf (_("rank %d is in both %s and %s; using the newer, %s"), rank->rank, dropped, kept, kept);
+  if (!opts->quiet)
+    afg_cli_print_warning (PROG, message);
+  return keep;
+}
+
+/* The writers of one folder's summaries take turns on it, so that the
+ * choice between two DBs of one rank and the write are one step. */
 static int
-write_summary_file (const AfgRankSummary *rank, const AfgCliRanksOptions *opts)
+lock_folder (const char *dir)
+{
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd >= 0)
+    while (flock (fd, LOCK_EX) != 0 && errno == EINTR)
+      ;
+  return fd;
+}
+
+static int
+write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const AfgCliRanksOptions *opts)
 {
   const char *out_dir = opts->output != NULL ? opts->output : ".";
   AfgSummaryOptions options = summary_options (opts);
   g_autofree char *text = afg_summary_file_write (rank, &options);
   g_autofree char *name = g_strdup_printf ("summary-rank%d.json", rank->rank);
+  g_autofree char *path = g_build_filename (out_dir, name, NULL);
   g_autoptr(GError) error = NULL;
+  gboolean kept_other = FALSE;
+  int lock = -1;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     afg_error_set_errno (&error, out_dir, _("cannot create the folder"), errno);
-  if (error != NULL || !write_file (out_dir, name, text, &error))
+  if (error == NULL)
+    {
+      lock = lock_folder (out_dir);
+      kept_other = keeps_other_summary (path, rank, source, opts);
+    }
+  if (error == NULL && !kept_other)
+    write_file (out_dir, name, text, &error);
+  if (lock >= 0)
+    close (lock);
+  if (error != NULL)
     {
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }
-  if (!opts->quiet)
+  if (!opts->quiet && !kept_other)
     g_printerr (_("%s: rank %d summarised in %s%s%s\n"), PROG, rank->rank, out_dir, G_DIR_SEPARATOR_S, name);
   return rank->error != NULL ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
 }
@@ -418,6 +477,8 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
     opts->has_steps, opts->first_step, opts->last_step, NULL, NULL, TRUE, opts->npu_idle,
   };
   g_autoptr(AfgJobLoad) load = NULL;
+  g_autofree char *source_path = NULL;
+  AfgJobRank source;
   AfgRankSummary *rank;
   int status;
 
@@ -429,13 +490,15 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
       return AFG_EXIT_USAGE;
     }
   folder = afg_job_folder_new_single (path != NULL ? path : db, opts->job_root);
+  source = *(const AfgJobRank *) g_ptr_array_index (folder->ranks, 0);
+  source.path = source_path = g_strdup (source.path);
   if (!opts->quiet)
     print_warnings (folder);
   load = afg_job_load_new (opts->job_root != NULL ? opts->job_root : "", folder, &options);
   afg_job_load_run (load, NULL);
   rank = afg_job_load_get_summaries (load)[0];
   report_rank_errors (&rank, 1);
-  status = write_summary_file (rank, opts);
+  status = write_summary_file (rank, &source, opts);
   return status;
 }
 

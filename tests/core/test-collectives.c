@@ -226,11 +226,10 @@ rank_path (const char *job, int rank)
   return g_build_filename (dir, name, NULL);
 }
 
-/* Rank @rank of a job of @ranks with @options (space-separated). */
+/* Rank @rank of a job of @ranks at @path with @options (space-separated). */
 static void
-generate (const char *job, int rank, int ranks, const char *options)
+generate_at (const char *path, int rank, int ranks, const char *options)
 {
-  g_autofree char *path = rank_path (job, rank);
   g_autofree char *rank_text = g_strdup_printf ("%d", rank);
   g_autofree char *ranks_text = g_strdup_printf ("%d", ranks);
   g_auto(GStrv) extra = g_strsplit (options, " ", -1);
@@ -250,6 +249,14 @@ generate (const char *job, int rank, int ranks, const char *options)
                 NULL, &status, &error);
   g_assert_no_error (error);
   g_assert_cmpint (status, ==, 0);
+}
+
+static void
+generate (const char *job, int rank, int ranks, const char *options)
+{
+  g_autofree char *path = rank_path (job, rank);
+
+  generate_at (path, rank, ranks, options);
 }
 
 static JsonNode *
@@ -557,6 +564,58 @@ test_map_reduce (gconstpointer data)
   afg_test_rm_rf (folder_out);
   afg_test_rm_rf (sums);
   afg_test_rm_rf (merged);
+}
+
+/* Rank 1 twice, the second in a later torch_npu folder and late: the
+ * summaries made into one folder keep the later DB's in either order (the
+ * folder export uses it too), and their merge is the folder export's. */
+static void
+test_map_reduce_duplicate_rank (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *folder_out = afg_test_make_tmp_dir ();
+  g_autofree char *late = g_strdup_printf ("--late-rank 1 --late-ns %d", LATE_NS);
+  g_autofree char *newer_dir = g_build_filename (job, "host_1_20261205000000000_ascend_pt", NULL);
+  g_autofree char *newer = g_build_filename (newer_dir, "ascend_pytorch_profiler_1.db", NULL);
+  g_autofree char *older = NULL;
+  const char *folder_args[] = { "--export", "-q", "-o", folder_out, job, NULL };
+
+  generate (job, 0, 2, late);
+  generate (job, 1, 2, "");
+  older = rank_path (job, 1);
+  g_assert_cmpint (g_mkdir_with_parents (newer_dir, 0755), ==, 0);
+  generate_at (newer, 1, 2, late);
+  g_assert_cmpint (afg_test_run_cli (folder_args, FALSE, NULL, NULL), ==, 0);
+  for (guint newer_first = 0; newer_first < 2; newer_first++)
+    {
+      g_autofree char *sums = afg_test_make_tmp_dir ();
+      g_autofree char *merged = afg_test_make_tmp_dir ();
+      g_autofree char *s0 = summary_of (sums, 0), *s1 = summary_of (sums, 1);
+      g_autofree char *summary = NULL;
+      g_autofree char *err = NULL;
+      const char *merge_args[] = { "--merge-summaries", "-q", "-o", merged, s0, s1, NULL };
+      const char *second[] = { "--export", "-f", "summary", "--job-root", job, "-o", sums,
+                               newer_first ? older : newer, NULL };
+
+      g_assert_cmpint (summarise (job, 0, sums, NULL), ==, 0);
+      {
+        const char *first[] = { "--export", "-q", "-f", "summary", "--job-root", job, "-o", sums,
+                                newer_first ? newer : older, NULL };
+
+        g_assert_cmpint (afg_test_run_cli (first, FALSE, NULL, NULL), ==, 0);
+      }
+      g_assert_cmpint (afg_test_run_cli (second, FALSE, NULL, &err), ==, 0);
+      g_assert_nonnull (strstr (err, "rank 1 is in both"));
+      summary = afg_test_read_output (sums, "summary-rank1.json");
+      g_assert_nonnull (strstr (summary, "host_1_20261205000000000_ascend_pt"));
+      g_assert_cmpint (afg_test_run_cli (merge_args, FALSE, NULL, NULL), ==, 0);
+      assert_same_file (folder_out, merged, "ranks.json");
+      assert_same_file (folder_out, merged, "index.html");
+      afg_test_rm_rf (sums);
+      afg_test_rm_rf (merged);
+    }
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (folder_out);
 }
 
 /* Summaries made with other options are refused, nothing written; a rank
@@ -982,6 +1041,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/job/none-matched", test_none_matched);
   g_test_add_data_func ("/collectives/map-reduce/same-bytes", NULL, test_map_reduce);
   g_test_add_data_func ("/collectives/map-reduce/relative-root", "relative", test_map_reduce);
+  g_test_add_func ("/collectives/map-reduce/duplicate-rank", test_map_reduce_duplicate_rank);
   g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
   g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
   g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);

@@ -198,8 +198,8 @@ stamp_from_dir_name (const char *name)
   return value;
 }
 
-static gboolean
-is_newer (const AfgJobRank *a, const AfgJobRank *b)
+gboolean
+afg_job_rank_is_newer (const AfgJobRank *a, const AfgJobRank *b)
 {
   if (a->stamp > 0 && b->stamp > 0 && a->stamp != b->stamp)
     return a->stamp > b->stamp;
@@ -221,7 +221,7 @@ add_rank (Walk *walk, AfgJobRank *found)
       g_hash_table_insert (walk->by_rank, GINT_TO_POINTER (found->rank), found);
       return;
     }
-  kept = is_newer (found, other) ? found : other;
+  kept = afg_job_rank_is_newer (found, other) ? found : other;
   dropped = kept == found ? other : found;
   kept_shown = afg_format_path (kept->path);
   dropped_shown = afg_format_path (dropped->path);
@@ -483,6 +483,37 @@ afg_job_folder_discover (const char *dir, GError **error)
   return self;
 }
 
+/* The stamp discovery gives @db: its nearest folder's that has one, up to
+ * @root (the whole path without one). */
+static gint64
+stamp_above (const char *db, const char *root)
+{
+  g_autofree char *top = root != NULL ? g_canonicalize_filename (root, NULL) : NULL;
+  g_autofree char *dir = g_path_get_dirname (db);
+  char *at = g_canonicalize_filename (dir, NULL);
+  gint64 stamp = 0;
+
+  for (;;)
+    {
+      g_autofree char *name = g_path_get_basename (at);
+      char *up;
+
+      stamp = stamp_from_dir_name (name);
+      if (stamp > 0 || (top != NULL && strcmp (at, top) == 0))
+        break;
+      up = g_path_get_dirname (at);
+      if (strcmp (up, at) == 0)
+        {
+          g_free (up);
+          break;
+        }
+      g_free (at);
+      at = up;
+    }
+  g_free (at);
+  return stamp;
+}
+
 AfgJobFolder *
 afg_job_folder_new_single (const char *db, const char *root)
 {
@@ -507,7 +538,12 @@ afg_job_folder_new_single (const char *db, const char *root)
     }
   found->rank = MAX (rank, -1);
   found->path = g_strdup (db);
-  found->bytes = g_stat (db, &st) == 0 ? st.st_size : 0;
+  found->stamp = stamp_above (db, root);
+  if (g_stat (db, &st) == 0)
+    {
+      found->mtime = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
+      found->bytes = st.st_size;
+    }
   self->ranks = g_ptr_array_new_with_free_func (job_rank_free);
   g_ptr_array_add (self->ranks, found);
   self->warnings = g_steal_pointer (&walk.warnings);

@@ -32,6 +32,10 @@ typedef struct {
 } AfgJobFolder;
 
 GQuark        afg_job_error_quark      (void);
+/* Of two DBs of one rank, is @a the one discovery keeps: the later folder
+ * stamp when both have one, else the later mtime, else the later path. */
+gboolean      afg_job_rank_is_newer    (const AfgJobRank *a,
+                                        const AfgJobRank *b);
 /* TRUE when @path is a directory (following a symlink given by the user). */
 gboolean      afg_job_folder_is_folder (const char   *path);
 /* Every ascend_pytorch_profiler[_N].db under @dir; NULL with an error when
@@ -39,7 +43,8 @@ gboolean      afg_job_folder_is_folder (const char   *path);
 AfgJobFolder *afg_job_folder_discover  (const char   *dir,
                                         GError      **error);
 /* A job of the one DB @db, its rank told as discovery tells it (the name,
- * else profiler_info beside it or, inside @root when given, one level up). */
+ * else profiler_info beside it or, inside @root when given, one level up),
+ * and its stamp and mtime as discovery finds them. */
 AfgJobFolder *afg_job_folder_new_single (const char  *db,
                                          const char  *root);
 void          afg_job_folder_free      (AfgJobFolder *self);
