@@ -45,15 +45,24 @@ print_read_summary (const AfgTree *tree, double seconds, const char *out_path)
                                                                 "%'" PRIu64 " partial overlaps",
                                                                 afg_format_plural_n (s->partial_overlaps)),
                                                    s->partial_overlaps);
+  g_autofree char *row_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row", "%'" PRIu64 " rows",
+                                                            afg_format_plural_n (s->rows)), s->rows);
 
-  g_printerr (_("%s: %s: %'" PRIu64 " rows, %'" PRIu64 " used; skipped: %'"
+  g_printerr (_("%s: %s: %s, %'" PRIu64 " used; skipped: %'"
                 PRIu64 " other type, %'" PRIu64 " NULL, %'" PRIu64
                 " malformed, %'" PRIu64 " non-positive duration, %'" PRIu64
                 " ProfilerStep; %s, %s, %s, %'"
                 PRIu64 " cut below depth 1000; %.2f s; wrote %s\n"),
-              AFG_CLI_PROG, afg_document_get_source_name (afg_tree_get_document (tree)), s->rows, s->used,
+              AFG_CLI_PROG, afg_document_get_source_name (afg_tree_get_document (tree)), row_text, s->used,
               s->skipped_type, s->skipped_null, s->skipped_malformed, s->skipped_nonpositive,
               s->profiler_steps, thread_text, frame_text, overlap_text, s->depth_truncated, seconds, shown);
+}
+
+static char *
+task_count (guint64 n)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " task", "%'" PRIu64 " tasks",
+                                       afg_format_plural_n (n)), n);
 }
 
 /* The whole DB's device work by kind: what really costs, at a glance. */
@@ -100,10 +109,14 @@ print_npu_summary (const AfgTree *tree)
     {
       linked = afg_format_duration (npu->ns - npu->unlinked_ns);
       unlinked = afg_format_duration (npu->unlinked_ns);
-      g_printerr (_("%s: NPU device time: %s linked (%'" PRIu64 " tasks), %s unlinked (%'" PRIu64
-                    " tasks); %'" PRIu64 " TASK rows skipped\n"),
-                  AFG_CLI_PROG, linked, npu->tasks - npu->unlinked_tasks, unlinked, npu->unlinked_tasks,
-                  npu->skipped);
+      g_autofree char *linked_tasks = task_count (npu->tasks - npu->unlinked_tasks);
+      g_autofree char *unlinked_tasks = task_count (npu->unlinked_tasks);
+      g_autofree char *skipped = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " TASK row skipped",
+                                                               "%'" PRIu64 " TASK rows skipped",
+                                                               afg_format_plural_n (npu->skipped)), npu->skipped);
+
+      g_printerr (_("%s: NPU device time: %s linked (%s), %s unlinked (%s); %s\n"),
+                  AFG_CLI_PROG, linked, linked_tasks, unlinked, unlinked_tasks, skipped);
       print_kinds_summary (tree);
     }
   print_timeline_summary (tree);

@@ -651,7 +651,8 @@ test_cli_folded (void)
   add_task (db, "1000", "1500", "-1");
   folded = run_export (db, "folded", "npu", 0, &err);
   g_assert_cmpstr (folded, ==, "1/1;outer 7\n1/1;outer;inner 3\n");
-  g_assert_nonnull (strstr (err, "NPU device time: 10 ns linked (2 tasks), 500 ns unlinked (1 tasks)"));
+  g_assert_nonnull (strstr (err, "NPU device time: 10 ns linked (2 tasks), 500 ns unlinked (1 task); 0 TASK rows"));
+  g_assert_nonnull (strstr (err, ": 3 rows, 3 used;"));
   g_clear_pointer (&err, g_free);
   host = run_export (db, "folded", "host", 0, NULL);
   g_assert_cmpstr (host, ==, "1/1;outer 80\n1/1;outer;inner 10\n1/1;outer;quiet 10\n");

@@ -605,6 +605,8 @@ test_cli_idle_empty (void)
       g_assert_nonnull (strstr (err, with_steps ? "warning: no usable rows while the NPU is idle in steps 7"
                                                 : "warning: no usable rows while the NPU is idle\n"));
       g_assert_null (strstr (err, "steps 0"));
+      /* One row, one of the plural forms. */
+      g_assert_nonnull (strstr (err, ": 1 row, 0 used;"));
       afg_test_rm_rf (dir);
       afg_test_rm_rf (path);
     }
