@@ -1094,6 +1094,66 @@ test_keys_out_of_order (void)
   afg_test_rm_rf (dir);
 }
 
+/* Page @pgno's pointer-map entry in an auto-vacuum file of 512-byte
+ * pages without reserved bytes: its type, and its parent in @parent. */
+static guint8
+ptrmap_entry (const guint8 *data, guint32 pgno, guint32 *parent)
+{
+  guint32 per_map = 512 / 5 + 1;
+  guint32 map = (pgno - 2) / per_map * per_map + 2;
+  const guint8 *entry = data + (gsize) (map - 1) * 512 + 5 * (pgno - map - 1);
+
+  *parent = afg_btree_get4 (entry + 1);
+  return entry[0];
+}
+
+/* An auto-vacuum file's pointer map names each overflow page's parent,
+ * and SQLite takes the page after one it skips from there: a chain whose
+ * next pointer names another row's page (every page sound, the map
+ * unchanged) reads that row's values in a walk of the pointers, the row's
+ * own in SQLite. The direct reader finds the two disagree and leaves the
+ * file to SQLite. */
+static void
+test_ptrmap_overflow (void)
+{
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *src = g_build_filename (dir, "ptrmap.db", NULL);
+  g_autofree guint8 *data = NULL;
+  g_autofree char *json = NULL;
+  guint32 firsts[300], n_firsts = 0, n_pages, parent, target;
+  sqlite3 *db = NULL;
+  guint fast, fallbacks;
+  gsize len;
+
+  /* 2,000 bytes before startNs: each row's columns are in its chain's
+   * third to fifth pages. */
+  g_assert_cmpint (sqlite3_open (src, &db), ==, SQLITE_OK);
+  exec (db, "PRAGMA page_size=512; PRAGMA auto_vacuum=FULL; BEGIN;"
+            "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);"
+            "INSERT INTO STRING_IDS VALUES (1, 'f');"
+            "CREATE TABLE PYTORCH_API (pre TEXT, startNs TEXT, endNs TEXT, globalTid INTEGER, name INTEGER, type INTEGER);"
+            "WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < 299)"
+            " INSERT INTO PYTORCH_API SELECT printf('%2000s', 'p'), 1000 * n, 1000 * n + 500 + n, 7 + n % 3, 1, 50001"
+            " FROM i;"
+            "COMMIT");
+  sqlite3_close (db);
+  g_assert_true (g_file_get_contents (src, (char **) &data, &len, NULL));
+  n_pages = (guint32) (len / 512);
+  for (guint32 p = 3; p <= n_pages && n_firsts < G_N_ELEMENTS (firsts); p++)
+    if ((p - 2) % (512 / 5 + 1) != 0 && ptrmap_entry (data, p, &parent) == 3)  /* PTRMAP_OVERFLOW1 */
+      firsts[n_firsts++] = p;
+  g_assert_cmpuint (n_firsts, ==, 300);
+  g_assert_cmpuint (afg_btree_get4 (data + (gsize) (firsts[10] - 1) * 512), ==, firsts[10] + 1);
+  target = afg_btree_get4 (data + (gsize) (firsts[200] - 1) * 512);
+  g_assert_cmpint (ptrmap_entry (data, target, &parent), ==, 4);  /* PTRMAP_OVERFLOW2 */
+  put4 (data + (gsize) (firsts[10] - 1) * 512, target);
+  g_assert_true (g_file_set_contents (src, (const char *) data, (gssize) len, NULL));
+  json = afg_test_load_both (src, &fast, &fallbacks);
+  g_assert_nonnull (strstr (json, "\"rows\":300"));
+  g_assert_cmpuint (fallbacks, >, 0);
+  afg_test_rm_rf (dir);
+}
+
 /* A WITHOUT ROWID table has no rowid to order by: SQLite reads it (in
  * its key order) both ways, and the rest is still read directly. So does
  * a table whose columns hide every name of the rowid. */
@@ -1318,6 +1378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/btree/task-loop-trace", test_task_loop_trace);
   g_test_add_func ("/btree/covering-indexes", test_covering_indexes);
   g_test_add_func ("/btree/keys-out-of-order", test_keys_out_of_order);
+  g_test_add_func ("/btree/ptrmap-overflow", test_ptrmap_overflow);
   g_test_add_func ("/btree/no-rowid-order", test_no_rowid_order);
   g_test_add_func ("/btree/stop-by-work", test_stop_by_work);
   g_test_add_func ("/btree/file-swapped", test_file_swapped);

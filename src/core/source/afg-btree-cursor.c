@@ -195,14 +195,21 @@ gather_overflow (AfgBtreeCursor *self, Spill *spill, guint64 want)
     {
       guint64 take = MIN (spill->size - spill->have, (guint64) self->usable - 4);
 
-      if (!first_visit (self, spill->next))
+      guint32 pgno = spill->next;
+
+      if (!first_visit (self, pgno))
         return FALSE;
-      if (!afg_btree_read_pages (self->btree, spill->next, 1, self->overflow))
+      if (!afg_btree_read_pages (self->btree, pgno, 1, self->overflow))
         return FALSE;
       self->work++;
       g_byte_array_append (self->payload, self->overflow + 4, (guint) take);
       spill->have += take;
       spill->next = afg_btree_get4 (self->overflow);
+      if (spill->have < want && !afg_btree_overflow_next_agrees (self->btree, pgno, spill->next))
+        {
+          afg_btree_mark_damaged (self->btree);
+          return FALSE;
+        }
     }
   return TRUE;
 }

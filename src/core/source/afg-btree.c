@@ -19,11 +19,12 @@
 #define ENCODING_UTF8 1
 
 struct _AfgBtree {
-  int     fd;
-  guint32 page_size;
-  guint32 usable;
-  guint32 n_pages;
-  gint    damaged;  /* atomic: a reader found a loop */
+  int      fd;
+  guint32  page_size;
+  guint32  usable;
+  guint32  n_pages;
+  gboolean auto_vacuum;  /* the file keeps pointer-map pages */
+  gint     damaged;      /* atomic: a reader found a loop */
 };
 
 static gboolean
@@ -70,6 +71,7 @@ parse_header (AfgBtree *self, const guint8 *h, guint64 file_bytes)
   self->page_size = page_size;
   self->usable = page_size - h[20];
   self->n_pages = n_pages;
+  self->auto_vacuum = afg_btree_get4 (h + 52) != 0;
   return self->usable >= MIN_USABLE;
 }
 
@@ -124,6 +126,40 @@ afg_btree_read_pages (const AfgBtree *self, guint32 first, guint n, guint8 *buf)
   if (first == 0 || n == 0 || first > self->n_pages || n > self->n_pages - first + 1)
     return FALSE;
   return read_at (self->fd, buf, (gsize) n * self->page_size, (guint64) (first - 1) * self->page_size);
+}
+
+#define PTRMAP_OVERFLOW2 4
+
+/* The pointer-map page that holds page @pgno's entry (sqlite's
+ * ptrmapPageno): one every usable / 5 + 1 pages from page 2. */
+static guint32
+ptrmap_page (const AfgBtree *self, guint32 pgno)
+{
+  guint32 per_map = self->usable / 5 + 1;
+
+  return (pgno - 2) / per_map * per_map + 2;
+}
+
+gboolean
+afg_btree_overflow_next_agrees (const AfgBtree *self, guint32 pgno, guint32 next)
+{
+  guint32 pending = 0x40000000u / self->page_size + 1;
+  guint32 guess = pgno + 1, map;
+  g_autofree guint8 *entries = NULL;
+  guint at;
+
+  if (!self->auto_vacuum || pgno < 2 || pgno >= self->n_pages)
+    return TRUE;
+  while (guess <= self->n_pages && (ptrmap_page (self, guess) == guess || guess == pending))
+    guess++;
+  if (guess > self->n_pages || guess == next)
+    return TRUE;
+  map = ptrmap_page (self, guess);
+  at = 5 * (guess - map - 1);
+  entries = g_malloc (self->page_size);
+  if (!afg_btree_read_pages (self, map, 1, entries) || at + 5 > self->usable)
+    return FALSE;
+  return entries[at] != PTRMAP_OVERFLOW2 || afg_btree_get4 (entries + at + 1) != pgno;
 }
 
 void

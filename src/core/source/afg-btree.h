@@ -29,6 +29,14 @@ gboolean  afg_btree_read_pages       (const AfgBtree *self,
                                       guint32         first,
                                       guint           n,
                                       guint8         *buf);
+/* Whether SQLite finds @next after overflow page @pgno too: in an
+ * auto-vacuum file it takes the page after @pgno from the pointer map when
+ * it skips @pgno, if the map names the next page in order as @pgno's
+ * successor. FALSE when the map and @pgno disagree (or the map cannot be
+ * read): the file is then read with SQLite. */
+gboolean  afg_btree_overflow_next_agrees (const AfgBtree *self,
+                                          guint32         pgno,
+                                          guint32         next);
 /* A loop in the file's pages (an overflow chain that comes back) makes
  * every later read of it go through SQLite: the whole file is suspect.
  * Threads may call these at once. */
