@@ -697,9 +697,10 @@ test_matcher (void)
 
       g_assert_cmpint (matches (units[i].arg, units[i].name), ==, units[i].js);
     }
-  /* \D, \W and \S inside [ ], [\b] a backspace, and UTF-16 units by
-   * \u escape, alone, in pairs and in ranges (each as node answers). */
-  for (guint i = 0; i < 22; i++)
+  /* \D, \W and \S inside [ ], [\b] a backspace, \0 a NUL, and UTF-16
+   * units by \u escape, alone, in pairs and in ranges (each as node
+   * answers). */
+  for (guint i = 0; i < 26; i++)
     {
       static const struct { const char *arg, *name; gboolean js; } cases[] = {
         { "/^[\\s\\S]$/", "a", TRUE },            { "/^[\\s\\S]$/", EMOJI, FALSE },
@@ -713,6 +714,8 @@ test_matcher (void)
         { "/^[\\uD800-\\uDBFF]/", EMOJI, TRUE },  { "/^[\\uD800-\\uDBFF]/", "a", FALSE },
         { "/^[\\u0000-\\uFFFF]{2}$/", EMOJI, TRUE }, { "/^[^\\uDE00]{2}$/", EMOJI, FALSE },
         { "/^[\\uD7FF-\\uE000]$/", "\xee\x80\x80", TRUE }, { "/^[\\uD7FF-\\uE000]+$/", EMOJI, TRUE },
+        { "/\\0/", "0", FALSE },                 { "/[\\0]/", "0", FALSE },
+        { "/a\\0?b/", "ab", TRUE },              { "/^[^\\0]$/", "0", TRUE },
       };
 
       g_assert_cmpint (matches (cases[i].arg, cases[i].name), ==, cases[i].js);

@@ -133,6 +133,7 @@ read_char (Translation *t, gunichar *c)
     case '0':
       if (g_ascii_isdigit (*t->p))
         return refuse (t, _("octal escapes are read differently outside JavaScript"));
+      *c = 0;  /* NUL, which no name holds (the readers repair it) */
       return TRUE;
     default:
       break;
