@@ -422,7 +422,7 @@ run_parsed (CliOptions *opts)
     return usage_error (opts->transforms != NULL
                         ? _("the transforms (--focus-function, --merge-function, …) work only with --export, --top "
                             "or --diff")
-                        : _("-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export"));
+                        : _("-o, -f, -q, --weight, --kernels, --steps, --npu-idle and --merge-addresses work only with --export"));
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);

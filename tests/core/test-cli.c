@@ -425,7 +425,7 @@ test_usage_needs_export (Fixture *f, gconstpointer data)
   g_autofree char *err = NULL;
 
   g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_USAGE);
-  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight, --steps, --npu-idle and --merge-addresses work only with --export\n"
+  g_assert_cmpstr (err, ==, ERROR_PREFIX "-o, -f, -q, --weight, --kernels, --steps, --npu-idle and --merge-addresses work only with --export\n"
                    HINT_PREFIX "usage: ascend-flamegraph --export [-o DIR] [-f html|json|folded|trace] [--weight host|npu|compute|comm|exposed [--kernels]] [--steps A[-B]] [--npu-idle] [--merge-addresses] [-q] DB|FOLDER\n");
 }
 
