@@ -194,7 +194,6 @@ gather_overflow (AfgBtreeCursor *self, Spill *spill, guint64 want)
   while (spill->have < want)
     {
       guint64 take = MIN (spill->size - spill->have, (guint64) self->usable - 4);
-
       guint32 pgno = spill->next;
 
       if (!first_visit (self, pgno))
