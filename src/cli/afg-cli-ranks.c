@@ -19,7 +19,6 @@
 #include "afg-cli-report.h"
 #include "afg-error.h"
 #include "afg-flat-dir.h"
-#include "afg-format.h"
 #include "afg-frame-reducer.h"
 #include "afg-job-load.h"
 #include "afg-rank-summary.h"
@@ -404,7 +403,7 @@ keeps_other_summary (const char *path, const AfgRankSummary *rank, const AfgJobR
   g_autoptr(AfgRankSummary) other = NULL;
   AfgJobFolder *other_folder;
   gboolean keep;
-  g_autofree char *kept = NULL, *dropped = NULL, *message = NULL;
+  g_autofree char *message = NULL;
 
   if (!g_file_get_contents (path, &text, &length, NULL)
       || (other = afg_summary_file_read (text, length, NULL, &options, NULL)) == NULL
@@ -413,9 +412,8 @@ keeps_other_summary (const char *path, const AfgRankSummary *rank, const AfgJobR
   other_folder = afg_job_folder_new_single (other->file, opts->job_root);
   keep = afg_job_rank_is_newer (g_ptr_array_index (other_folder->ranks, 0), source);
   afg_job_folder_free (other_folder);
-  kept = afg_format_path (keep ? other->file : rank->file);
-  dropped = afg_format_path (keep ? rank->file : other->file);
-  message = g_strdup_printf (_("rank %d is in both %s and %s; using the newer, %s"), rank->rank, dropped, kept, kept);
+  message = afg_job_rank_describe_duplicate (rank->rank, keep ? other->file : rank->file,
+                                             keep ? rank->file : other->file);
   if (!opts->quiet)
     afg_cli_print_warning (PROG, message);
   return keep;

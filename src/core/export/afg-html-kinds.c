@@ -118,16 +118,17 @@ append_leaves (GString *out, PageLeaf *leaves, guint n, gboolean derived)
     }
 }
 
-/* NPU self time as the page derives it: the total less the children's. */
+/* A column's self value as the page derives it: the total at @i less its
+ * children's (NPU self time, a thread's own device time). */
 static gint64
-page_npu_self (const AfgTree *tree, const gint64 *npu_total, guint32 i)
+page_self (const AfgTree *tree, const gint64 *total, guint32 i)
 {
   const AfgNode *node = afg_tree_get_node (tree, i);
-  gint64 sum = 0;
+  gint64 own = MAX (total[i], 0);
 
   for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
-    sum += MAX (npu_total[c], 0);
-  return MAX (0, MAX (npu_total[i], 0) - sum);
+    own = afg_sat_sub (own, MAX (total[c], 0));
+  return MAX (own, 0);
 }
 
 static void
@@ -150,7 +151,7 @@ append_kernels (GString *out, const AfgTree *tree)
 
       if (n == 0)
         continue;
-      derived = leaves_are_npu_self (k, n, MAX (npu_tasks[i], 0), page_npu_self (tree, npu_total, i));
+      derived = leaves_are_npu_self (k, n, MAX (npu_tasks[i], 0), page_self (tree, npu_total, i));
       afg_html_append_varint (out, i - last);
       afg_html_append_varint (out, (guint64) n << 1 | derived);
       g_array_set_size (leaves, n);
@@ -174,18 +175,6 @@ append_kernels (GString *out, const AfgTree *tree)
   g_string_append_c (out, ']');
 }
 
-/* A column's total at @i less its children's, as the page sums them. */
-static gint64
-own_value (const AfgTree *tree, const gint64 *total, guint32 i)
-{
-  const AfgNode *node = afg_tree_get_node (tree, i);
-  gint64 own = MAX (total[i], 0);
-
-  for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
-    own = afg_sat_sub (own, MAX (total[c], 0));
-  return MAX (own, 0);
-}
-
 /* A thread has no leaves, but a top frame a transform merged into it
  * leaves the thread its own device time (docs/transforms.md): sent as
  * "thread_kinds", per such thread its index among the threads and its
@@ -205,7 +194,7 @@ append_thread_kinds (GString *out, const AfgTree *tree)
 
       for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
         {
-          own[c] = own_value (tree, afg_tree_get_column (tree, columns[c]), t);
+          own[c] = page_self (tree, afg_tree_get_column (tree, columns[c]), t);
           some = some || own[c] != 0;
         }
       if (!some)

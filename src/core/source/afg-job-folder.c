@@ -208,13 +208,21 @@ afg_job_rank_is_newer (const AfgJobRank *a, const AfgJobRank *b)
   return strcmp (a->path, b->path) > 0;
 }
 
+char *
+afg_job_rank_describe_duplicate (int rank, const char *kept, const char *dropped)
+{
+  g_autofree char *kept_shown = afg_format_path (kept);
+  g_autofree char *dropped_shown = afg_format_path (dropped);
+
+  return g_strdup_printf (_("rank %d is in both %s and %s; using the newer, %s"), rank, dropped_shown, kept_shown,
+                          kept_shown);
+}
+
 static void
 add_rank (Walk *walk, AfgJobRank *found)
 {
   AfgJobRank *other = g_hash_table_lookup (walk->by_rank, GINT_TO_POINTER (found->rank));
   AfgJobRank *kept, *dropped;
-  g_autofree char *kept_shown = NULL;
-  g_autofree char *dropped_shown = NULL;
 
   if (other == NULL)
     {
@@ -223,11 +231,7 @@ add_rank (Walk *walk, AfgJobRank *found)
     }
   kept = afg_job_rank_is_newer (found, other) ? found : other;
   dropped = kept == found ? other : found;
-  kept_shown = afg_format_path (kept->path);
-  dropped_shown = afg_format_path (dropped->path);
-  g_ptr_array_add (walk->warnings,
-                   g_strdup_printf (_("rank %d is in both %s and %s; using the newer, %s"),
-                                    found->rank, dropped_shown, kept_shown, kept_shown));
+  g_ptr_array_add (walk->warnings, afg_job_rank_describe_duplicate (found->rank, kept->path, dropped->path));
   /* The hash table frees the value it replaces. */
   if (kept == found)
     g_hash_table_insert (walk->by_rank, GINT_TO_POINTER (found->rank), found);
@@ -248,6 +252,13 @@ first_visit (Walk *walk, const struct stat *st)
     }
   g_hash_table_add (walk->seen, key);
   return TRUE;
+}
+
+/* To the nanosecond: files written in one second differ. */
+static gint64
+mtime_ns (const struct stat *st)
+{
+  return (gint64) st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
 }
 
 static void
@@ -273,7 +284,7 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
   found->rank = rank;
   found->path = g_strdup (path);
   found->stamp = stamp;
-  found->mtime = (gint64) st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
+  found->mtime = mtime_ns (st);
   found->bytes = st->st_size;
   add_rank (walk, found);
 }
@@ -541,7 +552,7 @@ afg_job_folder_new_single (const char *db, const char *root)
   found->stamp = stamp_above (db, root);
   if (g_stat (db, &st) == 0)
     {
-      found->mtime = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
+      found->mtime = mtime_ns (&st);
       found->bytes = st.st_size;
     }
   self->ranks = g_ptr_array_new_with_free_func (job_rank_free);

@@ -36,6 +36,10 @@ GQuark        afg_job_error_quark      (void);
  * stamp when both have one, else the later mtime, else the later path. */
 gboolean      afg_job_rank_is_newer    (const AfgJobRank *a,
                                         const AfgJobRank *b);
+/* The warning for two DBs of @rank: which is used, which left out. */
+char         *afg_job_rank_describe_duplicate (int         rank,
+                                               const char *kept,
+                                               const char *dropped);
 /* TRUE when @path is a directory (following a symlink given by the user). */
 gboolean      afg_job_folder_is_folder (const char   *path);
 /* Every ascend_pytorch_profiler[_N].db under @dir; NULL with an error when
