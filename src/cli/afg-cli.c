@@ -143,6 +143,14 @@ parse_format (const char *text, AfgFormat *format)
   return afg_format_from_string (lower, format);
 }
 
+/* -f summary is not an AfgFormat: it is one rank's share of a job, which
+ * only a single DB's export writes. Matched in any case, like the rest. */
+static gboolean
+is_summary_format (const char *text)
+{
+  return text != NULL && g_ascii_strcasecmp (text, "summary") == 0;
+}
+
 /* Caught before the load, which may take a while on a large DB. */
 static gboolean
 output_is_file (const char *output)
@@ -291,7 +299,7 @@ run_export (CliOptions *opts)
 
   if (opts->top != TOP_UNSET && opts->top < 1)
     return usage_error (_("--top needs a positive number"));
-  if (g_strcmp0 (opts->format, "summary") == 0)
+  if (is_summary_format (opts->format))
     return export_summary (opts);
   if (opts->job_root != NULL)
     return usage_error (_("--job-root goes with -f summary"));
@@ -386,6 +394,8 @@ run_diff (CliOptions *opts, guint n_files)
     {
       g_autofree char *message = diff.format == AFG_FORMAT_TRACE
                                    ? g_strdup (_("-f trace is one profile's timeline, not a diff"))
+                                   : is_summary_format (opts->format)
+                                   ? g_strdup (_("-f summary is one rank's share of a job, not a diff"))
                                    : g_strdup_printf (_("unknown format '%s'"), opts->format);
 
       afg_cli_print_error (message, _("a diff is written with -f html, -f json or -f folded"));

@@ -247,6 +247,7 @@ test_usage (Fixture *f, gconstpointer data)
     { "--diff", "--export", "-o", o, a, b, a, NULL },
     { "--diff", "--export", "-o", o, "-f", "trace", a, b, NULL },
     { "--diff", "--export", "-o", o, "-f", "xml", a, b, NULL },
+    { "--diff", "--export", "-o", o, "-f", "Summary", a, b, NULL },
     { "--diff", "--export", "-o", o, "--weight", "gpu", a, b, NULL },
     { "--diff", "--export", "-o", o, "--weight", "compute", "--kernels", a, b, NULL },
     { "--diff", "--export", "-o", o, "--top", "3", a, b, NULL },
@@ -263,6 +264,9 @@ test_usage (Fixture *f, gconstpointer data)
       g_assert_cmpint (run (cases[i], &err), ==, EXIT_USAGE);
       afg_test_assert_error_and_hint (err);
       afg_test_assert_dir_holds (o, NULL);
+      /* A format the tool writes elsewhere is named, not called unknown. */
+      if (i == 2 || i == 4)
+        g_assert_nonnull (strstr (err, "not a diff"));
     }
 }
 

@@ -514,6 +514,20 @@ assert_same_file (const char *a_dir, const char *b_dir, const char *name)
   g_assert_cmpstr (a, ==, b);
 }
 
+/* -f takes its value in any case, summary as much as json: rank 0's
+ * summary made with -f SUMMARY is the one in @sums. */
+static void
+assert_summary_in_any_case (const char *job, const char *root, const char *sums)
+{
+  g_autofree char *upper = afg_test_make_tmp_dir ();
+  g_autofree char *db = rank_path (job, 0);
+  const char *args[] = { "--export", "-q", "-f", "SUMMARY", "--job-root", root, "-o", upper, db, NULL };
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, 0);
+  assert_same_file (sums, upper, "summary-rank0.json");
+  afg_test_rm_rf (upper);
+}
+
 /* The folder's ranks.json and index.html, and the merge of its ranks'
  * summaries (given in any order), byte for byte; with a failed rank. */
 /* With @data, the job folder is named relative to the CLI's working
@@ -546,6 +560,7 @@ test_map_reduce (gconstpointer data)
   for (int rank = 0; rank < 3; rank++)
     g_assert_cmpint (summarise_below (job, root, rank, sums, NULL), ==, 0);
   g_assert_cmpint (summarise_below (job, root, 3, sums, NULL), ==, 1);
+  assert_summary_in_any_case (job, root, sums);
   s0 = summary_of (sums, 0);
   s1 = summary_of (sums, 1);
   s2 = summary_of (sums, 2);
