@@ -157,19 +157,26 @@ test_one_collective (void)
   free_ranks (ranks, 2);
 }
 
-/* A failed rank has no collectives: a group of it and one other matches nothing. */
+/* A failed rank's collectives are those its DB holds: one that failed
+ * only for its scope is matched as ever; one that could not be read has
+ * none, and a group of it and one other matches nothing. */
 static void
 test_failed_rank (void)
 {
   AfgRankSummary **ranks = make_ranks (2);
   g_autoptr(AfgJobCollectives) c = NULL;
+  g_autoptr(AfgJobCollectives) unread = NULL;
 
   afg_rank_summary_add_collective (ranks[0], "g", "a", 2000000);
   afg_rank_summary_add_collective (ranks[1], "g", "a", 1000000);
-  ranks[1]->error = g_strdup ("broken");
+  ranks[1]->error = g_strdup ("no step 3");
   c = afg_job_collectives_new (ranks, 2);
-  g_assert_cmpuint (c->matched->len, ==, 0);
-  assert_verdict (c, ranks, "No collective matched across ranks: no rank can be told to be the one the "
+  g_assert_cmpuint (c->matched->len, ==, 1);
+  g_assert_cmpint (c->straggler, ==, 1);
+  g_array_set_size (ranks[1]->collectives, 0);
+  unread = afg_job_collectives_new (ranks, 2);
+  g_assert_cmpuint (unread->matched->len, ==, 0);
+  assert_verdict (unread, ranks, "No collective matched across ranks: no rank can be told to be the one the "
                   "others wait for.");
   free_ranks (ranks, 2);
 }
@@ -331,6 +338,46 @@ reference_of (JsonNode *root, int straggler)
                                        < ABS (2 * compute[best] - sorted[1] - sorted[2])))
       best = i;
   return best;
+}
+
+/* The collectives use every row whatever --steps, so a rank that lacks
+ * the step asked for (it fails, exit 1) still brings its own: the job's
+ * figures and each rank's comm_ns, comm_wait_ns and last arrivals are
+ * those of the export without --steps. */
+static void
+test_failed_scope (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *all_out = afg_test_make_tmp_dir ();
+  g_autofree char *step_out = afg_test_make_tmp_dir ();
+  g_autofree char *late = g_strdup_printf ("--late-rank 0 --late-ns %d", LATE_NS);
+  g_autofree char *short_late = g_strdup_printf ("--steps 2 %s", late);
+  g_autofree char *path = g_build_filename (step_out, "ranks.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) all = NULL;
+  g_autoptr(JsonNode) stepped = NULL;
+  const char *args[] = { "--export", "-q", "--steps", "2", "-o", step_out, job, NULL };
+  const char *job_members[] = { "collectives", "straggler" };
+  const char *rank_members[] = { "comm_ns", "comm_wait_ns", "last_arrivals", "is_straggler" };
+
+  generate (job, 0, 2, late);
+  generate (job, 1, 2, short_late);
+  all = export_job (job, all_out);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (all), "straggler"), ==, 0);
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, 1);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  stepped = json_from_string (text, NULL);
+  g_assert_false (json_object_get_null_member (rank_entry (stepped, 1), "error"));
+  for (guint i = 0; i < G_N_ELEMENTS (job_members); i++)
+    g_assert_true (json_node_equal (json_object_get_member (json_node_get_object (all), job_members[i]),
+                                    json_object_get_member (json_node_get_object (stepped), job_members[i])));
+  for (guint r = 0; r < 2; r++)
+    for (guint i = 0; i < G_N_ELEMENTS (rank_members); i++)
+      g_assert_true (json_node_equal (json_object_get_member (rank_entry (all, r), rank_members[i]),
+                                      json_object_get_member (rank_entry (stepped, r), rank_members[i])));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (all_out);
+  afg_test_rm_rf (step_out);
 }
 
 /* Four ranks, tensor-parallel pairs 0-1 and 2-3 and one data-parallel
@@ -919,7 +966,6 @@ test_unknown_names (void)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autoptr(AfgDocument) document = NULL;
-  g_autoptr(AfgTree) tree = NULL;
   AfgRankSummary *ranks[2] = { afg_rank_summary_new (0, "0.db"), afg_rank_summary_new (1, "1.db") };
   g_autoptr(AfgJobCollectives) c = NULL;
   const AfgRankCollective *ops;
@@ -931,8 +977,7 @@ test_unknown_names (void)
                         " (888888, 100, 1100, 777777), (NULL, 0, 10, 777777), (888888, 0, 100, NULL)");
   document = afg_test_db_load_document (db);
   afg_test_db_free (db);
-  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
-  afg_rank_summary_fill (ranks[0], tree);
+  afg_rank_summary_fill_collectives (ranks[0], document);
   g_assert_cmpint (ranks[0]->comm_ns, ==, 1 + 1000 + 10 + 100);
   g_assert_cmpuint (ranks[0]->collectives->len, ==, 3);
   ops = (const AfgRankCollective *) ranks[0]->collectives->data;
@@ -957,7 +1002,6 @@ test_no_string_ids (void)
 {
   AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_NPU);
   g_autoptr(AfgDocument) document = NULL;
-  g_autoptr(AfgTree) tree = NULL;
   AfgRankSummary *rank = afg_rank_summary_new (0, "0.db");
   const AfgRankCollective *ops;
 
@@ -970,8 +1014,7 @@ test_no_string_ids (void)
                         " (888888, 0, 40, -1), (888888, 0, 80, 4294967295)");
   document = afg_test_db_load_document (db);
   afg_test_db_free (db);
-  tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
-  afg_rank_summary_fill (rank, tree);
+  afg_rank_summary_fill_collectives (rank, document);
   g_assert_cmpint (rank->comm_ns, ==, 1 + 10 + 20 + 40 + 80);
   g_assert_cmpuint (rank->collectives->len, ==, 3);
   ops = (const AfgRankCollective *) rank->collectives->data;
@@ -1054,6 +1097,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/job/balanced", test_balanced);
   g_test_add_func ("/collectives/job/missing", test_missing);
   g_test_add_func ("/collectives/job/none-matched", test_none_matched);
+  g_test_add_func ("/collectives/job/failed-scope", test_failed_scope);
   g_test_add_data_func ("/collectives/map-reduce/same-bytes", NULL, test_map_reduce);
   g_test_add_data_func ("/collectives/map-reduce/relative-root", "relative", test_map_reduce);
   g_test_add_func ("/collectives/map-reduce/duplicate-rank", test_map_reduce_duplicate_rank);

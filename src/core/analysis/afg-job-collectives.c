@@ -184,11 +184,13 @@ pick_straggler (const AfgJobCollectives *self, AfgRankSummary * const *ranks, gu
   return best;
 }
 
+/* A failed rank's rows count too: they are its DB's, whatever the scope
+ * that failed it (a rank that could not be read has none). */
 static void
 collect (AfgRankSummary * const *ranks, guint n, GHashTable *groups, GHashTable *candidates)
 {
   for (guint i = 0; i < n; i++)
-    for (guint k = 0; ranks[i]->error == NULL && k < ranks[i]->collectives->len; k++)
+    for (guint k = 0; k < ranks[i]->collectives->len; k++)
       {
         const AfgRankCollective *row = &g_array_index (ranks[i]->collectives, AfgRankCollective, k);
 

@@ -140,8 +140,8 @@ afg_rank_summary_add_collective (AfgRankSummary *self, const char *group, const 
 
 /* Every row, whatever the tree's scope: a collective is matched across
  * ranks as a whole. A row without a groupName string only adds its time. */
-static void
-fill_collectives (AfgRankSummary *self, const AfgDocument *document)
+void
+afg_rank_summary_fill_collectives (AfgRankSummary *self, const AfgDocument *document)
 {
   gsize n;
   const AfgDocCollective *ops = afg_document_get_collectives (document, &n);
@@ -183,7 +183,6 @@ afg_rank_summary_fill (AfgRankSummary *self, const AfgTree *tree)
   self->npu_ns = root_value (tree, AFG_COLUMN_NPU_TOTAL_NS);
   fill_steps (self, tree);
   fill_frames (self, tree);
-  fill_collectives (self, document);
   sum_device (self);
 }
 

@@ -49,7 +49,12 @@ typedef struct {
 AfgRankSummary *afg_rank_summary_new        (int               rank,
                                              const char       *file);
 void            afg_rank_summary_free       (AfgRankSummary   *self);
-/* Everything from @tree, the exported one, and its document: rows,
+/* The collectives and comm_ns, from every COMMUNICATION_OP row of
+ * @document whatever the scope: a rank whose scope fails (no such step)
+ * still takes part in the job's matching. */
+void            afg_rank_summary_fill_collectives (AfgRankSummary *self,
+                                             const AfgDocument *document);
+/* The rest from @tree, the exported one, and its document: rows,
  * threads, host_ns and npu_ns of the tree; each step within its scope as
  * the tree scoped to that step would total it; the frames' totals with
  * addresses merged, as a tree built with AFG_TREE_MERGE_ADDRESSES has

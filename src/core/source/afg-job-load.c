@@ -167,6 +167,7 @@ sum_up_rank (Task *task, AfgRankSummary *summary, GError **error)
   if (document == NULL)
     return FALSE;
   g_atomic_int_set (&task->state, AFG_RANK_STATE_SUMMING);
+  afg_rank_summary_fill_collectives (summary, document);
   if (!afg_scope_init_request (&scope, document, options->has_steps, options->first_step, options->last_step,
                                options->npu_idle, error))
     return FALSE;
