@@ -533,6 +533,25 @@ compare_summary_ranks (gconstpointer a, gconstpointer b)
 
 /* Each rank once, the later file of two winning; NULL when a file cannot
  * be read or was made with other options than the first. */
+/* As many ranks as discovery keeps of a folder, the lowest, with its
+ * warning: the merge stays the folder export's. */
+static void
+keep_lowest_ranks (GPtrArray *ranks, AfgFrameReducer *reducer, gboolean quiet)
+{
+  if (ranks->len <= AFG_JOB_MAX_RANKS)
+    return;
+  if (!quiet)
+    {
+      const AfgRankSummary *first_dropped = g_ptr_array_index (ranks, AFG_JOB_MAX_RANKS);
+      g_autofree char *warning = afg_job_describe_too_many (ranks->len, first_dropped->rank);
+
+      afg_cli_print_warning (PROG, warning);
+    }
+  for (guint i = AFG_JOB_MAX_RANKS; i < ranks->len; i++)
+    afg_frame_reducer_forget (reducer, g_ptr_array_index (ranks, i));
+  g_ptr_array_set_size (ranks, AFG_JOB_MAX_RANKS);
+}
+
 static GPtrArray *
 read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
 {
@@ -577,6 +596,7 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
       g_ptr_array_add (ranks, rank);
     }
   g_ptr_array_sort (ranks, compare_summary_ranks);
+  keep_lowest_ranks (ranks, reducer, opts->quiet);
   afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, ranks->len);
   return g_steal_pointer (&ranks);
 }

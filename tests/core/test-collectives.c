@@ -11,6 +11,7 @@
 
 #include "afg-frame-reducer.h"
 #include "afg-job-collectives.h"
+#include "afg-job-folder.h"
 #include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
 #include "afg-test-db.h"
@@ -628,6 +629,59 @@ test_map_reduce (gconstpointer data)
   afg_test_rm_rf (merged);
 }
 
+/* More summaries than a folder's ranks are read: the merge keeps the
+ * lowest AFG_JOB_MAX_RANKS with discovery's warning, as the folder export
+ * would (copies of one rank's summary, given highest rank first). */
+static void
+test_merge_rank_cap (void)
+{
+  g_autofree char *job = afg_test_make_tmp_dir ();
+  g_autofree char *sums = afg_test_make_tmp_dir ();
+  g_autofree char *merged = afg_test_make_tmp_dir ();
+  g_autofree char *text = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *ranks_json = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *marker = "\"rank\":0,";
+  guint n = AFG_JOB_MAX_RANKS + 1;
+  JsonArray *ranks;
+
+  generate (job, 0, 2, "");
+  g_assert_cmpint (summarise (job, 0, sums, NULL), ==, 0);
+  text = afg_test_read_output (sums, "summary-rank0.json");
+  g_assert_nonnull (strstr (text, marker));
+  g_ptr_array_add (args, g_strdup ("--merge-summaries"));
+  g_ptr_array_add (args, g_strdup ("-f"));
+  g_ptr_array_add (args, g_strdup ("json"));
+  g_ptr_array_add (args, g_strdup ("-o"));
+  g_ptr_array_add (args, g_strdup (merged));
+  for (int rank = (int) n - 1; rank >= 0; rank--)
+    {
+      g_autofree char *path = summary_of (sums, rank);
+      g_autofree char *number = g_strdup_printf ("\"rank\":%d,", rank);
+      g_auto(GStrv) halves = g_strsplit (text, marker, 2);
+      g_autofree char *copy = g_strjoin (number, halves[0], halves[1], NULL);
+
+      afg_test_write_file (path, copy, -1);
+      g_ptr_array_add (args, g_steal_pointer (&path));
+    }
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (afg_test_run_cli ((const char * const *) args->pdata, FALSE, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "warning: 1025 ranks found; only the first 1024 are read (ranks from 1024 on are ignored)"));
+  ranks_json = afg_test_read_output (merged, "ranks.json");
+  root = json_from_string (ranks_json, &error);
+  g_assert_no_error (error);
+  ranks = json_object_get_array_member (json_node_get_object (root), "ranks");
+  g_assert_cmpuint (json_array_get_length (ranks), ==, AFG_JOB_MAX_RANKS);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (ranks, AFG_JOB_MAX_RANKS - 1), "rank"),
+                   ==, AFG_JOB_MAX_RANKS - 1);
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (sums);
+  afg_test_rm_rf (merged);
+}
+
 /* Rank 1 twice, the second in a later torch_npu folder and late: the
  * summaries made into one folder keep the later DB's in either order (the
  * folder export uses it too), and their merge is the folder export's. */
@@ -1101,6 +1155,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/collectives/map-reduce/same-bytes", NULL, test_map_reduce);
   g_test_add_data_func ("/collectives/map-reduce/relative-root", "relative", test_map_reduce);
   g_test_add_func ("/collectives/map-reduce/duplicate-rank", test_map_reduce_duplicate_rank);
+  g_test_add_func ("/collectives/map-reduce/rank-cap", test_merge_rank_cap);
   g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
   g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
   g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);

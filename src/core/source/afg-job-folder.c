@@ -218,6 +218,13 @@ afg_job_rank_describe_duplicate (int rank, const char *kept, const char *dropped
                           kept_shown);
 }
 
+char *
+afg_job_describe_too_many (guint n, int first_dropped)
+{
+  return g_strdup_printf (_("%u ranks found; only the first %d are read (ranks from %d on are ignored)"),
+                          n, AFG_JOB_MAX_RANKS, first_dropped);
+}
+
 static void
 add_rank (Walk *walk, AfgJobRank *found)
 {
@@ -427,10 +434,7 @@ sorted_ranks (Walk *walk)
     {
       const AfgJobRank *first_dropped = g_ptr_array_index (ranks, AFG_JOB_MAX_RANKS);
 
-      g_ptr_array_add (walk->warnings,
-                       g_strdup_printf (_("%u ranks found; only the first %d are read "
-                                          "(ranks from %d on are ignored)"),
-                                        ranks->len, AFG_JOB_MAX_RANKS, first_dropped->rank));
+      g_ptr_array_add (walk->warnings, afg_job_describe_too_many (ranks->len, first_dropped->rank));
       g_ptr_array_set_size (ranks, AFG_JOB_MAX_RANKS);
     }
   return ranks;

@@ -40,6 +40,10 @@ gboolean      afg_job_rank_is_newer    (const AfgJobRank *a,
 char         *afg_job_rank_describe_duplicate (int         rank,
                                                const char *kept,
                                                const char *dropped);
+/* The warning for @n ranks, more than AFG_JOB_MAX_RANKS: the lowest are
+ * kept, @first_dropped is the first rank left out. */
+char         *afg_job_describe_too_many (guint n,
+                                         int   first_dropped);
 /* TRUE when @path is a directory (following a symlink given by the user). */
 gboolean      afg_job_folder_is_folder (const char   *path);
 /* Every ascend_pytorch_profiler[_N].db under @dir; NULL with an error when
