@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -372,21 +373,51 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   return status;
 }
 
+/* Where @path (links resolved) is below @real_root: the offset of the rest
+ * in @path, or -1 when it is not inside. */
+static gssize
+offset_below (const char *path, const char *real_root)
+{
+  gsize len = strcmp (real_root, "/") == 0 ? 0 : strlen (real_root);
+
+  if (strncmp (path, real_root, len) != 0 || (path[len] != '\0' && path[len] != G_DIR_SEPARATOR))
+    return -1;
+  while (path[len] == G_DIR_SEPARATOR)
+    len++;
+  return (gssize) len;
+}
+
 /* @db as the folder export of @root names it, in `file` and in a failed
- * rank's error: @root as given, then the path below it. */
+ * rank's error: @root as given, then the path below it. Inside is judged
+ * with links resolved, as discovery follows a link only when it stays in
+ * the folder; a path that does not exist is judged as written (its load
+ * then fails with its own error). */
 static gboolean
 file_below_root (const char *db, const char *root, char **db_out)
 {
-  g_autofree char *canonical_root = g_canonicalize_filename (root, NULL);
-  g_autofree char *canonical_db = g_canonicalize_filename (db, NULL);
-  gsize len = strlen (canonical_root);
+  g_autofree char *dir = g_path_get_dirname (db);
+  g_autofree char *name = g_path_get_basename (db);
+  g_autofree char *real_root = realpath (root, NULL);
+  g_autofree char *real_dir = realpath (dir, NULL);
+  g_autofree char *real_db = realpath (db, NULL);
+  g_autofree char *canonical_root = NULL;
+  g_autofree char *canonical_db = NULL;
+  gssize below;
 
-  if (!g_str_has_prefix (canonical_db, canonical_root)
-      || (canonical_db[len] != G_DIR_SEPARATOR && canonical_root[len - 1] != G_DIR_SEPARATOR))
+  if (real_root != NULL && real_dir != NULL && real_db != NULL)
+    {
+      below = offset_below (real_dir, real_root);
+      if (below < 0 || offset_below (real_db, real_root) < 0)
+        return FALSE;
+      *db_out = g_build_filename (root, real_dir + below, name, NULL);
+      return TRUE;
+    }
+  canonical_root = g_canonicalize_filename (root, NULL);
+  canonical_db = g_canonicalize_filename (db, NULL);
+  below = offset_below (canonical_db, canonical_root);
+  if (below < 0)
     return FALSE;
-  while (canonical_db[len] == G_DIR_SEPARATOR)
-    len++;
-  *db_out = g_build_filename (root, canonical_db + len, NULL);
+  *db_out = g_build_filename (root, canonical_db + below, NULL);
   return TRUE;
 }
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -629,6 +630,43 @@ test_map_reduce (gconstpointer data)
   afg_test_rm_rf (merged);
 }
 
+/* Inside the job folder is judged with links resolved, as discovery
+ * does: a DB reached through a link to the folder is in it (named below
+ * the root as given), one reached through a link out of it is not. */
+static void
+test_summary_links (void)
+{
+  g_autofree char *base = afg_test_make_tmp_dir ();
+  g_autofree char *job = g_build_filename (base, "job", NULL);
+  g_autofree char *link = g_build_filename (base, "link", NULL);
+  g_autofree char *outside = g_build_filename (base, "outside", NULL);
+  g_autofree char *out_link = g_build_filename (job, "host_1_20261204000000000_ascend_pt", NULL);
+  g_autofree char *out_target = g_build_filename (outside, "host_1_20261204000000000_ascend_pt", NULL);
+  g_autofree char *sums = afg_test_make_tmp_dir ();
+  g_autofree char *db0 = rank_path (job, 0);
+  g_autofree char *db1 = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *err = NULL;
+  const char *inside[] = { "--export", "-q", "-f", "summary", "--job-root", link, "-o", sums, db0, NULL };
+
+  generate (job, 0, 2, "");
+  generate (outside, 1, 2, "");
+  g_assert_cmpint (symlink (job, link), ==, 0);
+  g_assert_cmpint (symlink (out_target, out_link), ==, 0);
+  g_assert_cmpint (afg_test_run_cli (inside, FALSE, NULL, NULL), ==, 0);
+  summary = afg_test_read_output (sums, "summary-rank0.json");
+  g_assert_nonnull (strstr (summary, "\"file\":\"host_0_20261204000000000_ascend_pt/ASCEND_PROFILER_OUTPUT/"));
+  db1 = g_build_filename (out_link, "ASCEND_PROFILER_OUTPUT", "ascend_pytorch_profiler_1.db", NULL);
+  {
+    const char *linked_out[] = { "--export", "-q", "-f", "summary", "--job-root", job, "-o", sums, db1, NULL };
+
+    g_assert_cmpint (afg_test_run_cli (linked_out, FALSE, NULL, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "is not inside the job folder"));
+  }
+  afg_test_rm_rf (base);
+  afg_test_rm_rf (sums);
+}
+
 /* More summaries than a folder's ranks are read: the merge keeps the
  * lowest AFG_JOB_MAX_RANKS with discovery's warning, as the folder export
  * would (copies of one rank's summary, given highest rank first). */
@@ -1156,6 +1194,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/collectives/map-reduce/relative-root", "relative", test_map_reduce);
   g_test_add_func ("/collectives/map-reduce/duplicate-rank", test_map_reduce_duplicate_rank);
   g_test_add_func ("/collectives/map-reduce/rank-cap", test_merge_rank_cap);
+  g_test_add_func ("/collectives/map-reduce/links", test_summary_links);
   g_test_add_func ("/collectives/map-reduce/refusals", test_merge_refusals);
   g_test_add_func ("/collectives/map-reduce/not-a-summary", test_not_a_summary);
   g_test_add_func ("/collectives/map-reduce/round-trip", test_round_trip);
