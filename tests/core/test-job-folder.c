@@ -328,27 +328,58 @@ test_depth_warns_once (void)
   afg_test_rm_rf (root);
 }
 
-/* Entries named like a profiler DB that are not one: one line each. */
+/* Entries named like a profiler DB (any rank) or a rank folder that are
+ * not read: one line each, whatever the rank's digits. */
 static void
 test_not_read_warns (void)
 {
   g_autofree char *root = afg_test_make_tmp_dir ();
   g_autofree char *fifo = g_build_filename (root, "ascend_pytorch_profiler_3.db", NULL);
   g_autofree char *dir = g_build_filename (root, "ascend_pytorch_profiler_4.db", NULL);
+  g_autofree char *long_fifo = g_build_filename (root, "ascend_pytorch_profiler_12345678901.db", NULL);
+  g_autofree char *long_dir = g_build_filename (root, "ascend_pytorch_profiler_12345678902.db", NULL);
+  g_autofree char *dangling = g_build_filename (root, "ascend_pytorch_profiler_5.db", NULL);
+  g_autofree char *dangling_rank = g_build_filename (root, "rank6_ascend_pt", NULL);
   g_autoptr(AfgJobFolder) job = NULL;
 
   g_free (afg_test_make_job_rank (root, "r_ascend_pt", "ascend_pytorch_profiler_0.db", 0, NULL));
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_cmpint (mkfifo (long_fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (long_dir, 0755), ==, 0);
+  g_assert_cmpint (symlink ("missing.db", dangling), ==, 0);
+  g_assert_cmpint (symlink ("missing_ascend_pt", dangling_rank), ==, 0);
   afg_test_make_file (root, "ascend_pytorch_profiler_1234567890.db", "");
   afg_test_make_file (root, "ascend_pytorch_profiler_123456789.db", "");
   job = discover (root);
   g_assert_cmpuint (job->ranks->len, ==, 2);
   g_assert_cmpint (rank_at (job, 1)->rank, ==, 123456789);
-  g_assert_cmpuint (job->warnings->len, ==, 3);
+  g_assert_cmpuint (job->warnings->len, ==, 7);
   g_assert_true (warned (job, "ascend_pytorch_profiler_3.db: named like a profiler DB but not a regular file"));
   g_assert_true (warned (job, "ascend_pytorch_profiler_4.db: a folder named like a profiler DB; not read as one"));
   g_assert_true (warned (job, "ascend_pytorch_profiler_1234567890.db: a rank of 10 digits or more; skipped"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_12345678901.db: named like a profiler DB but not a regular file"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_12345678902.db: a folder named like a profiler DB"));
+  g_assert_true (warned (job, "ascend_pytorch_profiler_5.db: a symbolic link that leads nowhere; skipped"));
+  g_assert_true (warned (job, "rank6_ascend_pt: a symbolic link that leads nowhere; skipped"));
+  afg_test_rm_rf (root);
+}
+
+/* A link at the depth limit back to a folder already searched leaves
+ * nothing unsearched: no depth warning. */
+static void
+test_depth_link_back (void)
+{
+  g_autofree char *root = afg_test_make_tmp_dir ();
+  g_autofree char *level5 = g_build_filename (root, "1", "2", "3", "4", "5", NULL);
+  g_autofree char *back = g_build_filename (level5, "6", NULL);
+  g_autoptr(AfgJobFolder) job = NULL;
+
+  afg_test_make_file (level5, "ascend_pytorch_profiler_5.db", "");
+  g_assert_cmpint (symlink (root, back), ==, 0);
+  job = discover (root);
+  g_assert_cmpuint (job->ranks->len, ==, 1);
+  g_assert_cmpuint (job->warnings->len, ==, 0);
   afg_test_rm_rf (root);
 }
 
@@ -447,6 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/job-folder/symlink/renamed", test_symlink_renamed);
   g_test_add_func ("/job-folder/depth", test_depth);
   g_test_add_func ("/job-folder/depth-warns-once", test_depth_warns_once);
+  g_test_add_func ("/job-folder/depth-link-back", test_depth_link_back);
   g_test_add_func ("/job-folder/not-read-warns", test_not_read_warns);
   g_test_add_func ("/job-folder/unreadable-folder", test_unreadable_folder);
   g_test_add_func ("/job-folder/rank-limit", test_rank_limit);

@@ -123,6 +123,16 @@ rank_from_db_name (const char *name)
 
 /* The N of the only profiler_info_{N}.json in @dir; -1 when none, -2
  * when several disagree. */
+/* An entry whose loss would lose a rank: a DB's name (any rank) or a
+ * torch_npu rank folder's. */
+static gboolean
+names_a_rank (const char *path)
+{
+  g_autofree char *name = g_path_get_basename (path);
+
+  return rank_from_db_name (name) >= -1 || has_long_rank (name) || g_str_has_suffix (name, "_ascend_pt");
+}
+
 static int
 rank_from_info_in (Walk *walk, const char *dir)
 {
@@ -246,18 +256,26 @@ add_rank (Walk *walk, AfgJobRank *found)
     job_rank_free (found);
 }
 
+static char *
+visit_key (const struct stat *st)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, (guint64) st->st_dev, (guint64) st->st_ino);
+}
+
+static gboolean
+was_visited (const Walk *walk, const struct stat *st)
+{
+  g_autofree char *key = visit_key (st);
+
+  return g_hash_table_contains (walk->seen, key);
+}
+
 static gboolean
 first_visit (Walk *walk, const struct stat *st)
 {
-  char *key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
-                               (guint64) st->st_dev, (guint64) st->st_ino);
-
-  if (g_hash_table_contains (walk->seen, key))
-    {
-      g_free (key);
-      return FALSE;
-    }
-  g_hash_table_add (walk->seen, key);
+  if (was_visited (walk, st))
+    return FALSE;
+  g_hash_table_add (walk->seen, visit_key (st));
   return TRUE;
 }
 
@@ -274,6 +292,7 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
 {
   AfgJobRank *found;
 
+  /* A second way to a DB already found (a link to it) is that DB. */
   if (!first_visit (walk, st))
     return;
   if (rank == -1)
@@ -311,7 +330,11 @@ stat_entry (Walk *walk, const char *path, struct stat *st, gboolean follow)
     return TRUE;
   target = realpath (path, NULL);
   if (target == NULL)
-    return FALSE;
+    {
+      if (names_a_rank (path))
+        warn (walk, path, _("a symbolic link that leads nowhere; skipped"));
+      return FALSE;
+    }
   if (!is_within (walk, target))
     {
       warn (walk, path, _("a symbolic link out of the folder; not followed"));
@@ -339,7 +362,7 @@ walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 sta
       return;
     }
   rank = rank_from_db_name (name);
-  if (rank >= -1 && !S_ISREG (st.st_mode))
+  if ((rank >= -1 || has_long_rank (name)) && !S_ISREG (st.st_mode))
     warn (walk, path, S_ISDIR (st.st_mode) ? _("a folder named like a profiler DB; not read as one")
                                             : _("named like a profiler DB but not a regular file (a fifo, a device"
                                                 " or a socket); skipped"));
@@ -349,7 +372,8 @@ walk_entry (Walk *walk, const char *dir, const char *name, int depth, gint64 sta
     {
       gint64 own = stamp_from_dir_name (name);
 
-      if (depth >= AFG_JOB_MAX_DEPTH && walk->too_deep == NULL)
+      /* A link back to a folder already searched leaves nothing unsearched. */
+      if (depth >= AFG_JOB_MAX_DEPTH && walk->too_deep == NULL && !was_visited (walk, &st))
         walk->too_deep = g_steal_pointer (&path);
       else if (depth < AFG_JOB_MAX_DEPTH && first_visit (walk, &st))
         walk_dir (walk, path, depth + 1, own > 0 ? own : stamp);
