@@ -46,24 +46,35 @@ open_label (const char *path)
   return format_for_name (path) == AFG_FORMAT_HTML ? _("Open in Browser") : _("Open File");
 }
 
-/* As the command line exports: a trace reads the device tasks again, and
- * a DB that cannot give them gets its host tracks and @warning. */
-static gboolean
-export_file (AfgTree *tree, const char *path, GCancellable *cancellable, char **warning, GError **error)
-{
-  AfgExportOptions options = { .format = format_for_name (path), .weight = AFG_WEIGHT_HOST,
-                               .cancellable = cancellable };
-
-  return afg_export (tree, &options, path, warning, error);
-}
-
 typedef struct {
   GFile        *file;
   char         *path;
   AfgTree      *tree;
+  AfgWeight     weight;   /* of the widths shown: what folded stacks weigh */
   AfgDiffShape *diff;     /* or NULL */
   char         *warning; /* set by the thread: what the file lacks */
 } ExportRequest;
+
+/* As the command line exports with --weight W (and --kernels where W has
+ * kernel leaves, as the graph shows them): a trace reads the device tasks
+ * again, and a DB that cannot give them gets its host tracks and a
+ * warning. A trace shows every instant, so the NPU-idle scope has none,
+ * as --npu-idle -f trace is refused. */
+static gboolean
+export_file (ExportRequest *req, GCancellable *cancellable, GError **error)
+{
+  AfgExportOptions options = { .format = format_for_name (req->path), .weight = req->weight,
+                               .kernels = afg_weight_has_kernels (req->weight), .cancellable = cancellable };
+
+  if (options.format == AFG_FORMAT_TRACE && afg_tree_get_scope (req->tree)->npu_idle)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("a trace shows every instant, not only those the NPU is idle: "
+                             "turn “While NPU idle” off to write one"));
+      return FALSE;
+    }
+  return afg_export (req->tree, &options, req->path, &req->warning, error);
+}
 
 static void
 export_request_free (gpointer data)
@@ -89,7 +100,7 @@ export_in_thread (gpointer data, GCancellable *cancellable, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   done = req->diff != NULL ? afg_diff_export_to_file (req->diff, format_for_name (req->path), req->path, error)
-                           : export_file (req->tree, req->path, cancellable, &req->warning, error);
+                           : export_file (req, cancellable, error);
   return done ? g_object_ref (req->file) : NULL;
 }
 
@@ -130,6 +141,7 @@ export_to (AfgWindow *self, GFile *file)
   req->file = g_object_ref (file);
   req->path = g_file_get_path (file);
   req->tree = afg_tree_ref (_afg_window_get_tree (self));
+  req->weight = afg_session_get_shown_weight (self->session);
   if (_afg_window_is_comparing (self))
     req->diff = afg_diff_shape_ref (afg_diff_view_get_shape (self->diff_view));
   afg_worker_start (self->export->worker, &export_funcs, req, export_request_free);

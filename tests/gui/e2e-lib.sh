@@ -146,6 +146,23 @@ wait_focus () {
   poll 10 has_focus "$1" || fail "the window $1 never took the focus"
 }
 
+# dialog KEYS TITLE: KEYS open the dialog TITLE, which takes the focus.
+dialog () {
+  xdotool key "$1"
+  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
+  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
+  wait_focus "$DIALOG"
+}
+
+# export_to PATH: Ctrl+E, PATH typed as the file's name, Return; the
+# caller waits for what follows (exported=PATH, or a notice).
+export_to () {
+  dialog ctrl+e "Export Flame Graph"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$1"
+  xdotool key Return
+}
+
 # popup_shown N: more than N windows of the app are mapped (a menu is a
 # window of its own).
 n_windows () { xdotool search --onlyvisible --pid "$PID" '' 2>/dev/null | wc -l; }

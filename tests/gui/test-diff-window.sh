@@ -24,10 +24,7 @@ find_window () {
 # choose_file KEYS TITLE PATH: KEYS open the chooser TITLE; typing a path
 # opens its location entry, Return picks the file.
 choose_file () {
-  xdotool key "$1"
-  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
-  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
-  wait_focus "$DIALOG"
+  dialog "$1" "$2"
   xdotool type --delay 20 "$3"
   xdotool key Return
 }
@@ -153,13 +150,7 @@ mkdir -p "$WORK/cli" "$WORK/gui"
 for format in html json folded; do
   "$EXE" --diff "$A" "$B" --export -q --merge-addresses -f "$format" -o "$WORK/cli" \
     || fail "the CLI's --diff --export -f $format failed"
-  xdotool key ctrl+e
-  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^Export Flame Graph\$" | head -1)
-  [ -n "$DIALOG" ] || fail "Ctrl+E shows no export dialog in a diff"
-  wait_focus "$DIALOG"
-  xdotool key ctrl+a
-  xdotool type --delay 20 "$WORK/gui/flamegraph-diff.$format"
-  xdotool key Return
+  export_to "$WORK/gui/flamegraph-diff.$format"
   wait_state mode=diff "exported=$WORK/gui/flamegraph-diff.$format"
   cmp "$WORK/cli/flamegraph-diff.$format" "$WORK/gui/flamegraph-diff.$format" \
     || fail "the window's diff as $format differs from --diff A B --export -f $format"

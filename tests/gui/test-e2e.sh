@@ -53,15 +53,6 @@ dialog_gone () {
   poll 10 no_window "$1" || fail "the dialog '$1' stays open"
 }
 
-# dialog KEYS TITLE: KEYS open the dialog TITLE ($DIALOG), which then has
-# the keyboard.
-dialog () {
-  xdotool key "$1"
-  DIALOG=$(timeout 10 xdotool search --sync --onlyvisible --name "^$2\$" | head -1)
-  [ -n "$DIALOG" ] || fail "$1 shows no '$2' dialog"
-  wait_focus "$DIALOG"
-}
-
 # key KEYS STATE...: presses KEYS, then waits for the state.
 key () {
   local keys=$1
@@ -256,10 +247,7 @@ ok "A page exported offers to open it in the browser"
 # The name picks the format: .trace.json the CLI's -f trace, .json its
 # -f json, .folded its -f folded.
 export_as () {
-  dialog ctrl+e "Export Flame Graph"
-  xdotool key ctrl+a
-  xdotool type --delay 20 "$WORK/gui/$1"
-  xdotool key Return
+  export_to "$WORK/gui/$1"
   wait_state "exported=$WORK/gui/$1"
 }
 for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph.folded; do
@@ -270,6 +258,18 @@ for format in trace:flamegraph.trace.json json:flamegraph.json folded:flamegraph
   wait_state "open=Open File"
   ok "Export to ${format#*:} offers to open the file, not a browser"
 done
+# Folded stacks weigh what the graph shows: in compute, the CLI's
+# --weight compute --kernels (the leaves the graph draws).
+"$EXE" --export -q --merge-addresses -f folded --weight compute --kernels -o "$WORK/cli-compute" "$SAMPLE" \
+  || fail "the CLI compute folded export failed"
+act win.weight "'compute'"
+wait_state weight=compute
+export_as compute.folded
+cmp "$WORK/cli-compute/flamegraph.folded" "$WORK/gui/compute.folded" \
+  || fail "the window's folded stacks in compute differ from the CLI's --weight compute --kernels"
+ok "Export to .folded in the compute weight writes the CLI's --weight compute --kernels bytes"
+act win.weight "'host'"
+wait_state weight=host
 stop_app
 
 # A DB whose TASK cannot give the device tracks: the trace has the host

@@ -46,9 +46,18 @@ act win.npu-idle
 wait_state page=graph idle=1 "root_ns=$IDLE_ROOT" "nodes=$IDLE_NODES"
 ok "While NPU idle shows the tree of --npu-idle ($IDLE_ROOT of $ROOT ns)"
 
-# A step picked in the strip narrows the idle scope to it.
+# A trace shows every instant: refused while idle, as --npu-idle -f trace is.
 WID=$(timeout 10 xdotool search --sync --onlyvisible --name "idle.db" | head -1)
 [ -n "$WID" ] || fail "no window"
+wait_focus "$WID"
+export_to "$WORK/idle.trace.json"
+wait_state "notice=Could not export: a trace shows every instant, not only those the NPU is idle: turn “While NPU idle” off to write one"
+[ ! -e "$WORK/idle.trace.json" ] || fail "a trace was written while idle"
+ok "Export to a trace while NPU idle is refused, as the CLI refuses --npu-idle -f trace"
+act win.dismiss-notice
+wait_state notice=
+
+# A step picked in the strip narrows the idle scope to it.
 for y in $(seq 40 2 160); do
   hover_at "$WID" 30 "$y"
   STEP=$(state_field step)
