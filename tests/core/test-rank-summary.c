@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "afg-function-table.h"
+#include "afg-math.h"
 #include "afg-rank-summary.h"
 #include "afg-scope-totals.h"
 #include "afg-test-db.h"
@@ -242,6 +243,36 @@ test_steps_in_scope (void)
   g_assert_cmpuint (all->steps->len, ==, 3);
 }
 
+/* In the NPU-idle scope each step's totals are those of the tree of that
+ * step's idle instants (--npu-idle --steps N): host time only. */
+static void
+test_steps_idle (gconstpointer data)
+{
+  g_autofree char *path = afg_test_sample_path (data, ".db");
+  g_autoptr(AfgDocument) document = afg_document_load (path, NULL, NULL, NULL, NULL);
+  g_autoptr(AfgRankSummary) summary = afg_rank_summary_new (0, "x.db");
+  g_autoptr(AfgTree) tree = NULL;
+  AfgScope scope;
+
+  g_assert_true (afg_scope_init_request (&scope, document, FALSE, 0, 0, TRUE, NULL));
+  tree = afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
+  afg_rank_summary_fill (summary, tree);
+  g_assert_cmpuint (summary->steps->len, >, 0);
+  for (guint i = 0; i < summary->steps->len; i++)
+    {
+      const AfgRankStep *step = &g_array_index (summary->steps, AfgRankStep, i);
+      const AfgStep *whole = afg_document_find_step (document, step->id);
+      AfgScope one;
+      g_autoptr(AfgTree) alone = NULL;
+
+      g_assert_true (afg_scope_init_request (&one, document, TRUE, step->id, step->id, TRUE, NULL));
+      alone = afg_test_build (document, &one, AFG_TREE_FLAGS_NONE);
+      g_assert_cmpint (step->host_ns, ==, root_value (alone, AFG_COLUMN_TOTAL_NS));
+      g_assert_cmpint (step->host_ns, <, afg_span_length (whole->start_ns, whole->end_ns));
+      g_assert_cmpint (step->npu_ns, ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -253,5 +284,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/rank-summary/frames/sample0", SAMPLE0, test_frames_sample);
   g_test_add_data_func ("/rank-summary/frames/sample1", SAMPLE1, test_frames_sample);
   g_test_add_func ("/rank-summary/steps-in-scope", test_steps_in_scope);
+  g_test_add_data_func ("/rank-summary/steps-idle/sample0", SAMPLE0, test_steps_idle);
+  g_test_add_data_func ("/rank-summary/steps-idle/sample1", SAMPLE1, test_steps_idle);
   return g_test_run ();
 }

@@ -48,7 +48,8 @@ root_value (const AfgTree *tree, AfgColumn column)
 }
 
 /* Each of the DB's steps within the tree's scope (all of them when it
- * names none), its totals as the tree scoped to that one step has them. */
+ * names none), its totals as the tree scoped to that one step has them:
+ * to the step's NPU-idle instants when the tree's scope is the idle one. */
 static void
 fill_steps (AfgRankSummary *self, const AfgTree *tree)
 {
@@ -66,8 +67,10 @@ fill_steps (AfgRankSummary *self, const AfgTree *tree)
 
       if (scope->n_steps > 0 && (steps[i].id < scope->first_step || steps[i].id > scope->last_step))
         continue;
-      /* Cannot fail: the step is the document's. */
-      afg_scope_init_steps (&scopes[self->steps->len], document, steps[i].id, steps[i].id, NULL);
+      /* Cannot fail: the step is the document's, and an idle tree's
+       * document has a timeline. */
+      afg_scope_init_request (&scopes[self->steps->len], document, TRUE, steps[i].id, steps[i].id,
+                              scope->npu_idle, NULL);
       if (self->has_device)
         afg_device_timeline_split (afg_document_get_timeline (document), steps[i].start_ns, steps[i].end_ns,
                                    &step.device);
