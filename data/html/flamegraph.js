@@ -1063,6 +1063,8 @@
     const total = document.querySelector('#summary dd[data-stat="totalTime"]');
     if (total)
       total.textContent = fmtTime(this.m.total[this.m.ALL] / this.divisor()) + (this.perStep ? AFG_T('perStepSuffix') : '');
+    if (this.functions !== null)
+      this.functions.weightChanged();
   };
 
   App.prototype.togglePerStep = function () {
@@ -1547,7 +1549,7 @@
     strip.show();
     const app = new App(m, strip);
     app.functions = AFG_FUNCTIONS.attach(app, m, {
-      fmtTime, fmtInt, fmtPct, decodeVarints,
+      fmtTime, fmtInt, fmtPct, fmtCount, decodeVarints,
       colourOfName: (n) => app.view.colour.ofName(n),
     });
     window.flamegraph = {

@@ -241,13 +241,17 @@ const AFG_FUNCTIONS = (function () {
     const m = this.m, h = this.h;
     const rows = this.sortedRows();
     const body = $('functions-table').tBodies[0];
+    /* Per step divides calls and times, as the window's table does; the
+     * shares stay (both sides are divided). */
+    const div = this.app.divisor();
+    const calls = (r) => (div > 1 ? h.fmtCount(r.calls / div) : h.fmtInt(r.calls));
     const trs = rows.slice(0, MAX_ROWS).map((r) => {
       const tr = document.createElement('tr');
       tr.dataset.name = m.names[r.name];
       if (this.selected !== null && r.name === this.selected.name)
         tr.className = 'selected';
-      const cells = [m.names[r.name], AFG_T('cat_' + m.categories[m.nameCat[r.name]]), h.fmtInt(r.calls),
-                     h.fmtTime(w.self(r)), h.fmtTime(w.total(r)), h.fmtPct(w.self(r), w.whole)];
+      const cells = [m.names[r.name], AFG_T('cat_' + m.categories[m.nameCat[r.name]]), calls(r),
+                     h.fmtTime(w.self(r) / div), h.fmtTime(w.total(r) / div), h.fmtPct(w.self(r), w.whole)];
       for (const text of cells)
         tr.insertCell().textContent = text;
       return tr;

@@ -107,7 +107,13 @@ test('"Per step" divides the values shown by the steps in scope', async () => {
   assert.match(tip, /Total \/ step50 ns/);
   assert.match(tip, /Self \/ step20 ns/);
   assert.match(tip, /Of all11\.1%/);
+  // The Functions table divides as the window's does; the share stays.
+  await h.openFunctions(p.page);
+  const fwdRow = () => p.page.$$eval('#functions-table tbody tr[data-name="fwd"] td',
+                                     (tds) => tds.slice(2).map((td) => td.textContent));
+  assert.deepEqual(await fwdRow(), ['0.50', '20 ns', '50 ns', '4.4%']);
   await p.page.click('#per-step');
+  assert.deepEqual(await fwdRow(), ['1', '40 ns', '100 ns', '4.4%']);
   assert.equal(await stat(p.page, 'totalTime'), '900 ns');
   assert.doesNotMatch(await p.eval(() => location.hash), /perstep/);
   await done(p);
