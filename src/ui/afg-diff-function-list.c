@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-diff-function-list.h"
@@ -21,7 +23,8 @@ struct _AfgDiffFunctionList {
 
   AfgDiffShape       *shape;
   AfgDiffFunctions   *functions;
-  GHashTable         *index;  /* name → row index + 1 */
+  GHashTable         *index;      /* name → row index + 1 */
+  double              scales[2];  /* by AfgDiffSide */
 };
 
 G_DEFINE_FINAL_TYPE (AfgDiffFunctionList, afg_diff_function_list, GTK_TYPE_WIDGET)
@@ -43,27 +46,42 @@ typedef struct {
 
 /* "+25.0%", "−74.0%"; "new" from nothing, "±0%" for nothing to nothing. */
 static char *
-change_percent (gint64 a, gint64 b)
+change_percent (double a, double b)
 {
   double percent;
 
   if (a <= 0)
     return g_strdup (b > 0 ? _("new") : "±0%");
-  percent = (double) (b - a) * 100.0 / (double) a;
+  percent = (b - a) * 100.0 / a;
   return g_strdup_printf ("%s%.1f%%", percent < 0 ? "−" : "+", ABS (percent));
+}
+
+/* A scaled time in whole ns, as the diff's tooltip shows it. */
+static char *
+format_time (double ns)
+{
+  return afg_format_duration ((gint64) CLAMP (ns, (double) -G_MAXINT64, (double) G_MAXINT64));
+}
+
+/* @side's self (or total) time of @f, times the side's scale. */
+static double
+scaled (const AfgDiffFunctionList *self, const AfgDiffFunction *f, AfgDiffSide side, gboolean total)
+{
+  return (double) (total ? f->total_ns : f->self_ns)[side] * self->scales[side];
 }
 
 static char *
 cell_text (const Column *column, const AfgDiffFunction *f, const char *name)
 {
-  const gint64 *values = column->total ? f->total_ns : f->self_ns;
+  double a = scaled (column->list, f, AFG_DIFF_SIDE_A, column->total);
+  double b = scaled (column->list, f, AFG_DIFF_SIDE_B, column->total);
 
   switch (column->kind)
     {
-    case COLUMN_A: return afg_format_duration (values[AFG_DIFF_SIDE_A]);
-    case COLUMN_B: return afg_format_duration (values[AFG_DIFF_SIDE_B]);
-    case COLUMN_DELTA: return afg_format_signed_duration ((double) (values[AFG_DIFF_SIDE_B] - values[AFG_DIFF_SIDE_A]));
-    case COLUMN_PERCENT: return change_percent (values[AFG_DIFF_SIDE_A], values[AFG_DIFF_SIDE_B]);
+    case COLUMN_A: return format_time (a);
+    case COLUMN_B: return format_time (b);
+    case COLUMN_DELTA: return afg_format_signed_duration (b - a);
+    case COLUMN_PERCENT: return change_percent (a, b);
     case COLUMN_NAME: default: return g_strdup (name);
     }
 }
@@ -144,6 +162,7 @@ static void
 afg_diff_function_list_init (AfgDiffFunctionList *self)
 {
   self->index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->scales[AFG_DIFF_SIDE_A] = self->scales[AFG_DIFF_SIDE_B] = 1.0;
   self->filter = gtk_string_filter_new (gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
   gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->filter, TRUE);
@@ -166,11 +185,41 @@ afg_diff_function_list_init (AfgDiffFunctionList *self)
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 }
 
+/* |Δ self| of the scaled times, largest first, then the name's bytes. */
+static int
+compare_rows (gconstpointer x, gconstpointer y, gpointer data)
+{
+  AfgDiffFunctionList *self = data;
+  guint i = *(const guint *) x, j = *(const guint *) y;
+  const AfgDiffFunction *f = afg_diff_functions_get (self->functions, i);
+  const AfgDiffFunction *g = afg_diff_functions_get (self->functions, j);
+  double df = ABS (scaled (self, f, AFG_DIFF_SIDE_B, FALSE) - scaled (self, f, AFG_DIFF_SIDE_A, FALSE));
+  double dg = ABS (scaled (self, g, AFG_DIFF_SIDE_B, FALSE) - scaled (self, g, AFG_DIFF_SIDE_A, FALSE));
+
+  if (df != dg)
+    return df < dg ? 1 : -1;
+  return strcmp (afg_diff_functions_get_name (self->functions, i), afg_diff_functions_get_name (self->functions, j));
+}
+
+/* The rows again, in the order of the scaled times. */
+static void
+refill (AfgDiffFunctionList *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  guint n = afg_diff_functions_get_n (self->functions);
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint), compare_rows, self);
+  for (guint i = 0; i < n; i++)
+    gtk_string_list_append (names, afg_diff_functions_get_name (self->functions, order[i]));
+  gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (names));
+}
+
 void
 afg_diff_function_list_set_shape (AfgDiffFunctionList *self, AfgDiffShape *shape)
 {
-  g_autoptr(GtkStringList) names = NULL;
-
   g_return_if_fail (AFG_IS_DIFF_FUNCTION_LIST (self));
 
   if (shape == self->shape)
@@ -183,15 +232,23 @@ afg_diff_function_list_set_shape (AfgDiffFunctionList *self, AfgDiffShape *shape
     return;
   self->shape = afg_diff_shape_ref (shape);
   self->functions = afg_diff_functions_new (shape);
-  names = gtk_string_list_new (NULL);
   for (guint i = 0; i < afg_diff_functions_get_n (self->functions); i++)
-    {
-      const char *name = afg_diff_functions_get_name (self->functions, i);
+    g_hash_table_insert (self->index, (gpointer) afg_diff_functions_get_name (self->functions, i),
+                         GUINT_TO_POINTER (i + 1));
+  refill (self);
+}
 
-      g_hash_table_insert (self->index, (gpointer) name, GUINT_TO_POINTER (i + 1));
-      gtk_string_list_append (names, name);
-    }
-  gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (names));
+void
+afg_diff_function_list_set_scales (AfgDiffFunctionList *self, double a_scale, double b_scale)
+{
+  g_return_if_fail (AFG_IS_DIFF_FUNCTION_LIST (self));
+
+  if (a_scale == self->scales[AFG_DIFF_SIDE_A] && b_scale == self->scales[AFG_DIFF_SIDE_B])
+    return;
+  self->scales[AFG_DIFF_SIDE_A] = a_scale;
+  self->scales[AFG_DIFF_SIDE_B] = b_scale;
+  if (self->functions != NULL)
+    refill (self);
 }
 
 AfgDiffFunctions *

@@ -227,13 +227,14 @@ on_norm_changed (GSimpleAction *action, GVariant *value, gpointer data)
   AfgDiffView *self = data;
   const char *name = g_variant_get_string (value, NULL);
 
+  /* The state last: its watchers read the new scales. */
   for (guint i = 0; i < G_N_ELEMENTS (norm_names); i++)
     if (g_str_equal (name, norm_names[i]))
       {
-        g_simple_action_set_state (action, value);
         self->norm = i;
         update_scales (self);
         repaint (self);
+        g_simple_action_set_state (action, value);
       }
 }
 
@@ -364,6 +365,13 @@ GtkWidget *
 afg_diff_view_get_legend (AfgDiffView *self)
 {
   return self->legend;
+}
+
+void
+afg_diff_view_get_scales (AfgDiffView *self, double *a_scale, double *b_scale)
+{
+  *a_scale = self->shape != NULL ? self->scales[AFG_DIFF_SIDE_A] : 1.0;
+  *b_scale = self->shape != NULL ? self->scales[AFG_DIFF_SIDE_B] : 1.0;
 }
 
 const char *

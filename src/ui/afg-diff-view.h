@@ -34,6 +34,11 @@ GtkWidget   *afg_diff_view_get_legend       (AfgDiffView    *self);
 /* The tooltip of @node as plain text (the state line shows it). */
 char        *afg_diff_view_get_tooltip_text (AfgDiffView    *self,
                                              guint32         node);
+/* The factors Per step or Equal totals multiply each side's times by
+ * (1 and 1 when raw, or without a diff); "diff.norm" changes them. */
+void         afg_diff_view_get_scales       (AfgDiffView    *self,
+                                             double         *a_scale,
+                                             double         *b_scale);
 /* "side=b color=self norm=raw" as the state line's fields want them. */
 const char  *afg_diff_view_get_option      (AfgDiffView    *self,
                                              const char     *name);

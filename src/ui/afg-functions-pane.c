@@ -81,6 +81,16 @@ panel_in_step (AfgFunctionsPane *self)
       && afg_function_table_get_tree (table) == shown_tree (self);
 }
 
+/* A diff's list multiplies each side's times as the graph's tooltips do. */
+static void
+sync_diff_scales (AfgFunctionsPane *self)
+{
+  double a, b;
+
+  afg_diff_view_get_scales (self->diff_view, &a, &b);
+  afg_diff_function_list_set_scales (self->diff_functions, a, b);
+}
+
 /* The table's times follow the graph's weight and Per step; a diff
  * shows its own list instead. */
 static void
@@ -96,6 +106,7 @@ sync_tree (AfgFunctionsPane *self)
   afg_function_panel_set_divisor (self->panel, afg_steps_bar_get_divisor (self->steps_bar));
   afg_function_panel_set_tree (self->panel, shown_tree (self));
   afg_diff_function_list_set_shape (self->diff_functions, diff ? afg_diff_view_get_shape (self->diff_view) : NULL);
+  sync_diff_scales (self);
 }
 
 /* Dims every frame but the picked function's, as the page does. */
@@ -281,6 +292,13 @@ connect_panel (AfgFunctionsPane *self)
 }
 
 static void
+on_diff_norm_changed (AfgFunctionsPane *self)
+{
+  sync_diff_scales (self);
+  emit_changed (self);
+}
+
+static void
 connect_window (AfgFunctionsPane *self)
 {
   g_signal_connect_swapped (self->flame_view, "notify::zoom-root", G_CALLBACK (on_layout_changed), self);
@@ -288,6 +306,9 @@ connect_window (AfgFunctionsPane *self)
   g_signal_connect_swapped (self->flame_view, "node-activated", G_CALLBACK (on_frame_activated), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (self->paned, "notify::position", G_CALLBACK (on_panel_moved), self);
+  /* Goes with whichever of the two goes first. */
+  g_signal_connect_object (afg_diff_view_get_actions (self->diff_view), "action-state-changed::norm",
+                           G_CALLBACK (on_diff_norm_changed), self, G_CONNECT_SWAPPED);
 }
 
 /* The window's widgets may outlive the pane: none calls it afterwards. */

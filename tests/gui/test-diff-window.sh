@@ -159,8 +159,9 @@ done
 
 # The Functions panel of a diff: one row per distinct name of the diff's
 # JSON, the first the one whose self time changed most (|B − A|, ties by
-# name); the search filters it by name.
-read -r N_FUNCTIONS TOP N_DEQUEUE <<< "$(python3 - "$WORK/cli/flamegraph-diff.json" <<'PY'
+# name), with A's times scaled to B's total under Equal totals; the
+# search filters it by name.
+read -r N_FUNCTIONS TOP TOP_EQUAL N_DEQUEUE <<< "$(python3 - "$WORK/cli/flamegraph-diff.json" <<'PY'
 import json, sys
 selfs = {}
 def walk(nodes):
@@ -169,17 +170,27 @@ def walk(nodes):
         s[0] += n["a"]["self_ns"]
         s[1] += n["b"]["self_ns"]
         walk(n["children"])
-walk(json.load(open(sys.argv[1]))["children"])
-top = sorted(selfs, key=lambda k: (-abs(selfs[k][1] - selfs[k][0]), k.encode()))[0]
-print(len(selfs), top.replace(" ", "\x01"), sum("dequeue" in k.lower() for k in selfs))
+top_level = json.load(open(sys.argv[1]))["children"]
+walk(top_level)
+scale = sum(n["b"]["total_ns"] for n in top_level) / sum(n["a"]["total_ns"] for n in top_level)
+def top(a_scale):
+    return sorted(selfs, key=lambda k: (-abs(selfs[k][1] - selfs[k][0] * a_scale), k.encode()))[0]
+print(len(selfs), top(1).replace(" ", "\x01"), top(scale).replace(" ", "\x01"),
+      sum("dequeue" in k.lower() for k in selfs))
 PY
 )"
 TOP=${TOP//$'\x01'/ }
+TOP_EQUAL=${TOP_EQUAL//$'\x01'/ }
+[ "$TOP" != "$TOP_EQUAL" ] || fail "Equal totals should change the first function: this check proves nothing"
 act win.toggle-functions
 wait_state mode=diff functions=1 "rows=$N_FUNCTIONS" "top=$TOP"
+act diff.norm "'equal-totals'"
+wait_state mode=diff functions=1 norm=equal-totals "top=$TOP_EQUAL"
+act diff.norm "'raw'"
+wait_state mode=diff functions=1 norm=raw "top=$TOP"
 search Dequeue
 wait_state mode=diff functions=1 "rows=$N_DEQUEUE"
-ok "the Functions panel of a diff lists its $N_FUNCTIONS functions, '$TOP' (the largest |Δ self|) first; the search filters it"
+ok "the Functions panel of a diff lists its $N_FUNCTIONS functions, '$TOP' (the largest |Δ self|) first, '$TOP_EQUAL' with equal totals; the search filters it"
 act win.escape
 wait_state mode=diff matches= "rows=$N_FUNCTIONS"
 stop_app
