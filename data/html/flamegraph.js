@@ -1488,8 +1488,10 @@
     const split = strip.describeSplit(m.raw.device_timeline);
     if (split !== '')
       rows.push(['npuTimeline', split]);
+    /* Without steps the idle time is the whole profile's. */
     if (m.trees.idle !== null)
-      rows.push(['npuIdle', AFG_T('npuIdleTime', { time: fmtTime(JSON.parse(m.trees.idle.text).scope.idle_ns) })]);
+      rows.push(['npuIdle', AFG_T(strip.count() > 0 ? 'npuIdleTime' : 'npuIdleTimeProfile',
+                                  { time: fmtTime(JSON.parse(m.trees.idle.text).scope.idle_ns) })]);
     const npu = m.raw.npu;
     const npuTime = (ns, n) => AFG_TN('npuTime', n, { time: fmtTime(ns), n: fmtInt(n) });
     if (npu)

@@ -137,6 +137,8 @@ test('--npu-idle: the page opens on the whole tree; #idle=1 and the toggle show 
   assert.deepEqual(await p.eval(() => window.flamegraph.dump()), jsonLines(whole));
   assert.equal(await p.page.isChecked('#npu-idle'), false);
   assert.equal(await p.page.isDisabled('#weight'), false);
+  assert.equal(await p.page.textContent('#summary dd[data-stat="npuIdle"]'),
+               await p.eval((ns) => window.AFG_VIEW.fmtTime(ns) + ' in the exported steps', idle.scope.idle_ns));
   await p.page.click('#npu-idle');
   s = await p.eval(() => window.flamegraph.state());
   assert.equal(s.idle, true);
@@ -152,6 +154,19 @@ test('--npu-idle: the page opens on the whole tree; #idle=1 and the toggle show 
   assert.equal(s.idle, false);
   assert.doesNotMatch(await p.eval(() => location.hash), /idle=/);
   assert.deepEqual(await p.eval(() => window.flamegraph.dump()), jsonLines(whole));
+  await done(p);
+});
+
+test('--npu-idle without steps: the summary gives the whole profile\'s idle time', async () => {
+  const stepless = path.join(h.tmpDir('afg-stepless-'), 'ascend_pytorch_profiler_0.db');
+  fs.copyFileSync(gen, stepless);
+  execFileSync('sqlite3', [stepless, "DELETE FROM PYTORCH_API WHERE name IN "
+                           + "(SELECT id FROM STRING_IDS WHERE value LIKE 'ProfilerStep#%'); DROP TABLE STEP_TIME"]);
+  const idle = h.exportJson(stepless, ['--npu-idle']);
+  assert.deepEqual(idle.steps, []);
+  const p = await open(h.exportHtml(stepless, ['--npu-idle']));
+  assert.equal(await p.page.textContent('#summary dd[data-stat="npuIdle"]'),
+               await p.eval((ns) => window.AFG_VIEW.fmtTime(ns) + ' in the whole profile', idle.scope.idle_ns));
   await done(p);
 });
 
