@@ -42,6 +42,7 @@ typedef struct {
   GMutex                    lock;          /* for the two below */
   GError                   *no_space;      /* the first ENOSPC */
   GPtrArray                *made_dirs;     /* rank folders this run created */
+  gboolean                  made_out_dir;  /* the output folder was not there */
 } Job;
 
 /* The first write that finds the disk full stops the job: every later
@@ -190,13 +191,16 @@ finish_commits (Job *job, AfgRankSummary * const *summaries, guint n)
   g_free (job->commit_errors);
 }
 
-/* The rank folders this run made, with what is in them: a full disk
- * leaves no empty or half-written rank behind. */
+/* The rank folders this run made, with what is in them, and the output
+ * folder when this run made it: a full disk leaves no empty or
+ * half-written rank behind. */
 static void
 remove_made_dirs (Job *job)
 {
   for (guint i = 0; i < job->made_dirs->len; i++)
     afg_flat_dir_remove (g_ptr_array_index (job->made_dirs, i));
+  if (job->made_out_dir)
+    g_rmdir (job->out_dir);
 }
 
 /* One line for the whole job, exit 3. */
@@ -270,7 +274,15 @@ write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gb
   if (!html)
     return TRUE;
   index = afg_ranks_index_write (ranks, n, figures);
-  return write_file (out_dir, "index.html", index, error);
+  if (write_file (out_dir, "index.html", index, error))
+    return TRUE;
+  /* The two describe one export: not the one without the other. */
+  {
+    g_autofree char *path = g_build_filename (out_dir, "ranks.json", NULL);
+
+    g_unlink (path);
+  }
+  return FALSE;
 }
 
 static AfgSummaryOptions
@@ -360,6 +372,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   g_mutex_init (&job.lock);
   job.stop = g_cancellable_new ();
   job.made_dirs = g_ptr_array_new_with_free_func (g_free);
+  job.made_out_dir = !g_file_test (job.out_dir, G_FILE_TEST_EXISTS);
   job.commit_errors = g_new0 (char *, MAX (n, 1));
   job.summary_options = summary_options (opts);
   job.reducer = afg_frame_reducer_new ();
@@ -473,6 +486,7 @@ write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const 
   g_autofree char *path = g_build_filename (out_dir, name, NULL);
   g_autoptr(GError) error = NULL;
   gboolean kept_other = FALSE;
+  gboolean made = !g_file_test (out_dir, G_FILE_TEST_EXISTS);
   int lock = -1;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -488,6 +502,9 @@ write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const 
     close (lock);
   if (error != NULL)
     {
+      /* Nothing left behind, not the folder this run made. */
+      if (made)
+        g_rmdir (out_dir);
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }

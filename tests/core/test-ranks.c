@@ -247,7 +247,7 @@ test_broken_rank (void)
 
 /* A job written to a disk that fills up (a 256 KiB tmpfs; mounting one
  * needs root): the first ENOSPC stops it with one error line, exit 3,
- * and the rank folders it made are gone. */
+ * and the folders it made are gone, the output folder too. */
 static void
 test_full_disk (void)
 {
@@ -255,7 +255,6 @@ test_full_disk (void)
   g_autofree char *disk = afg_test_make_tmp_dir ();
   g_autofree char *out = g_build_filename (disk, "out", NULL);
   g_autofree char *err = NULL;
-  g_autofree char *after = NULL;
   g_auto(GStrv) lines = NULL;
 
   for (int i = 0; i < 12; i++)
@@ -278,10 +277,34 @@ test_full_disk (void)
   g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
   g_assert_true (g_str_has_suffix (lines[0], "No space left on device"));
   g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
-  after = afg_test_snapshot_dir (out);
-  g_assert_cmpstr (after, ==, "");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   g_assert_cmpint (umount (disk), ==, 0);
   afg_test_rm_rf (job);
+  afg_test_rm_rf (disk);
+}
+
+/* One DB's export and its -f summary on a full disk (a 16 KiB tmpfs):
+ * exit 3, and the output folder each made is gone. */
+static void
+test_full_disk_single (void)
+{
+  g_autofree char *disk = afg_test_make_tmp_dir ();
+  g_autofree char *out = g_build_filename (disk, "out", NULL);
+  g_autofree char *sample = afg_test_sample_path (SAMPLE0, ".db");
+  const char *single[] = { "--export", "-q", "-f", "json", "-o", out, sample, NULL };
+  const char *summary[] = { "--export", "-q", "-f", "summary", "-o", out, sample, NULL };
+
+  if (!afg_test_is_root () || mount ("tmpfs", disk, "tmpfs", 0, "size=16k") != 0)
+    {
+      g_test_skip ("cannot mount a small tmpfs (needs root)");
+      afg_test_rm_rf (disk);
+      return;
+    }
+  g_assert_cmpint (afg_test_run_cli (single, FALSE, NULL, NULL), ==, 3);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (afg_test_run_cli (summary, FALSE, NULL, NULL), ==, 3);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (umount (disk), ==, 0);
   afg_test_rm_rf (disk);
 }
 
@@ -526,6 +549,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/broken-rank", test_broken_rank);
   g_test_add_func ("/ranks/no-profiler-db", test_no_profiler_db);
   g_test_add_func ("/ranks/full-disk", test_full_disk);
+  g_test_add_func ("/ranks/full-disk-single", test_full_disk_single);
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);

@@ -337,12 +337,21 @@ afg_export_to_dir (const AfgTree *tree, const AfgExportOptions *options, const c
                    char **warning, GError **error)
 {
   g_autofree char *path = NULL;
+  gboolean made;
 
   g_return_val_if_fail (tree != NULL && options != NULL && dir != NULL, FALSE);
 
   path = g_build_filename (dir, afg_format_file_name (options->format), NULL);
-  if (!make_dir (dir, error) || !afg_export (tree, options, path, warning, error))
+  made = !g_file_test (dir, G_FILE_TEST_EXISTS);
+  if (!make_dir (dir, error))
     return FALSE;
+  if (!afg_export (tree, options, path, warning, error))
+    {
+      /* A failed export leaves nothing behind, not the folder it made. */
+      if (made)
+        g_rmdir (dir);
+      return FALSE;
+    }
   if (out_path != NULL)
     *out_path = g_steal_pointer (&path);
   return TRUE;
