@@ -38,7 +38,7 @@ const AFG_TRANSFORMS = (function () {
     };
   }
 
-  /* a;b;c with \; and \\ escapes. */
+  /* a;b;c with \; and \\ escapes; a name may be empty, as a frame's may. */
   function splitPath(path) {
     const out = [];
     let name = '';
@@ -50,8 +50,6 @@ const AFG_TRANSFORMS = (function () {
         throw new Error(`'${path}': only \\; and \\\\ are escapes`);
       else if (c !== undefined && c !== ';')
         name += c;
-      else if (name === '')
-        throw new Error(`'${path}': an empty name`);
       else {
         out.push(name);
         name = '';

@@ -184,7 +184,7 @@ test_usage (void)
   assert_usage ((const char *[]) { "--export", "-f", "trace", "--merge-function", "F", db, NULL }, "-f trace");
   assert_usage ((const char *[]) { "--export", "--merge-function", "/(?i)f/", db, NULL }, "--merge-function '/(?i)f/'");
   assert_usage ((const char *[]) { "--export", "--drop-function", "/f", db, NULL }, "//NAME");
-  assert_usage ((const char *[]) { "--export", "--focus-subtree", "a;;b", db, NULL }, "--focus-subtree 'a;;b'");
+  assert_usage ((const char *[]) { "--export", "--focus-subtree", "a\\n", db, NULL }, "--focus-subtree 'a\\n'");
   /* A rank's summary is of its whole tree, as a job folder's ranks are:
    * the transforms are refused there, not ignored. */
   assert_usage ((const char *[]) { "--export", "-f", "summary", "--drop-function", "F", db, NULL }, "-f summary");
@@ -209,6 +209,23 @@ test_empty_result (void)
   g_assert_nonnull (strstr (json, "\"functions\":[]"));
   g_assert_cmpint (afg_test_run_cli (top, FALSE, &out, &err), ==, EXIT_OK);
   g_assert_null (strstr (out, "All threads"));
+  remove_db (db);
+}
+
+/* A frame named "" is a path's name like any other: `top;` focuses it. */
+static void
+test_empty_name (void)
+{
+  static const AfgTestEvent named[] = {
+    { T1, 0, 1000, "top" },
+    { T1, 10, 990, "" },
+    { T1, 20, 500, "g" },
+  };
+  g_autofree char *db = make_db_of (named, G_N_ELEMENTS (named));
+  g_autofree char *folded = run_export (db, (const char *[]) { "--export", "-f", "folded", "--focus-subtree", "top;",
+                                                               NULL }, "flamegraph.folded");
+
+  g_assert_cmpstr (folded, ==, "1/1; 500\n1/1;;g 480\n");
   remove_db (db);
 }
 
@@ -373,6 +390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-transforms/order", test_order);
   g_test_add_func ("/cli-transforms/usage", test_usage);
   g_test_add_func ("/cli-transforms/empty-result", test_empty_result);
+  g_test_add_func ("/cli-transforms/empty-name", test_empty_name);
   g_test_add_func ("/cli-transforms/folder", test_folder);
   g_test_add_func ("/cli-transforms/top", test_top);
   g_test_add_func ("/cli-transforms/diff", test_diff);

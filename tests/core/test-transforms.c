@@ -757,6 +757,22 @@ test_arg_for_node (void)
   afg_test_assert_tree (merged, (const char *[]) { "1/1\t1\t100\t0", "1/1;a\\b\t1\t50\t50", NULL });
 }
 
+/* A frame named "" has a path too (Alt+F on it focuses it). */
+static void
+test_arg_for_empty_name (void)
+{
+  static const AfgTestEvent events[] = {
+    { T1, 0, 100, "" },
+    { T1, 0, 50, "" },
+  };
+  g_autoptr(AfgTree) tree = afg_test_load_events (AFG_TEST_DB_DEFAULT, events, G_N_ELEMENTS (events));
+  g_autofree char *path = afg_tree_transform_arg_for_node (tree, AFG_TRANSFORM_FOCUS_SUBTREE, 3);
+  g_autoptr(AfgTree) focused = transform (tree, (const char *[]) { "focus-subtree", path, NULL });
+
+  g_assert_cmpstr (path, ==, ";");
+  afg_test_assert_tree (focused, (const char *[]) { "1/1\t1\t50\t0", "1/1;\t1\t50\t50", NULL });
+}
+
 /* A transformed tree built without durations still gives its frames'
  * calls (the histogram's), made again with them. */
 static void
@@ -789,14 +805,24 @@ test_paths (void)
   g_assert_cmpstr (names[2], ==, "d");
   joined = afg_transform_path_join ((const char * const *) names);
   g_assert_cmpstr (joined, ==, "a\\;b;c\\\\;d");
-  g_assert_null (afg_transform_path_split ("a;;b", &error));
-  g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
-  g_clear_error (&error);
   g_assert_null (afg_transform_path_split ("a\\n", &error));
   g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
-  g_clear_error (&error);
-  g_assert_null (afg_transform_path_split ("", &error));
-  g_assert_error (error, AFG_TRANSFORM_ERROR, AFG_TRANSFORM_ERROR_PATH);
+  /* Empty names, as a frame's may be: every list of names joins into a
+   * path that splits back into it. */
+  {
+    const char * const lists[][4] = { { "a", "", "b", NULL }, { "", NULL }, { "a", "", NULL }, { "", ";", "", NULL } };
+    const char * const paths[] = { "a;;b", "", "a;", ";\\;;" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+      {
+        g_auto(GStrv) split = afg_transform_path_split (paths[i], NULL);
+        g_autofree char *path = afg_transform_path_join (lists[i]);
+
+        g_assert_cmpstr (path, ==, paths[i]);
+        g_assert_nonnull (split);
+        g_assert_true (g_strv_equal ((const char * const *) split, lists[i]));
+      }
+  }
 }
 
 int
@@ -824,6 +850,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
   g_test_add_func ("/transforms/arg-for-node", test_arg_for_node);
+  g_test_add_func ("/transforms/arg-for-empty-name", test_arg_for_empty_name);
   g_test_add_func ("/transforms/calls-without-durations", test_calls_without_durations);
   return g_test_run ();
 }

@@ -168,6 +168,16 @@ test('a transform that leaves no thread draws an empty graph', async () => {
   await page.close();
 });
 
+test('a frame named "" is a path\'s name like any other: top; focuses it, as the CLI', async () => {
+  const db = h.makeDb(['top', '', 'g'], [[1, 1, 1, 0, 1000], [1, 1, 2, 10, 990], [1, 1, 3, 20, 500]]);
+  const list = [{ op: 'focus-subtree', arg: 'top;' }];
+  const { page, log } = await h.openPage(browser.context, h.exportHtml(db), hashOf(list, false));
+  assert.deepEqual((await state(page)).transforms, list);
+  assert.deepEqual(await dump(page), ['1/1\t1\t980\t0', '1/1;\t1\t980\t500', '1/1;;g\t1\t480\t480']);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('call durations show where a frame keeps its calls unchanged', async () => {
   const { page, log } = await h.openPage(browser.context, h.exportHtml(smallDb()), '#merge=0');
   const tip = async (name) => {

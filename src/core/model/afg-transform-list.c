@@ -64,8 +64,6 @@ afg_transform_path_split (const char *path, GError **error)
         return path_error (error, path, _("in a path, \\; stands for ';' and \\\\ for '\\'; no other escape"));
       else if (*p != ';' && *p != '\0')
         g_string_append_c (name, *p);
-      else if (name->len == 0)
-        return path_error (error, path, _("a path names frames from the thread's top, a;b;c, none of them empty"));
       else
         {
           g_ptr_array_add (names, g_strdup (name->str));

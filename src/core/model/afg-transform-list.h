@@ -30,8 +30,10 @@ gboolean    afg_transform_op_from_string (const char     *text,
                                           AfgTransformOp *op);
 
 /* A focus-subtree PATH, `a;b;c` from the thread's top, split into its
- * names (`\;` is a ';' in a name, `\\` a '\'); NULL with an error when
- * it is empty, has an empty name or another escape. */
+ * names (`\;` is a ';' in a name, `\\` a '\'); NULL with an error for
+ * another escape. A name may be empty, as a frame's may: `a;` is a's
+ * child named "", and "" the top frame named "" (the join of any list of
+ * names splits back into it). */
 char      **afg_transform_path_split     (const char     *path,
                                           GError        **error);
 /* The PATH that names @names (NULL-terminated), escaped. */
