@@ -3,6 +3,8 @@
  * "All ranks" (afg-merged-tree.c) and Cancel. */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "afg-cores.h"
@@ -203,6 +205,95 @@ test_merged_device (void)
   g_assert_null (afg_document_get_npu_warning (afg_tree_get_document (merged)));
 }
 
+static int
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Each (kind, name)'s count, ns and exposed ns over @tree's leaves,
+ * "kind\tname\tcount\tns\texposed" lines sorted. */
+static char *
+kernel_sums (const AfgTree *tree)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint32 node = 0; node < afg_tree_get_n_nodes (tree); node++)
+    {
+      guint n;
+      const AfgNpuKernel *k = afg_tree_get_kernels (tree, node, &n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          char *name = g_strdup_printf ("%u\t%s", k[i].kind, afg_document_get_string (afg_tree_get_document (tree),
+                                                                                     k[i].name));
+          gint64 *sum = g_hash_table_lookup (sums, name);
+
+          if (sum == NULL)
+            g_hash_table_insert (sums, name, sum = g_new0 (gint64, 3));
+          else
+            g_free (name);
+          sum[0] += k[i].count;
+          sum[1] += k[i].ns;
+          sum[2] += k[i].exposed_ns;
+        }
+    }
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const gint64 *sum = value;
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
+                                               (const char *) key, sum[0], sum[1], sum[2]));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+/* The kernel leaves of All ranks: each rank's, under the merged frame,
+ * those of one kind and name added up (a sample twice: twice its sums,
+ * as many distinct leaves as it has). */
+static void
+test_merged_kernels (void)
+{
+  g_autofree char *path = afg_test_sample_path ("ascend_pytorch_profiler_level1_rank0", ".db");
+  g_autoptr(AfgTree) rank = afg_test_load_tree (path, NULL, NULL, NULL, NULL);
+  g_autoptr(AfgMergedTree) sum = afg_merged_tree_new ();
+  g_autoptr(AfgTree) once = NULL;
+  g_autoptr(AfgTree) twice = NULL;
+  g_autofree char *rank_sums = kernel_sums (rank);
+  g_autofree char *once_sums = NULL;
+  g_autofree char *twice_sums = NULL;
+  g_auto(GStrv) rank_lines = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_cmpstr (rank_sums, !=, "");
+  afg_merged_tree_add (sum, rank);
+  once = afg_merged_tree_build (sum, "job");
+  once_sums = kernel_sums (once);
+  g_assert_cmpstr (once_sums, ==, rank_sums);
+  afg_merged_tree_add (sum, rank);
+  twice = afg_merged_tree_build (sum, "job");
+  twice_sums = kernel_sums (twice);
+  rank_lines = g_strsplit (rank_sums, "\n", -1);
+  lines = g_strsplit (twice_sums, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, g_strv_length (rank_lines));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], "\t", -1);
+      g_autofree char *halved = g_strdup_printf ("%s\t%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT,
+                                                fields[0], fields[1], g_ascii_strtoll (fields[2], NULL, 10) / 2,
+                                                g_ascii_strtoll (fields[3], NULL, 10) / 2,
+                                                g_ascii_strtoll (fields[4], NULL, 10) / 2);
+
+      g_assert_true (g_strv_contains ((const char * const *) rank_lines, halved));
+    }
+}
+
 /* Cancel while the first rank is summed up: the ranks not started are
  * CANCELLED, with no error; at most one per worker got read. */
 static void
@@ -396,6 +487,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-load/merged", test_merged);
   g_test_add_func ("/job-load/merged-device", test_merged_device);
+  g_test_add_func ("/job-load/merged-kernels", test_merged_kernels);
   g_test_add_func ("/job-load/cancel", test_cancel);
   g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);
   g_test_add_func ("/job-load/cancelled-before", test_cancelled_before);

@@ -156,10 +156,33 @@ wait_state page=graph rank=all weight=npu "npu_ns=$(cli_device npu_total_ns)"
 [ "$(state_field status)" = "$ALL_STATUS" ] || fail "the NPU weight made All ranks' status line '$(state_field status)'"
 act win.weight "'compute'"
 wait_state page=graph rank=all weight=compute
+# The kernel leaves too: the Kernels tab's first row is the largest
+# compute kernel of the ranks' exports added up (count, name).
+KERNEL_TOP=$(python3 -c 'import glob, json, sys
+sums = {}
+def walk(n):
+    for k in n.get("kernels", []):
+        if k["kind"] == "compute":
+            s = sums.setdefault(k["name"], [0, 0])
+            s[0] += k["count"]
+            s[1] += k["ns"]
+    for c in n["children"]:
+        walk(c)
+for f in glob.glob(sys.argv[1] + "/rank*/flamegraph.json"):
+    for t in json.load(open(f))["threads"]:
+        for c in t["children"]:
+            walk(c)
+name = sorted(sums, key=lambda k: (-sums[k][1], k.encode()))[0]
+print("%d [compute] %s" % (sums[name][0], name))' "$OUT")
+act win.toggle-functions
+wait_state page=graph rank=all weight=compute functions=1 "kernel_top=$KERNEL_TOP"
+[ "$(state_field kernels)" -gt 0 ] || fail "All ranks draws no kernel leaves in the compute weight"
+act win.toggle-functions
+wait_state page=graph rank=all functions=0
 act win.weight "'host'"
 wait_state page=graph rank=all weight=host "root_ns=$ALL_NS"
 [ "$(state_field status)" = "$ALL_STATUS" ] || fail "back in host time, All ranks' status line is '$(state_field status)'"
-ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind; its status line stays the ranks' through the weights"
+ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind, with the ranks' kernel leaves ('$KERNEL_TOP' first); its status line stays the ranks' through the weights"
 
 pick_rank 2
 RANK2_ROW=$PICKED_ROW

@@ -9,6 +9,8 @@
 
 #include "afg-address.h"
 #include "afg-document-private.h"
+#include "afg-int-map.h"
+#include "afg-math.h"
 #include "afg-merged-tree.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
@@ -28,6 +30,10 @@ struct _AfgMergedTree {
    * sums a part passed off as the whole. */
   guint               n_device;
   guint               n_without_device;  /* profiles with no device time at all */
+  /* The kernel leaves added up by (builder node, kind, merged name):
+   * AfgNodeKernel with builder nodes and merged names. */
+  GArray             *kernels;
+  AfgIntMap           kernel_at;
 };
 
 static guint32 intern (AfgMergedTree *self, const char *name);
@@ -42,6 +48,8 @@ afg_merged_tree_new (void)
   self->paths = afg_path_tree_builder_new_own_names ();
   self->n_device = AFG_PATH_DEVICE_COLUMNS;
   afg_path_tree_builder_keep_device (self->paths, self->n_device);
+  self->kernels = g_array_new (FALSE, FALSE, sizeof (AfgNodeKernel));
+  afg_int_map_init (&self->kernel_at, 64);
   self->thread_name = intern (self, _("All ranks"));
   afg_path_tree_builder_child (self->paths, AFG_TREE_ROOT, self->thread_name);
   return self;
@@ -54,6 +62,8 @@ afg_merged_tree_free (AfgMergedTree *self)
     return;
   g_hash_table_unref (self->by_name);
   g_ptr_array_unref (self->names);
+  g_array_unref (self->kernels);
+  afg_int_map_clear (&self->kernel_at);
   afg_path_tree_builder_free (self->paths);
   g_free (self);
 }
@@ -104,6 +114,31 @@ add_device (Adding *adding, guint32 target, const AfgTree *tree, guint32 from)
   afg_path_tree_builder_add_device (adding->self->paths, target, values);
 }
 
+/* @from's kernel leaves, on the merged node @target: those of one kind
+ * and name add up, as the ranks' frames do. */
+static void
+add_kernels (Adding *adding, guint32 target, const AfgTree *tree, guint32 from)
+{
+  AfgMergedTree *self = adding->self;
+  guint n;
+  const AfgNpuKernel *kernels = afg_tree_get_kernels (tree, from, &n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint32 name = intern (self, afg_document_get_string (tree->document, kernels[k].name));
+      guint64 key = (guint64) target << 32 | (guint64) kernels[k].kind << 31 | name;
+      guint32 i = afg_int_map_insert (&self->kernel_at, key, self->kernels->len);
+      AfgNodeKernel *leaf;
+
+      if (i == self->kernels->len)
+        g_array_append_val (self->kernels, ((AfgNodeKernel) { { name, kernels[k].kind, 0, 0, 0 }, target }));
+      leaf = &g_array_index (self->kernels, AfgNodeKernel, i);
+      leaf->kernel.count += kernels[k].count;
+      leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernels[k].ns);
+      leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernels[k].exposed_ns);
+    }
+}
+
 /* @target: the merged node of the parent, then of this node. */
 static gboolean
 add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
@@ -117,6 +152,7 @@ add_node (const AfgTree *tree, guint32 node, guint32 *target, gpointer data)
   afg_path_tree_builder_add (adding->self->paths, *target, tree->columns[AFG_COLUMN_CALLS][node],
                              tree->columns[AFG_COLUMN_TOTAL_NS][node], 0);
   add_device (adding, *target, tree, node);
+  add_kernels (adding, *target, tree, node);
   return TRUE;
 }
 
@@ -162,12 +198,29 @@ make_thread (AfgTree *tree, const char *label)
   tree->columns[AFG_COLUMN_CALLS][AFG_TREE_ROOT] = tree->columns[AFG_COLUMN_CALLS][THREAD_NODE];
 }
 
+/* The leaves added, named in @tree's document, when every rank has the
+ * device time by kind (as the kind columns): else a part of the ranks'
+ * kernels would pass for all of them. */
+static void
+set_kernels (AfgMergedTree *self, AfgTree *tree, const guint32 *map, const guint32 *new_index)
+{
+  g_autoptr(GArray) leaves = NULL;
+
+  if (self->n_added == 0 || self->n_device < AFG_PATH_DEVICE_COLUMNS)
+    return;
+  leaves = g_array_copy (self->kernels);
+  for (guint i = 0; i < leaves->len; i++)
+    g_array_index (leaves, AfgNodeKernel, i).kernel.name = map[g_array_index (leaves, AfgNodeKernel, i).kernel.name];
+  afg_tree_set_kernels (tree, (AfgNodeKernel *) (void *) leaves->data, leaves->len, new_index);
+}
+
 AfgTree *
 afg_merged_tree_build (AfgMergedTree *self, const char *title)
 {
   g_autoptr(AfgDocument) names = afg_document_new (title, 0);
   g_autoptr(AfgTree) model = NULL;
   g_autofree guint32 *map = g_new (guint32, MAX (self->names->len, 1));
+  g_autofree guint32 *new_index = NULL;
   AfgTree *tree;
 
   for (guint i = 0; i < self->names->len; i++)
@@ -181,7 +234,8 @@ afg_merged_tree_build (AfgMergedTree *self, const char *title)
   afg_document_seal (names);
   model = afg_tree_new (names, NULL, AFG_TREE_MERGE_ADDRESSES);
   model->stats = self->stats;
-  tree = afg_path_tree_builder_build (self->paths, model, map, afg_document_get_root_name (names));
+  tree = afg_path_tree_builder_build (self->paths, model, map, afg_document_get_root_name (names), &new_index);
+  set_kernels (self, tree, map, new_index);
   afg_path_tree_sum_children (tree);
   /* The root as a profile's: its one thread's device time. */
   for (guint c = AFG_COLUMN_NPU_TOTAL_NS; c < AFG_COLUMN_NPU_TOTAL_NS + AFG_PATH_DEVICE_COLUMNS; c++)

@@ -198,9 +198,10 @@ layout_order (const AfgPathTreeBuilder *self, const SortData *names, guint32 *fi
 }
 
 /* @tree takes the nodes and values added so far, its root named
- * @root_name. */
+ * @root_name; @out_index (may be NULL) gets where each node went. */
 static void
-fill_tree (const AfgPathTreeBuilder *self, AfgTree *tree, const SortData *names, guint32 root_name)
+fill_tree (const AfgPathTreeBuilder *self, AfgTree *tree, const SortData *names, guint32 root_name,
+           guint32 **out_index)
 {
   guint32 n = self->nodes->len;
   g_autofree guint32 *scratch = g_new (guint32, n);
@@ -236,6 +237,8 @@ fill_tree (const AfgPathTreeBuilder *self, AfgTree *tree, const SortData *names,
         tree->columns[AFG_COLUMN_NPU_TOTAL_NS + k][i] =
           ((const gint64 *) (self->device->data + order[i] * g_array_get_element_size (self->device)))[k];
     }
+  if (out_index != NULL)
+    *out_index = g_steal_pointer (&scratch);
 }
 
 AfgTree *
@@ -244,20 +247,20 @@ afg_path_tree_builder_finish (AfgPathTreeBuilder *self)
   AfgTree *tree = g_steal_pointer (&self->tree);
   SortData names = { (const PathNode *) self->nodes->data, tree->document, NULL };
 
-  fill_tree (self, tree, &names, g_array_index (self->nodes, PathNode, 0).name);
+  fill_tree (self, tree, &names, g_array_index (self->nodes, PathNode, 0).name, NULL);
   afg_path_tree_builder_free (self);
   return tree;
 }
 
 AfgTree *
 afg_path_tree_builder_build (const AfgPathTreeBuilder *self, const AfgTree *model, const guint32 *names,
-                             guint32 root_name)
+                             guint32 root_name, guint32 **new_index)
 {
   AfgTree *tree = afg_tree_new (model->document, &model->scope, model->flags);
   SortData data = { (const PathNode *) self->nodes->data, model->document, names };
 
   tree->stats = model->stats;
-  fill_tree (self, tree, &data, root_name);
+  fill_tree (self, tree, &data, root_name, new_index);
   return tree;
 }
 

@@ -54,11 +54,13 @@ AfgTree            *afg_path_tree_builder_finish (AfgPathTreeBuilder *self);
 AfgPathTreeBuilder *afg_path_tree_builder_new_own_names (void);
 /* The tree of what was added so far, @self kept: @model's document,
  * scope, flags and stats, @names taking the builder's names to the
- * document's strings, the root named @root_name. */
+ * document's strings, the root named @root_name. @new_index (may be
+ * NULL) gets, to free, each builder node's index in the tree. */
 AfgTree            *afg_path_tree_builder_build  (const AfgPathTreeBuilder *self,
                                                   const AfgTree      *model,
                                                   const guint32      *names,
-                                                  guint32             root_name);
+                                                  guint32             root_name,
+                                                  guint32           **new_index);
 void                afg_path_tree_builder_free   (AfgPathTreeBuilder *self);
 /* Self time from the totals: max(0, total − the children's totals); the
  * root no calls, and at least the sum of its children as its total
