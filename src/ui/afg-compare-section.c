@@ -11,6 +11,7 @@
 #include "afg-diff-load.h"
 #include "afg-settings.h"
 #include "afg-compare-section.h"
+#include "afg-document-timeline.h"
 #include "afg-diff-options.h"
 #include "afg-window-private.h"
 
@@ -30,6 +31,7 @@ typedef struct {
   AfgDiffShape   *shape;
   AfgFlameLayout *layout;
   AfgColumn       weight;  /* the session's, when the comparison was asked for */
+  gboolean        npu_idle;  /* each side's NPU-idle instants (host time) */
 } CompareRequest;
 
 static void
@@ -65,7 +67,7 @@ static gpointer
 compare_in_thread (gpointer data, GCancellable *cancellable, GError **error)
 {
   CompareRequest *req = data;
-  AfgDiffLoadOptions options = { .flags = req->flags, .progress = afg_load_counters_store,
+  AfgDiffLoadOptions options = { .flags = req->flags, .npu_idle = req->npu_idle, .progress = afg_load_counters_store,
                                  .progress_data = { &req->counters[0], &req->counters[1] } };
   AfgDiffSideLoad sides[2];
   GError **failed = NULL;
@@ -182,6 +184,19 @@ on_selection_changed (AfgWindow *self, GParamSpec *pspec, AfgFlameView *view)
   afg_status_bar_set_selection_text (self->status_bar, text);
 }
 
+/* "While NPU idle" compares the idle instants when both sides have a
+ * device timeline to take them from. */
+static void
+enable_npu_idle (AfgWindow *self, AfgDiffShape *shape)
+{
+  GAction *idle = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
+  gboolean both = TRUE;
+
+  for (AfgDiffSide s = AFG_DIFF_SIDE_A; s <= AFG_DIFF_SIDE_B; s++)
+    both = both && afg_document_get_timeline (afg_tree_get_document (afg_diff_shape_get_source (shape, s))) != NULL;
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (idle), both);
+}
+
 void
 afg_compare_section_show_diff (AfgCompareSection *section, AfgDiffShape *shape, AfgFlameLayout *layout)
 {
@@ -198,6 +213,7 @@ afg_compare_section_show_diff (AfgCompareSection *section, AfgDiffShape *shape, 
   gtk_widget_grab_focus (GTK_WIDGET (self->flame_view));
   afg_functions_pane_sync (self->functions_pane);
   afg_ranks_section_diff_shown (self->ranks, shape);
+  enable_npu_idle (self, shape);
   _afg_window_update_actions (self);
 }
 
@@ -240,7 +256,10 @@ compare_files (AfgWindow *self, GFile *a, GFile *b)
   for (guint s = 0; s < 2; s++)
     req->paths[s] = g_file_get_path (s == 0 ? a : b);
   req->flags = _afg_window_tree_flags (self);
-  req->weight = afg_weight_get_total_column (afg_session_get_weight (self->session));
+  /* While NPU idle, as --diff --npu-idle: host time only. */
+  req->npu_idle = afg_session_get_npu_idle (self->session);
+  req->weight = req->npu_idle ? AFG_COLUMN_TOTAL_NS
+                              : afg_weight_get_total_column (afg_session_get_weight (self->session));
   for (guint s = 0; s < 2; s++)
     if (req->paths[s] == NULL)
       {
@@ -406,6 +425,27 @@ afg_compare_section_compare (AfgCompareSection *self, GFile *a, GFile *b)
 {
   g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
 
+  compare_files (self->window, a, b);
+}
+
+/* The two files on screen compared again (While NPU idle toggled); a
+ * comparison of two step ranges keeps its own scopes. */
+void
+afg_compare_section_recompare (AfgCompareSection *self)
+{
+  AfgDiffShape *shape;
+  g_autofree char *steps = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+
+  g_return_if_fail (AFG_IS_COMPARE_SECTION (self));
+
+  shape = afg_diff_view_get_shape (self->window->diff_view);
+  steps = afg_step_compare_title (self->window->step_compare);
+  if (shape == NULL || steps != NULL)
+    return;
+  a = side_file (shape, AFG_DIFF_SIDE_A);
+  b = side_file (shape, AFG_DIFF_SIDE_B);
   compare_files (self->window, a, b);
 }
 

@@ -22,6 +22,9 @@ void               afg_compare_section_install_actions (GtkWidgetClass    *widge
 void               afg_compare_section_compare         (AfgCompareSection *self,
                                                         GFile             *a,
                                                         GFile             *b);
+/* The two files of the diff on screen compared again, in the session's
+ * NPU-idle scope or out of it (not a comparison of two step ranges). */
+void               afg_compare_section_recompare       (AfgCompareSection *self);
 /* The title of the diff on screen: also after a cancelled load. */
 void               afg_compare_section_show_title      (AfgCompareSection *self);
 /* In a worker: the diff of @a and @b and its first layout; FALSE when

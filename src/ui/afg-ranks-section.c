@@ -500,6 +500,8 @@ explain_straggler_action (GtkWidget *widget, const char *name, GVariant *param)
   self->job->explain_straggler = s;
   self->job->explain_reference = r;
   g_clear_pointer (&self->job->explanation, g_free);
+  /* Compute time: not in the NPU-idle scope, where there is none. */
+  afg_session_set_npu_idle (self->window->session, FALSE);
   afg_session_set_weight (self->window->session, AFG_WEIGHT_COMPUTE);
   reference = rank_file (self->job, r);
   straggler = rank_file (self->job, s);

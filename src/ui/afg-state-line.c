@@ -166,8 +166,13 @@ static void
 append_device (AfgWindow *self, GString *line)
 {
   AfgTree *tree = _afg_window_get_tree (self);
+  AfgDiffShape *shape = afg_diff_view_get_shape (self->diff_view);
   g_autoptr(GString) bars = g_string_new (NULL);
   AfgDeviceSplit split;
+
+  /* A diff's tree is made of paths; its sides carry the scope. */
+  if (_afg_window_is_comparing (self) && shape != NULL)
+    tree = afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_B);
 
   for (guint i = 0; afg_step_strip_get_device (afg_steps_bar_get_strip (self->steps_bar), i, &split); i++)
     g_string_append_printf (bars, "%s%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,

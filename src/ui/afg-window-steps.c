@@ -110,7 +110,9 @@ on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
 
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (afg_session_get_npu_idle (session)));
-  if (window_document (self) != NULL && !_afg_window_is_comparing (self))
+  if (_afg_window_is_comparing (self))
+    afg_compare_section_recompare (self->compare);
+  else if (window_document (self) != NULL)
     on_range_changed (self, afg_steps_bar_get_strip (self->steps_bar));
 }
 

@@ -157,6 +157,25 @@ for format in html json folded; do
   ok "Export in a diff writes the bytes of --diff A B --export -f $format"
 done
 
+# While NPU idle compares the sides' idle instants, as --diff --npu-idle:
+# B's idle tree, and the export of --diff A B --npu-idle.
+ROOT_B=$(state_field root_ns)
+"$EXE" --export -q --merge-addresses --npu-idle -f json -o "$WORK/cli-idle-b" "$B" || fail "the CLI's --npu-idle failed"
+IDLE_B=$(python3 -c 'import json, sys
+print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$WORK/cli-idle-b/flamegraph.json")
+"$EXE" --diff "$A" "$B" --export -q --merge-addresses --npu-idle -f json -o "$WORK/cli-idle" \
+  || fail "the CLI's --diff --npu-idle failed"
+act win.npu-idle
+wait_state page=graph mode=diff idle=1 "root_ns=$IDLE_B"
+find_window "^$TITLE\$"
+export_to "$WORK/gui/idle-diff.json"
+wait_state mode=diff "exported=$WORK/gui/idle-diff.json"
+cmp "$WORK/cli-idle/flamegraph-diff.json" "$WORK/gui/idle-diff.json" \
+  || fail "the window's idle diff differs from --diff A B --npu-idle --export -f json"
+act win.npu-idle
+wait_state page=graph mode=diff idle=0 "root_ns=$ROOT_B"
+ok "While NPU idle in a diff compares the idle instants: B's root $IDLE_B, the bytes of --diff --npu-idle"
+
 # The Functions panel of a diff: one row per distinct name of the diff's
 # JSON, the first the one whose self time changed most (|B − A|, ties by
 # name), with A's times scaled to B's total under Equal totals; the
