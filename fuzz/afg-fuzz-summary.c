@@ -80,7 +80,7 @@ merge_two (const char *a_text, gsize a_size, const char *b_text, gsize b_size)
   afg_frame_reducer_finish (reducer, ranks, 2);
   figures = afg_job_figures_new (ranks, 2);
   json = afg_ranks_json_write (ranks, 2, figures);
-  index = afg_ranks_index_write (ranks, 2, figures);
+  index = afg_ranks_index_write (ranks, 2, figures, &a_options);
   g_assert (json[0] == '{' && index[0] == '<');
 }
 

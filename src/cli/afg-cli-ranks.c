@@ -261,7 +261,7 @@ report_rank_errors (AfgRankSummary * const *ranks, guint n)
 
 static gboolean
 write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gboolean html,
-                 GError **error)
+                 const AfgSummaryOptions *options, GError **error)
 {
   g_autoptr(AfgJobFigures) figures = afg_job_figures_new (ranks, n);
   g_autofree char *json = afg_ranks_json_write (ranks, n, figures);
@@ -273,7 +273,7 @@ write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gb
     return FALSE;
   if (!html)
     return TRUE;
-  index = afg_ranks_index_write (ranks, n, figures);
+  index = afg_ranks_index_write (ranks, n, figures, options);
   if (write_file (out_dir, "index.html", index, error))
     return TRUE;
   /* The two describe one export: not the one without the other. */
@@ -313,7 +313,7 @@ remove_stale_pages (Job *job, AfgRankSummary * const *ranks, guint n)
  * exit status. */
 static int
 write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, guint n, gboolean html,
-           gboolean quiet)
+           const AfgSummaryOptions *options, gboolean quiet)
 {
   g_autoptr(GError) error = NULL;
   guint bad;
@@ -321,7 +321,7 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
   bad = report_rank_errors (summaries, n);
   if (job != NULL)
     remove_stale_pages (job, summaries, n);
-  if (!write_summaries (out_dir, summaries, n, html, &error))
+  if (!write_summaries (out_dir, summaries, n, html, options, &error))
     {
       if (job != NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
         return fail_no_space (job, error);
@@ -342,7 +342,8 @@ export_summaries (Job *job, guint n)
   if (job->no_space != NULL)
     return fail_no_space (job, job->no_space);
   afg_frame_reducer_finish (job->reducer, job->read_back, n);
-  return write_job (job, job->out_dir, job->read_back, n, job->opts->format == AFG_FORMAT_HTML, job->opts->quiet);
+  return write_job (job, job->out_dir, job->read_back, n, job->opts->format == AFG_FORMAT_HTML, &job->summary_options,
+                    job->opts->quiet);
 }
 
 int
@@ -600,8 +601,9 @@ keep_lowest_ranks (GPtrArray *ranks, AfgFrameReducer *reducer, gboolean quiet)
   g_ptr_array_set_size (ranks, AFG_JOB_MAX_RANKS);
 }
 
+/* @options: those every summary was made with. */
 static GPtrArray *
-read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
+read_summaries (const char * const *files, const AfgCliRanksOptions *opts, AfgSummaryOptions *options)
 {
   g_autoptr(GPtrArray) ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) afg_rank_summary_free);
   g_autoptr(GHashTable) by_rank = g_hash_table_new (NULL, NULL);  /* rank -> its file's index + 1 */
@@ -645,6 +647,7 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
     }
   g_ptr_array_sort (ranks, compare_summary_ranks);
   keep_lowest_ranks (ranks, reducer, opts->quiet);
+  *options = first;
   afg_frame_reducer_finish (reducer, (AfgRankSummary * const *) ranks->pdata, ranks->len);
   return g_steal_pointer (&ranks);
 }
@@ -652,10 +655,11 @@ read_summaries (const char * const *files, const AfgCliRanksOptions *opts)
 int
 afg_cli_ranks_merge (const char * const *files, const AfgCliRanksOptions *opts)
 {
-  g_autoptr(GPtrArray) ranks = read_summaries (files, opts);
+  AfgSummaryOptions options;
+  g_autoptr(GPtrArray) ranks = read_summaries (files, opts, &options);
 
   if (ranks == NULL)
     return AFG_EXIT_BAD_INPUT;
   return write_job (NULL, opts->output != NULL ? opts->output : ".", (AfgRankSummary * const *) ranks->pdata,
-                    ranks->len, opts->format == AFG_FORMAT_HTML, opts->quiet);
+                    ranks->len, opts->format == AFG_FORMAT_HTML, &options, opts->quiet);
 }

@@ -443,6 +443,17 @@ test_late_rank (void)
     g_assert_nonnull (strstr (index, command));
   }
   g_assert_nonnull (strstr (index, "<table id=\"collectives\">"));
+  /* Scoped to steps, the comparison command keeps them. */
+  {
+    g_autofree char *stepped_out = afg_test_make_tmp_dir ();
+    g_autofree char *stepped = NULL;
+    const char *args[] = { "--export", "-q", "--steps", "1-2", "-o", stepped_out, job, NULL };
+
+    g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, NULL), ==, 0);
+    stepped = afg_test_read_output (stepped_out, "index.html");
+    g_assert_nonnull (strstr (stepped, " --export --weight compute --merge-addresses --steps 1-2</code>"));
+    afg_test_rm_rf (stepped_out);
+  }
   afg_test_rm_rf (job);
   afg_test_rm_rf (out);
 }
@@ -1013,7 +1024,7 @@ test_step_bars (void)
         g_array_append_val (ranks[r]->steps, step);
       }
   figures = afg_job_figures_new (ranks, 2);
-  index = afg_ranks_index_write (ranks, 2, figures);
+  index = afg_ranks_index_write (ranks, 2, figures, NULL);
   at = strstr (index, "<div class=\"bars\">");
   g_assert_nonnull (at);
   for (guint i = 0; i < G_N_ELEMENTS (heights); i++)

@@ -252,7 +252,8 @@ append_ranks_table (GString *out, AfgRankSummary * const *ranks, guint n,
 /* The rank the window's "Explain the Straggler" compares the straggler
  * with, and the command that shows that diff (paths from the job folder). */
 static void
-append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int straggler)
+append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int straggler,
+                  const AfgSummaryOptions *options)
 {
   int reference = afg_job_reference_rank (ranks, n, straggler);
   g_autofree char *a = NULL;
@@ -267,6 +268,17 @@ append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int stra
   a = g_shell_quote (ranks[reference]->file);
   b = g_shell_quote (ranks[straggler]->file);
   command = g_strdup_printf ("ascend-flamegraph --diff %s %s --export --weight compute --merge-addresses", a, b);
+  /* The steps the ranks were compared in: the reference is picked there. */
+  if (options != NULL && options->has_steps)
+    {
+      g_autofree char *steps = options->first_step == options->last_step
+        ? g_strdup_printf (" --steps %" G_GINT64_FORMAT, options->first_step)
+        : g_strdup_printf (" --steps %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, options->first_step, options->last_step);
+      g_autofree char *whole = g_strconcat (command, steps, NULL);
+
+      g_free (command);
+      command = g_steal_pointer (&whole);
+    }
   g_string_append (out, " <code id=\"explain\">");
   append_escaped (out, command);
   g_string_append (out, "</code>");
@@ -274,14 +286,15 @@ append_reference (GString *out, AfgRankSummary * const *ranks, guint n, int stra
 
 /* The verdict in words above the table. */
 static void
-append_verdict (GString *out, AfgRankSummary * const *ranks, guint n, const AfgJobCollectives *collectives)
+append_verdict (GString *out, AfgRankSummary * const *ranks, guint n, const AfgJobCollectives *collectives,
+                const AfgSummaryOptions *options)
 {
   g_autofree char *verdict = afg_job_collectives_verdict (collectives, ranks);
 
   g_string_append (out, "<p id=\"verdict\">");
   append_escaped (out, verdict);
   if (collectives->straggler >= 0)
-    append_reference (out, ranks, n, collectives->straggler);
+    append_reference (out, ranks, n, collectives->straggler, options);
   g_string_append (out, "</p>\n");
 }
 
@@ -414,7 +427,8 @@ append_frames_table (GString *out, AfgRankSummary * const *ranks, guint n,
 }
 
 char *
-afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigures *figures)
+afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigures *figures,
+                       const AfgSummaryOptions *options)
 {
   GString *out = g_string_new (NULL);
   g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Training job: %u rank",
@@ -422,7 +436,7 @@ afg_ranks_index_write (AfgRankSummary * const *ranks, guint n, const AfgJobFigur
 
   g_string_append_printf (out, page_head, title);
   g_string_append_printf (out, "<h1>%s</h1>\n", title);
-  append_verdict (out, ranks, n, figures->collectives);
+  append_verdict (out, ranks, n, figures->collectives, options);
   append_ranks_table (out, ranks, n, figures);
   append_collectives_table (out, ranks, n, figures->collectives);
   append_frames_table (out, ranks, n, figures);
