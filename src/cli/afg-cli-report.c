@@ -127,14 +127,15 @@ print_npu_summary (const AfgTree *tree)
 static void
 warn_empty_scope (const char *who, const AfgScope *scope)
 {
-  if (scope->npu_idle && scope->n_steps == 0)
+  g_autofree char *steps = afg_scope_describe_range (scope);
+
+  if (scope->npu_idle && steps == NULL)
     g_printerr (_("%s: warning: no usable rows while the NPU is idle\n"), who);
   else if (scope->npu_idle)
-    g_printerr (_("%s: warning: no usable rows while the NPU is idle in steps %" PRId64 "–%" PRId64 "\n"), who,
-                scope->first_step, scope->last_step);
+    /* TRANSLATORS: %s is "step 7" or "steps 3–5" */
+    g_printerr (_("%s: warning: no usable rows while the NPU is idle in %s\n"), who, steps);
   else
-    g_printerr (_("%s: warning: no usable rows in steps %" PRId64 "–%" PRId64 "\n"), who, scope->first_step,
-                scope->last_step);
+    g_printerr (_("%s: warning: no usable rows in %s\n"), who, steps != NULL ? steps : _("the whole profile"));
 }
 
 void

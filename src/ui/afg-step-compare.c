@@ -55,11 +55,7 @@ steps_request_free (StepsRequest *req)
 static char *
 range_words (const AfgScope *scope)
 {
-  if (scope->n_steps == 0)
-    return g_strdup (_("all steps"));
-  if (scope->first_step == scope->last_step)
-    return g_strdup_printf (_("step %" PRId64), scope->first_step);
-  return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
+  return scope->n_steps == 0 ? g_strdup (_("all steps")) : afg_scope_describe_range (scope);
 }
 
 /* The state line's form: "10-12", "11", or "all". */

@@ -78,22 +78,13 @@ disconnect_paint (AfgStepsBar *self)
   self->painted = NULL;
 }
 
-static char *
-steps_words (const AfgScope *scope)
-{
-  if (scope->n_steps == 0)
-    return NULL;
-  if (scope->first_step == scope->last_step)
-    return g_strdup_printf (_("step %" PRId64), scope->first_step);
-  return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
-}
 
 /* "steps 10–12", "step 11", "step 11 while the NPU is idle", or NULL for
  * the whole profile. */
 char *
 afg_steps_bar_scope_words (const AfgScope *scope)
 {
-  g_autofree char *steps = steps_words (scope);
+  g_autofree char *steps = afg_scope_describe_range (scope);
 
   if (!scope->npu_idle)
     return g_steal_pointer (&steps);

@@ -602,7 +602,7 @@ test_cli_idle_empty (void)
       args[6] = path;
       g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 0);
       /* The dash between the steps is the locale's. */
-      g_assert_nonnull (strstr (err, with_steps ? "warning: no usable rows while the NPU is idle in steps 7"
+      g_assert_nonnull (strstr (err, with_steps ? "warning: no usable rows while the NPU is idle in step 7\n"
                                                 : "warning: no usable rows while the NPU is idle\n"));
       g_assert_null (strstr (err, "steps 0"));
       /* One row, one of the plural forms. */

@@ -77,6 +77,16 @@ afg_scope_describe_steps (const AfgDocument *document)
   return g_strdup_printf (_("steps %s"), list->str);
 }
 
+char *
+afg_scope_describe_range (const AfgScope *scope)
+{
+  if (scope->n_steps == 0)
+    return NULL;
+  if (scope->first_step == scope->last_step)
+    return g_strdup_printf (_("step %" PRId64), scope->first_step);
+  return g_strdup_printf (_("steps %" PRId64 "–%" PRId64), scope->first_step, scope->last_step);
+}
+
 static gboolean
 fail (GError **error, const AfgDocument *document, AfgScopeError code, const char *what)
 {

@@ -72,6 +72,9 @@ guint       afg_scope_count_steps    (const AfgScope    *scope,
 /* The DB's steps in words, translated: "steps 3–52", "step 50",
  * "steps 1, 4, 9", "no steps". */
 char       *afg_scope_describe_steps (const AfgDocument *document);
+/* The scope's steps A–B in words, translated: "steps 10–12", "step 11";
+ * NULL for a scope of no steps. */
+char       *afg_scope_describe_range (const AfgScope    *scope);
 
 /* Whether a row starting at @start_ns is in @scope by its start. NPU
  * tasks count for a scope when the host row that launched them starts
