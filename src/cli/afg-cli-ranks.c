@@ -22,6 +22,7 @@
 #include "afg-flat-dir.h"
 #include "afg-frame-reducer.h"
 #include "afg-job-load.h"
+#include "afg-made-dirs.h"
 #include "afg-rank-summary.h"
 #include "afg-ranks-writer.h"
 #include "afg-summary-file.h"
@@ -42,7 +43,7 @@ typedef struct {
   GMutex                    lock;          /* for the two below */
   GError                   *no_space;      /* the first ENOSPC */
   GPtrArray                *made_dirs;     /* rank folders this run created */
-  gboolean                  made_out_dir;  /* the output folder was not there */
+  char                     *made_out_dir;  /* the first folder of -o this run makes, or NULL */
 } Job;
 
 /* The first write that finds the disk full stops the job: every later
@@ -199,8 +200,7 @@ remove_made_dirs (Job *job)
 {
   for (guint i = 0; i < job->made_dirs->len; i++)
     afg_flat_dir_remove (g_ptr_array_index (job->made_dirs, i));
-  if (job->made_out_dir)
-    g_rmdir (job->out_dir);
+  afg_made_dirs_remove (job->out_dir, job->made_out_dir);
 }
 
 /* One line for the whole job, exit 3. */
@@ -223,6 +223,7 @@ job_clear (Job *job, guint n)
   g_clear_object (&job->stop);
   g_clear_error (&job->no_space);
   g_clear_pointer (&job->made_dirs, g_ptr_array_unref);
+  g_clear_pointer (&job->made_out_dir, g_free);
 }
 
 static gboolean
@@ -373,7 +374,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   g_mutex_init (&job.lock);
   job.stop = g_cancellable_new ();
   job.made_dirs = g_ptr_array_new_with_free_func (g_free);
-  job.made_out_dir = !g_file_test (job.out_dir, G_FILE_TEST_EXISTS);
+  job.made_out_dir = afg_made_dirs_first (job.out_dir);
   job.commit_errors = g_new0 (char *, MAX (n, 1));
   job.summary_options = summary_options (opts);
   job.reducer = afg_frame_reducer_new ();
@@ -487,7 +488,7 @@ write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const 
   g_autofree char *path = g_build_filename (out_dir, name, NULL);
   g_autoptr(GError) error = NULL;
   gboolean kept_other = FALSE;
-  gboolean made = !g_file_test (out_dir, G_FILE_TEST_EXISTS);
+  g_autofree char *made = afg_made_dirs_first (out_dir);
   int lock = -1;
 
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -503,9 +504,8 @@ write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const 
     close (lock);
   if (error != NULL)
     {
-      /* Nothing left behind, not the folder this run made. */
-      if (made)
-        g_rmdir (out_dir);
+      /* Nothing left behind, not the folders this run made. */
+      afg_made_dirs_remove (out_dir, made);
       afg_cli_print_error (error->message, _("choose another output directory with -o DIR"));
       return AFG_EXIT_WRITE_FAILED;
     }

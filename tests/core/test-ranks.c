@@ -253,7 +253,8 @@ test_full_disk (void)
 {
   g_autofree char *job = afg_test_make_tmp_dir ();
   g_autofree char *disk = afg_test_make_tmp_dir ();
-  g_autofree char *out = g_build_filename (disk, "out", NULL);
+  g_autofree char *top = g_build_filename (disk, "x", NULL);
+  g_autofree char *out = g_build_filename (disk, "x", "out", NULL);
   g_autofree char *err = NULL;
   g_auto(GStrv) lines = NULL;
 
@@ -277,19 +278,20 @@ test_full_disk (void)
   g_assert_true (g_str_has_prefix (lines[0], ERROR_PREFIX));
   g_assert_true (g_str_has_suffix (lines[0], "No space left on device"));
   g_assert_true (g_str_has_prefix (lines[1], HINT_PREFIX));
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (top, G_FILE_TEST_EXISTS));
   g_assert_cmpint (umount (disk), ==, 0);
   afg_test_rm_rf (job);
   afg_test_rm_rf (disk);
 }
 
 /* One DB's export and its -f summary on a full disk (a 16 KiB tmpfs):
- * exit 3, and the output folder each made is gone. */
+ * exit 3, and the output folders each made (-o a/b/c) are gone. */
 static void
 test_full_disk_single (void)
 {
   g_autofree char *disk = afg_test_make_tmp_dir ();
-  g_autofree char *out = g_build_filename (disk, "out", NULL);
+  g_autofree char *top = g_build_filename (disk, "a", NULL);
+  g_autofree char *out = g_build_filename (disk, "a", "b", "c", NULL);
   g_autofree char *sample = afg_test_sample_path (SAMPLE0, ".db");
   const char *single[] = { "--export", "-q", "-f", "json", "-o", out, sample, NULL };
   const char *summary[] = { "--export", "-q", "-f", "summary", "-o", out, sample, NULL };
@@ -301,9 +303,10 @@ test_full_disk_single (void)
       return;
     }
   g_assert_cmpint (afg_test_run_cli (single, FALSE, NULL, NULL), ==, 3);
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (top, G_FILE_TEST_EXISTS));
   g_assert_cmpint (afg_test_run_cli (summary, FALSE, NULL, NULL), ==, 3);
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (top, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (disk, G_FILE_TEST_IS_DIR));
   g_assert_cmpint (umount (disk), ==, 0);
   afg_test_rm_rf (disk);
 }

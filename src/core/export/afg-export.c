@@ -15,6 +15,7 @@
 #include "afg-atomic-file.h"
 #include "afg-error.h"
 #include "afg-huge.h"
+#include "afg-made-dirs.h"
 #include "afg-task-kinds.h"
 #include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
@@ -337,19 +338,18 @@ afg_export_to_dir (const AfgTree *tree, const AfgExportOptions *options, const c
                    char **warning, GError **error)
 {
   g_autofree char *path = NULL;
-  gboolean made;
+  g_autofree char *made = NULL;
 
   g_return_val_if_fail (tree != NULL && options != NULL && dir != NULL, FALSE);
 
   path = g_build_filename (dir, afg_format_file_name (options->format), NULL);
-  made = !g_file_test (dir, G_FILE_TEST_EXISTS);
+  made = afg_made_dirs_first (dir);
   if (!make_dir (dir, error))
     return FALSE;
   if (!afg_export (tree, options, path, warning, error))
     {
-      /* A failed export leaves nothing behind, not the folder it made. */
-      if (made)
-        g_rmdir (dir);
+      /* A failed export leaves nothing behind, not the folders it made. */
+      afg_made_dirs_remove (dir, made);
       return FALSE;
     }
   if (out_path != NULL)
