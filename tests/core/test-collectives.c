@@ -175,6 +175,16 @@ test_failed_rank (void)
   c = afg_job_collectives_new (ranks, 2);
   g_assert_cmpuint (c->matched->len, ==, 1);
   g_assert_cmpint (c->straggler, ==, 1);
+  /* Named, but with no command to compare it in steps it lacks (rank 0,
+   * with a device timeline, would be the reference). */
+  ranks[0]->has_device = TRUE;
+  {
+    g_autoptr(AfgJobFigures) figures = afg_job_figures_new (ranks, 2);
+    g_autofree char *index = afg_ranks_index_write (ranks, 2, figures, NULL);
+
+    g_assert_nonnull (strstr (index, "Straggler: rank 1."));
+    g_assert_null (strstr (index, "id=\"explain\""));
+  }
   g_array_set_size (ranks[1]->collectives, 0);
   unread = afg_job_collectives_new (ranks, 2);
   g_assert_cmpuint (unread->matched->len, ==, 0);

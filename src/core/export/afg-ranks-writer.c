@@ -293,7 +293,9 @@ append_verdict (GString *out, AfgRankSummary * const *ranks, guint n, const AfgJ
 
   g_string_append (out, "<p id=\"verdict\">");
   append_escaped (out, verdict);
-  if (collectives->straggler >= 0)
+  /* A straggler that failed (it lacks the steps asked for: its rows
+   * still count) has no tree to compare in those steps. */
+  if (collectives->straggler >= 0 && ranks[collectives->straggler]->error == NULL)
     append_reference (out, ranks, n, collectives->straggler, options);
   g_string_append (out, "</p>\n");
 }
