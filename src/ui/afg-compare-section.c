@@ -217,15 +217,35 @@ afg_compare_section_show_diff (AfgCompareSection *section, AfgDiffShape *shape, 
   _afg_window_update_actions (self);
 }
 
+static void compare_files (AfgWindow *self, GFile *a, GFile *b);
+
+/* While NPU idle, a side without a device timeline has no idle instants:
+ * the two are compared as a whole instead, and the notice says why. */
+static gboolean
+compare_whole (AfgWindow *self, const CompareRequest *req, const GError *error)
+{
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+
+  if (!req->npu_idle || !g_error_matches (error, AFG_SCOPE_ERROR, AFG_SCOPE_ERROR_NO_DEVICE))
+    return FALSE;
+  afg_session_set_npu_idle (self->session, FALSE);
+  a = g_file_new_for_path (req->paths[0]);
+  b = g_file_new_for_path (req->paths[1]);
+  compare_files (self, a, b);
+  _afg_window_show_notice (self, error->message, NULL);
+  return TRUE;
+}
+
 static void
 on_compared (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
   AfgWindow *self = AFG_WINDOW (gtk_widget_get_root (owner));
   CompareRequest *req = result;
 
-  if (req == NULL)
+  if (req == NULL && !compare_whole (self, data, error))
     _afg_window_show_error (self, error);
-  else
+  else if (req != NULL)
     afg_compare_section_show_diff (self->compare, req->shape, g_steal_pointer (&req->layout));
 }
 

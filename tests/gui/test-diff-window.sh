@@ -176,6 +176,19 @@ act win.npu-idle
 wait_state page=graph mode=diff idle=0 "root_ns=$ROOT_B"
 ok "While NPU idle in a diff compares the idle instants: B's root $IDLE_B, the bytes of --diff --npu-idle"
 
+# A side without device tasks has no idle instants: compared whole, and
+# the notice gives the command line's reason.
+NO_TASK=$WORK/no-task.db
+cp "$B" "$NO_TASK" && sqlite3 "$NO_TASK" "DROP TABLE TASK" || fail "cannot make a DB without TASK"
+REASON=$("$EXE" --diff "$A" "$NO_TASK" --export --npu-idle -o "$WORK/no-task" 2>&1 | sed -n 's/^ascend-flamegraph: error: //p')
+[ -n "$REASON" ] || fail "the CLI gave no reason to refuse --diff --npu-idle without TASK"
+act win.npu-idle
+wait_state page=graph mode=diff idle=1
+find_window "^$TITLE\$"
+choose_file ctrl+d "Compare with a Profiler Database" "$NO_TASK"
+wait_state page=graph mode=diff idle=0 "compared=$NO_TASK" "notice=$REASON"
+ok "While NPU idle, a side without device tasks is compared whole, and the notice says why"
+
 # The Functions panel of a diff: one row per distinct name of the diff's
 # JSON, the first the one whose self time changed most (|B − A|, ties by
 # name), with A's times scaled to B's total under Equal totals; the
