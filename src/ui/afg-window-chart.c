@@ -201,7 +201,8 @@ update_scope (AfgWindow *self)
   c->has_scope = TRUE;
   if (scope->bounded)
     afg_stack_chart_set_scope (c->chart, scope->start_ns, scope->end_ns);
-  else if (afg_document_get_profile_window (afg_tree_get_document (tree), &start, &end))
+  else if (afg_document_get_profile_window (afg_tree_get_document (tree), &start, &end)
+           || afg_chart_store_get_row_span (afg_stack_chart_get_store (c->chart), &start, &end))
     afg_stack_chart_set_scope (c->chart, start, end);
   else
     afg_stack_chart_set_scope (c->chart, 0, 1);

@@ -608,6 +608,32 @@ test_no_device (void)
   g_assert_cmpuint (rows[AFG_MAX_DEPTH + 1].depth, ==, AFG_CHART_NONE);
 }
 
+/* The rows' span: what a profile of neither steps nor tasks shows. */
+static void
+test_row_span (void)
+{
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(ChartTestDb) empty_db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgDocument) empty = NULL;
+  g_autoptr(AfgChartStore) store = NULL;
+  g_autoptr(AfgChartStore) none = NULL;
+  gint64 start = 0, end = 0;
+
+  afg_test_db_add (db, GTID (1, 1), 2000, 6000, "q");
+  afg_test_db_add (db, GTID (1, 2), 500, 1000, "p");
+  afg_test_db_add (db, GTID (1, 2), 7000, 7000, "zero");
+  document = load_test_db (db);
+  store = afg_chart_store_new_rows (document);
+  g_assert_true (afg_chart_store_get_row_span (store, &start, &end));
+  g_assert_cmpint (start, ==, 500);
+  g_assert_cmpint (end, ==, 6000);
+  afg_test_db_add (empty_db, GTID (1, 1), 10, 10, "zero");
+  empty = load_test_db (empty_db);
+  none = afg_chart_store_new_rows (empty);
+  g_assert_false (afg_chart_store_get_row_span (none, &start, &end));
+}
+
 static gboolean
 collect_event (guint64 event, const AfgChartRow *row, gpointer data)
 {
@@ -680,6 +706,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/chart-store/tasks", test_tasks);
   g_test_add_func ("/chart-store/launches", test_launches);
   g_test_add_func ("/chart-store/no-device", test_no_device);
+  g_test_add_func ("/chart-store/row-span", test_row_span);
   g_test_add_func ("/chart-store/without-links", test_without_links);
   g_test_add_func ("/chart-store/cut-launch", test_cut_launch);
   g_test_add_data_func ("/chart-store/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);

@@ -203,3 +203,30 @@ if [ -n "${AFG_SCREENSHOT_DIR:-}" ]; then
   import -window "$WID" "$AFG_SCREENSHOT_DIR/screenshot-window-chart.png"
 fi
 stop_app
+
+# Neither steps nor device tasks (a host-only profile): the scope is the
+# host rows' span, and Sync range gives the tree of what is on screen.
+HOST=$DB_DIR/host.db
+cp "$DB" "$HOST" && sqlite3 "$HOST" "DELETE FROM PYTORCH_API WHERE name IN
+  (SELECT id FROM STRING_IDS WHERE value LIKE 'ProfilerStep#%'); DROP TABLE IF EXISTS STEP_TIME;
+  DROP TABLE TASK; DROP TABLE IF EXISTS COMMUNICATION_OP" || fail "cannot make a host-only DB"
+SPAN=$(python3 - "$HOST" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+print("%d-%d" % c.execute("""SELECT min(CAST(startNs AS INTEGER)), max(CAST(endNs AS INTEGER)) FROM PYTORCH_API
+  WHERE CAST(endNs AS INTEGER) > CAST(startNs AS INTEGER)
+    AND type IN (SELECT id FROM ENUM_API_TYPE WHERE lower(name) IN ('op','queue','trace','python_trace'))""").fetchone())
+PY
+)
+HOST_ROOT=$("$EXE" --export -q -f json -o "$DB_DIR/host" "$HOST" && python3 -c 'import json, sys
+print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$DB_DIR/host/flamegraph.json")
+start_app "$HOST"
+wait_state page=graph "root_ns=$HOST_ROOT"
+act win.layout "'both'"
+wait_state page=graph layout=both "chart=$SPAN"
+barrier
+[ "$(state_field chart_boxes)" -gt 0 ] || fail "the host-only chart drew no box"
+act win.chart-sync
+wait_state chart_sync=1 "root_ns=$HOST_ROOT"
+ok "without steps or device tasks the chart spans the host rows ($SPAN), and Sync range keeps their tree"
+stop_app

@@ -463,6 +463,25 @@ afg_chart_store_get_rows (const AfgChartStore *self, guint thread, guint64 *n_ro
   return self->threads[thread].rows;
 }
 
+gboolean
+afg_chart_store_get_row_span (const AfgChartStore *self, gint64 *start, gint64 *end)
+{
+  gboolean any = FALSE;
+
+  for (guint t = 0; t < self->n_threads; t++)
+    for (guint64 r = 0; r < self->threads[t].n_rows; r++)
+      {
+        const AfgChartRow *row = &self->threads[t].rows[r];
+
+        if (row->end <= row->start)
+          continue;
+        *start = any ? MIN (*start, row->start) : row->start;
+        *end = any ? MAX (*end, row->end) : row->end;
+        any = TRUE;
+      }
+  return any;
+}
+
 guint64
 afg_chart_store_get_task_bytes (const AfgChartStore *self)
 {

@@ -83,6 +83,11 @@ void                afg_chart_store_visit_rows    (const AfgChartStore  *self,
                                                    gint64                t1,
                                                    AfgChartRowFunc       func,
                                                    gpointer              user_data);
+/* [first start, last end) of the host rows with a length: the span of a
+ * profile with neither steps nor device tasks; FALSE for none. */
+gboolean            afg_chart_store_get_row_span  (const AfgChartStore  *self,
+                                                   gint64               *start,
+                                                   gint64               *end);
 /* The names (the document's strings; merged with afg_address_merge()
  * when @merge) from the thread's top row down to @event; their number. */
 guint               afg_chart_store_get_path      (const AfgChartStore  *self,
