@@ -646,20 +646,7 @@ carry_kernels (const Apply *a, const Layout *l, AfgTree *tree)
       guint32 home = a->src->kernel_first[s] == a->src->kernel_first[s + 1] ? AFG_NODE_NONE : kernel_home (a, s);
 
       for (guint32 k = a->src->kernel_first[s]; home != AFG_NODE_NONE && k < a->src->kernel_first[s + 1]; k++)
-        {
-          const AfgNpuKernel *kernel = &a->src->kernels[k];
-          guint32 node = l->new_index[home];
-          guint64 key = (guint64) node << 32 | (guint64) kernel->kind << 31 | kernel->name;
-          guint32 i = afg_int_map_insert (&at, key, leaves->len);
-          AfgNodeKernel *leaf;
-
-          if (i == leaves->len)
-            g_array_append_val (leaves, ((AfgNodeKernel) { { kernel->name, kernel->kind, 0, 0, 0 }, node }));
-          leaf = &g_array_index (leaves, AfgNodeKernel, i);
-          leaf->kernel.count += kernel->count;
-          leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernel->ns);
-          leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernel->exposed_ns);
-        }
+        afg_node_kernels_add (leaves, &at, l->new_index[home], &a->src->kernels[k], a->src->kernels[k].name);
     }
   afg_int_map_clear (&at);
   afg_tree_set_kernels (tree, (AfgNodeKernel *) (void *) leaves->data, leaves->len, NULL);

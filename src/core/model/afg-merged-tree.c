@@ -9,8 +9,6 @@
 
 #include "afg-address.h"
 #include "afg-document-private.h"
-#include "afg-int-map.h"
-#include "afg-math.h"
 #include "afg-merged-tree.h"
 #include "afg-path-tree.h"
 #include "afg-tree-private.h"
@@ -124,19 +122,8 @@ add_kernels (Adding *adding, guint32 target, const AfgTree *tree, guint32 from)
   const AfgNpuKernel *kernels = afg_tree_get_kernels (tree, from, &n);
 
   for (guint k = 0; k < n; k++)
-    {
-      guint32 name = intern (self, afg_document_get_string (tree->document, kernels[k].name));
-      guint64 key = (guint64) target << 32 | (guint64) kernels[k].kind << 31 | name;
-      guint32 i = afg_int_map_insert (&self->kernel_at, key, self->kernels->len);
-      AfgNodeKernel *leaf;
-
-      if (i == self->kernels->len)
-        g_array_append_val (self->kernels, ((AfgNodeKernel) { { name, kernels[k].kind, 0, 0, 0 }, target }));
-      leaf = &g_array_index (self->kernels, AfgNodeKernel, i);
-      leaf->kernel.count += kernels[k].count;
-      leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernels[k].ns);
-      leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernels[k].exposed_ns);
-    }
+    afg_node_kernels_add (self->kernels, &self->kernel_at, target, &kernels[k],
+                          intern (self, afg_document_get_string (tree->document, kernels[k].name)));
 }
 
 /* @target: the merged node of the parent, then of this node. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "afg-int-map.h"
 #include "afg-transform-list.h"
 #include "afg-tree.h"
 
@@ -30,6 +31,16 @@ typedef struct {
   AfgNpuKernel kernel;
   guint32      node;
 } AfgNodeKernel;
+
+/* Adds @kernel's figures, named @name, to the leaf of its kind and @name
+ * under @node in @leaves (AfgNodeKernel), made on first use: @at indexes
+ * @leaves by (node, kind, name). Leaves of frames merged into one node
+ * add up so. */
+void     afg_node_kernels_add (GArray              *leaves,
+                               AfgIntMap           *at,
+                               guint32              node,
+                               const AfgNpuKernel  *kernel,
+                               guint32              name);
 
 /* Gives @tree its kernel leaves: @kernels (one per node, kind and name,
  * their figures summed) are sorted by their node's place in @tree

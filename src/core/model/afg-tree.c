@@ -8,6 +8,7 @@
 #include "afg-call-table.h"
 #include "afg-error.h"
 #include "afg-huge.h"
+#include "afg-math.h"
 #include "afg-tree-private.h"
 
 static const AfgColumnInfo column_infos[AFG_N_COLUMNS] = {
@@ -280,6 +281,21 @@ compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
     return x->kernel.kind < y->kernel.kind ? -1 : 1;
   return strcmp (afg_document_get_string (o->document, x->kernel.name),
                  afg_document_get_string (o->document, y->kernel.name));
+}
+
+void
+afg_node_kernels_add (GArray *leaves, AfgIntMap *at, guint32 node, const AfgNpuKernel *kernel, guint32 name)
+{
+  guint64 key = (guint64) node << 32 | (guint64) kernel->kind << 31 | name;
+  guint32 i = afg_int_map_insert (at, key, leaves->len);
+  AfgNodeKernel *leaf;
+
+  if (i == leaves->len)
+    g_array_append_val (leaves, ((AfgNodeKernel) { { name, kernel->kind, 0, 0, 0 }, node }));
+  leaf = &g_array_index (leaves, AfgNodeKernel, i);
+  leaf->kernel.count += kernel->count;
+  leaf->kernel.ns = afg_sat_add (leaf->kernel.ns, kernel->ns);
+  leaf->kernel.exposed_ns = afg_sat_add (leaf->kernel.exposed_ns, kernel->exposed_ns);
 }
 
 void
