@@ -78,7 +78,6 @@ disconnect_paint (AfgStepsBar *self)
   self->painted = NULL;
 }
 
-
 /* "steps 10–12", "step 11", "step 11 while the NPU is idle", or NULL for
  * the whole profile. */
 char *
