@@ -56,13 +56,6 @@ change_percent (double a, double b)
   return g_strdup_printf ("%s%.1f%%", percent < 0 ? "−" : "+", ABS (percent));
 }
 
-/* A scaled time in whole ns, as the diff's tooltip shows it. */
-static char *
-format_time (double ns)
-{
-  return afg_format_duration ((gint64) CLAMP (ns, (double) -G_MAXINT64, (double) G_MAXINT64));
-}
-
 /* @side's self (or total) time of @f, times the side's scale. */
 static double
 scaled (const AfgDiffFunctionList *self, const AfgDiffFunction *f, AfgDiffSide side, gboolean total)
@@ -78,8 +71,8 @@ cell_text (const Column *column, const AfgDiffFunction *f, const char *name)
 
   switch (column->kind)
     {
-    case COLUMN_A: return format_time (a);
-    case COLUMN_B: return format_time (b);
+    case COLUMN_A: return afg_format_scaled_duration (a);
+    case COLUMN_B: return afg_format_scaled_duration (b);
     case COLUMN_DELTA: return afg_format_signed_duration (b - a);
     case COLUMN_PERCENT: return change_percent (a, b);
     case COLUMN_NAME: default: return g_strdup (name);

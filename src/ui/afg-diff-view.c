@@ -67,13 +67,6 @@ sign_of (double d)
   return d > 0 ? "+" : d < 0 ? "−" : "";
 }
 
-/* A time as the page's format.js time() takes it: truncated to whole ns. */
-static char *
-format_time (double ns)
-{
-  return afg_format_duration ((gint64) CLAMP (ns, (double) -G_MAXINT64, (double) G_MAXINT64));
-}
-
 /* "1.20 ms → 1.50 ms (+300 µs, +25.0%)": the page's changeText(). */
 static char *
 change_text (double a, double b, char *(*format) (double))
@@ -92,7 +85,7 @@ static char *
 change_line (AfgDiffView *self, AfgColumn column, guint32 node)
 {
   return change_text (side_value (self, AFG_DIFF_SIDE_A, column, node),
-                      side_value (self, AFG_DIFF_SIDE_B, column, node), format_time);
+                      side_value (self, AFG_DIFF_SIDE_B, column, node), afg_format_scaled_duration);
 }
 
 /* Calls are divided per step, as times are, but not scaled to B's total. */

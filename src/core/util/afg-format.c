@@ -116,6 +116,12 @@ afg_format_count (double n)
   return g_string_free (out, FALSE);
 }
 
+char *
+afg_format_scaled_duration (double ns)
+{
+  return afg_format_duration ((gint64) CLAMP (ns, (double) -G_MAXINT64, (double) G_MAXINT64));
+}
+
 /* U+2212, not '-': the sign lines up with '+' in a column of changes. */
 char *
 afg_format_signed_duration (double ns)

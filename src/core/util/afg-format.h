@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 /* "950 ns", "12.3 µs", "193.76 ms", "7.891 s" */
 char *afg_format_duration (gint64 ns);
+/* A normalised (per step, scaled) time as format.js time() takes it:
+ * truncated to whole ns, then afg_format_duration(). */
+char *afg_format_scaled_duration (double ns);
 /* "12.3%" of @part in @whole; "0%" when @whole is 0 */
 char *afg_format_percent  (gint64 part,
                            gint64 whole);
