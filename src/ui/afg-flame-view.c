@@ -323,6 +323,30 @@ select_frame (AfgFlameView *self, guint32 frame)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
 }
 
+/* The middle of the selected frame's part on screen, in the view's
+ * coordinates: where a pointer lands on it. FALSE when no frame is
+ * selected or its row is scrolled out of sight. */
+gboolean
+afg_flame_view_get_selected_point (AfgFlameView *self, graphene_point_t *point)
+{
+  AfgFlameDrawState state;
+  const AfgFlameFrame *frame;
+  double left, right, y;
+  guint n;
+
+  if (self->layout == NULL || self->selected_frame == AFG_FLAME_NO_FRAME)
+    return FALSE;
+  fill_state (self, &state);
+  frame = &afg_flame_layout_get_frames (self->layout, &n)[self->selected_frame];
+  left = MAX (frame->x, 0.0) * state.width;
+  right = MIN (frame->x + frame->width, 1.0) * state.width;
+  y = afg_flame_row_get_y (self->layout, &state, frame->row);
+  if (right <= left || y < 0 || y + AFG_FLAME_ROW_HEIGHT > state.height)
+    return FALSE;
+  graphene_point_init (point, (float) ((left + right) / 2), (float) (y + AFG_FLAME_ROW_HEIGHT / 2.0));
+  return TRUE;
+}
+
 /* A click selects, a double-click activates (the window zooms). */
 static void
 on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, AfgFlameView *self)

@@ -59,6 +59,8 @@ void                  afg_flame_view_set_divisor       (AfgFlameView          *s
                                                         guint                  divisor);
 guint32               afg_flame_view_get_hover_node    (AfgFlameView          *self);
 guint32               afg_flame_view_get_selected_node (AfgFlameView          *self);
+gboolean              afg_flame_view_get_selected_point (AfgFlameView         *self,
+                                                        graphene_point_t      *point);
 void                  afg_flame_view_set_selected_node (AfgFlameView          *self,
                                                         guint32                node);
 void                  afg_flame_view_set_highlight     (AfgFlameView          *self,

@@ -29,6 +29,8 @@ G_DEFINE_FINAL_TYPE (AfgStateLine, afg_state_line, G_TYPE_OBJECT)
  *   zoom      the name of the zoom root on screen (graph only)
  *   selected  the name of the selected frame, or empty
  *   hover     the name of the frame under the pointer, or empty
+ *   selected_at  "X,Y": the middle of the selected frame on screen, in
+ *             the window's X coordinates (where a test points), or empty
  *   matches   search matches in the zoom, or empty with no search
  *   matched   their share of the zoom's time, "33.3%", or empty
  *   recent    how many recent profiles the start page lists
@@ -223,6 +225,26 @@ append_match (AfgWindow *self, GString *line, gboolean graph)
   _afg_window_append_state_field (line, "match", field);
 }
 
+/* In the surface's coordinates, which are the X window's: a test moves
+ * the pointer there with xdotool rather than guess pixels. */
+static void
+append_selected_at (AfgWindow *self, GString *line, gboolean graph)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self->flame_view));
+  graphene_point_t in_view, in_native;
+  g_autofree char *at = NULL;
+  double dx, dy;
+
+  if (graph && native != NULL
+      && afg_flame_view_get_selected_point (self->flame_view, &in_view)
+      && gtk_widget_compute_point (GTK_WIDGET (self->flame_view), GTK_WIDGET (native), &in_view, &in_native))
+    {
+      gtk_native_get_surface_transform (native, &dx, &dy);
+      at = g_strdup_printf ("%d,%d", (int) (in_native.x + dx), (int) (in_native.y + dy));
+    }
+  _afg_window_append_state_field (line, "selected_at", at);
+}
+
 static char *
 build_line (AfgWindow *self)
 {
@@ -241,6 +263,7 @@ build_line (AfgWindow *self)
   _afg_window_append_state_field (line, "zoom", graph && layout ? node_name (self, afg_flame_layout_get_zoom_root (layout)) : NULL);
   _afg_window_append_state_field (line, "selected", graph ? node_name (self, afg_flame_view_get_selected_node (self->flame_view)) : NULL);
   _afg_window_append_state_field (line, "hover", graph ? node_name (self, afg_flame_view_get_hover_node (self->flame_view)) : NULL);
+  append_selected_at (self, line, graph);
   append_search (self, line);
   _afg_window_append_state_field (line, "recent", recent);
   _afg_window_append_state_field (line, "exported", exported);
