@@ -3,9 +3,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "afg-document-timeline.h"
+#include "afg-path-mapper.h"
 #include "afg-settings.h"
 #include "afg-stack-chart.h"
 #include "afg-trace-reader.h"
@@ -248,8 +251,27 @@ child_named (AfgTree *tree, guint32 parent, const char *name)
   return AFG_NODE_NONE;
 }
 
-/* The node of a row's path in @tree, AFG_NODE_NONE when the tree has
- * none (the transforms changed it). */
+/* The tree's transforms, NULL when it has none: rows are untransformed
+ * frames, found in it by their paths mapped through them. */
+static AfgPathMapper *
+mapper_of (AfgTree *tree)
+{
+  const AfgTransformList *list = afg_tree_get_transforms (tree);
+
+  return list && afg_transform_list_get_length (list) > 0 ? afg_path_mapper_new (list) : NULL;
+}
+
+/* @names: document string ids, into @strings. */
+static void
+names_to_strings (AfgDocument *document, const guint32 *names, guint n, GPtrArray *strings)
+{
+  g_ptr_array_set_size (strings, 0);
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (strings, (gpointer) afg_document_get_string (document, names[k]));
+}
+
+/* The node a row lands in in @tree, AFG_NODE_NONE when the tree leaves
+ * it out (a transform dropped it, or it is outside a focus). */
 static guint32
 node_of_row (AfgWindow *self, AfgTree *tree, guint thread, guint64 event)
 {
@@ -257,14 +279,19 @@ node_of_row (AfgWindow *self, AfgTree *tree, guint thread, guint64 event)
   AfgDocument *document = afg_chart_store_get_document (store);
   gint64 tid = afg_event_store_get_thread (afg_document_get_events (document), thread)->global_tid;
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(AfgPathMapper) mapper = mapper_of (tree);
   guint32 node = AFG_NODE_NONE;
 
   for (guint i = 0; i < afg_tree_get_n_threads (tree); i++)
     if (afg_tree_get_thread (tree, i)->global_tid == tid)
       node = afg_tree_get_thread (tree, i)->node;
   afg_chart_store_get_path (store, thread, event, afg_session_get_merge_addresses (self->session), path);
-  for (guint k = 0; k < path->len && node != AFG_NODE_NONE; k++)
-    node = child_named (tree, node, afg_document_get_string (document, g_array_index (path, guint32, k)));
+  names_to_strings (document, (const guint32 *) path->data, path->len, names);
+  if (mapper != NULL && !afg_path_mapper_map (mapper, names))
+    return AFG_NODE_NONE;
+  for (guint k = 0; k < names->len && node != AFG_NODE_NONE; k++)
+    node = child_named (tree, node, g_ptr_array_index (names, k));
   return node;
 }
 
@@ -296,6 +323,46 @@ store_thread (AfgChartStore *store, gint64 global_tid)
   return G_MAXUINT;
 }
 
+typedef struct {
+  AfgDocument   *document;
+  AfgPathMapper *mapper;
+  GPtrArray     *target;   /* const char *: the node's path in the tree */
+  GPtrArray     *names;    /* scratch */
+} MappedPath;
+
+static gboolean
+lands_on_target (const guint32 *names, guint n, gpointer data)
+{
+  MappedPath *m = data;
+
+  names_to_strings (m->document, names, n, m->names);
+  if (!afg_path_mapper_map (m->mapper, m->names) || m->names->len != m->target->len)
+    return FALSE;
+  for (guint k = 0; k < m->names->len; k++)
+    if (strcmp (g_ptr_array_index (m->names, k), g_ptr_array_index (m->target, k)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The rows that land on the node at @names (the tree's string ids) in
+ * [@t0, @t1): through the tree's transforms, which may bring rows of
+ * many paths and depths to one node. */
+static GArray *
+find_rows (AfgWindow *self, AfgTree *tree, guint thread, GArray *names, gint64 t0, gint64 t1)
+{
+  AfgChartStore *store = afg_stack_chart_get_store (chart_of (self)->chart);
+  gboolean merge = afg_session_get_merge_addresses (self->session);
+  g_autoptr(AfgPathMapper) mapper = mapper_of (tree);
+  g_autoptr(GPtrArray) target = g_ptr_array_new ();
+  g_autoptr(GPtrArray) scratch = g_ptr_array_new ();
+  MappedPath m = { afg_chart_store_get_document (store), mapper, target, scratch };
+
+  if (mapper == NULL)
+    return afg_chart_store_find_rows (store, thread, (guint32 *) names->data, names->len, merge, t0, t1);
+  names_to_strings (afg_tree_get_document (tree), (const guint32 *) names->data, names->len, target);
+  return afg_chart_store_find_rows_by_path (store, thread, merge, t0, t1, lands_on_target, &m);
+}
+
 /* The node's names from its thread down, as the document's strings. */
 static void
 on_node_selected (AfgWindow *self)
@@ -321,9 +388,7 @@ on_node_selected (AfgWindow *self)
   /* The node's rows in the chart's scope: those its tree holds. */
   afg_stack_chart_get_scope (c->chart, &t0, &t1);
   afg_stack_chart_set_instances (c->chart, thread,
-                                 thread == G_MAXUINT ? NULL
-                                 : afg_chart_store_find_rows (store, thread, (guint32 *) names->data, names->len,
-                                                              afg_session_get_merge_addresses (self->session), t0, t1));
+                                 thread == G_MAXUINT ? NULL : find_rows (self, tree, thread, names, t0, t1));
   _afg_window_report_state (self);
 }
 

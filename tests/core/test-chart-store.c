@@ -420,6 +420,50 @@ test_rows (void)
   g_assert_cmpuint (g_array_index (found, guint64, 0), ==, 1);
 }
 
+typedef struct {
+  AfgDocument *document;
+  const char  *last;   /* the path's last name wanted, or "c|d" */
+  guint        asked;
+} LastName;
+
+static gboolean
+last_is (const guint32 *names, guint n, gpointer data)
+{
+  LastName *want = data;
+  const char *last = afg_document_get_string (want->document, names[n - 1]);
+
+  want->asked++;
+  return g_strcmp0 (want->last, "c|d") == 0 ? g_str_equal (last, "c") || g_str_equal (last, "d")
+                                           : g_str_equal (last, want->last);
+}
+
+/* Rows found by what their path is, whatever its depth: asked once per
+ * path (a, a;b, a;b;c, d), the rows in start order. */
+static void
+test_rows_by_path (void)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = rules_store (&document);
+  LastName b = { document, "b" }, cd = { document, "c|d" };
+  g_autoptr(GArray) found_b = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &b);
+  g_autoptr(GArray) found_cd = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &cd);
+  g_autoptr(GArray) within = NULL;
+  guint64 n;
+  const AfgChartRow *rows = afg_chart_store_get_rows (store, 0, &n);
+
+  g_assert_cmpuint (b.asked, ==, 4);
+  g_assert_cmpuint (found_b->len, ==, 3);
+  g_assert_cmpuint (g_array_index (found_b, guint64, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (found_b, guint64, 1), ==, 3);
+  g_assert_cmpuint (g_array_index (found_b, guint64, 2), ==, 6);
+  g_assert_cmpuint (found_cd->len, ==, 2);
+  g_assert_cmpuint (g_array_index (found_cd, guint64, 0), ==, 2);
+  g_assert_cmpuint (g_array_index (found_cd, guint64, 1), ==, 4);
+  within = afg_chart_store_find_rows_by_path (store, 0, FALSE, rows[3].end, rows[6].end, last_is, &b);
+  g_assert_cmpuint (within->len, ==, 1);
+  g_assert_cmpuint (g_array_index (within, guint64, 0), ==, 6);
+}
+
 static void
 test_tasks (void)
 {
@@ -702,6 +746,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
+  g_test_add_func ("/chart-store/rows-by-path", test_rows_by_path);
   g_test_add_func ("/chart-store/falling-ends", test_falling_ends);
   g_test_add_func ("/chart-store/tasks", test_tasks);
   g_test_add_func ("/chart-store/launches", test_launches);

@@ -10,6 +10,7 @@
 
 #include "afg-call-durations.h"
 #include "afg-function-table.h"
+#include "afg-path-mapper.h"
 #include "afg-select.h"
 #include "afg-task-kinds.h"
 #include "afg-test-db.h"
@@ -825,6 +826,133 @@ test_paths (void)
   }
 }
 
+/* The node at @names below @from, AFG_NODE_NONE when there is none. */
+static guint32
+node_at_path (const AfgTree *tree, guint32 from, GPtrArray *names)
+{
+  guint32 node = from;
+
+  for (guint k = 0; k < names->len && node != AFG_NODE_NONE; k++)
+    {
+      const AfgNode *parent = afg_tree_get_node (tree, node);
+
+      node = AFG_NODE_NONE;
+      for (guint32 c = 0; c < parent->n_children; c++)
+        if (strcmp (afg_tree_get_node_name (tree, parent->first_child + c), g_ptr_array_index (names, k)) == 0)
+          node = parent->first_child + c;
+    }
+  return node;
+}
+
+/* @names: the frame's names from its thread's top. */
+static void
+frame_path (const AfgTree *tree, guint32 node, GPtrArray *names)
+{
+  g_ptr_array_set_size (names, 0);
+  for (; afg_tree_is_frame (tree, node); node = afg_tree_get_node (tree, node)->parent)
+    g_ptr_array_insert (names, 0, (gpointer) afg_tree_get_node_name (tree, node));
+}
+
+static guint32
+thread_node_of (const AfgTree *tree, gint64 global_tid)
+{
+  for (guint t = 0; t < afg_tree_get_n_threads (tree); t++)
+    if (afg_tree_get_thread (tree, t)->global_tid == global_tid)
+      return afg_tree_get_thread (tree, t)->node;
+  return AFG_NODE_NONE;
+}
+
+/* Every frame's mapped path is a frame of the transformed tree (or its
+ * thread), and every frame of that tree is where some frame lands. */
+static void
+check_mapper (AfgTree *tree, const char * const *pairs)
+{
+  g_autoptr(AfgTransformList) list = list_of (pairs);
+  g_autoptr(AfgTree) result = transform (tree, pairs);
+  g_autoptr(AfgPathMapper) mapper = afg_path_mapper_new (list);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autofree guint8 *reached = g_new0 (guint8, afg_tree_get_n_nodes (result));
+
+  g_assert_nonnull (mapper);
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (tree); n++)
+    {
+      const AfgNode *node = afg_tree_get_node (tree, n);
+      guint32 thread, found;
+
+      if (!afg_tree_is_frame (tree, n))
+        continue;
+      frame_path (tree, n, names);
+      if (!afg_path_mapper_map (mapper, names))
+        continue;
+      thread = thread_node_of (result, afg_tree_get_thread (tree, node->thread)->global_tid);
+      g_assert_cmpuint (thread, !=, AFG_NODE_NONE);
+      found = node_at_path (result, thread, names);
+      g_assert_cmpuint (found, !=, AFG_NODE_NONE);
+      reached[found] = 1;
+    }
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (result); n++)
+    if (afg_tree_is_frame (result, n) && !reached[n])
+      g_error ("%s %s: no frame lands in node %u (%s)", pairs[0], pairs[1], n, afg_tree_get_node_name (result, n));
+}
+
+static void
+assert_maps (const char * const *pairs, const char *from, const char *to)
+{
+  g_autoptr(AfgTransformList) list = list_of (pairs);
+  g_autoptr(AfgPathMapper) mapper = afg_path_mapper_new (list);
+  g_auto(GStrv) parts = g_strsplit (from, ";", -1);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autofree char *mapped = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    g_ptr_array_add (names, parts[i]);
+  if (!afg_path_mapper_map (mapper, names))
+    {
+      g_assert_null (to);
+      return;
+    }
+  g_ptr_array_add (names, NULL);
+  mapped = g_strjoinv (";", (char **) names->pdata);
+  g_assert_cmpstr (mapped, ==, to);
+}
+
+/* The stack chart finds a row's frame after the transforms by mapping
+ * its path: the same place the tree's transform puts it. */
+static void
+test_path_mapper (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  const char * const *lists[] = {
+    (const char *[]) { "focus-function", "F", NULL },
+    (const char *[]) { "focus-function", "/a/", NULL },
+    (const char *[]) { "focus-subtree", "main;F", NULL },
+    (const char *[]) { "focus-subtree", "main;a;F;b", NULL },
+    (const char *[]) { "merge-function", "F", NULL },
+    (const char *[]) { "merge-function", "main", NULL },
+    (const char *[]) { "merge-function", "/^[a-c]$/", NULL },
+    (const char *[]) { "drop-function", "c", NULL },
+    (const char *[]) { "collapse-recursion", "F", NULL },
+    (const char *[]) { "collapse-indirect-recursion", "F", NULL },
+    (const char *[]) { "focus-function", "F", "merge-function", "F", NULL },
+    (const char *[]) { "drop-function", "c", "focus-subtree", "main;F", NULL },
+    (const char *[]) { "collapse-indirect-recursion", "F", "merge-function", "a", "collapse-recursion", "F", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    check_mapper (tree, lists[i]);
+  assert_maps ((const char *[]) { "merge-function", "F", NULL }, "main;a;F;b", "main;a;b");
+  assert_maps ((const char *[]) { "merge-function", "F", NULL }, "main;F", "main");
+  assert_maps ((const char *[]) { "merge-function", "main", NULL }, "main", "");
+  assert_maps ((const char *[]) { "collapse-recursion", "F", NULL }, "main;F;F;c", "main;F;c");
+  assert_maps ((const char *[]) { "collapse-indirect-recursion", "F", NULL }, "main;a;F;b;F;c", "main;a;F;c");
+  assert_maps ((const char *[]) { "collapse-indirect-recursion", "F", NULL }, "main;a;F;b;F", "main;a;F");
+  assert_maps ((const char *[]) { "focus-subtree", "main;F", NULL }, "main;F;F;c", "F;F;c");
+  assert_maps ((const char *[]) { "focus-subtree", "main;F", NULL }, "main;a;F", NULL);
+  assert_maps ((const char *[]) { "focus-function", "F", NULL }, "main;a;F;b;F", "F;b;F");
+  assert_maps ((const char *[]) { "focus-function", "F", NULL }, "main;a", NULL);
+  assert_maps ((const char *[]) { "drop-function", "b", NULL }, "main;a;F;b;F", NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -849,6 +977,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/transforms/sample/level0", "ascend_pytorch_profiler_level0_rank0", test_sample);
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
+  g_test_add_func ("/transforms/path-mapper", test_path_mapper);
   g_test_add_func ("/transforms/arg-for-node", test_arg_for_node);
   g_test_add_func ("/transforms/arg-for-empty-name", test_arg_for_empty_name);
   g_test_add_func ("/transforms/calls-without-durations", test_calls_without_durations);

@@ -156,6 +156,38 @@ xdotool key shift+F3
 wait_state "chart_instances=1/$ROWS"
 ok "F3 and Shift+F3 step through the node's rows"
 
+# Rows are untransformed frames; with a transform each is found where the
+# transform puts it. Focused on NAME, every outermost NAME row is a top
+# frame: a click on the box selects it, and the rows outlined are the
+# calls of that top frame in the step, as the CLI's JSON counts them.
+case $NAME in *"'"*|/*) fail "the test cannot name '$NAME' in a transform" ;; esac
+act win.add-transform "('focus-function', '$NAME')"
+wait_state "transforms=focus-function $NAME"
+act win.chart-home
+wait_state "chart=$STEP_RANGE"
+# F3 scrolled the chart: NAME's box is found again.
+for xy in $(for x in 300 600 900; do for y in $(seq $((Y + 48)) 16 560); do echo "$x,$y"; done; done); do
+  hover_at "$WID" "${xy%,*}" "${xy#*,}"
+  [ "$(state_field chart_hover)" = "$NAME" ] && break
+done
+[ "$(state_field chart_hover)" = "$NAME" ] || fail "no box of $NAME in the chart after the focus"
+click_until "${xy%,*}" "${xy#*,}" "chart_selected=$NAME" "selected=$NAME"
+act win.chart-home
+wait_state "chart=$STEP_RANGE"
+FOCUSED=$(state_field chart_instances)
+"$EXE" --export -q -f json --merge-addresses --focus-function "$NAME" --steps "$STEP_ID" -o "$WORK/focus" "$DB" \
+  || fail "the CLI failed to focus on $NAME"
+python3 - "$WORK/focus/flamegraph.json" "$NAME" "${FOCUSED#*/}" <<'PY' || fail "$FOCUSED rows outlined, not the calls of a top frame $NAME in the JSON"
+import json, sys
+doc, name, rows = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+calls = [c["calls"] for t in doc["threads"] for c in t.get("children", []) if c["name"] == name]
+sys.exit(0 if rows in calls else 1)
+PY
+[ "${FOCUSED%/*}" = 0 ] || fail "the picked frame's rows after the focus: '$FOCUSED'"
+act win.pop-transform
+wait_state transforms=
+ok "focused on $NAME, a click on its box selects the top frame, its ${FOCUSED#*/} rows outlined (the JSON's calls)"
+
 act win.chart-home
 wait_state "chart=$STEP_RANGE"
 hover_at "$WID" 400 "$Y"

@@ -6,6 +6,7 @@
 
 #include "afg-bisect.h"
 #include "afg-chart-store.h"
+#include "afg-int-map.h"
 #include "afg-huge.h"
 #include "afg-key-sort.h"
 #include "afg-tree.h"
@@ -347,6 +348,87 @@ afg_chart_store_find_rows (const AfgChartStore *self, guint thread, const guint3
       if (row->end > t0 && row->start < t1 && path_is (self, thread, event, names, n_names, merge))
         g_array_append_val (found, event);
     }
+  return found;
+}
+
+/* Rows share paths: each distinct path gets an id, its parent's id and
+ * its last name, so that @wanted is asked once per path. Parents come
+ * first in depth order, so a row's parent already has its id. */
+typedef struct {
+  GArray   *parent;   /* guint32 per path id */
+  GArray   *name;     /* guint32 per path id */
+  GArray   *verdict;  /* gboolean per path id */
+  AfgIntMap ids;      /* parent id + 1 << 32 | name -> id */
+} PathIds;
+
+static gboolean
+judge_path (const PathIds *p, guint32 id, AfgChartPathFunc wanted, gpointer data)
+{
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 k = id; k != G_MAXUINT32; k = g_array_index (p->parent, guint32, k))
+    g_array_prepend_val (names, g_array_index (p->name, guint32, k));
+  return wanted ((const guint32 *) names->data, names->len, data);
+}
+
+static guint32
+path_id (PathIds *p, guint32 parent, guint32 name, AfgChartPathFunc wanted, gpointer data)
+{
+  guint32 id = p->parent->len;
+  gboolean verdict;
+
+  id = afg_int_map_insert (&p->ids, (guint64) (parent + 1) << 32 | name, id);
+  if (id < p->parent->len)
+    return id;
+  g_array_append_val (p->parent, parent);
+  g_array_append_val (p->name, name);
+  verdict = judge_path (p, id, wanted, data);
+  g_array_append_val (p->verdict, verdict);
+  return id;
+}
+
+static int
+compare_start (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const AfgChartRow *rows = data;
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  if (rows[x].start != rows[y].start)
+    return rows[x].start < rows[y].start ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+GArray *
+afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboolean merge, gint64 t0, gint64 t1,
+                                   AfgChartPathFunc wanted, gpointer user_data)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree guint32 *ids = NULL;
+  PathIds p;
+  const Thread *t;
+
+  g_return_val_if_fail (self != NULL && thread < self->n_threads && wanted != NULL, found);
+  t = &self->threads[thread];
+  ids = g_new (guint32, MAX (t->n_rows, 1));
+  p.parent = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p.name = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p.verdict = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  afg_int_map_init (&p.ids, 64);
+  for (guint64 k = 0; k < t->depth_first[t->n_depths]; k++)
+    {
+      guint64 event = t->order[k];
+      const AfgChartRow *row = &t->rows[event];
+      guint32 parent = row->parent == AFG_CHART_NONE ? G_MAXUINT32 : ids[row->parent];
+
+      ids[event] = path_id (&p, parent, row_name (self, thread, event, merge), wanted, user_data);
+      if (row->end > t0 && row->start < t1 && g_array_index (p.verdict, gboolean, ids[event]))
+        g_array_append_val (found, event);
+    }
+  g_array_sort_with_data (found, compare_start, t->rows);
+  afg_int_map_clear (&p.ids);
+  g_array_unref (p.parent);
+  g_array_unref (p.name);
+  g_array_unref (p.verdict);
   return found;
 }
 

@@ -104,6 +104,21 @@ GArray             *afg_chart_store_find_rows     (const AfgChartStore  *self,
                                                    gboolean              merge,
                                                    gint64                t0,
                                                    gint64                t1);
+/* Whether a path (names from the top, as get_path gives them) is one
+ * wanted. */
+typedef gboolean (*AfgChartPathFunc) (const guint32 *names,
+                                      guint          n_names,
+                                      gpointer       user_data);
+/* The events of @thread that overlap [@t0, @t1) and whose path @wanted
+ * accepts, in start order (guint64): @wanted is asked once per distinct
+ * path, not once per row. */
+GArray             *afg_chart_store_find_rows_by_path (const AfgChartStore *self,
+                                                       guint                thread,
+                                                       gboolean             merge,
+                                                       gint64               t0,
+                                                       gint64               t1,
+                                                       AfgChartPathFunc     wanted,
+                                                       gpointer             user_data);
 /* Bytes held: the tasks with their index, and the rows with theirs. */
 guint64             afg_chart_store_get_task_bytes (const AfgChartStore *self);
 guint64             afg_chart_store_get_row_bytes  (const AfgChartStore *self);
