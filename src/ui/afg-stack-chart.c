@@ -967,40 +967,13 @@ afg_stack_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
 /* ---- hit-testing ---- */
 
-typedef struct {
-  Hit    *hit;
-  gint64  at;
-} HitRun;
-
-static gboolean
-hit_row (guint64 event, const AfgChartRow *row, gpointer data)
-{
-  HitRun *run = data;
-
-  run->hit->kind = HIT_ROW;
-  run->hit->event = event;
-  run->hit->task.start = row->start;
-  run->hit->task.end = row->end;
-  return row->start > run->at || row->end <= run->at;  /* on until one holds the instant itself */
-}
-
-static gboolean
-hit_task (const AfgChartTask *task, gpointer data)
-{
-  HitRun *run = data;
-
-  run->hit->kind = HIT_TASK;
-  run->hit->task = *task;
-  return task->start > run->at || task->end <= run->at;
-}
-
-/* The box at (@x, @y): within a pixel either side. */
+/* The box at (@x, @y): within a pixel either side, the one drawn on top. */
 static Hit
 hit_at (AfgStackChart *self, double x, double y)
 {
   Hit hit = { HIT_NONE };
   const LaneGeom *lane;
-  HitRun run = { &hit, time_of (self, x) };
+  gint64 at = time_of (self, x);
   gint64 slack = ceil_ns (ns_per_px (self));
 
   if (self->store == NULL || x < GUTTER || y < AXIS_HEIGHT || (lane = find_lane (self, y, FALSE, 0)) == NULL)
@@ -1009,12 +982,20 @@ hit_at (AfgStackChart *self, double x, double y)
   if (lane->host)
     {
       guint depth = (guint) ((y - lane_top (self, lane)) / ROW_HEIGHT);
+      guint64 n;
 
       hit.thread = lane->index;
-      afg_chart_store_visit_rows (self->store, lane->index, depth, run.at - slack, run.at + slack + 1, hit_row, &run);
+      if (afg_chart_store_row_at (self->store, lane->index, depth, at, slack, &hit.event))
+        {
+          const AfgChartRow *row = &afg_chart_store_get_rows (self->store, lane->index, &n)[hit.event];
+
+          hit.kind = HIT_ROW;
+          hit.task.start = row->start;
+          hit.task.end = row->end;
+        }
     }
-  else
-    afg_chart_store_visit_tasks (self->store, lane->index, run.at - slack, run.at + slack + 1, hit_task, &run);
+  else if (afg_chart_store_task_at (self->store, lane->index, at, slack, &hit.task))
+    hit.kind = HIT_TASK;
   return hit;
 }
 

@@ -464,6 +464,46 @@ test_rows_by_path (void)
   g_assert_cmpuint (g_array_index (within, guint64, 0), ==, 6);
 }
 
+/* Under the pointer, the box drawn on top: d, which outlived a and took
+ * depth 0, covers a's end; a task inside a longer one on its stream
+ * covers it. Near no box holding the instant, the last box near it. */
+static void
+test_point_at (void)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgChartStore) store = rules_store (&document);
+  g_autoptr(ChartTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  g_autoptr(AfgDocument) nested_document = NULL;
+  g_autoptr(AfgChartStore) nested = NULL;
+  AfgChartTask task;
+  guint64 event = G_MAXUINT64;
+
+  g_assert_true (afg_chart_store_row_at (store, 0, 0, 50, 0, &event));
+  g_assert_cmpuint (event, ==, 0);
+  g_assert_true (afg_chart_store_row_at (store, 0, 0, 97, 0, &event));
+  g_assert_cmpuint (event, ==, 4);
+  g_assert_true (afg_chart_store_row_at (store, 0, 0, 97, 10, &event));
+  g_assert_cmpuint (event, ==, 4);
+  g_assert_true (afg_chart_store_row_at (store, 0, 0, 160, 20, &event));
+  g_assert_cmpuint (event, ==, 4);
+  g_assert_false (afg_chart_store_row_at (store, 0, 0, 180, 10, &event));
+  g_assert_false (afg_chart_store_row_at (store, 0, 9, 50, 0, &event));
+
+  afg_test_db_add (db, GTID (1, 1), 0, 500, "main");
+  afg_test_db_add_task_on (db, 100, 400, AFG_TEST_NULL, 0, 2);
+  afg_test_db_add_task_on (db, 150, 200, AFG_TEST_NULL, 0, 2);
+  nested = store_of (db, &nested_document);
+  g_assert_true (afg_chart_store_task_at (nested, 0, 170, 0, &task));
+  g_assert_cmpint (task.start, ==, 150);
+  g_assert_true (afg_chart_store_task_at (nested, 0, 220, 0, &task));
+  g_assert_cmpint (task.start, ==, 100);
+  g_assert_true (afg_chart_store_task_at (nested, 0, 120, 40, &task));
+  g_assert_cmpint (task.start, ==, 100);
+  g_assert_true (afg_chart_store_task_at (nested, 0, 199, 5, &task));
+  g_assert_cmpint (task.start, ==, 150);
+  g_assert_false (afg_chart_store_task_at (nested, 0, 450, 10, &task));
+}
+
 static void
 test_tasks (void)
 {
@@ -747,6 +787,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
   g_test_add_func ("/chart-store/rows-by-path", test_rows_by_path);
+  g_test_add_func ("/chart-store/point-at", test_point_at);
   g_test_add_func ("/chart-store/falling-ends", test_falling_ends);
   g_test_add_func ("/chart-store/tasks", test_tasks);
   g_test_add_func ("/chart-store/launches", test_launches);

@@ -288,6 +288,73 @@ afg_chart_store_visit_rows (const AfgChartStore *self, guint thread, guint depth
     }
 }
 
+/* ---- under the pointer ---- */
+
+typedef struct {
+  gint64       at;
+  gboolean     found;
+  gboolean     holds;   /* the one found holds the instant */
+  guint64      event;
+  AfgChartTask task;
+} PointAt;
+
+static gboolean
+is_drawn_over (PointAt *p, gint64 start, gint64 end)
+{
+  gboolean holds = start <= p->at && p->at < end;
+
+  if (!holds && p->holds)
+    return FALSE;
+  p->found = TRUE;
+  p->holds = holds;
+  return TRUE;
+}
+
+static gboolean
+point_row (guint64 event, const AfgChartRow *row, gpointer data)
+{
+  PointAt *p = data;
+
+  if (is_drawn_over (p, row->start, row->end))
+    p->event = event;
+  return TRUE;
+}
+
+static gboolean
+point_task (const AfgChartTask *task, gpointer data)
+{
+  PointAt *p = data;
+
+  if (is_drawn_over (p, task->start, task->end))
+    p->task = *task;
+  return TRUE;
+}
+
+gboolean
+afg_chart_store_row_at (const AfgChartStore *self, guint thread, guint depth, gint64 at, gint64 slack,
+                        guint64 *event)
+{
+  PointAt p = { at };
+
+  g_return_val_if_fail (event != NULL, FALSE);
+  afg_chart_store_visit_rows (self, thread, depth, at - slack, at + slack + 1, point_row, &p);
+  if (p.found)
+    *event = p.event;
+  return p.found;
+}
+
+gboolean
+afg_chart_store_task_at (const AfgChartStore *self, guint lane, gint64 at, gint64 slack, AfgChartTask *task)
+{
+  PointAt p = { at };
+
+  g_return_val_if_fail (task != NULL, FALSE);
+  afg_chart_store_visit_tasks (self, lane, at - slack, at + slack + 1, point_task, &p);
+  if (p.found)
+    *task = p.task;
+  return p.found;
+}
+
 /* ---- paths ---- */
 
 static guint32

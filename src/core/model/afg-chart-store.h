@@ -83,6 +83,23 @@ void                afg_chart_store_visit_rows    (const AfgChartStore  *self,
                                                    gint64                t1,
                                                    AfgChartRowFunc       func,
                                                    gpointer              user_data);
+/* The row of @thread at @depth a pointer at @at points to, within @slack
+ * ns either side: boxes drawn later cover the ones before (rows at one
+ * depth overlap when a frame outlives its parent, tasks of a stream when
+ * a collective holds its own), so the last one in start order that holds
+ * @at, else the last one near it. FALSE when there is none. */
+gboolean            afg_chart_store_row_at        (const AfgChartStore  *self,
+                                                   guint                 thread,
+                                                   guint                 depth,
+                                                   gint64                at,
+                                                   gint64                slack,
+                                                   guint64              *event);
+/* The same for the tasks of @lane. */
+gboolean            afg_chart_store_task_at       (const AfgChartStore  *self,
+                                                   guint                 lane,
+                                                   gint64                at,
+                                                   gint64                slack,
+                                                   AfgChartTask         *task);
 /* [first start, last end) of the host rows with a length: the span of a
  * profile with neither steps nor device tasks; FALSE for none. */
 gboolean            afg_chart_store_get_row_span  (const AfgChartStore  *self,
