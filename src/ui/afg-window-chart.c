@@ -41,8 +41,7 @@ struct _AfgWindowChart {
   gboolean       sync;
   guint          sync_timeout;
   gint64         last_sync;     /* monotonic µs */
-  gint64         synced_start;  /* the range of the last tree asked for */
-  gint64         synced_end;
+  AfgScope       synced;        /* the scope of the last tree asked for */
   AfgWorker     *syncer;        /* the visible range's tree */
   AfgScope       scope;         /* the steps' scope, to return to */
   gboolean       has_scope;
@@ -180,12 +179,19 @@ profile_tree (AfgWindow *self)
   return tree;
 }
 
-/* A tree of a bare time range is the chart's own (Sync range). */
+/* A tree of the chart's own (Sync range): a bare time range, or the
+ * NPU-idle instants within the range last synced. */
 static gboolean
-is_range (const AfgScope *scope)
+is_range (AfgWindowChart *c, const AfgScope *scope)
 {
-  return scope->bounded && scope->n_steps == 0 && !scope->npu_idle;
+  if (!scope->bounded || scope->n_steps != 0)
+    return FALSE;
+  if (!scope->npu_idle)
+    return TRUE;
+  return c->synced.npu_idle && scope->start_ns == c->synced.start_ns && scope->end_ns == c->synced.end_ns;
 }
+
+static void sync_now (AfgWindow *self);
 
 static void
 update_scope (AfgWindow *self)
@@ -198,7 +204,7 @@ update_scope (AfgWindow *self)
   if (tree == NULL || afg_stack_chart_get_store (c->chart) == NULL)
     return;
   scope = afg_tree_get_scope (tree);
-  if (is_range (scope))
+  if (is_range (c, scope))
     return;
   c->scope = *scope;
   c->has_scope = TRUE;
@@ -209,6 +215,10 @@ update_scope (AfgWindow *self)
     afg_stack_chart_set_scope (c->chart, start, end);
   else
     afg_stack_chart_set_scope (c->chart, 0, 1);
+  /* A new scope (While NPU idle switched, a step picked): synced at
+   * once, whether or not the view moved. */
+  if (c->sync)
+    sync_now (self);
 }
 
 static void
@@ -419,17 +429,22 @@ build_tree (AfgWindow *self, const AfgScope *scope)
                     afg_tree_build_request_free);
 }
 
+/* The visible range of what the chart's scope covers: of the NPU-idle
+ * instants while the flame graph shows only those. */
 static void
 sync_now (AfgWindow *self)
 {
   AfgWindowChart *c = chart_of (self);
-  AfgScope scope = { .bounded = TRUE };
+  AfgScope scope = c->has_scope && c->scope.npu_idle ? c->scope : (AfgScope) { 0 };
+  gint64 start, end;
 
-  if (profile_tree (self) == NULL || !afg_stack_chart_get_view (c->chart, &scope.start_ns, &scope.end_ns)
-      || (scope.start_ns == c->synced_start && scope.end_ns == c->synced_end))
+  if (profile_tree (self) == NULL || !afg_stack_chart_get_view (c->chart, &start, &end))
     return;
-  c->synced_start = scope.start_ns;
-  c->synced_end = scope.end_ns;
+  afg_scope_narrow (&scope, start, end);
+  if (c->synced.bounded && scope.start_ns == c->synced.start_ns && scope.end_ns == c->synced.end_ns
+      && scope.idle == c->synced.idle)
+    return;
+  c->synced = scope;
   c->last_sync = g_get_monotonic_time ();
   build_tree (self, &scope);
 }
@@ -466,15 +481,16 @@ change_sync (GSimpleAction *action, GVariant *state, gpointer data)
 {
   AfgWindow *self = data;
   AfgWindowChart *c = chart_of (self);
+  AfgTree *tree = _afg_window_get_tree (self);
+  gboolean synced = tree != NULL && is_range (c, afg_tree_get_scope (tree));
 
   g_simple_action_set_state (action, state);
   c->sync = g_variant_get_boolean (state);
-  c->synced_start = c->synced_end = 0;
+  c->synced = (AfgScope) { 0 };
   g_clear_handle_id (&c->sync_timeout, g_source_remove);
   if (c->sync)
     sync_now (self);
-  else if (c->has_scope && c->document != NULL && _afg_window_get_tree (self) != NULL
-           && is_range (afg_tree_get_scope (_afg_window_get_tree (self))))
+  else if (c->has_scope && c->document != NULL && synced)
     build_tree (self, &c->scope);
   _afg_window_report_state (self);
 }

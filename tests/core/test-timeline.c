@@ -215,6 +215,43 @@ test_idle_one_step (void)
   g_assert_cmpint (afg_tree_get_scope (tree)->last_step, ==, 1);
 }
 
+/* Narrowed to [50,620) (the stack chart's Sync range): the idle instants
+ * within it only, [50,100), [450,500) and [550,620) for f, [600,620) for
+ * h; narrowed past the instants, nothing. */
+static void
+test_idle_narrowed (void)
+{
+  g_autoptr(AfgTestDb) db = make_db (TRUE);
+  g_autoptr(AfgDocument) document = afg_test_db_load_document (db);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) outside = NULL;
+  AfgScope scope, past;
+  const char * const expected[] = {
+    "1/1\t1\t170\t0",
+    "1/1;f\t1\t170\t170",
+    "1/2\t1\t20\t0",
+    "1/2;h\t1\t20\t20",
+    NULL,
+  };
+
+  g_assert_true (afg_scope_init_npu_idle (&scope, document, FALSE, 0, 0, &error));
+  g_assert_no_error (error);
+  past = scope;
+  afg_scope_narrow (&scope, 50, 620);
+  g_assert_true (scope.bounded && scope.npu_idle);
+  g_assert_cmpuint (scope.n_steps, ==, 0);
+  g_assert_cmpint (scope.start_ns, ==, 50);
+  g_assert_cmpint (scope.end_ns, ==, 620);
+  g_assert_cmpint (afg_scope_overlap_ns (&scope, 0, 1000), ==, 170);
+  tree = afg_test_build (document, &scope, AFG_TREE_FLAGS_NONE);
+  afg_test_assert_tree (tree, expected);
+  afg_scope_narrow (&past, 2000, 3000);
+  g_assert_cmpint (past.start_ns, ==, past.end_ns);
+  outside = afg_test_build (document, &past, AFG_TREE_FLAGS_NONE);
+  g_assert_true (afg_tree_is_empty (outside));
+}
+
 /* No steps: the profile's window [100,550) has one free span, [450,500). */
 static void
 test_idle_no_steps (void)
@@ -745,6 +782,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/timeline/idle/all-steps", test_idle_all_steps);
   g_test_add_func ("/timeline/idle/one-step", test_idle_one_step);
   g_test_add_func ("/timeline/idle/no-steps", test_idle_no_steps);
+  g_test_add_func ("/timeline/idle/narrowed", test_idle_narrowed);
   g_test_add_func ("/timeline/extreme-windows", test_extreme_windows);
   g_test_add_func ("/timeline/empty-task", test_empty_task);
   g_test_add_func ("/timeline/without-links", test_without_links);

@@ -219,6 +219,40 @@ wait_state "chart=$RANGE" "root_ns=$EXPECTED"
 [ "$EXPECTED" -lt "$STEP_ROOT" ] || fail "the visible third holds all the step's time"
 ok "Sync range over a third of the step: its rows' time clipped to it ($EXPECTED ns)"
 
+# While NPU idle with Sync range: the idle instants within the view. Its
+# scope resets the view to the idle instants' span: the tree of
+# --npu-idle. A zoom on the first third (where the sample's NPU waits
+# for the host) keeps the idle instants, fewer than the rows' time there; Home gives the whole idle tree back, and so does Sync
+# range off; zoomed again, Sync range on gives the view's idle tree as
+# before; While NPU idle off, the step's rows.
+IDLE_ROOT=$(cli_root --npu-idle)
+act win.npu-idle
+wait_state idle=1 chart_sync=1 "root_ns=$IDLE_ROOT"
+HOME=$(state_field chart)
+act win.chart-zoom 3.0
+act win.chart-pan -1.0
+barrier
+VIEW=$(state_field chart)
+PLAIN=$(root_of "${VIEW%-*}" "${VIEW#*-}")
+idle_in_view () {
+  state_has idle=1 "chart=$VIEW" && [ "$(state_field root_ns)" -lt "$PLAIN" ] && [ "$(state_field root_ns)" -gt 0 ]
+}
+poll 30 idle_in_view || fail "no idle tree of the view $VIEW under its rows' $PLAIN ns (last: $(last_state | tr '\t' ' '))"
+IDLE_VIEW=$(state_field root_ns)
+act win.chart-home
+wait_state idle=1 chart_sync=1 "chart=$HOME" "root_ns=$IDLE_ROOT"
+ok "While NPU idle and Sync range: the idle instants of the view ($IDLE_VIEW of its $PLAIN ns), all of them over the span"
+act win.chart-sync
+wait_state chart_sync=0 idle=1 "chart=$HOME" "root_ns=$IDLE_ROOT"
+act win.chart-zoom 3.0
+act win.chart-pan -1.0
+wait_state chart_sync=0 "chart=$VIEW"
+act win.chart-sync
+wait_state chart_sync=1 idle=1 "chart=$VIEW" "root_ns=$IDLE_VIEW"
+act win.npu-idle
+wait_state chart_sync=1 idle=0 "chart=$STEP_RANGE" "root_ns=$STEP_ROOT"
+ok "the same idle tree of the view whichever was switched on first; the step's rows once While NPU idle is off"
+
 act win.chart-sync
 wait_state chart_sync=0 "root_ns=$ROOT"
 ok "Sync range off: the whole profile's tree again"

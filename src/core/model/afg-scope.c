@@ -193,6 +193,23 @@ afg_scope_init_request (AfgScope *scope, const AfgDocument *document, gboolean h
   return !has_steps || afg_scope_init_steps (scope, document, first, last, error);
 }
 
+void
+afg_scope_narrow (AfgScope *scope, gint64 start_ns, gint64 end_ns)
+{
+  g_return_if_fail (scope != NULL);
+
+  if (scope->bounded)
+    {
+      start_ns = MAX (start_ns, scope->start_ns);
+      end_ns = MIN (end_ns, scope->end_ns);
+    }
+  scope->bounded = TRUE;
+  scope->start_ns = start_ns;
+  scope->end_ns = MAX (start_ns, end_ns);
+  scope->first_step = scope->last_step = 0;
+  scope->n_steps = 0;
+}
+
 guint
 afg_scope_count_steps (const AfgScope *scope, const AfgDocument *document)
 {

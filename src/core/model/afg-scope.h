@@ -61,6 +61,12 @@ gboolean    afg_scope_init_request   (AfgScope          *scope,
                                       gint64             last,
                                       gboolean           npu_idle,
                                       GError           **error);
+/* @scope within [@start_ns, @end_ns): a bare time range, which keeps
+ * the NPU-idle instants of an NPU-idle scope (the stack chart's Sync
+ * range of what the flame graph shows). Empty where they do not meet. */
+void        afg_scope_narrow         (AfgScope          *scope,
+                                      gint64             start_ns,
+                                      gint64             end_ns);
 /* "A" or "A-B", A and B decimal step numbers; FALSE for anything else. */
 gboolean    afg_scope_parse_steps    (const char        *text,
                                       gint64            *first,
@@ -100,7 +106,7 @@ afg_scope_overlap_ns (const AfgScope *scope, gint64 start_ns, gint64 end_ns)
   if (start_ns >= scope->end_ns || end_ns <= scope->start_ns)
     return 0;
   if (scope->idle != NULL)
-    return afg_spans_overlap (scope->idle, start_ns, end_ns);
+    return afg_spans_overlap (scope->idle, MAX (start_ns, scope->start_ns), MIN (end_ns, scope->end_ns));
   return afg_span_length (MAX (start_ns, scope->start_ns), MIN (end_ns, scope->end_ns));
 }
 

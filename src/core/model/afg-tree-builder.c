@@ -160,12 +160,13 @@ add_event (Builder *self, const AfgEvent *ev, gint64 ns)
 /* The overlap of @ev with the scope, 0 when under 1 ns. A row outside
  * the range can be no ancestor of one inside it (it would contain it),
  * so leaving it out of the walk changes no row's place. A thread's rows
- * come by start: @hint follows them through the NPU-idle instants. */
+ * come by start: @hint follows them through the NPU-idle instants, which
+ * count within the range only (a scope narrowed to a view). */
 static inline gint64
 scoped_ns (const AfgScope *scope, const AfgEvent *ev, gsize *hint)
 {
   if (scope->idle != NULL)
-    return afg_spans_overlap_from (scope->idle, hint, ev->start, ev->end);
+    return afg_spans_overlap_from (scope->idle, hint, MAX (ev->start, scope->start_ns), MIN (ev->end, scope->end_ns));
   return afg_scope_overlap_ns (scope, ev->start, ev->end);
 }
 
