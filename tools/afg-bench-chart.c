@@ -2,7 +2,10 @@
 /* Loads a profiler DB once with its tasks kept, as the window does, then
  * prints the best and median times of building the stack chart's store
  * from it (no DB access), with the page faults each build takes: what
- * opening the chart waits for before its first frame.
+ * opening the chart waits for before its first frame; then the time to
+ * find a node's rows under a transform (what selecting a frame costs
+ * with transforms on): every row of the busiest thread, its path mapped
+ * through merge-function of the most common name at depth 1.
  * Usage: afg-bench-chart DB [RUNS] */
 #include "config.h"
 
@@ -13,6 +16,7 @@
 #include "afg-chart-store.h"
 #include "afg-document-timeline.h"
 #include "afg-loader.h"
+#include "afg-path-mapper.h"
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -29,6 +33,69 @@ minor_faults (void)
 
   getrusage (RUSAGE_SELF, &usage);
   return usage.ru_minflt;
+}
+
+typedef struct {
+  AfgDocument   *document;
+  AfgPathMapper *mapper;
+  GPtrArray     *names;
+  const char    *target;   /* the mapped path's one name */
+} Lands;
+
+static gboolean
+lands (const guint32 *names, guint n, gpointer data)
+{
+  Lands *l = data;
+
+  g_ptr_array_set_size (l->names, 0);
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (l->names, (gpointer) afg_document_get_string (l->document, names[k]));
+  return afg_path_mapper_map (l->mapper, l->names) && l->names->len == 1
+         && g_str_equal (g_ptr_array_index (l->names, 0), l->target);
+}
+
+/* The rows landing on the busiest thread's first top frame once the
+ * name under it is merged away: rows of depths 0 and 1 alike. */
+static void
+time_mapped_rows (AfgDocument *document)
+{
+  AfgChartStore *store = afg_chart_store_new_kept (document);
+  g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(AfgPathMapper) mapper = NULL;
+  g_autoptr(GArray) found = NULL;
+  guint thread = 0;
+  guint64 n, most = 0, event = 0;
+  const AfgChartRow *rows;
+  Lands l = { document, NULL, names, NULL };
+  gint64 t0;
+
+  for (guint t = 0; t < afg_chart_store_get_n_threads (store); t++)
+    {
+      afg_chart_store_get_rows (store, t, &n);
+      if (n > most)
+        most = n, thread = t;
+    }
+  rows = afg_chart_store_get_rows (store, thread, &n);
+  while (event < n && rows[event].depth != 1)
+    event++;
+  if (event == n)
+    {
+      afg_chart_store_free (store);
+      return;
+    }
+  afg_chart_store_get_path (store, thread, event, TRUE, path);
+  afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION,
+                             afg_document_get_string (document, g_array_index (path, guint32, 1)), NULL);
+  mapper = afg_path_mapper_new (list);
+  l.mapper = mapper;
+  l.target = afg_document_get_string (document, g_array_index (path, guint32, 0));
+  t0 = g_get_monotonic_time ();
+  found = afg_chart_store_find_rows_by_path (store, thread, TRUE, G_MININT64, G_MAXINT64, lands, &l);
+  printf ("rows under a transform: %.1f ms, %u of %" G_GUINT64_FORMAT " rows\n",
+          (g_get_monotonic_time () - t0) / 1000.0, found->len, n);
+  afg_chart_store_free (store);
 }
 
 int
@@ -83,5 +150,6 @@ main (int argc, char **argv)
   printf ("chart store, first: %.1f ms, %ld page faults\n", first, first_faults);
   printf ("chart store: best %.1f ms, median %.1f ms, %ld page faults a build, rows in %" G_GUINT64_FORMAT " B\n",
           ms[0], ms[runs / 2], faults / runs, row_bytes);
+  time_mapped_rows (document);
   return 0;
 }

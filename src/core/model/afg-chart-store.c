@@ -425,17 +425,29 @@ typedef struct {
   GArray   *parent;   /* guint32 per path id */
   GArray   *name;     /* guint32 per path id */
   GArray   *verdict;  /* gboolean per path id */
+  GArray   *names;    /* guint32: the path being judged */
   AfgIntMap ids;      /* parent id + 1 << 32 | name -> id */
 } PathIds;
 
 static gboolean
 judge_path (const PathIds *p, guint32 id, AfgChartPathFunc wanted, gpointer data)
 {
-  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 *names;
+  guint n;
 
+  g_array_set_size (p->names, 0);
   for (guint32 k = id; k != G_MAXUINT32; k = g_array_index (p->parent, guint32, k))
-    g_array_prepend_val (names, g_array_index (p->name, guint32, k));
-  return wanted ((const guint32 *) names->data, names->len, data);
+    g_array_append_val (p->names, g_array_index (p->name, guint32, k));
+  names = (guint32 *) p->names->data;
+  n = p->names->len;
+  for (guint i = 0; i < n / 2; i++)
+    {
+      guint32 swap = names[i];
+
+      names[i] = names[n - 1 - i];
+      names[n - 1 - i] = swap;
+    }
+  return wanted (names, n, data);
 }
 
 static guint32
@@ -480,6 +492,7 @@ afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboo
   p.parent = g_array_new (FALSE, FALSE, sizeof (guint32));
   p.name = g_array_new (FALSE, FALSE, sizeof (guint32));
   p.verdict = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  p.names = g_array_new (FALSE, FALSE, sizeof (guint32));
   afg_int_map_init (&p.ids, 64);
   for (guint64 k = 0; k < t->depth_first[t->n_depths]; k++)
     {
@@ -496,6 +509,7 @@ afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboo
   g_array_unref (p.parent);
   g_array_unref (p.name);
   g_array_unref (p.verdict);
+  g_array_unref (p.names);
   return found;
 }
 
