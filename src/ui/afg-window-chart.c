@@ -188,7 +188,10 @@ is_range (AfgWindowChart *c, const AfgScope *scope)
     return FALSE;
   if (!scope->npu_idle)
     return TRUE;
-  return c->synced.npu_idle && scope->start_ns == c->synced.start_ns && scope->end_ns == c->synced.end_ns;
+  /* What it was narrowed from must be the scope kept: a whole idle scope
+   * that arrives as While NPU idle comes back on is a new scope. */
+  return c->has_scope && c->scope.npu_idle && c->synced.npu_idle && scope->start_ns == c->synced.start_ns
+         && scope->end_ns == c->synced.end_ns;
 }
 
 static void sync_now (AfgWindow *self);
