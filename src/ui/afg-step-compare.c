@@ -291,6 +291,53 @@ afg_step_compare_stop (AfgStepCompare *self)
   return TRUE;
 }
 
+/* @scope's steps again, in (@npu_idle) or out of the idle instants. An
+ * idle scope of every step stands for the whole profile, as the strip
+ * with no steps picked gives it. */
+static gboolean
+rescope (AfgScope *out, AfgDocument *document, const AfgScope *scope, gboolean npu_idle, GError **error)
+{
+  guint n;
+  gboolean every;
+
+  afg_document_get_steps (document, &n);
+  every = scope->npu_idle && scope->n_steps == n;
+  return afg_scope_init_request (out, document, scope->n_steps > 0 && !every, scope->first_step, scope->last_step,
+                                 npu_idle, error);
+}
+
+gboolean
+afg_step_compare_rescope (AfgStepCompare *self, gboolean npu_idle)
+{
+  AfgDiffShape *shape;
+  AfgDocument *document;
+  g_autoptr(GError) error = NULL;
+  AfgScope a, b;
+
+  g_return_val_if_fail (AFG_IS_STEP_COMPARE (self), FALSE);
+
+  shape = step_diff (self);
+  if (shape == NULL)
+    {
+      AfgTree *tree = _afg_window_get_tree (self->window);
+
+      if (self->picking && tree != NULL && rescope (&a, afg_tree_get_document (tree), &self->a, npu_idle, NULL))
+        self->a = a;
+      return FALSE;
+    }
+  document = afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A));
+  if (!rescope (&a, document, side_scope (shape, AFG_DIFF_SIDE_A), npu_idle, &error)
+      || !rescope (&b, document, side_scope (shape, AFG_DIFF_SIDE_B), npu_idle, &error))
+    {
+      _afg_window_show_notice (self->window, error->message, NULL);
+      return TRUE;
+    }
+  self->a = a;
+  cancel_request (self);
+  start_request (self, document, &b);
+  return TRUE;
+}
+
 void
 afg_step_compare_reset (AfgStepCompare *self)
 {

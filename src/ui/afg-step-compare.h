@@ -26,6 +26,11 @@ gboolean        afg_step_compare_take         (AfgStepCompare  *self,
                                                AfgDocument     *document,
                                                const AfgScope  *scope);
 /* A new profile on screen: no pick pending. NULL-safe. */
+/* While NPU idle switched to @npu_idle: a diff of two step ranges is made
+ * again, both ranges in (or out of) the idle instants, and TRUE returned;
+ * A, while B is awaited, is taken so too (the window shows its tree). */
+gboolean        afg_step_compare_rescope      (AfgStepCompare  *self,
+                                               gboolean         npu_idle);
 void            afg_step_compare_reset        (AfgStepCompare  *self);
 /* "steps.db steps 10–12 ↔ step 14" for a step diff, else NULL. */
 char           *afg_step_compare_title        (AfgStepCompare  *self);

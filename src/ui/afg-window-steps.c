@@ -85,8 +85,10 @@ on_scope_built (AfgWindow *self, AfgTree *tree, AfgStepsBar *bar)
   show_scoped_tree (self, tree);
 }
 
+/* The tree of the strip's steps; with @may_compare, B of the step
+ * comparison that waits for it or shows. */
 static void
-on_range_changed (AfgWindow *self, AfgStepStrip *strip)
+show_strip_range (AfgWindow *self, gboolean may_compare)
 {
   /* A diff's tree has a document of its own; the strip is its sides'. */
   AfgDocument *document = afg_step_compare_get_document (self->step_compare);
@@ -99,8 +101,14 @@ on_range_changed (AfgWindow *self, AfgStepStrip *strip)
   afg_steps_bar_start_clock (self->steps_bar);
   if (!afg_steps_bar_get_scope (self->steps_bar, document, &scope))
     return;
-  if (!afg_step_compare_take (self->step_compare, document, &scope))
+  if (!may_compare || !afg_step_compare_take (self->step_compare, document, &scope))
     afg_steps_bar_build (self->steps_bar, document, &scope);
+}
+
+static void
+on_range_changed (AfgWindow *self, AfgStepStrip *strip)
+{
+  show_strip_range (self, TRUE);
 }
 
 /* "While NPU idle": the same steps again, in or out of the idle instants. */
@@ -110,10 +118,12 @@ on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
 
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (afg_session_get_npu_idle (session)));
+  if (afg_step_compare_rescope (self->step_compare, afg_session_get_npu_idle (session)))
+    return;
   if (_afg_window_is_comparing (self))
     afg_compare_section_recompare (self->compare);
   else if (window_document (self) != NULL)
-    on_range_changed (self, afg_steps_bar_get_strip (self->steps_bar));
+    show_strip_range (self, FALSE);
 }
 
 static void

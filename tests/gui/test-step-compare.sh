@@ -16,18 +16,24 @@ GEN_DB=$2
 
 steps_db 20000
 
-# cli_export RANGE: the CLI's JSON of the steps, as the window builds its
-# trees (address variants merged).
+# cli_export RANGE [--npu-idle]: the CLI's JSON of the steps (of their
+# idle instants into cli-idle-RANGE), as the window builds its trees
+# (address variants merged).
 cli_export () {
-  mkdir -p "$WORK/cli-$1"
-  "$EXE" --export -q --merge-addresses -f json -o "$WORK/cli-$1" --steps "$1" "$DB" \
-    || fail "the CLI failed for --steps $1"
+  local dir=$WORK/cli-${2:+idle-}$1
+  mkdir -p "$dir"
+  "$EXE" --export -q --merge-addresses -f json -o "$dir" --steps "$1" ${2:+"$2"} "$DB" \
+    || fail "the CLI failed for --steps $1 $2"
 }
+
+# The exports expect_diff reads: "" for the steps, "idle-" for their
+# idle instants.
+IDLE=
 
 # cli_root RANGE: the export's total, its threads merged.
 cli_root () {
   python3 -c 'import json, sys
-print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$WORK/cli-$1/flamegraph.json"
+print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$WORK/cli-$IDLE$1/flamegraph.json"
 }
 
 # cli_top RANGE NAME: "CALLS TOTAL_NS" of the top frame NAME, its threads
@@ -35,7 +41,7 @@ print(sum(t["total_ns"] for t in json.load(open(sys.argv[1]))["threads"]))' "$WO
 cli_top () {
   python3 -c 'import json, sys
 top = [c for t in json.load(open(sys.argv[1]))["threads"] for c in t.get("children", []) if c["name"] == sys.argv[2]]
-print(sum(c["calls"] for c in top), sum(c["total_ns"] for c in top))' "$WORK/cli-$1/flamegraph.json" "$2"
+print(sum(c["calls"] for c in top), sum(c["total_ns"] for c in top))' "$WORK/cli-$IDLE$1/flamegraph.json" "$2"
 }
 
 for r in 2-3 5 6 7; do cli_export "$r"; done
@@ -75,7 +81,8 @@ ok "Esc while waiting for B cancels; the menu starts again"
 # frame under the pointer as the CLI's exports say.
 expect_diff () {
   local title="steps.db $3 ↔ $4"
-  wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")" "strip_a=$1"
+  wait_state page=graph mode=diff "scope_a=$1" "scope_b=$2" "root_ns=$(cli_root "$2")" "strip_a=$1" \
+    "idle=$([ -n "$IDLE" ] && echo 1 || echo 0)"
   [ "$(xdotool getwindowname "$WID")" = "$title" ] || fail "title: $(xdotool getwindowname "$WID"), not $title"
   # The status line says what its two totals are.
   case "$(state_field status)" in
@@ -141,7 +148,36 @@ xdotool mousemove --window "$WID" "$(bar 7)" "$STRIP_Y" click 1
 expect_diff 2-3 7 "steps 2–3" "step 7"
 ok "a new pick while comparing makes step 7 the new B"
 
+# While NPU idle switched during the diff: both ranges again, in their
+# idle instants, as --npu-idle --steps A and --steps B export them; off
+# again, the whole ranges.
+for r in 2-3 5 7; do cli_export "$r" --npu-idle; done
+act win.npu-idle
+IDLE=idle-
+expect_diff 2-3 7 "steps 2–3" "step 7"
+ok "While NPU idle during the diff compares the ranges' idle instants (--npu-idle --steps 2-3 and 7)"
+act win.npu-idle
+IDLE=
+expect_diff 2-3 7 "steps 2–3" "step 7"
+ok "While NPU idle off again: the whole ranges"
+
 xdotool key Escape
 wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b=
 ok "Esc goes back to steps 2-3 again"
+
+# Switched while B is awaited: A's idle tree, still waiting; then B's
+# pick compares the idle instants of both.
+menu_first_item "$WID" "$(bar 3)" "$STRIP_Y" scope_a=2-3
+wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
+act win.npu-idle
+IDLE=idle-
+wait_state page=graph mode=profile scope_a=2-3 scope=2-3 idle=1 "root_ns=$(cli_root 2-3)"
+xdotool mousemove --window "$WID" "$(bar 5)" "$STRIP_Y" click 1
+expect_diff 2-3 5 "steps 2–3" "step 5"
+ok "While NPU idle while B is awaited: A's idle tree, then the idle instants of steps 2-3 and 5"
+act win.npu-idle
+IDLE=
+expect_diff 2-3 5 "steps 2–3" "step 5"
+xdotool key Escape
+wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b= idle=0
 echo "1..$N"
