@@ -267,10 +267,7 @@ same_scope (const AfgScope *a, const AfgScope *b)
 {
   AfgScope none = { 0 };
 
-  b = b ? b : &none;
-  return a->bounded == b->bounded && a->start_ns == b->start_ns && a->end_ns == b->end_ns
-         && a->first_step == b->first_step && a->last_step == b->last_step && a->n_steps == b->n_steps
-         && a->npu_idle == b->npu_idle && a->idle == b->idle;
+  return afg_scope_equal (a, b ? b : &none);
 }
 
 void

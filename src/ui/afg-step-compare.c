@@ -24,6 +24,9 @@ struct _AfgStepCompare {
 
   AfgWindow     *window;   /* borrowed: it owns this */
   AfgScope       a;
+  AfgScope       b;        /* of the diff asked for last */
+  gboolean       a_picked; /* steps picked on the strip, not the whole profile */
+  gboolean       b_picked;
   gboolean       picking;  /* A chosen, waiting for B's pick */
   AfgWorker     *worker;   /* the diff being built */
   GtkMenuButton *button;   /* borrowed: in the steps bar */
@@ -190,7 +193,7 @@ start_request (AfgStepCompare *self, AfgDocument *document, const AfgScope *b)
 
   req->document = afg_document_ref (document);
   req->scopes[0] = self->a;
-  req->scopes[1] = *b;
+  req->scopes[1] = self->b = *b;
   req->started = g_get_monotonic_time ();
   /* The window's own scoped trees' flags (AfgStepsBar's). */
   req->flags = _afg_window_tree_flags (self->window) | AFG_TREE_DURATIONS;
@@ -203,9 +206,12 @@ afg_step_compare_take (AfgStepCompare *self, AfgDocument *document, const AfgSco
 {
   g_return_val_if_fail (AFG_IS_STEP_COMPARE (self), FALSE);
 
+  guint first, last;
+
   if (!self->picking && step_diff (self) == NULL)
     return FALSE;
   set_picking (self, FALSE);
+  self->b_picked = afg_step_strip_get_range (strip (self), &first, &last);
   start_request (self, document, scope);
   return TRUE;
 }
@@ -221,8 +227,13 @@ afg_step_compare_begin (AfgStepCompare *self)
       || !gtk_widget_get_visible (GTK_WIDGET (strip (self)))
       || (_afg_window_is_comparing (window) && step_diff (self) == NULL))
     return;
+  guint first, last;
+
   if (step_diff (self) == NULL)
-    self->a = *afg_tree_get_scope (_afg_window_get_tree (window));
+    {
+      self->a = *afg_tree_get_scope (_afg_window_get_tree (window));
+      self->a_picked = afg_step_strip_get_range (strip (self), &first, &last);
+    }
   set_picking (self, TRUE);
   _afg_window_report_state (window);
 }
@@ -291,50 +302,63 @@ afg_step_compare_stop (AfgStepCompare *self)
   return TRUE;
 }
 
-/* @scope's steps again, in (@npu_idle) or out of the idle instants. An
- * idle scope of every step stands for the whole profile, as the strip
- * with no steps picked gives it. */
+/* @scope's steps again, in (@npu_idle) or out of the idle instants: the
+ * steps picked (@picked), else the whole profile, or the range of a tree
+ * of Sync range. */
 static gboolean
-rescope (AfgScope *out, AfgDocument *document, const AfgScope *scope, gboolean npu_idle, GError **error)
+rescope (AfgScope *out, AfgDocument *document, const AfgScope *scope, gboolean picked, gboolean npu_idle,
+         GError **error)
 {
-  guint n;
-  gboolean every;
+  if (!afg_scope_init_request (out, document, picked, scope->first_step, scope->last_step, npu_idle, error))
+    return FALSE;
+  if (!picked && scope->bounded && scope->n_steps == 0)
+    afg_scope_narrow (out, scope->start_ns, scope->end_ns);
+  return TRUE;
+}
 
-  afg_document_get_steps (document, &n);
-  every = scope->npu_idle && scope->n_steps == n;
-  return afg_scope_init_request (out, document, scope->n_steps > 0 && !every, scope->first_step, scope->last_step,
-                                 npu_idle, error);
+/* The document of the diff on screen or being made, else NULL. */
+static AfgDocument *
+compared_document (AfgStepCompare *self)
+{
+  AfgDiffShape *shape = step_diff (self);
+  StepsRequest *req = afg_worker_get_data (self->worker);
+
+  if (req != NULL)
+    return req->document;
+  return shape ? afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A)) : NULL;
 }
 
 gboolean
 afg_step_compare_rescope (AfgStepCompare *self, gboolean npu_idle)
 {
-  AfgDiffShape *shape;
   AfgDocument *document;
+  AfgTree *tree;
   g_autoptr(GError) error = NULL;
   AfgScope a, b;
 
   g_return_val_if_fail (AFG_IS_STEP_COMPARE (self), FALSE);
 
-  shape = step_diff (self);
-  if (shape == NULL)
+  document = compared_document (self);
+  if (document == NULL)
     {
-      AfgTree *tree = _afg_window_get_tree (self->window);
-
-      if (self->picking && tree != NULL && rescope (&a, afg_tree_get_document (tree), &self->a, npu_idle, NULL))
+      tree = _afg_window_get_tree (self->window);
+      if (self->picking && tree != NULL
+          && rescope (&a, afg_tree_get_document (tree), &self->a, self->a_picked, npu_idle, NULL))
         self->a = a;
       return FALSE;
     }
-  document = afg_tree_get_document (afg_diff_shape_get_source (shape, AFG_DIFF_SIDE_A));
-  if (!rescope (&a, document, side_scope (shape, AFG_DIFF_SIDE_A), npu_idle, &error)
-      || !rescope (&b, document, side_scope (shape, AFG_DIFF_SIDE_B), npu_idle, &error))
+  if (!rescope (&a, document, &self->a, self->a_picked, npu_idle, &error)
+      || !rescope (&b, document, &self->b, self->b_picked, npu_idle, &error))
     {
       _afg_window_show_notice (self->window, error->message, NULL);
       return TRUE;
     }
+  /* The request holds the document: a reference outlives its cancel. */
+  document = afg_document_ref (document);
   self->a = a;
   cancel_request (self);
   start_request (self, document, &b);
+  afg_document_unref (document);
   return TRUE;
 }
 

@@ -224,6 +224,18 @@ update_scope (AfgWindow *self)
     sync_now (self);
 }
 
+/* The scopes kept borrow the document's idle instants: they go with it. */
+static void
+forget_document (AfgWindowChart *c)
+{
+  afg_worker_cancel (c->loader);
+  afg_worker_cancel (c->syncer);
+  g_clear_pointer (&c->document, afg_document_unref);
+  afg_stack_chart_set_store (c->chart, NULL);
+  c->has_scope = FALSE;
+  c->synced = (AfgScope) { 0 };
+}
+
 static void
 on_tree_changed (AfgWindow *self)
 {
@@ -233,17 +245,13 @@ on_tree_changed (AfgWindow *self)
 
   if (tree == NULL || _afg_window_is_comparing (self))
     {
-      afg_worker_cancel (c->loader);
-      g_clear_pointer (&c->document, afg_document_unref);
-      afg_stack_chart_set_store (c->chart, NULL);
+      forget_document (c);
       show_message (c, tree ? _("No stack chart for a comparison") : "");
       return;
     }
   if (document != c->document)
     {
-      afg_worker_cancel (c->loader);
-      g_clear_pointer (&c->document, afg_document_unref);
-      afg_stack_chart_set_store (c->chart, NULL);
+      forget_document (c);
       if (chart_shown (c))
         load_store (self, document);
       return;
@@ -441,7 +449,10 @@ sync_now (AfgWindow *self)
   AfgScope scope = c->has_scope && c->scope.npu_idle ? c->scope : (AfgScope) { 0 };
   gint64 start, end;
 
-  if (profile_tree (self) == NULL || !afg_stack_chart_get_view (c->chart, &start, &end))
+  /* The session's tree, not the one drawn: a new scope's layout is still
+   * being built when it syncs. */
+  if (_afg_window_get_tree (self) == NULL || _afg_window_is_comparing (self)
+      || !afg_stack_chart_get_view (c->chart, &start, &end))
     return;
   afg_scope_narrow (&scope, start, end);
   if (c->synced.bounded && scope.start_ns == c->synced.start_ns && scope.end_ns == c->synced.end_ns
@@ -485,15 +496,16 @@ change_sync (GSimpleAction *action, GVariant *state, gpointer data)
   AfgWindow *self = data;
   AfgWindowChart *c = chart_of (self);
   AfgTree *tree = _afg_window_get_tree (self);
-  gboolean synced = tree != NULL && is_range (c, afg_tree_get_scope (tree));
 
   g_simple_action_set_state (action, state);
   c->sync = g_variant_get_boolean (state);
   c->synced = (AfgScope) { 0 };
   g_clear_handle_id (&c->sync_timeout, g_source_remove);
+  /* A range's tree still being built must not land once Sync is off. */
+  afg_worker_cancel (c->syncer);
   if (c->sync)
     sync_now (self);
-  else if (c->has_scope && c->document != NULL && synced)
+  else if (c->has_scope && c->document != NULL && tree != NULL && !afg_scope_equal (afg_tree_get_scope (tree), &c->scope))
     build_tree (self, &c->scope);
   _afg_window_report_state (self);
 }
@@ -689,7 +701,7 @@ range_text (AfgWindowChart *c)
   return g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, start, end);
 }
 
-/* The fields of docs/test-state-line.md from layout to chart_lanes. */
+/* The fields of docs/test-state-line.md from layout to chart_syncing. */
 void
 _afg_window_chart_append_state (AfgWindow *self, GString *line)
 {
@@ -722,4 +734,5 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
                                   : afg_document_get_chart_tasks (afg_chart_store_get_document (
                                         afg_stack_chart_get_store (c->chart))) != NULL ? "kept" : "read");
   _afg_window_append_state_field (line, "chart_lanes", lanes);
+  _afg_window_append_state_field (line, "chart_syncing", c != NULL && afg_worker_is_running (c->syncer) ? "1" : "0");
 }

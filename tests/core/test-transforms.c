@@ -14,6 +14,7 @@
 #include "afg-select.h"
 #include "afg-task-kinds.h"
 #include "afg-test-db.h"
+#include "afg-tree-private.h"
 #include "afg-tree-transform.h"
 
 #define T1 GTID (1, 1)
@@ -953,6 +954,134 @@ test_path_mapper (void)
   assert_maps ((const char *[]) { "drop-function", "b", NULL }, "main;a;F;b;F", NULL);
 }
 
+/* Random stacks of names that the transforms' arguments name, match by
+ * regex, hold a ';' or a '\\', or look like a regex themselves. */
+static const char * const random_names[] = { "a", "b", "F", "Fx", "c", "/x", "a;b", "a\\b", "F at 0x1f" };
+static const char * const random_args[] = { "a", "b", "F", "Fx", "c", "/^F/", "/x|b/", "/a/", "///x", "a;b",
+                                            "/;/", "/0x[0-9a-f]+/" };
+
+static void
+add_random_rows (AfgTestDb *db, GRand *rand, gint64 tid, gint64 start, gint64 end, guint depth)
+{
+  gint64 span, at = start + 1;
+  gint32 n;
+
+  if (depth >= 6 || end - start < 8 || (n = g_rand_int_range (rand, 0, depth == 0 ? 3 : 4)) == 0)
+    return;
+  span = (end - start - 2) / n;
+  for (gint32 i = 0; i < n && span > 4; i++, at += span)
+    {
+      afg_test_db_add (db, tid, at + 1, at + span - 1, random_names[g_rand_int_range (rand, 0, G_N_ELEMENTS (random_names))]);
+      add_random_rows (db, rand, tid, at + 1, at + span - 1, depth + 1);
+    }
+}
+
+static AfgTransformList *
+random_list (GRand *rand, AfgTree *tree)
+{
+  AfgTransformList *list = afg_transform_list_new ();
+  gint32 n = g_rand_int_range (rand, 1, 4);
+
+  for (gint32 i = 0; i < n; i++)
+    {
+      AfgTransformOp op = g_rand_int_range (rand, 0, AFG_N_TRANSFORM_OPS);
+      g_autofree char *arg = NULL;
+
+      if (op == AFG_TRANSFORM_FOCUS_SUBTREE && afg_tree_get_n_nodes (tree) > tree->first_frame)
+        arg = afg_tree_transform_arg_for_node (tree, op, g_rand_int_range (rand, tree->first_frame,
+                                                                           afg_tree_get_n_nodes (tree)));
+      else
+        arg = g_strdup (random_args[g_rand_int_range (rand, 0, G_N_ELEMENTS (random_args))]);
+      g_assert_true (afg_transform_list_append (list, op == AFG_TRANSFORM_FOCUS_SUBTREE && arg[0] == '\0'
+                                                        ? AFG_TRANSFORM_MERGE_FUNCTION : op, arg, NULL));
+    }
+  return list;
+}
+
+static char *
+join_names (GPtrArray *names)
+{
+  GString *joined = g_string_new (NULL);
+
+  /* A separator no name holds: names may hold ';'. */
+  for (guint k = 0; k < names->len; k++)
+    g_string_append_printf (joined, "%s%s", k > 0 ? "\x1f" : "", (const char *) g_ptr_array_index (names, k));
+  return g_string_free (joined, FALSE);
+}
+
+/* Where one frame's time lands, traced by a kernel leaf given to it
+ * alone: the path of the frame of the transformed tree holding the leaf,
+ * NULL when none does. */
+static char *
+leaf_home (AfgTree *tree, const AfgTransformList *list, guint32 frame)
+{
+  AfgNodeKernel leaf = { { .name = afg_tree_get_node (tree, frame)->name, .ns = 1 }, frame };
+  g_autoptr(AfgTree) result = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  guint32 home = AFG_NODE_NONE;
+
+  afg_tree_set_kernels (tree, &leaf, 1, NULL);
+  result = afg_tree_transform (tree, list, NULL, NULL);
+  g_assert_nonnull (result);
+  for (guint32 n = 0; n < afg_tree_get_n_nodes (result); n++)
+    {
+      guint k;
+
+      afg_tree_get_kernels (result, n, &k);
+      if (k > 0)
+        home = n;
+    }
+  if (home == AFG_NODE_NONE || !afg_tree_is_frame (result, home))
+    return NULL;
+  frame_path (result, home, names);
+  return join_names (names);
+}
+
+/* On random trees and lists of one to three transforms, every frame's
+ * mapped path is where its time goes: a leaf given to that frame alone
+ * lands on the frame of the mapped path, and nowhere when the mapper
+ * leaves the frame out. */
+static void
+test_path_mapper_random (void)
+{
+  guint checked = 0;
+
+  for (guint32 seed = 1; seed <= 300; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+      g_autoptr(AfgDocument) document = NULL;
+      g_autoptr(AfgTree) tree = NULL;
+      g_autoptr(AfgTransformList) list = NULL;
+      g_autoptr(AfgPathMapper) mapper = NULL;
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+      add_random_rows (db, rand, GTID (1, 1), 0, 100000, 0);
+      add_random_rows (db, rand, GTID (1, 2), 0, 100000, 0);
+      document = afg_test_db_load_document (db);
+      afg_test_db_free (db);
+      tree = afg_test_build (document, NULL, AFG_TREE_FLAGS_NONE);
+      list = random_list (rand, tree);
+      mapper = afg_path_mapper_new (list);
+      g_assert_nonnull (mapper);
+      for (guint32 frame = tree->first_frame; frame < afg_tree_get_n_nodes (tree); frame++)
+        {
+          g_autofree char *home = leaf_home (tree, list, frame);
+          g_autofree char *mapped = NULL;
+
+          frame_path (tree, frame, names);
+          /* An empty path is the thread's: no frame holds the leaf. */
+          if (afg_path_mapper_map (mapper, names) && names->len > 0)
+            mapped = join_names (names);
+          if (g_strcmp0 (home, mapped) != 0)
+            g_error ("seed %u, frame %u: mapped to '%s', its time lands in '%s'", seed, frame,
+                     mapped ? mapped : "(nothing)", home ? home : "(nothing)");
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >, 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -978,6 +1107,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/transforms/sample/level1", "ascend_pytorch_profiler_level1_rank0", test_sample);
   g_test_add_func ("/transforms/paths", test_paths);
   g_test_add_func ("/transforms/path-mapper", test_path_mapper);
+  g_test_add_func ("/transforms/path-mapper-random", test_path_mapper_random);
   g_test_add_func ("/transforms/arg-for-node", test_arg_for_node);
   g_test_add_func ("/transforms/arg-for-empty-name", test_arg_for_empty_name);
   g_test_add_func ("/transforms/calls-without-durations", test_calls_without_durations);

@@ -247,8 +247,21 @@ wait_state chart_sync=0 idle=1 "chart=$HOME" "root_ns=$IDLE_ROOT"
 act win.chart-zoom 3.0
 act win.chart-pan -1.0
 wait_state chart_sync=0 "chart=$VIEW"
+# On and off at once: the range's tree being built is dropped, the whole
+# idle tree and its span stay.
 act win.chart-sync
-wait_state chart_sync=1 idle=1 "chart=$VIEW" "root_ns=$IDLE_VIEW"
+act win.chart-sync
+wait_state chart_sync=0 chart_syncing=0
+barrier
+has_fields "$(last_state)" idle=1 "chart=$VIEW" "root_ns=$IDLE_ROOT" \
+  || fail "Sync range on and off left another tree (last: $(last_state | tr '\t' ' '))"
+act win.chart-home
+wait_state chart_sync=0 "chart=$HOME" "root_ns=$IDLE_ROOT"
+act win.chart-zoom 3.0
+act win.chart-pan -1.0
+wait_state chart_sync=0 "chart=$VIEW"
+act win.chart-sync
+wait_state chart_sync=1 idle=1 "chart=$VIEW" "root_ns=$IDLE_VIEW" chart_syncing=0
 act win.npu-idle
 wait_state chart_sync=1 idle=0 "chart=$STEP_RANGE" "root_ns=$STEP_ROOT"
 ok "the same idle tree of the view whichever was switched on first; the step's rows once While NPU idle is off"

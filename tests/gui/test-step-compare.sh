@@ -151,7 +151,7 @@ ok "a new pick while comparing makes step 7 the new B"
 # While NPU idle switched during the diff: both ranges again, in their
 # idle instants, as --npu-idle --steps A and --steps B export them; off
 # again, the whole ranges.
-for r in 2-3 5 7; do cli_export "$r" --npu-idle; done
+for r in 2-3 5 6 7; do cli_export "$r" --npu-idle; done
 act win.npu-idle
 IDLE=idle-
 expect_diff 2-3 7 "steps 2–3" "step 7"
@@ -178,6 +178,16 @@ ok "While NPU idle while B is awaited: A's idle tree, then the idle instants of 
 act win.npu-idle
 IDLE=
 expect_diff 2-3 5 "steps 2–3" "step 5"
+# Switched on while the next B's diff is still being made: that diff of
+# both ranges' idle instants lands, not the one asked for before.
+xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" click 1
+act win.npu-idle
+IDLE=idle-
+expect_diff 2-3 6 "steps 2–3" "step 6"
+ok "While NPU idle while a diff is being made: the idle instants of steps 2-3 and 6"
+act win.npu-idle
+IDLE=
+expect_diff 2-3 6 "steps 2–3" "step 6"
 xdotool key Escape
 wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b= idle=0
 echo "1..$N"

@@ -193,6 +193,14 @@ afg_scope_init_request (AfgScope *scope, const AfgDocument *document, gboolean h
   return !has_steps || afg_scope_init_steps (scope, document, first, last, error);
 }
 
+gboolean
+afg_scope_equal (const AfgScope *a, const AfgScope *b)
+{
+  return a->bounded == b->bounded && a->start_ns == b->start_ns && a->end_ns == b->end_ns
+         && a->first_step == b->first_step && a->last_step == b->last_step && a->n_steps == b->n_steps
+         && a->npu_idle == b->npu_idle && a->idle == b->idle;
+}
+
 void
 afg_scope_narrow (AfgScope *scope, gint64 start_ns, gint64 end_ns)
 {

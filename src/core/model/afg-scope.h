@@ -61,6 +61,9 @@ gboolean    afg_scope_init_request   (AfgScope          *scope,
                                       gint64             last,
                                       gboolean           npu_idle,
                                       GError           **error);
+/* Whether @a and @b cover the same instants with the same steps. */
+gboolean    afg_scope_equal          (const AfgScope    *a,
+                                      const AfgScope    *b);
 /* @scope within [@start_ns, @end_ns): a bare time range, which keeps
  * the NPU-idle instants of an NPU-idle scope (the stack chart's Sync
  * range of what the flame graph shows). Empty where they do not meet. */
