@@ -196,21 +196,13 @@ is_range (AfgWindowChart *c, const AfgScope *scope)
 
 static void sync_now (AfgWindow *self);
 
+/* The chart's axis over @scope: its bounds, else the profile's window,
+ * else the host rows' span. */
 static void
-update_scope (AfgWindow *self)
+set_chart_scope (AfgWindowChart *c, AfgTree *tree, const AfgScope *scope)
 {
-  AfgWindowChart *c = chart_of (self);
-  AfgTree *tree = _afg_window_get_tree (self);
-  const AfgScope *scope;
   gint64 start, end;
 
-  if (tree == NULL || afg_stack_chart_get_store (c->chart) == NULL)
-    return;
-  scope = afg_tree_get_scope (tree);
-  if (is_range (c, scope))
-    return;
-  c->scope = *scope;
-  c->has_scope = TRUE;
   if (scope->bounded)
     afg_stack_chart_set_scope (c->chart, scope->start_ns, scope->end_ns);
   else if (afg_document_get_profile_window (afg_tree_get_document (tree), &start, &end)
@@ -218,6 +210,26 @@ update_scope (AfgWindow *self)
     afg_stack_chart_set_scope (c->chart, start, end);
   else
     afg_stack_chart_set_scope (c->chart, 0, 1);
+}
+
+static void
+update_scope (AfgWindow *self)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgTree *tree = _afg_window_get_tree (self);
+  const AfgScope *scope;
+
+  if (tree == NULL || afg_stack_chart_get_store (c->chart) == NULL)
+    return;
+  scope = afg_tree_get_scope (tree);
+  if (is_range (c, scope))
+    return;
+  /* The same scope again (Sync Range off, a rebuild with other flags):
+   * the view stays where the user left it. */
+  if (!c->has_scope || !afg_scope_equal (scope, &c->scope))
+    set_chart_scope (c, tree, scope);
+  c->scope = *scope;
+  c->has_scope = TRUE;
   /* A new scope (While NPU idle switched, a step picked): synced at
    * once, whether or not the view moved. */
   if (c->sync)
