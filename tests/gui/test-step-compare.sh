@@ -30,6 +30,13 @@ cli_export () {
 # idle instants.
 IDLE=
 
+# switch_idle: While NPU idle switched, and the exports expect_diff reads
+# with it.
+switch_idle () {
+  act win.npu-idle
+  if [ -n "$IDLE" ]; then IDLE=; else IDLE=idle-; fi
+}
+
 # cli_root RANGE: the export's total, its threads merged.
 cli_root () {
   python3 -c 'import json, sys
@@ -152,12 +159,10 @@ ok "a new pick while comparing makes step 7 the new B"
 # idle instants, as --npu-idle --steps A and --steps B export them; off
 # again, the whole ranges.
 for r in 2-3 5 6 7; do cli_export "$r" --npu-idle; done
-act win.npu-idle
-IDLE=idle-
+switch_idle
 expect_diff 2-3 7 "steps 2–3" "step 7"
 ok "While NPU idle during the diff compares the ranges' idle instants (--npu-idle --steps 2-3 and 7)"
-act win.npu-idle
-IDLE=
+switch_idle
 expect_diff 2-3 7 "steps 2–3" "step 7"
 ok "While NPU idle off again: the whole ranges"
 
@@ -169,24 +174,20 @@ ok "Esc goes back to steps 2-3 again"
 # pick compares the idle instants of both.
 menu_first_item "$WID" "$(bar 3)" "$STRIP_Y" scope_a=2-3
 wait_state mode=profile scope_a=2-3 scope_b= scope=2-3
-act win.npu-idle
-IDLE=idle-
+switch_idle
 wait_state page=graph mode=profile scope_a=2-3 scope=2-3 idle=1 "root_ns=$(cli_root 2-3)"
 xdotool mousemove --window "$WID" "$(bar 5)" "$STRIP_Y" click 1
 expect_diff 2-3 5 "steps 2–3" "step 5"
 ok "While NPU idle while B is awaited: A's idle tree, then the idle instants of steps 2-3 and 5"
-act win.npu-idle
-IDLE=
+switch_idle
 expect_diff 2-3 5 "steps 2–3" "step 5"
 # Switched on while the next B's diff is still being made: that diff of
 # both ranges' idle instants lands, not the one asked for before.
 xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" click 1
-act win.npu-idle
-IDLE=idle-
+switch_idle
 expect_diff 2-3 6 "steps 2–3" "step 6"
 ok "While NPU idle while a diff is being made: the idle instants of steps 2-3 and 6"
-act win.npu-idle
-IDLE=
+switch_idle
 expect_diff 2-3 6 "steps 2–3" "step 6"
 xdotool key Escape
 wait_state page=graph mode=profile scope=2-3 "root_ns=$ROOT_23" scope_a= scope_b= idle=0
