@@ -190,8 +190,7 @@ is_range (AfgWindowChart *c, const AfgScope *scope)
     return TRUE;
   /* What it was narrowed from must be the scope kept: a whole idle scope
    * that arrives as While NPU idle comes back on is a new scope. */
-  return c->has_scope && c->scope.npu_idle && c->synced.npu_idle && scope->start_ns == c->synced.start_ns
-         && scope->end_ns == c->synced.end_ns;
+  return c->has_scope && c->scope.npu_idle && afg_scope_equal (scope, &c->synced);
 }
 
 static void sync_now (AfgWindow *self);
@@ -467,8 +466,7 @@ sync_now (AfgWindow *self)
       || !afg_stack_chart_get_view (c->chart, &start, &end))
     return;
   afg_scope_narrow (&scope, start, end);
-  if (c->synced.bounded && scope.start_ns == c->synced.start_ns && scope.end_ns == c->synced.end_ns
-      && scope.idle == c->synced.idle)
+  if (afg_scope_equal (&scope, &c->synced))
     return;
   c->synced = scope;
   c->last_sync = g_get_monotonic_time ();
