@@ -211,6 +211,34 @@ set_chart_scope (AfgWindowChart *c, AfgTree *tree, const AfgScope *scope)
     afg_stack_chart_set_scope (c->chart, 0, 1);
 }
 
+/* While NPU idle switched on or off over the same steps (or between the
+ * whole profile and the instants of all its steps): a filter of the same
+ * time, not a new place to look at. */
+static gboolean
+idle_switched (const AfgScope *before, const AfgScope *after)
+{
+  gboolean whole = (!before->bounded && before->n_steps == 0) || (!after->bounded && after->n_steps == 0);
+
+  return before->npu_idle != after->npu_idle
+         && (whole || (before->first_step == after->first_step && before->last_step == after->last_step));
+}
+
+/* The chart's axis over @scope. A view the user zoomed or panned to stays
+ * (within the new axis) when only While NPU idle was switched; any other
+ * new scope shows all of it. */
+static void
+move_axis (AfgWindowChart *c, AfgTree *tree, const AfgScope *scope)
+{
+  gint64 axis0, axis1, view0, view1;
+  gboolean keep = c->has_scope && idle_switched (&c->scope, scope)
+                  && afg_stack_chart_get_view (c->chart, &view0, &view1);
+
+  afg_stack_chart_get_scope (c->chart, &axis0, &axis1);
+  set_chart_scope (c, tree, scope);
+  if (keep && (view0 != axis0 || view1 != axis1))
+    afg_stack_chart_set_view (c->chart, view0, view1);
+}
+
 static void
 update_scope (AfgWindow *self)
 {
@@ -226,7 +254,7 @@ update_scope (AfgWindow *self)
   /* The same scope again (Sync Range off, a rebuild with other flags):
    * the view stays where the user left it. */
   if (!c->has_scope || !afg_scope_equal (scope, &c->scope))
-    set_chart_scope (c, tree, scope);
+    move_axis (c, tree, scope);
   c->scope = *scope;
   c->has_scope = TRUE;
   /* A new scope (While NPU idle switched, a step picked): synced at

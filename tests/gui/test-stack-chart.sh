@@ -219,14 +219,31 @@ wait_state "chart=$RANGE" "root_ns=$EXPECTED"
 [ "$EXPECTED" -lt "$STEP_ROOT" ] || fail "the visible third holds all the step's time"
 ok "Sync range over a third of the step: its rows' time clipped to it ($EXPECTED ns)"
 
-# While NPU idle with Sync range: the idle instants within the view. Its
-# scope resets the view to the idle instants' span: the tree of
-# --npu-idle. A zoom on the first third (where the sample's NPU waits
-# for the host) keeps the idle instants, fewer than the rows' time there; Home gives the whole idle tree back, and so does Sync
-# range off; zoomed again, Sync range on gives the view's idle tree as
-# before; While NPU idle off, the step's rows.
+# While NPU idle with Sync range: the idle instants within the view.
+# Switched on, it keeps the view the user zoomed to: the tree is the
+# idle instants of the step's first third, fewer than its rows' time
+# but some (the sample's NPU waits for the host there). Home shows
+# the idle instants' span: the tree of --npu-idle. A zoom on the first
+# third (where the sample's NPU waits for the host) keeps the idle
+# instants, fewer than the rows' time there; Home gives the whole idle
+# tree back, and so does Sync range off; zoomed again, Sync range on
+# gives the view's idle tree as before; While NPU idle off keeps the
+# view and gives its rows' time.
 IDLE_ROOT=$(cli_root --npu-idle)
+act win.chart-pan -1.0
+barrier
+FIRST=$(state_field chart)
+FIRST_PLAIN=$(root_of "${FIRST%-*}" "${FIRST#*-}")
+wait_state chart_sync=1 "chart=$FIRST" "root_ns=$FIRST_PLAIN" chart_syncing=0
 act win.npu-idle
+idle_in_first () {
+  state_has idle=1 chart_sync=1 "chart=$FIRST" chart_syncing=0 && [ "$(state_field root_ns)" -gt 0 ] \
+    && [ "$(state_field root_ns)" -lt "$FIRST_PLAIN" ] && [ "$(state_field root_ns)" != "$IDLE_ROOT" ]
+}
+poll 30 idle_in_first \
+  || fail "While NPU idle on a zoomed view: not the idle tree of $FIRST (last: $(last_state | tr '\t' ' '))"
+ok "While NPU idle switched on keeps the zoomed view; the tree is its idle instants ($(state_field root_ns) of $FIRST_PLAIN ns)"
+act win.chart-home
 wait_state idle=1 chart_sync=1 "root_ns=$IDLE_ROOT"
 HOME=$(state_field chart)
 act win.chart-zoom 3.0
@@ -263,8 +280,10 @@ wait_state chart_sync=0 "chart=$VIEW"
 act win.chart-sync
 wait_state chart_sync=1 idle=1 "chart=$VIEW" "root_ns=$IDLE_VIEW" chart_syncing=0
 act win.npu-idle
+wait_state chart_sync=1 idle=0 "chart=$VIEW" "root_ns=$PLAIN" chart_syncing=0
+act win.chart-home
 wait_state chart_sync=1 idle=0 "chart=$STEP_RANGE" "root_ns=$STEP_ROOT"
-ok "the same idle tree of the view whichever was switched on first; the step's rows once While NPU idle is off"
+ok "the same idle tree of the view whichever was switched on first; While NPU idle off keeps the view, its rows' time"
 
 act win.chart-sync
 wait_state chart_sync=0 "root_ns=$ROOT"
