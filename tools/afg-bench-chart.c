@@ -16,7 +16,7 @@
 #include "afg-chart-store.h"
 #include "afg-document-timeline.h"
 #include "afg-loader.h"
-#include "afg-path-mapper.h"
+#include "afg-chart-outline.h"
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -35,40 +35,21 @@ minor_faults (void)
   return usage.ru_minflt;
 }
 
-typedef struct {
-  AfgDocument   *document;
-  AfgPathMapper *mapper;
-  GPtrArray     *names;
-  const char    *target;   /* the mapped path's one name */
-} Lands;
-
-static gboolean
-lands (const guint32 *names, guint n, gpointer data)
-{
-  Lands *l = data;
-
-  g_ptr_array_set_size (l->names, 0);
-  for (guint k = 0; k < n; k++)
-    g_ptr_array_add (l->names, (gpointer) afg_document_get_string (l->document, names[k]));
-  return afg_path_mapper_map (l->mapper, l->names) && l->names->len == 1
-         && g_str_equal (g_ptr_array_index (l->names, 0), l->target);
-}
-
 /* The rows landing on the busiest thread's first top frame once the
- * name under it is merged away: rows of depths 0 and 1 alike. */
+ * name under it is merged away (rows of depths 0 and 1 alike), found as
+ * the window's worker finds them. */
 static void
 time_mapped_rows (AfgDocument *document)
 {
   AfgChartStore *store = afg_chart_store_new_kept (document);
   g_autoptr(AfgTransformList) list = afg_transform_list_new ();
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_autoptr(AfgPathMapper) mapper = NULL;
+  g_autoptr(AfgChartOutline) outline = NULL;
   g_autoptr(GArray) found = NULL;
   guint thread = 0;
   guint64 n, most = 0, event = 0;
   const AfgChartRow *rows;
-  Lands l = { document, NULL, names, NULL };
+  const char *target[1];
   gint64 t0;
 
   for (guint t = 0; t < afg_chart_store_get_n_threads (store); t++)
@@ -82,20 +63,19 @@ time_mapped_rows (AfgDocument *document)
     event++;
   if (event == n)
     {
-      afg_chart_store_free (store);
+      afg_chart_store_unref (store);
       return;
     }
   afg_chart_store_get_path (store, thread, event, TRUE, path);
   afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION,
                              afg_document_get_string (document, g_array_index (path, guint32, 1)), NULL);
-  mapper = afg_path_mapper_new (list);
-  l.mapper = mapper;
-  l.target = afg_document_get_string (document, g_array_index (path, guint32, 0));
+  target[0] = afg_document_get_string (document, g_array_index (path, guint32, 0));
+  outline = afg_chart_outline_new (store, thread, TRUE, G_MININT64, G_MAXINT64, list, target, 1);
   t0 = g_get_monotonic_time ();
-  found = afg_chart_store_find_rows_by_path (store, thread, TRUE, G_MININT64, G_MAXINT64, lands, &l);
+  found = afg_chart_outline_run (outline);
   printf ("rows under a transform: %.1f ms, %u of %" G_GUINT64_FORMAT " rows\n",
           (g_get_monotonic_time () - t0) / 1000.0, found->len, n);
-  afg_chart_store_free (store);
+  afg_chart_store_unref (store);
 }
 
 int
@@ -142,7 +122,7 @@ main (int argc, char **argv)
       if (i == 0)
         first = ms[0], first_faults = faults;
       row_bytes = afg_chart_store_get_row_bytes (store);
-      afg_chart_store_free (store);
+      afg_chart_store_unref (store);
     }
   qsort (ms, runs, sizeof *ms, compare_doubles);
   /* The first build is the chart's opening: its memory is new to the

@@ -1283,7 +1283,7 @@ afg_stack_chart_finalize (GObject *object)
 {
   AfgStackChart *self = AFG_STACK_CHART (object);
 
-  g_clear_pointer (&self->store, afg_chart_store_free);
+  g_clear_pointer (&self->store, afg_chart_store_unref);
   g_clear_pointer (&self->instances, g_array_unref);
   g_clear_pointer (&self->canvas, cairo_surface_destroy);
   g_array_unref (self->lanes);
@@ -1416,7 +1416,7 @@ afg_stack_chart_set_store (AfgStackChart *self, AfgChartStore *store)
 {
   g_return_if_fail (AFG_IS_STACK_CHART (self));
 
-  g_clear_pointer (&self->store, afg_chart_store_free);
+  g_clear_pointer (&self->store, afg_chart_store_unref);
   g_clear_pointer (&self->instances, g_array_unref);
   g_hash_table_remove_all (self->layouts);
   g_array_set_size (self->colors, 0);

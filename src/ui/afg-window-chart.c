@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "afg-chart-outline.h"
 #include "afg-document-timeline.h"
 #include "afg-path-mapper.h"
 #include "afg-settings.h"
@@ -43,6 +44,7 @@ struct _AfgWindowChart {
   gint64         last_sync;     /* monotonic µs */
   AfgScope       synced;        /* the scope of the last tree asked for */
   AfgWorker     *syncer;        /* the visible range's tree */
+  AfgWorker     *outliner;      /* the rows of the node picked, under transforms */
   AfgScope       scope;         /* the steps' scope, to return to */
   gboolean       has_scope;
 };
@@ -112,7 +114,7 @@ read_store (gpointer data, GCancellable *cancellable, GError **error)
 
   if (tasks == NULL)
     {
-      afg_chart_store_free (store);
+      afg_chart_store_unref (store);
       return NULL;
     }
   g_debug ("chart tasks read %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
@@ -149,7 +151,7 @@ static const AfgWorkerFuncs load_funcs = {
   .name = "afg-chart",
   .run = read_store,
   .done = on_loaded,
-  .free_result = (GDestroyNotify) afg_chart_store_free,
+  .free_result = (GDestroyNotify) afg_chart_store_unref,
   .takes_result = TRUE,  /* the chart does */
 };
 
@@ -269,6 +271,7 @@ forget_document (AfgWindowChart *c)
 {
   afg_worker_cancel (c->loader);
   afg_worker_cancel (c->syncer);
+  afg_worker_cancel (c->outliner);
   g_clear_pointer (&c->document, afg_document_unref);
   afg_stack_chart_set_store (c->chart, NULL);
   c->has_scope = FALSE;
@@ -383,44 +386,56 @@ store_thread (AfgChartStore *store, gint64 global_tid)
   return G_MAXUINT;
 }
 
-typedef struct {
-  AfgDocument   *document;
-  AfgPathMapper *mapper;
-  GPtrArray     *target;   /* const char *: the node's path in the tree */
-  GPtrArray     *names;    /* scratch */
-} MappedPath;
-
-static gboolean
-lands_on_target (const guint32 *names, guint n, gpointer data)
+/* The rows a transformed tree brings to the node picked: every row of
+ * the thread is judged, which can take a while on a large profile. */
+static void
+on_outlined (gpointer owner, gpointer rows, const GError *error, gpointer data)
 {
-  MappedPath *m = data;
+  AfgWindow *self = owner;
 
-  names_to_strings (m->document, names, n, m->names);
-  if (!afg_path_mapper_map (m->mapper, m->names) || m->names->len != m->target->len)
-    return FALSE;
-  for (guint k = 0; k < m->names->len; k++)
-    if (strcmp (g_ptr_array_index (m->names, k), g_ptr_array_index (m->target, k)) != 0)
-      return FALSE;
-  return TRUE;
+  afg_stack_chart_set_instances (chart_of (self)->chart, afg_chart_outline_get_thread (data), rows);
+  _afg_window_report_state (self);
 }
 
-/* The rows that land on the node at @names (the tree's string ids) in
- * [@t0, @t1): through the tree's transforms, which may bring rows of
- * many paths and depths to one node. */
-static GArray *
-find_rows (AfgWindow *self, AfgTree *tree, guint thread, GArray *names, gint64 t0, gint64 t1)
+static gpointer
+run_outline (gpointer data, GCancellable *cancellable, GError **error)
 {
-  AfgChartStore *store = afg_stack_chart_get_store (chart_of (self)->chart);
-  gboolean merge = afg_session_get_merge_addresses (self->session);
-  g_autoptr(AfgPathMapper) mapper = mapper_of (tree);
-  g_autoptr(GPtrArray) target = g_ptr_array_new ();
-  g_autoptr(GPtrArray) scratch = g_ptr_array_new ();
-  MappedPath m = { afg_chart_store_get_document (store), mapper, target, scratch };
+  return afg_chart_outline_run (data);
+}
 
-  if (mapper == NULL)
-    return afg_chart_store_find_rows (store, thread, (guint32 *) names->data, names->len, merge, t0, t1);
+static const AfgWorkerFuncs outline_funcs = {
+  .name = "afg-outline",
+  .run = run_outline,
+  .done = on_outlined,
+  .free_result = (GDestroyNotify) g_array_unref,
+  .takes_result = TRUE,  /* the chart does */
+};
+
+/* The rows that land on the node at @names (the tree's string ids) in
+ * [@t0, @t1): at its depth without transforms; through them, which may
+ * bring rows of many paths and depths to one node, in a worker (none
+ * outlined until it is done). */
+static void
+outline_rows (AfgWindow *self, AfgTree *tree, guint thread, GArray *names, gint64 t0, gint64 t1)
+{
+  AfgWindowChart *c = chart_of (self);
+  AfgChartStore *store = afg_stack_chart_get_store (c->chart);
+  gboolean merge = afg_session_get_merge_addresses (self->session);
+  const AfgTransformList *transforms = afg_tree_get_transforms (tree);
+  g_autoptr(GPtrArray) target = g_ptr_array_new ();
+
+  if (transforms == NULL || afg_transform_list_get_length (transforms) == 0)
+    {
+      afg_stack_chart_set_instances (c->chart, thread, afg_chart_store_find_rows (store, thread, (guint32 *) names->data,
+                                                                                   names->len, merge, t0, t1));
+      return;
+    }
+  afg_stack_chart_set_instances (c->chart, thread, NULL);
   names_to_strings (afg_tree_get_document (tree), (const guint32 *) names->data, names->len, target);
-  return afg_chart_store_find_rows_by_path (store, thread, merge, t0, t1, lands_on_target, &m);
+  afg_worker_start (c->outliner, &outline_funcs,
+                    afg_chart_outline_new (store, thread, merge, t0, t1, transforms,
+                                           (const char * const *) target->pdata, target->len),
+                    (GDestroyNotify) afg_chart_outline_free);
 }
 
 /* The node's names from its thread down, as the document's strings. */
@@ -436,6 +451,7 @@ on_node_selected (AfgWindow *self)
   guint thread;
   gint64 t0, t1;
 
+  afg_worker_cancel (c->outliner);
   if (store == NULL || tree == NULL || node == AFG_FLAME_NO_FRAME || !afg_tree_is_frame (tree, node))
     {
       afg_stack_chart_set_instances (c->chart, 0, NULL);
@@ -447,8 +463,10 @@ on_node_selected (AfgWindow *self)
   thread = store_thread (store, afg_tree_get_thread (tree, n->thread)->global_tid);
   /* The node's rows in the chart's scope: those its tree holds. */
   afg_stack_chart_get_scope (c->chart, &t0, &t1);
-  afg_stack_chart_set_instances (c->chart, thread,
-                                 thread == G_MAXUINT ? NULL : find_rows (self, tree, thread, names, t0, t1));
+  if (thread == G_MAXUINT)
+    afg_stack_chart_set_instances (c->chart, thread, NULL);
+  else
+    outline_rows (self, tree, thread, names, t0, t1);
   _afg_window_report_state (self);
 }
 
@@ -694,6 +712,7 @@ _afg_window_chart_init (AfgWindow *self)
   self->chart = c;
   c->loader = afg_worker_new (self);
   c->syncer = afg_worker_new (self);
+  c->outliner = afg_worker_new (self);
   c->chart = template_child (self, "chart");
   c->chart_stack = template_child (self, "chart_stack");
   c->message = template_child (self, "chart_message");
@@ -720,6 +739,7 @@ _afg_window_chart_dispose (AfgWindow *self)
   /* Dropping them cancels what they run. */
   g_clear_object (&c->loader);
   g_clear_object (&c->syncer);
+  g_clear_object (&c->outliner);
   g_clear_handle_id (&c->sync_timeout, g_source_remove);
   g_signal_handlers_disconnect_by_data (c->chart, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);
@@ -773,4 +793,5 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
                                         afg_stack_chart_get_store (c->chart))) != NULL ? "kept" : "read");
   _afg_window_append_state_field (line, "chart_lanes", lanes);
   _afg_window_append_state_field (line, "chart_syncing", c != NULL && afg_worker_is_running (c->syncer) ? "1" : "0");
+  _afg_window_append_state_field (line, "chart_outlining", c != NULL && afg_worker_is_running (c->outliner) ? "1" : "0");
 }

@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "afg-chart-outline.h"
 #include "afg-chart-store.h"
 #include "afg-document-timeline.h"
 #include "afg-loader.h"
@@ -20,7 +21,7 @@
 
 typedef AfgTestDb ChartTestDb;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChartTestDb, afg_test_db_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgChartStore, afg_chart_store_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgChartStore, afg_chart_store_unref)
 
 /* As the window loads it: the tasks kept. */
 static AfgDocument *
@@ -464,6 +465,72 @@ test_rows_by_path (void)
   g_assert_cmpuint (g_array_index (within, guint64, 0), ==, 6);
 }
 
+/* outline TRANSFORM ARG TARGET T0: the rows the transform brings to the
+ * ';'-joined TARGET from T0 on, as "1,3,6". */
+static char *
+outline (AfgChartStore *store, AfgTransformOp op, const char *arg, const char *target, gint64 t0)
+{
+  g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+  g_auto(GStrv) names = g_strsplit (target, ";", -1);
+  g_autoptr(AfgChartOutline) outline = NULL;
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_assert_true (afg_transform_list_append (list, op, arg, NULL));
+  outline = afg_chart_outline_new (store, 0, FALSE, t0, G_MAXINT64, list, (const char * const *) names,
+                                   g_strv_length (names));
+  /* It keeps what it needs: the caller's list may go at once. */
+  g_clear_pointer (&list, afg_transform_list_unref);
+  g_assert_cmpuint (afg_chart_outline_get_thread (outline), ==, 0);
+  rows = afg_chart_outline_run (outline);
+  for (guint i = 0; i < rows->len; i++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? "," : "", g_array_index (rows, guint64, i));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The rows a transformed tree brings to one node, from any depth: a (0,
+ * 5) merged away brings every b (1, 3, 6) to the top and c (2) under
+ * them; dropped, b takes c with it; focused on b, a is left out. Within
+ * a range, the rows overlapping it. */
+static void
+test_outline (void)
+{
+  g_autoptr(AfgDocument) document = NULL;
+  AfgChartStore *store = rules_store (&document);
+  struct { AfgTransformOp op; const char *arg, *target; gint64 t0; const char *rows; } cases[] = {
+    { AFG_TRANSFORM_MERGE_FUNCTION, "a", "b", G_MININT64, "1,3,6" },
+    { AFG_TRANSFORM_MERGE_FUNCTION, "a", "b;c", G_MININT64, "2" },
+    { AFG_TRANSFORM_MERGE_FUNCTION, "a", "a", G_MININT64, "" },
+    { AFG_TRANSFORM_MERGE_FUNCTION, "a", "b", 200, "6" },
+    { AFG_TRANSFORM_DROP_FUNCTION, "b", "a", G_MININT64, "0,5" },
+    { AFG_TRANSFORM_DROP_FUNCTION, "b", "a;b", G_MININT64, "" },
+    { AFG_TRANSFORM_DROP_FUNCTION, "b", "d", G_MININT64, "4" },
+    { AFG_TRANSFORM_FOCUS_FUNCTION, "b", "b;c", G_MININT64, "2" },
+    { AFG_TRANSFORM_FOCUS_FUNCTION, "b", "a", G_MININT64, "" },
+    { AFG_TRANSFORM_FOCUS_FUNCTION, "/^[bd]$/", "d", G_MININT64, "4" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rows = outline (store, cases[i].op, cases[i].arg, cases[i].target, cases[i].t0);
+
+      g_assert_cmpstr (rows, ==, cases[i].rows);
+    }
+  /* A running outline keeps the store the chart let go. */
+  {
+    g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+    const char *target[] = { "b" };
+    g_autoptr(AfgChartOutline) kept = NULL;
+    g_autoptr(GArray) rows = NULL;
+
+    g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION, "a", NULL));
+    kept = afg_chart_outline_new (store, 0, FALSE, G_MININT64, G_MAXINT64, list, target, 1);
+    g_clear_pointer (&store, afg_chart_store_unref);
+    rows = afg_chart_outline_run (kept);
+    g_assert_cmpuint (rows->len, ==, 3);
+  }
+}
+
 /* Under the pointer, the box drawn on top: d, which outlived a and took
  * depth 0, covers a's end; a task inside a longer one on its stream
  * covers it. Near no box holding the instant, the last box near it. */
@@ -787,6 +854,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart-store/rows", test_rows);
   g_test_add_func ("/chart-store/rows-by-path", test_rows_by_path);
+  g_test_add_func ("/chart-store/outline", test_outline);
   g_test_add_func ("/chart-store/point-at", test_point_at);
   g_test_add_func ("/chart-store/falling-ends", test_falling_ends);
   g_test_add_func ("/chart-store/tasks", test_tasks);

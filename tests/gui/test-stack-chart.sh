@@ -173,8 +173,11 @@ done
 [ "$(state_field chart_hover)" = "$NAME" ] || fail "no box of $NAME in the chart after the focus"
 click_until "${xy%,*}" "${xy#*,}" "chart_selected=$NAME" "selected=$NAME"
 act win.chart-home
-wait_state "chart=$STEP_RANGE"
+# Under a transform the rows are judged in a worker: none outlined until
+# it is done.
+wait_state "chart=$STEP_RANGE" chart_outlining=0
 FOCUSED=$(state_field chart_instances)
+[ -n "$FOCUSED" ] || fail "no rows outlined for $NAME after the focus"
 "$EXE" --export -q -f json --merge-addresses --focus-function "$NAME" --steps "$STEP_ID" -o "$WORK/focus" "$DB" \
   || fail "the CLI failed to focus on $NAME"
 python3 - "$WORK/focus/flamegraph.json" "$NAME" "${FOCUSED#*/}" <<'PY' || fail "$FOCUSED rows outlined, not the calls of a top frame $NAME in the JSON"

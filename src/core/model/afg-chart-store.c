@@ -518,7 +518,7 @@ afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboo
 AfgChartStore *
 afg_chart_store_new_rows (AfgDocument *document)
 {
-  AfgChartStore *self = g_new0 (AfgChartStore, 1);
+  AfgChartStore *self = g_atomic_rc_box_new0 (AfgChartStore);
 
   g_return_val_if_fail (document != NULL, NULL);
   self->document = afg_document_ref (document);
@@ -558,11 +558,11 @@ afg_chart_store_new (AfgDocument *document, const AfgDeviceTasks *tasks)
   return self;
 }
 
-void
-afg_chart_store_free (AfgChartStore *self)
+static void
+store_clear (gpointer data)
 {
-  if (self == NULL)
-    return;
+  AfgChartStore *self = data;
+
   for (guint i = 0; i < self->n_threads; i++)
     {
       Thread *t = &self->threads[i];
@@ -577,7 +577,20 @@ afg_chart_store_free (AfgChartStore *self)
   g_free (self->thread_first);
   afg_chart_tasks_free (self->own_tasks);
   afg_document_unref (self->document);
-  g_free (self);
+}
+
+AfgChartStore *
+afg_chart_store_ref (AfgChartStore *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+afg_chart_store_unref (AfgChartStore *self)
+{
+  if (self != NULL)
+    g_atomic_rc_box_release_full (self, store_clear);
 }
 
 AfgDocument *

@@ -40,7 +40,9 @@ void                afg_chart_store_add_tasks     (AfgChartStore        *self,
 /* The host rows, and the tasks the document's load kept
  * (afg_document_get_chart_tasks, not NULL): no DB is read. */
 AfgChartStore      *afg_chart_store_new_kept      (AfgDocument          *document);
-void                afg_chart_store_free          (AfgChartStore        *self);
+/* A worker may keep the store past the chart that shows it. */
+AfgChartStore      *afg_chart_store_ref           (AfgChartStore        *self);
+void                afg_chart_store_unref         (AfgChartStore        *self);
 AfgDocument        *afg_chart_store_get_document  (const AfgChartStore  *self);
 guint               afg_chart_store_get_n_lanes   (const AfgChartStore  *self);
 const AfgChartLane *afg_chart_store_get_lane      (const AfgChartStore  *self,
