@@ -135,14 +135,22 @@ update_status (AfgWindow *self, AfgDiffShape *shape)
   afg_status_bar_set_text (self->status_bar, text);
 }
 
+/* Two ranks of the job open by their ranks and the job, as its other
+ * titles name it; any other two files by their names. */
 static char *
-compare_title (GFile *a, GFile *b)
+compare_title (AfgWindow *self, GFile *a, GFile *b)
 {
+  g_autofree char *rank_a = afg_ranks_section_rank_label (self->ranks, a);
+  g_autofree char *rank_b = afg_ranks_section_rank_label (self->ranks, b);
   g_autofree char *name_a = g_file_get_basename (a);
   g_autofree char *name_b = g_file_get_basename (b);
   g_autofree char *safe_a = afg_format_path (name_a);
   g_autofree char *safe_b = afg_format_path (name_b);
 
+  g_autofree char *job = _afg_window_title_name (self, NULL);
+
+  if (rank_a != NULL && rank_b != NULL && job != NULL)
+    return g_strdup_printf ("%s ↔ %s — %s", rank_a, rank_b, job);
   return g_strdup_printf ("%s ↔ %s", safe_a, safe_b);
 }
 
@@ -160,7 +168,7 @@ show_title (AfgWindow *self)
   g_autoptr(GFile) a = side_file (shape, AFG_DIFF_SIDE_A);
   g_autoptr(GFile) b = side_file (shape, AFG_DIFF_SIDE_B);
   g_autofree char *steps = afg_step_compare_title (self->step_compare);
-  g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (a, b);
+  g_autofree char *title = steps ? g_steal_pointer (&steps) : compare_title (self, a, b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
@@ -261,7 +269,7 @@ static const AfgWorkerFuncs compare_funcs = {
 static void
 compare_files (AfgWindow *self, GFile *a, GFile *b)
 {
-  g_autofree char *title = compare_title (a, b);
+  g_autofree char *title = compare_title (self, a, b);
   g_autofree char *loading = g_strdup_printf (_("Comparing %s…"), title);
   CompareRequest *req;
 

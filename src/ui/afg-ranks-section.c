@@ -421,6 +421,25 @@ afg_ranks_section_showing_all (AfgRanksSection *self)
          && _afg_window_get_file (self->window) != NULL && g_file_equal (_afg_window_get_file (self->window), self->job->folder);
 }
 
+char *
+afg_ranks_section_rank_label (AfgRanksSection *self, GFile *file)
+{
+  GPtrArray *ranks;
+
+  if (self->job == NULL || file == NULL)
+    return NULL;
+  ranks = afg_job_load_get_folder (self->job->load)->ranks;
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      const AfgJobRank *rank = g_ptr_array_index (ranks, i);
+      g_autoptr(GFile) db = g_file_new_for_path (rank->path);
+
+      if (rank->rank >= 0 && g_file_equal (db, file))
+        return g_strdup_printf (_("Rank %d"), rank->rank);
+    }
+  return NULL;
+}
+
 /* Cancel on the loading page while no rank is shown yet stops the job. */
 void
 afg_ranks_section_cancel_first (AfgRanksSection *self)

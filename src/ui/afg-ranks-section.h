@@ -23,6 +23,9 @@ gboolean         afg_ranks_section_open            (AfgRanksSection  *self,
 /* Cancel on the loading page while no rank is shown yet stops the job. */
 void             afg_ranks_section_cancel_first    (AfgRanksSection  *self);
 gboolean         afg_ranks_section_showing_all     (AfgRanksSection  *self);
+/* "Rank N" when @file is the DB of rank N of the job open, else NULL. */
+char            *afg_ranks_section_rank_label      (AfgRanksSection  *self,
+                                                    GFile            *file);
 /* A diff shows: the one "Explain the Straggler" asked for gets its words. */
 void             afg_ranks_section_diff_shown      (AfgRanksSection  *self,
                                                     AfgDiffShape     *shape);

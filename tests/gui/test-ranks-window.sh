@@ -199,7 +199,10 @@ ok "rank 5's sidebar bars stack its device time per step as ranks.json's ($WANT_
 # first being rank 0 (row 0 of the job, the action's parameter).
 act win.compare-rank 0
 wait_state page=graph mode=diff "file=$(db_of 5)" "compared=$(db_of 0)"
-ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0"
+# The title names the two ranks and the job, as the job's other titles.
+title_is () { [ "$(xdotool getwindowname "$WID")" = "$1" ]; }
+poll 10 title_is "Rank 5 ↔ Rank 0 — job" || fail "the rank diff's title: '$(xdotool getwindowname "$WID")'"
+ok "Compare with Rank… → Rank 0 shows the diff of rank 5 and rank 0, titled by the ranks and the job"
 
 # A right click on a row picks that rank and opens the same menu. Rank
 # 2's tree first: the window takes the focus when it lands, and a menu
