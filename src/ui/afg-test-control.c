@@ -13,6 +13,7 @@
 #include "afg-flame-view.h"
 #include "afg-test-control.h"
 #include "afg-window.h"
+#include "afg-worker.h"
 
 /* End-to-end tests drive the app through this channel rather than with
  * pointer clicks at guessed pixels, and wait on a barrier rather than
@@ -193,6 +194,20 @@ run_click (GtkWidget *window, const char *arg)
   afg_flame_view_set_selected_node (AFG_FLAME_VIEW (view), node);
 }
 
+/* "NAME": the worker requests of that kind wait before they run, until
+ * "release NAME" (afg_worker_hold). */
+static void
+run_hold (GtkWidget *window, const char *arg)
+{
+  afg_worker_hold (arg, TRUE);
+}
+
+static void
+run_release (GtkWidget *window, const char *arg)
+{
+  afg_worker_hold (arg, FALSE);
+}
+
 static void
 run_command (Control *control, const char *line)
 {
@@ -203,6 +218,8 @@ run_command (Control *control, const char *line)
     { "action", run_action },
     { "barrier", run_barrier },
     { "click", run_click },
+    { "hold", run_hold },
+    { "release", run_release },
     { "search", run_search },
     { "select", run_select },
   };

@@ -65,6 +65,23 @@ poll_request (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The kinds of request a test holds before they run (afg_worker_hold),
+ * by name; empty outside tests. */
+static GMutex held_lock;
+static GCond held_cond;
+static GHashTable *held;
+
+/* Until the test lets go of the request's kind, or the request is
+ * cancelled (which a newer request of the worker does). */
+static void
+wait_while_held (Request *req)
+{
+  g_mutex_lock (&held_lock);
+  while (held != NULL && g_hash_table_contains (held, req->funcs->name) && !g_cancellable_is_cancelled (req->cancellable))
+    g_cond_wait_until (&held_cond, &held_lock, g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND);
+  g_mutex_unlock (&held_lock);
+}
+
 /* A thread of its own rather than GTask's pool: a load lasts seconds and
  * would hold a pooled thread, one that runs below the UI's priority
  * leaves no pooled thread niced behind it, and starting a thread costs
@@ -79,6 +96,7 @@ run_request (gpointer data)
 
   if (req->funcs->nice != 0)
     setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), req->funcs->nice);
+  wait_while_held (req);
   result = req->funcs->run (req->data, req->cancellable, &error);
   if (result == NULL)
     g_task_return_error (task, error);
@@ -192,4 +210,20 @@ afg_worker_get_data (AfgWorker *self)
   g_return_val_if_fail (AFG_IS_WORKER (self), NULL);
 
   return self->current != NULL ? self->current->data : NULL;
+}
+
+void
+afg_worker_hold (const char *name, gboolean hold)
+{
+  g_return_if_fail (name != NULL);
+
+  g_mutex_lock (&held_lock);
+  if (held == NULL)
+    held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (hold)
+    g_hash_table_add (held, g_strdup (name));
+  else
+    g_hash_table_remove (held, name);
+  g_cond_broadcast (&held_cond);
+  g_mutex_unlock (&held_lock);
 }

@@ -58,5 +58,10 @@ gboolean      afg_worker_cancel          (AfgWorker            *self);
 gboolean      afg_worker_is_running      (AfgWorker            *self);
 /* The running request's data, or NULL. */
 gpointer      afg_worker_get_data        (AfgWorker            *self);
+/* For tests, to act while a request is in flight: the requests of every
+ * worker whose funcs are named @name wait before they run while @hold
+ * (a cancelled one goes on, to end), and go on once it is released. */
+void          afg_worker_hold            (const char           *name,
+                                          gboolean              hold);
 
 G_END_DECLS

@@ -181,10 +181,16 @@ expect_diff 2-3 5 "steps 2–3" "step 5"
 ok "While NPU idle while B is awaited: A's idle tree, then the idle instants of steps 2-3 and 5"
 switch_idle
 expect_diff 2-3 5 "steps 2–3" "step 5"
-# Switched on while the next B's diff is still being made: that diff of
-# both ranges' idle instants lands, not the one asked for before.
+# Switched on while the next B's diff is still being made (held before
+# it runs, whatever the machine's speed): that diff of both ranges' idle
+# instants lands, not the one asked for before.
+send "hold afg-step-compare"
 xdotool mousemove --window "$WID" "$(bar 6)" "$STRIP_Y" click 1
+barrier
+has_fields "$(last_state)" mode=diff scope_b=5 idle=0 || fail "the held diff of step 6 is on screen already"
 switch_idle
+barrier
+send "release afg-step-compare"
 expect_diff 2-3 6 "steps 2–3" "step 6"
 ok "While NPU idle while a diff is being made: the idle instants of steps 2-3 and 6"
 switch_idle
