@@ -171,10 +171,14 @@ for xy in $(for x in 300 600 900; do for y in $(seq $((Y + 48)) 16 560); do echo
   [ "$(state_field chart_hover)" = "$NAME" ] && break
 done
 [ "$(state_field chart_hover)" = "$NAME" ] || fail "no box of $NAME in the chart after the focus"
+# Under a transform the rows are judged in a worker: held there, none is
+# outlined and the window still answers; released, they are.
+send "hold afg-outline"
 click_until "${xy%,*}" "${xy#*,}" "chart_selected=$NAME" "selected=$NAME"
+barrier
+has_fields "$(last_state)" chart_outlining=1 chart_instances= || fail "the rows were not being found in a worker"
+send "release afg-outline"
 act win.chart-home
-# Under a transform the rows are judged in a worker: none outlined until
-# it is done.
 wait_state "chart=$STEP_RANGE" chart_outlining=0
 FOCUSED=$(state_field chart_instances)
 [ -n "$FOCUSED" ] || fail "no rows outlined for $NAME after the focus"
