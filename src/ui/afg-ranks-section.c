@@ -13,6 +13,7 @@
 #include "afg-format.h"
 #include "afg-job-collectives.h"
 #include "afg-job-load.h"
+#include "afg-job-merge.h"
 #include "afg-merged-tree.h"
 #include "afg-rank-sidebar.h"
 #include "afg-settings.h"
@@ -34,6 +35,10 @@ typedef struct {
   AfgMergedTree *merged;         /* every rank's tree added up */
   AfgTree       *first;          /* the first rank's tree, until shown */
   int            first_index;
+  AfgTree       *idle_all;       /* "All ranks" in the NPU-idle instants, once read */
+  guint          idle_merged;    /* the ranks in it */
+  AfgTree       *shown;          /* the "All ranks" tree shown last */
+  gboolean       idle_pending;   /* idle_all being read on the loading page */
 
   /* "Explain the Straggler": the ranks (job indices) of the diff it
    * asked for, -1 when none, and once that diff shows, what it says. */
@@ -65,6 +70,8 @@ job_clear (gpointer data)
   g_mutex_clear (&job->lock);
   g_clear_pointer (&job->merged, afg_merged_tree_free);
   g_clear_pointer (&job->first, afg_tree_unref);
+  g_clear_pointer (&job->idle_all, afg_tree_unref);
+  g_clear_pointer (&job->shown, afg_tree_unref);
   g_free (job->explanation);
 }
 
@@ -315,31 +322,181 @@ afg_ranks_section_open (AfgRanksSection *self, GFile *file)
   return TRUE;
 }
 
+/* The merged tree of "All ranks" on screen, @merged of the job's ranks
+ * in it, @idle when in their NPU-idle instants. */
+static void
+show_merged (AfgRanksSection *self, RanksJob *job, AfgTree *tree, guint merged, gboolean idle)
+{
+  g_autofree char *n_frames = afg_format_count (afg_tree_get_n_nodes (tree) - 2);
+  g_autofree char *status = NULL;
+  guint n = afg_job_load_get_n_ranks (job->load);
+  guint frames = afg_tree_get_n_nodes (tree) - 2;
+
+  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
+  job->waiting_first = FALSE;
+  job->idle_pending = FALSE;
+  g_clear_pointer (&job->shown, afg_tree_unref);
+  job->shown = afg_tree_ref (tree);
+  afg_session_set_file (self->window->session, job->folder);
+  _afg_window_show_profile (self->window, tree, NULL);
+  /* Not a load: the ranks' threads and addresses merged. */
+  if (idle)
+    status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u of %u ranks merged in their NPU-idle instants, their threads and "
+                                           "addresses merged · %s frame",
+                                           "%u of %u ranks merged in their NPU-idle instants, their threads and "
+                                           "addresses merged · %s frames", frames),
+                              merged, n, n_frames);
+  else
+    status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u of %u ranks merged, their threads and addresses merged · %s frame",
+                                           "%u of %u ranks merged, their threads and addresses merged · %s frames",
+                                           frames),
+                              merged, n, n_frames);
+  afg_status_bar_pin_text (self->window->status_bar, tree, status);
+}
+
+/* ---- "All ranks" in the NPU-idle instants ---- */
+
+typedef struct {
+  RanksJob          *job;     /* a reference: the tree is kept there */
+  char              *path;
+  AfgJobFolder      *folder;  /* a copy of the job's */
+  AfgTreeFlags       flags;
+  AfgJobMergeCounts  counts;
+} IdleRequest;
+
+static void
+idle_request_free (gpointer data)
+{
+  IdleRequest *req = data;
+
+  job_release (req->job);
+  g_free (req->path);
+  afg_job_folder_free (req->folder);
+  g_free (req);
+}
+
+static gpointer
+merge_idle (gpointer data, GCancellable *cancellable, GError **error)
+{
+  IdleRequest *req = data;
+
+  return afg_job_merge_ranks (req->path, req->folder, req->flags, FALSE, 0, 0, TRUE, &req->counts, cancellable,
+                              error);
+}
+
+static void
+poll_idle (gpointer owner, gpointer data)
+{
+  IdleRequest *req = data;
+
+  afg_loading_page_show_ranks (owner, (guint) g_atomic_int_get (&req->counts.read),
+                               afg_job_load_get_n_ranks (req->job->load));
+}
+
+static void show_all_ranks (AfgRanksSection *self, RanksJob *job);
+
+/* No rank with idle instants read: the whole "All ranks" again, the
+ * notice saying why. */
+static void
+on_idle_merged (gpointer owner, gpointer result, const GError *error, gpointer data)
+{
+  AfgWindow *window = AFG_WINDOW (gtk_widget_get_root (owner));
+  AfgRanksSection *self = window->ranks;
+  IdleRequest *req = data;
+
+  if (self->job != req->job)
+    return;
+  req->job->idle_pending = FALSE;
+  if (result == NULL)
+    {
+      _afg_window_show_notice (window, error->message, NULL);
+      afg_session_set_npu_idle (window->session, FALSE);
+      show_all_ranks (self, req->job);
+      return;
+    }
+  req->job->idle_all = result;
+  req->job->idle_merged = req->counts.merged;
+  show_merged (self, req->job, req->job->idle_all, req->job->idle_merged, TRUE);
+}
+
+static const AfgWorkerFuncs idle_funcs = {
+  .name = "afg-idle-ranks",
+  .run = merge_idle,
+  .poll = poll_idle,
+  .done = on_idle_merged,
+  .free_result = (GDestroyNotify) afg_tree_unref,
+  .takes_result = TRUE,  /* the job keeps it */
+};
+
+/* Every rank read again in its NPU-idle instants, as the command line's
+ * --npu-idle reads a job: the merged tree keeps no rank's instants. */
+static void
+merge_idle_ranks (AfgRanksSection *self, RanksJob *job)
+{
+  AfgWindow *window = self->window;
+  IdleRequest *req = g_new0 (IdleRequest, 1);
+
+  req->job = g_atomic_rc_box_acquire (job);
+  req->path = g_file_get_path (job->folder);
+  req->folder = afg_job_folder_copy (afg_job_load_get_folder (job->load));
+  req->flags = _afg_window_tree_flags (window);
+  /* "All ranks" is what the window shows from now, as for a rank's load. */
+  job->idle_pending = TRUE;
+  afg_session_set_file (window->session, job->folder);
+  afg_loading_page_begin (window->loading_page, _("Reading every rank in its NPU-idle instants…"));
+  gtk_stack_set_visible_child_name (window->stack, "loading");
+  _afg_window_update_actions (window);
+  afg_worker_start (afg_loading_page_get_worker (window->loading_page), &idle_funcs, req, idle_request_free);
+}
+
+/* Every rank read has a device timeline (and one has been read): their
+ * NPU-idle instants can scope "All ranks". */
+static gboolean
+all_have_device (RanksJob *job)
+{
+  AfgRankSummary * const *summaries = afg_job_load_get_summaries (job->load);
+  guint read = 0;
+
+  for (guint i = 0; i < afg_job_load_get_n_ranks (job->load); i++)
+    if (afg_job_load_get_state (job->load, i, NULL, NULL) == AFG_RANK_STATE_DONE)
+      {
+        if (!summaries[i]->has_device)
+          return FALSE;
+        read++;
+      }
+  return read > 0;
+}
+
+static gboolean
+wants_idle (AfgRanksSection *self, RanksJob *job)
+{
+  return afg_session_get_npu_idle (self->window->session) && all_have_device (job);
+}
+
 static void
 show_all_ranks (AfgRanksSection *self, RanksJob *job)
 {
   g_autofree char *path = g_file_get_path (job->folder);
   g_autoptr(AfgTree) tree = NULL;
-  g_autofree char *n_frames = NULL;
-  g_autofree char *status = NULL;
   guint merged;
 
+  if (wants_idle (self, job) && job->idle_all == NULL)
+    {
+      merge_idle_ranks (self, job);
+      return;
+    }
+  if (wants_idle (self, job))
+    {
+      show_merged (self, job, job->idle_all, job->idle_merged, TRUE);
+      return;
+    }
   g_mutex_lock (&job->lock);
   tree = afg_merged_tree_build (job->merged, path);
   merged = afg_merged_tree_get_n_added (job->merged);
   g_mutex_unlock (&job->lock);
-  afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
-  job->waiting_first = FALSE;
-  afg_session_set_file (self->window->session, job->folder);
-  _afg_window_show_profile (self->window, tree, NULL);
-  /* Not a load: the ranks' threads and addresses merged. */
-  n_frames = afg_format_count (afg_tree_get_n_nodes (tree) - 2);
-  status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u of %u ranks merged, their threads and addresses merged · %s frame",
-                                         "%u of %u ranks merged, their threads and addresses merged · %s frames",
-                                         afg_tree_get_n_nodes (tree) - 2),
-                            merged, afg_job_load_get_n_ranks (job->load), n_frames);
-  afg_status_bar_pin_text (self->window->status_bar, tree, status);
+  show_merged (self, job, tree, merged, FALSE);
 }
 
 static void
@@ -355,6 +512,7 @@ on_rank_selected (AfgRanksSection *self, int index, AfgRankSidebar *sidebar)
       return;
     }
   self->job->waiting_first = FALSE;
+  self->job->idle_pending = FALSE;
   file = rank_file (self->job, index);
   _afg_window_load (self->window, file);
 }
@@ -440,10 +598,44 @@ afg_ranks_section_rank_label (AfgRanksSection *self, GFile *file)
   return NULL;
 }
 
-/* Cancel on the loading page while no rank is shown yet stops the job. */
+gboolean
+afg_ranks_section_all_have_device (AfgRanksSection *self)
+{
+  return afg_ranks_section_showing_all (self) && all_have_device (self->job);
+}
+
+gboolean
+afg_ranks_section_showing_idle (AfgRanksSection *self)
+{
+  return afg_ranks_section_showing_all (self) && self->job->idle_all != NULL
+         && _afg_window_get_tree (self->window) == self->job->idle_all;
+}
+
+gboolean
+afg_ranks_section_npu_idle_changed (AfgRanksSection *self)
+{
+  RanksJob *job = self->job;
+  gboolean idle_shown;
+
+  if (!afg_ranks_section_showing_all (self))
+    return FALSE;
+  idle_shown = job->shown != NULL && job->shown == job->idle_all;
+  if (_afg_window_get_tree (self->window) != job->shown || idle_shown != wants_idle (self, job))
+    show_all_ranks (self, job);
+  return TRUE;
+}
+
+/* Cancel on the loading page while no rank is shown yet stops the job;
+ * while "All ranks" is read in the NPU-idle instants, While NPU idle goes
+ * off again over the whole "All ranks" still shown. */
 void
 afg_ranks_section_cancel_first (AfgRanksSection *self)
 {
+  if (afg_ranks_section_showing_all (self) && self->job->idle_pending)
+    {
+      self->job->idle_pending = FALSE;
+      afg_session_set_npu_idle (self->window->session, FALSE);
+    }
   if (self->job != NULL && self->job->waiting_first)
     {
       self->job->waiting_first = FALSE;

@@ -23,6 +23,14 @@ gboolean         afg_ranks_section_open            (AfgRanksSection  *self,
 /* Cancel on the loading page while no rank is shown yet stops the job. */
 void             afg_ranks_section_cancel_first    (AfgRanksSection  *self);
 gboolean         afg_ranks_section_showing_all     (AfgRanksSection  *self);
+/* "All ranks" is shown and While NPU idle can scope it: every rank read
+ * has a device timeline. */
+gboolean         afg_ranks_section_all_have_device (AfgRanksSection  *self);
+/* "All ranks" is shown in its ranks' NPU-idle instants. */
+gboolean         afg_ranks_section_showing_idle    (AfgRanksSection  *self);
+/* While NPU idle switched: TRUE when "All ranks" is shown, which then
+ * shows its ranks in their NPU-idle instants (read again) or whole. */
+gboolean         afg_ranks_section_npu_idle_changed (AfgRanksSection *self);
 /* "Rank N" when @file is the DB of rank N of the job open, else NULL. */
 char            *afg_ranks_section_rank_label      (AfgRanksSection  *self,
                                                     GFile            *file);

@@ -179,7 +179,10 @@ append_device (AfgWindow *self, GString *line)
   for (guint i = 0; afg_step_strip_get_device (afg_steps_bar_get_strip (self->steps_bar), i, &split); i++)
     g_string_append_printf (bars, "%s%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
                             i > 0 ? "," : "", split.compute_ns, split.comm_ns, split.other_ns, split.free_ns);
-  _afg_window_append_state_field (line, "idle", tree != NULL && afg_tree_get_scope (tree)->npu_idle ? "1" : "0");
+  /* "All ranks" in the NPU-idle instants is its ranks' idle trees merged:
+   * no one document's instants are its scope. */
+  _afg_window_append_state_field (line, "idle", (tree != NULL && afg_tree_get_scope (tree)->npu_idle)
+                                                 || afg_ranks_section_showing_idle (self->ranks) ? "1" : "0");
   _afg_window_append_state_field (line, "bars", bars->str);
 }
 

@@ -122,6 +122,8 @@ on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
     return;
   if (_afg_window_is_comparing (self))
     afg_compare_section_recompare (self->compare);
+  else if (afg_ranks_section_npu_idle_changed (self->ranks))
+    ;
   else if (window_document (self) != NULL)
     show_strip_range (self, FALSE);
 }
@@ -150,16 +152,22 @@ _afg_window_steps_show (AfgWindow *self)
 {
   AfgDocument *document = window_document (self);
   GAction *idle = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
-  gboolean has_device = afg_document_get_timeline (document) != NULL;
+  gboolean all_ranks = afg_ranks_section_showing_all (self->ranks);
+  gboolean has_device = all_ranks ? afg_ranks_section_all_have_device (self->ranks)
+                                  : afg_document_get_timeline (document) != NULL;
 
   afg_step_compare_reset (self->step_compare);
   afg_steps_bar_show_document (self->steps_bar, document);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (idle), has_device);
+  /* "All ranks" has no steps of its own: the toggle alone, as for a DB
+   * without steps. */
+  if (all_ranks && has_device)
+    gtk_widget_set_visible (GTK_WIDGET (self->steps_bar), TRUE);
   afg_flame_view_set_divisor (self->flame_view, afg_steps_bar_get_divisor (self->steps_bar));
   /* "While NPU idle" stays on for the next file when it can. */
   if (afg_session_get_npu_idle (self->session) && !has_device)
     afg_session_set_npu_idle (self->session, FALSE);
-  else if (afg_session_get_npu_idle (self->session))
+  else if (afg_session_get_npu_idle (self->session) && !all_ranks)
     on_range_changed (self, afg_steps_bar_get_strip (self->steps_bar));
 }
 

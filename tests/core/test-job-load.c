@@ -10,6 +10,8 @@
 #include "afg-cores.h"
 #include "afg-function-table.h"
 #include "afg-job-load.h"
+#include "afg-job-merge.h"
+#include "afg-loader.h"
 #include "afg-merged-tree.h"
 #include "afg-path-tree.h"
 #include "afg-test-db.h"
@@ -160,6 +162,62 @@ test_merged (void)
     }
   afg_merged_tree_free (hook.merged);
   g_mutex_clear (&hook.lock);
+  afg_test_rm_rf (root);
+}
+
+/* The rank's tree as the command line's --npu-idle gives it. */
+static gint64
+idle_root_ns (const char *db)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgDocument) document = afg_document_load (db, NULL, NULL, NULL, &error);
+  g_autoptr(AfgTree) tree = NULL;
+  AfgScope scope;
+
+  g_assert_no_error (error);
+  g_assert_true (afg_scope_init_request (&scope, document, FALSE, 0, 0, TRUE, &error));
+  tree = afg_tree_build (document, &scope, AFG_TREE_FLAGS_NONE, NULL, &error);
+  g_assert_no_error (error);
+  return afg_tree_get_value (tree, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT);
+}
+
+/* "All ranks" in the NPU-idle instants: every rank read again in them,
+ * the root the sum of the ranks' idle trees' roots; a rank that cannot be
+ * read is left out and counted; with none read, the first one's reason. */
+static void
+test_merge_idle (void)
+{
+  g_autofree char *root = make_job (2);
+  g_autofree char *bad = afg_test_make_job_rank (root, "rank2_ascend_pt", "ascend_pytorch_profiler_2.db", 2, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AfgJobFolder) folder = afg_job_folder_discover (root, &error);
+  g_autoptr(AfgJobFolder) only_bad = afg_job_folder_new_single (bad, root);
+  g_autoptr(AfgTree) whole = NULL;
+  g_autoptr(AfgTree) idle = NULL;
+  g_autoptr(AfgTree) none = NULL;
+  AfgJobMergeCounts counts;
+  gint64 want = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 2; i++)
+    want += idle_root_ns (((AfgJobRank *) g_ptr_array_index (folder->ranks, i))->path);
+  idle = afg_job_merge_ranks (root, folder, AFG_TREE_FLAGS_NONE, FALSE, 0, 0, TRUE, &counts, NULL, &error);
+  g_assert_no_error (error);
+  check_one_thread (idle);
+  g_assert_cmpint (want, >, 0);
+  g_assert_cmpint (afg_tree_get_value (idle, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), ==, want);
+  g_assert_cmpuint (counts.read, ==, 3);
+  g_assert_cmpuint (counts.merged, ==, 2);
+  g_assert_cmpuint (counts.failed, ==, 1);
+  /* The scope is what makes it: whole, the ranks hold more. */
+  whole = afg_job_merge_ranks (root, folder, AFG_TREE_FLAGS_NONE, FALSE, 0, 0, FALSE, &counts, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (afg_tree_get_value (whole, AFG_COLUMN_TOTAL_NS, AFG_TREE_ROOT), >, want);
+  none = afg_job_merge_ranks (root, only_bad, AFG_TREE_FLAGS_NONE, FALSE, 0, 0, TRUE, &counts, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_RANK_READ);
+  g_assert_true (g_str_has_prefix (error->message, "rank 2: "));
+  g_assert_cmpuint (counts.failed, ==, 1);
   afg_test_rm_rf (root);
 }
 
@@ -487,6 +545,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/job-load/merged", test_merged);
   g_test_add_func ("/job-load/merged-device", test_merged_device);
+  g_test_add_func ("/job-load/merge-idle", test_merge_idle);
   g_test_add_func ("/job-load/merged-kernels", test_merged_kernels);
   g_test_add_func ("/job-load/cancel", test_cancel);
   g_test_add_func ("/job-load/cores-per-rank", test_cores_per_rank);

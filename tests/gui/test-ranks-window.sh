@@ -184,6 +184,40 @@ wait_state page=graph rank=all weight=host "root_ns=$ALL_NS"
 [ "$(state_field status)" = "$ALL_STATUS" ] || fail "back in host time, All ranks' status line is '$(state_field status)'"
 ok "All ranks weighs by the ranks' device time (NPU root $(cli_device npu_total_ns), the sum of their exports') and by kind, with the ranks' kernel leaves ('$KERNEL_TOP' first); its status line stays the ranks' through the weights"
 
+# While NPU idle on All ranks: every rank read again in its NPU-idle
+# instants, as the CLI's --npu-idle reads the job; the root is the sum of
+# the ranks' idle exports' (rank 8 fails in both). Held on the loading
+# page, Cancel leaves the whole All ranks and While NPU idle off; then
+# read, toggled off and on again (kept: no second read).
+"$EXE" --export -q -f json --npu-idle -o "$WORK/idle" "$JOB" 2>/dev/null
+[ $? = 1 ] || fail "the CLI's --npu-idle folder export does not fail on rank 8"
+IDLE_NS=$(python3 -c 'import glob, json, sys
+print(sum(t["total_ns"] for f in glob.glob(sys.argv[1] + "/rank*/flamegraph.json") for t in json.load(open(f))["threads"]))' \
+  "$WORK/idle")
+[ "$IDLE_NS" -gt 0 ] && [ "$IDLE_NS" -lt "$ALL_NS" ] || fail "the ranks' idle exports hold $IDLE_NS of $ALL_NS ns"
+send "hold afg-idle-ranks"
+act win.npu-idle
+wait_state page=loading
+act win.cancel-load
+wait_state page=graph rank=all idle=0 "root_ns=$ALL_NS" "file=$JOB"
+send "release afg-idle-ranks"
+ok "While NPU idle on All ranks reads the ranks again; Cancel leaves the whole All ranks, While NPU idle off"
+act win.npu-idle
+wait_state page=graph rank=all idle=1 "root_ns=$IDLE_NS" "file=$JOB"
+case "$(state_field status)" in
+  "8 of 9 ranks merged in their NPU-idle instants, their threads and addresses merged · "*) ;;
+  *) fail "All ranks' idle status line is '$(state_field status)'" ;;
+esac
+act win.npu-idle
+wait_state page=graph rank=all idle=0 "root_ns=$ALL_NS"
+LOADS=$(count_states page=loading)
+act win.npu-idle
+wait_state page=graph rank=all idle=1 "root_ns=$IDLE_NS"
+[ "$(count_states page=loading)" = "$LOADS" ] || fail "All ranks' idle tree was read again"
+act win.npu-idle
+wait_state page=graph rank=all idle=0 "root_ns=$ALL_NS"
+ok "While NPU idle on All ranks: the ranks' idle instants merged, root $IDLE_NS ns, the sum of the CLI's --npu-idle exports; kept when toggled again"
+
 pick_rank 2
 RANK2_ROW=$PICKED_ROW
 pick_rank 5

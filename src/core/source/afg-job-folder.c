@@ -590,6 +590,26 @@ afg_job_folder_new_single (const char *db, const char *root)
   return self;
 }
 
+AfgJobFolder *
+afg_job_folder_copy (const AfgJobFolder *self)
+{
+  AfgJobFolder *copy = g_new0 (AfgJobFolder, 1);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  copy->ranks = g_ptr_array_new_full (self->ranks->len, job_rank_free);
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      AfgJobRank *rank = g_memdup2 (g_ptr_array_index (self->ranks, i), sizeof (AfgJobRank));
+
+      rank->path = g_strdup (rank->path);
+      g_ptr_array_add (copy->ranks, rank);
+    }
+  copy->warnings = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < self->warnings->len; i++)
+    g_ptr_array_add (copy->warnings, g_strdup (g_ptr_array_index (self->warnings, i)));
+  return copy;
+}
+
 void
 afg_job_folder_free (AfgJobFolder *self)
 {

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 typedef enum {
   AFG_JOB_ERROR_NOT_A_FOLDER,
   AFG_JOB_ERROR_NO_PROFILER_DB,
+  AFG_JOB_ERROR_NO_RANK_READ,   /* none of the job's ranks gave a tree */
 } AfgJobError;
 
 typedef struct {
@@ -55,6 +56,8 @@ AfgJobFolder *afg_job_folder_discover  (const char   *dir,
  * and its stamp and mtime as discovery finds them. */
 AfgJobFolder *afg_job_folder_new_single (const char  *db,
                                          const char  *root);
+/* The same ranks and warnings: a second load of the job takes its own. */
+AfgJobFolder *afg_job_folder_copy      (const AfgJobFolder *self);
 void          afg_job_folder_free      (AfgJobFolder *self);
 /* A hint for an AFG_JOB_ERROR, or NULL. */
 const char   *afg_job_error_get_hint   (const GError *error);
