@@ -397,8 +397,8 @@ poll_idle (gpointer owner, gpointer data)
 
 static void show_all_ranks (AfgRanksSection *self, RanksJob *job);
 
-/* No rank with idle instants read: the whole "All ranks" again, the
- * notice saying why. */
+/* Kept, and shown unless While NPU idle went off meanwhile. No rank with
+ * idle instants read: the whole "All ranks" again, the notice saying why. */
 static void
 on_idle_merged (gpointer owner, gpointer result, const GError *error, gpointer data)
 {
@@ -409,16 +409,20 @@ on_idle_merged (gpointer owner, gpointer result, const GError *error, gpointer d
   if (self->job != req->job)
     return;
   req->job->idle_pending = FALSE;
-  if (result == NULL)
+  if (result != NULL)
+    {
+      req->job->idle_all = result;
+      req->job->idle_merged = req->counts.merged;
+    }
+  else
     {
       _afg_window_show_notice (window, error->message, NULL);
       afg_session_set_npu_idle (window->session, FALSE);
-      show_all_ranks (self, req->job);
-      return;
     }
-  req->job->idle_all = result;
-  req->job->idle_merged = req->counts.merged;
-  show_merged (self, req->job, req->job->idle_all, req->job->idle_merged, TRUE);
+  /* Switching While NPU idle off showed the whole one already, unless it
+   * was shown before the read. */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (window->stack), "loading") == 0)
+    show_all_ranks (self, req->job);
 }
 
 static const AfgWorkerFuncs idle_funcs = {
@@ -620,7 +624,7 @@ afg_ranks_section_npu_idle_changed (AfgRanksSection *self)
   if (!afg_ranks_section_showing_all (self))
     return FALSE;
   idle_shown = job->shown != NULL && job->shown == job->idle_all;
-  if (_afg_window_get_tree (self->window) != job->shown || idle_shown != wants_idle (self, job))
+  if (job->idle_pending || _afg_window_get_tree (self->window) != job->shown || idle_shown != wants_idle (self, job))
     show_all_ranks (self, job);
   return TRUE;
 }
