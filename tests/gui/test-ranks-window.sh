@@ -200,8 +200,15 @@ act win.npu-idle
 wait_state page=loading
 act win.cancel-load
 wait_state page=graph rank=all idle=0 "root_ns=$ALL_NS" "file=$JOB"
+# Switched off again while they are read: the whole All ranks, at once.
+act win.npu-idle
+wait_state page=loading
+act win.npu-idle
+wait_state page=graph rank=all idle=0 "root_ns=$ALL_NS" "file=$JOB"
 send "release afg-idle-ranks"
-ok "While NPU idle on All ranks reads the ranks again; Cancel leaves the whole All ranks, While NPU idle off"
+barrier
+has_fields "$(last_state)" page=graph rank=all idle=0 "root_ns=$ALL_NS" || fail "the idle read switched off came back"
+ok "While NPU idle on All ranks reads the ranks again; Cancel, or the toggle off, leaves the whole All ranks"
 act win.npu-idle
 wait_state page=graph rank=all idle=1 "root_ns=$IDLE_NS" "file=$JOB"
 case "$(state_field status)" in
