@@ -4,12 +4,14 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 #include <glib/gi18n.h>
 
 #include "afg-bisect.h"
 #include "afg-box-batch.h"
+#include "afg-flame-search.h"
 #include "afg-document-timeline.h"
 #include "afg-format.h"
 #include "afg-huge.h"
@@ -84,6 +86,10 @@ struct _AfgStackChart {
   int            instance;     /* the one shown last, -1 */
   GHashTable    *layouts;      /* name -> PangoLayout */
   GArray        *colors;       /* guint32 by name: packed rgb + 1, 0 until asked */
+  char          *search;       /* folded, or NULL: the boxes whose names lack it are dimmed */
+  GArray        *search_hits;  /* gint8 by name: 1 or 0, -1 until asked */
+  guint32        dim_to;       /* packed rgb of the background, which dimmed boxes fade to */
+  guint          n_dimmed;
   AfgBoxBatch   *batch;        /* of the lanes being drawn */
   guint          n_drawn;
   gint64         drag_start;
@@ -399,6 +405,50 @@ typedef struct {
   double         drawn_to;   /* the boxes of this row end here */
 } DrawRun;
 
+/* A box the search does not name fades to the background, as the flame
+ * graph's do: the same colour batch, no alpha. */
+#define DIM_ALPHA 0.22
+
+static gboolean
+search_misses (AfgStackChart *self, guint32 name)
+{
+  guint n_strings = afg_document_get_n_strings (afg_chart_store_get_document (self->store));
+  gint8 *hit;
+
+  if (self->search == NULL)
+    return FALSE;
+  if (name >= n_strings)
+    return !afg_flame_search_name_has (name_text (self, name), self->search);
+  if (self->search_hits->len < n_strings)
+    {
+      guint old = self->search_hits->len;
+
+      g_array_set_size (self->search_hits, n_strings);
+      memset (self->search_hits->data + old, 0xff, n_strings - old);
+    }
+  hit = &g_array_index (self->search_hits, gint8, name);
+  if (*hit < 0)
+    *hit = afg_flame_search_name_has (name_text (self, name), self->search);
+  return *hit == 0;
+}
+
+static guint32
+box_color (AfgStackChart *self, guint32 rgb, guint32 name)
+{
+  guint32 mixed = 0;
+
+  if (!search_misses (self, name))
+    return rgb;
+  self->n_dimmed++;
+  for (int shift = 0; shift <= 16; shift += 8)
+    {
+      double c = ((rgb >> shift) & 0xff) * DIM_ALPHA + ((self->dim_to >> shift) & 0xff) * (1 - DIM_ALPHA);
+
+      mixed |= (guint32) (c + 0.5) << shift;
+    }
+  return mixed;
+}
+
 static gboolean
 is_instance (AfgStackChart *self, guint thread, guint64 event)
 {
@@ -482,7 +532,7 @@ draw_row (guint64 event, const AfgChartRow *row, gpointer data)
   name = afg_event_store_get_thread (afg_document_get_events (document), run->thread)->events[event].name;
   if (self->merge)
     name = afg_document_get_merged_name (document, name);
-  draw_box (run, row->start, row->end, row_color (self, name), name);
+  draw_box (run, row->start, row->end, box_color (self, row_color (self, name), name), name);
   x0 = MAX (x_of (self, row->start), GUTTER);
   w = MAX (x_of (self, row->end) - x0, 1);
   if (is_instance (self, run->thread, event))
@@ -500,7 +550,7 @@ draw_task (const AfgChartTask *task, gpointer data)
 
   if (fate != BOX_DRAW)
     return fate == BOX_SKIP;
-  draw_box (run, task->start, task->end, kind_colors[task->kind], task->name);
+  draw_box (run, task->start, task->end, box_color (run->self, kind_colors[task->kind], task->name), task->name);
   return TRUE;
 }
 
@@ -902,9 +952,12 @@ draw_picture (AfgStackChart *self, double width, double height)
   gint64 cpu0 = thread_cpu_us ();
 
   self->n_drawn = 0;
+  self->n_dimmed = 0;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   if (fg.red + fg.green + fg.blue > 1.5)
     bg = (GdkRGBA) { 0.14, 0.14, 0.14, 1 };
+  self->dim_to = (guint32) (bg.red * 255 + 0.5) << 16 | (guint32) (bg.green * 255 + 0.5) << 8
+                 | (guint32) (bg.blue * 255 + 0.5);
   surface = take_canvas (self, (int) (width * scale), (int) (height * scale));
   cairo_surface_set_device_scale (surface, scale, scale);
   cr = cairo_create (surface);
@@ -1289,6 +1342,8 @@ afg_stack_chart_finalize (GObject *object)
   g_array_unref (self->lanes);
   g_hash_table_unref (self->layouts);
   g_array_unref (self->colors);
+  g_free (self->search);
+  g_array_unref (self->search_hits);
   afg_box_batch_free (self->batch);
   G_OBJECT_CLASS (afg_stack_chart_parent_class)->finalize (object);
 }
@@ -1394,6 +1449,7 @@ afg_stack_chart_init (AfgStackChart *self)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (LaneGeom));
   self->layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->colors = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->search_hits = g_array_new (FALSE, FALSE, sizeof (gint8));
   self->batch = afg_box_batch_new ();
   self->instance = -1;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -1420,6 +1476,8 @@ afg_stack_chart_set_store (AfgStackChart *self, AfgChartStore *store)
   g_clear_pointer (&self->instances, g_array_unref);
   g_hash_table_remove_all (self->layouts);
   g_array_set_size (self->colors, 0);
+  /* By name: the names are the new document's. */
+  g_array_set_size (self->search_hits, 0);
   self->store = store;
   self->has_selected = FALSE;
   self->hover = (Hit) { HIT_NONE };
@@ -1655,4 +1713,29 @@ afg_stack_chart_set_merge (AfgStackChart *self, gboolean merge)
   g_hash_table_remove_all (self->layouts);
   g_array_set_size (self->colors, 0);
   invalidate (self);
+}
+
+/* @text's boxes lit, the others dimmed, as a search in the flame graph
+ * does (afg_flame_search_name_has); NULL or empty lights them all. */
+void
+afg_stack_chart_set_search (AfgStackChart *self, const char *text)
+{
+  g_autofree char *folded = text != NULL && text[0] != '\0' ? g_utf8_strdown (text, -1) : NULL;
+
+  g_return_if_fail (AFG_IS_STACK_CHART (self));
+
+  if (g_strcmp0 (folded, self->search) == 0)
+    return;
+  g_free (self->search);
+  self->search = g_steal_pointer (&folded);
+  g_array_set_size (self->search_hits, 0);
+  invalidate (self);
+}
+
+guint
+afg_stack_chart_get_n_dimmed (AfgStackChart *self)
+{
+  g_return_val_if_fail (AFG_IS_STACK_CHART (self), 0);
+
+  return self->n_dimmed;
 }

@@ -62,6 +62,12 @@ char          *afg_stack_chart_describe_instances (AfgStackChart *self);
 const char    *afg_stack_chart_get_hover_name (AfgStackChart *self);
 /* The boxes the last frame drew (a pixel column of boxes counts once). */
 guint          afg_stack_chart_get_n_drawn    (AfgStackChart *self);
+/* The flame graph's search: boxes whose names lack @text are dimmed;
+ * NULL or "" lights them all. */
+void           afg_stack_chart_set_search     (AfgStackChart *self,
+                                               const char    *text);
+/* Of those, the boxes the last frame drew dimmed. */
+guint          afg_stack_chart_get_n_dimmed   (AfgStackChart *self);
 /* Whether the names drawn and searched are merged (afg_address_merge). */
 void           afg_stack_chart_set_merge      (AfgStackChart *self,
                                                gboolean       merge);

@@ -125,6 +125,13 @@ read_store (gpointer data, GCancellable *cancellable, GError **error)
   return store;
 }
 
+/* The flame graph's search dims the chart's boxes it does not name. */
+static void
+follow_search (AfgWindow *self)
+{
+  afg_stack_chart_set_search (chart_of (self)->chart, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
 static void update_scope (AfgWindow *self);
 
 /* Only the current request's: a newer document's read, or a tree of
@@ -142,6 +149,7 @@ on_loaded (gpointer owner, gpointer result, const GError *error, gpointer data)
     }
   afg_stack_chart_set_store (c->chart, result);
   afg_stack_chart_set_merge (c->chart, afg_session_get_merge_addresses (self->session));
+  follow_search (self);
   gtk_stack_set_visible_child_name (c->chart_stack, "chart");
   update_scope (self);
   _afg_window_report_state (self);
@@ -724,6 +732,7 @@ _afg_window_chart_init (AfgWindow *self)
   g_signal_connect_swapped (c->chart, "view-changed", G_CALLBACK (on_view_changed), self);
   g_signal_connect_swapped (c->chart, "hover-changed", G_CALLBACK (_afg_window_report_state), self);
   g_signal_connect_swapped (self->flame_view, "notify::selected-node", G_CALLBACK (on_node_selected), self);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (follow_search), self);
   g_signal_connect_object (self->session, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::merge-addresses", G_CALLBACK (on_merge_changed), self,
                            G_CONNECT_SWAPPED);
@@ -743,6 +752,7 @@ _afg_window_chart_dispose (AfgWindow *self)
   g_clear_handle_id (&c->sync_timeout, g_source_remove);
   g_signal_handlers_disconnect_by_data (c->chart, self);
   g_signal_handlers_disconnect_by_func (self->flame_view, on_node_selected, self);
+  g_signal_handlers_disconnect_by_func (self->search_entry, follow_search, self);
   g_clear_pointer (&c->document, afg_document_unref);
   g_free (c->layout);
   g_free (c);
@@ -767,6 +777,7 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
   gboolean on = c != NULL && chart_shown (c) && afg_stack_chart_get_store (c->chart) != NULL;
   g_autofree char *range = on ? range_text (c) : NULL;
   g_autofree char *boxes = on ? g_strdup_printf ("%u", afg_stack_chart_get_n_drawn (c->chart)) : NULL;
+  g_autofree char *dimmed = on ? g_strdup_printf ("%u", afg_stack_chart_get_n_dimmed (c->chart)) : NULL;
   g_autofree char *instances = on ? afg_stack_chart_describe_instances (c->chart) : NULL;
   g_autofree char *lanes = on ? afg_stack_chart_describe_lanes (c->chart) : NULL;
   g_autofree char *selected = NULL;
@@ -794,4 +805,5 @@ _afg_window_chart_append_state (AfgWindow *self, GString *line)
   _afg_window_append_state_field (line, "chart_lanes", lanes);
   _afg_window_append_state_field (line, "chart_syncing", c != NULL && afg_worker_is_running (c->syncer) ? "1" : "0");
   _afg_window_append_state_field (line, "chart_outlining", c != NULL && afg_worker_is_running (c->outliner) ? "1" : "0");
+  _afg_window_append_state_field (line, "chart_dimmed", dimmed);
 }

@@ -195,6 +195,27 @@ act win.pop-transform
 wait_state transforms=
 ok "focused on $NAME, a click on its box selects the top frame, its ${FOCUSED#*/} rows outlined (the JSON's calls)"
 
+# The flame graph's search dims the chart's boxes whose names lack it:
+# some for NAME, every one for a name nothing has, none once cleared.
+act win.chart-home
+wait_state "chart=$STEP_RANGE"
+# The chart's counts are those of its last frame: a barrier draws it.
+dimmed_some () {
+  local boxes dimmed
+  barrier
+  boxes=$(state_field chart_boxes) dimmed=$(state_field chart_dimmed)
+  [ -n "$dimmed" ] && [ "$dimmed" -gt 0 ] && [ "$dimmed" -lt "$boxes" ]
+}
+search "$NAME"
+poll 30 dimmed_some || fail "searching '$NAME' dimmed $(state_field chart_dimmed) of $(state_field chart_boxes) boxes"
+search "no-such-frame-name"
+dimmed_all () { barrier; [ "$(state_field chart_dimmed)" = "$(state_field chart_boxes)" ]; }
+poll 30 dimmed_all || fail "a search that names nothing dimmed $(state_field chart_dimmed) of $(state_field chart_boxes) boxes"
+search ""
+dimmed_none () { barrier; state_has chart_dimmed=0 matches=; }
+poll 30 dimmed_none || fail "the search cleared left $(state_field chart_dimmed) boxes dimmed"
+ok "the search dims the chart's boxes it does not name: some for '$NAME', all for a name none has, none once cleared"
+
 act win.chart-home
 wait_state "chart=$STEP_RANGE"
 hover_at "$WID" 400 "$Y"

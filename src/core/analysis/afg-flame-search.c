@@ -13,6 +13,14 @@ typedef struct {
 /* Case is ignored for every letter, as the page's toLowerCase() does, and
  * each distinct name is lowered once. Thread frames carry labels, not
  * names: the page leaves them out of a search too. */
+gboolean
+afg_flame_search_name_has (const char *name, const char *folded)
+{
+  g_autofree char *text = g_utf8_strdown (name, -1);
+
+  return strstr (text, folded) != NULL;
+}
+
 guint8 *
 afg_flame_search_match (const AfgTree *tree, const char *needle)
 {
@@ -39,9 +47,7 @@ afg_flame_search_match (const AfgTree *tree, const char *needle)
         continue;
       if (!g_hash_table_lookup_extended (by_name, name, NULL, &hit))
         {
-          g_autofree char *text = g_utf8_strdown (afg_tree_get_node_name (tree, i), -1);
-
-          hit = GINT_TO_POINTER (strstr (text, lower) != NULL);
+          hit = GINT_TO_POINTER (afg_flame_search_name_has (afg_tree_get_node_name (tree, i), lower));
           g_hash_table_insert (by_name, name, hit);
         }
       matches[i] = GPOINTER_TO_INT (hit);

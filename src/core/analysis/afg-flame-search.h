@@ -13,6 +13,10 @@ typedef struct {
   gint64  view_ns;
 } AfgFlameSearchResult;
 
+/* Whether @name contains @folded, a needle lowered with g_utf8_strdown:
+ * case ignored for every letter, as every search of the window does. */
+gboolean afg_flame_search_name_has (const char           *name,
+                                    const char           *folded);
 /* A byte per node: 1 where the name contains @needle, case ignored for
  * every letter. The root and the thread frames never match. */
 guint8 *afg_flame_search_match     (const AfgTree        *tree,
