@@ -412,11 +412,12 @@ typedef struct {
 static gboolean
 search_misses (AfgStackChart *self, guint32 name)
 {
-  guint n_strings = afg_document_get_n_strings (afg_chart_store_get_document (self->store));
+  guint n_strings;
   gint8 *hit;
 
   if (self->search == NULL)
     return FALSE;
+  n_strings = afg_document_get_n_strings (afg_chart_store_get_document (self->store));
   if (name >= n_strings)
     return !afg_flame_search_name_has (name_text (self, name), self->search);
   if (self->search_hits->len < n_strings)
