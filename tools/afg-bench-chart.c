@@ -72,7 +72,7 @@ time_mapped_rows (AfgDocument *document)
   target[0] = afg_document_get_string (document, g_array_index (path, guint32, 0));
   outline = afg_chart_outline_new (store, thread, TRUE, G_MININT64, G_MAXINT64, list, target, 1);
   t0 = g_get_monotonic_time ();
-  found = afg_chart_outline_run (outline);
+  found = afg_chart_outline_run (outline, NULL);
   printf ("rows under a transform: %.1f ms, %u of %" G_GUINT64_FORMAT " rows\n",
           (g_get_monotonic_time () - t0) / 1000.0, found->len, n);
   afg_chart_store_unref (store);

@@ -23,6 +23,15 @@
 /* How long AFG_TEST_HOLD_RANKS keeps a worker waiting for Cancel. */
 #define TEST_HOLD_LIMIT_MS 60000
 
+/* What the window shows of "All ranks" (its base tree, before any
+ * transform): nothing (a rank, a diff, its loading page), or the whole
+ * or the NPU-idle merge. */
+typedef enum {
+  ALL_SHOWN_NONE,
+  ALL_SHOWN_WHOLE,
+  ALL_SHOWN_IDLE,
+} AllShown;
+
 typedef struct {
   AfgJobLoad    *load;
   GFile         *folder;
@@ -37,7 +46,7 @@ typedef struct {
   int            first_index;
   AfgTree       *idle_all;       /* "All ranks" in the NPU-idle instants, once read */
   guint          idle_merged;    /* the ranks in it */
-  AfgTree       *shown;          /* the "All ranks" tree shown last */
+  AllShown       shown;          /* which "All ranks" the window shows */
   gboolean       idle_pending;   /* idle_all being read on the loading page */
 
   /* "Explain the Straggler": the ranks (job indices) of the diff it
@@ -71,7 +80,6 @@ job_clear (gpointer data)
   g_clear_pointer (&job->merged, afg_merged_tree_free);
   g_clear_pointer (&job->first, afg_tree_unref);
   g_clear_pointer (&job->idle_all, afg_tree_unref);
-  g_clear_pointer (&job->shown, afg_tree_unref);
   g_free (job->explanation);
 }
 
@@ -213,6 +221,9 @@ on_job_done (gpointer owner, gpointer result, const GError *error, gpointer data
 
   afg_rank_sidebar_refresh (self->sidebar);
   show_first (self, job);
+  /* "While NPU idle" can now scope "All ranks" on screen. */
+  if (afg_ranks_section_showing_all (self) && job->shown != ALL_SHOWN_NONE)
+    _afg_window_steps_show (self->window);
   if (job->waiting_first && g_cancellable_is_cancelled (job->cancellable))
     show_cancelled (self, job);
   else if (job->waiting_first)
@@ -335,8 +346,7 @@ show_merged (AfgRanksSection *self, RanksJob *job, AfgTree *tree, guint merged, 
   afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
   job->waiting_first = FALSE;
   job->idle_pending = FALSE;
-  g_clear_pointer (&job->shown, afg_tree_unref);
-  job->shown = afg_tree_ref (tree);
+  job->shown = idle ? ALL_SHOWN_IDLE : ALL_SHOWN_WHOLE;
   afg_session_set_file (self->window->session, job->folder);
   _afg_window_show_profile (self->window, tree, NULL);
   /* Not a load: the ranks' threads and addresses merged. */
@@ -407,7 +417,10 @@ on_idle_merged (gpointer owner, gpointer result, const GError *error, gpointer d
   IdleRequest *req = data;
 
   if (self->job != req->job)
-    return;
+    {
+      g_clear_pointer (&result, afg_tree_unref);
+      return;
+    }
   req->job->idle_pending = FALSE;
   if (result != NULL)
     {
@@ -446,17 +459,23 @@ merge_idle_ranks (AfgRanksSection *self, RanksJob *job)
   req->path = g_file_get_path (job->folder);
   req->folder = afg_job_folder_copy (afg_job_load_get_folder (job->load));
   req->flags = _afg_window_tree_flags (window);
-  /* "All ranks" is what the window shows from now, as for a rank's load. */
+  /* "All ranks" is what the window shows from now, as for a rank's load:
+   * no step diff of the rank before lands over it. */
   job->idle_pending = TRUE;
+  job->waiting_first = FALSE;
+  job->shown = ALL_SHOWN_NONE;
   afg_session_set_file (window->session, job->folder);
   afg_loading_page_begin (window->loading_page, _("Reading every rank in its NPU-idle instants…"));
   gtk_stack_set_visible_child_name (window->stack, "loading");
+  _afg_window_steps_hide (window);
   _afg_window_update_actions (window);
   afg_worker_start (afg_loading_page_get_worker (window->loading_page), &idle_funcs, req, idle_request_free);
 }
 
-/* Every rank read has a device timeline (and one has been read): their
- * NPU-idle instants can scope "All ranks". */
+/* The job's ranks are all read (or failed, or cancelled), and every one
+ * read has a device timeline: their NPU-idle instants can scope "All
+ * ranks". Not before: a second read of the job beside the first would
+ * hold twice the documents. */
 static gboolean
 all_have_device (RanksJob *job)
 {
@@ -464,11 +483,18 @@ all_have_device (RanksJob *job)
   guint read = 0;
 
   for (guint i = 0; i < afg_job_load_get_n_ranks (job->load); i++)
-    if (afg_job_load_get_state (job->load, i, NULL, NULL) == AFG_RANK_STATE_DONE)
+    switch (afg_job_load_get_state (job->load, i, NULL, NULL))
       {
+      case AFG_RANK_STATE_DONE:
         if (!summaries[i]->has_device)
           return FALSE;
         read++;
+        break;
+      case AFG_RANK_STATE_FAILED:
+      case AFG_RANK_STATE_CANCELLED:
+        break;
+      default:
+        return FALSE;
       }
   return read > 0;
 }
@@ -517,6 +543,7 @@ on_rank_selected (AfgRanksSection *self, int index, AfgRankSidebar *sidebar)
     }
   self->job->waiting_first = FALSE;
   self->job->idle_pending = FALSE;
+  self->job->shown = ALL_SHOWN_NONE;
   file = rank_file (self->job, index);
   _afg_window_load (self->window, file);
 }
@@ -611,20 +638,19 @@ afg_ranks_section_all_have_device (AfgRanksSection *self)
 gboolean
 afg_ranks_section_showing_idle (AfgRanksSection *self)
 {
-  return afg_ranks_section_showing_all (self) && self->job->idle_all != NULL
-         && _afg_window_get_tree (self->window) == self->job->idle_all;
+  return afg_ranks_section_showing_all (self) && self->job->shown == ALL_SHOWN_IDLE
+         && !_afg_window_is_comparing (self->window);
 }
 
 gboolean
 afg_ranks_section_npu_idle_changed (AfgRanksSection *self)
 {
   RanksJob *job = self->job;
-  gboolean idle_shown;
 
   if (!afg_ranks_section_showing_all (self))
     return FALSE;
-  idle_shown = job->shown != NULL && job->shown == job->idle_all;
-  if (job->idle_pending || _afg_window_get_tree (self->window) != job->shown || idle_shown != wants_idle (self, job))
+  if (job->idle_pending || job->shown == ALL_SHOWN_NONE
+      || (job->shown == ALL_SHOWN_IDLE) != wants_idle (self, job))
     show_all_ranks (self, job);
   return TRUE;
 }

@@ -408,7 +408,7 @@ on_outlined (gpointer owner, gpointer rows, const GError *error, gpointer data)
 static gpointer
 run_outline (gpointer data, GCancellable *cancellable, GError **error)
 {
-  return afg_chart_outline_run (data);
+  return afg_chart_outline_run (data, cancellable);
 }
 
 static const AfgWorkerFuncs outline_funcs = {

@@ -118,12 +118,13 @@ on_npu_idle_changed (AfgWindow *self, GParamSpec *pspec, AfgSession *session)
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "npu-idle");
 
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (afg_session_get_npu_idle (session)));
-  if (afg_step_compare_rescope (self->step_compare, afg_session_get_npu_idle (session)))
+  /* "All ranks" first: while it is read, the diff it replaces is still
+   * the session's. */
+  if (afg_ranks_section_npu_idle_changed (self->ranks)
+      || afg_step_compare_rescope (self->step_compare, afg_session_get_npu_idle (session)))
     return;
   if (_afg_window_is_comparing (self))
     afg_compare_section_recompare (self->compare);
-  else if (afg_ranks_section_npu_idle_changed (self->ranks))
-    ;
   else if (window_document (self) != NULL)
     show_strip_range (self, FALSE);
 }

@@ -446,8 +446,8 @@ test_rows_by_path (void)
   g_autoptr(AfgDocument) document = NULL;
   g_autoptr(AfgChartStore) store = rules_store (&document);
   LastName b = { document, "b" }, cd = { document, "c|d" };
-  g_autoptr(GArray) found_b = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &b);
-  g_autoptr(GArray) found_cd = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &cd);
+  g_autoptr(GArray) found_b = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &b, NULL);
+  g_autoptr(GArray) found_cd = afg_chart_store_find_rows_by_path (store, 0, FALSE, G_MININT64, G_MAXINT64, last_is, &cd, NULL);
   g_autoptr(GArray) within = NULL;
   guint64 n;
   const AfgChartRow *rows = afg_chart_store_get_rows (store, 0, &n);
@@ -460,7 +460,7 @@ test_rows_by_path (void)
   g_assert_cmpuint (found_cd->len, ==, 2);
   g_assert_cmpuint (g_array_index (found_cd, guint64, 0), ==, 2);
   g_assert_cmpuint (g_array_index (found_cd, guint64, 1), ==, 4);
-  within = afg_chart_store_find_rows_by_path (store, 0, FALSE, rows[3].end, rows[6].end, last_is, &b);
+  within = afg_chart_store_find_rows_by_path (store, 0, FALSE, rows[3].end, rows[6].end, last_is, &b, NULL);
   g_assert_cmpuint (within->len, ==, 1);
   g_assert_cmpuint (g_array_index (within, guint64, 0), ==, 6);
 }
@@ -482,7 +482,7 @@ outline (AfgChartStore *store, AfgTransformOp op, const char *arg, const char *t
   /* It keeps what it needs: the caller's list may go at once. */
   g_clear_pointer (&list, afg_transform_list_unref);
   g_assert_cmpuint (afg_chart_outline_get_thread (outline), ==, 0);
-  rows = afg_chart_outline_run (outline);
+  rows = afg_chart_outline_run (outline, NULL);
   for (guint i = 0; i < rows->len; i++)
     g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? "," : "", g_array_index (rows, guint64, i));
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -526,8 +526,24 @@ test_outline (void)
     g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION, "a", NULL));
     kept = afg_chart_outline_new (store, 0, FALSE, G_MININT64, G_MAXINT64, list, target, 1);
     g_clear_pointer (&store, afg_chart_store_unref);
-    rows = afg_chart_outline_run (kept);
+    rows = afg_chart_outline_run (kept, NULL);
     g_assert_cmpuint (rows->len, ==, 3);
+  }
+  /* Cancelled, the walk stops before the first row. */
+  {
+    g_autoptr(AfgDocument) again = NULL;
+    g_autoptr(AfgChartStore) other = rules_store (&again);
+    g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    const char *target[] = { "b" };
+    g_autoptr(AfgChartOutline) stopped = NULL;
+    g_autoptr(GArray) rows = NULL;
+
+    g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION, "a", NULL));
+    stopped = afg_chart_outline_new (other, 0, FALSE, G_MININT64, G_MAXINT64, list, target, 1);
+    g_cancellable_cancel (cancellable);
+    rows = afg_chart_outline_run (stopped, cancellable);
+    g_assert_cmpuint (rows->len, ==, 0);
   }
 }
 

@@ -28,9 +28,10 @@ AfgChartOutline *
 afg_chart_outline_new (AfgChartStore *store, guint thread, gboolean merge, gint64 t0, gint64 t1,
                        const AfgTransformList *transforms, const char * const *target, guint n_target)
 {
-  AfgChartOutline *self = g_new0 (AfgChartOutline, 1);
+  AfgChartOutline *self;
 
   g_return_val_if_fail (store != NULL && transforms != NULL, NULL);
+  self = g_new0 (AfgChartOutline, 1);
   self->store = afg_chart_store_ref (store);
   self->transforms = afg_transform_list_ref ((AfgTransformList *) transforms);
   self->target = g_ptr_array_new_full (n_target, g_free);
@@ -77,7 +78,7 @@ lands_on_target (const guint32 *names, guint n, gpointer data)
 }
 
 GArray *
-afg_chart_outline_run (AfgChartOutline *self)
+afg_chart_outline_run (AfgChartOutline *self, GCancellable *cancellable)
 {
   g_autoptr(AfgPathMapper) mapper = afg_path_mapper_new (self->transforms);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
@@ -86,5 +87,5 @@ afg_chart_outline_run (AfgChartOutline *self)
   if (mapper == NULL)
     return g_array_new (FALSE, FALSE, sizeof (guint64));
   return afg_chart_store_find_rows_by_path (self->store, self->thread, self->merge, self->t0, self->t1,
-                                            lands_on_target, &judge);
+                                            lands_on_target, &judge, cancellable);
 }

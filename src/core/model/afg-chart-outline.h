@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "afg-chart-store.h"
 #include "afg-transform-list.h"
@@ -28,8 +28,10 @@ AfgChartOutline *afg_chart_outline_new        (AfgChartStore          *store,
 void             afg_chart_outline_free       (AfgChartOutline        *self);
 guint            afg_chart_outline_get_thread (const AfgChartOutline  *self);
 /* The thread's rows (event indices, by start) overlapping [t0, t1) that
- * land on the target; empty when the transforms cannot be compiled. */
-GArray          *afg_chart_outline_run        (AfgChartOutline        *self);
+ * land on the target; empty when the transforms cannot be compiled, a
+ * part once @cancellable (may be NULL) fires. */
+GArray          *afg_chart_outline_run        (AfgChartOutline        *self,
+                                               GCancellable           *cancellable);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AfgChartOutline, afg_chart_outline_free)
 

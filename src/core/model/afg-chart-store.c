@@ -479,7 +479,7 @@ compare_start (gconstpointer a, gconstpointer b, gpointer data)
 
 GArray *
 afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboolean merge, gint64 t0, gint64 t1,
-                                   AfgChartPathFunc wanted, gpointer user_data)
+                                   AfgChartPathFunc wanted, gpointer user_data, GCancellable *cancellable)
 {
   GArray *found = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autofree guint32 *ids = NULL;
@@ -499,6 +499,9 @@ afg_chart_store_find_rows_by_path (const AfgChartStore *self, guint thread, gboo
       guint64 event = t->order[k];
       const AfgChartRow *row = &t->rows[event];
       guint32 parent = row->parent == AFG_CHART_NONE ? G_MAXUINT32 : ids[row->parent];
+
+      if ((k & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
 
       ids[event] = path_id (&p, parent, row_name (self, thread, event, merge), wanted, user_data);
       if (row->end > t0 && row->start < t1 && g_array_index (p.verdict, gboolean, ids[event]))

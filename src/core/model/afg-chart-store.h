@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "afg-chart-tasks.h"
 #include "afg-device-tasks.h"
@@ -130,14 +130,16 @@ typedef gboolean (*AfgChartPathFunc) (const guint32 *names,
                                       gpointer       user_data);
 /* The events of @thread that overlap [@t0, @t1) and whose path @wanted
  * accepts, in start order (guint64): @wanted is asked once per distinct
- * path, not once per row. */
+ * path, not once per row. Once @cancellable (may be NULL) fires, the
+ * walk stops: what it found so far. */
 GArray             *afg_chart_store_find_rows_by_path (const AfgChartStore *self,
                                                        guint                thread,
                                                        gboolean             merge,
                                                        gint64               t0,
                                                        gint64               t1,
                                                        AfgChartPathFunc     wanted,
-                                                       gpointer             user_data);
+                                                       gpointer             user_data,
+                                                       GCancellable        *cancellable);
 /* Bytes held: the tasks with their index, and the rows with theirs. */
 guint64             afg_chart_store_get_task_bytes (const AfgChartStore *self);
 guint64             afg_chart_store_get_row_bytes  (const AfgChartStore *self);
