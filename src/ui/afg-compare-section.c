@@ -146,7 +146,6 @@ compare_title (AfgWindow *self, GFile *a, GFile *b)
   g_autofree char *name_b = g_file_get_basename (b);
   g_autofree char *safe_a = afg_format_path (name_a);
   g_autofree char *safe_b = afg_format_path (name_b);
-
   g_autofree char *job = _afg_window_title_name (self, NULL);
 
   if (rank_a != NULL && rank_b != NULL && job != NULL)
