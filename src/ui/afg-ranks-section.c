@@ -338,10 +338,10 @@ afg_ranks_section_open (AfgRanksSection *self, GFile *file)
 static void
 show_merged (AfgRanksSection *self, RanksJob *job, AfgTree *tree, guint merged, gboolean idle)
 {
-  g_autofree char *n_frames = afg_format_count (afg_tree_get_n_nodes (tree) - 2);
+  guint frames = afg_tree_get_n_nodes (tree) - 2;
+  g_autofree char *n_frames = afg_format_count (frames);
   g_autofree char *status = NULL;
   guint n = afg_job_load_get_n_ranks (job->load);
-  guint frames = afg_tree_get_n_nodes (tree) - 2;
 
   afg_worker_cancel (afg_loading_page_get_worker (self->window->loading_page));
   job->waiting_first = FALSE;

@@ -324,12 +324,18 @@ child_named (AfgTree *tree, guint32 parent, const char *name)
 
 /* The tree's transforms, NULL when it has none: rows are untransformed
  * frames, found in it by their paths mapped through them. */
-static AfgPathMapper *
-mapper_of (AfgTree *tree)
+static const AfgTransformList *
+transforms_of (AfgTree *tree)
 {
   const AfgTransformList *list = afg_tree_get_transforms (tree);
 
-  return list && afg_transform_list_get_length (list) > 0 ? afg_path_mapper_new (list) : NULL;
+  return list && afg_transform_list_get_length (list) > 0 ? list : NULL;
+}
+
+static AfgPathMapper *
+mapper_of (AfgTree *tree)
+{
+  return transforms_of (tree) ? afg_path_mapper_new (transforms_of (tree)) : NULL;
 }
 
 /* @names: document string ids, into @strings. */
@@ -429,10 +435,10 @@ outline_rows (AfgWindow *self, AfgTree *tree, guint thread, GArray *names, gint6
   AfgWindowChart *c = chart_of (self);
   AfgChartStore *store = afg_stack_chart_get_store (c->chart);
   gboolean merge = afg_session_get_merge_addresses (self->session);
-  const AfgTransformList *transforms = afg_tree_get_transforms (tree);
+  const AfgTransformList *transforms = transforms_of (tree);
   g_autoptr(GPtrArray) target = g_ptr_array_new ();
 
-  if (transforms == NULL || afg_transform_list_get_length (transforms) == 0)
+  if (transforms == NULL)
     {
       afg_stack_chart_set_instances (c->chart, thread, afg_chart_store_find_rows (store, thread, (guint32 *) names->data,
                                                                                    names->len, merge, t0, t1));

@@ -467,20 +467,25 @@ test_rows_by_path (void)
 
 /* outline TRANSFORM ARG TARGET T0: the rows the transform brings to the
  * ';'-joined TARGET from T0 on, as "1,3,6". */
-static char *
-outline (AfgChartStore *store, AfgTransformOp op, const char *arg, const char *target, gint64 t0)
+static AfgChartOutline *
+new_outline (AfgChartStore *store, AfgTransformOp op, const char *arg, const char *target, gint64 t0)
 {
   g_autoptr(AfgTransformList) list = afg_transform_list_new ();
   g_auto(GStrv) names = g_strsplit (target, ";", -1);
-  g_autoptr(AfgChartOutline) outline = NULL;
+
+  g_assert_true (afg_transform_list_append (list, op, arg, NULL));
+  /* It keeps what it needs: the caller's list goes at once. */
+  return afg_chart_outline_new (store, 0, FALSE, t0, G_MAXINT64, list, (const char * const *) names,
+                                g_strv_length (names));
+}
+
+static char *
+outline (AfgChartStore *store, AfgTransformOp op, const char *arg, const char *target, gint64 t0)
+{
+  g_autoptr(AfgChartOutline) outline = new_outline (store, op, arg, target, t0);
   g_autoptr(GArray) rows = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
 
-  g_assert_true (afg_transform_list_append (list, op, arg, NULL));
-  outline = afg_chart_outline_new (store, 0, FALSE, t0, G_MAXINT64, list, (const char * const *) names,
-                                   g_strv_length (names));
-  /* It keeps what it needs: the caller's list may go at once. */
-  g_clear_pointer (&list, afg_transform_list_unref);
   g_assert_cmpuint (afg_chart_outline_get_thread (outline), ==, 0);
   rows = afg_chart_outline_run (outline, NULL);
   for (guint i = 0; i < rows->len; i++)
@@ -516,34 +521,24 @@ test_outline (void)
 
       g_assert_cmpstr (rows, ==, cases[i].rows);
     }
-  /* A running outline keeps the store the chart let go. */
-  {
-    g_autoptr(AfgTransformList) list = afg_transform_list_new ();
-    const char *target[] = { "b" };
-    g_autoptr(AfgChartOutline) kept = NULL;
-    g_autoptr(GArray) rows = NULL;
-
-    g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION, "a", NULL));
-    kept = afg_chart_outline_new (store, 0, FALSE, G_MININT64, G_MAXINT64, list, target, 1);
-    g_clear_pointer (&store, afg_chart_store_unref);
-    rows = afg_chart_outline_run (kept, NULL);
-    g_assert_cmpuint (rows->len, ==, 3);
-  }
   /* Cancelled, the walk stops before the first row. */
   {
-    g_autoptr(AfgDocument) again = NULL;
-    g_autoptr(AfgChartStore) other = rules_store (&again);
-    g_autoptr(AfgTransformList) list = afg_transform_list_new ();
+    g_autoptr(AfgChartOutline) stopped = new_outline (store, AFG_TRANSFORM_MERGE_FUNCTION, "a", "b", G_MININT64);
     g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-    const char *target[] = { "b" };
-    g_autoptr(AfgChartOutline) stopped = NULL;
     g_autoptr(GArray) rows = NULL;
 
-    g_assert_true (afg_transform_list_append (list, AFG_TRANSFORM_MERGE_FUNCTION, "a", NULL));
-    stopped = afg_chart_outline_new (other, 0, FALSE, G_MININT64, G_MAXINT64, list, target, 1);
     g_cancellable_cancel (cancellable);
     rows = afg_chart_outline_run (stopped, cancellable);
     g_assert_cmpuint (rows->len, ==, 0);
+  }
+  /* A running outline keeps the store the chart let go. */
+  {
+    g_autoptr(AfgChartOutline) kept = new_outline (store, AFG_TRANSFORM_MERGE_FUNCTION, "a", "b", G_MININT64);
+    g_autoptr(GArray) rows = NULL;
+
+    g_clear_pointer (&store, afg_chart_store_unref);
+    rows = afg_chart_outline_run (kept, NULL);
+    g_assert_cmpuint (rows->len, ==, 3);
   }
 }
 

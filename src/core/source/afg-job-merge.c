@@ -68,13 +68,14 @@ afg_job_merge_ranks (const char *folder_path, const AfgJobFolder *folder, AfgTre
   options.summed_up_data = &m;
   load = afg_job_load_new (folder_path, afg_job_folder_copy (folder), &options);
   afg_job_load_run (load, cancellable);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    ;
-  else if (counts->merged == 0)
-    g_set_error_literal (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_RANK_READ,
-                         m.first_error != NULL ? m.first_error : _("the job has no rank"));
-  else
-    tree = afg_merged_tree_build (m.merged, folder_path);
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      if (counts->merged > 0)
+        tree = afg_merged_tree_build (m.merged, folder_path);
+      else
+        g_set_error_literal (error, AFG_JOB_ERROR, AFG_JOB_ERROR_NO_RANK_READ,
+                             m.first_error != NULL ? m.first_error : _("the job has no rank"));
+    }
   g_free (m.first_error);
   afg_merged_tree_free (m.merged);
   g_mutex_clear (&m.lock);
