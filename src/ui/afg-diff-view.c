@@ -7,6 +7,7 @@
 
 #include "afg-diff-view.h"
 #include "afg-format.h"
+#include "afg-names.h"
 
 struct _AfgDiffView {
   AfgFlameView       *view;   /* not owned: it owns the window that owns us */
@@ -220,15 +221,15 @@ on_norm_changed (GSimpleAction *action, GVariant *value, gpointer data)
   AfgDiffView *self = data;
   const char *name = g_variant_get_string (value, NULL);
 
+  guint norm;
+
+  if (!afg_names_find (norm_names, G_N_ELEMENTS (norm_names), name, &norm))
+    return;
+  self->norm = norm;
+  update_scales (self);
+  repaint (self);
   /* The state last: its watchers read the new scales. */
-  for (guint i = 0; i < G_N_ELEMENTS (norm_names); i++)
-    if (g_str_equal (name, norm_names[i]))
-      {
-        self->norm = i;
-        update_scales (self);
-        repaint (self);
-        g_simple_action_set_state (action, value);
-      }
+  g_simple_action_set_state (action, value);
 }
 
 static void

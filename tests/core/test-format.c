@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "afg-format.h"
+#include "afg-names.h"
 #include "afg-test-db.h"
 
 static char *
@@ -69,11 +70,34 @@ test_cli_singular (void)
   afg_test_db_free (db);
 }
 
+/* A name's index, every name found, nothing else: not a prefix, not
+ * another case, not NULL; a miss leaves the index alone. */
+static void
+test_names_find (void)
+{
+  static const char * const names[] = { "host", "npu", "compute" };
+  guint index = 99;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_assert_true (afg_names_find (names, G_N_ELEMENTS (names), names[i], &index));
+      g_assert_cmpuint (index, ==, i);
+    }
+  index = 99;
+  g_assert_false (afg_names_find (names, G_N_ELEMENTS (names), "comp", &index));
+  g_assert_false (afg_names_find (names, G_N_ELEMENTS (names), "NPU", &index));
+  g_assert_false (afg_names_find (names, G_N_ELEMENTS (names), "", &index));
+  g_assert_false (afg_names_find (names, G_N_ELEMENTS (names), NULL, &index));
+  g_assert_false (afg_names_find (names, 1, "npu", &index));
+  g_assert_cmpuint (index, ==, 99);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/format/table", test_table);
   g_test_add_func ("/format/cli-singular", test_cli_singular);
+  g_test_add_func ("/format/names-find", test_names_find);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "afg-error.h"
 #include "afg-huge.h"
 #include "afg-made-dirs.h"
+#include "afg-names.h"
 #include "afg-task-kinds.h"
 #include "afg-trace-reader.h"
 #include "afg-tree-builder.h"
@@ -36,13 +37,12 @@ afg_format_file_name (AfgFormat format)
 gboolean
 afg_format_from_string (const char *text, AfgFormat *format)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (format_names); i++)
-    if (g_strcmp0 (text, format_names[i]) == 0)
-      {
-        *format = i;
-        return TRUE;
-      }
-  return FALSE;
+  guint i;
+
+  if (!afg_names_find (format_names, G_N_ELEMENTS (format_names), text, &i))
+    return FALSE;
+  *format = i;
+  return TRUE;
 }
 
 static const char * const weight_names[] = { "host", "npu", "compute", "comm", "exposed" };
@@ -56,13 +56,12 @@ G_STATIC_ASSERT (G_N_ELEMENTS (weight_names) == AFG_N_WEIGHTS);
 gboolean
 afg_weight_from_string (const char *text, AfgWeight *weight)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (weight_names); i++)
-    if (g_strcmp0 (text, weight_names[i]) == 0)
-      {
-        *weight = i;
-        return TRUE;
-      }
-  return FALSE;
+  guint i;
+
+  if (!afg_names_find (weight_names, G_N_ELEMENTS (weight_names), text, &i))
+    return FALSE;
+  *weight = i;
+  return TRUE;
 }
 
 const char *

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "afg-json-writer.h"
+#include "afg-names.h"
 #include "afg-summary-file.h"
 
 static void
@@ -498,9 +499,10 @@ step_member (Scan *s, const char *name, gpointer data)
   static const char * const names[] = { "id", "host_ns", "npu_ns" };
   gint64 *fields[] = { &r->step.id, &r->step.host_ns, &r->step.npu_ns };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (strcmp (name, names[i]) == 0)
-      return (r->seen |= 1u << i) && (i == 0 ? read_int : read_ns) (s, fields[i], "steps");
+  guint i;
+
+  if (afg_names_find (names, G_N_ELEMENTS (names), name, &i))
+    return (r->seen |= 1u << i) && (i == 0 ? read_int : read_ns) (s, fields[i], "steps");
   if (strcmp (name, "device") == 0)
     {
       read_device (s, &r->step.device);

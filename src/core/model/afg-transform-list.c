@@ -9,6 +9,8 @@
 
 #include "afg-transform-list.h"
 
+#include "afg-names.h"
+
 struct _AfgTransformList {
   GArray *items;   /* AfgTransform */
 };
@@ -32,13 +34,12 @@ afg_transform_op_to_string (AfgTransformOp op)
 gboolean
 afg_transform_op_from_string (const char *text, AfgTransformOp *op)
 {
-  for (guint i = 0; i < AFG_N_TRANSFORM_OPS; i++)
-    if (g_strcmp0 (text, op_names[i]) == 0)
-      {
-        *op = i;
-        return TRUE;
-      }
-  return FALSE;
+  guint i;
+
+  if (!afg_names_find (op_names, AFG_N_TRANSFORM_OPS, text, &i))
+    return FALSE;
+  *op = i;
+  return TRUE;
 }
 
 static char **
