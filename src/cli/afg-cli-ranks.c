@@ -44,6 +44,7 @@ typedef struct {
   GError                   *no_space;      /* the first ENOSPC */
   GPtrArray                *made_dirs;     /* rank folders this run created */
   char                     *made_out_dir;  /* the first folder of -o this run makes, or NULL */
+  GPtrArray               **warnings;      /* by rank index, each set by its rank's worker */
 } Job;
 
 /* The first write that finds the disk full stops the job: every later
@@ -155,6 +156,8 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
   gboolean existed = g_file_test (dir, G_FILE_TEST_EXISTS);
   AfgAtomicFile *file;
 
+  if (!job->opts->quiet)
+    job->warnings[index] = afg_cli_tree_warnings (tree, job->opts->weight);
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       afg_error_set_errno (error, dir, _("cannot create the folder"), errno);
@@ -175,6 +178,15 @@ export_rank (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, 
     }
   push_pending (job, file, NULL, index);
   return TRUE;
+}
+
+/* What a single export of each rank would warn of, in rank order: the
+ * workers read the ranks in any order. */
+static void
+print_rank_warnings (GPtrArray **warnings, AfgRankSummary * const *summaries, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    afg_cli_print_warning_list (PROG, summaries[i]->rank, warnings[i]);
 }
 
 /* Waits for the committer, then reads back the summaries it was not
@@ -216,8 +228,12 @@ static void
 job_clear (Job *job, guint n)
 {
   for (guint i = 0; i < n; i++)
-    afg_rank_summary_free (job->read_back[i]);
+    {
+      afg_rank_summary_free (job->read_back[i]);
+      g_clear_pointer (&job->warnings[i], g_ptr_array_unref);
+    }
   g_free (job->read_back);
+  g_free (job->warnings);
   g_clear_pointer (&job->reducer, afg_frame_reducer_free);
   g_mutex_clear (&job->lock);
   g_clear_object (&job->stop);
@@ -342,6 +358,7 @@ export_summaries (Job *job, guint n)
 {
   if (job->no_space != NULL)
     return fail_no_space (job, job->no_space);
+  print_rank_warnings (job->warnings, job->read_back, n);
   afg_frame_reducer_finish (job->reducer, job->read_back, n);
   return write_job (job, job->out_dir, job->read_back, n, job->opts->format == AFG_FORMAT_HTML, &job->summary_options,
                     job->opts->quiet);
@@ -379,6 +396,7 @@ afg_cli_ranks_export (const char *folder_path, const AfgCliRanksOptions *opts)
   job.summary_options = summary_options (opts);
   job.reducer = afg_frame_reducer_new ();
   job.read_back = g_new0 (AfgRankSummary *, MAX (n, 1));
+  job.warnings = g_new0 (GPtrArray *, MAX (n, 1));
   /* Not exclusive: cannot fail. */
   job.committer = g_thread_pool_new (run_pending, &job, 1, FALSE, NULL);
   afg_job_load_run (load, job.stop);
@@ -514,14 +532,31 @@ write_summary_file (const AfgRankSummary *rank, const AfgJobRank *source, const 
   return rank->error != NULL ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
 }
 
+typedef struct {
+  const AfgCliRanksOptions *opts;
+  GPtrArray                *list;  /* or NULL */
+} SummaryWarnings;
+
+/* The one rank's warnings, as the folder export prints them. */
+static gboolean
+keep_summary_warnings (const AfgJobRank *rank, guint index, AfgTree *tree, gpointer data, GError **error)
+{
+  SummaryWarnings *warnings = data;
+
+  if (!warnings->opts->quiet)
+    warnings->list = afg_cli_tree_warnings (tree, warnings->opts->weight);
+  return TRUE;
+}
+
 int
 afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
 {
   g_autofree char *path = NULL;
   AfgJobFolder *folder;
+  SummaryWarnings warnings = { opts };
   AfgJobLoadOptions options = {
     AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0),
-    opts->has_steps, opts->first_step, opts->last_step, NULL, NULL, TRUE, opts->npu_idle,
+    opts->has_steps, opts->first_step, opts->last_step, keep_summary_warnings, &warnings, TRUE, opts->npu_idle,
   };
   g_autoptr(AfgJobLoad) load = NULL;
   g_autofree char *source_path = NULL;
@@ -544,6 +579,8 @@ afg_cli_summary_export (const char *db, const AfgCliRanksOptions *opts)
   load = afg_job_load_new (opts->job_root != NULL ? opts->job_root : "", folder, &options);
   afg_job_load_run (load, NULL);
   rank = afg_job_load_get_summaries (load)[0];
+  afg_cli_print_warning_list (PROG, rank->rank, warnings.list);
+  g_clear_pointer (&warnings.list, g_ptr_array_unref);
   report_rank_errors (&rank, 1);
   status = write_summary_file (rank, &source, opts);
   return status;

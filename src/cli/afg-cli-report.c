@@ -122,53 +122,114 @@ print_npu_summary (const AfgTree *tree)
   print_timeline_summary (tree);
 }
 
+/* A warning line and, after it, what to do about it (or NULL). */
+typedef struct {
+  char *message;
+  char *hint;
+} Warning;
+
+static void
+warning_free (gpointer data)
+{
+  Warning *w = data;
+
+  g_free (w->message);
+  g_free (w->hint);
+  g_free (w);
+}
+
+/* Takes @message. */
+static void
+add_warning (GPtrArray *warnings, char *message, const char *hint)
+{
+  Warning *w = g_new (Warning, 1);
+
+  w->message = message;
+  w->hint = g_strdup (hint);
+  g_ptr_array_add (warnings, w);
+}
+
 /* An empty tree of a bounded scope: the steps asked for, the NPU-idle
  * instants of those steps, or of a profile without steps. */
-static void
-warn_empty_scope (const char *who, const AfgScope *scope)
+static char *
+describe_empty_scope (const AfgScope *scope)
 {
   g_autofree char *steps = afg_scope_describe_range (scope);
 
   if (scope->npu_idle && steps == NULL)
-    g_printerr (_("%s: warning: no usable rows while the NPU is idle\n"), who);
-  else if (scope->npu_idle)
+    return g_strdup (_("no usable rows while the NPU is idle"));
+  if (scope->npu_idle)
     /* TRANSLATORS: %s is "step 7" or "steps 3–5" */
-    g_printerr (_("%s: warning: no usable rows while the NPU is idle in %s\n"), who, steps);
-  else
-    g_printerr (_("%s: warning: no usable rows in %s\n"), who, steps != NULL ? steps : _("the whole profile"));
+    return g_strdup_printf (_("no usable rows while the NPU is idle in %s"), steps);
+  return g_strdup_printf (_("no usable rows in %s"), steps != NULL ? steps : _("the whole profile"));
+}
+
+static void
+add_stats_warnings (GPtrArray *warnings, const AfgStats *s)
+{
+  if (s->skipped_nonpositive > 0)
+    add_warning (warnings,
+                 g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " row with endNs <= startNs was skipped",
+                                               "%'" PRIu64 " rows with endNs <= startNs were skipped",
+                                               afg_format_plural_n (s->skipped_nonpositive)),
+                                  s->skipped_nonpositive),
+                 NULL);
+  if (s->depth_truncated > 0)
+    add_warning (warnings,
+                 g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " call deeper than %d frames was left out;"
+                                               " its time stays in the frame above",
+                                               "%'" PRIu64 " calls deeper than %d frames were left out;"
+                                               " their time stays in the frame above",
+                                               afg_format_plural_n (s->depth_truncated)),
+                                  s->depth_truncated, AFG_MAX_DEPTH),
+                 NULL);
+}
+
+GPtrArray *
+afg_cli_tree_warnings (const AfgTree *tree, AfgWeight weight)
+{
+  GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
+  AfgDocument *document = afg_tree_get_document (tree);
+  const GPtrArray *kinds = afg_document_get_kind_warnings (document);
+  g_autoptr(GError) empty = NULL;
+
+  add_stats_warnings (warnings, afg_tree_get_stats (tree));
+  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
+    add_warning (warnings, describe_empty_scope (afg_tree_get_scope (tree)), NULL);
+  else if (!afg_tree_check_not_empty (tree, &empty))
+    add_warning (warnings, g_strdup (empty->message), afg_load_error_get_hint (empty));
+  if (afg_document_get_npu_warning (document) != NULL)
+    add_warning (warnings, g_strdup (afg_document_get_npu_warning (document)), NULL);
+  for (guint i = 0; i < kinds->len; i++)
+    add_warning (warnings, g_strdup (g_ptr_array_index (kinds, i)), NULL);
+  if (weight != AFG_WEIGHT_HOST && afg_document_get_npu_stats (document) == NULL)
+    add_warning (warnings, g_strdup (_("the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
+                                       " tables): the NPU-weighted output is empty")), NULL);
+  return warnings;
+}
+
+void
+afg_cli_print_warning_list (const char *who, int rank, GPtrArray *warnings)
+{
+  for (guint i = 0; warnings != NULL && i < warnings->len; i++)
+    {
+      Warning *w = g_ptr_array_index (warnings, i);
+      g_autofree char *ranked = NULL;
+
+      if (rank != AFG_CLI_NO_RANK)
+        ranked = g_strdup_printf (_("rank %d: %s"), rank, w->message);
+      afg_cli_print_warning (who, ranked != NULL ? ranked : w->message);
+      if (w->hint != NULL)
+        g_printerr (_("%s: hint: %s\n"), who, w->hint);
+    }
 }
 
 void
 afg_cli_print_warnings (const char *who, const AfgTree *tree, AfgWeight weight)
 {
-  const AfgStats *s = afg_tree_get_stats (tree);
-  AfgDocument *document = afg_tree_get_document (tree);
-  g_autoptr(GError) empty = NULL;
+  g_autoptr(GPtrArray) warnings = afg_cli_tree_warnings (tree, weight);
 
-  if (s->skipped_nonpositive > 0)
-    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: warning: %'" PRIu64 " row with endNs <= startNs was skipped\n",
-                             "%s: warning: %'" PRIu64 " rows with endNs <= startNs were skipped\n",
-                             afg_format_plural_n (s->skipped_nonpositive)), who, s->skipped_nonpositive);
-  if (s->depth_truncated > 0)
-    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: warning: %'" PRIu64 " call deeper than %d frames was left out;"
-                             " its time stays in the frame above\n",
-                             "%s: warning: %'" PRIu64 " calls deeper than %d frames were left out;"
-                             " their time stays in the frame above\n", afg_format_plural_n (s->depth_truncated)),
-                who, s->depth_truncated, AFG_MAX_DEPTH);
-  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    warn_empty_scope (who, afg_tree_get_scope (tree));
-  else if (!afg_tree_check_not_empty (tree, &empty))
-    {
-      afg_cli_print_warning (who, empty->message);
-      g_printerr (_("%s: hint: %s\n"), who, afg_load_error_get_hint (empty));
-    }
-  if (afg_document_get_npu_warning (document) != NULL)
-    afg_cli_print_warning (who, afg_document_get_npu_warning (document));
-  for (guint i = 0; i < afg_document_get_kind_warnings (document)->len; i++)
-    afg_cli_print_warning (who, g_ptr_array_index (afg_document_get_kind_warnings (document), i));
-  if (weight != AFG_WEIGHT_HOST && afg_document_get_npu_stats (document) == NULL)
-    g_printerr (_("%s: warning: the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
-                  " tables): the NPU-weighted output is empty\n"), who);
+  afg_cli_print_warning_list (who, AFG_CLI_NO_RANK, warnings);
 }
 
 static char *

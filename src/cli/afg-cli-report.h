@@ -36,6 +36,17 @@ int  afg_cli_report_export_error (const GError      *error,
 void afg_cli_print_warnings      (const char        *who,
                                   const AfgTree     *tree,
                                   AfgWeight          weight);
+/* The same warnings kept to be printed later (a job's ranks are read on
+ * several threads and reported in rank order). */
+GPtrArray *afg_cli_tree_warnings (const AfgTree     *tree,
+                                  AfgWeight          weight);
+/* Not a rank: -1 is one (a DB whose rank is unknown). */
+#define AFG_CLI_NO_RANK G_MININT
+/* @warnings (NULL: none) as afg_cli_print_warnings() prints them, each
+ * message after "rank @rank: " unless @rank is AFG_CLI_NO_RANK. */
+void afg_cli_print_warning_list  (const char        *who,
+                                  int                rank,
+                                  GPtrArray         *warnings);
 /* One DB's export: what was read and skipped, the time it took, the
  * file written, then the device time by kind and over the timeline. */
 void afg_cli_print_tree_summary  (const AfgTree     *tree,

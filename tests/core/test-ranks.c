@@ -353,6 +353,53 @@ test_duplicate_warns (void)
 }
 
 static void
+exec_sql (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+/* What a single export of each rank warns of, each line after the rank's
+ * number, in rank order whichever rank is read first; nothing with -q.
+ * The samples each have one row with endNs <= startNs; rank 1's
+ * COMMUNICATION_OP is made unusable. */
+static void
+test_rank_warnings (void)
+{
+  g_autofree char *job = make_sample_job ();
+  g_autofree char *out = afg_test_make_tmp_dir ();
+  g_autofree char *db1 = g_build_filename (job, "rank1_ascend_pt", "ASCEND_PROFILER_OUTPUT",
+                                           "ascend_pytorch_profiler_1.db", NULL);
+  const char *quiet[] = { "--export", "-q", "-f", "folded", "-o", out, job, NULL };
+  const char *summary[] = { "--export", "-f", "summary", "--job-root", job, "-o", out, db1, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *quiet_err = NULL;
+  g_autofree char *summary_err = NULL;
+  const char *skipped0, *skipped1, *unusable;
+
+  exec_sql (db1, "CREATE TRIGGER t AFTER INSERT ON COMMUNICATION_OP BEGIN SELECT 1; END;");
+  g_assert_cmpint (run_export ("folded", out, job, &err), ==, 0);
+  skipped0 = strstr (err, "ascend-flamegraph: warning: rank 0: 1 row with endNs <= startNs was skipped\n");
+  skipped1 = strstr (err, "ascend-flamegraph: warning: rank 1: 1 row with endNs <= startNs was skipped\n");
+  unusable = strstr (err, "ascend-flamegraph: warning: rank 1: no device task kinds from COMMUNICATION_OP: "
+                          "COMMUNICATION_OP is a view or has triggers, not a plain table\n");
+  g_assert_nonnull (skipped0);
+  g_assert_true (skipped0 < skipped1 && skipped1 < unusable);
+  g_assert_null (strstr (err, "warning: rank 0: no device task kinds"));
+  g_assert_true (unusable < strstr (err, "2 ranks written"));
+  g_assert_cmpint (afg_test_run_cli (quiet, FALSE, NULL, &quiet_err), ==, 0);
+  g_assert_cmpstr (quiet_err, ==, "");
+  g_assert_cmpint (afg_test_run_cli (summary, FALSE, NULL, &summary_err), ==, 0);
+  g_assert_nonnull (strstr (summary_err, "warning: rank 1: 1 row with endNs <= startNs was skipped\n"));
+  g_assert_nonnull (strstr (summary_err, "warning: rank 1: no device task kinds from COMMUNICATION_OP"));
+  afg_test_rm_rf (job);
+  afg_test_rm_rf (out);
+}
+
+static void
 generate_rank (const char *job, int rank, const char *rows)
 {
   g_autofree char *folder = g_strdup_printf ("host_%d_20261204000000000_ascend_pt", rank);
@@ -554,6 +601,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/full-disk", test_full_disk);
   g_test_add_func ("/ranks/full-disk-single", test_full_disk_single);
   g_test_add_func ("/ranks/duplicate-warns", test_duplicate_warns);
+  g_test_add_func ("/ranks/rank-warnings", test_rank_warnings);
   g_test_add_func ("/ranks/generated-straggler", test_generated_straggler);
   g_test_add_func ("/ranks/index/broken-rank", test_index_broken_rank);
   g_test_add_func ("/ranks/stale-rank-page", test_stale_rank_page);
