@@ -488,6 +488,51 @@ test_cli_top (void)
   g_assert_nonnull (strstr (comm, "       1       700 ns       700 ns    87.5%  comm\n"));
 }
 
+/* --top --kernels counts every leaf of the weight's kind, zero-length
+ * ones too, as the JSON's leaves do: K has 1000 + 0 ns under a and 0 ns
+ * under b (count 3), Z only 0 ns; collective hc 1000 + 0 ns under d and
+ * e (count 2), hidden 400 ns entirely behind K's compute (0 ns exposed, still listed
+ * in the exposed weight). */
+static void
+test_cli_top_zero (void)
+{
+  g_autoptr(KindsTestDb) db = afg_test_db_new (AFG_TEST_DB_NPU);
+  const char *compute_args[] = { "--top", "10", "--weight", "compute", "--kernels", NULL };
+  const char *comm_args[] = { "--top", "10", "--weight", "comm", "--kernels", NULL };
+  const char *exposed_args[] = { "--top", "10", "--weight", "exposed", "--kernels", NULL };
+  g_autofree char *compute = NULL;
+  g_autofree char *comm = NULL;
+  g_autofree char *exposed = NULL;
+
+  afg_test_db_add (db, T1, 0, 10000, "main");
+  add_launch (db, "a", 100, 200, 10);
+  add_launch (db, "b", 300, 400, 20);
+  add_launch (db, "c", 500, 600, 30);
+  afg_test_db_add_typed_task (db, 1000, 2000, 10, "KERNEL_K");
+  afg_test_db_add_typed_task (db, 2000, 2000, 10, "KERNEL_K");
+  afg_test_db_add_typed_task (db, 2100, 2100, 20, "KERNEL_K");
+  afg_test_db_add_typed_task (db, 2200, 2200, 30, "KERNEL_Z");
+  /* their own launches: a collective's connection id makes tasks communication */
+  add_launch (db, "d", 700, 800, 40);
+  add_launch (db, "e", 900, 950, 50);
+  afg_test_db_add_collective (db, 3000, 4000, 40, "hc__1_1_1");
+  afg_test_db_add_collective (db, 4100, 4100, 50, "hc__1_1_2");
+  afg_test_db_add_collective (db, 1100, 1500, 50, "hidden__1_1_3");
+  afg_test_db_close (db);
+  run_cli (db->path, compute_args, NULL, 0, &compute, NULL);
+  g_assert_cmpstr (compute, ==, "       count      compute     share  kernel\n"
+                                "           3       1.0 µs    100.0%  [compute] KERNEL_K\n"
+                                "           1         0 ns      0.0%  [compute] KERNEL_Z\n");
+  run_cli (db->path, comm_args, NULL, 0, &comm, NULL);
+  g_assert_cmpstr (comm, ==, "       count         comm     share  kernel\n"
+                             "           2       1.0 µs     71.4%  [communication] hc\n"
+                             "           1       400 ns     28.6%  [communication] hidden\n");
+  run_cli (db->path, exposed_args, NULL, 0, &exposed, NULL);
+  g_assert_cmpstr (exposed, ==, "       count      exposed     share  kernel\n"
+                                "           2       1.0 µs    100.0%  [communication] hc\n"
+                                "           1         0 ns      0.0%  [communication] hidden\n");
+}
+
 /* -f trace: each task's kind is its category. */
 static void
 test_cli_trace (void)
@@ -655,6 +700,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kinds/hostile", test_hostile);
   g_test_add_func ("/kinds/cli/folded", test_cli_folded);
   g_test_add_func ("/kinds/cli/top", test_cli_top);
+  g_test_add_func ("/kinds/cli/top-zero", test_cli_top_zero);
   g_test_add_func ("/kinds/cli/trace", test_cli_trace);
   g_test_add_func ("/kinds/cli/help", test_cli_help);
   g_test_add_func ("/kinds/sample/folded", test_sample_folded);

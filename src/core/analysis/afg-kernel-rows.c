@@ -7,11 +7,33 @@
 
 #include "afg-kernel-rows.h"
 #include "afg-math.h"
+#include "afg-task-kinds.h"
 
 static gint64
 leaf_value (AfgWeight weight, const AfgNpuKernel *kernel)
 {
   return afg_weight_has_kernels (weight) ? afg_weight_kernel_value (weight, kernel) : kernel->ns;
+}
+
+/* The weight's leaves: compute tasks in the compute weight, collectives
+ * in the communication weights (a hidden one, 0 ns exposed, too), every
+ * leaf in the others. Zero-length work counts, as the JSON's leaves count
+ * it: a kernel's count here is the sum of its leaves' counts. */
+static gboolean
+of_weight (AfgWeight weight, const AfgNpuKernel *kernel)
+{
+  switch (weight)
+    {
+    case AFG_WEIGHT_COMPUTE:
+      return kernel->kind == AFG_TASK_KIND_COMPUTE;
+    case AFG_WEIGHT_COMM:
+    case AFG_WEIGHT_EXPOSED:
+      return kernel->kind == AFG_TASK_KIND_COMMUNICATION;
+    case AFG_WEIGHT_HOST:
+    case AFG_WEIGHT_NPU:
+    default:
+      return TRUE;
+    }
 }
 
 static int
@@ -63,7 +85,7 @@ afg_kernel_rows_new (const AfgTree *tree, AfgWeight weight)
       const AfgNpuKernel *k = afg_tree_get_kernels (tree, i, &n);
 
       for (guint j = 0; j < n; j++)
-        if (leaf_value (weight, &k[j]) > 0)
+        if (of_weight (weight, &k[j]))
           add_leaf (rows, index, &k[j], leaf_value (weight, &k[j]));
     }
   g_array_sort_with_data (rows, compare_rows, (gpointer) tree);

@@ -18,10 +18,11 @@ typedef struct {
   gint64  value;       /* in the weight the rows were made for */
 } AfgKernelRow;
 
-/* The rows of @tree's leaves that weigh anything in @weight (compute,
- * comm, exposed: afg_weight_kernel_value(); host and npu: every leaf by
- * its ns), most first, ties by kind, then name in byte order. An array
- * of AfgKernelRow; empty for a tree without NPU data. */
+/* The rows of @tree's leaves of @weight's kind (compute: compute tasks;
+ * comm and exposed: collectives; host and npu: every leaf), zero-length
+ * ones too, valued by afg_weight_kernel_value() (host and npu: their ns),
+ * most first, ties by kind, then name in byte order. An array of
+ * AfgKernelRow; empty for a tree without NPU data. */
 GArray *afg_kernel_rows_new (const AfgTree *tree,
                              AfgWeight      weight);
 
