@@ -14,22 +14,32 @@
 
 #define PROG AFG_CLI_PROG
 
-/* On the side's own thread (AfgDiffSideFunc). */
+typedef struct {
+  const AfgTransformList *transforms;
+  AfgDiffSideLoad        *sides;     /* A and B */
+  GPtrArray              *warnings[2];
+} Transforming;
+
+/* On the side's own thread (AfgDiffSideFunc): each side keeps its own
+ * warnings. */
 static void
 transform_side (AfgDiffSideLoad *side, gpointer data)
 {
-  const AfgTransformList *transforms = data;
+  Transforming *t = data;
   AfgTree *transformed;
 
   if (side->tree == NULL)
     return;
-  transformed = afg_tree_transform (side->tree, transforms, NULL, &side->error);
+  transformed = afg_tree_transform (side->tree, t->transforms, NULL, &side->error);
+  if (transformed != NULL)
+    t->warnings[side - t->sides] = afg_cli_transform_warnings (side->tree, t->transforms, transformed);
   afg_tree_unref (side->tree);
   side->tree = transformed;
 }
 
 static int
-write_diff (const char * const paths[2], AfgDiffSideLoad *sides, const AfgCliDiffOptions *opts, gint64 started)
+write_diff (const char * const paths[2], AfgDiffSideLoad *sides, GPtrArray **warnings, const AfgCliDiffOptions *opts,
+            gint64 started)
 {
   g_autofree char *title = g_strdup_printf ("%s \xe2\x86\x94 %s", paths[0], paths[1]);
   g_autoptr(AfgDiffShape) diff = afg_diff_shape_new_weighted (sides[0].tree, sides[1].tree, title,
@@ -47,6 +57,7 @@ write_diff (const char * const paths[2], AfgDiffSideLoad *sides, const AfgCliDif
                                                   afg_document_get_source_name (sides[s].document));
 
           afg_cli_print_warnings (who, sides[s].tree, opts->weight);
+          afg_cli_print_warning_list (who, AFG_CLI_NO_RANK, warnings[s]);
         }
       afg_cli_print_diff_summary (diff, (g_get_monotonic_time () - started) / 1e6, out_path);
     }
@@ -57,13 +68,14 @@ int
 afg_cli_diff_export (const char *a, const char *b, const AfgCliDiffOptions *opts)
 {
   const char * const paths[2] = { a, b };
+  AfgDiffSideLoad sides[2];
+  Transforming transforming = { opts->transforms, sides };
   AfgDiffLoadOptions options = {
     .flags = opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : AFG_TREE_FLAGS_NONE,
     .has_steps = opts->has_steps, .first_step = opts->first_step, .last_step = opts->last_step,
     .npu_idle = opts->npu_idle,
-    .finish = opts->transforms != NULL ? transform_side : NULL, .finish_data = (gpointer) opts->transforms,
+    .finish = opts->transforms != NULL ? transform_side : NULL, .finish_data = &transforming,
   };
-  AfgDiffSideLoad sides[2];
   gint64 started = g_get_monotonic_time ();
   int status = AFG_EXIT_OK;
 
@@ -73,8 +85,11 @@ afg_cli_diff_export (const char *a, const char *b, const AfgCliDiffOptions *opts
     if (sides[s].tree == NULL)
       status = afg_cli_report_build_error (sides[s].error, sides[s].document);
   if (status == AFG_EXIT_OK)
-    status = write_diff (paths, sides, opts, started);
+    status = write_diff (paths, sides, transforming.warnings, opts, started);
   for (guint s = 0; s < 2; s++)
-    afg_diff_side_load_clear (&sides[s]);
+    {
+      afg_diff_side_load_clear (&sides[s]);
+      g_clear_pointer (&transforming.warnings[s], g_ptr_array_unref);
+    }
   return status;
 }

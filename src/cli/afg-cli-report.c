@@ -15,6 +15,7 @@
 #include "afg-format.h"
 #include "afg-loader.h"
 #include "afg-math.h"
+#include "afg-tree-transform.h"
 
 /* Whole lines are translated, so that a language may use its own colon. */
 void
@@ -185,19 +186,38 @@ add_stats_warnings (GPtrArray *warnings, const AfgStats *s)
                  NULL);
 }
 
+/* Why @tree, as built, has no frame. */
+static void
+add_empty_warnings (GPtrArray *warnings, const AfgTree *tree)
+{
+  g_autoptr(GError) empty = NULL;
+
+  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
+    add_warning (warnings, describe_empty_scope (afg_tree_get_scope (tree)), NULL);
+  else if (!afg_tree_check_not_empty (tree, &empty))
+    add_warning (warnings, g_strdup (empty->message), afg_load_error_get_hint (empty));
+}
+
+static gboolean
+is_transformed (const AfgTree *tree)
+{
+  const AfgTransformList *list = afg_tree_get_transforms (tree);
+
+  return list != NULL && afg_transform_list_get_length (list) > 0;
+}
+
 GPtrArray *
 afg_cli_tree_warnings (const AfgTree *tree, AfgWeight weight)
 {
   GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
   AfgDocument *document = afg_tree_get_document (tree);
   const GPtrArray *kinds = afg_document_get_kind_warnings (document);
-  g_autoptr(GError) empty = NULL;
 
   add_stats_warnings (warnings, afg_tree_get_stats (tree));
-  if (afg_tree_is_empty (tree) && afg_tree_get_scope (tree)->bounded)
-    add_warning (warnings, describe_empty_scope (afg_tree_get_scope (tree)), NULL);
-  else if (!afg_tree_check_not_empty (tree, &empty))
-    add_warning (warnings, g_strdup (empty->message), afg_load_error_get_hint (empty));
+  /* A transformed tree's emptiness is afg_cli_transform_warnings()'s to
+   * explain: the rows may all be there. */
+  if (!is_transformed (tree))
+    add_empty_warnings (warnings, tree);
   if (afg_document_get_npu_warning (document) != NULL)
     add_warning (warnings, g_strdup (afg_document_get_npu_warning (document)), NULL);
   for (guint i = 0; i < kinds->len; i++)
@@ -205,6 +225,32 @@ afg_cli_tree_warnings (const AfgTree *tree, AfgWeight weight)
   if (weight != AFG_WEIGHT_HOST && afg_document_get_npu_stats (document) == NULL)
     add_warning (warnings, g_strdup (_("the profile has no NPU device time (no usable TASK and CONNECTION_IDS"
                                        " tables): the NPU-weighted output is empty")), NULL);
+  return warnings;
+}
+
+GPtrArray *
+afg_cli_transform_warnings (const AfgTree *base, const AfgTransformList *list, const AfgTree *transformed)
+{
+  GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
+
+  for (guint i = 0; i < afg_transform_list_get_length (list); i++)
+    {
+      const AfgTransform *t = afg_transform_list_get (list, i);
+
+      if (afg_tree_transform_names_frame (base, t))
+        continue;
+      /* TRANSLATORS: "--focus-function 'aten::add' names no frame" */
+      add_warning (warnings, g_strdup_printf (_("--%s '%s' names no frame"), afg_transform_op_to_string (t->op), t->arg),
+                   t->op == AFG_TRANSFORM_FOCUS_SUBTREE
+                   ? _("A;B;C is the path of names from a thread's top frame, each name whole")
+                   : _("F is a frame's whole name; /REGEX/ matches part of one (see --help)"));
+    }
+  if (!afg_tree_is_empty (transformed))
+    return warnings;
+  if (afg_tree_is_empty (base))
+    add_empty_warnings (warnings, base);
+  else
+    add_warning (warnings, g_strdup (_("the transforms leave no frame")), NULL);
   return warnings;
 }
 

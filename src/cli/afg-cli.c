@@ -282,6 +282,14 @@ export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
   return afg_cli_ranks_export (opts->files[0], &ranks);
 }
 
+/* Whether the tree is written: with --export, or without the window
+ * (-Dgui=disabled) unless --top alone asks for its table. */
+static gboolean
+exporting (const CliOptions *opts)
+{
+  return opts->export || (!HAVE_GUI && opts->top == TOP_UNSET);
+}
+
 static int
 run_export (CliOptions *opts)
 {
@@ -296,9 +304,13 @@ run_export (CliOptions *opts)
   AfgWeight weight = AFG_WEIGHT_HOST;
   AfgTreeFlags flags = AFG_TREE_DURATIONS | (opts->merge_addresses ? AFG_TREE_MERGE_ADDRESSES : 0);
   AfgScope scope;
+  g_autoptr(GPtrArray) transform_warnings = NULL;
 
   if (opts->top != TOP_UNSET && opts->top < 1)
     return usage_error (_("--top needs a positive number"));
+  if (!exporting (opts) && (opts->output != NULL || opts->format != NULL))
+    return usage_error (opts->output != NULL ? _("-o works only with --export: --top alone prints its table")
+                                             : _("-f works only with --export: --top alone prints its table"));
   if (is_summary_format (opts->format))
     return export_summary (opts);
   if (opts->job_root != NULL)
@@ -339,6 +351,8 @@ run_export (CliOptions *opts)
     {
       AfgTree *transformed = afg_tree_transform (tree, opts->transforms, NULL, &error);
 
+      if (transformed != NULL)
+        transform_warnings = afg_cli_transform_warnings (tree, opts->transforms, transformed);
       g_clear_pointer (&tree, afg_tree_unref);
       tree = transformed;
     }
@@ -349,15 +363,14 @@ run_export (CliOptions *opts)
   seconds = (g_get_monotonic_time () - started) / 1e6;
   if (opts->top != TOP_UNSET)
     print_top (tree, opts->top, weight, opts->kernels);
-  if (!opts->export)
-    return AFG_EXIT_OK;
-  if (!write_output (opts, tree, format, weight, &out_path, &error))
+  if (exporting (opts) && !write_output (opts, tree, format, weight, &out_path, &error))
     return afg_cli_report_export_error (error, document);
-  if (!opts->quiet)
-    {
-      afg_cli_print_warnings (PROG, tree, weight);
-      afg_cli_print_tree_summary (tree, seconds, out_path);
-    }
+  if (opts->quiet)
+    return AFG_EXIT_OK;
+  afg_cli_print_warnings (PROG, tree, weight);
+  afg_cli_print_warning_list (PROG, AFG_CLI_NO_RANK, transform_warnings);
+  if (exporting (opts))
+    afg_cli_print_tree_summary (tree, seconds, out_path);
   return AFG_EXIT_OK;
 }
 
@@ -375,7 +388,10 @@ run_diff (CliOptions *opts, guint n_files)
   if (n_files != 2 || (HAVE_GUI && !opts->export) || opts->kernels || opts->top != TOP_UNSET)
     {
       afg_cli_print_error (n_files != 2 ? _("--diff takes two databases, A and B")
-                                        : _("--diff writes with --export, and takes no --kernels or --top"), usage);
+                           : opts->kernels ? _("--diff takes no --kernels")
+                           : opts->top != TOP_UNSET ? _("--diff takes no --top")
+                           : _("--diff with options writes with --export (--diff A.db B.db alone opens the window)"),
+                           usage);
       return AFG_EXIT_USAGE;
     }
   if (opts->weight != NULL && !afg_weight_from_string (opts->weight, &diff.weight))
@@ -410,6 +426,26 @@ run_diff (CliOptions *opts, guint n_files)
   return afg_cli_diff_export (opts->files[0], opts->files[1], &diff);
 }
 
+/* The window takes a DB and nothing else: the first option given that
+ * needs --export (or --top), named. */
+static char *
+needs_export (const CliOptions *opts)
+{
+  const char *export_only = opts->output != NULL ? "-o" : opts->format != NULL ? "-f" : NULL;
+  const char *top_too = opts->quiet ? "-q" : opts->weight != NULL ? "--weight" : opts->kernels ? "--kernels"
+                        : opts->steps != NULL ? "--steps" : opts->npu_idle ? "--npu-idle"
+                        : opts->merge_addresses ? "--merge-addresses" : NULL;
+
+  if (opts->transforms != NULL)
+    return g_strdup (_("the transforms (--focus-function, --merge-function, …) work only with --export, --top "
+                       "or --diff"));
+  if (export_only != NULL)
+    return g_strdup_printf (_("%s works only with --export"), export_only);
+  if (top_too != NULL)
+    return g_strdup_printf (_("%s works only with --export or --top"), top_too);
+  return g_strdup (_("--job-root goes with --export -f summary"));
+}
+
 /* What is left once the options are parsed: the version, an export, or a
  * usage error. Without the window (-Dgui=disabled) an export is implied. */
 static int
@@ -429,10 +465,14 @@ run_parsed (CliOptions *opts)
     return run_diff (opts, n_files);
   /* --top alone prints the table and writes nothing. */
   if (HAVE_GUI && !opts->export && opts->top == TOP_UNSET)
-    return usage_error (opts->transforms != NULL
-                        ? _("the transforms (--focus-function, --merge-function, …) work only with --export, --top "
-                            "or --diff")
-                        : _("-o, -f, -q, --weight, --kernels, --steps, --npu-idle and --merge-addresses work only with --export"));
+    {
+      g_autofree char *message = needs_export (opts);
+
+      return usage_error (message);
+    }
+  /* "--steps DB": the DB was taken as the steps; say what is wrong with them. */
+  if (n_files == 0 && opts->steps != NULL && !parse_steps_option (opts))
+    return AFG_EXIT_USAGE;
   if (n_files != 1)
     return usage_error (n_files == 0 ? _("no database given") : _("give exactly one database"));
   return run_export (opts);

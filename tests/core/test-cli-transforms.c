@@ -212,6 +212,62 @@ test_empty_result (void)
   remove_db (db);
 }
 
+/* Runs the CLI with @args; its stderr (exit 0). */
+static char *
+run_err (const char * const *args)
+{
+  char *err = NULL;
+
+  g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, EXIT_OK);
+  return err;
+}
+
+#define NO_FRAME(option) "ascend-flamegraph: warning: " option " names no frame\n"
+#define NAME_HINT "ascend-flamegraph: hint: F is a frame's whole name; /REGEX/ matches part of one (see --help)\n"
+#define LEFT_NONE "ascend-flamegraph: warning: the transforms leave no frame\n"
+
+/* A transform that names no frame of the tree before the transforms is
+ * said so, with a hint; an empty result is the transforms' doing, not
+ * the profiler's, unless the tree was empty before them. */
+static void
+test_names_no_frame (void)
+{
+  static const AfgTestEvent none[] = { { T1, 100, 100, "main" } };
+  g_autofree char *db = make_db ();
+  g_autofree char *empty_db = make_db_of (none, G_N_ELEMENTS (none));
+  g_autofree char *dir = afg_test_make_tmp_dir ();
+  g_autofree char *missing = run_err ((const char *[]) { "--export", "-f", "folded", "-o", dir, "--focus-function",
+                                                         "nosuch", db, NULL });
+  g_autofree char *path = run_err ((const char *[]) { "--top", "5", "--merge-function", "F", "--focus-subtree",
+                                                      "main;zz", db, NULL });
+  g_autofree char *emptied = run_err ((const char *[]) { "--top", "5", "--drop-function", "a", "--focus-function",
+                                                         "c", db, NULL });
+  g_autofree char *found = run_err ((const char *[]) { "--top", "5", "--focus-subtree", "main;a", "--merge-function",
+                                                       "/^c$/", db, NULL });
+  g_autofree char *regex = run_err ((const char *[]) { "--top", "5", "--drop-function", "/^zz/", db, NULL });
+  g_autofree char *diff = run_err ((const char *[]) { "--diff", db, db, "--export", "-f", "folded", "-o", dir,
+                                                      "--drop-function", "zz", NULL });
+  g_autofree char *base_empty = run_err ((const char *[]) { "--top", "5", "--focus-function", "main", empty_db,
+                                                            NULL });
+
+  g_assert_nonnull (strstr (missing, NO_FRAME ("--focus-function 'nosuch'") NAME_HINT LEFT_NONE));
+  g_assert_null (strstr (missing, "PYTORCH_API"));
+  g_assert_nonnull (strstr (path, NO_FRAME ("--focus-subtree 'main;zz'") "ascend-flamegraph: hint: A;B;C is the path"));
+  g_assert_null (strstr (path, "--merge-function"));
+  g_assert_nonnull (strstr (path, LEFT_NONE));
+  g_assert_cmpstr (emptied, ==, LEFT_NONE);
+  g_assert_cmpstr (found, ==, "");
+  g_assert_cmpstr (regex, ==, NO_FRAME ("--drop-function '/^zz/'") NAME_HINT);
+  g_assert_nonnull (strstr (diff, "ascend-flamegraph: A "));
+  g_assert_nonnull (strstr (diff, ": warning: --drop-function 'zz' names no frame\n"));
+  g_assert_nonnull (strstr (strstr (diff, "ascend-flamegraph: B "), "warning: --drop-function 'zz' names no frame\n"));
+  g_assert_nonnull (strstr (base_empty, "no usable rows in PYTORCH_API"));
+  g_assert_null (strstr (base_empty, "the transforms leave no frame"));
+  afg_test_rm_rf (dir);
+  remove_db (db);
+  remove_db (empty_db);
+}
+
 /* A frame named "" is a path's name like any other: `top;` focuses it. */
 static void
 test_empty_name (void)
@@ -390,6 +446,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-transforms/order", test_order);
   g_test_add_func ("/cli-transforms/usage", test_usage);
   g_test_add_func ("/cli-transforms/empty-result", test_empty_result);
+  g_test_add_func ("/cli-transforms/names-no-frame", test_names_no_frame);
   g_test_add_func ("/cli-transforms/empty-name", test_empty_name);
   g_test_add_func ("/cli-transforms/folder", test_folder);
   g_test_add_func ("/cli-transforms/top", test_top);

@@ -397,8 +397,9 @@ test_strip (void)
     g_assert_cmpuint (afg_task_kinds_strip_op_suffix (cases[i][0]), ==, strlen (cases[i][1]));
 }
 
-/* Runs the command line on @path with @extra options; returns the file it
- * wrote (NULL when @file is NULL), @out its stdout and @err its stderr. */
+/* Runs the command line on @path with @extra options (and -o DIR with
+ * --export: --top alone takes none); returns the file it wrote (NULL when
+ * @file is NULL), @out its stdout and @err its stderr. */
 static char *
 run_cli (const char *path, const char * const *extra, const char *file, int status, char **out, char **err)
 {
@@ -406,11 +407,18 @@ run_cli (const char *path, const char * const *extra, const char *file, int stat
   g_autofree char *written = file ? g_build_filename (dir, file, NULL) : NULL;
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
   char *text = NULL;
+  gboolean export = FALSE;
 
   for (guint i = 0; extra[i] != NULL; i++)
-    g_ptr_array_add (args, (gpointer) extra[i]);
-  g_ptr_array_add (args, "-o");
-  g_ptr_array_add (args, dir);
+    {
+      g_ptr_array_add (args, (gpointer) extra[i]);
+      export |= strcmp (extra[i], "--export") == 0;
+    }
+  if (export)
+    {
+      g_ptr_array_add (args, "-o");
+      g_ptr_array_add (args, dir);
+    }
   g_ptr_array_add (args, (gpointer) path);
   g_ptr_array_add (args, NULL);
   g_assert_cmpint (afg_test_run_cli ((const char * const *) args->pdata, FALSE, out, err), ==, status);

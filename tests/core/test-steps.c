@@ -340,7 +340,10 @@ test_parse (void)
     { "007-8", TRUE, 7, 8 },
     { "", FALSE }, { "-", FALSE }, { "5-", FALSE }, { "-5", FALSE }, { "a", FALSE },
     { "5-6-7", FALSE }, { "+5", FALSE }, { " 5", FALSE }, { "5 ", FALSE }, { "1e3", FALSE },
-    { "99999999999999999999", FALSE }, { "5\xe2\x80\x93" "6", FALSE },
+    { "99999999999999999999", FALSE },
+    /* the en dash of the messages' ranges ("steps 3–5"), pasted back */
+    { "5\xe2\x80\x93" "6", TRUE, 5, 6 }, { "5\xe2\x80\x93", FALSE }, { "\xe2\x80\x93" "5", FALSE },
+    { "5\xe2\x80\x93" "6\xe2\x80\x93" "7", FALSE }, { "5-\xe2\x80\x93" "6", FALSE }, { "5\xe2\x80" "6", FALSE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

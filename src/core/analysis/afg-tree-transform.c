@@ -797,6 +797,56 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
   return current;
 }
 
+/* Whether frame @node is at @path, its names from its thread's top. */
+static gboolean
+at_path (const AfgTree *tree, guint32 node, char **path, guint len)
+{
+  for (guint d = len; d-- > 0; node = tree->nodes[node].parent)
+    if (node < tree->first_frame || strcmp (afg_tree_get_node_name (tree, node), path[d]) != 0)
+      return FALSE;
+  return node < tree->first_frame;
+}
+
+static gboolean
+has_path (const AfgTree *tree, const char *arg)
+{
+  g_auto(GStrv) path = afg_transform_path_split (arg, NULL);
+  guint len = path != NULL ? g_strv_length (path) : 0;
+
+  for (guint32 n = tree->first_frame; len > 0 && n < tree->n_nodes; n++)
+    if (tree->nodes[n].depth == len + 1 && at_path (tree, n, path, len))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+afg_tree_transform_names_frame (const AfgTree *tree, const AfgTransform *transform)
+{
+  g_autoptr(AfgFrameMatcher) matcher = NULL;
+  g_autofree guint8 *seen = NULL;
+
+  g_return_val_if_fail (tree != NULL && transform != NULL, FALSE);
+
+  if (transform->op == AFG_TRANSFORM_FOCUS_SUBTREE)
+    return has_path (tree, transform->arg);
+  matcher = afg_frame_matcher_new (transform->arg, NULL);
+  if (matcher == NULL)
+    return FALSE;
+  /* Each name judged once: a regex costs more than a frame. */
+  seen = g_new0 (guint8, MAX (afg_document_get_n_strings (tree->document), 1));
+  for (guint32 n = tree->first_frame; n < tree->n_nodes; n++)
+    {
+      guint32 name = tree->nodes[n].name;
+
+      if (seen[name])
+        continue;
+      seen[name] = TRUE;
+      if (afg_frame_matcher_matches (matcher, afg_document_get_string (tree->document, name)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 afg_tree_transform_arg_for_node (const AfgTree *tree, AfgTransformOp op, guint32 node)
 {

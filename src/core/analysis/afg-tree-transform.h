@@ -47,6 +47,12 @@ AfgTree *afg_tree_transform (AfgTree                *tree,
                              GCancellable           *cancellable,
                              GError                **error);
 
+/* Whether @transform names a frame of @tree: one F matches, or for
+ * focus-subtree the frame at PATH in some thread; a transform that names
+ * none leaves the tree as it is, or (a focus) empty. */
+gboolean afg_tree_transform_names_frame (const AfgTree      *tree,
+                                         const AfgTransform *transform);
+
 /* What a menu on frame @node of @tree appends for @op: the frame's name
  * as F (afg_frame_matcher_quote_name), or for focus-subtree its PATH
  * from its thread's top, escaped. */

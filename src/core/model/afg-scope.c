@@ -29,14 +29,22 @@ parse_step_number (const char *text, const char *end, gint64 *value)
   return errno == 0 && *stop == '\0';
 }
 
+#define EN_DASH "\xe2\x80\x93"
+
 gboolean
 afg_scope_parse_steps (const char *text, gint64 *first, gint64 *last)
 {
   const char *dash;
+  gsize width;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
+  /* The en dash too: the messages write ranges with it ("steps 3–5"),
+   * and a range copied from one must work. */
   dash = strchr (text, '-');
+  width = 1;
+  if (dash == NULL && (dash = strstr (text, EN_DASH)) != NULL)
+    width = strlen (EN_DASH);
   if (dash == NULL)
     {
       if (!parse_step_number (text, text + strlen (text), first))
@@ -45,7 +53,7 @@ afg_scope_parse_steps (const char *text, gint64 *first, gint64 *last)
       return TRUE;
     }
   return parse_step_number (text, dash, first)
-         && parse_step_number (dash + 1, dash + 1 + strlen (dash + 1), last);
+         && parse_step_number (dash + width, dash + width + strlen (dash + width), last);
 }
 
 static gboolean

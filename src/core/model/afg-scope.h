@@ -70,7 +70,8 @@ gboolean    afg_scope_equal          (const AfgScope    *a,
 void        afg_scope_narrow         (AfgScope          *scope,
                                       gint64             start_ns,
                                       gint64             end_ns);
-/* "A" or "A-B", A and B decimal step numbers; FALSE for anything else. */
+/* "A" or "A-B" (or "A–B" with an en dash, as the messages write ranges),
+ * A and B decimal step numbers; FALSE for anything else. */
 gboolean    afg_scope_parse_steps    (const char        *text,
                                       gint64            *first,
                                       gint64            *last);
