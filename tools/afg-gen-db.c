@@ -1128,7 +1128,7 @@ static const char help_text[] =
 static gboolean
 check_options (const Options *o, gint64 seed, gint64 steps)
 {
-  return seed >= 0 && seed <= G_MAXUINT32 && steps >= 0 && steps <= G_MAXUINT16 && o->slow_step >= -1
+  return seed >= 0 && seed <= G_MAXUINT32 && (steps == -1 || (steps >= 1 && steps <= G_MAXUINT16)) && o->slow_step >= -1
       && o->ranks >= 1 && o->ranks <= 65536 && o->rank >= 0 && o->rank < o->ranks
       && o->tp >= 1 && o->ranks % o->tp == 0 && o->collectives >= 0 && o->collectives <= MAX_COLLECTIVES
       && o->late_rank >= -1 && o->late_rank < o->ranks && o->late_ns >= 0 && o->late_ns <= G_MAXINT32
@@ -1138,7 +1138,7 @@ check_options (const Options *o, gint64 seed, gint64 steps)
 static gboolean
 parse_options (int *argc, char ***argv, Options *o)
 {
-  gint64 seed = DEFAULT_SEED, steps = 0;
+  gint64 seed = DEFAULT_SEED, steps = -1;  /* -1: not given */
   GOptionEntry entries[] = {
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Random seed (default 20241202)", "S" },
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Exactly N ProfilerSteps of about ROWS/N rows each", "N" },
@@ -1168,14 +1168,16 @@ parse_options (int *argc, char ***argv, Options *o)
   o->collectives = 8;
   o->late_rank = -1;
   o->drop = -1;
-  g_option_context_set_summary (context, "Writes a synthetic torch_npu profile DB of about ROWS PYTORCH_API rows.");
+  g_option_context_set_summary (context, "Writes a synthetic torch_npu profile DB of about ROWS PYTORCH_API rows:\n"
+                                         "with --steps N, N steps of about ROWS/N rows each; without, whole steps of\n"
+                                         "about 48,000 rows until there are ROWS (one step at least).");
   g_option_context_set_description (context, help_text);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, argc, argv, NULL) || *argc != 3
       || (o->rows = g_ascii_strtoull ((*argv)[2], NULL, 10)) == 0 || !check_options (o, seed, steps))
     return FALSE;
   o->seed = seed;
-  o->steps = steps;
+  o->steps = MAX (steps, 0);
   return TRUE;
 }
 
