@@ -531,8 +531,8 @@ afg_function_panel_measure (GtkWidget *widget, GtkOrientation orientation, int f
                       minimum, natural, NULL, NULL);
 }
 
-/* The table gets 40% of the first height the panel is given; later the
- * user's split stays. */
+/* The table gets half the first height the panel is given (the callers
+ * and callees the other half); later the user's split stays. */
 static void
 afg_function_panel_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
@@ -540,7 +540,7 @@ afg_function_panel_size_allocate (GtkWidget *widget, int width, int height, int 
 
   if (!self->placed && height > 0)
     {
-      gtk_paned_set_position (GTK_PANED (self->paned), height * 2 / 5);
+      gtk_paned_set_position (GTK_PANED (self->paned), height / 2);
       self->placed = TRUE;
     }
   gtk_widget_allocate (self->paned, width, height, baseline, NULL);
