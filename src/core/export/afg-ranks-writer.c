@@ -83,6 +83,7 @@ static const char page_head[] =
   "body{font:14px system-ui,sans-serif;margin:24px;color:#222}\n"
   "table{border-collapse:collapse;margin-bottom:24px}\n"
   "th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right;vertical-align:middle}\n"
+  "td{white-space:nowrap}\n"
   "th:first-child,td:first-child,td.name,#ranks th:last-child{text-align:left}\n"
   "td.name{max-width:40em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
   ".bars{display:flex;align-items:flex-end;gap:1px;height:24px}\n"
@@ -92,7 +93,7 @@ static const char page_head[] =
   ".device .compute{background:#33d17a}.device .comm{background:#9141ac}"
   ".device .other{background:#9a9996}.device .free{background:#e6e6e6}\n"
   "#collectives tr.qualifies td:last-child{font-weight:600}\n"
-  ".status{text-align:left;font-weight:600}\n.error{color:#a00;text-align:left}\n"
+  ".status{text-align:left;font-weight:600;white-space:normal}\n.error{color:#a00;text-align:left;white-space:normal}\n"
   ".scroll{overflow-x:auto}\n"
   "</style>\n</head>\n<body>\n";
 
