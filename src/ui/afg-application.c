@@ -49,7 +49,7 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 set_accels (GtkApplication *app)
 {
-  static const struct { const char *action; const char *accel; } accels[] = {
+  static const struct { const char *action; const char *accel, *also; } accels[] = {
     { "win.open", "<Control>o" },
     { "win.open-folder", "<Control><Shift>o" },
     { "win.compare", "<Control>d" },
@@ -61,13 +61,14 @@ set_accels (GtkApplication *app)
     { "win.toggle-weight", "<Control>n" },
     { "win.close", "<Control>w" },
     { "win.pop-transform", "<Control>z" },
-    { "win.show-help-overlay", "<Control>question" },
+    /* F1, GNOME's key for help: the shortcuts are this app's help. */
+    { "win.show-help-overlay", "<Control>question", "F1" },
     { "app.quit", "<Control>q" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (app, accels[i].action,
-                                           (const char *[]) { accels[i].accel, NULL });
+                                           (const char *[]) { accels[i].accel, accels[i].also, NULL });
 }
 
 static void

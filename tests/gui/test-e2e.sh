@@ -62,11 +62,11 @@ key () {
 }
 
 # --- README's shortcuts are the Shortcuts window's, each pressed by a test --
-TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+?|Ctrl+F|F3|Shift+F3|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|Ctrl+N|Alt+F|Shift+Alt+F|Alt+M|Alt+D|Alt+R|Ctrl+Z|"
+TESTED="Ctrl+O|Ctrl+Shift+O|Ctrl+D|Ctrl+E|Ctrl+W|Ctrl+Q|Ctrl+? F1|Ctrl+F|F3|Shift+F3|Ctrl+Shift+F|Escape|↑ ↓ ← →|Return|BackSpace|Ctrl+C|Ctrl+N|Alt+F|Shift+Alt+F|Alt+M|Alt+D|Alt+R|Ctrl+Z|"
 LISTED=$(sed -n '/^| Keys | Action |$/,/^$/p' "$README" | sed -n 's/^| \([^|]*[^ ]\) | .*/\1/p' \
          | grep -v -e '^Keys$' -e '^---' | tr '\n' '|')
 [ "$LISTED" = "$TESTED" ] || fail "README lists '$LISTED', this test presses '$TESTED'"
-ACCELS='&lt;ctrl&gt;o|&lt;ctrl&gt;&lt;shift&gt;o|&lt;ctrl&gt;d|&lt;ctrl&gt;e|&lt;ctrl&gt;w|&lt;ctrl&gt;q|&lt;ctrl&gt;question|&lt;ctrl&gt;f|F3|&lt;shift&gt;F3|&lt;ctrl&gt;&lt;shift&gt;f|Escape|Up Down Left Right|Return|BackSpace|&lt;ctrl&gt;c|&lt;ctrl&gt;n|&lt;alt&gt;f|&lt;alt&gt;&lt;shift&gt;f|&lt;alt&gt;m|&lt;alt&gt;d|&lt;alt&gt;r|&lt;ctrl&gt;z|'
+ACCELS='&lt;ctrl&gt;o|&lt;ctrl&gt;&lt;shift&gt;o|&lt;ctrl&gt;d|&lt;ctrl&gt;e|&lt;ctrl&gt;w|&lt;ctrl&gt;q|&lt;ctrl&gt;question F1|&lt;ctrl&gt;f|F3|&lt;shift&gt;F3|&lt;ctrl&gt;&lt;shift&gt;f|Escape|Up Down Left Right|Return|BackSpace|&lt;ctrl&gt;c|&lt;ctrl&gt;n|&lt;alt&gt;f|&lt;alt&gt;&lt;shift&gt;f|&lt;alt&gt;m|&lt;alt&gt;d|&lt;alt&gt;r|&lt;ctrl&gt;z|'
 # The Shortcuts window holds exactly these, in README's order.
 SHOWN=$(sed -n 's|.*<property name="accelerator">\(.*\)</property>.*|\1|p' "$HELP_UI" | tr '\n' '|')
 [ "$SHOWN" = "$ACCELS" ] || fail "the Shortcuts window lists '$SHOWN', README '$ACCELS'"

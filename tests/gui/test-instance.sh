@@ -134,7 +134,18 @@ xdotool windowfocus --sync "$HELP"
 wait_focus "$HELP"
 xdotool key Escape
 expect_windows "ascend_pytorch_profiler_1.db|"
-ok "Ctrl+? shows the shortcuts window, Esc closes it"
+WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+xdotool windowfocus --sync "$WID"
+wait_focus "$WID"
+xdotool key F1
+expect_windows "Ascend Flame Graph|ascend_pytorch_profiler_1.db|"
+HELP=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
+[ -n "$HELP" ] || fail "F1 shows no shortcuts window"
+xdotool windowfocus --sync "$HELP"
+wait_focus "$HELP"
+xdotool key Escape
+expect_windows "ascend_pytorch_profiler_1.db|"
+ok "Ctrl+? and F1 show the shortcuts window, Esc closes it"
 
 WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
 xdotool windowsize --sync "$WID" 900 600
