@@ -302,7 +302,8 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
         {
           warn (walk, path, rank == -2
                 ? _("profiler_info files disagree on the rank; shown as rank -1")
-                : _("no rank in the name nor a profiler_info_{N}.json beside it; shown as rank -1"));
+                : _("not named ascend_pytorch_profiler_{N}.db and no profiler_info_{N}.json beside it; "
+                    "shown as rank -1"));
           rank = -1;
         }
     }
@@ -572,8 +573,8 @@ afg_job_folder_new_single (const char *db, const char *root)
       rank = rank_from_info (&walk, dir);
       if (rank < 0)
         warn (&walk, db, rank == -2 ? _("profiler_info files disagree on the rank; shown as rank -1")
-                                    : _("no rank in the name nor a profiler_info_{N}.json beside it; "
-                                        "shown as rank -1"));
+                                    : _("not named ascend_pytorch_profiler_{N}.db and no profiler_info_{N}.json "
+                                        "beside it; shown as rank -1"));
     }
   found->rank = MAX (rank, -1);
   found->path = g_strdup (db);
