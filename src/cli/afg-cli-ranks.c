@@ -21,6 +21,7 @@
 #include "afg-error.h"
 #include "afg-flat-dir.h"
 #include "afg-frame-reducer.h"
+#include "afg-job-collectives.h"
 #include "afg-job-load.h"
 #include "afg-made-dirs.h"
 #include "afg-rank-summary.h"
@@ -276,14 +277,17 @@ report_rank_errors (AfgRankSummary * const *ranks, guint n)
   return bad;
 }
 
+/* ranks.json (and index.html) in @out_dir; @verdict the job's, as the
+ * index says it. */
 static gboolean
 write_summaries (const char *out_dir, AfgRankSummary * const *ranks, guint n, gboolean html,
-                 const AfgSummaryOptions *options, GError **error)
+                 const AfgSummaryOptions *options, char **verdict, GError **error)
 {
   g_autoptr(AfgJobFigures) figures = afg_job_figures_new (ranks, n);
   g_autofree char *json = afg_ranks_json_write (ranks, n, figures);
   g_autofree char *index = NULL;
 
+  *verdict = afg_job_collectives_verdict (figures->collectives, ranks);
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     return afg_error_set_errno (error, out_dir, _("cannot create the folder"), errno);
   if (!write_file (out_dir, "ranks.json", json, error))
@@ -333,12 +337,13 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
            const AfgSummaryOptions *options, gboolean quiet)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *verdict = NULL;
   guint bad;
 
   bad = report_rank_errors (summaries, n);
   if (job != NULL)
     remove_stale_pages (job, summaries, n);
-  if (!write_summaries (out_dir, summaries, n, html, options, &error))
+  if (!write_summaries (out_dir, summaries, n, html, options, &verdict, &error))
     {
       if (job != NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC))
         return fail_no_space (job, error);
@@ -348,8 +353,12 @@ write_job (Job *job, const char *out_dir, AfgRankSummary * const *summaries, gui
       return AFG_EXIT_WRITE_FAILED;
     }
   if (!quiet)
-    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: %u rank written to %s\n", "%s: %u ranks written to %s\n", n - bad),
-                PROG, n - bad, out_dir);
+    {
+      g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: %u rank written to %s\n", "%s: %u ranks written to %s\n", n - bad),
+                  PROG, n - bad, out_dir);
+      /* TRANSLATORS: the job's verdict, "Straggler: rank 2. others waited …" */
+      g_printerr (_("%s: %s\n"), PROG, verdict);
+    }
   return bad > 0 ? AFG_EXIT_BAD_INPUT : AFG_EXIT_OK;
 }
 

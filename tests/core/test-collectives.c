@@ -440,7 +440,16 @@ test_late_rank (void)
                                             G_GINT64_FORMAT " collectives", LATE_NS * (dp + tp01) / 1e6,
                                             dp + tp01, dp + tp01);
 
+    g_autofree char *said = g_strdup_printf ("ascend-flamegraph: Straggler: rank 1. %s.\n", why);
+    g_autofree char *again = afg_test_make_tmp_dir ();
+    const char *args[] = { "--export", "-f", "json", "-o", again, job, NULL };
+    g_autofree char *err = NULL;
+
     g_assert_nonnull (strstr (index, why));
+    /* The command line ends with the index's verdict. */
+    g_assert_cmpint (afg_test_run_cli (args, FALSE, NULL, &err), ==, 0);
+    g_assert_true (g_str_has_suffix (err, said));
+    afg_test_rm_rf (again);
   }
   g_assert_nonnull (strstr (index, "<tr class=\"straggler\"><td><a href=\"rank1/flamegraph.html\">"));
   {
