@@ -124,27 +124,25 @@ wait_state page=graph "file=$B"
 expect_windows "ascend_pytorch_profiler_1.db|"
 ok "the start page lists the recent profiles; Enter reopens the last one"
 
-# The shortcuts window has no title of its own: GTK names it after the
-# application.
-xdotool key ctrl+question
-expect_windows "Ascend Flame Graph|ascend_pytorch_profiler_1.db|"
-HELP=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
-[ -n "$HELP" ] || fail "Ctrl+? shows no shortcuts window"
-xdotool windowfocus --sync "$HELP"
-wait_focus "$HELP"
-xdotool key Escape
-expect_windows "ascend_pytorch_profiler_1.db|"
-WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
-xdotool windowfocus --sync "$WID"
-wait_focus "$WID"
-xdotool key F1
-expect_windows "Ascend Flame Graph|ascend_pytorch_profiler_1.db|"
-HELP=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
-[ -n "$HELP" ] || fail "F1 shows no shortcuts window"
-xdotool windowfocus --sync "$HELP"
-wait_focus "$HELP"
-xdotool key Escape
-expect_windows "ascend_pytorch_profiler_1.db|"
+# shortcuts_by KEY: KEY, pressed in the profile's window, shows the
+# shortcuts window, which Esc closes. It has no title of its own: GTK
+# names it after the application.
+shortcuts_by () {
+  local main help
+  main=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
+  xdotool windowfocus --sync "$main"
+  wait_focus "$main"
+  xdotool key "$1"
+  expect_windows "Ascend Flame Graph|ascend_pytorch_profiler_1.db|"
+  help=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^Ascend Flame Graph\$" | head -1)
+  [ -n "$help" ] || fail "$1 shows no shortcuts window"
+  xdotool windowfocus --sync "$help"
+  wait_focus "$help"
+  xdotool key Escape
+  expect_windows "ascend_pytorch_profiler_1.db|"
+}
+shortcuts_by ctrl+question
+shortcuts_by F1
 ok "Ctrl+? and F1 show the shortcuts window, Esc closes it"
 
 WID=$(timeout 10 xdotool search --sync --onlyvisible --all --pid "$PID" --name "^ascend_pytorch_profiler_1.db\$" | head -1)
