@@ -287,6 +287,51 @@ test_collapse_indirect_recursion (void)
   afg_test_check_invariants (collapsed);
 }
 
+/* After an indirect collapse, the calls it moved to the outermost F are
+ * no longer below the frames between: a later drop or collapse takes
+ * their time from their new ancestors only (x keeps its 100 ns; every
+ * frame's calls add up to its total, check_tree() says). */
+static void
+test_indirect_then_more (void)
+{
+  static const AfgTestEvent nested[] = {
+    { T1, 0, 1000, "F" }, { T1, 100, 600, "x" }, { T1, 150, 550, "F" }, { T1, 200, 500, "c" },
+    { T1, 250, 350, "d" },
+    { T2, 0, 1000, "G" }, { T2, 100, 600, "y" }, { T2, 150, 550, "G" }, { T2, 200, 500, "x" },
+    { T2, 250, 350, "G" }, { T2, 260, 340, "e" },
+  };
+  AfgTestDb *db = afg_test_db_new (AFG_TEST_DB_DEFAULT);
+  g_autoptr(AfgDocument) document = NULL;
+  g_autoptr(AfgTree) tree = NULL;
+  g_autoptr(AfgTree) dropped = NULL;
+  g_autoptr(AfgTree) twice = NULL;
+  g_autoptr(AfgTree) chained = NULL;
+
+  afg_test_db_add_events (db, nested, G_N_ELEMENTS (nested));
+  document = afg_test_db_load_document (db);
+  afg_test_db_free (db);
+  tree = afg_test_build (document, NULL, AFG_TREE_DURATIONS);
+  dropped = transform (tree, (const char *[]) { "collapse-indirect-recursion", "F", "drop-function", "d", NULL });
+  assert_durations (dropped, "1/1;F;x", "100 100 100 100 100");
+  assert_durations (dropped, "1/1;F;c", "200 200 200 200 200");
+  assert_durations (dropped, "1/1;F", "900 900 900 900 900");
+  dropped = (afg_tree_unref (dropped), transform (tree, (const char *[]) { "collapse-indirect-recursion", "F",
+                                                                          "drop-function", "c", NULL }));
+  assert_durations (dropped, "1/1;F;x", "100 100 100 100 100");
+  /* e, under the inner G under x, moves to the outer G: dropping it
+   * takes nothing from x or y. */
+  chained = transform (tree, (const char *[]) { "collapse-indirect-recursion", "G", "drop-function", "e", NULL });
+  assert_durations (chained, "1/2;G;y", "100 100 100 100 100");
+  assert_durations (chained, "1/2;G;x", "200 200 200 200 200");
+  assert_durations (chained, "1/2;G", "920 920 920 920 920");
+  /* Twice, each order: every frame's calls still add up to its total. */
+  twice = transform (tree, (const char *[]) { "collapse-indirect-recursion", "/^[Gx]$/", "collapse-indirect-recursion",
+                                              "/^[ye]$/", "drop-function", "c", NULL });
+  g_clear_pointer (&twice, afg_tree_unref);
+  twice = transform (tree, (const char *[]) { "collapse-indirect-recursion", "x", "collapse-indirect-recursion", "G",
+                                              "drop-function", "e", NULL });
+}
+
 /* Three F frames in a chain through other frames: every inner one goes
  * to the outermost, each taking its time from the frames between. */
 static void
@@ -1094,6 +1139,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/collapse-recursion", test_collapse_recursion);
   g_test_add_func ("/transforms/collapse-indirect-recursion", test_collapse_indirect_recursion);
   g_test_add_func ("/transforms/indirect-chain", test_indirect_chain);
+  g_test_add_func ("/transforms/indirect-then-more", test_indirect_then_more);
   g_test_add_func ("/transforms/composition", test_composition);
   g_test_add_func ("/transforms/regex", test_regex);
   g_test_add_func ("/transforms/identity", test_identity);

@@ -96,6 +96,37 @@ afg_call_table_take (AfgCallTable *self, const guint8 *take, const guint8 *stop)
     }
 }
 
+/* The call @c is nested in now: its nearest enclosing call still in the
+ * tree (those earlier transforms removed are passed over). */
+static guint32
+enclosing (const AfgCallTable *self, guint32 c)
+{
+  guint32 p = self->parent[c];
+
+  while (p != AFG_NODE_NONE && self->node[p] == AFG_NODE_NONE)
+    p = self->parent[p];
+  return p;
+}
+
+void
+afg_call_table_lift (AfgCallTable *self, const guint8 *anchor, const guint32 *map)
+{
+  for (guint32 c = 0; c < self->n; c++)
+    {
+      guint32 p, a;
+
+      if (self->node[c] == AFG_NODE_NONE)
+        continue;
+      p = enclosing (self, c);
+      if (p == AFG_NODE_NONE || !anchor[self->node[p]] || map[self->node[p]] != AFG_NODE_NONE)
+        continue;
+      for (a = self->parent[p]; a != AFG_NODE_NONE; a = self->parent[a])
+        if (self->node[a] != AFG_NODE_NONE && anchor[self->node[a]] && map[self->node[a]] != AFG_NODE_NONE)
+          break;
+      self->parent[c] = a;
+    }
+}
+
 void
 afg_call_table_remap (AfgCallTable *self, const guint32 *map)
 {

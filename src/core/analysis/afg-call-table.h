@@ -31,6 +31,15 @@ void          afg_call_table_free    (AfgCallTable       *self);
 void          afg_call_table_take    (AfgCallTable       *self,
                                       const guint8       *take,
                                       const guint8       *stop);
+/* Before afg_call_table_remap() with the same @map: each call nested in a
+ * call whose frame is marked in @anchor and removed by @map (an inner F
+ * of an indirect recursion) is nested instead in the nearest enclosing
+ * call of a marked frame that @map keeps (the outermost F), as its frame
+ * moves there; the frames between are its ancestors no more, and a later
+ * transform must not take its time from them. */
+void          afg_call_table_lift    (AfgCallTable       *self,
+                                      const guint8       *anchor,
+                                      const guint32      *map);
 /* Moves every call to @map[its frame] (AFG_NODE_NONE: removed). */
 void          afg_call_table_remap   (AfgCallTable       *self,
                                       const guint32      *map);

@@ -704,6 +704,9 @@ replay_calls (AfgCallTable *calls, const CallMove *move)
 {
   if (move->take != NULL)
     afg_call_table_take (calls, move->take, move->stop);
+  /* Indirect recursion moves an inner F's children to the outermost F. */
+  if (move->stop != NULL)
+    afg_call_table_lift (calls, move->stop, move->map);
   afg_call_table_remap (calls, move->map);
 }
 
