@@ -1125,10 +1125,13 @@ static const char help_text[] =
   "with fewer c10d::allreduce_ rows than K (a few thousand rows a step) issues fewer collectives.\n"
   "The same arguments always write the same file.";
 
+/* --steps not given: no value of the option means it. */
+#define STEPS_UNSET G_MININT64
+
 static gboolean
 check_options (const Options *o, gint64 seed, gint64 steps)
 {
-  return seed >= 0 && seed <= G_MAXUINT32 && (steps == -1 || (steps >= 1 && steps <= G_MAXUINT16)) && o->slow_step >= -1
+  return seed >= 0 && seed <= G_MAXUINT32 && (steps == STEPS_UNSET || (steps >= 1 && steps <= G_MAXUINT16)) && o->slow_step >= -1
       && o->ranks >= 1 && o->ranks <= 65536 && o->rank >= 0 && o->rank < o->ranks
       && o->tp >= 1 && o->ranks % o->tp == 0 && o->collectives >= 0 && o->collectives <= MAX_COLLECTIVES
       && o->late_rank >= -1 && o->late_rank < o->ranks && o->late_ns >= 0 && o->late_ns <= G_MAXINT32
@@ -1138,7 +1141,7 @@ check_options (const Options *o, gint64 seed, gint64 steps)
 static gboolean
 parse_options (int *argc, char ***argv, Options *o)
 {
-  gint64 seed = DEFAULT_SEED, steps = -1;  /* -1: not given */
+  gint64 seed = DEFAULT_SEED, steps = STEPS_UNSET;
   GOptionEntry entries[] = {
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Random seed (default 20241202)", "S" },
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Exactly N ProfilerSteps of about ROWS/N rows each", "N" },
@@ -1177,7 +1180,7 @@ parse_options (int *argc, char ***argv, Options *o)
       || (o->rows = g_ascii_strtoull ((*argv)[2], NULL, 10)) == 0 || !check_options (o, seed, steps))
     return FALSE;
   o->seed = seed;
-  o->steps = MAX (steps, 0);
+  o->steps = steps == STEPS_UNSET ? 0 : steps;
   return TRUE;
 }
 

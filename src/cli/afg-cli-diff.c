@@ -26,13 +26,16 @@ static void
 transform_side (AfgDiffSideLoad *side, gpointer data)
 {
   Transforming *t = data;
+  g_autofree gboolean *named = NULL;
   AfgTree *transformed;
 
   if (side->tree == NULL)
     return;
-  transformed = afg_tree_transform (side->tree, t->transforms, NULL, &side->error);
+  named = g_new0 (gboolean, afg_transform_list_get_length (t->transforms));
+  transformed = afg_tree_transform_named (side->tree, t->transforms, named, NULL, &side->error);
+  /* @side is &sides[0] or &sides[1] of the array given to afg_diff_load(). */
   if (transformed != NULL)
-    t->warnings[side - t->sides] = afg_cli_transform_warnings (side->tree, t->transforms, transformed);
+    t->warnings[side - t->sides] = afg_cli_transform_warnings (side->tree, t->transforms, named, transformed);
   afg_tree_unref (side->tree);
   side->tree = transformed;
 }

@@ -229,15 +229,17 @@ afg_cli_tree_warnings (const AfgTree *tree, AfgWeight weight)
 }
 
 GPtrArray *
-afg_cli_transform_warnings (const AfgTree *base, const AfgTransformList *list, const AfgTree *transformed)
+afg_cli_transform_warnings (const AfgTree *base, const AfgTransformList *list, const gboolean *named,
+                            const AfgTree *transformed)
 {
   GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
 
-  for (guint i = 0; i < afg_transform_list_get_length (list); i++)
+  /* An empty tree names nothing: its own reason is the one to give. */
+  for (guint i = 0; !afg_tree_is_empty (base) && i < afg_transform_list_get_length (list); i++)
     {
       const AfgTransform *t = afg_transform_list_get (list, i);
 
-      if (afg_tree_transform_names_frame (base, t))
+      if (named[i])
         continue;
       /* TRANSLATORS: "--focus-function 'aten::add' names no frame" */
       add_warning (warnings, g_strdup_printf (_("--%s '%s' names no frame"), afg_transform_op_to_string (t->op), t->arg),

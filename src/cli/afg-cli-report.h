@@ -40,12 +40,14 @@ void afg_cli_print_warnings      (const char        *who,
  * several threads and reported in rank order). */
 GPtrArray *afg_cli_tree_warnings (const AfgTree     *tree,
                                   AfgWeight          weight);
-/* What the transforms of @list make of @base, the tree before them, into
- * @transformed: each one that names no frame of @base, and why
- * @transformed has no frame when it has none (the transforms, or @base
- * itself). Printed with afg_cli_print_warning_list(). */
+/* What the transforms of @list made of @base, the tree before them, into
+ * @transformed: each one that named no frame of the tree it was applied
+ * to (@named, from afg_tree_transform_named()), and why @transformed has
+ * no frame when it has none (the transforms, or @base itself). Printed
+ * with afg_cli_print_warning_list(). */
 GPtrArray *afg_cli_transform_warnings (const AfgTree          *base,
                                        const AfgTransformList *list,
+                                       const gboolean         *named,
                                        const AfgTree          *transformed);
 /* Not a rank: -1 is one (a DB whose rank is unknown). */
 #define AFG_CLI_NO_RANK G_MININT

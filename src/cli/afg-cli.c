@@ -269,25 +269,25 @@ run_merge (CliOptions *opts, guint n_files)
   return afg_cli_ranks_merge ((const char * const *) opts->files, &ranks);
 }
 
-/* A job folder instead of a DB: every rank (afg-cli-ranks.c). */
-static int
-export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
-{
-  AfgCliRanksOptions ranks = ranks_options (opts, format, weight);
-
-  if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !opts->export)
-    return usage_error (_("a job folder takes --export with -f html, json or folded"));
-  if (opts->transforms != NULL)
-    return usage_error (_("the transforms (--focus-function, --merge-function, …) take one DB or --diff, not a job folder"));
-  return afg_cli_ranks_export (opts->files[0], &ranks);
-}
-
 /* Whether the tree is written: with --export, or without the window
  * (-Dgui=disabled) unless --top alone asks for its table. */
 static gboolean
 exporting (const CliOptions *opts)
 {
   return opts->export || (!HAVE_GUI && opts->top == TOP_UNSET);
+}
+
+/* A job folder instead of a DB: every rank (afg-cli-ranks.c). */
+static int
+export_folder (const CliOptions *opts, AfgFormat format, AfgWeight weight)
+{
+  AfgCliRanksOptions ranks = ranks_options (opts, format, weight);
+
+  if (format == AFG_FORMAT_TRACE || opts->top != TOP_UNSET || !exporting (opts))
+    return usage_error (_("a job folder takes --export with -f html, json or folded"));
+  if (opts->transforms != NULL)
+    return usage_error (_("the transforms (--focus-function, --merge-function, …) take one DB or --diff, not a job folder"));
+  return afg_cli_ranks_export (opts->files[0], &ranks);
 }
 
 static int
@@ -339,7 +339,7 @@ run_export (CliOptions *opts)
     return usage_error (_("--npu-idle weighs host time: nothing runs on the device then"));
   if (!parse_steps_option (opts))
     return AFG_EXIT_USAGE;
-  if (opts->transforms != NULL && opts->export && format == AFG_FORMAT_TRACE)
+  if (opts->transforms != NULL && exporting (opts) && format == AFG_FORMAT_TRACE)
     return usage_error (_("-f trace is every row on its timeline: the transforms apply to -f html, json and folded"));
   if (afg_job_folder_is_folder (opts->files[0]))
     return export_folder (opts, format, weight);
@@ -349,10 +349,11 @@ run_export (CliOptions *opts)
     tree = afg_tree_build (document, &scope, flags, NULL, &error);
   if (tree != NULL && opts->transforms != NULL)
     {
-      AfgTree *transformed = afg_tree_transform (tree, opts->transforms, NULL, &error);
+      g_autofree gboolean *named = g_new0 (gboolean, afg_transform_list_get_length (opts->transforms));
+      AfgTree *transformed = afg_tree_transform_named (tree, opts->transforms, named, NULL, &error);
 
       if (transformed != NULL)
-        transform_warnings = afg_cli_transform_warnings (tree, opts->transforms, transformed);
+        transform_warnings = afg_cli_transform_warnings (tree, opts->transforms, named, transformed);
       g_clear_pointer (&tree, afg_tree_unref);
       tree = transformed;
     }
@@ -426,8 +427,9 @@ run_diff (CliOptions *opts, guint n_files)
   return afg_cli_diff_export (opts->files[0], opts->files[1], &diff);
 }
 
-/* The window takes a DB and nothing else: the first option given that
- * needs --export (or --top), named. */
+/* The window takes a DB and nothing else: one option given that needs
+ * --export (or --top), named (-o and -f first, as only --export takes
+ * them). */
 static char *
 needs_export (const CliOptions *opts)
 {
@@ -443,7 +445,9 @@ needs_export (const CliOptions *opts)
     return g_strdup_printf (_("%s works only with --export"), export_only);
   if (top_too != NULL)
     return g_strdup_printf (_("%s works only with --export or --top"), top_too);
-  return g_strdup (_("--job-root goes with --export -f summary"));
+  if (opts->job_root != NULL)
+    return g_strdup (_("--job-root goes with --export -f summary"));
+  return g_strdup (_("the options given work only with --export"));
 }
 
 /* What is left once the options are parsed: the version, an export, or a

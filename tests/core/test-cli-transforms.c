@@ -226,9 +226,10 @@ run_err (const char * const *args)
 #define NAME_HINT "ascend-flamegraph: hint: F is a frame's whole name; /REGEX/ matches part of one (see --help)\n"
 #define LEFT_NONE "ascend-flamegraph: warning: the transforms leave no frame\n"
 
-/* A transform that names no frame of the tree before the transforms is
- * said so, with a hint; an empty result is the transforms' doing, not
- * the profiler's, unless the tree was empty before them. */
+/* A transform that names no frame of the tree it is applied to (the one
+ * the transforms before it made) is said so, with a hint; an empty result
+ * is the transforms' doing, not the profiler's, unless the tree was empty
+ * before them. */
 static void
 test_names_no_frame (void)
 {
@@ -245,6 +246,9 @@ test_names_no_frame (void)
   g_autofree char *found = run_err ((const char *[]) { "--top", "5", "--focus-subtree", "main;a", "--merge-function",
                                                        "/^c$/", db, NULL });
   g_autofree char *regex = run_err ((const char *[]) { "--top", "5", "--drop-function", "/^zz/", db, NULL });
+  /* F;c is a path of the focused tree, not of the one before it. */
+  g_autofree char *in_turn = run_err ((const char *[]) { "--top", "5", "--focus-function", "F", "--focus-subtree",
+                                                         "F;c", db, NULL });
   g_autofree char *diff = run_err ((const char *[]) { "--diff", db, db, "--export", "-f", "folded", "-o", dir,
                                                       "--drop-function", "zz", NULL });
   g_autofree char *base_empty = run_err ((const char *[]) { "--top", "5", "--focus-function", "main", empty_db,
@@ -255,14 +259,17 @@ test_names_no_frame (void)
   g_assert_nonnull (strstr (path, NO_FRAME ("--focus-subtree 'main;zz'") "ascend-flamegraph: hint: A;B;C is the path"));
   g_assert_null (strstr (path, "--merge-function"));
   g_assert_nonnull (strstr (path, LEFT_NONE));
-  g_assert_cmpstr (emptied, ==, LEFT_NONE);
+  /* c was under a, which the drop took away. */
+  g_assert_cmpstr (emptied, ==, NO_FRAME ("--focus-function 'c'") NAME_HINT LEFT_NONE);
   g_assert_cmpstr (found, ==, "");
   g_assert_cmpstr (regex, ==, NO_FRAME ("--drop-function '/^zz/'") NAME_HINT);
+  g_assert_cmpstr (in_turn, ==, "");
   g_assert_nonnull (strstr (diff, "ascend-flamegraph: A "));
   g_assert_nonnull (strstr (diff, ": warning: --drop-function 'zz' names no frame\n"));
   g_assert_nonnull (strstr (strstr (diff, "ascend-flamegraph: B "), "warning: --drop-function 'zz' names no frame\n"));
   g_assert_nonnull (strstr (base_empty, "no usable rows in PYTORCH_API"));
   g_assert_null (strstr (base_empty, "the transforms leave no frame"));
+  g_assert_null (strstr (base_empty, "names no frame"));
   afg_test_rm_rf (dir);
   remove_db (db);
   remove_db (empty_db);

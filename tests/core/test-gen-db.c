@@ -542,13 +542,15 @@ test_usage (void)
   static const char * const zero_rows[] = { "/nonexistent/x.db", "0", NULL };
   static const char * const bad_option[] = { "--bogus", "/nonexistent/x.db", "10", NULL };
   static const char * const bad_steps[] = { "--steps", "-3", "/nonexistent/x.db", "10", NULL };
+  static const char * const no_steps[] = { "--steps", "0", "/nonexistent/x.db", "10", NULL };
+  static const char * const minus_one[] = { "--steps", "-1", "/nonexistent/x.db", "10", NULL };
   static const char * const bad_rank[] = { "--ranks", "4", "--rank", "4", "/nonexistent/x.db", "10", NULL };
   static const char * const bad_tp[] = { "--ranks", "6", "--tp", "4", "/nonexistent/x.db", "10", NULL };
   static const char * const late_nobody[] = { "--late-ns", "5", "/nonexistent/x.db", "10", NULL };
   static const char * const late_outside[] = { "--late-rank", "8", "/nonexistent/x.db", "10", NULL };
   static const char * const too_many[] = { "--collectives", "65", "/nonexistent/x.db", "10", NULL };
-  const char * const *cases[] = { no_args, zero_rows, bad_option, bad_steps, bad_rank, bad_tp, late_nobody,
-                                  late_outside, too_many };
+  const char * const *cases[] = { no_args, zero_rows, bad_option, bad_steps, no_steps, minus_one, bad_rank, bad_tp,
+                                  late_nobody, late_outside, too_many };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

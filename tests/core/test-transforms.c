@@ -332,6 +332,27 @@ test_indirect_then_more (void)
                                               "drop-function", "e", NULL });
 }
 
+/* Whether each transform named a frame of the tree it was applied to:
+ * the path F;c exists only once F is focused, F no more once F;c is, and
+ * nothing is left to name once c is dropped. */
+static void
+test_named (void)
+{
+  g_autoptr(AfgTree) tree = load_shape ();
+  g_autoptr(AfgTransformList) list = list_of ((const char *[]) {
+    "merge-function", "zz", "focus-function", "F", "focus-subtree", "F;c", "merge-function", "F",
+    "drop-function", "/^c$/", "focus-subtree", "c", NULL });
+  const gboolean expected[] = { FALSE, TRUE, TRUE, FALSE, TRUE, FALSE };
+  gboolean named[G_N_ELEMENTS (expected)];
+  g_autoptr(AfgTree) result = NULL;
+
+  memset (named, 0xff, sizeof named);
+  result = afg_tree_transform_named (tree, list, named, NULL, NULL);
+  g_assert_nonnull (result);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpint (named[i], ==, expected[i]);
+}
+
 /* Three F frames in a chain through other frames: every inner one goes
  * to the outermost, each taking its time from the frames between. */
 static void
@@ -678,6 +699,14 @@ test_sample (gconstpointer data)
     check_kernels (dropped);
     g_assert_cmpint (root_total (focused), ==, outermost_aten_total (tree));
     g_assert_cmpint (root_total (dropped), ==, root_total (tree) - outermost_aten_total (tree));
+  }
+  /* A drop after an indirect collapse (level1: 53 frames whose calls no
+   * longer added up to their totals): transform() checks every frame. */
+  {
+    g_autoptr(AfgTree) sequence = transform (tree, (const char *[]) { "collapse-indirect-recursion", "/forward/",
+                                                                      "drop-function", "Enqueue", NULL });
+
+    check_kernels (sequence);
   }
 }
 
@@ -1140,6 +1169,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transforms/collapse-indirect-recursion", test_collapse_indirect_recursion);
   g_test_add_func ("/transforms/indirect-chain", test_indirect_chain);
   g_test_add_func ("/transforms/indirect-then-more", test_indirect_then_more);
+  g_test_add_func ("/transforms/named", test_named);
   g_test_add_func ("/transforms/composition", test_composition);
   g_test_add_func ("/transforms/regex", test_regex);
   g_test_add_func ("/transforms/identity", test_identity);

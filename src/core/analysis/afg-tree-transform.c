@@ -747,13 +747,18 @@ build_calls (gpointer data)
  * while this one transforms the nodes: the two do not meet until the
  * calls are moved. */
 static AfgTree *
-transform_nodes (AfgTree *tree, const AfgTransformList *list, CallMove *moves)
+transform_nodes (AfgTree *tree, const AfgTransformList *list, CallMove *moves, gboolean *named)
 {
   AfgTree *current = afg_tree_ref (tree);
 
   for (guint i = 0; i < afg_transform_list_get_length (list); i++)
     {
-      AfgTree *next = apply_one (current, afg_transform_list_get (list, i), moves != NULL ? &moves[i] : NULL);
+      const AfgTransform *t = afg_transform_list_get (list, i);
+      AfgTree *next;
+
+      if (named != NULL)
+        named[i] = afg_tree_transform_names_frame (current, t);
+      next = apply_one (current, t, moves != NULL ? &moves[i] : NULL);
 
       afg_tree_unref (current);
       current = next;
@@ -763,6 +768,13 @@ transform_nodes (AfgTree *tree, const AfgTransformList *list, CallMove *moves)
 
 AfgTree *
 afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *cancellable, GError **error)
+{
+  return afg_tree_transform_named (tree, list, NULL, cancellable, error);
+}
+
+AfgTree *
+afg_tree_transform_named (AfgTree *tree, const AfgTransformList *list, gboolean *named, GCancellable *cancellable,
+                          GError **error)
 {
   guint n = afg_transform_list_get_length (list);
   gboolean durations;
@@ -780,7 +792,7 @@ afg_tree_transform (AfgTree *tree, const AfgTransformList *list, GCancellable *c
   if (durations && tree->calls == NULL)
     walker = g_thread_new ("afg-calls", build_calls, &work);
   moves = durations ? g_new0 (CallMove, n) : NULL;
-  current = transform_nodes (tree, list, moves);
+  current = transform_nodes (tree, list, moves, named);
   if (durations)
     calls = walker != NULL ? g_thread_join (walker) : afg_call_table_copy (tree->calls);
   for (guint i = 0; calls != NULL && i < n; i++)

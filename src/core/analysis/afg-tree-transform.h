@@ -53,6 +53,15 @@ AfgTree *afg_tree_transform (AfgTree                *tree,
 gboolean afg_tree_transform_names_frame (const AfgTree      *tree,
                                          const AfgTransform *transform);
 
+/* afg_tree_transform(), and in @named (one per transform of @list)
+ * whether each named a frame of the tree it was applied to, the one the
+ * transforms before it made (afg_tree_transform_names_frame()). */
+AfgTree *afg_tree_transform_named (AfgTree                *tree,
+                                   const AfgTransformList *list,
+                                   gboolean               *named,
+                                   GCancellable           *cancellable,
+                                   GError                **error);
+
 /* What a menu on frame @node of @tree appends for @op: the frame's name
  * as F (afg_frame_matcher_quote_name), or for focus-subtree its PATH
  * from its thread's top, escaped. */

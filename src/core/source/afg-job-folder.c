@@ -60,6 +60,16 @@ job_rank_free (gpointer data)
   g_free (rank);
 }
 
+/* Why a DB is rank -1: rank_from_info()'s -2 (files that disagree) or
+ * another negative (none). */
+static const char *
+no_rank_reason (int rank)
+{
+  return rank == -2 ? _("profiler_info files disagree on the rank; shown as rank -1")
+                    : _("not named ascend_pytorch_profiler_{N}.db and no profiler_info_{N}.json beside it; "
+                        "shown as rank -1");
+}
+
 static void
 warn (Walk *walk, const char *path, const char *reason)
 {
@@ -300,10 +310,7 @@ found_db (Walk *walk, const char *dir, const char *path, int rank, const struct 
       rank = rank_from_info (walk, dir);
       if (rank < 0)
         {
-          warn (walk, path, rank == -2
-                ? _("profiler_info files disagree on the rank; shown as rank -1")
-                : _("not named ascend_pytorch_profiler_{N}.db and no profiler_info_{N}.json beside it; "
-                    "shown as rank -1"));
+          warn (walk, path, no_rank_reason (rank));
           rank = -1;
         }
     }
@@ -572,9 +579,7 @@ afg_job_folder_new_single (const char *db, const char *root)
     {
       rank = rank_from_info (&walk, dir);
       if (rank < 0)
-        warn (&walk, db, rank == -2 ? _("profiler_info files disagree on the rank; shown as rank -1")
-                                    : _("not named ascend_pytorch_profiler_{N}.db and no profiler_info_{N}.json "
-                                        "beside it; shown as rank -1"));
+        warn (&walk, db, no_rank_reason (rank));
     }
   found->rank = MAX (rank, -1);
   found->path = g_strdup (db);

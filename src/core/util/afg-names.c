@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "afg-names.h"
+#include "config.h"
 
 #include <string.h>
+
+#include "afg-names.h"
 
 gboolean
 afg_names_find (const char * const *names, guint n, const char *text, guint *index)
