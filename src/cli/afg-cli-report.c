@@ -123,30 +123,22 @@ print_npu_summary (const AfgTree *tree)
   print_timeline_summary (tree);
 }
 
-/* A warning line and, after it, what to do about it (or NULL). */
-typedef struct {
-  char *message;
-  char *hint;
-} Warning;
-
-static void
-warning_free (gpointer data)
+/* A list of warnings: each a strv of the line and, when there is one,
+ * what to do about it. */
+static GPtrArray *
+warnings_new (void)
 {
-  Warning *w = data;
-
-  g_free (w->message);
-  g_free (w->hint);
-  g_free (w);
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
 }
 
 /* Takes @message. */
 static void
 add_warning (GPtrArray *warnings, char *message, const char *hint)
 {
-  Warning *w = g_new (Warning, 1);
+  char **w = g_new0 (char *, 3);
 
-  w->message = message;
-  w->hint = g_strdup (hint);
+  w[0] = message;
+  w[1] = g_strdup (hint);
   g_ptr_array_add (warnings, w);
 }
 
@@ -209,7 +201,7 @@ is_transformed (const AfgTree *tree)
 GPtrArray *
 afg_cli_tree_warnings (const AfgTree *tree, AfgWeight weight)
 {
-  GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
+  GPtrArray *warnings = warnings_new ();
   AfgDocument *document = afg_tree_get_document (tree);
   const GPtrArray *kinds = afg_document_get_kind_warnings (document);
 
@@ -232,7 +224,7 @@ GPtrArray *
 afg_cli_transform_warnings (const AfgTree *base, const AfgTransformList *list, const gboolean *named,
                             const AfgTree *transformed)
 {
-  GPtrArray *warnings = g_ptr_array_new_with_free_func (warning_free);
+  GPtrArray *warnings = warnings_new ();
 
   /* An empty tree names nothing: its own reason is the one to give. */
   for (guint i = 0; !afg_tree_is_empty (base) && i < afg_transform_list_get_length (list); i++)
@@ -261,14 +253,14 @@ afg_cli_print_warning_list (const char *who, int rank, GPtrArray *warnings)
 {
   for (guint i = 0; warnings != NULL && i < warnings->len; i++)
     {
-      Warning *w = g_ptr_array_index (warnings, i);
+      char **w = g_ptr_array_index (warnings, i);
       g_autofree char *ranked = NULL;
 
       if (rank != AFG_CLI_NO_RANK)
-        ranked = g_strdup_printf (_("rank %d: %s"), rank, w->message);
-      afg_cli_print_warning (who, ranked != NULL ? ranked : w->message);
-      if (w->hint != NULL)
-        g_printerr (_("%s: hint: %s\n"), who, w->hint);
+        ranked = g_strdup_printf (_("rank %d: %s"), rank, w[0]);
+      afg_cli_print_warning (who, ranked != NULL ? ranked : w[0]);
+      if (w[1] != NULL)
+        g_printerr (_("%s: hint: %s\n"), who, w[1]);
     }
 }
 
